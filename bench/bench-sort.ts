@@ -1,0 +1,130 @@
+/**
+ * Sort benchmark under Node: the GPU radix sort (through Dawn, timed with
+ * timestamp queries around its compute pass) and the two CPU sorts, on random
+ * pairs. Prints one JSON object per line:
+ *   {"impl", "n", "keyBits", "ms" (median), "runs", "min", "max", "adapter", ...}
+ *
+ *   npm run bench:sort -- [--sizes 65536,1048576] [--bits 16,24,32]
+ *                         [--runs 30] [--cpu-runs 20] [--impl gpu,cpu-radix,cpu-counting-16]
+ *                         [--gpu-configs d8,d4,d8i8]
+ *
+ * A GPU config is a digit width (d4 or d8) and optionally pairs per
+ * invocation (i4..i16; default: the largest the device allows).
+ */
+import { parseArgs } from 'node:util';
+import { createNodeGpuContext } from '../src/gpu/node-gpu';
+import { GpuPassTimer } from '../src/gpu/pass-timer';
+import { GpuRadixSort } from '../src/sort/gpu-radix-sort';
+import { CpuCountingSort16, CpuRadixSort, type CpuSorter } from '../src/sort/cpu-sort';
+import { identityValues, makeKeys } from '../src/sort/test-keys';
+import { median } from '../src/sort/self-test';
+import type { DigitBits } from '../src/sort/radix-layout';
+
+const { values: args } = parseArgs({
+  options: {
+    sizes: { type: 'string', default: [16, 18, 20, 22, 24].map((e) => 2 ** e).join(',') },
+    bits: { type: 'string', default: '16,24,32' },
+    runs: { type: 'string', default: '30' },
+    'cpu-runs': { type: 'string', default: '20' },
+    impl: { type: 'string', default: 'gpu,cpu-radix,cpu-counting-16' },
+    'gpu-configs': { type: 'string', default: 'd8' },
+  },
+});
+const list = (s: string) => s.split(',').map((x) => x.trim()).filter(Boolean);
+const sizes = list(args.sizes).map(Number);
+const keyBitsList = list(args.bits).map(Number);
+const runs = Number(args.runs);
+const cpuRuns = Number(args['cpu-runs']);
+const impls = new Set(list(args.impl));
+const WARMUP = 3;
+
+function emit(record: Record<string, unknown>): void {
+  console.log(JSON.stringify(record));
+}
+
+function stats(times: number[]) {
+  return { ms: round(median(times)), runs: times.length, min: round(Math.min(...times)), max: round(Math.max(...times)) };
+}
+
+function round(x: number): number {
+  return Math.round(x * 1e4) / 1e4;
+}
+
+async function benchGpu(): Promise<void> {
+  const { device, adapterName, hasTimestamps } = await createNodeGpuContext('bench');
+  if (!hasTimestamps) throw new Error(`${adapterName} has no timestamp-query: GPU times cannot be measured`);
+  const timer = new GpuPassTimer(device, ['sort'] as const, 'bench.timer');
+  const maxN = Math.max(...sizes);
+  const usage = GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST;
+  const pristineKeys = device.createBuffer({ label: 'bench.keys', size: 4 * maxN, usage });
+  const pristineValues = device.createBuffer({ label: 'bench.values', size: 4 * maxN, usage });
+  device.queue.writeBuffer(pristineValues, 0, identityValues(maxN));
+
+  for (const config of list(args['gpu-configs'])) {
+    const m = /^d(4|8)(?:i(\d+))?$/.exec(config);
+    if (!m) throw new Error(`bad GPU config "${config}" (want d4, d8, d8i8, ...)`);
+    const digitBits = Number(m[1]) as DigitBits;
+    const sorter = await GpuRadixSort.create(device, {
+      capacity: maxN,
+      digitBits,
+      ...(m[2] ? { itemsPerInvocation: Number(m[2]) } : {}),
+      label: `bench.sort.${config}`,
+    });
+    for (const n of sizes) {
+      // The same random keys for every key width; bits above keyBits are ignored by the sort.
+      device.queue.writeBuffer(pristineKeys, 0, makeKeys('random', n, 0x9e3779b9));
+      for (const keyBits of keyBitsList) {
+        const times: number[] = [];
+        for (let r = 0; r < WARMUP + runs; r++) {
+          const encoder = device.createCommandEncoder({ label: 'bench.encoder' });
+          // Fresh unsorted input every run: the sort's output may land in its input buffer.
+          encoder.copyBufferToBuffer(pristineKeys, 0, sorter.keys, 0, 4 * n);
+          encoder.copyBufferToBuffer(pristineValues, 0, sorter.values, 0, 4 * n);
+          sorter.encode(encoder, { count: n, keyBits, timestampWrites: timer.timestampWrites('sort')! });
+          timer.resolve(encoder);
+          device.queue.submit([encoder.finish()]);
+          const ms = (await timer.read()).sort!;
+          if (r >= WARMUP) times.push(ms);
+        }
+        emit({
+          impl: 'gpu-radix',
+          config,
+          digitBits,
+          tile: sorter.layout.tile,
+          n,
+          keyBits,
+          ...stats(times),
+          adapter: adapterName,
+        });
+      }
+    }
+    sorter.destroy();
+  }
+  timer.destroy();
+  device.destroy();
+}
+
+function benchCpu(sorter: CpuSorter, bitsList: number[]): void {
+  const maxN = Math.max(...sizes);
+  const keys = new Uint32Array(maxN);
+  const values = new Uint32Array(maxN);
+  for (const n of sizes) {
+    const source = makeKeys('random', n, 0x9e3779b9);
+    const ids = identityValues(n);
+    for (const keyBits of bitsList) {
+      const times: number[] = [];
+      for (let r = 0; r < 1 + cpuRuns; r++) {
+        keys.set(source);
+        values.set(ids);
+        const t0 = performance.now();
+        sorter.sort(keys, values, n, keyBits);
+        if (r >= 1) times.push(performance.now() - t0);
+      }
+      emit({ impl: sorter.name, n, keyBits, ...stats(times), adapter: 'cpu (node, one thread)' });
+    }
+  }
+}
+
+if (impls.has('gpu')) await benchGpu();
+if (impls.has('cpu-radix')) benchCpu(new CpuRadixSort(), keyBitsList);
+if (impls.has('cpu-counting-16')) benchCpu(new CpuCountingSort16(), keyBitsList.filter((b) => b <= 16));

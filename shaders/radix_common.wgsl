@@ -1,0 +1,71 @@
+// Declarations shared by the three phases of a radix pass. Prepended after
+// the prelude (src/sort/radix-layout.ts), which defines the constants
+// WG (invocations per workgroup), ITEMS (pairs per invocation), TILE
+// (= WG * ITEMS, pairs per workgroup), DIGIT_BITS, RADIX (= 2^DIGIT_BITS).
+//
+// Bindings are the same for every phase (one layout, one bind group per
+// ping-pong direction); a phase leaves out what it does not use.
+
+// Written by radix_prepare.wgsl for this sort.
+struct Control {
+  n: u32,
+  num_tiles: u32,
+  tiles_x: u32,
+  pad0: u32,
+}
+
+// One entry per (pass, key width): which bits of the key this pass sorts on.
+struct Pass {
+  shift: u32,
+  mask: u32,  // (1 << bits in this digit) - 1; below RADIX - 1 on a short last digit
+}
+
+@group(0) @binding(0) var<storage, read> keys_in: array<vec4<u32>>;
+@group(0) @binding(1) var<storage, read> values_in: array<vec4<u32>>;
+@group(0) @binding(2) var<storage, read_write> keys_out: array<u32>;
+@group(0) @binding(3) var<storage, read_write> values_out: array<u32>;
+// counts[digit * num_tiles + tile]: digit counts per tile (phase 1), then
+// their exclusive prefix along each digit's row (phase 2).
+@group(0) @binding(4) var<storage, read_write> counts: array<u32>;
+// digit_totals[digit]: how many keys have this digit (phase 2 → phase 3).
+@group(0) @binding(5) var<storage, read_write> digit_totals: array<u32>;
+@group(0) @binding(6) var<uniform> control: Control;
+@group(0) @binding(7) var<uniform> pass_info: Pass;
+
+fn digit_of(key: u32) -> u32 {
+  return (key >> pass_info.shift) & pass_info.mask;
+}
+
+// The tile a workgroup owns; the tile grid is 2D when there are more tiles
+// than one dispatch dimension allows.
+fn tile_index(wid: vec3<u32>) -> u32 {
+  return wid.y * control.tiles_x + wid.x;
+}
+
+// ---- workgroup-wide exclusive scan of one u32 per invocation -------------
+// Hillis–Steele over a double buffer; portable (no subgroup operations).
+var<workgroup> scan_buf: array<u32, 2 * WG>;
+
+struct ScanResult {
+  exclusive: u32,
+  total: u32,
+}
+
+fn workgroup_exclusive_scan(lid: u32, value: u32) -> ScanResult {
+  scan_buf[lid] = value;
+  workgroupBarrier();
+  var src = 0u;
+  for (var offset = 1u; offset < WG; offset <<= 1u) {
+    var sum = scan_buf[src * WG + lid];
+    if (lid >= offset) {
+      sum += scan_buf[src * WG + lid - offset];
+    }
+    src ^= 1u;
+    scan_buf[src * WG + lid] = sum;
+    workgroupBarrier();
+  }
+  let inclusive = scan_buf[src * WG + lid];
+  let total = scan_buf[src * WG + WG - 1u];
+  workgroupBarrier();  // scan_buf may be reused right after
+  return ScanResult(inclusive - value, total);
+}

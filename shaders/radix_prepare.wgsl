@@ -1,0 +1,48 @@
+// Radix sort, step 0 (one invocation): turns the element count into the
+// dispatch sizes and per-sort parameters that every later phase reads.
+// Reading the count from a GPU buffer lets an earlier pass (e.g. culling)
+// decide how many pairs are sorted without a round trip to the CPU.
+//
+// Constants from the prelude (src/sort/radix-layout.ts): TILE, MAX_GROUPS_X.
+
+struct CountSource {
+  count: u32,     // pairs to sort (copied in from the caller's buffer or value)
+  capacity: u32,  // pairs the sorter's buffers hold; count is clamped to it
+}
+
+// Read by the tile phases as a uniform.
+struct Control {
+  n: u32,           // pairs to sort
+  num_tiles: u32,   // ceil(n / TILE)
+  tiles_x: u32,     // tiles per row of the 2D tile grid (> 65,535 tiles need 2D)
+  pad0: u32,
+}
+
+// Indirect dispatch arguments of the tile phases, in a buffer of their own so
+// the indirect buffer is never also bound to the dispatch it launches.
+struct DispatchArgs {
+  x: u32,
+  y: u32,
+  z: u32,
+}
+
+@group(0) @binding(0) var<storage, read> source: CountSource;
+@group(0) @binding(1) var<storage, read_write> control: Control;
+@group(0) @binding(2) var<storage, read_write> dispatch: DispatchArgs;
+
+@compute @workgroup_size(1)
+fn main() {
+  let n = min(source.count, source.capacity);
+  let num_tiles = (n + TILE - 1u) / TILE;
+  let tiles_x = min(num_tiles, MAX_GROUPS_X);
+  var tiles_y = 1u;
+  if (tiles_x > 0u) {
+    tiles_y = (num_tiles + tiles_x - 1u) / tiles_x;
+  }
+  dispatch.x = tiles_x;
+  dispatch.y = tiles_y;
+  dispatch.z = 1u;
+  control.n = n;
+  control.num_tiles = num_tiles;
+  control.tiles_x = tiles_x;
+}

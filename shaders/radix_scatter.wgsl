@@ -1,0 +1,181 @@
+// Radix pass, phase 3: each workgroup ranks the pairs of its tile by digit,
+// stably, and writes them to their places in the other ping-pong buffer.
+//
+// Ranking is portable (no subgroup operations): the tile is sorted locally
+// by 4-bit nibbles of the digit, low nibble first (one nibble for 4-bit
+// digits, two for 8-bit), each with per-invocation counters in the manner of
+// a classic block radix rank. Each invocation owns ITEMS consecutive pairs
+// of the tile, counts them in order, and a scan over (nibble, invocation)
+// gives every pair its rank: stable by construction.
+//
+// The ranked tile is staged in workgroup memory so that the global writes
+// of a digit's run are consecutive addresses.
+
+// Counters: nibble d of invocation t is the 16-bit half (d >> 3) of word
+// (d & 7) * WG + t; a scan over the words in index order scans nibbles 0..7
+// in the low halves and 8..15 in the high halves at once. The same memory
+// later stages the tile's items, ranks, keys and values.
+const COUNTER_WORDS: u32 = 8u * WG;
+var<workgroup> shared_words: array<u32, SHARED_WORDS>;  // max(TILE, COUNTER_WORDS)
+// Where the tile's first pair of each digit goes, minus its place in the tile.
+var<workgroup> digit_base: array<u32, RADIX>;
+
+// Per-invocation state, kept in registers (ITEMS is a small constant).
+var<private> items: array<u32, ITEMS>;  // (position in tile << 8) | digit
+var<private> ranks: array<u32, ITEMS>;
+
+// Sets ranks[k] to the stable rank within the tile of items[k] by the nibble
+// at nibble_shift, given that invocation lid owns tile positions
+// lid * ITEMS .. lid * ITEMS + ITEMS - 1 in order.
+fn rank_by_nibble(lid: u32, nibble_shift: u32) {
+  for (var w = 0u; w < 8u; w++) {
+    shared_words[w * WG + lid] = 0u;
+  }
+  workgroupBarrier();
+  for (var k = 0u; k < ITEMS; k++) {
+    let d = (items[k] >> nibble_shift) & 15u;
+    let word = (d & 7u) * WG + lid;
+    let half = (d >> 3u) * 16u;
+    let before = shared_words[word];
+    ranks[k] = (before >> half) & 0xffffu;
+    shared_words[word] = before + (1u << half);
+  }
+  workgroupBarrier();
+
+  // Exclusive scan of all counter words in index order; invocation lid owns
+  // words 8 lid .. 8 lid + 7.
+  var own: array<u32, 8>;
+  var sum = 0u;
+  for (var i = 0u; i < 8u; i++) {
+    let c = shared_words[8u * lid + i];
+    own[i] = sum;
+    sum += c;
+  }
+  let scan = workgroup_exclusive_scan(lid, sum);
+  for (var i = 0u; i < 8u; i++) {
+    shared_words[8u * lid + i] = scan.exclusive + own[i];
+  }
+  workgroupBarrier();
+
+  // High halves (nibbles 8..15) start after every low-half nibble.
+  let low_total = (scan.total & 0xffffu) << 16u;
+  for (var k = 0u; k < ITEMS; k++) {
+    let d = (items[k] >> nibble_shift) & 15u;
+    let half = (d >> 3u) * 16u;
+    let start = shared_words[(d & 7u) * WG + lid] + low_total;
+    ranks[k] += (start >> half) & 0xffffu;
+  }
+  workgroupBarrier();
+}
+
+@compute @workgroup_size(WG)
+fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
+  let tile = tile_index(wid);
+  if (tile >= control.num_tiles) {
+    return;
+  }
+  let n = control.n;
+  let num_tiles = control.num_tiles;
+  let tile_start = tile * TILE;
+  let valid = min(TILE, n - tile_start);
+
+  // Start of each digit in the output: exclusive scan of the digit totals.
+  var total = 0u;
+  if (lid < RADIX) {
+    total = digit_totals[lid];
+  }
+  let digit_scan = workgroup_exclusive_scan(lid, total);
+  if (lid < RADIX) {
+    digit_base[lid] = digit_scan.exclusive;
+  }
+
+  // Load this invocation's ITEMS consecutive keys. Positions past n get the
+  // largest key: they rank after every real pair and are never written.
+  var keys: array<u32, ITEMS>;
+  let own_first = lid * ITEMS;
+  for (var q = 0u; q < ITEMS / 4u; q++) {
+    let first = tile_start + own_first + 4u * q;
+    var v = vec4<u32>(0xffffffffu);
+    if (first < n) {
+      v = keys_in[first / 4u];
+    }
+    for (var c = 0u; c < 4u; c++) {
+      let k = 4u * q + c;
+      keys[k] = select(0xffffffffu, v[c], first + c < n);
+      items[k] = ((own_first + k) << 8u) | digit_of(keys[k]);
+    }
+  }
+
+  // Rank by the digit's nibbles, low first; between nibbles the items move
+  // to their ranked places so the next count sees them in that order.
+  for (var nibble = 0u; nibble < DIGIT_BITS / 4u; nibble++) {
+    rank_by_nibble(lid, 4u * nibble);
+    if (nibble + 1u < DIGIT_BITS / 4u) {
+      for (var k = 0u; k < ITEMS; k++) {
+        shared_words[ranks[k]] = items[k];
+      }
+      workgroupBarrier();
+      for (var k = 0u; k < ITEMS; k++) {
+        items[k] = shared_words[own_first + k];
+      }
+      workgroupBarrier();
+    }
+  }
+  // ranks[k] is now the final place of the pair at tile position
+  // items[k] >> 8; hand each rank back to the invocation holding that pair.
+  if (DIGIT_BITS > 4u) {
+    for (var k = 0u; k < ITEMS; k++) {
+      shared_words[items[k] >> 8u] = ranks[k];
+    }
+    workgroupBarrier();
+    for (var k = 0u; k < ITEMS; k++) {
+      ranks[k] = shared_words[own_first + k];
+    }
+    workgroupBarrier();
+  }
+
+  // Keys: stage in ranked order, find where each digit's run starts, write.
+  // (keys[] then holds the key at tile place k * WG + lid, and items[] its
+  // destination: the arrays are reused to keep register use down.)
+  for (var k = 0u; k < ITEMS; k++) {
+    shared_words[ranks[k]] = keys[k];
+  }
+  workgroupBarrier();
+  for (var k = 0u; k < ITEMS; k++) {
+    let j = k * WG + lid;
+    keys[k] = shared_words[j];
+    let d = digit_of(keys[k]);
+    if (j < valid && (j == 0u || digit_of(shared_words[j - 1u]) != d)) {
+      digit_base[d] += counts[d * num_tiles + tile] - j;
+    }
+  }
+  workgroupBarrier();
+  for (var k = 0u; k < ITEMS; k++) {
+    let j = k * WG + lid;
+    items[k] = digit_base[digit_of(keys[k])] + j;
+    if (j < valid) {
+      keys_out[items[k]] = keys[k];
+    }
+  }
+
+  // Values follow the same ranks.
+  for (var q = 0u; q < ITEMS / 4u; q++) {
+    let first = tile_start + own_first + 4u * q;
+    if (first < n) {
+      let v = values_in[first / 4u];
+      for (var c = 0u; c < 4u; c++) {
+        keys[4u * q + c] = v[c];
+      }
+    }
+  }
+  for (var k = 0u; k < ITEMS; k++) {
+    shared_words[ranks[k]] = keys[k];
+  }
+  workgroupBarrier();
+  for (var k = 0u; k < ITEMS; k++) {
+    let j = k * WG + lid;
+    if (j < valid) {
+      values_out[items[k]] = shared_words[j];
+    }
+  }
+}

@@ -1,0 +1,65 @@
+/**
+ * Device setup shared by the browser, the Node tests and the benchmark: the
+ * caller hands in its `GPU` (navigator.gpu in the browser, `create()` from the
+ * `webgpu` package in Node), so nothing here touches the DOM.
+ */
+
+/** Optional features the sort and the timers use when the adapter has them. */
+const WANTED_FEATURES: GPUFeatureName[] = ['timestamp-query', 'subgroups'];
+
+/** Limits raised to what the adapter offers: the sort's tiles and large scenes need them. */
+const RAISED_LIMITS = [
+  'maxComputeWorkgroupStorageSize',
+  'maxStorageBufferBindingSize',
+  'maxBufferSize',
+  'maxComputeWorkgroupsPerDimension',
+  'maxStorageBuffersPerShaderStage',
+] as const;
+
+export class WebGpuUnavailableError extends Error {
+  override name = 'WebGpuUnavailableError';
+}
+
+export interface GpuContext {
+  adapter: GPUAdapter;
+  device: GPUDevice;
+  /** A human-readable adapter name, e.g. "nvidia-h100-80gb-hbm3 (vulkan)". */
+  adapterName: string;
+  hasTimestamps: boolean;
+  hasSubgroups: boolean;
+}
+
+export async function requestGpuContext(
+  gpu: GPU | undefined,
+  options: { powerPreference?: GPUPowerPreference; label?: string } = {},
+): Promise<GpuContext> {
+  if (!gpu) {
+    throw new WebGpuUnavailableError('WebGPU is not available: this browser has no navigator.gpu.');
+  }
+  const adapter = await gpu.requestAdapter({ powerPreference: options.powerPreference ?? 'high-performance' });
+  if (!adapter) {
+    throw new WebGpuUnavailableError('WebGPU is available but no GPU adapter was found (it may be blocklisted or disabled).');
+  }
+  const requiredFeatures = WANTED_FEATURES.filter((f) => adapter.features.has(f));
+  const requiredLimits: Record<string, number> = {};
+  for (const name of RAISED_LIMITS) requiredLimits[name] = adapter.limits[name];
+  const device = await adapter.requestDevice({
+    label: options.label ?? 'Splatsort.device',
+    requiredFeatures,
+    requiredLimits,
+  });
+  return {
+    adapter,
+    device,
+    adapterName: describeAdapter(adapter),
+    hasTimestamps: device.features.has('timestamp-query'),
+    hasSubgroups: device.features.has('subgroups'),
+  };
+}
+
+export function describeAdapter(adapter: GPUAdapter): string {
+  const info = adapter.info;
+  const name = info.description || info.device || info.architecture || info.vendor || 'unknown adapter';
+  const backend = (info as { backendType?: string }).backendType;
+  return backend ? `${name} (${backend})` : name;
+}

@@ -1,0 +1,32 @@
+/**
+ * Node entry to WebGPU (Dawn, through the `webgpu` package), for the tests
+ * and the benchmark. Never imported by the browser build.
+ */
+import { create, globals } from 'webgpu';
+import { requestGpuContext, type GpuContext } from './device';
+
+let installed = false;
+/**
+ * Every GPU handed out stays referenced for the life of the process: if the
+ * instance is garbage-collected while its device lives, Dawn's event
+ * processing touches freed memory and the process crashes.
+ */
+const liveInstances: GPU[] = [];
+
+/**
+ * Creates a GPU and a device. Each call makes a new adapter (an adapter
+ * gives out one device). Dawn rounds timestamps unless told not to.
+ */
+export async function createNodeGpuContext(label?: string): Promise<GpuContext> {
+  if (!installed) {
+    Object.assign(globalThis, globals);
+    installed = true;
+  }
+  const gpu = create(['disable-dawn-features=timestamp_quantization']);
+  liveInstances.push(gpu);
+  const context = await requestGpuContext(gpu, label ? { label } : {});
+  context.device.addEventListener('uncapturederror', (event) => {
+    console.error(`${label ?? 'device'}: uncaptured WebGPU error: ${(event as GPUUncapturedErrorEvent).error.message}`);
+  });
+  return context;
+}

@@ -1,0 +1,18 @@
+/**
+ * Shader module creation that fails loudly: compilation errors are reported
+ * with the line they point at, instead of surfacing later as an invalid
+ * pipeline with no context.
+ */
+export async function createCheckedShaderModule(device: GPUDevice, label: string, code: string): Promise<GPUShaderModule> {
+  const module = device.createShaderModule({ label, code });
+  const info = await module.getCompilationInfo();
+  const errors = info.messages.filter((m) => m.type === 'error');
+  if (errors.length > 0) {
+    const lines = code.split('\n');
+    const details = errors
+      .map((m) => `${label}:${m.lineNum}:${m.linePos}: ${m.message}\n    ${lines[m.lineNum - 1] ?? ''}`)
+      .join('\n');
+    throw new Error(`WGSL compilation failed for ${label}:\n${details}`);
+  }
+  return module;
+}

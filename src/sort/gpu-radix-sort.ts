@@ -1,0 +1,318 @@
+/**
+ * GPU radix sort of (u32 key, u32 value) pairs, in the three-phase form:
+ * for each digit, (1) every workgroup counts its tile's digits, (2) one
+ * workgroup per digit scans those counts into global offsets, (3) every
+ * workgroup ranks its tile stably and scatters it into the other of two
+ * ping-pong buffers. No workgroup ever waits on another inside a dispatch,
+ * so it runs on every WebGPU implementation.
+ *
+ * Keeps the contract of sort-contract.ts. DOM-free: the browser, the Node
+ * tests and the benchmark all use this same class.
+ *
+ * Usage: write keys and values into `sorter.keys` / `sorter.values` (or let
+ * a compute pass do so), then `encode(encoder, { count })`; the sorted pairs
+ * are in the buffers `encode` returns.
+ */
+import { checkKeyBits } from './sort-contract';
+import { chooseRadixLayout, passCount, type DigitBits, type RadixLayout } from './radix-layout';
+import { radixShaderSources } from './radix-shaders';
+import { createCheckedShaderModule } from '../gpu/shader';
+
+export interface GpuRadixSortOptions {
+  /** Pairs the buffers hold at first; `ensureCapacity` grows them. */
+  capacity: number;
+  digitBits?: DigitBits;
+  /** Pairs per invocation (4, 8, 12 or 16); default: the largest that fits. */
+  itemsPerInvocation?: number;
+  /**
+   * Caps the workgroups per dispatch dimension below the device's limit, so
+   * tests can reach the 2D tile grid (used past 65,535 tiles) at small sizes.
+   */
+  maxWorkgroupsPerDimension?: number;
+  label?: string;
+}
+
+export interface SortEncodeOptions {
+  /** Pairs to sort, known on the CPU. Either this or `countBuffer`. */
+  count?: number;
+  /**
+   * Pairs to sort, read on the GPU from a u32 at `offset` (a multiple of 4)
+   * in a buffer with COPY_SRC usage. Clamped to the capacity.
+   */
+  countBuffer?: { buffer: GPUBuffer; offset?: number };
+  /** Sort on the low keyBits bits of each key (default 32). */
+  keyBits?: number;
+  timestampWrites?: GPUComputePassTimestampWrites;
+}
+
+export interface SortedBuffers {
+  keys: GPUBuffer;
+  values: GPUBuffer;
+}
+
+const CONTROL_BYTES = 16;
+const COUNT_SOURCE_BYTES = 16;
+
+interface Pipelines {
+  prepare: GPUComputePipeline;
+  count: GPUComputePipeline;
+  scan: GPUComputePipeline;
+  scatter: GPUComputePipeline;
+  passLayout: GPUBindGroupLayout;
+  prepareLayout: GPUBindGroupLayout;
+}
+
+/** Buffers that depend on the capacity; replaced together when it grows. */
+interface SizedBuffers {
+  capacity: number;
+  keys: [GPUBuffer, GPUBuffer];
+  values: [GPUBuffer, GPUBuffer];
+  counts: GPUBuffer;
+  /** bindGroups[d]: ping-pong direction d reads buffers[d], writes buffers[1 - d]. */
+  bindGroups: [GPUBindGroup, GPUBindGroup];
+}
+
+export class GpuRadixSort {
+  readonly layout: RadixLayout;
+  private readonly passStride: number;
+  private readonly digitTotals: GPUBuffer;
+  private readonly control: GPUBuffer;
+  private readonly dispatchArgs: GPUBuffer;
+  private readonly countSource: GPUBuffer;
+  private readonly passInfo: GPUBuffer;
+  private readonly prepareBindGroup: GPUBindGroup;
+  private sized: SizedBuffers;
+  private readonly countScratch = new Uint32Array(1);
+
+  static async create(device: GPUDevice, options: GpuRadixSortOptions): Promise<GpuRadixSort> {
+    const limits = {
+      maxComputeWorkgroupStorageSize: device.limits.maxComputeWorkgroupStorageSize,
+      maxComputeInvocationsPerWorkgroup: device.limits.maxComputeInvocationsPerWorkgroup,
+      maxComputeWorkgroupsPerDimension: Math.min(
+        device.limits.maxComputeWorkgroupsPerDimension,
+        options.maxWorkgroupsPerDimension ?? Infinity,
+      ),
+    };
+    const layout = chooseRadixLayout(limits, options.digitBits, options.itemsPerInvocation);
+    const pipelines = await createPipelines(device, layout, options.label ?? 'GpuRadixSort');
+    return new GpuRadixSort(device, layout, pipelines, options);
+  }
+
+  private constructor(
+    readonly device: GPUDevice,
+    layout: RadixLayout,
+    private readonly pipelines: Pipelines,
+    options: GpuRadixSortOptions,
+    private readonly label = options.label ?? 'GpuRadixSort',
+  ) {
+    this.layout = layout;
+    this.passStride = Math.max(256, device.limits.minUniformBufferOffsetAlignment);
+    this.digitTotals = this.buffer('digitTotals', 4 * layout.radix, GPUBufferUsage.STORAGE);
+    this.control = this.buffer('control', CONTROL_BYTES, GPUBufferUsage.STORAGE | GPUBufferUsage.UNIFORM);
+    this.dispatchArgs = this.buffer('dispatchArgs', 16, GPUBufferUsage.STORAGE | GPUBufferUsage.INDIRECT);
+    this.countSource = this.buffer('countSource', COUNT_SOURCE_BYTES, GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST);
+    this.passInfo = this.createPassInfo();
+    this.prepareBindGroup = device.createBindGroup({
+      label: `${this.label}.prepareBindGroup`,
+      layout: pipelines.prepareLayout,
+      entries: [
+        { binding: 0, resource: { buffer: this.countSource } },
+        { binding: 1, resource: { buffer: this.control } },
+        { binding: 2, resource: { buffer: this.dispatchArgs } },
+      ],
+    });
+    this.sized = this.createSizedBuffers(Math.max(0, options.capacity));
+  }
+
+  /** Largest pair count this device's buffer limits allow. */
+  static maxCapacity(device: GPUDevice): number {
+    const bytes = Math.min(device.limits.maxStorageBufferBindingSize, device.limits.maxBufferSize);
+    return Math.floor(bytes / 16) * 4;
+  }
+
+  get capacity(): number {
+    return this.sized.capacity;
+  }
+
+  /** Input keys: the first `count` u32s are sorted. Replaced when the capacity grows. */
+  get keys(): GPUBuffer {
+    return this.sized.keys[0];
+  }
+
+  /** Input values, paired with `keys`. Replaced when the capacity grows. */
+  get values(): GPUBuffer {
+    return this.sized.values[0];
+  }
+
+  /**
+   * Grows the buffers to hold at least `capacity` pairs (never shrinks).
+   * Returns true if they were replaced: contents are lost, and buffers held
+   * from `keys`, `values` or `encode` must be fetched again.
+   */
+  ensureCapacity(capacity: number): boolean {
+    if (capacity <= this.sized.capacity) return false;
+    const max = GpuRadixSort.maxCapacity(this.device);
+    if (capacity > max) {
+      throw new RangeError(`${capacity} pairs exceed what this device can sort in one buffer (${max})`);
+    }
+    this.destroySized();
+    this.sized = this.createSizedBuffers(capacity);
+    return true;
+  }
+
+  /** Records the sort into `encoder`; returns where the sorted pairs will be. */
+  encode(encoder: GPUCommandEncoder, options: SortEncodeOptions): SortedBuffers {
+    const keyBits = options.keyBits ?? 32;
+    checkKeyBits(keyBits);
+    this.encodeCount(encoder, options);
+
+    const { layout, pipelines, sized } = this;
+    const passes = passCount(keyBits, layout.digitBits);
+    const pass = encoder.beginComputePass({
+      label: `${this.label}.pass`,
+      ...(options.timestampWrites ? { timestampWrites: options.timestampWrites } : {}),
+    });
+    pass.setPipeline(pipelines.prepare);
+    pass.setBindGroup(0, this.prepareBindGroup);
+    pass.dispatchWorkgroups(1);
+    for (let p = 0; p < passes; p++) {
+      const bits = Math.min(layout.digitBits, keyBits - p * layout.digitBits);
+      pass.setBindGroup(0, sized.bindGroups[p % 2], [this.passInfoOffset(p, bits)]);
+      pass.setPipeline(pipelines.count);
+      pass.dispatchWorkgroupsIndirect(this.dispatchArgs, 0);
+      pass.setPipeline(pipelines.scan);
+      pass.dispatchWorkgroups(layout.radix);
+      pass.setPipeline(pipelines.scatter);
+      pass.dispatchWorkgroupsIndirect(this.dispatchArgs, 0);
+    }
+    pass.end();
+    const out = passes % 2;
+    return { keys: sized.keys[out], values: sized.values[out] };
+  }
+
+  destroy(): void {
+    this.destroySized();
+    for (const b of [this.digitTotals, this.control, this.dispatchArgs, this.countSource, this.passInfo]) b.destroy();
+  }
+
+  private encodeCount(encoder: GPUCommandEncoder, options: SortEncodeOptions): void {
+    if (options.countBuffer) {
+      if (options.count !== undefined) throw new Error('give either count or countBuffer, not both');
+      const offset = options.countBuffer.offset ?? 0;
+      encoder.copyBufferToBuffer(options.countBuffer.buffer, offset, this.countSource, 0, 4);
+      return;
+    }
+    const count = options.count;
+    if (count === undefined || !Number.isInteger(count) || count < 0) {
+      throw new RangeError(`count must be a non-negative integer, got ${count}`);
+    }
+    if (count > this.sized.capacity) {
+      throw new RangeError(`count ${count} exceeds the sorter's capacity ${this.sized.capacity}; call ensureCapacity first`);
+    }
+    this.countScratch[0] = count;
+    this.device.queue.writeBuffer(this.countSource, 0, this.countScratch);
+  }
+
+  /**
+   * One uniform entry per (pass, digit width) at a dynamic offset: entry
+   * p * digitBits + bits - 1 holds the shift and mask of pass p when its
+   * digit has `bits` bits (fewer than digitBits only for a short last digit).
+   */
+  private createPassInfo(): GPUBuffer {
+    const d = this.layout.digitBits;
+    const maxPasses = Math.ceil(32 / d);
+    const entries = maxPasses * d;
+    const data = new Uint32Array((entries * this.passStride) / 4);
+    for (let p = 0; p < maxPasses; p++) {
+      for (let bits = 1; bits <= d; bits++) {
+        const at = ((p * d + bits - 1) * this.passStride) / 4;
+        data[at] = p * d;
+        data[at + 1] = (1 << bits) - 1;
+      }
+    }
+    const buffer = this.buffer('passInfo', data.byteLength, GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST);
+    this.device.queue.writeBuffer(buffer, 0, data);
+    return buffer;
+  }
+
+  private passInfoOffset(pass: number, bits: number): number {
+    return (pass * this.layout.digitBits + bits - 1) * this.passStride;
+  }
+
+  private createSizedBuffers(requested: number): SizedBuffers {
+    // Rounded to whole vec4s (the phases load keys 4 at a time); never empty.
+    const capacity = Math.max(4, Math.ceil(requested / 4) * 4);
+    const pairBytes = 4 * capacity;
+    const usage = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST;
+    const keys: [GPUBuffer, GPUBuffer] = [this.buffer('keys[0]', pairBytes, usage), this.buffer('keys[1]', pairBytes, usage)];
+    const values: [GPUBuffer, GPUBuffer] = [this.buffer('values[0]', pairBytes, usage), this.buffer('values[1]', pairBytes, usage)];
+    const maxTiles = Math.ceil(capacity / this.layout.tile);
+    const counts = this.buffer('counts', 4 * this.layout.radix * maxTiles, GPUBufferUsage.STORAGE);
+    const bindGroup = (from: 0 | 1): GPUBindGroup =>
+      this.device.createBindGroup({
+        label: `${this.label}.bindGroup[${from}→${1 - from}]`,
+        layout: this.pipelines.passLayout,
+        entries: [
+          { binding: 0, resource: { buffer: keys[from] } },
+          { binding: 1, resource: { buffer: values[from] } },
+          { binding: 2, resource: { buffer: keys[1 - from]! } },
+          { binding: 3, resource: { buffer: values[1 - from]! } },
+          { binding: 4, resource: { buffer: counts } },
+          { binding: 5, resource: { buffer: this.digitTotals } },
+          { binding: 6, resource: { buffer: this.control } },
+          { binding: 7, resource: { buffer: this.passInfo, size: 8 } },
+        ],
+      });
+    const countData = new Uint32Array([0, capacity, 0, 0]);
+    this.device.queue.writeBuffer(this.countSource, 0, countData);
+    return { capacity, keys, values, counts, bindGroups: [bindGroup(0), bindGroup(1)] };
+  }
+
+  private destroySized(): void {
+    const s = this.sized;
+    for (const b of [...s.keys, ...s.values, s.counts]) b.destroy();
+  }
+
+  private buffer(name: string, size: number, usage: GPUBufferUsageFlags): GPUBuffer {
+    return this.device.createBuffer({ label: `${this.label}.${name}`, size: Math.max(16, size), usage });
+  }
+}
+
+async function createPipelines(device: GPUDevice, layout: RadixLayout, label: string): Promise<Pipelines> {
+  const sources = radixShaderSources(layout);
+  const storage = (binding: number, type: GPUBufferBindingType): GPUBindGroupLayoutEntry => ({
+    binding,
+    visibility: GPUShaderStage.COMPUTE,
+    buffer: { type },
+  });
+  const prepareLayout = device.createBindGroupLayout({
+    label: `${label}.prepareLayout`,
+    entries: [storage(0, 'read-only-storage'), storage(1, 'storage'), storage(2, 'storage')],
+  });
+  const passLayout = device.createBindGroupLayout({
+    label: `${label}.passLayout`,
+    entries: [
+      storage(0, 'read-only-storage'),
+      storage(1, 'read-only-storage'),
+      storage(2, 'storage'),
+      storage(3, 'storage'),
+      storage(4, 'storage'),
+      storage(5, 'storage'),
+      storage(6, 'uniform'),
+      { binding: 7, visibility: GPUShaderStage.COMPUTE, buffer: { type: 'uniform', hasDynamicOffset: true } },
+    ],
+  });
+  const pipeline = async (name: keyof typeof sources, bindLayout: GPUBindGroupLayout) => {
+    const module = await createCheckedShaderModule(device, `${label}.${name}`, sources[name]);
+    return device.createComputePipeline({
+      label: `${label}.${name}`,
+      layout: device.createPipelineLayout({ label: `${label}.${name}Layout`, bindGroupLayouts: [bindLayout] }),
+      compute: { module, entryPoint: 'main' },
+    });
+  };
+  const prepare = await pipeline('prepare', prepareLayout);
+  const count = await pipeline('count', passLayout);
+  const scan = await pipeline('scan', passLayout);
+  const scatter = await pipeline('scatter', passLayout);
+  return { prepare, count, scan, scatter, passLayout, prepareLayout };
+}

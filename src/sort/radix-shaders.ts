@@ -1,0 +1,25 @@
+/** WGSL sources of the radix sort, assembled with the layout's prelude. */
+import prepareSource from '../../shaders/radix_prepare.wgsl?raw';
+import commonSource from '../../shaders/radix_common.wgsl?raw';
+import countSource from '../../shaders/radix_count.wgsl?raw';
+import scanSource from '../../shaders/radix_scan.wgsl?raw';
+import scatterSource from '../../shaders/radix_scatter.wgsl?raw';
+import { radixPrelude, type RadixLayout } from './radix-layout';
+
+export interface RadixShaderSources {
+  prepare: string;
+  count: string;
+  scan: string;
+  scatter: string;
+}
+
+export function radixShaderSources(layout: RadixLayout): RadixShaderSources {
+  const prelude = radixPrelude(layout);
+  const phase = (body: string) => `${prelude}\n${commonSource}\n${body}`;
+  return {
+    prepare: `${prelude}\n${prepareSource}`,
+    count: phase(countSource),
+    scan: phase(scanSource),
+    scatter: phase(scatterSource),
+  };
+}

@@ -1,0 +1,161 @@
+/**
+ * The GPU radix sort against the CPU reference, on a real WebGPU device
+ * (Dawn over SwiftShader in CI). Values are the original positions, so any
+ * instability shows as a value mismatch.
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { createNodeGpuContext } from '../../src/gpu/node-gpu';
+import { GpuRadixSort, type SortEncodeOptions } from '../../src/sort/gpu-radix-sort';
+import { CpuRadixSort } from '../../src/sort/cpu-sort';
+import { referenceSortPairs } from '../../src/sort/reference-sort';
+import { KEY_PATTERNS, identityValues, makeKeys, type KeyPattern } from '../../src/sort/test-keys';
+import { readBufferU32 } from '../../src/gpu/readback';
+import type { DigitBits } from '../../src/sort/radix-layout';
+
+let device: GPUDevice;
+const sorters = new Map<string, GpuRadixSort>();
+
+beforeAll(async () => {
+  ({ device } = await createNodeGpuContext('gpu-radix-sort.test'));
+});
+
+afterAll(() => {
+  for (const s of sorters.values()) s.destroy();
+  device?.destroy();
+});
+
+/** One sorter per configuration, reused by every test of that configuration. */
+async function sorterFor(digitBits: DigitBits, extra: { maxWorkgroupsPerDimension?: number } = {}): Promise<GpuRadixSort> {
+  const key = `${digitBits}/${extra.maxWorkgroupsPerDimension ?? ''}`;
+  let s = sorters.get(key);
+  if (!s) {
+    s = await GpuRadixSort.create(device, { capacity: 1024, digitBits, ...extra, label: `test.sort${key}` });
+    sorters.set(key, s);
+  }
+  return s;
+}
+
+async function gpuSort(sorter: GpuRadixSort, keys: Uint32Array<ArrayBuffer>, values: Uint32Array<ArrayBuffer>, options: SortEncodeOptions) {
+  sorter.ensureCapacity(keys.length);
+  device.queue.writeBuffer(sorter.keys, 0, keys);
+  device.queue.writeBuffer(sorter.values, 0, values);
+  const encoder = device.createCommandEncoder();
+  const out = sorter.encode(encoder, options);
+  device.queue.submit([encoder.finish()]);
+  const n = options.count ?? keys.length;
+  return { keys: await readBufferU32(device, out.keys, n), values: await readBufferU32(device, out.values, n) };
+}
+
+function expectSameOrder(got: { keys: Uint32Array; values: Uint32Array }, want: { keys: Uint32Array; values: Uint32Array }) {
+  expect(got.keys.length).toBe(want.keys.length);
+  for (let i = 0; i < want.keys.length; i++) {
+    if (got.keys[i] !== want.keys[i] || got.values[i] !== want.values[i]) {
+      expect.fail(
+        `first difference at ${i} of ${want.keys.length}: got (key ${got.keys[i]}, value ${got.values[i]}), want (key ${want.keys[i]}, value ${want.values[i]})`,
+      );
+    }
+  }
+}
+
+/** The CPU radix sort (itself checked against the simple reference in the unit tests) for large inputs. */
+function cpuReference(keys: Uint32Array, keyBits: number) {
+  const k = keys.slice();
+  const v = identityValues(keys.length);
+  new CpuRadixSort(k.length).sort(k, v, k.length, keyBits);
+  return { keys: k, values: v };
+}
+
+async function checkSort(sorter: GpuRadixSort, pattern: KeyPattern, n: number, keyBits: number, seed = n + keyBits) {
+  const keys = makeKeys(pattern, n, seed);
+  const got = await gpuSort(sorter, keys, identityValues(n), { count: n, keyBits });
+  const want = n <= 20_000 ? referenceSortPairs(keys, identityValues(n), keyBits) : cpuReference(keys, keyBits);
+  expectSameOrder(got, want);
+}
+
+describe.each([8, 4] as const)('%i-bit digits', (digitBits) => {
+  test('small sizes around one tile: every key pattern, 16/24/32-bit keys', async () => {
+    const sorter = await sorterFor(digitBits);
+    const tile = sorter.layout.tile;
+    for (const n of [0, 1, 2, tile - 1, tile, tile + 1, 3 * tile + 17]) {
+      for (const pattern of KEY_PATTERNS) {
+        for (const keyBits of [16, 24, 32]) await checkSort(sorter, pattern, n, keyBits);
+      }
+    }
+  });
+
+  test('255, 256 and 257 tiles and a random size near 1M (random keys, 16/24/32 bits)', async () => {
+    const sorter = await sorterFor(digitBits);
+    const tile = sorter.layout.tile;
+    const nearMillion = 1_000_000 + Math.floor(Math.random() * 48_576);
+    const sizes = digitBits === 8 ? [255 * tile, 256 * tile, 257 * tile, nearMillion] : [257 * tile];
+    for (const n of sizes) {
+      for (const keyBits of [16, 24, 32]) await checkSort(sorter, 'random', n, keyBits, n ^ 0x5bd1e995);
+    }
+  });
+
+  test('odd key widths sort only the low bits (a short last digit)', async () => {
+    const sorter = await sorterFor(digitBits);
+    for (const keyBits of [1, 7, 13, 20, 31]) await checkSort(sorter, 'random', 5000, keyBits);
+  });
+});
+
+test('large inputs with few distinct digits: equal, high bits only, low bits only', async () => {
+  const sorter = await sorterFor(8);
+  const n = 257 * sorter.layout.tile;
+  for (const pattern of ['equal', 'high-bits', 'low-bits', 'reversed'] as const) await checkSort(sorter, pattern, n, 32);
+});
+
+test('one sorter reused across sizes, growing and shrinking', async () => {
+  const sorter = await GpuRadixSort.create(device, { capacity: 10, label: 'test.reuse' });
+  try {
+    for (const n of [10, 5000, 3, 70_000, 0, 4096, 69_999]) {
+      const grew = sorter.ensureCapacity(n);
+      expect(sorter.capacity).toBeGreaterThanOrEqual(n);
+      if (n === 70_000) expect(grew).toBe(true);
+      await checkSort(sorter, 'random', n, 32);
+    }
+    expect(sorter.ensureCapacity(100)).toBe(false);
+  } finally {
+    sorter.destroy();
+  }
+});
+
+test('the count is read from a GPU buffer (indirect dispatch), clamped to the capacity', async () => {
+  const sorter = await sorterFor(8);
+  const n = 50_000;
+  sorter.ensureCapacity(n);
+  const keys = makeKeys('random', n, 99);
+  const countBuffer = device.createBuffer({ size: 16, usage: GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST });
+  for (const count of [0, 1, 12_345, n]) {
+    device.queue.writeBuffer(countBuffer, 8, new Uint32Array([count]));
+    const got = await gpuSort(sorter, keys, identityValues(n), { countBuffer: { buffer: countBuffer, offset: 8 }, keyBits: 32 });
+    const head = keys.slice(0, count);
+    const want = referenceSortPairs(head, identityValues(count), 32);
+    expectSameOrder({ keys: got.keys.subarray(0, count), values: got.values.subarray(0, count) }, want);
+  }
+  // A count beyond the capacity sorts the whole capacity and writes nothing past it.
+  const capacity = sorter.capacity;
+  const all = makeKeys('random', capacity, 5);
+  device.queue.writeBuffer(countBuffer, 8, new Uint32Array([capacity + 1000]));
+  const got = await gpuSort(sorter, all, identityValues(capacity), { countBuffer: { buffer: countBuffer, offset: 8 }, keyBits: 32 });
+  expectSameOrder({ keys: got.keys.subarray(0, capacity), values: got.values.subarray(0, capacity) }, cpuReference(all, 32));
+  countBuffer.destroy();
+});
+
+test('more tiles than one dispatch dimension allows use a 2D grid', async () => {
+  // With at most 7 workgroups per dimension, 50 tiles need a 7 x 8 grid.
+  const sorter = await sorterFor(8, { maxWorkgroupsPerDimension: 7 });
+  const n = 50 * sorter.layout.tile - 3;
+  await checkSort(sorter, 'random', n, 32);
+  await checkSort(sorter, 'low-bits', n, 24);
+});
+
+test('bad arguments are refused with a clear error', async () => {
+  const sorter = await sorterFor(8);
+  const encoder = device.createCommandEncoder();
+  expect(() => sorter.encode(encoder, { count: sorter.capacity + 1 })).toThrow(/exceeds the sorter's capacity/);
+  expect(() => sorter.encode(encoder, { count: -1 })).toThrow(/non-negative integer/);
+  expect(() => sorter.encode(encoder, { count: 10, keyBits: 33 })).toThrow(/keyBits/);
+  expect(() => sorter.encode(encoder, {})).toThrow(/count/);
+  expect(() => sorter.ensureCapacity(GpuRadixSort.maxCapacity(device) + 4)).toThrow(/exceed/);
+});
