@@ -6,15 +6,18 @@
  *
  *   npm run bench:sort -- [--sizes 65536,1048576] [--bits 16,24,32]
  *                         [--runs 30] [--cpu-runs 20] [--impl gpu,cpu-radix,cpu-counting-16]
- *                         [--gpu-configs d8,d4,d8i8]
+ *                         [--gpu-configs d8,d4,d8i16] [--phases]
  *
  * A GPU config is a digit width (d4 or d8) and optionally pairs per
- * invocation (i4..i16; default: the largest the device allows).
+ * invocation (i4..i16; default: as the viewer picks).
+ * --phases adds, per GPU row, the time of each phase summed over the passes
+ * (each dispatch then runs in its own timed compute pass).
  */
 import { parseArgs } from 'node:util';
 import { createNodeGpuContext } from '../src/gpu/node-gpu';
 import { GpuPassTimer } from '../src/gpu/pass-timer';
-import { GpuRadixSort } from '../src/sort/gpu-radix-sort';
+import { GpuRadixSort, PHASES_PER_PASS } from '../src/sort/gpu-radix-sort';
+import { readBufferU32 } from '../src/gpu/readback';
 import { CpuCountingSort16, CpuRadixSort, type CpuSorter } from '../src/sort/cpu-sort';
 import { identityValues, makeKeys } from '../src/sort/test-keys';
 import { median } from '../src/sort/self-test';
@@ -28,6 +31,7 @@ const { values: args } = parseArgs({
     'cpu-runs': { type: 'string', default: '20' },
     impl: { type: 'string', default: 'gpu,cpu-radix,cpu-counting-16' },
     'gpu-configs': { type: 'string', default: 'd8' },
+    phases: { type: 'boolean', default: false },
   },
 });
 const list = (s: string) => s.split(',').map((x) => x.trim()).filter(Boolean);
@@ -62,7 +66,7 @@ async function benchGpu(): Promise<void> {
 
   for (const config of list(args['gpu-configs'])) {
     const m = /^d(4|8)(?:i(\d+))?$/.exec(config);
-    if (!m) throw new Error(`bad GPU config "${config}" (want d4, d8, d8i8, ...)`);
+    if (!m) throw new Error(`bad GPU config "${config}" (want d8, d4, d8i16, ...)`);
     const digitBits = Number(m[1]) as DigitBits;
     const sorter = await GpuRadixSort.create(device, {
       capacity: maxN,
@@ -86,6 +90,7 @@ async function benchGpu(): Promise<void> {
           const ms = (await timer.read()).sort!;
           if (r >= WARMUP) times.push(ms);
         }
+        const phases = args.phases ? await profilePhases(device, sorter, n, keyBits, pristineKeys, pristineValues) : {};
         emit({
           impl: 'gpu-radix',
           config,
@@ -94,6 +99,7 @@ async function benchGpu(): Promise<void> {
           n,
           keyBits,
           ...stats(times),
+          ...phases,
           adapter: adapterName,
         });
       }
@@ -102,6 +108,42 @@ async function benchGpu(): Promise<void> {
   }
   timer.destroy();
   device.destroy();
+}
+
+/** Median time of each phase kind (summed over the passes) over `runs` profiled sorts. */
+async function profilePhases(
+  device: GPUDevice,
+  sorter: GpuRadixSort,
+  n: number,
+  keyBits: number,
+  keys: GPUBuffer,
+  values: GPUBuffer,
+): Promise<Record<string, number>> {
+  const phases = 1 + PHASES_PER_PASS * Math.ceil(32 / sorter.layout.digitBits);
+  const querySet = device.createQuerySet({ type: 'timestamp', count: 2 * phases });
+  const resolved = device.createBuffer({ size: 16 * phases, usage: GPUBufferUsage.QUERY_RESOLVE | GPUBufferUsage.COPY_SRC });
+  const names = ['prepare', 'count', 'scan', 'scatter'] as const;
+  const samples: Record<(typeof names)[number], number[]> = { prepare: [], count: [], scan: [], scatter: [] };
+  for (let r = 0; r < WARMUP + runs; r++) {
+    const encoder = device.createCommandEncoder();
+    encoder.copyBufferToBuffer(keys, 0, sorter.keys, 0, 4 * n);
+    encoder.copyBufferToBuffer(values, 0, sorter.values, 0, 4 * n);
+    sorter.encode(encoder, { count: n, keyBits, phaseTimestamps: querySet });
+    encoder.resolveQuerySet(querySet, 0, 2 * phases, resolved, 0);
+    device.queue.submit([encoder.finish()]);
+    const t = new BigInt64Array((await readBufferU32(device, resolved, 4 * phases)).buffer);
+    if (r < WARMUP) continue;
+    const sums = { prepare: 0, count: 0, scan: 0, scatter: 0 };
+    const used = 1 + PHASES_PER_PASS * Math.ceil(keyBits / sorter.layout.digitBits);
+    for (let i = 0; i < used; i++) {
+      const kind = i === 0 ? 'prepare' : names[1 + ((i - 1) % PHASES_PER_PASS)]!;
+      sums[kind] += Number(t[2 * i + 1]! - t[2 * i]!) / 1e6;
+    }
+    for (const k of names) samples[k].push(sums[k]);
+  }
+  querySet.destroy();
+  resolved.destroy();
+  return Object.fromEntries(names.map((k) => [`${k}Ms`, round(median(samples[k]))]));
 }
 
 function benchCpu(sorter: CpuSorter, bitsList: number[]): void {

@@ -1,6 +1,7 @@
 // Radix pass, phase 1: each workgroup counts the digits of its tile and
 // writes the counts to counts[digit * num_tiles + tile] (digit-major, so that
-// phase 2 scans each digit's row and phase 3 finds (digit, tile) directly).
+// phase 2 scans each digit's row and phase 3 finds (digit, tile) directly),
+// and adds them to the pass's digit totals.
 // Local ranks are not stored: phase 3 recomputes them from the keys, which
 // costs less than writing and re-reading a rank per pair.
 
@@ -45,5 +46,8 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
       sum += atomicLoad(&histogram[c * RADIX + d]);
     }
     counts[d * num_tiles + tile] = sum;
+    if (sum != 0u) {
+      atomicAdd(&digit_totals[pass_info.index * RADIX + d], sum);
+    }
   }
 }

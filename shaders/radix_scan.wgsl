@@ -1,17 +1,26 @@
-// Radix pass, phase 2: one workgroup per digit scans that digit's row of
-// tile counts in place (exclusive), and stores the row's total. Phase 3 adds
-// the exclusive prefix of the totals (the digit's start in the output).
-// RADIX workgroups, each walking its row in chunks: no workgroup waits on
-// another, so the sort needs no forward-progress guarantee.
+// Radix pass, phase 2: one workgroup per digit turns that digit's row of tile
+// counts into output offsets, in place: the digit's start in the output (the
+// sum of the totals of all smaller digits, complete since phase 1 ended)
+// plus the exclusive prefix along the row. RADIX workgroups, each walking its
+// row in chunks: no workgroup waits on another, so the sort needs no
+// forward-progress guarantee.
 
 const PER_INVOCATION: u32 = 4u;
+var<workgroup> digit_start: atomic<u32>;
 
 @compute @workgroup_size(WG)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
   let digit = wid.x;
   let num_tiles = control.num_tiles;
   let row = digit * num_tiles;
-  var carry = 0u;
+  if (lid == 0u) {
+    atomicStore(&digit_start, 0u);
+  }
+  workgroupBarrier();
+  for (var d = lid; d < digit; d += WG) {
+    atomicAdd(&digit_start, atomicLoad(&digit_totals[pass_info.index * RADIX + d]));
+  }
+  var carry = workgroupUniformLoad(&digit_start);
   for (var chunk = 0u; chunk < num_tiles; chunk += WG * PER_INVOCATION) {
     let first = chunk + lid * PER_INVOCATION;
     var values: array<u32, PER_INVOCATION>;
@@ -31,8 +40,5 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
       }
     }
     carry += scan.total;
-  }
-  if (lid == 0u) {
-    digit_totals[digit] = carry;
   }
 }

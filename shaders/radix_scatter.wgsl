@@ -16,8 +16,17 @@
 // in the low halves and 8..15 in the high halves at once. The same memory
 // later stages the tile's items, ranks, keys and values.
 const COUNTER_WORDS: u32 = 8u * WG;
-var<workgroup> shared_words: array<u32, SHARED_WORDS>;  // max(TILE, COUNTER_WORDS)
-// Where the tile's first pair of each digit goes, minus its place in the tile.
+var<workgroup> shared_words: array<u32, SHARED_WORDS>;
+
+// Word i of the staging area lives at padded(i): one spare word after every
+// 32 makes the strided patterns here free of bank conflicts (an invocation's
+// ITEMS consecutive places, the 8 counter words it scans), which they are
+// not on a GPU with 32 banks of 4 bytes without it. SHARED_WORDS includes
+// the padding.
+fn padded(i: u32) -> u32 {
+  return i + (i >> 5u);
+}
+// Where the tile's pairs of each digit go: output place minus place in tile.
 var<workgroup> digit_base: array<u32, RADIX>;
 
 // Per-invocation state, kept in registers (ITEMS is a small constant).
@@ -29,16 +38,16 @@ var<private> ranks: array<u32, ITEMS>;
 // lid * ITEMS .. lid * ITEMS + ITEMS - 1 in order.
 fn rank_by_nibble(lid: u32, nibble_shift: u32) {
   for (var w = 0u; w < 8u; w++) {
-    shared_words[w * WG + lid] = 0u;
+    shared_words[padded(w * WG + lid)] = 0u;
   }
   workgroupBarrier();
   for (var k = 0u; k < ITEMS; k++) {
     let d = (items[k] >> nibble_shift) & 15u;
     let word = (d & 7u) * WG + lid;
     let half = (d >> 3u) * 16u;
-    let before = shared_words[word];
+    let before = shared_words[padded(word)];
     ranks[k] = (before >> half) & 0xffffu;
-    shared_words[word] = before + (1u << half);
+    shared_words[padded(word)] = before + (1u << half);
   }
   workgroupBarrier();
 
@@ -47,13 +56,13 @@ fn rank_by_nibble(lid: u32, nibble_shift: u32) {
   var own: array<u32, 8>;
   var sum = 0u;
   for (var i = 0u; i < 8u; i++) {
-    let c = shared_words[8u * lid + i];
+    let c = shared_words[padded(8u * lid + i)];
     own[i] = sum;
     sum += c;
   }
   let scan = workgroup_exclusive_scan(lid, sum);
   for (var i = 0u; i < 8u; i++) {
-    shared_words[8u * lid + i] = scan.exclusive + own[i];
+    shared_words[padded(8u * lid + i)] = scan.exclusive + own[i];
   }
   workgroupBarrier();
 
@@ -62,7 +71,7 @@ fn rank_by_nibble(lid: u32, nibble_shift: u32) {
   for (var k = 0u; k < ITEMS; k++) {
     let d = (items[k] >> nibble_shift) & 15u;
     let half = (d >> 3u) * 16u;
-    let start = shared_words[(d & 7u) * WG + lid] + low_total;
+    let start = shared_words[padded((d & 7u) * WG + lid)] + low_total;
     ranks[k] += (start >> half) & 0xffffu;
   }
   workgroupBarrier();
@@ -78,16 +87,6 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
   let num_tiles = control.num_tiles;
   let tile_start = tile * TILE;
   let valid = min(TILE, n - tile_start);
-
-  // Start of each digit in the output: exclusive scan of the digit totals.
-  var total = 0u;
-  if (lid < RADIX) {
-    total = digit_totals[lid];
-  }
-  let digit_scan = workgroup_exclusive_scan(lid, total);
-  if (lid < RADIX) {
-    digit_base[lid] = digit_scan.exclusive;
-  }
 
   // Load this invocation's ITEMS consecutive keys. Positions past n get the
   // largest key: they rank after every real pair and are never written.
@@ -112,11 +111,11 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
     rank_by_nibble(lid, 4u * nibble);
     if (nibble + 1u < DIGIT_BITS / 4u) {
       for (var k = 0u; k < ITEMS; k++) {
-        shared_words[ranks[k]] = items[k];
+        shared_words[padded(ranks[k])] = items[k];
       }
       workgroupBarrier();
       for (var k = 0u; k < ITEMS; k++) {
-        items[k] = shared_words[own_first + k];
+        items[k] = shared_words[padded(own_first + k)];
       }
       workgroupBarrier();
     }
@@ -125,11 +124,11 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
   // items[k] >> 8; hand each rank back to the invocation holding that pair.
   if (DIGIT_BITS > 4u) {
     for (var k = 0u; k < ITEMS; k++) {
-      shared_words[items[k] >> 8u] = ranks[k];
+      shared_words[padded(items[k] >> 8u)] = ranks[k];
     }
     workgroupBarrier();
     for (var k = 0u; k < ITEMS; k++) {
-      ranks[k] = shared_words[own_first + k];
+      ranks[k] = shared_words[padded(own_first + k)];
     }
     workgroupBarrier();
   }
@@ -138,15 +137,15 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
   // (keys[] then holds the key at tile place k * WG + lid, and items[] its
   // destination: the arrays are reused to keep register use down.)
   for (var k = 0u; k < ITEMS; k++) {
-    shared_words[ranks[k]] = keys[k];
+    shared_words[padded(ranks[k])] = keys[k];
   }
   workgroupBarrier();
   for (var k = 0u; k < ITEMS; k++) {
     let j = k * WG + lid;
-    keys[k] = shared_words[j];
+    keys[k] = shared_words[padded(j)];
     let d = digit_of(keys[k]);
-    if (j < valid && (j == 0u || digit_of(shared_words[j - 1u]) != d)) {
-      digit_base[d] += counts[d * num_tiles + tile] - j;
+    if (j < valid && (j == 0u || digit_of(shared_words[padded(j - 1u)]) != d)) {
+      digit_base[d] = counts[d * num_tiles + tile] - j;
     }
   }
   workgroupBarrier();
@@ -169,13 +168,13 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
     }
   }
   for (var k = 0u; k < ITEMS; k++) {
-    shared_words[ranks[k]] = keys[k];
+    shared_words[padded(ranks[k])] = keys[k];
   }
   workgroupBarrier();
   for (var k = 0u; k < ITEMS; k++) {
     let j = k * WG + lid;
     if (j < valid) {
-      values_out[items[k]] = shared_words[j];
+      values_out[items[k]] = shared_words[padded(j)];
     }
   }
 }

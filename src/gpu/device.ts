@@ -4,8 +4,8 @@
  * `webgpu` package in Node), so nothing here touches the DOM.
  */
 
-/** Optional features the sort and the timers use when the adapter has them. */
-const WANTED_FEATURES: GPUFeatureName[] = ['timestamp-query', 'subgroups'];
+/** Optional features used when the adapter has them (GPU pass timings). */
+const WANTED_FEATURES: GPUFeatureName[] = ['timestamp-query'];
 
 /** Limits raised to what the adapter offers: the sort's tiles and large scenes need them. */
 const RAISED_LIMITS = [
@@ -26,6 +26,7 @@ export interface GpuContext {
   /** A human-readable adapter name, e.g. "nvidia-h100-80gb-hbm3 (vulkan)". */
   adapterName: string;
   hasTimestamps: boolean;
+  /** The adapter offers subgroup operations (informational: the sort does not need them). */
   hasSubgroups: boolean;
 }
 
@@ -53,7 +54,7 @@ export async function requestGpuContext(
     device,
     adapterName: describeAdapter(adapter),
     hasTimestamps: device.features.has('timestamp-query'),
-    hasSubgroups: device.features.has('subgroups'),
+    hasSubgroups: adapter.features.has('subgroups'),
   };
 }
 

@@ -43,6 +43,20 @@ export interface SortEncodeOptions {
   /** Sort on the low keyBits bits of each key (default 32). */
   keyBits?: number;
   timestampWrites?: GPUComputePassTimestampWrites;
+  /**
+   * Profiling: puts every dispatch in a compute pass of its own, timed into
+   * this query set (2 queries per phase: prepare, then count, scan, scatter
+   * for each pass; see PHASES_PER_PASS). Adds pass boundaries, so the total
+   * is a little above an unprofiled sort.
+   */
+  phaseTimestamps?: GPUQuerySet;
+}
+
+/** Timed phases of one radix pass (count, scan, scatter), after the prepare step. */
+export const PHASES_PER_PASS = 3;
+
+function phaseWrites(querySet: GPUQuerySet, phase: number): GPUComputePassTimestampWrites {
+  return { querySet, beginningOfPassWriteIndex: 2 * phase, endOfPassWriteIndex: 2 * phase + 1 };
 }
 
 export interface SortedBuffers {
@@ -93,7 +107,10 @@ export class GpuRadixSort {
         options.maxWorkgroupsPerDimension ?? Infinity,
       ),
     };
-    const layout = chooseRadixLayout(limits, options.digitBits, options.itemsPerInvocation);
+    const layout = chooseRadixLayout(limits, {
+      ...(options.digitBits ? { digitBits: options.digitBits } : {}),
+      ...(options.itemsPerInvocation ? { itemsPerInvocation: options.itemsPerInvocation } : {}),
+    });
     const pipelines = await createPipelines(device, layout, options.label ?? 'GpuRadixSort');
     return new GpuRadixSort(device, layout, pipelines, options);
   }
@@ -107,7 +124,7 @@ export class GpuRadixSort {
   ) {
     this.layout = layout;
     this.passStride = Math.max(256, device.limits.minUniformBufferOffsetAlignment);
-    this.digitTotals = this.buffer('digitTotals', 4 * layout.radix, GPUBufferUsage.STORAGE);
+    this.digitTotals = this.buffer('digitTotals', 4 * layout.radix * Math.ceil(32 / layout.digitBits), GPUBufferUsage.STORAGE);
     this.control = this.buffer('control', CONTROL_BYTES, GPUBufferUsage.STORAGE | GPUBufferUsage.UNIFORM);
     this.dispatchArgs = this.buffer('dispatchArgs', 16, GPUBufferUsage.STORAGE | GPUBufferUsage.INDIRECT);
     this.countSource = this.buffer('countSource', COUNT_SOURCE_BYTES, GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST);
@@ -119,6 +136,7 @@ export class GpuRadixSort {
         { binding: 0, resource: { buffer: this.countSource } },
         { binding: 1, resource: { buffer: this.control } },
         { binding: 2, resource: { buffer: this.dispatchArgs } },
+        { binding: 3, resource: { buffer: this.digitTotals } },
       ],
     });
     this.sized = this.createSizedBuffers(Math.max(0, options.capacity));
@@ -168,20 +186,35 @@ export class GpuRadixSort {
 
     const { layout, pipelines, sized } = this;
     const passes = passCount(keyBits, layout.digitBits);
-    const pass = encoder.beginComputePass({
+    const profile = options.phaseTimestamps;
+    // One compute pass for the whole sort; with phaseTimestamps, one per dispatch.
+    let pass = encoder.beginComputePass({
       label: `${this.label}.pass`,
-      ...(options.timestampWrites ? { timestampWrites: options.timestampWrites } : {}),
+      ...(profile ? { timestampWrites: phaseWrites(profile, 0) } : options.timestampWrites ? { timestampWrites: options.timestampWrites } : {}),
     });
+    let phase = 0;
+    const nextPhase = () => {
+      if (!profile) return;
+      pass.end();
+      pass = encoder.beginComputePass({ label: `${this.label}.phase${++phase}`, timestampWrites: phaseWrites(profile, phase) });
+    };
     pass.setPipeline(pipelines.prepare);
     pass.setBindGroup(0, this.prepareBindGroup);
     pass.dispatchWorkgroups(1);
     for (let p = 0; p < passes; p++) {
       const bits = Math.min(layout.digitBits, keyBits - p * layout.digitBits);
-      pass.setBindGroup(0, sized.bindGroups[p % 2], [this.passInfoOffset(p, bits)]);
+      const bindGroup = sized.bindGroups[p % 2];
+      const offsets = [this.passInfoOffset(p, bits)];
+      nextPhase();
+      pass.setBindGroup(0, bindGroup, offsets);
       pass.setPipeline(pipelines.count);
       pass.dispatchWorkgroupsIndirect(this.dispatchArgs, 0);
+      nextPhase();
+      pass.setBindGroup(0, bindGroup, offsets);
       pass.setPipeline(pipelines.scan);
       pass.dispatchWorkgroups(layout.radix);
+      nextPhase();
+      pass.setBindGroup(0, bindGroup, offsets);
       pass.setPipeline(pipelines.scatter);
       pass.dispatchWorkgroupsIndirect(this.dispatchArgs, 0);
     }
@@ -228,6 +261,7 @@ export class GpuRadixSort {
         const at = ((p * d + bits - 1) * this.passStride) / 4;
         data[at] = p * d;
         data[at + 1] = (1 << bits) - 1;
+        data[at + 2] = p;
       }
     }
     const buffer = this.buffer('passInfo', data.byteLength, GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST);
@@ -260,7 +294,7 @@ export class GpuRadixSort {
           { binding: 4, resource: { buffer: counts } },
           { binding: 5, resource: { buffer: this.digitTotals } },
           { binding: 6, resource: { buffer: this.control } },
-          { binding: 7, resource: { buffer: this.passInfo, size: 8 } },
+          { binding: 7, resource: { buffer: this.passInfo, size: 16 } },
         ],
       });
     const countData = new Uint32Array([0, capacity, 0, 0]);
@@ -287,7 +321,7 @@ async function createPipelines(device: GPUDevice, layout: RadixLayout, label: st
   });
   const prepareLayout = device.createBindGroupLayout({
     label: `${label}.prepareLayout`,
-    entries: [storage(0, 'read-only-storage'), storage(1, 'storage'), storage(2, 'storage')],
+    entries: [storage(0, 'read-only-storage'), storage(1, 'storage'), storage(2, 'storage'), storage(3, 'storage')],
   });
   const passLayout = device.createBindGroupLayout({
     label: `${label}.passLayout`,
