@@ -11,12 +11,13 @@
  * A GPU config is a digit width (d4 or d8) and optionally pairs per
  * invocation (i4..i16; default: as the viewer picks).
  * --phases adds, per GPU row, the time of each phase summed over the passes
- * (each dispatch then runs in its own timed compute pass).
+ * (each dispatch then runs in its own timed compute pass). --verify checks
+ * every GPU result pair by pair against the CPU radix sort ("verified").
  */
 import { parseArgs } from 'node:util';
 import { createNodeGpuContext } from '../src/gpu/node-gpu';
 import { GpuPassTimer } from '../src/gpu/pass-timer';
-import { GpuRadixSort, PHASES_PER_PASS } from '../src/sort/gpu-radix-sort';
+import { GpuRadixSort, PHASES_PER_PASS, type SortedBuffers } from '../src/sort/gpu-radix-sort';
 import { readBufferU32 } from '../src/gpu/readback';
 import { CpuCountingSort16, CpuRadixSort, type CpuSorter } from '../src/sort/cpu-sort';
 import { identityValues, makeKeys } from '../src/sort/test-keys';
@@ -32,6 +33,7 @@ const { values: args } = parseArgs({
     impl: { type: 'string', default: 'gpu,cpu-radix,cpu-counting-16' },
     'gpu-configs': { type: 'string', default: 'd8' },
     phases: { type: 'boolean', default: false },
+    verify: { type: 'boolean', default: false },
   },
 });
 const list = (s: string) => s.split(',').map((x) => x.trim()).filter(Boolean);
@@ -40,7 +42,14 @@ const keyBitsList = list(args.bits).map(Number);
 const runs = Number(args.runs);
 const cpuRuns = Number(args['cpu-runs']);
 const impls = new Set(list(args.impl));
+/**
+ * Untimed runs before each measurement: at least this many, and at least
+ * WARMUP_MS of wall time, so a GPU that idled (e.g. during --verify's CPU
+ * sort) is back at full clocks. Three runs alone once gave 3.08 ms for a
+ * sort that takes 1.21 ms warm.
+ */
 const WARMUP = 3;
+const WARMUP_MS = 500;
 
 function emit(record: Record<string, unknown>): void {
   console.log(JSON.stringify(record));
@@ -76,38 +85,60 @@ async function benchGpu(): Promise<void> {
     });
     for (const n of sizes) {
       // The same random keys for every key width; bits above keyBits are ignored by the sort.
-      device.queue.writeBuffer(pristineKeys, 0, makeKeys('random', n, 0x9e3779b9));
+      const keys = makeKeys('random', n, 0x9e3779b9);
+      device.queue.writeBuffer(pristineKeys, 0, keys);
       for (const keyBits of keyBitsList) {
         const times: number[] = [];
-        for (let r = 0; r < WARMUP + runs; r++) {
+        let result = { keys: sorter.keys, values: sorter.values };
+        const warmUntil = performance.now() + WARMUP_MS;
+        for (let warm = 0; times.length < runs; ) {
+          const warming = warm < WARMUP || performance.now() < warmUntil;
           const encoder = device.createCommandEncoder({ label: 'bench.encoder' });
           // Fresh unsorted input every run: the sort's output may land in its input buffer.
           encoder.copyBufferToBuffer(pristineKeys, 0, sorter.keys, 0, 4 * n);
           encoder.copyBufferToBuffer(pristineValues, 0, sorter.values, 0, 4 * n);
-          sorter.encode(encoder, { count: n, keyBits, timestampWrites: timer.timestampWrites('sort')! });
+          result = sorter.encode(encoder, { count: n, keyBits, timestampWrites: timer.timestampWrites('sort')! });
           timer.resolve(encoder);
           device.queue.submit([encoder.finish()]);
           const ms = (await timer.read()).sort!;
-          if (r >= WARMUP) times.push(ms);
+          if (warming) warm++;
+          else times.push(ms);
         }
+        const verified = args.verify ? await verify(device, result, keys, n, keyBits) : undefined;
         const phases = args.phases ? await profilePhases(device, sorter, n, keyBits, pristineKeys, pristineValues) : {};
         emit({
           impl: 'gpu-radix',
           config,
           digitBits,
           tile: sorter.layout.tile,
+          maxPairs: GpuRadixSort.maxCapacity(device),
           n,
           keyBits,
           ...stats(times),
           ...phases,
+          ...(verified === undefined ? {} : { verified }),
           adapter: adapterName,
         });
+        if (verified === false) process.exitCode = 1;
       }
     }
     sorter.destroy();
   }
   timer.destroy();
   device.destroy();
+}
+
+/** Whether the sorted pairs on the GPU equal the CPU radix sort's, pair by pair. */
+async function verify(device: GPUDevice, result: SortedBuffers, keys: Uint32Array, n: number, keyBits: number): Promise<boolean> {
+  const gotKeys = await readBufferU32(device, result.keys, n);
+  const gotValues = await readBufferU32(device, result.values, n);
+  const wantKeys = keys.slice(0, n);
+  const wantValues = identityValues(n);
+  new CpuRadixSort(n).sort(wantKeys, wantValues, n, keyBits);
+  for (let i = 0; i < n; i++) {
+    if (gotKeys[i] !== wantKeys[i] || gotValues[i] !== wantValues[i]) return false;
+  }
+  return true;
 }
 
 /** Median time of each phase kind (summed over the passes) over `runs` profiled sorts. */
