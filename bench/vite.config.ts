@@ -12,7 +12,7 @@ export default defineConfig({
     target: 'node20',
     minify: false,
     rollupOptions: {
-      input: { 'bench-sort': 'bench/bench-sort.ts' },
+      input: { 'bench-sort': 'bench/bench-sort.ts', 'bench-frame': 'bench/bench-frame.ts' },
       external: ['webgpu', ...builtinModules, ...builtinModules.map((m) => `node:${m}`)],
       output: { format: 'es', entryFileNames: '[name].mjs' },
     },

@@ -178,6 +178,13 @@ export class GpuRadixSort {
     return true;
   }
 
+  /** Where `encode` leaves the sorted pairs for this key width (the passes' parity decides). */
+  resultBuffers(keyBits = 32): SortedBuffers {
+    checkKeyBits(keyBits);
+    const out = passCount(keyBits, this.layout.digitBits) % 2;
+    return { keys: this.sized.keys[out], values: this.sized.values[out] };
+  }
+
   /** Records the sort into `encoder`; returns where the sorted pairs will be. */
   encode(encoder: GPUCommandEncoder, options: SortEncodeOptions): SortedBuffers {
     const keyBits = options.keyBits ?? 32;
@@ -219,8 +226,7 @@ export class GpuRadixSort {
       pass.dispatchWorkgroupsIndirect(this.dispatchArgs, 0);
     }
     pass.end();
-    const out = passes % 2;
-    return { keys: sized.keys[out], values: sized.values[out] };
+    return this.resultBuffers(keyBits);
   }
 
   destroy(): void {

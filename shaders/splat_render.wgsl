@@ -1,0 +1,140 @@
+// Splat renderer: one instanced quad per splat, drawn in the sorted order
+// (back to front), blended as premultiplied alpha "over". The math follows
+// the reference 3D Gaussian Splatting rasterizer: EWA projection of the 3D
+// covariance with the 1.3 tan(fov/2) clamp, +0.3 pixel dilation, SH colour
+// with the view direction from the camera, clamped at 0 after the sum,
+// alpha = min(0.99, opacity * gaussian), fragments under 1/255 dropped.
+
+@group(0) @binding(0) var<uniform> frame: Frame;
+@group(0) @binding(1) var<storage, read> splats: array<Splat>;
+@group(0) @binding(2) var<storage, read> sh: array<f32>;
+@group(0) @binding(3) var<storage, read> order: array<u32>;
+
+struct VertexOut {
+  @builtin(position) position: vec4<f32>,
+  @location(0) color: vec3<f32>,
+  @location(1) opacity: f32,
+  // Offset from the centre in standard deviations along the ellipse's axes.
+  @location(2) sigma: vec2<f32>,
+}
+
+const SH_C0: f32 = 0.28209479177387814;
+const SH_C1: f32 = 0.4886025119029199;
+const SH_C2 = array<f32, 5>(1.0925484305920792, -1.0925484305920792, 0.31539156525252005, -1.0925484305920792, 0.5462742152960396);
+const SH_C3 = array<f32, 7>(-0.5900435899266435, 2.890611442640554, -0.4570457994644658, 0.3731763325901154, -0.4570457994644658, 1.445305721320277, -0.5900435899266435);
+
+fn sh_coefficient(id: u32, k: u32) -> vec3<f32> {
+  let at = id * frame.sh_floats + 3u * (k - 1u);
+  return vec3<f32>(sh[at], sh[at + 1u], sh[at + 2u]);
+}
+
+fn splat_color(id: u32, splat: Splat) -> vec3<f32> {
+  var c = SH_C0 * splat.dc;
+  if (frame.sh_degree > 0u) {
+    let d = normalize(splat.position - frame.eye);
+    let x = d.x;
+    let y = d.y;
+    let z = d.z;
+    c += SH_C1 * (-y * sh_coefficient(id, 1u) + z * sh_coefficient(id, 2u) - x * sh_coefficient(id, 3u));
+    if (frame.sh_degree > 1u) {
+      let xx = x * x;
+      let yy = y * y;
+      let zz = z * z;
+      c += SH_C2[0] * x * y * sh_coefficient(id, 4u)
+        + SH_C2[1] * y * z * sh_coefficient(id, 5u)
+        + SH_C2[2] * (2.0 * zz - xx - yy) * sh_coefficient(id, 6u)
+        + SH_C2[3] * x * z * sh_coefficient(id, 7u)
+        + SH_C2[4] * (xx - yy) * sh_coefficient(id, 8u);
+      if (frame.sh_degree > 2u) {
+        c += SH_C3[0] * y * (3.0 * xx - yy) * sh_coefficient(id, 9u)
+          + SH_C3[1] * x * y * z * sh_coefficient(id, 10u)
+          + SH_C3[2] * y * (4.0 * zz - xx - yy) * sh_coefficient(id, 11u)
+          + SH_C3[3] * z * (2.0 * zz - 3.0 * xx - 3.0 * yy) * sh_coefficient(id, 12u)
+          + SH_C3[4] * x * (4.0 * zz - xx - yy) * sh_coefficient(id, 13u)
+          + SH_C3[5] * z * (xx - yy) * sh_coefficient(id, 14u)
+          + SH_C3[6] * x * (xx - 3.0 * yy) * sh_coefficient(id, 15u);
+      }
+    }
+  }
+  return max(c + 0.5, vec3<f32>(0.0));
+}
+
+const CULLED = VertexOut(vec4<f32>(0.0, 0.0, 2.0, 1.0), vec3<f32>(0.0), 0.0, vec2<f32>(0.0));
+
+@vertex
+fn vs_main(@builtin(vertex_index) corner_index: u32, @builtin(instance_index) instance: u32) -> VertexOut {
+  let id = order[instance];
+  let splat = splats[id];
+  let view_pos = (frame.view * vec4<f32>(splat.position, 1.0)).xyz;
+  let depth = -view_pos.z;
+  if (depth <= NEAR_CULL) {
+    return CULLED;
+  }
+
+  // Covariance in view space: W Σ Wᵀ with W the view rotation.
+  let w = mat3x3<f32>(frame.view[0].xyz, frame.view[1].xyz, frame.view[2].xyz);
+  let s2 = frame.splat_scale * frame.splat_scale;
+  let sigma = mat3x3<f32>(
+    vec3<f32>(splat.cov_a.x, splat.cov_a.y, splat.cov_a.z),
+    vec3<f32>(splat.cov_a.y, splat.cov_b.x, splat.cov_b.y),
+    vec3<f32>(splat.cov_a.z, splat.cov_b.y, splat.cov_b.z),
+  ) * s2;
+  let cov_view = w * sigma * transpose(w);
+
+  // Jacobian of the perspective projection to pixels at the (clamped) point.
+  let limit = 1.3 * frame.tan_half_fov;
+  let tx = clamp(view_pos.x / depth, -limit.x, limit.x) * depth;
+  let ty = clamp(view_pos.y / depth, -limit.y, limit.y) * depth;
+  let f = frame.focal;
+  let j = mat3x2<f32>(
+    vec2<f32>(f.x / depth, 0.0),
+    vec2<f32>(0.0, f.y / depth),
+    vec2<f32>(f.x * tx / (depth * depth), f.y * ty / (depth * depth)),
+  );
+  let cov2 = j * cov_view * transpose(j);
+  let a = cov2[0][0] + 0.3;
+  let b = cov2[0][1];
+  let c = cov2[1][1] + 0.3;
+
+  // Axes of the screen-space ellipse.
+  let mid = 0.5 * (a + c);
+  let radius = length(vec2<f32>(0.5 * (a - c), b));
+  let lambda1 = mid + radius;
+  let lambda2 = max(mid - radius, 0.0);
+  var axis = select(vec2<f32>(0.0, 1.0), vec2<f32>(1.0, 0.0), a >= c);
+  if (abs(b) > 1e-9 * (a + c)) {
+    axis = normalize(vec2<f32>(b, lambda1 - a));
+  }
+  // Far enough that the alpha at the rim is under 1/255, and at most 3 sigma.
+  let opacity = splat.opacity;
+  let extent = min(3.0, sqrt(max(0.0, 2.0 * log(255.0 * opacity))));
+  if (extent <= 0.0) {
+    return CULLED;
+  }
+  let corner = vec2<f32>(f32(corner_index & 1u), f32(corner_index >> 1u)) * 2.0 - 1.0;
+  let offset_px = extent * (corner.x * sqrt(lambda1) * axis + corner.y * sqrt(lambda2) * vec2<f32>(-axis.y, axis.x));
+  let centre = frame.projection * vec4<f32>(view_pos, 1.0);
+  var out: VertexOut;
+  out.position = centre + vec4<f32>(offset_px * 2.0 / frame.viewport * centre.w, 0.0, 0.0);
+  out.color = splat_color(id, splat);
+  out.opacity = opacity;
+  out.sigma = extent * corner;
+  return out;
+}
+
+@fragment
+fn fs_main(in: VertexOut) -> @location(0) vec4<f32> {
+  let alpha = min(0.99, in.opacity * exp(-0.5 * dot(in.sigma, in.sigma)));
+  if (alpha < 1.0 / 255.0) {
+    discard;
+  }
+  return vec4<f32>(in.color * alpha, alpha);
+}
+
+// Reference for benchmarks: the same quads and blending with the cheapest
+// fragment, so the raster cost of a GPU can be told apart from the splat
+// math (src/render/splat-renderer.ts, variant 'flat').
+@fragment
+fn fs_flat(in: VertexOut) -> @location(0) vec4<f32> {
+  return vec4<f32>(0.004, 0.004, 0.004, 0.004);
+}

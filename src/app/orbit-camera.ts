@@ -1,0 +1,175 @@
+/**
+ * An orbit camera: it circles a target point at a distance, with yaw around
+ * +y and pitch above/below the horizon. DOM-free; the input handling that
+ * drives it lives in src/ui/camera-input.ts.
+ *
+ * Conventions: y is up; at yaw 0 and pitch 0 the eye sits on +z of the
+ * target looking down -z; positive yaw moves the eye towards +x, positive
+ * pitch moves it up. Matrices follow gl-matrix (column-major, right-handed
+ * view space looking down -z) and WebGPU's 0..1 clip depth.
+ *
+ * Nothing allocates after construction: every method writes into
+ * preallocated temporaries or the caller's `out`, so it can run per frame.
+ */
+
+import { mat4, vec3 } from 'gl-matrix';
+import type { Bounds } from '../scene/splat-cloud';
+
+/** Pitch stops this short of ±90°, where lookAt's up vector would degenerate. */
+const PITCH_LIMIT = Math.PI / 2 - 0.01;
+/** Zoom limits relative to the framed radius: close enough to inspect, far enough to lose it. */
+const MIN_DISTANCE_PER_RADIUS = 0.01;
+const MAX_DISTANCE_PER_RADIUS = 100;
+const UP = vec3.fromValues(0, 1, 0);
+
+export interface OrbitCameraOptions {
+  /** Vertical field of view in radians (default 60°). */
+  fovY?: number;
+  yaw?: number;
+  pitch?: number;
+  distance?: number;
+  target?: readonly [number, number, number];
+}
+
+interface Pose {
+  target: vec3;
+  distance: number;
+  yaw: number;
+  pitch: number;
+}
+
+export class OrbitCamera {
+  readonly target: vec3;
+  distance: number;
+  yaw: number;
+  pitch: number;
+  fovY: number;
+  minDistance = 1e-3;
+  maxDistance = 1e6;
+  /**
+   * Which way is up in the scene: +1 for +y (this project's scenes), -1 for
+   * -y (the convention of most captured INRIA scenes, whose y axis points
+   * down). Orbit state lives in a frame where up is +y; with -1 that frame is
+   * the scene turned half a turn about x (y and z negated).
+   */
+  upSign: 1 | -1 = 1;
+
+  private readonly home: Pose;
+  private readonly tmpEye = vec3.create();
+  private readonly tmpAxis = vec3.create();
+
+  constructor(options: OrbitCameraOptions = {}) {
+    this.fovY = options.fovY ?? (60 * Math.PI) / 180;
+    this.target = vec3.fromValues(...(options.target ?? [0, 0, 0]));
+    this.distance = options.distance ?? 5;
+    this.yaw = options.yaw ?? 0;
+    this.pitch = clamp(options.pitch ?? 0, -PITCH_LIMIT, PITCH_LIMIT);
+    this.home = { target: vec3.clone(this.target), distance: this.distance, yaw: this.yaw, pitch: this.pitch };
+  }
+
+  /** The largest |pitch| the camera allows, just short of the poles. */
+  static readonly pitchLimit = PITCH_LIMIT;
+
+  /**
+   * Near plane from the distance: 1/1000 of it keeps depth precision where
+   * the target is while clipping only what is almost at the eye; 0.01 at least.
+   */
+  get near(): number {
+    return Math.max(0.01, this.distance / 1000);
+  }
+
+  orbit(dxRadians: number, dyRadians: number): void {
+    this.yaw = wrapAngle(this.yaw + dxRadians);
+    this.pitch = clamp(this.pitch + dyRadians, -PITCH_LIMIT, PITCH_LIMIT);
+  }
+
+  /** distance *= factor (factor < 1 moves closer), within [minDistance, maxDistance]. */
+  zoom(factor: number): void {
+    if (!(factor > 0) || !Number.isFinite(factor)) return;
+    this.distance = clamp(this.distance * factor, this.minDistance, this.maxDistance);
+  }
+
+  /**
+   * Moves the target in the view plane so that a point at the target's depth
+   * stays under a cursor that moved by (dx, dy) pixels (y down): the scene
+   * follows the drag.
+   */
+  pan(dxPixels: number, dyPixels: number, viewportHeightPixels: number): void {
+    if (!(viewportHeightPixels > 0)) return;
+    const worldPerPixel = (2 * this.distance * Math.tan(this.fovY / 2)) / viewportHeightPixels;
+    const cy = Math.cos(this.yaw), sy = Math.sin(this.yaw);
+    const cp = Math.cos(this.pitch), sp = Math.sin(this.pitch);
+    // Camera right = (cos yaw, 0, -sin yaw); camera up = (-sin p sin y, cos p, -sin p cos y).
+    vec3.set(this.tmpAxis, cy, 0, -sy);
+    vec3.scaleAndAdd(this.target, this.target, this.tmpAxis, -dxPixels * worldPerPixel);
+    vec3.set(this.tmpAxis, -sp * sy, cp, -sp * cy);
+    vec3.scaleAndAdd(this.target, this.target, this.tmpAxis, dyPixels * worldPerPixel);
+  }
+
+  /**
+   * Centres the bounds and backs off until their bounding sphere fits both
+   * the vertical and the horizontal field of view at this aspect (width /
+   * height), keeping the current yaw and pitch. The result becomes the pose
+   * that reset() returns to, and sets the zoom limits from the scene's size.
+   */
+  frame(bounds: Bounds, aspect = 1): void {
+    const { min, max } = bounds;
+    const f = this.upSign;
+    vec3.set(this.target, (min[0] + max[0]) / 2, (f * (min[1] + max[1])) / 2, (f * (min[2] + max[2])) / 2);
+    const radius = Math.max(1e-3, Math.hypot(max[0] - min[0], max[1] - min[1], max[2] - min[2]) / 2);
+    const halfY = this.fovY / 2;
+    const halfX = Math.atan(Math.tan(halfY) * (aspect > 0 ? aspect : 1));
+    // A sphere of radius r at distance d subtends a half-angle asin(r / d).
+    this.distance = radius / Math.sin(Math.min(halfY, halfX));
+    this.minDistance = radius * MIN_DISTANCE_PER_RADIUS;
+    this.maxDistance = Math.max(this.distance, radius * MAX_DISTANCE_PER_RADIUS);
+    vec3.copy(this.home.target, this.target);
+    this.home.distance = this.distance;
+    this.home.yaw = this.yaw;
+    this.home.pitch = this.pitch;
+  }
+
+  /** Back to the pose of the last frame() (or of construction). */
+  reset(): void {
+    vec3.copy(this.target, this.home.target);
+    this.distance = this.home.distance;
+    this.yaw = this.home.yaw;
+    this.pitch = this.home.pitch;
+  }
+
+  /** The camera position in scene coordinates. */
+  eye(out: vec3): vec3 {
+    this.orbitEye(out);
+    return vec3.set(out, out[0], this.upSign * out[1], this.upSign * out[2]);
+  }
+
+  viewMatrix(out: mat4): mat4 {
+    mat4.lookAt(out, this.orbitEye(this.tmpEye), this.target, UP);
+    if (this.upSign === -1) {
+      // view · diag(1, -1, -1): negate the y and z columns.
+      for (let i = 4; i < 12; i++) out[i] = -out[i]!;
+    }
+    return out;
+  }
+
+  /** The eye in the orbit frame (up = +y). */
+  private orbitEye(out: vec3): vec3 {
+    const cp = Math.cos(this.pitch);
+    vec3.set(out, cp * Math.sin(this.yaw), Math.sin(this.pitch), cp * Math.cos(this.yaw));
+    return vec3.scaleAndAdd(out, this.target, out, this.distance);
+  }
+
+  /** Infinite far plane: z/w runs from 0 at the near plane towards 1 at infinity. */
+  projectionMatrix(out: mat4, aspect: number): mat4 {
+    return mat4.perspectiveZO(out, this.fovY, aspect, this.near, Infinity);
+  }
+}
+
+function clamp(v: number, lo: number, hi: number): number {
+  return Math.min(hi, Math.max(lo, v));
+}
+
+/** Keeps yaw in (-π, π] so it does not lose precision after many turns. */
+function wrapAngle(a: number): number {
+  return a - 2 * Math.PI * Math.ceil((a - Math.PI) / (2 * Math.PI));
+}

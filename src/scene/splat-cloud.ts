@@ -1,0 +1,86 @@
+/**
+ * A scene of Gaussian splats on the CPU, with activations already applied:
+ * what every loader produces and what the GPU upload consumes. DOM-free.
+ *
+ * Layouts (n = count):
+ * - positions: 3n floats, x y z per splat.
+ * - scales: 3n floats, standard deviations along the local axes (exp of the
+ *   stored log-scales).
+ * - rotations: 4n floats, unit quaternion per splat as w x y z.
+ * - opacities: n floats in [0, 1] (sigmoid of the stored logit).
+ * - dc: 3n floats, the raw degree-0 SH coefficients (f_dc_0..2); the base
+ *   colour is 0.5 + SH_C0 * dc.
+ * - sh: n * shCoefficients(shDegree) * 3 floats, the higher bands,
+ *   coefficient-major with RGB inside: sh[(i * K + k) * 3 + channel]
+ *   (K = shCoefficients(shDegree)). INRIA files store them channel-major;
+ *   loaders reorder.
+ */
+export interface SplatCloud {
+  count: number;
+  shDegree: ShDegree;
+  positions: Float32Array;
+  scales: Float32Array;
+  rotations: Float32Array;
+  opacities: Float32Array;
+  dc: Float32Array;
+  sh: Float32Array;
+  bounds: Bounds;
+}
+
+export type ShDegree = 0 | 1 | 2 | 3;
+
+export interface Bounds {
+  min: [number, number, number];
+  max: [number, number, number];
+}
+
+/** Coefficients per colour channel beyond degree 0: 0, 3, 8, 15. */
+export function shCoefficients(degree: ShDegree): number {
+  return (degree + 1) * (degree + 1) - 1;
+}
+
+/** SH degree from the number of f_rest properties (0/9/24/45), or undefined. */
+export function shDegreeFromRestCount(restCount: number): ShDegree | undefined {
+  const degrees: ShDegree[] = [0, 1, 2, 3];
+  return degrees.find((d) => shCoefficients(d) * 3 === restCount);
+}
+
+/** The degree-0 SH basis constant: colour = 0.5 + SH_C0 * dc. */
+export const SH_C0 = 0.28209479177387814;
+
+/** Axis-aligned bounds of the splat centres. */
+export function computeBounds(positions: Float32Array, count: number): Bounds {
+  const min: [number, number, number] = [Infinity, Infinity, Infinity];
+  const max: [number, number, number] = [-Infinity, -Infinity, -Infinity];
+  for (let i = 0; i < count; i++) {
+    for (let a = 0; a < 3; a++) {
+      const v = positions[3 * i + a]!;
+      if (v < min[a]!) min[a] = v;
+      if (v > max[a]!) max[a] = v;
+    }
+  }
+  if (count === 0) return { min: [0, 0, 0], max: [0, 0, 0] };
+  return { min, max };
+}
+
+/**
+ * Bounds of the central part of the splat centres: per axis, from the
+ * `trim` quantile to the 1 - `trim` quantile of up to 65,536 sampled splats.
+ * Captured scenes have far-flung floaters and sky splats that make the full
+ * bounds useless for framing the camera.
+ */
+export function robustBounds(positions: Float32Array, count: number, trim = 0.05): Bounds {
+  if (count === 0) return { min: [0, 0, 0], max: [0, 0, 0] };
+  const samples = Math.min(count, 65536);
+  const step = count / samples;
+  const axis = new Float32Array(samples);
+  const min: [number, number, number] = [0, 0, 0];
+  const max: [number, number, number] = [0, 0, 0];
+  for (let a = 0; a < 3; a++) {
+    for (let s = 0; s < samples; s++) axis[s] = positions[3 * Math.floor(s * step) + a]!;
+    axis.sort();
+    min[a] = axis[Math.floor(trim * (samples - 1))]!;
+    max[a] = axis[Math.ceil((1 - trim) * (samples - 1))]!;
+  }
+  return { min, max };
+}

@@ -1,0 +1,172 @@
+import { mat4, vec3, vec4 } from 'gl-matrix';
+import { describe, expect, it } from 'vitest';
+import { OrbitCamera } from '../../src/app/orbit-camera';
+import type { Bounds } from '../../src/scene/splat-cloud';
+
+const eyeOf = (camera: OrbitCamera): number[] => Array.from(camera.eye(vec3.create()));
+
+/** Clip-space position of a world point. */
+function clip(camera: OrbitCamera, aspect: number, p: readonly number[]): vec4 {
+  const view = camera.viewMatrix(mat4.create());
+  const proj = camera.projectionMatrix(mat4.create(), aspect);
+  const out = vec4.fromValues(p[0]!, p[1]!, p[2]!, 1);
+  vec4.transformMat4(out, out, view);
+  return vec4.transformMat4(out, out, proj);
+}
+
+function expectClose(actual: ArrayLike<number>, expected: number[], digits = 6): void {
+  expect(actual.length).toBe(expected.length);
+  expected.forEach((e, i) => expect(actual[i]).toBeCloseTo(e, digits));
+}
+
+describe('OrbitCamera', () => {
+  it('places the eye from yaw, pitch and distance around the target', () => {
+    const camera = new OrbitCamera({ target: [1, 2, 3], distance: 4 });
+    expectClose(eyeOf(camera), [1, 2, 7]);
+    camera.yaw = Math.PI / 2;
+    expectClose(eyeOf(camera), [5, 2, 3]);
+    camera.yaw = 0.3;
+    camera.pitch = 0.4;
+    const c = Math.cos(0.4);
+    expectClose(eyeOf(camera), [1 + 4 * c * Math.sin(0.3), 2 + 4 * Math.sin(0.4), 3 + 4 * c * Math.cos(0.3)]);
+  });
+
+  it('view matrix maps the target to (0, 0, -distance)', () => {
+    const camera = new OrbitCamera({ target: [0.5, -1, 2], distance: 7, yaw: 2.1, pitch: -0.6 });
+    const view = camera.viewMatrix(mat4.create());
+    const t = vec3.transformMat4(vec3.create(), camera.target, view);
+    expectClose(t, [0, 0, -7], 5);
+  });
+
+  it('projection has clip z 0 at the near plane and an infinite far plane', () => {
+    const camera = new OrbitCamera({ distance: 10 });
+    expect(camera.near).toBeCloseTo(0.01, 9);
+    const proj = camera.projectionMatrix(mat4.create(), 1.5);
+    const at = (z: number): vec4 => vec4.transformMat4(vec4.create(), vec4.fromValues(0, 0, z, 1), proj);
+    const near = at(-camera.near);
+    expect(near[2] / near[3]).toBeCloseTo(0, 9);
+    for (const z of [-1, -10, -1e4, -1e9]) {
+      const p = at(z);
+      expect(p[3]).toBeGreaterThan(0);
+      expect(p[2] / p[3]).toBeGreaterThan(0);
+      expect(p[2] / p[3]).toBeLessThanOrEqual(1);
+    }
+    expect(at(-1e9)[2] / at(-1e9)[3]).toBeCloseTo(1, 6);
+    // The near plane follows the distance, with a floor.
+    camera.distance = 1e4;
+    expect(camera.near).toBeCloseTo(10, 9);
+    camera.distance = 0.5;
+    expect(camera.near).toBe(0.01);
+  });
+
+  it.each([0.5, 1, 2])('frame() keeps all 8 corners of the bounds in view at aspect %f', (aspect) => {
+    const bounds: Bounds = { min: [-3, -1, 2], max: [5, 0.5, 2.5] };
+    for (const [yaw, pitch] of [[0, 0], [0.7, 0.5], [-2.4, -1.2], [Math.PI / 2, 1.4]]) {
+      const camera = new OrbitCamera({ yaw, pitch });
+      camera.frame(bounds, aspect);
+      expectClose(camera.target, [1, -0.25, 2.25]);
+      let widest = 0;
+      for (let corner = 0; corner < 8; corner++) {
+        const p = [0, 1, 2].map((a) => ((corner >> a) & 1 ? bounds.max[a]! : bounds.min[a]!));
+        const c = clip(camera, aspect, p);
+        expect(c[3]).toBeGreaterThan(0);
+        for (const a of [0, 1]) {
+          expect(Math.abs(c[a]! / c[3])).toBeLessThanOrEqual(1);
+          widest = Math.max(widest, Math.abs(c[a]! / c[3]));
+        }
+        expect(c[2] / c[3]).toBeGreaterThan(0);
+      }
+      // Fitted, not merely inside: the scene takes up a fair share of the view.
+      expect(widest).toBeGreaterThan(0.3);
+    }
+  });
+
+  it('pan moves the target perpendicular to the view and keeps the point under the cursor', () => {
+    const camera = new OrbitCamera({ distance: 6, yaw: 0.9, pitch: 0.35 });
+    const before = vec3.clone(camera.target);
+    const forward = vec3.sub(vec3.create(), before, camera.eye(vec3.create()));
+    const height = 800;
+    camera.pan(120, -45, height);
+    const moved = vec3.sub(vec3.create(), camera.target, before);
+    expect(vec3.length(moved)).toBeGreaterThan(0);
+    // Cosine of the angle to the view direction; the target is float32.
+    const cos = vec3.dot(moved, forward) / (vec3.length(moved) * vec3.length(forward));
+    expect(Math.abs(cos)).toBeLessThan(1e-5);
+    // The old target, seen from the panned camera, sits where the cursor went:
+    // 120 px right and 45 px up of the centre (NDC = 2 * pixels / height, aspect 1).
+    const c = clip(camera, 1, Array.from(before));
+    expect(c[0] / c[3]).toBeCloseTo((2 * 120) / height, 6);
+    expect(c[1] / c[3]).toBeCloseTo((2 * 45) / height, 6);
+    camera.pan(1, 1, 0); // no viewport: ignored
+    expect(Number.isFinite(camera.target[0])).toBe(true);
+  });
+
+  it('zoom multiplies the distance within the limits set by frame()', () => {
+    const camera = new OrbitCamera();
+    camera.frame({ min: [-1, -1, -1], max: [1, 1, 1] });
+    const d = camera.distance;
+    camera.zoom(0.5);
+    expect(camera.distance).toBeCloseTo(d / 2, 9);
+    for (let i = 0; i < 100; i++) camera.zoom(0.1);
+    expect(camera.distance).toBe(camera.minDistance);
+    expect(camera.minDistance).toBeGreaterThan(0);
+    for (let i = 0; i < 100; i++) camera.zoom(10);
+    expect(camera.distance).toBe(camera.maxDistance);
+    for (const bad of [0, -2, NaN, Infinity]) {
+      camera.zoom(bad);
+      expect(camera.distance).toBe(camera.maxDistance);
+    }
+  });
+
+  it('pitch stops short of the poles and yaw wraps', () => {
+    const camera = new OrbitCamera();
+    camera.orbit(0, 10);
+    expect(camera.pitch).toBe(OrbitCamera.pitchLimit);
+    expect(camera.pitch).toBeLessThan(Math.PI / 2);
+    const view = camera.viewMatrix(mat4.create());
+    expect(Array.from(view).every(Number.isFinite)).toBe(true);
+    camera.orbit(0, -20);
+    expect(camera.pitch).toBe(-OrbitCamera.pitchLimit);
+    camera.orbit(7 * Math.PI, 0);
+    expect(camera.yaw).toBeCloseTo(Math.PI, 9);
+    expect(Math.abs(camera.yaw)).toBeLessThanOrEqual(Math.PI);
+    expect(new OrbitCamera({ pitch: -3 }).pitch).toBe(-OrbitCamera.pitchLimit);
+  });
+
+  it('reset restores the pose of the last frame()', () => {
+    const camera = new OrbitCamera({ yaw: 0.2, pitch: 0.3 });
+    camera.frame({ min: [0, 0, 0], max: [2, 4, 6] }, 1.6);
+    const pose = [...camera.target, camera.distance, camera.yaw, camera.pitch];
+    camera.orbit(1, -0.5);
+    camera.zoom(3);
+    camera.pan(50, 70, 600);
+    camera.reset();
+    expect([...camera.target, camera.distance, camera.yaw, camera.pitch]).toEqual(pose);
+    // Without frame(), reset returns to the constructed pose.
+    const fresh = new OrbitCamera({ target: [1, 1, 1], distance: 3 });
+    fresh.orbit(0.4, 0.4);
+    fresh.reset();
+    expect([...fresh.target, fresh.distance, fresh.yaw, fresh.pitch]).toEqual([1, 1, 1, 3, 0, 0]);
+  });
+});
+
+describe('scenes with -y up', () => {
+  it('keeps the target centred and the eye on the scene side of -y', () => {
+    const camera = new OrbitCamera({ pitch: 0.3 });
+    camera.upSign = -1;
+    camera.frame({ min: [-1, -3, -1], max: [1, -1, 1] }, 1);
+    const view = camera.viewMatrix(mat4.create());
+    const centre = vec3.transformMat4(vec3.create(), vec3.fromValues(0, -2, 0), view);
+    expect(centre[0]).toBeCloseTo(0, 5);
+    expect(centre[1]).toBeCloseTo(0, 5);
+    expect(centre[2]).toBeCloseTo(-camera.distance, 5);
+    const eye = camera.eye(vec3.create());
+    const eyeInView = vec3.transformMat4(vec3.create(), eye, view);
+    expect(vec3.length(eyeInView)).toBeCloseTo(0, 4);
+    // Positive pitch looks down on the scene: with -y up the eye is at smaller y.
+    expect(eye[1]).toBeLessThan(-2);
+    // Scene "up" (-y) appears as screen up (+y in view space).
+    const above = vec3.transformMat4(vec3.create(), vec3.fromValues(0, -2.5, 0), view);
+    expect(above[1]).toBeGreaterThan(centre[1]);
+  });
+});
