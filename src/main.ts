@@ -1,23 +1,46 @@
 /**
  * Browser composition root: takes the browser's WebGPU entry point, opens the
- * device and hands it to the page. Everything that touches the DOM lives in
- * src/ui/.
+ * device and hands it to the page: the viewer, or with `?selftest` in the URL
+ * the GPU sort's self-test. Everything that touches the DOM lives in src/ui/.
  */
 
-import { requestGpuContext, WebGpuUnavailableError } from './gpu/device';
+import { requestGpuContext, WebGpuUnavailableError, type GpuContext } from './gpu/device';
 import { SelfTestPage } from './ui/self-test-page';
+import { ViewerPage } from './ui/viewer-page';
 
-async function main(): Promise<void> {
+async function openDevice(): Promise<GpuContext> {
+  // `navigator.gpu` is undefined in browsers without WebGPU, whatever the DOM types say.
+  const gpu: GPU | undefined = navigator.gpu;
+  return requestGpuContext(gpu, { label: 'Splatsort.device' });
+}
+
+async function selfTest(): Promise<void> {
   const page = SelfTestPage.mount();
   try {
-    // `navigator.gpu` is undefined in browsers without WebGPU, whatever the DOM types say.
-    const gpu: GPU | undefined = navigator.gpu;
-    const context = await requestGpuContext(gpu, { label: 'Splatsort.device' });
-    await page.start(context);
+    await page.start(await openDevice());
   } catch (error) {
     if (error instanceof WebGpuUnavailableError) page.showWebGpuUnavailable(error.message);
     else page.showFatal(error);
   }
 }
 
-void main();
+async function viewer(): Promise<void> {
+  let context: GpuContext;
+  try {
+    context = await openDevice();
+  } catch (error) {
+    // The self-test page owns the "how to get WebGPU" explanation.
+    const page = SelfTestPage.mount();
+    if (error instanceof WebGpuUnavailableError) page.showWebGpuUnavailable(error.message);
+    else page.showFatal(error);
+    return;
+  }
+  const page = ViewerPage.mount();
+  try {
+    await page.start(context);
+  } catch (error) {
+    page.showFatal(error);
+  }
+}
+
+void (new URLSearchParams(location.search).has('selftest') ? selfTest() : viewer());

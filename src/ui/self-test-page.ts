@@ -9,6 +9,7 @@
 import './style.css';
 import type { GpuContext } from '../gpu/device';
 import { runSortSelfTest, type SortSelfTestResult } from '../sort/self-test';
+import { el } from './overlays';
 
 declare global {
   interface Window {
@@ -250,13 +251,3 @@ function describeError(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-/** Creates an element with properties and children; text goes in as text, never as HTML. */
-function el<K extends keyof HTMLElementTagNameMap>(
-  tag: K,
-  props: Partial<HTMLElementTagNameMap[K]> = {},
-  ...children: (Node | string)[]
-): HTMLElementTagNameMap[K] {
-  const node = Object.assign(document.createElement(tag), props);
-  node.append(...children);
-  return node;
-}

@@ -34,7 +34,7 @@ describe('self-test page', () => {
   it('sorts on the GPU and matches the CPU reference at every size', { timeout: SELF_TEST_TIMEOUT_MS + 60_000 }, async () => {
     const { page, errors } = await browser!.newPage();
     try {
-      await page.goto(server!.url);
+      await page.goto(server!.url + '?selftest');
       await page.waitForFunction(() => document.body.dataset.selftest !== undefined, null, {
         timeout: SELF_TEST_TIMEOUT_MS,
         polling: 500,
@@ -81,7 +81,7 @@ describe('self-test page', () => {
       await page.addInitScript(() => {
         Reflect.deleteProperty(Navigator.prototype, 'gpu');
       });
-      await page.goto(server!.url);
+      await page.goto(server!.url + '?selftest');
       await page.waitForFunction(() => document.body.dataset.webgpu === 'unavailable', null, { timeout: 30_000 });
 
       expect(await page.evaluate(() => 'gpu' in navigator)).toBe(false);

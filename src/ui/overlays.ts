@@ -1,0 +1,205 @@
+/**
+ * The viewer's HTML overlays above the canvas: dismissible messages (load
+ * errors, GPU errors, a lost device), the loading progress bar, the keyboard
+ * help, the "H for help" hint and the drag-and-drop zone. Text always goes in
+ * as text, never as HTML, since file names and parser messages come from
+ * outside.
+ */
+
+import type { LoadStage } from '../io/splat-loader';
+
+export type Tone = 'info' | 'fail';
+
+export interface MessageAction {
+  label: string;
+  run: () => void;
+}
+
+/** A stack of messages in the middle of the window; each one can be dismissed. */
+export class MessageOverlay {
+  readonly dom = el('div', { className: 'messages', role: 'alert', ariaLive: 'assertive' });
+
+  /** Shows a message; returns a function that removes it. */
+  show(title: string, text: string, options: { tone?: Tone; actions?: MessageAction[]; dismissible?: boolean } = {}): () => void {
+    const box = el('section', { className: 'message' });
+    box.dataset.tone = options.tone ?? 'fail';
+    const remove = () => box.remove();
+    const buttons = el('div', { className: 'message-actions' });
+    for (const action of options.actions ?? []) {
+      const button = el('button', { type: 'button', textContent: action.label });
+      button.addEventListener('click', () => action.run());
+      buttons.append(button);
+    }
+    if (options.dismissible ?? true) {
+      const close = el('button', { type: 'button', textContent: 'Dismiss', className: 'dismiss' });
+      close.addEventListener('click', remove);
+      buttons.append(close);
+    }
+    box.append(el('h2', { textContent: title }), el('p', { textContent: text }), buttons);
+    this.dom.append(box);
+    box.querySelector('button')?.focus({ preventScroll: true });
+    return remove;
+  }
+
+  /** Dismisses every dismissible message (Escape). */
+  dismissAll(): void {
+    for (const box of [...this.dom.children]) if (box.querySelector('.dismiss')) box.remove();
+  }
+}
+
+/**
+ * Puts WebGPU's own errors on the page: a lost device (with a Reload button)
+ * and uncaptured errors (also on the console; the first few as messages, so
+ * an error repeated every frame does not bury the page). `onError` gets each
+ * text, e.g. for a status line; `lost` is true once the device is gone.
+ */
+export function reportGpuErrors(device: GPUDevice, messages: MessageOverlay, onError: (text: string, lost: boolean) => void): void {
+  void device.lost.then((info) => {
+    if (info.reason === 'destroyed') return;
+    const reason = info.message || `reason: ${info.reason}`;
+    onError(`The GPU device was lost: ${reason}`, true);
+    messages.show('The GPU device was lost', `${reason}. Reload the page to start again.`, {
+      actions: [{ label: 'Reload', run: () => location.reload() }],
+      dismissible: false,
+    });
+  });
+  let count = 0;
+  device.addEventListener('uncapturederror', (event) => {
+    const message = event.error.message;
+    if (count++ >= 20) return;
+    console.error(`WebGPU error: ${message}`);
+    onError(`WebGPU error: ${message}`, false);
+    if (count <= 3) messages.show('WebGPU error', message);
+  });
+}
+
+const STAGE_LABELS: Record<LoadStage, string> = { download: 'Downloading', read: 'Reading', parse: 'Parsing' };
+
+/** A thin bar with a caption at the top of the window while a scene loads. */
+export class ProgressBar {
+  readonly dom = el('div', { className: 'progress', hidden: true, role: 'progressbar' });
+  private readonly caption = el('span', { className: 'progress-caption' });
+  private readonly fill = el('div', { className: 'progress-fill' });
+  private name = '';
+
+  constructor() {
+    this.dom.ariaValueMin = '0';
+    this.dom.ariaValueMax = '100';
+    this.dom.append(this.caption, el('div', { className: 'progress-track' }, this.fill));
+  }
+
+  start(name: string): void {
+    this.name = name;
+    this.dom.hidden = false;
+    this.update('read', 0);
+    this.caption.textContent = `Opening ${name}…`;
+  }
+
+  update(stage: LoadStage, fraction: number): void {
+    const percent = Math.round(Math.min(1, Math.max(0, fraction)) * 100);
+    this.caption.textContent = `${STAGE_LABELS[stage]} ${this.name}… ${percent}%`;
+    this.fill.style.width = `${percent}%`;
+    this.dom.ariaValueNow = String(percent);
+  }
+
+  finish(): void {
+    this.dom.hidden = true;
+  }
+}
+
+/** The keyboard and mouse help: a panel toggled with H or ?, and the hint that says so. */
+export class HelpOverlay {
+  readonly dom = el('section', { className: 'help', hidden: true, ariaLabel: 'Keyboard and mouse help' });
+  readonly hint = el('button', { type: 'button', className: 'hint', textContent: 'H for help' });
+
+  /** Binds H / ? (toggle) and Esc (close, and `onEscape`) on `target`, except while typing in a field. */
+  constructor(cameraHelp: readonly (readonly [string, string])[], target: Window, onEscape: () => void) {
+    target.addEventListener('keydown', (event) => {
+      const field = (event.target as HTMLElement | null)?.closest?.('input, select, textarea');
+      if (event.ctrlKey || event.metaKey || event.altKey || field) return;
+      if (event.key === 'h' || event.key === 'H' || event.key === '?') this.toggle();
+      else if (event.key === 'Escape') {
+        this.toggle(false);
+        onEscape();
+      }
+    });
+    const list = el('dl');
+    for (const [keys, action] of [...cameraHelp, ['H or ?', 'Show or hide this help'] as const, ['Esc', 'Close messages and help'] as const]) {
+      list.append(el('dt', { textContent: keys }), el('dd', { textContent: action }));
+    }
+    const close = el('button', { type: 'button', textContent: 'Close' });
+    close.addEventListener('click', () => this.toggle(false));
+    this.dom.append(el('h2', { textContent: 'Controls' }), list, el('p', { className: 'muted', textContent: 'Drop a .ply file anywhere to open it.' }), close);
+    this.hint.addEventListener('click', () => this.toggle());
+  }
+
+  toggle(show = this.dom.hidden): void {
+    this.dom.hidden = !show;
+  }
+}
+
+/** The hidden file input behind "open .ply…" (id `file-input`, so tests can fill it). */
+export class FilePicker {
+  readonly dom = el('input', { type: 'file', accept: '.ply', id: 'file-input', hidden: true });
+
+  constructor(onFile: (file: File) => void) {
+    this.dom.addEventListener('change', () => {
+      const file = this.dom.files?.[0];
+      // Cleared so that choosing the same file again still fires 'change'.
+      this.dom.value = '';
+      if (file) onFile(file);
+    });
+  }
+
+  open(): void {
+    this.dom.click();
+  }
+}
+
+/**
+ * Shows a drop target while files are dragged over the window and hands the
+ * first dropped file to `onFile`. Counts enter/leave pairs because they fire
+ * for every child element crossed.
+ */
+export class DropZone {
+  readonly dom = el('div', { className: 'drop-zone', hidden: true }, el('p', { textContent: 'Drop a .ply file to open it' }));
+  private depth = 0;
+
+  constructor(target: Window, onFile: (file: File) => void) {
+    const carriesFiles = (event: DragEvent) => event.dataTransfer?.types.includes('Files') ?? false;
+    target.addEventListener('dragenter', (event) => {
+      if (!carriesFiles(event)) return;
+      event.preventDefault();
+      this.depth++;
+      this.dom.hidden = false;
+    });
+    target.addEventListener('dragover', (event) => {
+      if (!carriesFiles(event)) return;
+      event.preventDefault();
+      if (event.dataTransfer) event.dataTransfer.dropEffect = 'copy';
+    });
+    target.addEventListener('dragleave', () => {
+      this.depth = Math.max(0, this.depth - 1);
+      if (this.depth === 0) this.dom.hidden = true;
+    });
+    target.addEventListener('drop', (event) => {
+      if (!carriesFiles(event)) return;
+      event.preventDefault();
+      this.depth = 0;
+      this.dom.hidden = true;
+      const file = event.dataTransfer?.files[0];
+      if (file) onFile(file);
+    });
+  }
+}
+
+/** Creates an element with properties and children; text goes in as text, never as HTML. */
+export function el<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  props: Partial<HTMLElementTagNameMap[K]> = {},
+  ...children: (Node | string)[]
+): HTMLElementTagNameMap[K] {
+  const node = Object.assign(document.createElement(tag), props);
+  node.append(...children);
+  return node;
+}

@@ -1,0 +1,123 @@
+/**
+ * Performance panels (stats.js): the stock FPS / frame-ms panel (click it to
+ * cycle) plus the viewer's own graphs: GPU time of the depth-key pass, the
+ * radix sort and the splat render (timestamp queries), the CPU sort's time
+ * in its worker, and the age of the CPU order on screen in frames.
+ *
+ * Values are averaged over ~250 ms before they are drawn, so the graphs stay
+ * readable at any frame rate. stats.js prints whole numbers, and GPU passes
+ * often take well under a millisecond, so timing graphs count microseconds
+ * until their mean passes 10 ms, then milliseconds (software adapters).
+ */
+
+import Stats from 'stats.js';
+import { el } from './overlays';
+
+const FLUSH_MS = 250;
+
+export interface PassTimes {
+  keys: number | null;
+  sort: number | null;
+  render: number | null;
+}
+
+/** One custom graph: accumulates samples and draws their mean every FLUSH_MS. */
+class Series {
+  readonly slot = el('div', { className: 'stats-slot' });
+  private panel: Stats.Panel;
+  /** Timings start in µs (what GPU passes take on real GPUs) and switch to ms for good past 10 ms. */
+  private micro: boolean;
+  private sum = 0;
+  private samples = 0;
+  private peak = 0;
+
+  constructor(
+    private readonly name: string,
+    unit: 'ms' | 'frames',
+    private readonly colours: readonly [string, string],
+    readonly description: string,
+  ) {
+    this.slot.title = description;
+    this.micro = unit === 'ms';
+    this.panel = new Stats.Panel(`${name} ${this.micro ? 'µs' : unit}`, colours[0], colours[1]);
+    this.slot.append(this.panel.dom);
+  }
+
+  add(value: number): void {
+    this.sum += value;
+    this.samples++;
+  }
+
+  flush(): void {
+    if (this.samples === 0) return;
+    const mean = this.sum / this.samples;
+    this.sum = 0;
+    this.samples = 0;
+    if (this.micro && mean >= 10) {
+      this.micro = false;
+      this.peak = 0;
+      this.panel = new Stats.Panel(`${this.name} ms`, this.colours[0], this.colours[1]);
+      this.slot.replaceChildren(this.panel.dom);
+    }
+    const shown = this.micro ? mean * 1000 : mean;
+    this.peak = Math.max(this.peak, shown);
+    this.panel.update(shown, Math.max(this.peak * 1.25, 1));
+  }
+
+  set unavailable(on: boolean) {
+    this.slot.classList.toggle('stats-na', on);
+    this.slot.title = on ? `${this.description}: n/a (no timestamp-query)` : this.description;
+  }
+}
+
+export class StatsPanels {
+  readonly dom = el('div', { className: 'stats', ariaHidden: 'true' });
+  private readonly stats = new Stats();
+  private readonly keys = new Series('KEYS', 'ms', ['#7cf', '#012'], 'GPU time of the depth-key pass');
+  private readonly sort = new Series('SORT', 'ms', ['#fc6', '#210'], 'GPU time of the radix sort');
+  private readonly render = new Series('DRAW', 'ms', ['#f8c', '#201'], 'GPU time of the splat render pass');
+  private readonly cpuSort = new Series('CPU', 'ms', ['#8f8', '#020'], 'CPU sort time in its worker (keys excluded)');
+  private readonly orderAge = new Series('AGE', 'frames', ['#ccc', '#111'], 'Age of the order on screen, in frames');
+  private readonly all = [this.keys, this.sort, this.render, this.cpuSort, this.orderAge];
+  private lastFlush = 0;
+
+  constructor(hasTimestamps: boolean) {
+    // stats.js positions its element itself; the stylesheet places it in the grid instead.
+    this.stats.dom.style.cssText = '';
+    this.stats.dom.className = 'stats-slot stats-fps';
+    this.stats.dom.title = 'Click to cycle FPS / frame ms';
+    const panels = el('div', { className: 'stats-grid' }, this.stats.dom, ...this.all.map((s) => s.slot));
+    this.dom.append(panels);
+    if (!hasTimestamps) {
+      for (const s of [this.keys, this.sort, this.render]) s.unavailable = true;
+      this.dom.append(el('p', { className: 'stats-note', textContent: 'GPU timings n/a: no timestamp-query' }));
+    }
+  }
+
+  begin(): void {
+    this.stats.begin();
+  }
+
+  /** Ends the frame; draws the custom graphs when their averaging window is over. */
+  end(now: number): void {
+    this.stats.end();
+    if (now - this.lastFlush < FLUSH_MS) return;
+    this.lastFlush = now;
+    for (const s of this.all) s.flush();
+  }
+
+  addGpuTimes(times: PassTimes): void {
+    if (times.keys !== null) this.keys.add(times.keys);
+    if (times.sort !== null) this.sort.add(times.sort);
+    if (times.render !== null) this.render.add(times.render);
+  }
+
+  addCpuSort(ms: number): void {
+    this.cpuSort.add(ms);
+  }
+
+  /** Frames between the camera an order was sorted for and the frame drawing it (0: sorted this frame). */
+  addOrderAge(frames: number): void {
+    this.orderAge.add(frames);
+  }
+}

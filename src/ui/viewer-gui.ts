@@ -1,0 +1,162 @@
+/**
+ * The viewer's settings panel (lil-gui): what the user asks for lives in
+ * `ViewerSettings`, what the viewer actually does (the active sort mode, the
+ * key bits in use, the CPU order's age) in `ViewerInfo`, shown read-only.
+ * The two differ, e.g. while the first CPU order is still being sorted.
+ */
+
+import GUI, { type Controller } from 'lil-gui';
+
+export type SortMode = 'gpu' | 'cpu-radix' | 'cpu-counting16';
+
+export const SORT_LABELS: Record<SortMode, string> = {
+  gpu: 'GPU radix',
+  'cpu-radix': 'CPU 32-bit radix',
+  'cpu-counting16': 'CPU 16-bit counting',
+};
+
+export type KeyBits = 16 | 24 | 32;
+
+export interface ViewerSettings {
+  sortMode: SortMode;
+  keyBits: KeyBits;
+  /** Highest SH band to evaluate; the scene's own degree caps it. */
+  shDegree: number;
+  splatScale: number;
+  /** CSS hex colour, e.g. '#101318'. */
+  background: string;
+  /** Keep drawing the last order: no key pass, no sort, no uploads. */
+  freezeOrder: boolean;
+  /**
+   * The scene's up direction. Captured INRIA scenes point y down; the
+   * default scene has y up. Set on every load, changeable by hand.
+   */
+  upAxis: UpAxis;
+}
+
+export type UpAxis = '+y' | '-y';
+
+export const DEFAULT_SETTINGS: ViewerSettings = {
+  sortMode: 'gpu',
+  keyBits: 32,
+  shDegree: 3,
+  splatScale: 1,
+  background: '#101318',
+  freezeOrder: false,
+  upAxis: '+y',
+};
+
+/** Read-only displays; strings so they show exactly what the viewer decided. */
+export interface ViewerInfo {
+  scene: string;
+  splats: string;
+  requestedSort: string;
+  activeSort: string;
+  keyBitsActive: string;
+  orderAge: string;
+  adapter: string;
+}
+
+export interface ViewerGuiActions {
+  openFile(): void;
+  resetCamera(): void;
+  /** Any setting changed (the viewer reads `settings` itself). */
+  changed(name: keyof ViewerSettings): void;
+}
+
+export class ViewerGui {
+  readonly gui: GUI;
+  readonly info: ViewerInfo;
+  private readonly infoControllers: Controller[] = [];
+  private readonly keyBitsController: Controller;
+  private readonly upAxisController: Controller;
+  private dirty = true;
+
+  constructor(
+    readonly settings: ViewerSettings,
+    adapter: string,
+    actions: ViewerGuiActions,
+  ) {
+    this.info = { scene: '—', splats: '—', requestedSort: '', activeSort: '', keyBitsActive: '', orderAge: '—', adapter };
+    const gui = new GUI({ title: 'Splatsort' });
+    this.gui = gui;
+    const changed = (name: keyof ViewerSettings) => () => actions.changed(name);
+    const readOnly = (folder: GUI, key: keyof ViewerInfo, label: string) => {
+      const c = folder.add(this.info, key).name(label).disable();
+      c.domElement.classList.add('read-only');
+      this.infoControllers.push(c);
+    };
+
+    const scene = gui.addFolder('Scene');
+    scene.add({ open: () => actions.openFile() }, 'open').name('open .ply…');
+    scene.add({ reset: () => actions.resetCamera() }, 'reset').name('reset camera');
+    this.upAxisController = scene.add(settings, 'upAxis', { '+y (default scene)': '+y', '−y (captured scenes)': '-y' }).name('up axis').onChange(changed('upAxis'));
+    readOnly(scene, 'scene', 'file');
+    readOnly(scene, 'splats', 'splats');
+
+    const sort = gui.addFolder('Sort');
+    const modes = Object.fromEntries(Object.entries(SORT_LABELS).map(([mode, label]) => [label, mode]));
+    sort.add(settings, 'sortMode', modes).name('sort mode').onChange(changed('sortMode'));
+    this.keyBitsController = sort.add(settings, 'keyBits', { '16 bits': 16, '24 bits': 24, '32 bits': 32 }).name('key bits').onChange(changed('keyBits'));
+    sort.add(settings, 'freezeOrder').name('freeze order').onChange(changed('freezeOrder'));
+    readOnly(sort, 'requestedSort', 'requested');
+    readOnly(sort, 'activeSort', 'active');
+    readOnly(sort, 'keyBitsActive', 'key bits active');
+    readOnly(sort, 'orderAge', 'CPU order age');
+
+    const render = gui.addFolder('Render');
+    render.add(settings, 'shDegree', 0, 3, 1).name('SH degree').onChange(changed('shDegree'));
+    render.add(settings, 'splatScale', 0.1, 2, 0.01).name('splat scale').onChange(changed('splatScale'));
+    render.addColor(settings, 'background').name('background').onChange(changed('background'));
+
+    readOnly(gui, 'adapter', 'adapter');
+    // On a phone-sized window the open panel would hide most of the scene.
+    if (window.innerWidth < 720) gui.close();
+    this.update();
+  }
+
+  /** Shows a setting the viewer changed itself (the up axis picked on load). */
+  refreshUpAxis(): void {
+    this.upAxisController.updateDisplay();
+  }
+
+  /** The counting sort has a fixed 16-bit key: the key-bit choice does not apply to it. */
+  setKeyBitsEnabled(enabled: boolean): void {
+    this.keyBitsController.enable(enabled);
+  }
+
+  /** Shows what the sort is doing (a few times a second, not every frame). */
+  showOrder(o: { requested: SortMode; waiting: boolean; active: string; keyBits: number; frozen: boolean; age: number | null }): void {
+    this.set('requestedSort', SORT_LABELS[o.requested] + (o.waiting ? ' (waiting for first order)' : ''));
+    this.set('activeSort', o.active);
+    this.set('keyBitsActive', o.frozen ? `${o.keyBits} (frozen)` : String(o.keyBits));
+    this.set('orderAge', o.age === null ? '—' : `${o.age} frame${o.age === 1 ? '' : 's'}`);
+    this.update();
+  }
+
+  /** Sets a read-only display; it is redrawn on the next `update()`. */
+  set(key: keyof ViewerInfo, value: string): void {
+    if (this.info[key] === value) return;
+    this.info[key] = value;
+    this.dirty = true;
+  }
+
+  /** Redraws the read-only displays, only when one of them changed. */
+  update(): void {
+    if (!this.dirty) return;
+    this.dirty = false;
+    for (const c of this.infoControllers) {
+      c.updateDisplay();
+      c.domElement.title = String(c.getValue());
+    }
+  }
+}
+
+/** '#rrggbb' → 0..1 channels in `out`; the canvas format is not sRGB, so they show as that CSS colour. */
+export function hexToRgb(hex: string, out: [number, number, number]): [number, number, number] {
+  const value = Number.parseInt(hex.slice(1), 16) || 0;
+  out[0] = ((value >> 16) & 255) / 255;
+  out[1] = ((value >> 8) & 255) / 255;
+  out[2] = (value & 255) / 255;
+  return out;
+}

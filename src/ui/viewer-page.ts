@@ -1,0 +1,356 @@
+/**
+ * The viewer page: a full-window WebGPU canvas showing one splat scene, the
+ * orbit camera, the settings panel, the performance panels and the overlays.
+ * Each animation frame records one command buffer: uniforms → (depth keys →
+ * GPU radix sort, or an order sorted by the CPU worker, or the frozen order)
+ * → splats. Nothing in the loop allocates beyond what WebGPU itself returns.
+ *
+ * For automated checks the page keeps `window.__splatsort` up to date and
+ * sets `document.body.dataset.viewer` to 'ready' once the first scene has
+ * been drawn ('load-failed' if that scene could not be opened).
+ */
+
+import { mat4, vec3 } from 'gl-matrix';
+import { OrbitCamera } from '../app/orbit-camera';
+import { SplatFrame, type FrameTimings, type OrderSource } from '../app/splat-frame';
+import type { GpuContext } from '../gpu/device';
+import { SplatLoader } from '../io/splat-loader';
+import type { FrameParameters } from '../render/frame-uniforms';
+import { GpuSplats } from '../scene/gpu-splats';
+import { robustBounds, type Bounds } from '../scene/splat-cloud';
+import { CpuOrderClient } from '../sort/cpu-order-client';
+import { CAMERA_HELP, CameraInput } from './camera-input';
+import { DropZone, FilePicker, HelpOverlay, MessageOverlay, ProgressBar, el, reportGpuErrors } from './overlays';
+import { StatsPanels } from './stats-panels';
+import { DEFAULT_SETTINGS, SORT_LABELS, ViewerGui, hexToRgb, type ViewerSettings } from './viewer-gui';
+import './style.css';
+
+const DEFAULT_SCENE = new URL('../../data/default-scene.ply', import.meta.url).href;
+/** The pose a scene is framed from: a little to the side and above, so it reads as 3D. */
+const HOME_YAW = 0.6;
+const HOME_PITCH = 0.3;
+/** How often the read-only displays are refreshed. */
+const INFO_INTERVAL_MS = 250;
+const FRAME_ENCODER: GPUCommandEncoderDescriptor = { label: 'ViewerPage.frame' };
+
+/** What the page exposes for automated checks. */
+export interface ViewerState {
+  frames: number;
+  splats: number;
+  sceneName: string;
+  activeSort: string;
+  lastError: string | null;
+  ready: boolean;
+}
+
+declare global {
+  interface Window {
+    __splatsort?: ViewerState;
+  }
+}
+
+export class ViewerPage {
+  private readonly canvas = el('canvas', { className: 'viewer-canvas', ariaLabel: 'Splat scene' });
+  private readonly messages = new MessageOverlay();
+  private readonly progress = new ProgressBar();
+  private readonly help = new HelpOverlay(CAMERA_HELP, window, () => this.messages.dismissAll());
+  private readonly picker = new FilePicker((file) => void this.open(file, file.name));
+  private readonly settings: ViewerSettings = { ...DEFAULT_SETTINGS };
+  private readonly state: ViewerState = { frames: 0, splats: 0, sceneName: '', activeSort: '', lastError: null, ready: false };
+  private readonly camera = new OrbitCamera({ yaw: HOME_YAW, pitch: HOME_PITCH });
+  private readonly loader = new SplatLoader();
+
+  // Per-frame scratch, allocated once.
+  private readonly params: FrameParameters = {
+    view: mat4.create(), projection: mat4.create(), eye: vec3.create(), fovY: 1, width: 1, height: 1,
+    splatCount: 0, shDegree: 0, shFloatsPerSplat: 0, splatScale: 1, keyBits: 32,
+  };
+  private readonly background: [number, number, number] = [0, 0, 0];
+  private readonly commands: GPUCommandBuffer[] = [];
+  private pendingSize: [number, number] = [1, 1];
+
+  private device!: GPUDevice;
+  private context!: GPUCanvasContext;
+  private frame!: SplatFrame;
+  private gui!: ViewerGui;
+  private stats!: StatsPanels;
+  private hasTimestamps = false;
+  private target!: { view: GPUTextureView; background: readonly [number, number, number] };
+
+  private scene: GpuSplats | null = null;
+  private sceneId = 0;
+  private bounds: Bounds | undefined;
+  private positions: Float32Array = new Float32Array(0);
+  private loadToken = 0;
+  private cpu: CpuOrderClient | null = null;
+  private cpuErrorShown = false;
+  /** The scene and key width of the order now in the order buffer, and where it came from. */
+  private orderScene = -1;
+  private orderKeyBits = 32;
+  private orderFromCpu = false;
+  private cpuOrderFrame = 0;
+  private cpuAlgorithm: 'radix' | 'counting16' = 'radix';
+  /** Orders requested before the switch to a CPU mode are stale. */
+  private cpuSince = 0;
+  private timingPending = false;
+  private readyPending = false;
+  private lastInfo = 0;
+  private running = true;
+
+  private constructor() {}
+
+  /** Takes over the page's root element (`#app`). */
+  static mount(selector = '#app'): ViewerPage {
+    const root = document.querySelector<HTMLElement>(selector);
+    if (!root) throw new Error(`Splatsort: the page has no ${selector} element`);
+    document.body.classList.add('viewer');
+    const page = new ViewerPage();
+    root.replaceChildren(page.canvas, page.picker.dom, page.progress.dom, page.help.dom, page.messages.dom);
+    return page;
+  }
+
+  /** Shows why the viewer could not start (console and page). */
+  showFatal(error: unknown): void {
+    console.error(error);
+    const reason = error instanceof Error ? error.message : String(error);
+    this.state.lastError = `Splatsort could not start: ${reason}`;
+    window.__splatsort = this.state;
+    this.messages.show('Splatsort could not start', reason, { dismissible: false });
+    document.body.dataset.viewer = 'failed';
+  }
+
+  async start(gpu: GpuContext): Promise<void> {
+    window.__splatsort = this.state;
+    this.device = gpu.device;
+    this.hasTimestamps = gpu.hasTimestamps;
+    reportGpuErrors(gpu.device, this.messages, (text, lost) => {
+      this.state.lastError = text;
+      if (lost) this.running = false;
+    });
+    const context = this.canvas.getContext('webgpu');
+    if (!context) throw new Error('The canvas has no WebGPU context');
+    this.context = context;
+    const format = navigator.gpu.getPreferredCanvasFormat();
+    context.configure({ device: this.device, format, alphaMode: 'opaque' });
+    this.frame = await SplatFrame.create(this.device, format);
+    this.target = { view: context.getCurrentTexture().createView(), background: this.background };
+
+    this.stats = new StatsPanels(gpu.hasTimestamps);
+    this.gui = new ViewerGui(this.settings, gpu.adapterName, {
+      openFile: () => this.picker.open(),
+      resetCamera: () => this.camera.reset(),
+      changed: (name) => this.settingChanged(name),
+    });
+    this.settingChanged('background');
+    this.settingChanged('sortMode');
+    const drop = new DropZone(window, (file) => void this.open(file, file.name));
+    this.canvas.after(this.stats.dom, this.help.hint, drop.dom);
+    this.watchCanvas();
+    requestAnimationFrame(this.tick);
+
+    const url = new URLSearchParams(location.search).get('url');
+    await this.open(url ?? DEFAULT_SCENE, url ? fileName(url) : 'default-scene.ply');
+    if (!this.scene) document.body.dataset.viewer = 'load-failed';
+  }
+
+  private watchCanvas(): void {
+    new ResizeObserver(([entry]) => {
+      if (!entry) return;
+      const box = entry.devicePixelContentBoxSize?.[0];
+      const dpr = window.devicePixelRatio || 1;
+      const width = box ? box.inlineSize : Math.round(entry.contentRect.width * dpr);
+      const height = box ? box.blockSize : Math.round(entry.contentRect.height * dpr);
+      const max = this.device.limits.maxTextureDimension2D;
+      this.pendingSize = [Math.max(1, Math.min(max, width)), Math.max(1, Math.min(max, height))];
+    }).observe(this.canvas);
+    new CameraInput(this.canvas, this.camera, { bounds: () => this.bounds });
+  }
+
+  /** Loads a scene; the current one keeps rendering until the new one has parsed. Resolves to success. */
+  private async open(source: File | string, name: string): Promise<boolean> {
+    const token = ++this.loadToken;
+    this.progress.start(name);
+    try {
+      const cloud = await this.loader.load(source, (p) => token === this.loadToken && this.progress.update(p.stage, p.fraction));
+      if (token !== this.loadToken) return false;
+      const scene = new GpuSplats(this.device, cloud, `GpuSplats(${name})`);
+      const previous = this.scene;
+      this.frame.setScene(scene);
+      this.scene = scene;
+      this.sceneId++;
+      previous?.destroy();
+      this.positions = cloud.positions;
+      // Frame the bulk of the scene, not its floaters; captured scenes point y down.
+      this.bounds = robustBounds(cloud.positions, cloud.count);
+      this.cpu?.setScene(cloud.positions, cloud.count);
+      this.settings.upAxis = source === DEFAULT_SCENE ? '+y' : '-y';
+      this.gui.refreshUpAxis();
+      this.frameCamera();
+      this.state.splats = cloud.count;
+      this.state.sceneName = name;
+      this.gui.set('scene', name);
+      this.gui.set('splats', cloud.count.toLocaleString('en-US'));
+      return true;
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      this.state.lastError = `Could not open ${name}: ${reason}`;
+      this.messages.show(`Could not open ${name}`, reason);
+      return false;
+    } finally {
+      if (token === this.loadToken) this.progress.finish();
+    }
+  }
+
+  /** Frames the scene from the home pose with the chosen up axis; that pose becomes the reset pose. */
+  private frameCamera(): void {
+    if (!this.bounds) return;
+    this.camera.upSign = this.settings.upAxis === '-y' ? -1 : 1;
+    this.camera.yaw = HOME_YAW;
+    this.camera.pitch = HOME_PITCH;
+    this.camera.frame(this.bounds, this.canvas.clientWidth / Math.max(1, this.canvas.clientHeight));
+  }
+
+  private settingChanged(name: keyof ViewerSettings): void {
+    const s = this.settings;
+    if (name === 'upAxis') this.frameCamera();
+    if (name === 'background') {
+      hexToRgb(s.background, this.background);
+      document.body.style.backgroundColor = s.background;
+    } else if (name === 'sortMode') {
+      this.gui.setKeyBitsEnabled(s.sortMode !== 'cpu-counting16');
+      this.gui.set('requestedSort', SORT_LABELS[s.sortMode]);
+      this.cpuSince = this.state.frames;
+      if (s.sortMode !== 'gpu' && !this.cpu) {
+        this.cpu = new CpuOrderClient();
+        this.cpu.setScene(this.positions, this.state.splats);
+      }
+    }
+  }
+
+  private readonly tick = (now: number): void => {
+    if (!this.running) return;
+    requestAnimationFrame(this.tick);
+    this.stats.begin();
+    const { canvas, params, camera, scene } = this;
+    if (canvas.width !== this.pendingSize[0] || canvas.height !== this.pendingSize[1]) {
+      [canvas.width, canvas.height] = this.pendingSize;
+    }
+    camera.viewMatrix(params.view);
+    camera.projectionMatrix(params.projection, canvas.width / canvas.height);
+    camera.eye(params.eye);
+    params.fovY = camera.fovY;
+    params.width = canvas.width;
+    params.height = canvas.height;
+    params.splatCount = scene?.count ?? 0;
+    params.shDegree = Math.min(this.settings.shDegree, scene?.shDegree ?? 0);
+    params.shFloatsPerSplat = scene?.shFloatsPerSplat ?? 0;
+    params.splatScale = this.settings.splatScale;
+    const order = this.chooseOrder();
+
+    const encoder = this.device.createCommandEncoder(FRAME_ENCODER);
+    this.target.view = this.context.getCurrentTexture().createView();
+    this.frame.encode(encoder, params, this.target, order);
+    this.commands[0] = encoder.finish();
+    this.device.queue.submit(this.commands);
+    this.state.frames++;
+
+    if (this.hasTimestamps && !this.timingPending) {
+      this.timingPending = true;
+      this.frame.readTimings().then(this.onTimings, this.onTimingsFailed);
+    }
+    if (scene && !this.readyPending) {
+      this.readyPending = true;
+      void this.device.queue.onSubmittedWorkDone().then(this.onReady);
+    }
+    if (now - this.lastInfo >= INFO_INTERVAL_MS) this.updateInfo(now, order);
+    this.stats.end(now);
+  };
+
+  /** Decides this frame's order source and sets params.keyBits to the order buffer it uses. */
+  private chooseOrder(): OrderSource {
+    const { settings: s, params, scene } = this;
+    if (!scene) {
+      params.keyBits = s.keyBits;
+      this.state.activeSort = 'none (no scene yet)';
+      return 'gpu-sort';
+    }
+    if (s.freezeOrder && this.orderScene === this.sceneId) {
+      params.keyBits = this.orderKeyBits;
+      this.state.activeSort = 'Frozen order (no sort)';
+      return 'frozen';
+    }
+    const cpu = this.cpu;
+    if (s.sortMode !== 'gpu' && cpu) {
+      const algorithm = s.sortMode === 'cpu-radix' ? 'radix' : 'counting16';
+      const taken = cpu.take();
+      if (taken && taken.frame >= this.cpuSince) {
+        this.device.queue.writeBuffer(this.frame.orderBuffer(taken.keyBits), 0, taken.order as Uint32Array<ArrayBuffer>, 0, scene.count);
+        this.orderScene = this.sceneId;
+        this.orderKeyBits = taken.keyBits;
+        this.orderFromCpu = true;
+        this.cpuOrderFrame = taken.frame;
+        this.cpuAlgorithm = taken.algorithm;
+        this.stats.addCpuSort(taken.sortMs);
+      }
+      if (taken) cpu.recycle(taken.order);
+      cpu.request(params.view, algorithm === 'counting16' ? 16 : s.keyBits, algorithm, this.state.frames);
+      if (cpu.error && !this.cpuErrorShown) {
+        this.cpuErrorShown = true;
+        this.messages.show('The CPU sort failed', `${cpu.error}. Drawing with the GPU sort instead.`);
+      }
+      if (this.orderFromCpu && this.orderScene === this.sceneId) {
+        params.keyBits = this.orderKeyBits;
+        this.state.activeSort = this.cpuAlgorithm === 'radix' ? SORT_LABELS['cpu-radix'] : SORT_LABELS['cpu-counting16'];
+        this.stats.addOrderAge(this.state.frames - this.cpuOrderFrame);
+        return 'uploaded';
+      }
+    }
+    // The GPU sort, also while the first CPU order of a scene is on its way.
+    params.keyBits = s.keyBits;
+    this.orderScene = this.sceneId;
+    this.orderKeyBits = s.keyBits;
+    this.orderFromCpu = false;
+    this.state.activeSort = s.sortMode === 'gpu' ? SORT_LABELS.gpu : 'GPU radix (waiting for the first CPU order)';
+    this.stats.addOrderAge(0);
+    return 'gpu-sort';
+  }
+
+  private updateInfo(now: number, order: OrderSource): void {
+    this.lastInfo = now;
+    const s = this.settings;
+    this.gui.showOrder({
+      requested: s.sortMode,
+      waiting: s.sortMode !== 'gpu' && !this.orderFromCpu && !s.freezeOrder,
+      active: this.state.activeSort,
+      keyBits: this.params.keyBits,
+      frozen: order === 'frozen',
+      age: order === 'uploaded' ? this.state.frames - this.cpuOrderFrame : null,
+    });
+  }
+
+  private readonly onTimings = (times: FrameTimings): void => {
+    this.timingPending = false;
+    this.stats.addGpuTimes(times);
+  };
+
+  /** The device is gone or the read was cancelled; device.lost explains. */
+  private readonly onTimingsFailed = (): void => {
+    this.timingPending = false;
+  };
+
+  private readonly onReady = (): void => {
+    if (this.state.ready) return;
+    this.state.ready = true;
+    document.body.dataset.viewer = 'ready';
+  };
+}
+
+/** The last path segment of a URL, for messages ("scene.ply"). */
+function fileName(url: string): string {
+  const last = new URL(url, location.href).pathname.split('/').pop() || url;
+  try {
+    return decodeURIComponent(last);
+  } catch {
+    return last;
+  }
+}

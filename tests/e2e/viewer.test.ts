@@ -1,0 +1,292 @@
+/**
+ * The viewer in Chromium on SwiftShader: the default scene is drawn, the
+ * camera responds to the mouse, the CPU sort takes over and hands back, a
+ * scene opens through the file picker, and a broken file is reported on the
+ * page while the current scene keeps rendering. One page for the whole file:
+ * SwiftShader draws a few frames per second, so each state is reached once.
+ */
+
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { inflateSync } from 'node:zlib';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ViewerState } from '../../src/ui/viewer-page';
+import { launchBrowser, saveScreenshot, startDevServer, type DevServer, type TestBrowser, type TestPage } from './browser';
+
+const SCENE_9K = '/work/shared/scenes/inria_kacytran_iter7000_9k_sh3.ply';
+/** Small, so that SwiftShader's software rasterizer keeps up (~1 frame/s at this size). */
+const VIEWPORT = { width: 480, height: 360 };
+/** The viewer's default background, #101318. */
+const BACKGROUND = [0x10, 0x13, 0x18] as const;
+/** Loading ~37k splats and compiling the pipelines takes seconds on SwiftShader. */
+const READY_TIMEOUT_MS = 120_000;
+const STATE_TIMEOUT_MS = 60_000;
+/** Everything drawn over the canvas; left out of the pixel checks. */
+const CHROME = '.lil-gui.lil-root, .stats, .hint, .messages, .progress, .help';
+
+let server: DevServer | undefined;
+let browser: TestBrowser | undefined;
+let tab: TestPage;
+let page: Page;
+let tempDir: string | undefined;
+const pictures: Record<'default' | 'loaded', Picture> = {} as Record<'default' | 'loaded', Picture>;
+
+const state = () => page.evaluate(() => window.__splatsort as ViewerState);
+
+async function waitFor(predicate: string, timeout = STATE_TIMEOUT_MS): Promise<void> {
+  await page.waitForFunction(predicate, null, { timeout, polling: 100 });
+}
+
+/** Waits until the page has drawn `count` more frames. */
+async function waitFrames(count: number): Promise<void> {
+  const start = (await state()).frames;
+  await waitFor(`window.__splatsort.frames >= ${start + count}`);
+}
+
+interface Rect {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+interface Picture {
+  width: number;
+  height: number;
+  /** RGBA, 8 bits per channel. */
+  rgba: Uint8Array;
+  /** Where the page's panels and messages covered the canvas. */
+  chrome: Rect[];
+}
+
+/**
+ * Saves a screenshot under test-results/ and decodes it for the pixel checks.
+ * Each screenshot costs several SwiftShader frames (~6 s), so every state
+ * gets exactly one, used for both.
+ */
+async function capture(name: string): Promise<Picture> {
+  const chrome = await page.evaluate((selector) => {
+    return [...document.querySelectorAll(selector)].map((e) => {
+      const r = e.getBoundingClientRect();
+      return { x: r.x, y: r.y, width: r.width, height: r.height };
+    });
+  }, CHROME);
+  const png = await readFile(await saveScreenshot(page, name));
+  return { ...decodePng(png), chrome };
+}
+
+/** Decodes an 8-bit, non-interlaced RGB or RGBA PNG (what Chromium writes). */
+function decodePng(png: Buffer): { width: number; height: number; rgba: Uint8Array } {
+  let offset = 8;
+  let width = 0, height = 0, channels = 4;
+  const idat: Buffer[] = [];
+  while (offset < png.length) {
+    const length = png.readUInt32BE(offset);
+    const type = png.toString('latin1', offset + 4, offset + 8);
+    const data = png.subarray(offset + 8, offset + 8 + length);
+    if (type === 'IHDR') {
+      width = data.readUInt32BE(0);
+      height = data.readUInt32BE(4);
+      const [depth, colour, , , interlace] = data.subarray(8);
+      if (depth !== 8 || interlace !== 0 || (colour !== 2 && colour !== 6)) throw new Error(`unsupported PNG (depth ${depth}, colour ${colour})`);
+      channels = colour === 6 ? 4 : 3;
+    } else if (type === 'IDAT') idat.push(data);
+    offset += 12 + length;
+  }
+  const raw = inflateSync(Buffer.concat(idat));
+  const stride = width * channels;
+  const pixels = new Uint8Array(stride * height);
+  for (let y = 0; y < height; y++) {
+    const filter = raw[y * (stride + 1)]!;
+    const line = raw.subarray(y * (stride + 1) + 1, (y + 1) * (stride + 1));
+    for (let x = 0; x < stride; x++) {
+      const a = x >= channels ? pixels[y * stride + x - channels]! : 0;
+      const b = y > 0 ? pixels[(y - 1) * stride + x]! : 0;
+      const c = x >= channels && y > 0 ? pixels[(y - 1) * stride + x - channels]! : 0;
+      const p = a + b - c;
+      const pa = Math.abs(p - a), pb = Math.abs(p - b), pc = Math.abs(p - c);
+      const predictor = [0, a, b, (a + b) >> 1, pa <= pb && pa <= pc ? a : pb <= pc ? b : c][filter]!;
+      pixels[y * stride + x] = (line[x]! + predictor) & 255;
+    }
+  }
+  const rgba = new Uint8Array(width * height * 4);
+  for (let i = 0; i < width * height; i++) {
+    rgba.set(pixels.subarray(i * channels, i * channels + 3), i * 4);
+    rgba[i * 4 + 3] = 255;
+  }
+  return { width, height, rgba };
+}
+
+/** Pixels of `a` (outside both pictures' panels) that are not background, and that differ from `b`. */
+function analyse(a: Picture, b: Picture = a): { drawn: number; changed: number; total: number } {
+  const rects = [...a.chrome, ...b.chrome];
+  const covered = (x: number, y: number) =>
+    rects.some((r) => x >= r.x && x < r.x + r.width && y >= r.y && y < r.y + r.height);
+  const close = (p: Uint8Array, i: number, q: ArrayLike<number>, j: number) =>
+    Math.abs(p[i]! - q[j]!) + Math.abs(p[i + 1]! - q[j + 1]!) + Math.abs(p[i + 2]! - q[j + 2]!) <= 12;
+  let drawn = 0, changed = 0, total = 0;
+  for (let y = 0; y < a.height; y++) {
+    for (let x = 0; x < a.width; x++) {
+      if (covered(x, y)) continue;
+      const i = 4 * (y * a.width + x);
+      total++;
+      if (!close(a.rgba, i, BACKGROUND, 0)) drawn++;
+      if (!close(a.rgba, i, b.rgba, i)) changed++;
+    }
+  }
+  return { drawn, changed, total };
+}
+
+/** A lil-gui row by its exact name. */
+function guiRow(name: string) {
+  return page.locator('.lil-gui .lil-controller').filter({ has: page.locator('.lil-name', { hasText: new RegExp(`^${name}$`) }) });
+}
+
+async function selectSort(label: string): Promise<void> {
+  await guiRow('sort mode').locator('select').selectOption({ label });
+}
+
+describe('viewer page', () => {
+  beforeAll(async () => {
+    server = await startDevServer();
+    browser = await launchBrowser();
+    tab = await browser.newPage();
+    page = tab.page;
+    await page.setViewportSize(VIEWPORT);
+    await page.goto(server.url);
+    await waitFor("document.body.dataset.viewer !== undefined", READY_TIMEOUT_MS);
+  }, READY_TIMEOUT_MS + 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+    if (tempDir) await rm(tempDir, { recursive: true, force: true });
+  });
+
+  it('draws the default scene framed in the window', async () => {
+    expect(await page.evaluate(() => document.body.dataset.viewer)).toBe('ready');
+    await waitFrames(2);
+    const s = await state();
+    expect(s).toMatchObject({ ready: true, sceneName: 'default-scene.ply', activeSort: 'GPU radix', lastError: null });
+    expect(s.splats).toBeGreaterThan(30_000);
+    expect(await guiRow('active').locator('input').inputValue()).toBe('GPU radix');
+    expect(await guiRow('splats').locator('input').inputValue()).toBe(s.splats.toLocaleString('en-US'));
+    pictures.default = await capture('e2e-viewer-default.png');
+    const { drawn, total } = analyse(pictures.default);
+    // The vase and its plinth fill a good part of the window, and do not spill over all of it.
+    expect(drawn / total).toBeGreaterThan(0.08);
+    expect(drawn / total).toBeLessThan(0.9);
+  });
+
+  it('orbits the camera when the canvas is dragged', async () => {
+    const { width, height } = VIEWPORT;
+    const frames = (await state()).frames;
+    await page.mouse.move(width * 0.35, height * 0.5);
+    await page.mouse.down();
+    await page.mouse.move(width * 0.5, height * 0.45, { steps: 3 });
+    await page.mouse.up();
+    // The frame that started after the drag ended has the new camera.
+    await waitFor(`window.__splatsort.frames >= ${frames + 2}`);
+    await waitFrames(1);
+    const orbited = await capture('e2e-viewer-orbited.png');
+    const { drawn, changed, total } = analyse(orbited, pictures.default);
+    expect(drawn / total).toBeGreaterThan(0.08);
+    expect(changed / total).toBeGreaterThan(0.02);
+  });
+
+  it('switches to the CPU sort and back to the GPU sort', async () => {
+    // The panel starts closed in a window this small.
+    await page.locator('.lil-gui.lil-root > .lil-title').click();
+    await selectSort('CPU 32-bit radix');
+    await waitFor("window.__splatsort.activeSort === 'CPU 32-bit radix'");
+    await waitFrames(2);
+    expect((await state()).lastError).toBeNull();
+    expect(await guiRow('requested').locator('input').inputValue()).toBe('CPU 32-bit radix');
+    expect(await guiRow('active').locator('input').inputValue()).toBe('CPU 32-bit radix');
+    expect(await guiRow('CPU order age').locator('input').inputValue()).toMatch(/^\d+ frames?$/);
+    const cpu = await capture('e2e-viewer-cpu-sort.png');
+    const { drawn, total } = analyse(cpu);
+    expect(drawn / total).toBeGreaterThan(0.05);
+
+    await selectSort('GPU radix');
+    await waitFor("window.__splatsort.activeSort === 'GPU radix'");
+    await page.locator('.lil-gui.lil-root > .lil-title').click();
+  });
+
+  it('opens a scene chosen in the file picker', async () => {
+    await page.setInputFiles('#file-input', SCENE_9K);
+    await waitFor('window.__splatsort.splats === 9080');
+    await waitFrames(2);
+    const s = await state();
+    expect(s.sceneName).toBe('inria_kacytran_iter7000_9k_sh3.ply');
+    expect(s.lastError).toBeNull();
+    pictures.loaded = await capture('e2e-viewer-loaded-9k.png');
+    const { drawn, changed, total } = analyse(pictures.loaded, pictures.default);
+    expect(drawn / total).toBeGreaterThan(0.05);
+    expect(changed / total).toBeGreaterThan(0.05);
+  });
+
+  it('reports a broken file on the page and keeps the current scene', async () => {
+    tempDir = await mkdtemp(join(tmpdir(), 'splatsort-e2e-'));
+    const broken = join(tempDir, 'broken.ply');
+    await writeFile(broken, Buffer.from('not a ply file \u0000\u00ff\u0013 garbage garbage garbage'));
+    await page.setInputFiles('#file-input', broken);
+    await waitFor('window.__splatsort.lastError !== null');
+    const message = (await page.locator('.message').first().textContent()) ?? '';
+    expect(message).toContain('broken.ply');
+    const s = await state();
+    expect(s.lastError).toContain('Could not open broken.ply');
+    expect(s.splats).toBe(9080);
+    expect(s.sceneName).toBe('inria_kacytran_iter7000_9k_sh3.ply');
+    const frames = s.frames;
+    await waitFrames(2);
+    expect((await state()).frames).toBeGreaterThan(frames);
+    const bad = await capture('e2e-viewer-bad-file.png');
+    // The 9k scene is still on screen around the message.
+    expect(analyse(bad, pictures.loaded).changed / analyse(bad).total).toBeLessThan(0.2);
+
+    await page.locator('.message button', { hasText: 'Dismiss' }).click();
+    expect(await page.locator('.message').count()).toBe(0);
+  });
+
+  it('toggles the keyboard help with H and closes it with Escape', async () => {
+    await page.locator('.viewer-canvas').focus();
+    await page.keyboard.press('h');
+    const help = page.locator('.help');
+    await expect.poll(() => help.isVisible()).toBe(true);
+    for (const text of ['Left drag', 'Orbit', 'Wheel', 'H or ?']) expect(await help.textContent()).toContain(text);
+    await page.keyboard.press('Escape');
+    await expect.poll(() => help.isVisible()).toBe(false);
+    expect(await page.locator('.hint').textContent()).toBe('H for help');
+  });
+
+  it('logged no console errors', async () => {
+    // The broken file is reported on the page only, never as a console error.
+    expect(tab.errors).toEqual([]);
+    await page.close();
+  });
+
+  it('says "n/a" for GPU timings where the device has no timestamp-query', async () => {
+    const other = await browser!.newPage();
+    try {
+      // Hide the feature from the device the viewer requests.
+      await other.page.addInitScript(() => {
+        const requestDevice = GPUAdapter.prototype.requestDevice;
+        GPUAdapter.prototype.requestDevice = function (descriptor?: GPUDeviceDescriptor) {
+          const requiredFeatures = [...(descriptor?.requiredFeatures ?? [])].filter((f) => f !== 'timestamp-query');
+          return requestDevice.call(this, { ...descriptor, requiredFeatures });
+        };
+      });
+      await other.page.setViewportSize(VIEWPORT);
+      await other.page.goto(server!.url);
+      await other.page.waitForFunction('document.body.dataset.viewer === "ready"', null, { timeout: READY_TIMEOUT_MS });
+      expect(await other.page.locator('.stats-note').textContent()).toBe('GPU timings n/a: no timestamp-query');
+      expect(await other.page.locator('.stats-na').count()).toBe(3);
+      expect(other.errors).toEqual([]);
+    } finally {
+      await other.page.close();
+    }
+  });
+});
