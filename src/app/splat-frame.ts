@@ -5,7 +5,7 @@
  * elsewhere (the CPU sort) or a frozen order, the key pass and the sort are
  * skipped and the renderer reads the same index buffer.
  */
-import { GpuRadixSort } from '../sort/gpu-radix-sort';
+import { GpuRadixSort, type SortEncodeOptions } from '../sort/gpu-radix-sort';
 import { GpuPassTimer } from '../gpu/pass-timer';
 import { DepthKeyPass } from '../render/depth-key-pass';
 import { FrameUniforms, type FrameParameters } from '../render/frame-uniforms';
@@ -23,6 +23,10 @@ export class SplatFrame {
   private scene: GpuSplats | null = null;
   private keyBits = 32;
   private timerBusy = false;
+  /** Reused every frame (nothing allocated per frame). */
+  private readonly sortOptions: SortEncodeOptions = { count: 0, keyBits: 32 };
+  private readonly keyTarget = { splats: null as unknown as GPUBuffer, keys: null as unknown as GPUBuffer, values: null as unknown as GPUBuffer, count: 0 };
+  private readonly drawScene = { splats: null as unknown as GPUBuffer, sh: null as unknown as GPUBuffer, order: null as unknown as GPUBuffer, count: 0 };
   /** Passes that ran in the last timed frame. */
   private timed = new Set<'keys' | 'sort' | 'render'>();
 
@@ -79,23 +83,26 @@ export class SplatFrame {
     const timing = !this.timerBusy && this.timer.enabled;
     let orderBuffer = this.orderBuffer(parameters.keyBits);
     if (scene && order === 'gpu-sort') {
-      this.keys.encode(
-        encoder,
-        { splats: scene.splats, keys: this.sorter.keys, values: this.sorter.values, count: scene.count },
-        timing ? this.timer.timestampWrites('keys') : undefined,
-      );
-      orderBuffer = this.sorter.encode(encoder, {
-        count: scene.count,
-        keyBits: parameters.keyBits,
-        ...(timing ? { timestampWrites: this.timer.timestampWrites('sort')! } : {}),
-      }).values;
+      const keyTarget = this.keyTarget;
+      keyTarget.splats = scene.splats;
+      keyTarget.keys = this.sorter.keys;
+      keyTarget.values = this.sorter.values;
+      keyTarget.count = scene.count;
+      this.keys.encode(encoder, keyTarget, timing ? this.timer.timestampWrites('keys') : undefined);
+      const sort = this.sortOptions;
+      sort.count = scene.count;
+      sort.keyBits = parameters.keyBits;
+      if (timing) sort.timestampWrites = this.timer.timestampWrites('sort')!;
+      else delete sort.timestampWrites;
+      orderBuffer = this.sorter.encode(encoder, sort).values;
     }
-    this.renderer.encode(
-      encoder,
-      target,
-      { splats: scene?.splats ?? this.sorter.keys, sh: scene?.sh ?? this.sorter.keys, order: orderBuffer, count: scene?.count ?? 0 },
-      timing ? renderTimestamps(this.timer) : undefined,
-    );
+    // Without a scene the pass only clears; any buffer satisfies the bindings.
+    const draw = this.drawScene;
+    draw.splats = scene?.splats ?? this.sorter.keys;
+    draw.sh = scene?.sh ?? this.sorter.keys;
+    draw.order = orderBuffer;
+    draw.count = scene?.count ?? 0;
+    this.renderer.encode(encoder, target, draw, timing ? this.timer.timestampWrites('render') : undefined);
     if (timing) {
       this.timer.resolve(encoder);
       this.timed.clear();
@@ -128,9 +135,4 @@ export class SplatFrame {
     this.sorter.destroy();
     this.timer.destroy();
   }
-}
-
-function renderTimestamps(timer: GpuPassTimer<'keys' | 'sort' | 'render'>): GPURenderPassTimestampWrites | undefined {
-  const w = timer.timestampWrites('render');
-  return w ? { querySet: w.querySet, beginningOfPassWriteIndex: w.beginningOfPassWriteIndex!, endOfPassWriteIndex: w.endOfPassWriteIndex! } : undefined;
 }

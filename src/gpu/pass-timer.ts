@@ -8,14 +8,14 @@ export class GpuPassTimer<Name extends string> {
   private readonly querySet: GPUQuerySet | null;
   private readonly resolveBuffer: GPUBuffer | null;
   private readonly readBuffer: GPUBuffer | null;
-  private readonly index: Map<Name, number>;
+  /** One descriptor per pass, made once: timing a frame allocates nothing. */
+  private readonly writes = new Map<Name, GPUComputePassTimestampWrites & GPURenderPassTimestampWrites>();
 
   constructor(
     device: GPUDevice,
     readonly names: readonly Name[],
     label = 'GpuPassTimer',
   ) {
-    this.index = new Map(names.map((n, i) => [n, i]));
     const enabled = device.features.has('timestamp-query');
     const count = 2 * names.length;
     this.querySet = enabled ? device.createQuerySet({ label: `${label}.querySet`, type: 'timestamp', count }) : null;
@@ -25,16 +25,18 @@ export class GpuPassTimer<Name extends string> {
     this.readBuffer = enabled
       ? device.createBuffer({ label: `${label}.read`, size: 8 * count, usage: GPUBufferUsage.COPY_DST | GPUBufferUsage.MAP_READ })
       : null;
+    if (this.querySet) {
+      names.forEach((n, i) => this.writes.set(n, { querySet: this.querySet!, beginningOfPassWriteIndex: 2 * i, endOfPassWriteIndex: 2 * i + 1 }));
+    }
   }
 
   get enabled(): boolean {
     return this.querySet !== null;
   }
 
-  timestampWrites(name: Name): GPUComputePassTimestampWrites | undefined {
-    const i = this.index.get(name);
-    if (!this.querySet || i === undefined) return undefined;
-    return { querySet: this.querySet, beginningOfPassWriteIndex: 2 * i, endOfPassWriteIndex: 2 * i + 1 };
+  /** Timestamp writes for a compute or render pass; undefined without timestamp-query. */
+  timestampWrites(name: Name): (GPUComputePassTimestampWrites & GPURenderPassTimestampWrites) | undefined {
+    return this.writes.get(name);
   }
 
   /** Records the copy of all timestamps; call after the timed passes, before finish(). */

@@ -11,6 +11,8 @@ const WORKGROUP = 256;
 export class DepthKeyPass {
   private bindGroup: GPUBindGroup | null = null;
   private bound: { splats: GPUBuffer; keys: GPUBuffer; values: GPUBuffer } | null = null;
+  /** Reused every frame (nothing allocated per frame). */
+  private readonly descriptor: GPUComputePassDescriptor = { label: 'DepthKeyPass' };
 
   static async create(device: GPUDevice, frame: GPUBuffer): Promise<DepthKeyPass> {
     const module = await createCheckedShaderModule(device, 'DepthKeyPass.shader', `${commonSource}\n${depthKeysSource}`);
@@ -51,7 +53,10 @@ export class DepthKeyPass {
     }
     const groups = Math.ceil(target.count / WORKGROUP);
     const x = Math.min(groups, this.device.limits.maxComputeWorkgroupsPerDimension);
-    const pass = encoder.beginComputePass({ label: 'DepthKeyPass', ...(timestampWrites ? { timestampWrites } : {}) });
+    const descriptor = this.descriptor;
+    if (timestampWrites) descriptor.timestampWrites = timestampWrites;
+    else delete descriptor.timestampWrites;
+    const pass = encoder.beginComputePass(descriptor);
     pass.setPipeline(this.pipeline);
     pass.setBindGroup(0, this.bindGroup!);
     pass.dispatchWorkgroups(x, Math.ceil(groups / x));

@@ -16,6 +16,14 @@ export interface SplatDrawTarget {
 export class SplatRenderer {
   private bindGroup: GPUBindGroup | null = null;
   private bound: { splats: GPUBuffer; sh: GPUBuffer; order: GPUBuffer } | null = null;
+  // Reused every frame (nothing allocated per frame); the view is set per frame.
+  private readonly attachment: GPURenderPassColorAttachment = {
+    view: null as unknown as GPUTextureView,
+    clearValue: { r: 0, g: 0, b: 0, a: 1 },
+    loadOp: 'clear',
+    storeOp: 'store',
+  };
+  private readonly descriptor: GPURenderPassDescriptor = { label: 'SplatRenderer.pass', colorAttachments: [this.attachment] };
 
   /**
    * `fragment: 'flat'` swaps in a constant blended fragment (fs_flat): the
@@ -67,12 +75,14 @@ export class SplatRenderer {
         ],
       });
     }
-    const [r, g, bl] = target.background;
-    const pass = encoder.beginRenderPass({
-      label: 'SplatRenderer.pass',
-      colorAttachments: [{ view: target.view, clearValue: { r, g, b: bl, a: 1 }, loadOp: 'clear', storeOp: 'store' }],
-      ...(timestampWrites ? { timestampWrites } : {}),
-    });
+    const attachment = this.attachment;
+    attachment.view = target.view;
+    const clear = attachment.clearValue as GPUColorDict;
+    [clear.r, clear.g, clear.b] = target.background;
+    const descriptor = this.descriptor;
+    if (timestampWrites) descriptor.timestampWrites = timestampWrites;
+    else delete descriptor.timestampWrites;
+    const pass = encoder.beginRenderPass(descriptor);
     if (scene.count > 0) {
       pass.setPipeline(this.pipeline);
       pass.setBindGroup(0, this.bindGroup!);

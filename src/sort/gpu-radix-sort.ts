@@ -84,6 +84,8 @@ interface SizedBuffers {
   counts: GPUBuffer;
   /** bindGroups[d]: ping-pong direction d reads buffers[d], writes buffers[1 - d]. */
   bindGroups: [GPUBindGroup, GPUBindGroup];
+  /** results[parity]: where an even (0) or odd (1) number of passes leaves the pairs. */
+  results: [SortedBuffers, SortedBuffers];
 }
 
 export class GpuRadixSort {
@@ -96,6 +98,9 @@ export class GpuRadixSort {
   private readonly passInfo: GPUBuffer;
   private readonly prepareBindGroup: GPUBindGroup;
   private sized: SizedBuffers;
+  /** passOffsets[p * digitBits + bits - 1]: the dynamic offset of pass p's uniform entry. */
+  private readonly passOffsets: number[][] = [];
+  private readonly passDescriptor: GPUComputePassDescriptor;
   private readonly countScratch = new Uint32Array(1);
 
   static async create(device: GPUDevice, options: GpuRadixSortOptions): Promise<GpuRadixSort> {
@@ -129,6 +134,7 @@ export class GpuRadixSort {
     this.dispatchArgs = this.buffer('dispatchArgs', 16, GPUBufferUsage.STORAGE | GPUBufferUsage.INDIRECT);
     this.countSource = this.buffer('countSource', COUNT_SOURCE_BYTES, GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST);
     this.passInfo = this.createPassInfo();
+    this.passDescriptor = { label: `${this.label}.pass` };
     this.prepareBindGroup = device.createBindGroup({
       label: `${this.label}.prepareBindGroup`,
       layout: pipelines.prepareLayout,
@@ -181,52 +187,71 @@ export class GpuRadixSort {
   /** Where `encode` leaves the sorted pairs for this key width (the passes' parity decides). */
   resultBuffers(keyBits = 32): SortedBuffers {
     checkKeyBits(keyBits);
-    const out = passCount(keyBits, this.layout.digitBits) % 2;
-    return { keys: this.sized.keys[out], values: this.sized.values[out] };
+    return this.sized.results[passCount(keyBits, this.layout.digitBits) % 2];
   }
 
-  /** Records the sort into `encoder`; returns where the sorted pairs will be. */
+  /**
+   * Records the sort into `encoder`; returns where the sorted pairs will be.
+   * Allocates nothing when called every frame (cached descriptors, offsets
+   * and results).
+   */
   encode(encoder: GPUCommandEncoder, options: SortEncodeOptions): SortedBuffers {
     const keyBits = options.keyBits ?? 32;
     checkKeyBits(keyBits);
     this.encodeCount(encoder, options);
-
-    const { layout, pipelines, sized } = this;
-    const passes = passCount(keyBits, layout.digitBits);
-    const profile = options.phaseTimestamps;
-    // One compute pass for the whole sort; with phaseTimestamps, one per dispatch.
-    let pass = encoder.beginComputePass({
-      label: `${this.label}.pass`,
-      ...(profile ? { timestampWrites: phaseWrites(profile, 0) } : options.timestampWrites ? { timestampWrites: options.timestampWrites } : {}),
-    });
-    let phase = 0;
-    const nextPhase = () => {
-      if (!profile) return;
+    const passes = passCount(keyBits, this.layout.digitBits);
+    if (options.phaseTimestamps) {
+      this.encodeProfiled(encoder, passes, keyBits, options.phaseTimestamps);
+    } else {
+      const descriptor = this.passDescriptor;
+      if (options.timestampWrites) descriptor.timestampWrites = options.timestampWrites;
+      else delete descriptor.timestampWrites;
+      const pass = encoder.beginComputePass(descriptor);
+      this.recordPrepare(pass);
+      for (let p = 0; p < passes; p++) {
+        for (let phase = 0; phase < PHASES_PER_PASS; phase++) this.recordPhase(pass, p, keyBits, phase);
+      }
       pass.end();
-      pass = encoder.beginComputePass({ label: `${this.label}.phase${++phase}`, timestampWrites: phaseWrites(profile, phase) });
-    };
-    pass.setPipeline(pipelines.prepare);
+    }
+    return this.resultBuffers(keyBits);
+  }
+
+  /** Every dispatch in a compute pass of its own, timed into `querySet` (see phaseTimestamps). */
+  private encodeProfiled(encoder: GPUCommandEncoder, passes: number, keyBits: number, querySet: GPUQuerySet): void {
+    const timed = (index: number) => encoder.beginComputePass({ label: `${this.label}.phase${index}`, timestampWrites: phaseWrites(querySet, index) });
+    let pass = timed(0);
+    this.recordPrepare(pass);
+    pass.end();
+    for (let p = 0; p < passes; p++) {
+      for (let phase = 0; phase < PHASES_PER_PASS; phase++) {
+        pass = timed(1 + p * PHASES_PER_PASS + phase);
+        this.recordPhase(pass, p, keyBits, phase);
+        pass.end();
+      }
+    }
+  }
+
+  private recordPrepare(pass: GPUComputePassEncoder): void {
+    pass.setPipeline(this.pipelines.prepare);
     pass.setBindGroup(0, this.prepareBindGroup);
     pass.dispatchWorkgroups(1);
-    for (let p = 0; p < passes; p++) {
-      const bits = Math.min(layout.digitBits, keyBits - p * layout.digitBits);
-      const bindGroup = sized.bindGroups[p % 2];
-      const offsets = [this.passInfoOffset(p, bits)];
-      nextPhase();
-      pass.setBindGroup(0, bindGroup, offsets);
+  }
+
+  /** Phase 0 (count), 1 (scan) or 2 (scatter) of radix pass `p`. */
+  private recordPhase(pass: GPUComputePassEncoder, p: number, keyBits: number, phase: number): void {
+    const { layout, pipelines } = this;
+    const bits = Math.min(layout.digitBits, keyBits - p * layout.digitBits);
+    pass.setBindGroup(0, this.sized.bindGroups[p % 2], this.passOffsets[p * layout.digitBits + bits - 1]!);
+    if (phase === 0) {
       pass.setPipeline(pipelines.count);
       pass.dispatchWorkgroupsIndirect(this.dispatchArgs, 0);
-      nextPhase();
-      pass.setBindGroup(0, bindGroup, offsets);
+    } else if (phase === 1) {
       pass.setPipeline(pipelines.scan);
       pass.dispatchWorkgroups(layout.radix);
-      nextPhase();
-      pass.setBindGroup(0, bindGroup, offsets);
+    } else {
       pass.setPipeline(pipelines.scatter);
       pass.dispatchWorkgroupsIndirect(this.dispatchArgs, 0);
     }
-    pass.end();
-    return this.resultBuffers(keyBits);
   }
 
   destroy(): void {
@@ -268,6 +293,7 @@ export class GpuRadixSort {
         data[at] = p * d;
         data[at + 1] = (1 << bits) - 1;
         data[at + 2] = p;
+        this.passOffsets[p * d + bits - 1] = [at * 4];
       }
     }
     const buffer = this.buffer('passInfo', data.byteLength, GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST);
@@ -275,9 +301,6 @@ export class GpuRadixSort {
     return buffer;
   }
 
-  private passInfoOffset(pass: number, bits: number): number {
-    return (pass * this.layout.digitBits + bits - 1) * this.passStride;
-  }
 
   private createSizedBuffers(requested: number): SizedBuffers {
     // Rounded to whole vec4s (the phases load keys 4 at a time); never empty.
@@ -305,7 +328,17 @@ export class GpuRadixSort {
       });
     const countData = new Uint32Array([0, capacity, 0, 0]);
     this.device.queue.writeBuffer(this.countSource, 0, countData);
-    return { capacity, keys, values, counts, bindGroups: [bindGroup(0), bindGroup(1)] };
+    return {
+      capacity,
+      keys,
+      values,
+      counts,
+      bindGroups: [bindGroup(0), bindGroup(1)],
+      results: [
+        { keys: keys[0], values: values[0] },
+        { keys: keys[1], values: values[1] },
+      ],
+    };
   }
 
   private destroySized(): void {

@@ -14,8 +14,9 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ViewerState } from '../../src/ui/viewer-page';
 import { launchBrowser, saveScreenshot, startDevServer, type DevServer, type TestBrowser, type TestPage } from './browser';
+import { scenePath } from '../shared-scenes';
 
-const SCENE_9K = '/work/shared/scenes/inria_kacytran_iter7000_9k_sh3.ply';
+const SCENE_9K = scenePath('inria_kacytran_iter7000_9k_sh3.ply');
 /** Small, so that SwiftShader's software rasterizer keeps up (~1 frame/s at this size). */
 const VIEWPORT = { width: 480, height: 360 };
 /** The viewer's default background, #101318. */

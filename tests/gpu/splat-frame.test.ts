@@ -16,8 +16,9 @@ import { CpuRadixSort } from '../../src/sort/cpu-sort';
 import { computeDepthKeys, fromOrderedBits } from '../../src/sort/cpu-depth-keys';
 import type { FrameParameters } from '../../src/render/frame-uniforms';
 import type { SplatCloud } from '../../src/scene/splat-cloud';
+import { scenePath } from '../shared-scenes';
 
-const SCENE = new URL('../../../shared/scenes/inria_kacytran_iter7000_9k_sh3.ply', import.meta.url);
+const SCENE = scenePath('inria_kacytran_iter7000_9k_sh3.ply');
 const WIDTH = 64;
 const HEIGHT = 48;
 const BACKGROUND = [0.1, 0.2, 0.3] as const;

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parsePlyHeader, parseSplatPly, SplatFormatError } from '../../src/io/ply';
 import type { SplatCloud } from '../../src/scene/splat-cloud';
+import { scenePath } from '../shared-scenes';
 
 const SCENES = {
   small: 'inria_kacytran_iter7000_9k_sh3.ply',
@@ -10,7 +11,7 @@ const SCENES = {
 };
 
 function readScene(file: string): Uint8Array {
-  return readFileSync(new URL(`../../../shared/scenes/${file}`, import.meta.url));
+  return readFileSync(scenePath(file));
 }
 
 /**
