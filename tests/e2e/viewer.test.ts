@@ -9,12 +9,12 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { inflateSync } from 'node:zlib';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ViewerState } from '../../src/ui/viewer-page';
 import { launchBrowser, saveScreenshot, startDevServer, type DevServer, type TestBrowser, type TestPage } from './browser';
 import { scenePath } from '../shared-scenes';
+import { decodePng } from '../../cli/png';
 
 const SCENE_9K = scenePath('inria_kacytran_iter7000_9k_sh3.ply');
 /** Small, so that SwiftShader's software rasterizer keeps up (~1 frame/s at this size). */
@@ -76,48 +76,6 @@ async function capture(name: string): Promise<Picture> {
   }, CHROME);
   const png = await readFile(await saveScreenshot(page, name));
   return { ...decodePng(png), chrome };
-}
-
-/** Decodes an 8-bit, non-interlaced RGB or RGBA PNG (what Chromium writes). */
-function decodePng(png: Buffer): { width: number; height: number; rgba: Uint8Array } {
-  let offset = 8;
-  let width = 0, height = 0, channels = 4;
-  const idat: Buffer[] = [];
-  while (offset < png.length) {
-    const length = png.readUInt32BE(offset);
-    const type = png.toString('latin1', offset + 4, offset + 8);
-    const data = png.subarray(offset + 8, offset + 8 + length);
-    if (type === 'IHDR') {
-      width = data.readUInt32BE(0);
-      height = data.readUInt32BE(4);
-      const [depth, colour, , , interlace] = data.subarray(8);
-      if (depth !== 8 || interlace !== 0 || (colour !== 2 && colour !== 6)) throw new Error(`unsupported PNG (depth ${depth}, colour ${colour})`);
-      channels = colour === 6 ? 4 : 3;
-    } else if (type === 'IDAT') idat.push(data);
-    offset += 12 + length;
-  }
-  const raw = inflateSync(Buffer.concat(idat));
-  const stride = width * channels;
-  const pixels = new Uint8Array(stride * height);
-  for (let y = 0; y < height; y++) {
-    const filter = raw[y * (stride + 1)]!;
-    const line = raw.subarray(y * (stride + 1) + 1, (y + 1) * (stride + 1));
-    for (let x = 0; x < stride; x++) {
-      const a = x >= channels ? pixels[y * stride + x - channels]! : 0;
-      const b = y > 0 ? pixels[(y - 1) * stride + x]! : 0;
-      const c = x >= channels && y > 0 ? pixels[(y - 1) * stride + x - channels]! : 0;
-      const p = a + b - c;
-      const pa = Math.abs(p - a), pb = Math.abs(p - b), pc = Math.abs(p - c);
-      const predictor = [0, a, b, (a + b) >> 1, pa <= pb && pa <= pc ? a : pb <= pc ? b : c][filter]!;
-      pixels[y * stride + x] = (line[x]! + predictor) & 255;
-    }
-  }
-  const rgba = new Uint8Array(width * height * 4);
-  for (let i = 0; i < width * height; i++) {
-    rgba.set(pixels.subarray(i * channels, i * channels + 3), i * 4);
-    rgba[i * 4 + 3] = 255;
-  }
-  return { width, height, rgba };
 }
 
 /** Pixels of `a` (outside both pictures' panels) that are not background, and that differ from `b`. */

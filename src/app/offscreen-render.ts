@@ -1,0 +1,72 @@
+/**
+ * One frame of a scene, rendered offscreen with the viewer's own passes
+ * (SplatFrame: depth keys → GPU radix sort → splats) from a camera file, and
+ * read back as tightly packed RGBA rows. DOM-free: the render command and
+ * the tests use it.
+ */
+import { mat4, vec3 } from 'gl-matrix';
+import { SplatFrame, type FrameTimings } from './splat-frame';
+import { cameraMatrices, type CameraFile } from './camera-file';
+import type { GpuSplats } from '../scene/gpu-splats';
+import type { FrameParameters } from '../render/frame-uniforms';
+
+/** The target format: 8-bit RGBA, colours stored as the shader computes them (no sRGB encoding). */
+export const OFFSCREEN_FORMAT: GPUTextureFormat = 'rgba8unorm';
+
+export interface OffscreenPicture {
+  width: number;
+  height: number;
+  rgba: Uint8Array;
+  /** GPU time of each pass of this frame; null without timestamp-query. */
+  timings: FrameTimings;
+}
+
+export async function renderOffscreen(
+  device: GPUDevice,
+  frame: SplatFrame,
+  scene: GpuSplats,
+  camera: CameraFile,
+  options: { keyBits?: number; splatScale?: number } = {},
+): Promise<OffscreenPicture> {
+  const { width, height } = camera;
+  const parameters: FrameParameters = {
+    view: mat4.create(),
+    projection: mat4.create(),
+    eye: vec3.fromValues(...camera.eye),
+    fovY: (camera.fovy_deg * Math.PI) / 180,
+    width,
+    height,
+    splatCount: scene.count,
+    shDegree: Math.min(camera.sh_degree, scene.shDegree),
+    shFloatsPerSplat: scene.shFloatsPerSplat,
+    splatScale: options.splatScale ?? 1,
+    keyBits: options.keyBits ?? 32,
+  };
+  cameraMatrices(camera, parameters.view, parameters.projection);
+  frame.setScene(scene);
+
+  const texture = device.createTexture({
+    label: 'renderOffscreen.target',
+    size: [width, height],
+    format: OFFSCREEN_FORMAT,
+    usage: GPUTextureUsage.RENDER_ATTACHMENT | GPUTextureUsage.COPY_SRC,
+  });
+  const bytesPerRow = Math.ceil((width * 4) / 256) * 256;
+  const readback = device.createBuffer({ label: 'renderOffscreen.readback', size: bytesPerRow * height, usage: GPUBufferUsage.COPY_DST | GPUBufferUsage.MAP_READ });
+  try {
+    const encoder = device.createCommandEncoder({ label: 'renderOffscreen' });
+    frame.encode(encoder, parameters, { view: texture.createView(), background: camera.background }, 'gpu-sort');
+    encoder.copyTextureToBuffer({ texture }, { buffer: readback, bytesPerRow }, [width, height]);
+    device.queue.submit([encoder.finish()]);
+    const timings = await frame.readTimings();
+    await readback.mapAsync(GPUMapMode.READ);
+    const padded = new Uint8Array(readback.getMappedRange());
+    const rgba = new Uint8Array(width * height * 4);
+    for (let y = 0; y < height; y++) rgba.set(padded.subarray(y * bytesPerRow, y * bytesPerRow + width * 4), y * width * 4);
+    readback.unmap();
+    return { width, height, rgba, timings };
+  } finally {
+    texture.destroy();
+    readback.destroy();
+  }
+}

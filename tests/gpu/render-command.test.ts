@@ -1,0 +1,87 @@
+/**
+ * The headless render command, run for real as a user runs it (built with
+ * vite, then `node bench-dist/render.mjs ...` on SwiftShader): the same
+ * scene and camera give byte-identical PNGs, the picture is not blank, and
+ * the default scene matches a golden image within a stated tolerance.
+ */
+import { beforeAll, expect, test } from 'vitest';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { decodePng } from '../../cli/png';
+import { parseSplatPly } from '../../src/io/ply';
+import { scenePath } from '../shared-scenes';
+
+const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
+const WORK = mkdtempSync(join(tmpdir(), 'splatsort-render-'));
+const DEFAULT_SCENE = join(ROOT, 'data/default-scene.ply');
+const GOLDEN = join(ROOT, 'tests/golden/default-scene-64x48.png');
+/** Golden tolerance: no channel off by more than 8/255, and 0.5/255 on average. */
+const MAX_CHANNEL_DIFF = 8;
+const MEAN_CHANNEL_DIFF = 0.5;
+
+const DEFAULT_CAMERA = { width: 64, height: 48, fovy_deg: 50, eye: [2.2, 1.0, 3.2], target: [0, 0, 0], up: [0, 1, 0], background: [0.1, 0.1, 0.12], sh_degree: 3 };
+
+beforeAll(() => {
+  execFileSync('npx', ['vite', 'build', '--config', 'bench/vite.config.ts', '--logLevel', 'error'], { cwd: ROOT, stdio: 'pipe' });
+});
+
+function render(scene: string, camera: object, name: string): { png: Buffer; timings: Record<string, unknown> } {
+  const cameraFile = join(WORK, `${name}.json`);
+  writeFileSync(cameraFile, JSON.stringify(camera));
+  const out = join(WORK, `${name}.png`);
+  const stdout = execFileSync('node', ['bench-dist/render.mjs', '--scene', scene, '--camera', cameraFile, '--out', out], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  const line = stdout.trim().split('\n').pop()!;
+  return { png: readFileSync(out), timings: JSON.parse(line) as Record<string, unknown> };
+}
+
+function coverage(png: Buffer, background: number[]): number {
+  const { rgba, width, height } = decodePng(png);
+  let drawn = 0;
+  for (let i = 0; i < width * height; i++) {
+    const d = [0, 1, 2].reduce((s, c) => s + Math.abs(rgba[4 * i + c]! - background[c]! * 255), 0);
+    if (d > 12) drawn++;
+  }
+  return drawn / (width * height);
+}
+
+test('renders the default scene twice to identical PNGs, not blank, with per-pass timings', () => {
+  const a = render(DEFAULT_SCENE, DEFAULT_CAMERA, 'default-a');
+  const b = render(DEFAULT_SCENE, DEFAULT_CAMERA, 'default-b');
+  expect(a.png.equals(b.png)).toBe(true);
+  expect(decodePng(a.png)).toMatchObject({ width: 64, height: 48 });
+  expect(coverage(a.png, DEFAULT_CAMERA.background)).toBeGreaterThan(0.05);
+  for (const pass of ['keysMs', 'sortMs', 'renderMs']) expect(a.timings[pass]).toBeTypeOf('number');
+});
+
+test('renders a real scene twice to identical PNGs, not blank', () => {
+  // Looking at the scene's median point from a few units away (y down, as captured).
+  const file = scenePath('inria_kacytran_iter7000_9k_sh3.ply');
+  const { positions, count } = parseSplatPly(readFileSync(file));
+  const median = (axis: number) => Array.from({ length: count }, (_, i) => positions[3 * i + axis]!).sort((x, y) => x - y)[count >> 1]!;
+  const target = [median(0), median(1), median(2)];
+  const eye = [target[0]! + 3, target[1]! - 1, target[2]! - 6];
+  const camera = { width: 48, height: 36, fovy_deg: 60, eye, target, up: [0, -1, 0], background: [0, 0, 0], sh_degree: 3 };
+  const a = render(file, camera, 'real-a');
+  const b = render(file, camera, 'real-b');
+  expect(a.png.equals(b.png)).toBe(true);
+  expect(coverage(a.png, camera.background)).toBeGreaterThan(0.05);
+});
+
+test(`the default scene matches the golden image (max ${MAX_CHANNEL_DIFF}/255, mean ${MEAN_CHANNEL_DIFF}/255 per channel)`, () => {
+  const got = decodePng(render(DEFAULT_SCENE, DEFAULT_CAMERA, 'golden').png);
+  const want = decodePng(readFileSync(GOLDEN));
+  expect([got.width, got.height]).toEqual([want.width, want.height]);
+  let max = 0;
+  let sum = 0;
+  for (let i = 0; i < got.rgba.length; i++) {
+    if (i % 4 === 3) continue;
+    const d = Math.abs(got.rgba[i]! - want.rgba[i]!);
+    max = Math.max(max, d);
+    sum += d;
+  }
+  expect(max).toBeLessThanOrEqual(MAX_CHANNEL_DIFF);
+  expect(sum / ((got.rgba.length / 4) * 3)).toBeLessThanOrEqual(MEAN_CHANNEL_DIFF);
+});

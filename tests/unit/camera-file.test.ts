@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { mat4, vec3 } from 'gl-matrix';
+import { CameraFileError, cameraMatrices, parseCameraFile } from '../../src/app/camera-file';
+
+const VALID = { width: 640, height: 480, fovy_deg: 50, eye: [0, 1, 4], target: [0, 0, 0], up: [0, 1, 0], background: [0, 0, 0.2], sh_degree: 3 };
+
+describe('camera file', () => {
+  it('reads the documented format and ignores extra keys', () => {
+    const camera = parseCameraFile(JSON.stringify({ ...VALID, comment: 'kept out' }));
+    expect(camera).toEqual(VALID);
+  });
+
+  it('gives matrices that look from eye to target with the vertical fov and aspect', () => {
+    const camera = parseCameraFile(JSON.stringify(VALID));
+    const view = mat4.create();
+    const projection = mat4.create();
+    cameraMatrices(camera, view, projection);
+    const target = vec3.transformMat4(vec3.create(), [0, 0, 0], view);
+    expect(target[0]).toBeCloseTo(0, 6);
+    expect(target[1]).toBeCloseTo(0, 6);
+    expect(target[2]).toBeCloseTo(-Math.hypot(1, 4), 6);
+    // A point on the top edge of the vertical field of view lands at clip y = w.
+    const d = 5;
+    const half = (50 * Math.PI) / 360;
+    const top = vec3.transformMat4(vec3.create(), [0, d * Math.tan(half), -d], projection);
+    expect(top[1]).toBeCloseTo(1, 5);
+    const right = vec3.transformMat4(vec3.create(), [d * Math.tan(half) * (640 / 480), 0, -d], projection);
+    expect(right[0]).toBeCloseTo(1, 5);
+  });
+
+  it.each([
+    ['not JSON', '{', /not JSON/],
+    ['an array', '[]', /JSON object/],
+    ['a missing field', JSON.stringify({ ...VALID, width: undefined }), /"width" must be a number/],
+    ['a fractional size', JSON.stringify({ ...VALID, height: 10.5 }), /"height" must be a whole number/],
+    ['a bad vector', JSON.stringify({ ...VALID, eye: [0, 1] }), /"eye" must be an array of three numbers/],
+    ['a background above 1', JSON.stringify({ ...VALID, background: [0, 2, 0] }), /"background" values must be between 0 and 1/],
+    ['an SH degree of 4', JSON.stringify({ ...VALID, sh_degree: 4 }), /"sh_degree" must be between 0 and 3/],
+    ['eye on target', JSON.stringify({ ...VALID, eye: [0, 0, 0] }), /same point/],
+    ['up along the view', JSON.stringify({ ...VALID, up: [0, 1, 4] }), /parallel/],
+  ])('refuses %s with a message naming the field', (_, text, message) => {
+    expect(() => parseCameraFile(text)).toThrow(CameraFileError);
+    expect(() => parseCameraFile(text)).toThrow(message);
+  });
+});
