@@ -105,14 +105,18 @@ fn vs_main(@builtin(vertex_index) corner_index: u32, @builtin(instance_index) in
   if (abs(b) > 1e-9 * (a + c)) {
     axis = normalize(vec2<f32>(b, lambda1 - a));
   }
-  // Far enough that the alpha at the rim is under 1/255, and at most 3 sigma.
+  // The reference draws a splat's pixels where alpha >= 1/255 inside a
+  // square of half-size 3 sigma of the major axis: so along the major axis
+  // the quad stops at 3 sigma (or earlier where alpha falls below 1/255),
+  // along the minor axis only the alpha threshold bounds it.
   let opacity = splat.opacity;
-  let extent = min(3.0, sqrt(max(0.0, 2.0 * log(255.0 * opacity))));
-  if (extent <= 0.0) {
+  let threshold = sqrt(max(0.0, 2.0 * log(255.0 * opacity)));
+  if (threshold <= 0.0) {
     return CULLED;
   }
+  let extent = vec2<f32>(min(3.0, threshold), min(threshold, 3.0 * sqrt(lambda1 / max(lambda2, 1e-12))));
   let corner = vec2<f32>(f32(corner_index & 1u), f32(corner_index >> 1u)) * 2.0 - 1.0;
-  let offset_px = extent * (corner.x * sqrt(lambda1) * axis + corner.y * sqrt(lambda2) * vec2<f32>(-axis.y, axis.x));
+  let offset_px = corner.x * extent.x * sqrt(lambda1) * axis + corner.y * extent.y * sqrt(lambda2) * vec2<f32>(-axis.y, axis.x);
   let centre = frame.projection * vec4<f32>(view_pos, 1.0);
   var out: VertexOut;
   out.position = centre + vec4<f32>(offset_px * 2.0 / frame.viewport * centre.w, 0.0, 0.0);

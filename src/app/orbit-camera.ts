@@ -20,7 +20,19 @@ const PITCH_LIMIT = Math.PI / 2 - 0.01;
 /** Zoom limits relative to the framed radius: close enough to inspect, far enough to lose it. */
 const MIN_DISTANCE_PER_RADIUS = 0.01;
 const MAX_DISTANCE_PER_RADIUS = 100;
-const UP = vec3.fromValues(0, 1, 0);
+const UP: vec3 = [0, 1, 0];
+
+/** A view in scene coordinates: what URLs and camera files store. */
+export interface CameraView {
+  eye: [number, number, number];
+  target: [number, number, number];
+  up: [number, number, number];
+  fovyDeg: number;
+}
+
+export function createCameraView(): CameraView {
+  return { eye: [0, 0, 1], target: [0, 0, 0], up: [0, 1, 0], fovyDeg: 60 };
+}
 
 export interface OrbitCameraOptions {
   /** Vertical field of view in radians (default 60°). */
@@ -55,16 +67,18 @@ export class OrbitCamera {
   upSign: 1 | -1 = 1;
 
   private readonly home: Pose;
-  private readonly tmpEye = vec3.create();
-  private readonly tmpAxis = vec3.create();
+  // Camera state in double precision, so a view written out (URL, camera
+  // file) and read back gives the same f32 matrices.
+  private readonly tmpEye = f64vec3(0, 0, 0);
+  private readonly tmpAxis = f64vec3(0, 0, 0);
 
   constructor(options: OrbitCameraOptions = {}) {
     this.fovY = options.fovY ?? (60 * Math.PI) / 180;
-    this.target = vec3.fromValues(...(options.target ?? [0, 0, 0]));
+    this.target = f64vec3(...(options.target ?? [0, 0, 0]));
     this.distance = options.distance ?? 5;
     this.yaw = options.yaw ?? 0;
     this.pitch = clamp(options.pitch ?? 0, -PITCH_LIMIT, PITCH_LIMIT);
-    this.home = { target: vec3.clone(this.target), distance: this.distance, yaw: this.yaw, pitch: this.pitch };
+    this.home = { target: f64vec3(...(this.target as unknown as [number, number, number])), distance: this.distance, yaw: this.yaw, pitch: this.pitch };
   }
 
   /** The largest |pitch| the camera allows, just short of the poles. */
@@ -152,6 +166,40 @@ export class OrbitCamera {
     return out;
   }
 
+  /** The current view as eye, target, up and vertical field of view (degrees), in scene coordinates. */
+  getView(out: CameraView): CameraView {
+    this.eye(this.tmpEye);
+    out.eye[0] = this.tmpEye[0];
+    out.eye[1] = this.tmpEye[1];
+    out.eye[2] = this.tmpEye[2];
+    out.target[0] = this.target[0];
+    out.target[1] = this.upSign * this.target[1];
+    out.target[2] = this.upSign * this.target[2];
+    out.up[0] = 0;
+    out.up[1] = this.upSign;
+    out.up[2] = 0;
+    out.fovyDeg = (this.fovY * 180) / Math.PI;
+    return out;
+  }
+
+  /**
+   * Takes a view given as eye, target and up. The orbit camera has no roll:
+   * up snaps to +y or -y, whichever is closer, so views saved from this
+   * camera come back exactly and others lose only their roll.
+   */
+  setView(view: CameraView): void {
+    this.upSign = view.up[1] < 0 ? -1 : 1;
+    const f = this.upSign;
+    vec3.set(this.target, view.target[0], f * view.target[1], f * view.target[2]);
+    const dx = view.eye[0] - view.target[0];
+    const dy = f * (view.eye[1] - view.target[1]);
+    const dz = f * (view.eye[2] - view.target[2]);
+    this.distance = Math.max(Math.hypot(dx, dy, dz), 1e-9);
+    this.pitch = clamp(Math.asin(clamp(dy / this.distance, -1, 1)), -PITCH_LIMIT, PITCH_LIMIT);
+    this.yaw = Math.atan2(dx, dz);
+    this.fovY = (view.fovyDeg * Math.PI) / 180;
+  }
+
   /** The eye in the orbit frame (up = +y). */
   private orbitEye(out: vec3): vec3 {
     const cp = Math.cos(this.pitch);
@@ -163,6 +211,10 @@ export class OrbitCamera {
   projectionMatrix(out: mat4, aspect: number): mat4 {
     return mat4.perspectiveZO(out, this.fovY, aspect, this.near, Infinity);
   }
+}
+
+function f64vec3(x: number, y: number, z: number): vec3 {
+  return Float64Array.of(x, y, z) as unknown as vec3;
 }
 
 function clamp(v: number, lo: number, hi: number): number {

@@ -140,9 +140,10 @@ export class HelpOverlay {
 
 /** The hidden file input behind "open .ply…" (id `file-input`, so tests can fill it). */
 export class FilePicker {
-  readonly dom = el('input', { type: 'file', accept: '.ply', id: 'file-input', hidden: true });
+  readonly dom: HTMLInputElement;
 
-  constructor(onFile: (file: File) => void) {
+  constructor(onFile: (file: File) => void, options: { accept?: string; id?: string } = {}) {
+    this.dom = el('input', { type: 'file', accept: options.accept ?? '.ply', id: options.id ?? 'file-input', hidden: true });
     this.dom.addEventListener('change', () => {
       const file = this.dom.files?.[0];
       // Cleared so that choosing the same file again still fires 'change'.

@@ -27,6 +27,8 @@ export interface ViewerSettings {
   background: string;
   /** Keep drawing the last order: no key pass, no sort, no uploads. */
   freezeOrder: boolean;
+  /** Screenshot size as a multiple of the canvas size. */
+  screenshotScale: number;
   /**
    * The scene's up direction. Captured INRIA scenes point y down; the
    * default scene has y up. Set on every load, changeable by hand.
@@ -43,6 +45,7 @@ export const DEFAULT_SETTINGS: ViewerSettings = {
   splatScale: 1,
   background: '#101318',
   freezeOrder: false,
+  screenshotScale: 1,
   upAxis: '+y',
 };
 
@@ -60,6 +63,10 @@ export interface ViewerInfo {
 export interface ViewerGuiActions {
   openFile(): void;
   resetCamera(): void;
+  copyViewLink(): void;
+  saveCamera(): void;
+  loadCamera(): void;
+  screenshot(): void;
   /** Any setting changed (the viewer reads `settings` itself). */
   changed(name: keyof ViewerSettings): void;
 }
@@ -91,6 +98,12 @@ export class ViewerGui {
     scene.add({ open: () => actions.openFile() }, 'open').name('open .ply…');
     scene.add({ reset: () => actions.resetCamera() }, 'reset').name('reset camera');
     this.upAxisController = scene.add(settings, 'upAxis', { '+y (default scene)': '+y', '−y (captured scenes)': '-y' }).name('up axis').onChange(changed('upAxis'));
+    const view = gui.addFolder('View');
+    view.add({ copy: () => actions.copyViewLink() }, 'copy').name('copy view link');
+    view.add({ save: () => actions.saveCamera() }, 'save').name('save camera');
+    view.add({ load: () => actions.loadCamera() }, 'load').name('load camera…');
+    view.add(settings, 'screenshotScale', { '1× canvas': 1, '2× canvas': 2, '4× canvas': 4 }).name('screenshot size');
+    view.add({ shot: () => actions.screenshot() }, 'shot').name('screenshot (P)');
     readOnly(scene, 'scene', 'file');
     readOnly(scene, 'splats', 'splats');
 

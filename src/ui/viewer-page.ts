@@ -22,6 +22,9 @@ import { CpuOrderClient } from '../sort/cpu-order-client';
 import { CAMERA_HELP, CameraInput } from './camera-input';
 import { DropZone, FilePicker, HelpOverlay, MessageOverlay, ProgressBar, el, reportGpuErrors } from './overlays';
 import { StatsPanels } from './stats-panels';
+import { ViewSharing } from './view-sharing';
+import { captureFrame } from './capture';
+import type { CameraView } from '../app/orbit-camera';
 import { DEFAULT_SETTINGS, SORT_LABELS, ViewerGui, hexToRgb, type ViewerSettings } from './viewer-gui';
 import './style.css';
 
@@ -96,6 +99,10 @@ export class ViewerPage {
   private readyPending = false;
   private lastInfo = 0;
   private running = true;
+  private sharing!: ViewSharing;
+  private format!: GPUTextureFormat;
+  /** The view named in the page's link, applied to the first scene only. */
+  private initialView: CameraView | null = null;
 
   private constructor() {}
 
@@ -131,6 +138,7 @@ export class ViewerPage {
     if (!context) throw new Error('The canvas has no WebGPU context');
     this.context = context;
     const format = navigator.gpu.getPreferredCanvasFormat();
+    this.format = format;
     context.configure({ device: this.device, format, alphaMode: 'opaque' });
     this.frame = await SplatFrame.create(this.device, format);
     this.target = { view: context.getCurrentTexture().createView(), background: this.background };
@@ -138,8 +146,24 @@ export class ViewerPage {
     this.stats = new StatsPanels(gpu.hasTimestamps);
     this.gui = new ViewerGui(this.settings, gpu.adapterName, {
       openFile: () => this.picker.open(),
-      resetCamera: () => this.camera.reset(),
+      resetCamera: () => {
+        this.camera.reset();
+        this.sharing.scheduleUrlUpdate();
+      },
+      copyViewLink: () => void this.sharing.copyLink(),
+      saveCamera: () => this.sharing.saveCamera(),
+      loadCamera: () => this.sharing.cameraPicker.open(),
+      screenshot: () => void this.sharing.screenshot(this.settings.screenshotScale),
       changed: (name) => this.settingChanged(name),
+    });
+    this.sharing = this.createSharing();
+    this.initialView = this.sharing.viewFromPage();
+    this.canvas.after(this.sharing.cameraPicker.dom);
+    window.addEventListener('keydown', (event) => {
+      const typing = event.target instanceof HTMLInputElement || event.target instanceof HTMLSelectElement;
+      if (!typing && !event.ctrlKey && !event.metaKey && !event.altKey && event.key.toLowerCase() === 'p') {
+        void this.sharing.screenshot(this.settings.screenshotScale);
+      }
     });
     this.settingChanged('background');
     this.settingChanged('sortMode');
@@ -163,7 +187,7 @@ export class ViewerPage {
       const max = this.device.limits.maxTextureDimension2D;
       this.pendingSize = [Math.max(1, Math.min(max, width)), Math.max(1, Math.min(max, height))];
     }).observe(this.canvas);
-    new CameraInput(this.canvas, this.camera, { bounds: () => this.bounds });
+    new CameraInput(this.canvas, this.camera, { bounds: () => this.bounds, onChange: () => this.sharing.scheduleUrlUpdate() });
   }
 
   /** Loads a scene; the current one keeps rendering until the new one has parsed. Resolves to success. */
@@ -184,8 +208,15 @@ export class ViewerPage {
       this.bounds = robustBounds(cloud.positions, cloud.count);
       this.cpu?.setScene(cloud.positions, cloud.count);
       this.settings.upAxis = source === DEFAULT_SCENE ? '+y' : '-y';
-      this.gui.refreshUpAxis();
       this.frameCamera();
+      if (this.initialView) {
+        // A shared link: the exact view it names (framing above set the zoom limits).
+        this.camera.setView(this.initialView);
+        this.settings.upAxis = this.camera.upSign === -1 ? '-y' : '+y';
+        this.initialView = null;
+      }
+      this.gui.refreshUpAxis();
+      this.sharing.setSceneUrl(typeof source === 'string' && source !== DEFAULT_SCENE ? source : null);
       this.state.splats = cloud.count;
       this.state.sceneName = name;
       this.gui.set('scene', name);
@@ -199,6 +230,26 @@ export class ViewerPage {
     } finally {
       if (token === this.loadToken) this.progress.finish();
     }
+  }
+
+  private createSharing(): ViewSharing {
+    return new ViewSharing({
+      camera: this.camera,
+      size: () => [this.canvas.width, this.canvas.height],
+      background: () => [...this.background],
+      shDegree: () => this.settings.shDegree,
+      applyLook: (background, shDegree) => {
+        this.settings.background = `#${background.map((c) => Math.round(c * 255).toString(16).padStart(2, '0')).join('')}`;
+        this.settings.shDegree = shDegree;
+        this.gui.gui.controllersRecursive().forEach((c) => c.updateDisplay());
+        this.settingChanged('background');
+      },
+      capture: (width, height) =>
+        captureFrame(this.device, this.frame, this.format, this.params, this.background, width, height, (out, aspect) =>
+          this.camera.projectionMatrix(out, aspect),
+        ),
+      showMessage: (title, text) => this.messages.show(title, text),
+    });
   }
 
   /** Frames the scene from the home pose with the chosen up axis; that pose becomes the reset pose. */

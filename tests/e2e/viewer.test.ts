@@ -155,6 +155,44 @@ describe('viewer page', () => {
     expect(changed / total).toBeGreaterThan(0.02);
   });
 
+  it('keeps the view in the URL, and a copied link opens the same view', async () => {
+    // The orbit above moved the camera: the URL follows it (debounced).
+    await page.waitForFunction(() => new URL(location.href).searchParams.has('eye'), null, { timeout: 10_000 });
+    const link = page.url();
+    const other = await browser!.newPage();
+    try {
+      await other.page.setViewportSize(VIEWPORT);
+      await other.page.goto(link);
+      await other.page.waitForFunction('document.body.dataset.viewer === "ready"', null, { timeout: READY_TIMEOUT_MS });
+      // The restored page writes its own view back into its URL: the same
+      // view, to double precision (the f32 matrices the GPU gets are equal).
+      await other.page.waitForTimeout(1000);
+      const numbers = (href: string) => ['eye', 'target', 'up', 'fovy'].flatMap((k) => new URL(href).searchParams.get(k)!.split(',').map(Number));
+      const [got, want] = [numbers(other.page.url()), numbers(link)];
+      expect(got).toHaveLength(10);
+      got.forEach((v, i) => expect(Math.abs(v - want[i]!)).toBeLessThanOrEqual(1e-12 * Math.max(1, Math.abs(want[i]!))));
+      expect(other.errors).toEqual([]);
+    } finally {
+      await other.page.close();
+    }
+  });
+
+  it('saves a screenshot at twice the canvas size', async () => {
+    // The panel starts closed in a window this small.
+    await page.locator('.lil-gui.lil-root > .lil-title').click();
+    await guiRow('screenshot size').locator('select').selectOption({ label: '2× canvas' });
+    const [download] = await Promise.all([
+      page.waitForEvent('download', { timeout: 120_000 }),
+      guiRow('screenshot \\(P\\)').locator('button').click(),
+    ]);
+    const size = await page.evaluate(() => [document.querySelector('canvas')!.width, document.querySelector('canvas')!.height]);
+    const png = decodePng(await readFile((await download.path())!));
+    expect([png.width, png.height]).toEqual([2 * size[0]!, 2 * size[1]!]);
+    expect(download.suggestedFilename()).toBe(`splatsort-${png.width}x${png.height}.png`);
+    await guiRow('screenshot size').locator('select').selectOption({ label: '1× canvas' });
+    await page.locator('.lil-gui.lil-root > .lil-title').click();
+  });
+
   it('switches to the CPU sort and back to the GPU sort', async () => {
     // The panel starts closed in a window this small.
     await page.locator('.lil-gui.lil-root > .lil-title').click();

@@ -1,0 +1,130 @@
+/**
+ * Views a person can share and reproduce: the camera kept in the page URL
+ * (debounced, history.replaceState), "copy view link", camera files saved
+ * and loaded (the render command's format), and screenshots of the current
+ * view at the canvas size or larger (the same picture, rendered again at the
+ * larger size, not a stretched copy).
+ */
+import { createCameraView, type CameraView, type OrbitCamera } from '../app/orbit-camera';
+import { readViewParams, writeViewParams } from '../app/view-url';
+import { parseCameraFile, type CameraFile } from '../app/camera-file';
+import { FilePicker } from './overlays';
+
+const URL_DEBOUNCE_MS = 250;
+
+export interface ViewSharingHost {
+  camera: OrbitCamera;
+  /** Canvas size in device pixels. */
+  size(): [number, number];
+  background(): [number, number, number];
+  shDegree(): number;
+  /** Applies a loaded camera file's background and SH degree. */
+  applyLook(background: [number, number, number], shDegree: number): void;
+  /** Renders the current view at width × height and returns a PNG. */
+  capture(width: number, height: number): Promise<Blob>;
+  showMessage(title: string, text: string): void;
+}
+
+export class ViewSharing {
+  readonly cameraPicker: FilePicker;
+  private readonly view: CameraView = createCameraView();
+  private timer: ReturnType<typeof setTimeout> | null = null;
+  /** The scene's URL for links (null: a local file or the default scene, which links cannot name). */
+  private sceneUrl: string | null = null;
+
+  constructor(private readonly host: ViewSharingHost) {
+    this.cameraPicker = new FilePicker((file) => void this.loadCamera(file), { accept: '.json,application/json', id: 'camera-input' });
+  }
+
+  /** The view named in the page URL, or null; a malformed one is reported and ignored. */
+  viewFromPage(): CameraView | null {
+    try {
+      return readViewParams(new URLSearchParams(location.search));
+    } catch (error) {
+      this.host.showMessage('Could not restore the view from the link', (error as Error).message);
+      return null;
+    }
+  }
+
+  setSceneUrl(url: string | null): void {
+    this.sceneUrl = url;
+    this.scheduleUrlUpdate();
+  }
+
+  /** Call when the camera moved: the URL follows a moment after the last change. */
+  scheduleUrlUpdate(): void {
+    if (this.timer !== null) clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      history.replaceState(history.state, '', this.link());
+    }, URL_DEBOUNCE_MS);
+  }
+
+  /** The link that reopens this scene (when it has a URL) from this view. */
+  link(): string {
+    const url = new URL(location.href);
+    url.searchParams.delete('url');
+    if (this.sceneUrl) url.searchParams.set('url', this.sceneUrl);
+    writeViewParams(this.host.camera.getView(this.view), url.searchParams);
+    return url.href;
+  }
+
+  async copyLink(): Promise<void> {
+    const link = this.link();
+    history.replaceState(history.state, '', link);
+    try {
+      await navigator.clipboard.writeText(link);
+      this.host.showMessage('View link copied', link);
+    } catch {
+      this.host.showMessage('Copy this view link', link);
+    }
+  }
+
+  saveCamera(): void {
+    const [width, height] = this.host.size();
+    const v = this.host.camera.getView(this.view);
+    const file: CameraFile = {
+      width,
+      height,
+      fovy_deg: v.fovyDeg,
+      eye: [...v.eye],
+      target: [...v.target],
+      up: [...v.up],
+      background: this.host.background(),
+      sh_degree: this.host.shDegree(),
+    };
+    download(new Blob([JSON.stringify(file, null, 2) + '\n'], { type: 'application/json' }), 'splatsort-camera.json');
+  }
+
+  async loadCamera(file: File): Promise<void> {
+    try {
+      const camera = parseCameraFile(await file.text());
+      this.host.camera.setView({ eye: camera.eye, target: camera.target, up: camera.up, fovyDeg: camera.fovy_deg });
+      this.host.applyLook(camera.background, camera.sh_degree);
+      this.scheduleUrlUpdate();
+    } catch (error) {
+      this.host.showMessage(`Could not load ${file.name}`, (error as Error).message);
+    }
+  }
+
+  /** Saves a PNG of the current view, `scale` times the canvas size. */
+  async screenshot(scale: number): Promise<void> {
+    const [width, height] = this.host.size();
+    const max = 8192;
+    const s = Math.max(1, Math.min(scale, max / width, max / height));
+    try {
+      const png = await this.host.capture(Math.round(width * s), Math.round(height * s));
+      download(png, `splatsort-${Math.round(width * s)}x${Math.round(height * s)}.png`);
+    } catch (error) {
+      this.host.showMessage('Could not take the screenshot', (error as Error).message);
+    }
+  }
+}
+
+function download(blob: Blob, name: string): void {
+  const a = document.createElement('a');
+  a.href = URL.createObjectURL(blob);
+  a.download = name;
+  a.click();
+  setTimeout(() => URL.revokeObjectURL(a.href), 10_000);
+}

@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { mat4 } from 'gl-matrix';
+import { OrbitCamera, createCameraView } from '../../src/app/orbit-camera';
+import { readViewParams, writeViewParams } from '../../src/app/view-url';
+
+describe('the view in the URL', () => {
+  it.each([1, -1] as const)('restores the same camera exactly (up %i)', (upSign) => {
+    const camera = new OrbitCamera();
+    camera.upSign = upSign;
+    camera.frame({ min: [-3.1, -0.7, 2], max: [4.9, 1.3, 11.7] }, 1.5);
+    camera.orbit(1.234567, -0.4321);
+    camera.zoom(0.37);
+    camera.pan(13, -7, 600);
+    camera.fovY = 0.93;
+    const params = new URLSearchParams('url=scenes%2Fa.ply');
+    writeViewParams(camera.getView(createCameraView()), params);
+    const link = `https://example.test/?${params.toString()}`;
+
+    const restored = new OrbitCamera();
+    restored.setView(readViewParams(new URL(link).searchParams)!);
+    const [a, b] = [camera.viewMatrix(mat4.create()), restored.viewMatrix(mat4.create())];
+    for (let i = 0; i < 16; i++) expect(b[i]).toBeCloseTo(a[i]!, 12);
+    expect(restored.fovY).toBeCloseTo(camera.fovY, 14);
+    expect(new URL(link).searchParams.get('url')).toBe('scenes/a.ply');
+  });
+
+  it('is absent when the URL names no view, and explained when it is malformed', () => {
+    expect(readViewParams(new URLSearchParams('url=x.ply'))).toBeNull();
+    expect(() => readViewParams(new URLSearchParams('eye=1,2&target=0,0,0'))).toThrow(/"eye" must be three numbers/);
+    expect(() => readViewParams(new URLSearchParams('eye=1,2,3&target=0,0,0&fovy=200'))).toThrow(/"fovy"/);
+    expect(() => readViewParams(new URLSearchParams('eye=1,2,3&target=1,2,3'))).toThrow(/same point/);
+  });
+
+  it('snaps a rolled up vector to the nearer of +y and -y', () => {
+    const camera = new OrbitCamera();
+    camera.setView({ eye: [0, 0, 5], target: [0, 0, 0], up: [0.2, -0.9, 0], fovyDeg: 40 });
+    expect(camera.upSign).toBe(-1);
+    expect(camera.distance).toBeCloseTo(5, 12);
+  });
+});
