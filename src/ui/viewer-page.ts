@@ -263,7 +263,10 @@ export class ViewerPage {
 
   private settingChanged(name: keyof ViewerSettings): void {
     const s = this.settings;
-    if (name === 'upAxis') this.frameCamera();
+    if (name === 'upAxis') {
+      this.frameCamera();
+      this.sharing.scheduleUrlUpdate();
+    }
     if (name === 'background') {
       hexToRgb(s.background, this.background);
       document.body.style.backgroundColor = s.background;
