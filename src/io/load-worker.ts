@@ -7,7 +7,7 @@
  *        { id, type: 'error', message, name }.
  */
 import type { SplatCloud } from '../scene/splat-cloud';
-import { parseSplatPly } from './ply';
+import { parseSplatFile } from './parse-splat-file';
 
 export type LoadRequest =
   | { id: number; buffer: ArrayBuffer; name: string }
@@ -52,6 +52,22 @@ async function download(url: string, report: (fraction: number) => void): Promis
   return length === data.byteLength ? data.buffer : data.slice(0, length).buffer;
 }
 
+/** The last path segment of a URL, without query or fragment. */
+function urlFileName(url: string): string {
+  let path = url;
+  try {
+    path = new URL(url, 'http://localhost/').pathname;
+  } catch {
+    path = url.split(/[?#]/)[0] ?? url;
+  }
+  const segments = path.split('/');
+  try {
+    return decodeURIComponent(segments[segments.length - 1] ?? '');
+  } catch {
+    return segments[segments.length - 1] ?? '';
+  }
+}
+
 scope.onmessage = async (event) => {
   const request = event.data;
   const { id } = request;
@@ -59,8 +75,9 @@ scope.onmessage = async (event) => {
     scope.postMessage({ id, type: 'progress', fraction, stage });
   try {
     const buffer = 'url' in request ? await download(request.url, progress('download')) : request.buffer;
-    // Only INRIA PLY for now; `name` is where other formats would be told apart.
-    const cloud = parseSplatPly(buffer, { onProgress: progress('parse') });
+    // The name (or the URL's last path segment) tells a header-less .splat apart.
+    const name = 'url' in request ? urlFileName(request.url) : request.name;
+    const cloud = parseSplatFile(new Uint8Array(buffer), name, { onProgress: progress('parse') });
     const arrays = [cloud.positions, cloud.scales, cloud.rotations, cloud.opacities, cloud.dc, cloud.sh];
     scope.postMessage({ id, type: 'done', cloud }, arrays.map((a) => a.buffer as ArrayBuffer));
   } catch (error) {

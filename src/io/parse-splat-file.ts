@@ -1,0 +1,67 @@
+/**
+ * Tells splat file formats apart and parses any supported one into a
+ * SplatCloud. DOM-free.
+ */
+import type { SplatCloud } from '../scene/splat-cloud';
+import { parsePlyHeader, parseSplatPly, SplatFormatError } from './ply';
+import { isCompressedPly, parseCompressedPly } from './compressed-ply';
+import { parseSplatFormat } from './splat-format';
+
+export type SplatFileFormat = 'ply' | 'splat';
+
+export interface ParseSplatFileOptions {
+  onProgress?: (fraction: number) => void;
+}
+
+function startsWithPly(bytes: Uint8Array): boolean {
+  if (bytes.length < 4 || bytes[0] !== 0x70 || bytes[1] !== 0x6c || bytes[2] !== 0x79) return false;
+  return bytes[3] === 0x0a || (bytes[3] === 0x0d && bytes[4] === 0x0a);
+}
+
+/** The first bytes, printable ASCII kept and the rest shown as \xNN, for messages. */
+function describeStart(bytes: Uint8Array): string {
+  if (bytes.length === 0) return 'an empty file';
+  let text = '';
+  for (const byte of bytes.subarray(0, 8)) {
+    text += byte >= 0x20 && byte < 0x7f ? String.fromCharCode(byte) : `\\x${byte.toString(16).padStart(2, '0')}`;
+  }
+  return `a file starting with "${text}"`;
+}
+
+/** The last path segment of a file name or URL, without query or fragment. */
+function baseName(name: string): string {
+  const path = name.split(/[?#]/)[0] ?? '';
+  const segments = path.split(/[/\\]/);
+  return segments[segments.length - 1] ?? '';
+}
+
+/**
+ * The format of a splat file: by content first (a "ply" magic line means PLY,
+ * whatever the name), then by name (`.splat`, which has no header).
+ * Throws SplatFormatError when neither says.
+ */
+export function detectSplatFormat(bytes: Uint8Array, name?: string): SplatFileFormat {
+  if (startsWithPly(bytes)) return 'ply';
+  if (name !== undefined && /\.splat$/i.test(baseName(name))) return 'splat';
+  const named = name === undefined ? 'it has no file name' : `its name "${name}" does not end in .splat`;
+  throw new SplatFormatError(
+    `Unrecognised splat file: ${describeStart(bytes)} does not start with 'ply' and ${named}`,
+  );
+}
+
+/** Parses a .ply or .splat file, as detectSplatFormat tells them apart. */
+export function parseSplatFile(
+  buffer: ArrayBuffer | Uint8Array,
+  name?: string,
+  options: ParseSplatFileOptions = {},
+): SplatCloud {
+  const bytes = buffer instanceof Uint8Array ? buffer : new Uint8Array(buffer);
+  switch (detectSplatFormat(bytes, name)) {
+    case 'ply': {
+      // PlayCanvas compressed PLY shares the container; its elements tell it apart.
+      const header = parsePlyHeader(bytes);
+      return isCompressedPly(header) ? parseCompressedPly(bytes, header, options) : parseSplatPly(bytes, options);
+    }
+    case 'splat': return parseSplatFormat(bytes, options);
+  }
+}
