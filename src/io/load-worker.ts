@@ -7,7 +7,7 @@
  *        { id, type: 'error', message, name }.
  */
 import type { SplatCloud } from '../scene/splat-cloud';
-import { parseSplatFile } from './parse-splat-file';
+import { loadSplatFile } from './parse-splat-file';
 
 export type LoadRequest =
   | { id: number; buffer: ArrayBuffer; name: string }
@@ -77,7 +77,7 @@ scope.onmessage = async (event) => {
     const buffer = 'url' in request ? await download(request.url, progress('download')) : request.buffer;
     // The name (or the URL's last path segment) tells a header-less .splat apart.
     const name = 'url' in request ? urlFileName(request.url) : request.name;
-    const cloud = parseSplatFile(new Uint8Array(buffer), name, { onProgress: progress('parse') });
+    const cloud = await loadSplatFile(new Uint8Array(buffer), name, { onProgress: progress('parse') });
     const arrays = [cloud.positions, cloud.scales, cloud.rotations, cloud.opacities, cloud.dc, cloud.sh];
     scope.postMessage({ id, type: 'done', cloud }, arrays.map((a) => a.buffer as ArrayBuffer));
   } catch (error) {

@@ -5,9 +5,10 @@
 import type { SplatCloud } from '../scene/splat-cloud';
 import { parsePlyHeader, parseSplatPly, SplatFormatError } from './ply';
 import { isCompressedPly, parseCompressedPly } from './compressed-ply';
+import { isSpz, parseSpz } from './spz';
 import { parseSplatFormat } from './splat-format';
 
-export type SplatFileFormat = 'ply' | 'splat';
+export type SplatFileFormat = 'ply' | 'splat' | 'spz';
 
 export interface ParseSplatFileOptions {
   onProgress?: (fraction: number) => void;
@@ -42,14 +43,33 @@ function baseName(name: string): string {
  */
 export function detectSplatFormat(bytes: Uint8Array, name?: string): SplatFileFormat {
   if (startsWithPly(bytes)) return 'ply';
+  if (isSpz(bytes)) return 'spz';
   if (name !== undefined && /\.splat$/i.test(baseName(name))) return 'splat';
   const named = name === undefined ? 'it has no file name' : `its name "${name}" does not end in .splat`;
   throw new SplatFormatError(
-    `Unrecognised splat file: ${describeStart(bytes)} does not start with 'ply' and ${named}`,
+    `Unrecognised splat file: ${describeStart(bytes)} does not start with 'ply' or an SPZ magic, and ${named}`,
   );
 }
 
-/** Parses a .ply or .splat file, as detectSplatFormat tells them apart. */
+/**
+ * Parses any supported splat file (what the loading worker calls). SPZ is
+ * asynchronous (its streams are decompressed), the other formats are not.
+ */
+export async function loadSplatFile(
+  buffer: ArrayBuffer | Uint8Array,
+  name?: string,
+  options: ParseSplatFileOptions = {},
+): Promise<SplatCloud> {
+  const bytes = buffer instanceof Uint8Array ? buffer : new Uint8Array(buffer);
+  if (detectSplatFormat(bytes, name) === 'spz') {
+    const cloud = await parseSpz(bytes);
+    options.onProgress?.(1);
+    return cloud;
+  }
+  return parseSplatFile(bytes, name, options);
+}
+
+/** Parses a .ply or .splat file, as detectSplatFormat tells them apart (SPZ: loadSplatFile). */
 export function parseSplatFile(
   buffer: ArrayBuffer | Uint8Array,
   name?: string,
@@ -63,5 +83,6 @@ export function parseSplatFile(
       return isCompressedPly(header) ? parseCompressedPly(bytes, header, options) : parseSplatPly(bytes, options);
     }
     case 'splat': return parseSplatFormat(bytes, options);
+    case 'spz': throw new SplatFormatError('SPZ files are decompressed asynchronously: open them with loadSplatFile');
   }
 }

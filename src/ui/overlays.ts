@@ -143,7 +143,7 @@ export class FilePicker {
   readonly dom: HTMLInputElement;
 
   constructor(onFile: (file: File) => void, options: { accept?: string; id?: string } = {}) {
-    this.dom = el('input', { type: 'file', accept: options.accept ?? '.ply,.splat', id: options.id ?? 'file-input', hidden: true });
+    this.dom = el('input', { type: 'file', accept: options.accept ?? '.ply,.splat,.spz', id: options.id ?? 'file-input', hidden: true });
     this.dom.addEventListener('change', () => {
       const file = this.dom.files?.[0];
       // Cleared so that choosing the same file again still fires 'change'.

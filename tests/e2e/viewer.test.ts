@@ -212,6 +212,14 @@ describe('viewer page', () => {
     await page.locator('.lil-gui.lil-root > .lil-title').click();
   });
 
+  it('opens an SPZ (version 4, zstd streams) and a .splat file', async () => {
+    await page.setInputFiles('#file-input', scenePath('playcanvas_biker_v4.spz'));
+    await waitFor('window.__splatsort.splats === 152746');
+    await page.setInputFiles('#file-input', scenePath('justdealman_model.splat'));
+    await waitFor('window.__splatsort.splats === 116549');
+    expect((await state()).lastError).toBeNull();
+  });
+
   it('opens a scene chosen in the file picker', async () => {
     await page.setInputFiles('#file-input', SCENE_9K);
     await waitFor('window.__splatsort.splats === 9080');
