@@ -21,7 +21,6 @@ export class SplatFrame {
   readonly uniforms: FrameUniforms;
   readonly timer: GpuPassTimer<'keys' | 'sort' | 'render'>;
   private scene: GpuSplats | null = null;
-  private keyBits = 32;
   private timerBusy = false;
   /** Reused every frame (nothing allocated per frame). */
   private readonly sortOptions: SortEncodeOptions = { count: 0, keyBits: 32 };
@@ -57,16 +56,12 @@ export class SplatFrame {
     this.scene = scene;
   }
 
-  get sceneCount(): number {
-    return this.scene?.count ?? 0;
-  }
-
   /**
    * The buffer the renderer reads the draw order from for the given key
    * width: the sort's output (its parity depends on the number of passes).
    * An order sorted elsewhere is uploaded here.
    */
-  orderBuffer(keyBits = this.keyBits): GPUBuffer {
+  orderBuffer(keyBits: number): GPUBuffer {
     return this.sorter.resultBuffers(keyBits).values;
   }
 
@@ -77,7 +72,6 @@ export class SplatFrame {
     target: { view: GPUTextureView; background: readonly [number, number, number] },
     order: OrderSource,
   ): void {
-    this.keyBits = parameters.keyBits;
     this.uniforms.write(parameters);
     const scene = this.scene;
     const timing = !this.timerBusy && this.timer.enabled;

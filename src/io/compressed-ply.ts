@@ -22,7 +22,7 @@
  * - optional `sh`, uchar f_rest_0.. (9, 24 or 45 of them, INRIA channel-major
  *   naming): value = byte * 8 / 255 - 4.
  */
-import {
+import { allocateSplatCloud,
   computeBounds, shCoefficients, shDegreeFromRestCount, SH_C0, type SplatCloud,
 } from '../scene/splat-cloud';
 import { SplatFormatError, type PlyElement, type PlyHeader, type PlyScalarProperty, type PlyScalarType } from './ply';
@@ -184,12 +184,8 @@ export function parseCompressedPly(
   const shOffsets = new Int32Array(K * 3);
   for (let k = 0; k < K; k++) for (let c = 0; c < 3; c++) shOffsets[k * 3 + c] = restCols[c * K + k]!.offset;
 
-  const positions = new Float32Array(count * 3);
-  const scales = new Float32Array(count * 3);
-  const rotations = new Float32Array(count * 4);
-  const opacities = new Float32Array(count);
-  const dc = new Float32Array(count * 3);
-  const sh = new Float32Array(count * K * 3);
+  const cloud = allocateSplatCloud(count, shDegree);
+  const { positions, scales, rotations, opacities, dc, sh } = cloud;
   const q = new Float64Array(4);
   const onProgress = options.onProgress;
   const ROT_SCALE = Math.SQRT2; // (unorm - 0.5) * sqrt(2) spans ±1/sqrt(2)
@@ -244,6 +240,6 @@ export function parseCompressedPly(
   }
   onProgress?.(1);
 
-  const bounds = computeBounds(positions, count);
-  return { count, shDegree, positions, scales, rotations, opacities, dc, sh, bounds };
+  cloud.bounds = computeBounds(positions, count);
+  return cloud;
 }

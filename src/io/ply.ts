@@ -3,7 +3,7 @@
  * into a SplatCloud with activations applied. DOM-free: runs in a worker,
  * on the main thread or in Node.
  */
-import { computeBounds, shCoefficients, shDegreeFromRestCount, type SplatCloud } from '../scene/splat-cloud';
+import { allocateSplatCloud,computeBounds, shCoefficients, shDegreeFromRestCount, type SplatCloud } from '../scene/splat-cloud';
 
 /** Thrown for any file this parser cannot read; the message says what is wrong. */
 export class SplatFormatError extends Error {
@@ -264,12 +264,8 @@ export function parseSplatPly(
   const nUsed = used.length;
   const row = new Float32Array(nUsed);
 
-  const positions = new Float32Array(count * 3);
-  const scales = new Float32Array(count * 3);
-  const rotations = new Float32Array(count * 4);
-  const opacities = new Float32Array(count);
-  const dc = new Float32Array(count * 3);
-  const sh = new Float32Array(count * K * 3);
+  const cloud = allocateSplatCloud(count, shDegree);
+  const { positions, scales, rotations, opacities, dc, sh } = cloud;
   const shStride = K * 3;
   const onProgress = options.onProgress;
 
@@ -308,6 +304,6 @@ export function parseSplatPly(
   }
   onProgress?.(1);
 
-  const bounds = computeBounds(positions, count);
-  return { count, shDegree, positions, scales, rotations, opacities, dc, sh, bounds };
+  cloud.bounds = computeBounds(positions, count);
+  return cloud;
 }

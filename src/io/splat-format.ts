@@ -8,7 +8,7 @@
  *   28 rotation w x y z 4 × uint8, each stored as q * 128 + 128 clamped to 0..255
  * There are no higher SH bands, so the cloud has shDegree 0.
  */
-import { computeBounds, SH_C0, type SplatCloud } from '../scene/splat-cloud';
+import { allocateSplatCloud, computeBounds, SH_C0, type SplatCloud } from '../scene/splat-cloud';
 import { SplatFormatError } from './ply';
 
 /** Bytes per splat record. */
@@ -38,11 +38,8 @@ export function parseSplatFormat(
     ? new Float32Array(bytes.buffer, bytes.byteOffset, length / 4)
     : new Float32Array(bytes.slice().buffer);
 
-  const positions = new Float32Array(count * 3);
-  const scales = new Float32Array(count * 3);
-  const rotations = new Float32Array(count * 4);
-  const opacities = new Float32Array(count);
-  const dc = new Float32Array(count * 3);
+  const cloud = allocateSplatCloud(count, 0);
+  const { positions, scales, rotations, opacities, dc } = cloud;
   const onProgress = options.onProgress;
   const colourScale = 1 / (255 * SH_C0);
   const colourOffset = 0.5 / SH_C0;
@@ -77,6 +74,6 @@ export function parseSplatFormat(
   }
   onProgress?.(1);
 
-  const bounds = computeBounds(positions, count);
-  return { count, shDegree: 0, positions, scales, rotations, opacities, dc, sh: new Float32Array(0), bounds };
+  cloud.bounds = computeBounds(positions, count);
+  return cloud;
 }

@@ -35,7 +35,7 @@
  * about x: y and z of positions and quaternion axes negated, SH bands
  * sign-flipped accordingly) so SPZ and PLY scenes line up.
  */
-import { computeBounds, shCoefficients, type ShDegree, type SplatCloud } from '../scene/splat-cloud';
+import { allocateSplatCloud, computeBounds, shCoefficients, type ShDegree, type SplatCloud } from '../scene/splat-cloud';
 import { SplatFormatError } from './ply';
 import { decompress as zstdDecompress } from 'fzstd';
 
@@ -228,12 +228,8 @@ export async function parseSpz(bytes: Uint8Array, options: ParseSpzOptions = {})
 
   const n = h.count;
   const shDim = shCoefficients(h.shDegree);
-  const positions = new Float32Array(n * 3);
-  const scales = new Float32Array(n * 3);
-  const rotations = new Float32Array(n * 4);
-  const opacities = new Float32Array(n);
-  const dc = new Float32Array(n * 3);
-  const sh = new Float32Array(n * shDim * 3);
+  const cloud = allocateSplatCloud(n, h.shDegree);
+  const { positions, scales, rotations, opacities, dc, sh } = cloud;
 
   const unit = 1 / (1 << h.fractionalBits);
   const p = planes.positions;
@@ -292,8 +288,6 @@ export async function parseSpz(bytes: Uint8Array, options: ParseSpzOptions = {})
     }
   }
 
-  return {
-    count: n, shDegree: h.shDegree, positions, scales, rotations, opacities, dc, sh,
-    bounds: computeBounds(positions, n),
-  };
+  cloud.bounds = computeBounds(positions, n);
+  return cloud;
 }

@@ -48,6 +48,24 @@ export function shDegreeFromRestCount(restCount: number): ShDegree | undefined {
 /** The degree-0 SH basis constant: colour = 0.5 + SH_C0 * dc. */
 export const SH_C0 = 0.28209479177387814;
 
+/**
+ * Zeroed arrays for `count` splats of the given SH degree, in the SplatCloud
+ * layout; loaders fill them and then set `bounds` (computeBounds).
+ */
+export function allocateSplatCloud(count: number, shDegree: ShDegree): SplatCloud {
+  return {
+    count,
+    shDegree,
+    positions: new Float32Array(count * 3),
+    scales: new Float32Array(count * 3),
+    rotations: new Float32Array(count * 4),
+    opacities: new Float32Array(count),
+    dc: new Float32Array(count * 3),
+    sh: new Float32Array(count * shCoefficients(shDegree) * 3),
+    bounds: { min: [0, 0, 0], max: [0, 0, 0] },
+  };
+}
+
 /** Axis-aligned bounds of the splat centres. */
 export function computeBounds(positions: Float32Array, count: number): Bounds {
   const min: [number, number, number] = [Infinity, Infinity, Infinity];
