@@ -21,6 +21,10 @@
  *     activated opacity (sigmoid output), not a logit.
  * - optional `sh`, uchar f_rest_0.. (9, 24 or 45 of them, INRIA channel-major
  *   naming): value = byte * 8 / 255 - 4.
+ *
+ * Every element's size is checked against the file before anything is
+ * allocated; an element or property that appears twice, or a property of an
+ * unknown type, is refused; bytes after the last element are ignored.
  */
 import { allocateSplatCloud,
   computeBounds, shCoefficients, shDegreeFromRestCount, SH_C0, type SplatCloud,
@@ -38,12 +42,21 @@ const VERTEX_REQUIRED = ['packed_position', 'packed_rotation', 'packed_scale', '
 
 const PROGRESS_ROWS = 65536;
 
-/** True when the header describes a compressed PLY: a `chunk` element and a packed vertex element. */
+/** Bytes of each PLY scalar type. */
+const SIZES: Record<PlyScalarType, number> = {
+  int8: 1, uint8: 1, int16: 2, uint16: 2, int32: 4, uint32: 4, float32: 4, float64: 8,
+};
+
+/**
+ * True when the header describes a compressed PLY: a `chunk` element and a
+ * vertex element with packed_* properties (any of them: one that lacks
+ * packed_position is a broken compressed PLY, to be reported as such).
+ */
 export function isCompressedPly(header: PlyHeader): boolean {
   const chunk = header.elements.find((e) => e.name === 'chunk');
   const vertex = header.elements.find((e) => e.name === 'vertex');
   return chunk !== undefined && vertex !== undefined &&
-    vertex.properties.some((p) => p.name === 'packed_position');
+    vertex.properties.some((p) => p.name.startsWith('packed_'));
 }
 
 function readScalar(view: DataView, at: number, type: PlyScalarType, le: boolean): number {
@@ -99,12 +112,29 @@ export function parseCompressedPly(
   const le = header.format === 'binary_little_endian';
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 
-  // Element start offsets, in header order; every element must have fixed-size rows.
+  // Element start offsets, in header order; every element must have fixed-size rows
+  // of known types, and no element or property may appear twice (which one would count?).
   const starts = new Map<string, number>();
   let offset = header.headerLength;
   for (const element of header.elements) {
     if (element.rowSize === undefined) {
       throw new SplatFormatError(`Compressed PLY element "${element.name}" has a list property: not supported`);
+    }
+    if (starts.has(element.name)) throw new SplatFormatError(`Compressed PLY has element "${element.name}" twice`);
+    const names = new Set<string>();
+    for (const prop of element.properties) {
+      if (prop.kind !== 'scalar' || !Object.hasOwn(SIZES, prop.type)) {
+        throw new SplatFormatError(`Compressed PLY property "${element.name}.${prop.name}" has an unknown type`);
+      }
+      if (names.has(prop.name)) {
+        throw new SplatFormatError(`Compressed PLY element "${element.name}" has property "${prop.name}" twice`);
+      }
+      names.add(prop.name);
+    }
+    if (!Number.isSafeInteger(element.rowSize * element.count)) {
+      throw new SplatFormatError(
+        `Compressed PLY element "${element.name}" is absurdly large: ${element.count} rows of ${element.rowSize} bytes`,
+      );
     }
     const length = element.rowSize * element.count;
     if (offset + length > bytes.byteLength) {
@@ -113,7 +143,7 @@ export function parseCompressedPly(
         `but the file has ${bytes.byteLength} bytes`,
       );
     }
-    if (!starts.has(element.name)) starts.set(element.name, offset);
+    starts.set(element.name, offset);
     offset += length;
   }
 

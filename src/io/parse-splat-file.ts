@@ -4,11 +4,13 @@
  */
 import type { SplatCloud } from '../scene/splat-cloud';
 import { parsePlyHeader, parseSplatPly, SplatFormatError } from './ply';
+import { isZip, parseSogBundle } from './sog';
+import { validateSplatCloud } from './validate-splats';
 import { isCompressedPly, parseCompressedPly } from './compressed-ply';
 import { isSpz, parseSpz } from './spz';
 import { parseSplatFormat } from './splat-format';
 
-export type SplatFileFormat = 'ply' | 'splat' | 'spz';
+export type SplatFileFormat = 'ply' | 'splat' | 'spz' | 'sog';
 
 export interface ParseSplatFileOptions {
   onProgress?: (fraction: number) => void;
@@ -44,16 +46,19 @@ function baseName(name: string): string {
 export function detectSplatFormat(bytes: Uint8Array, name?: string): SplatFileFormat {
   if (startsWithPly(bytes)) return 'ply';
   if (isSpz(bytes)) return 'spz';
+  if (isZip(bytes)) return 'sog';
   if (name !== undefined && /\.splat$/i.test(baseName(name))) return 'splat';
   const named = name === undefined ? 'it has no file name' : `its name "${name}" does not end in .splat`;
   throw new SplatFormatError(
-    `Unrecognised splat file: ${describeStart(bytes)} does not start with 'ply' or an SPZ magic, and ${named}`,
+    `Unrecognised splat file: ${describeStart(bytes)} does not start with 'ply', an SPZ magic or a zip (.sog) signature, and ${named}`,
   );
 }
 
 /**
- * Parses any supported splat file (what the loading worker calls). SPZ is
- * asynchronous (its streams are decompressed), the other formats are not.
+ * Parses any supported splat file held in memory (what the streaming loader
+ * calls for the formats it gathers) and checks the decoded values
+ * (validateSplatCloud). SPZ and SOG are asynchronous (their streams and
+ * images are decompressed), the other formats are not.
  */
 export async function loadSplatFile(
   buffer: ArrayBuffer | Uint8Array,
@@ -61,15 +66,24 @@ export async function loadSplatFile(
   options: ParseSplatFileOptions = {},
 ): Promise<SplatCloud> {
   const bytes = buffer instanceof Uint8Array ? buffer : new Uint8Array(buffer);
-  if (detectSplatFormat(bytes, name) === 'spz') {
-    const cloud = await parseSpz(bytes);
-    options.onProgress?.(1);
-    return cloud;
-  }
-  return parseSplatFile(bytes, name, options);
+  const cloud = await parseAnyFormat(bytes, name, options);
+  validateSplatCloud(cloud);
+  return cloud;
 }
 
-/** Parses a .ply or .splat file, as detectSplatFormat tells them apart (SPZ: loadSplatFile). */
+async function parseAnyFormat(bytes: Uint8Array, name: string | undefined, options: ParseSplatFileOptions): Promise<SplatCloud> {
+  switch (detectSplatFormat(bytes, name)) {
+    case 'spz': {
+      const cloud = await parseSpz(bytes);
+      options.onProgress?.(1);
+      return cloud;
+    }
+    case 'sog': return parseSogBundle(bytes, options);
+    default: return parseSplatFile(bytes, name, options);
+  }
+}
+
+/** Parses a .ply or .splat file, as detectSplatFormat tells them apart (SPZ, SOG: loadSplatFile). */
 export function parseSplatFile(
   buffer: ArrayBuffer | Uint8Array,
   name?: string,
@@ -83,6 +97,8 @@ export function parseSplatFile(
       return isCompressedPly(header) ? parseCompressedPly(bytes, header, options) : parseSplatPly(bytes, options);
     }
     case 'splat': return parseSplatFormat(bytes, options);
-    case 'spz': throw new SplatFormatError('SPZ files are decompressed asynchronously: open them with loadSplatFile');
+    case 'spz':
+    case 'sog':
+      throw new SplatFormatError('SPZ and SOG files are decompressed asynchronously: open them with loadSplatFile');
   }
 }

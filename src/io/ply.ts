@@ -1,17 +1,13 @@
 /**
- * Parser for INRIA 3D Gaussian Splatting .ply files (binary little endian)
+ * Parser for INRIA 3D Gaussian Splatting .ply files (binary, either endianness)
  * into a SplatCloud with activations applied. DOM-free: runs in a worker,
  * on the main thread or in Node.
  */
-import { allocateSplatCloud,computeBounds, shCoefficients, shDegreeFromRestCount, type SplatCloud } from '../scene/splat-cloud';
+import type { SplatCloud } from '../scene/splat-cloud';
+import { SplatFormatError } from './format-error';
+import { createPlyVertexStream } from './ply-stream';
 
-/** Thrown for any file this parser cannot read; the message says what is wrong. */
-export class SplatFormatError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'SplatFormatError';
-  }
-}
+export { SplatFormatError };
 
 export type PlyFormat = 'binary_little_endian' | 'binary_big_endian' | 'ascii';
 export type PlyScalarType =
@@ -69,7 +65,8 @@ function toBytes(buffer: ArrayBuffer | Uint8Array): Uint8Array {
 }
 
 function scalarType(name: string | undefined, line: string): PlyScalarType {
-  const type = name === undefined ? undefined : TYPES[name];
+  // Own keys only: "toString" or "__proto__" must not pass for a type.
+  const type = name === undefined || !Object.hasOwn(TYPES, name) ? undefined : TYPES[name];
   if (!type) throw new SplatFormatError(`PLY header has an unknown property type in "${line}"`);
   return type;
 }
@@ -103,8 +100,9 @@ export function parsePlyHeader(bytes: Uint8Array): PlyHeader {
       format = name as PlyFormat;
       version = words[2] ?? '';
     } else if (keyword === 'element') {
-      const count = Number(words[2]);
-      if (words.length !== 3 || !Number.isSafeInteger(count) || count < 0) {
+      // Decimal digits only: Number() would also take "1e3", "0x3e8" or "+1000".
+      const count = /^\d+$/.test(words[2] ?? '') ? Number(words[2]) : NaN;
+      if (words.length !== 3 || !Number.isSafeInteger(count)) {
         throw new SplatFormatError(`PLY header has a malformed element line "${line.trim()}"`);
       }
       elements.push({ name: words[1]!, count, properties: [], rowSize: 0 });
@@ -132,60 +130,11 @@ export function parsePlyHeader(bytes: Uint8Array): PlyHeader {
   return { format, version, elements, headerLength: pos };
 }
 
-/** Byte length of an element whose rows contain list properties (walks every row). */
-function variableElementLength(view: DataView, start: number, element: PlyElement): number {
-  let p = start;
-  try {
-    for (let r = 0; r < element.count; r++) {
-      for (const prop of element.properties) {
-        if (prop.kind === 'scalar') {
-          p += SIZES[prop.type];
-          continue;
-        }
-        const n = readScalar(view, p, prop.countType);
-        p += SIZES[prop.countType] + n * SIZES[prop.itemType];
-      }
-    }
-  } catch {
-    p = Infinity; // the DataView ran off the end
-  }
-  if (p > view.byteLength) {
-    throw new SplatFormatError(`PLY data ends inside element "${element.name}" (before the vertices)`);
-  }
-  return p - start;
-}
-
-function readScalar(view: DataView, at: number, type: PlyScalarType): number {
-  switch (type) {
-    case 'int8': return view.getInt8(at);
-    case 'uint8': return view.getUint8(at);
-    case 'int16': return view.getInt16(at, true);
-    case 'uint16': return view.getUint16(at, true);
-    case 'int32': return view.getInt32(at, true);
-    case 'uint32': return view.getUint32(at, true);
-    case 'float32': return view.getFloat32(at, true);
-    case 'float64': return view.getFloat64(at, true);
-  }
-}
-
-/** Copies bytes into a fresh (4-byte aligned) Float32Array. */
-function realign(bytes: Uint8Array): Float32Array {
-  const out = new Float32Array(bytes.byteLength / 4);
-  new Uint8Array(out.buffer).set(bytes);
-  return out;
-}
-
-const REQUIRED = [
-  'x', 'y', 'z', 'f_dc_0', 'f_dc_1', 'f_dc_2', 'opacity',
-  'scale_0', 'scale_1', 'scale_2', 'rot_0', 'rot_1', 'rot_2', 'rot_3',
-] as const;
-
-const PROGRESS_ROWS = 65536;
-
 /**
- * Parses an INRIA 3DGS binary little-endian PLY. Properties are found by name
- * in any order and read by their declared type; other properties and other
- * elements are skipped. `onProgress` gets fractions in [0, 1] every 64K rows.
+ * Parses an INRIA 3DGS binary PLY held whole in memory. Properties are found
+ * by name in any order and read by their declared type; other properties and
+ * other elements are skipped. `onProgress` gets fractions in [0, 1] every 64K
+ * rows. (Streams: parsePlyHeader + createPlyVertexStream.)
  */
 export function parseSplatPly(
   buffer: ArrayBuffer | Uint8Array,
@@ -193,117 +142,7 @@ export function parseSplatPly(
 ): SplatCloud {
   const bytes = toBytes(buffer);
   const header = parsePlyHeader(bytes);
-  if (header.format !== 'binary_little_endian') {
-    throw new SplatFormatError(
-      `PLY format "${header.format}" is not supported: only binary_little_endian is supported`,
-    );
-  }
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-
-  // Find where the vertex rows start by skipping the elements before them.
-  let start = header.headerLength;
-  let vertex: PlyElement | undefined;
-  for (const element of header.elements) {
-    if (element.name === 'vertex') {
-      vertex = element;
-      break;
-    }
-    start += element.rowSize !== undefined
-      ? element.rowSize * element.count
-      : variableElementLength(view, start, element);
-  }
-  if (!vertex) throw new SplatFormatError('PLY file has no "vertex" element');
-  const rowSize = vertex.rowSize;
-  if (rowSize === undefined) throw new SplatFormatError('PLY vertex element has a list property: not a splat file');
-
-  const columns = new Map<string, PlyScalarProperty>();
-  for (const p of vertex.properties) if (p.kind === 'scalar') columns.set(p.name, p);
-  for (const name of REQUIRED) {
-    if (!columns.has(name)) throw new SplatFormatError(`PLY vertex element is missing required property "${name}"`);
-  }
-  let restCount = 0;
-  while (columns.has(`f_rest_${restCount}`)) restCount++;
-  const restTotal = vertex.properties.filter((p) => p.name.startsWith('f_rest_')).length;
-  const shDegree = shDegreeFromRestCount(restCount);
-  if (shDegree === undefined || restTotal !== restCount) {
-    throw new SplatFormatError(
-      `PLY vertex element has ${restTotal} f_rest_* properties; expected f_rest_0.. with 0, 9, 24 or 45 of them`,
-    );
-  }
-
-  const count = vertex.count;
-  const available = Math.max(0, Math.floor((bytes.byteLength - start) / rowSize));
-  if (count > available) {
-    throw new SplatFormatError(
-      `PLY vertex count ${count} is larger than the data: the bytes hold only ${available} rows of ${rowSize} bytes`,
-    );
-  }
-
-  // Source columns per output value, in output order. SH: the file is
-  // channel-major (f_rest_{c*K+k}); the cloud wants sh[(i*K+k)*3+c].
-  const K = shCoefficients(shDegree);
-  const restOrder: string[] = [];
-  for (let k = 0; k < K; k++) for (let c = 0; c < 3; c++) restOrder.push(`f_rest_${c * K + k}`);
-  const used = [...REQUIRED, ...restOrder].map((name) => columns.get(name)!);
-
-  // Every used column is copied into a small float row first, from a Float32Array
-  // view when the whole row is float32 (the common case), else via the DataView.
-  const allFloat = vertex.properties.every((p) => p.kind === 'scalar' && p.type === 'float32');
-  let f32: Float32Array | undefined;
-  if (allFloat && rowSize % 4 === 0 && count > 0) {
-    const from = bytes.byteOffset + start;
-    const length = count * rowSize;
-    f32 = from % 4 === 0
-      ? new Float32Array(bytes.buffer, from, length / 4)
-      : realign(bytes.subarray(start, start + length));
-  }
-  const stride = rowSize / 4;
-  const floatIndex = Int32Array.from(used, (p) => p.offset / 4);
-  const byteOffset = Int32Array.from(used, (p) => p.offset);
-  const types = used.map((p) => p.type);
-  const nUsed = used.length;
-  const row = new Float32Array(nUsed);
-
-  const cloud = allocateSplatCloud(count, shDegree);
-  const { positions, scales, rotations, opacities, dc, sh } = cloud;
-  const shStride = K * 3;
-  const onProgress = options.onProgress;
-
-  for (let i = 0; i < count; i++) {
-    if (f32) {
-      const base = i * stride;
-      for (let j = 0; j < nUsed; j++) row[j] = f32[base + floatIndex[j]!]!;
-    } else {
-      const base = start + i * rowSize;
-      for (let j = 0; j < nUsed; j++) row[j] = readScalar(view, base + byteOffset[j]!, types[j]!);
-    }
-    positions[3 * i] = row[0]!;
-    positions[3 * i + 1] = row[1]!;
-    positions[3 * i + 2] = row[2]!;
-    dc[3 * i] = row[3]!;
-    dc[3 * i + 1] = row[4]!;
-    dc[3 * i + 2] = row[5]!;
-    opacities[i] = 1 / (1 + Math.exp(-row[6]!));
-    scales[3 * i] = Math.exp(row[7]!);
-    scales[3 * i + 1] = Math.exp(row[8]!);
-    scales[3 * i + 2] = Math.exp(row[9]!);
-    // Trainer output is not normalised; a zero (or NaN) quaternion becomes identity.
-    const w = row[10]!, x = row[11]!, y = row[12]!, z = row[13]!;
-    const norm = Math.sqrt(w * w + x * x + y * y + z * z);
-    if (norm > 0) {
-      rotations[4 * i] = w / norm;
-      rotations[4 * i + 1] = x / norm;
-      rotations[4 * i + 2] = y / norm;
-      rotations[4 * i + 3] = z / norm;
-    } else {
-      rotations[4 * i] = 1;
-    }
-    const shBase = i * shStride;
-    for (let j = 0; j < shStride; j++) sh[shBase + j] = row[14 + j]!;
-    if (onProgress && (i + 1) % PROGRESS_ROWS === 0) onProgress((i + 1) / count);
-  }
-  onProgress?.(1);
-
-  cloud.bounds = computeBounds(positions, count);
-  return cloud;
+  const stream = createPlyVertexStream(header, { totalBytes: bytes.byteLength, onProgress: options.onProgress });
+  stream.push(bytes.subarray(header.headerLength));
+  return stream.finish();
 }

@@ -8,7 +8,7 @@
  *   28 rotation w x y z 4 × uint8, each stored as q * 128 + 128 clamped to 0..255
  * There are no higher SH bands, so the cloud has shDegree 0.
  */
-import { allocateSplatCloud, computeBounds, SH_C0, type SplatCloud } from '../scene/splat-cloud';
+import { allocateSplatCloud, computeBounds, SH_C0, writeUnitQuaternion, type SplatCloud } from '../scene/splat-cloud';
 import { SplatFormatError } from './ply';
 
 /** Bytes per splat record. */
@@ -60,16 +60,7 @@ export function parseSplatFormat(
     dc[i3 + 2] = bytes[b + 26]! * colourScale - colourOffset;
     opacities[i] = bytes[b + 27]! / 255;
     const w = bytes[b + 28]! - 128, x = bytes[b + 29]! - 128, y = bytes[b + 30]! - 128, z = bytes[b + 31]! - 128;
-    const norm = Math.sqrt(w * w + x * x + y * y + z * z);
-    const r = i * 4;
-    if (norm > 0) {
-      rotations[r] = w / norm;
-      rotations[r + 1] = x / norm;
-      rotations[r + 2] = y / norm;
-      rotations[r + 3] = z / norm;
-    } else {
-      rotations[r] = 1;
-    }
+    writeUnitQuaternion(rotations, i * 4, w, x, y, z);
     if (onProgress && (i + 1) % PROGRESS_ROWS === 0) onProgress((i + 1) / count);
   }
   onProgress?.(1);

@@ -1,14 +1,14 @@
 /**
- * Main-thread API for loading splat scenes: reads files, hands bytes or URLs
- * to the load worker and resolves with the parsed SplatCloud. DOM-free.
+ * Main-thread API for loading splat scenes: hands files, URLs or bytes to the
+ * load worker, which streams and parses them, and resolves with the parsed
+ * SplatCloud. DOM-free.
  */
 import type { SplatCloud } from '../scene/splat-cloud';
-import type { LoadRequest, LoadResponse } from './load-worker';
-import { SplatFormatError } from './ply';
+import type { LoadRequest, LoadResponse, LoadStage } from './load-worker';
+import { SplatFormatError } from './format-error';
 
-export type LoadStage = 'download' | 'parse' | 'read';
+export type { LoadStage };
 export type LoadProgress = (p: { stage: LoadStage; fraction: number }) => void;
-
 interface Pending {
   resolve: (cloud: SplatCloud) => void;
   reject: (error: Error) => void;
@@ -23,22 +23,6 @@ function toError(message: string, name: string): Error {
   return error;
 }
 
-/** Reads a File into memory, reporting 'read' progress as the stream arrives. */
-async function readFile(file: File, onProgress: LoadProgress | undefined): Promise<ArrayBuffer> {
-  if (!onProgress || typeof file.stream !== 'function') return file.arrayBuffer();
-  const data = new Uint8Array(file.size);
-  const reader = file.stream().getReader();
-  let length = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    data.set(value, length);
-    length += value.byteLength;
-    onProgress({ stage: 'read', fraction: file.size > 0 ? length / file.size : 1 });
-  }
-  return data.buffer;
-}
-
 export class SplatLoader {
   private worker: Worker | undefined;
   private nextId = 1;
@@ -46,10 +30,12 @@ export class SplatLoader {
 
   /**
    * Loads a scene. Strings and URLs are fetched by the worker (relative ones
-   * resolve against the page). An ArrayBuffer is transferred to the worker,
-   * so the caller's buffer is detached afterwards.
+   * resolve against the page). A File is read by the worker as a stream;
+   * several Files are a SOG meta.json with its images. An
+   * ArrayBuffer is transferred to the worker, so the caller's buffer is
+   * detached afterwards.
    */
-  async load(source: File | URL | string | ArrayBuffer, onProgress?: LoadProgress): Promise<SplatCloud> {
+  async load(source: File | File[] | URL | string | ArrayBuffer, onProgress?: LoadProgress): Promise<SplatCloud> {
     const id = this.nextId++;
     let request: LoadRequest;
     if (source instanceof ArrayBuffer) {
@@ -59,7 +45,7 @@ export class SplatLoader {
       const base = (globalThis as { location?: { href: string } }).location?.href;
       request = { id, url: new URL(source, base).href };
     } else {
-      request = { id, buffer: await readFile(source, onProgress), name: source.name };
+      request = Array.isArray(source) ? { id, files: source } : { id, file: source };
     }
     const worker = this.ensureWorker();
     return new Promise<SplatCloud>((resolve, reject) => {

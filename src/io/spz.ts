@@ -30,6 +30,12 @@
  * fzstd (a small pure-JavaScript decoder) unless options.zstdDecompress
  * supplies another.
  *
+ * Bytes after the last attribute plane or stream are ignored, as the
+ * reference reader ignores them. A header count above SPZ_MAX_POINTS, a
+ * stream table or zstd frame header that disagrees with the header's count,
+ * or a zstd window far beyond the stream's size is refused before anything
+ * of that size is allocated.
+ *
  * SPZ stores coordinates as RUB (x right, y up, z back); PLY scenes are RDF
  * (y down, z forward). By default the parser converts to RDF (a 180° turn
  * about x: y and z of positions and quaternion axes negated, SH bands
@@ -45,6 +51,20 @@ const GZIP_1 = 0x8b;
 const HEADER_BYTES = 16;
 const V4_HEADER_BYTES = 32;
 const COLOUR_SCALE = 0.15;
+/**
+ * The most splats an SPZ file may declare: the reference reader (Niantic's
+ * load-spz.cc, maxPointsToRead) refuses more, so no file holds more; the cap
+ * also bounds what a lying header can make the parser allocate.
+ */
+export const SPZ_MAX_POINTS = 10_000_000;
+/**
+ * The largest zstd window accepted for a stream with no declared content
+ * size, unless the stream itself is bigger: zstd levels 1 to 19 use windows
+ * up to 8 MiB (windowLog 23), and a window larger than both that and the
+ * content can serve no back-reference. fzstd allocates the declared window
+ * up front, so a bigger one would be an allocation the file only claims.
+ */
+const MAX_ZSTD_WINDOW = 8 * 2 ** 20;
 const SQRT1_2 = Math.SQRT1_2;
 
 export interface SpzHeader {
@@ -101,6 +121,12 @@ export function readSpzHeader(data: Uint8Array): SpzHeader {
     throw new SplatFormatError(`Unsupported SPZ version ${version}: only versions 2, 3 and 4 are supported`);
   }
   const count = view.getUint32(8, true);
+  if (count > SPZ_MAX_POINTS) {
+    throw new SplatFormatError(
+      `SPZ header says ${count.toLocaleString('en-US')} splats: more than the ` +
+      `${SPZ_MAX_POINTS.toLocaleString('en-US')} the reference SPZ reader accepts (the file is corrupt)`,
+    );
+  }
   const shDegree = data[12]!;
   if (shDegree > 3) throw new SplatFormatError(`SPZ header has SH degree ${shDegree}: at most 3 is supported`);
   const fractionalBits = data[13]!;
@@ -152,6 +178,51 @@ function splitPacked(data: Uint8Array, h: SpzHeader): Planes {
   return toPlanes(parts);
 }
 
+/**
+ * Checks a zstd frame header (RFC 8878, section 3.1.1.1) against the size
+ * the stream must decompress to, before fzstd allocates what the header
+ * claims: a declared content size may not exceed that size, and without one
+ * the window must be reasonable (MAX_ZSTD_WINDOW).
+ */
+function checkZstdFrame(frame: Uint8Array, expected: number, stream: number): void {
+  if (frame.length < 6) {
+    throw new SplatFormatError(`SPZ stream ${stream} is truncated: ${frame.length} bytes, too short for a zstd frame header`);
+  }
+  const descriptor = frame[4]!;
+  const contentSizeFlag = descriptor >> 6;
+  const singleSegment = (descriptor >> 5) & 1;
+  if (descriptor & 0x08) throw new SplatFormatError(`SPZ stream ${stream} has an invalid zstd frame header (reserved bit set)`);
+  let at = 5;
+  let window = 0;
+  if (!singleSegment) {
+    const w = frame[at++]!;
+    const base = 2 ** (10 + (w >> 3));
+    window = base + (base / 8) * (w & 7);
+  }
+  at += [0, 1, 2, 4][descriptor & 3]!; // dictionary id
+  const sizeBytes = contentSizeFlag === 0 ? singleSegment : 1 << contentSizeFlag;
+  if (at + sizeBytes > frame.length) {
+    throw new SplatFormatError(`SPZ stream ${stream} is truncated inside its zstd frame header`);
+  }
+  if (sizeBytes > 0) {
+    let size = 0;
+    for (let i = sizeBytes - 1; i >= 0; i--) size = size * 256 + frame[at + i]!;
+    if (sizeBytes === 2) size += 256;
+    // Smaller is possible (a stream may be several frames); the decoded length is checked after.
+    if (size > expected) {
+      throw new SplatFormatError(
+        `SPZ stream ${stream}: its zstd frame says it holds ${size.toLocaleString('en-US')} bytes, more than the ` +
+        `${expected.toLocaleString('en-US')} the header's splat count calls for`,
+      );
+    }
+  } else if (window > Math.max(expected, MAX_ZSTD_WINDOW)) {
+    throw new SplatFormatError(
+      `SPZ stream ${stream}: its zstd frame asks for a ${window.toLocaleString('en-US')}-byte window to decompress ` +
+      `${expected.toLocaleString('en-US')} bytes`,
+    );
+  }
+}
+
 /** Version 4: a table of zstd-compressed streams. */
 async function splitStreams(data: Uint8Array, h: SpzHeader, options: ParseSpzOptions): Promise<Planes> {
   if (data.length < V4_HEADER_BYTES) {
@@ -190,6 +261,9 @@ async function splitStreams(data: Uint8Array, h: SpzHeader, options: ParseSpzOpt
   if (compressed.some((b) => b.length > 0 && !isZstd(b))) {
     throw new SplatFormatError('SPZ version 4 stream is not a zstd frame: no other stream compression is known');
   }
+  compressed.forEach((frame, s) => {
+    if (frame.length > 0) checkZstdFrame(frame, sizes[s]!, s);
+  });
   // fzstd: a small pure-JavaScript zstd decoder (browsers and Node have none built in).
   const decompress = options.zstdDecompress ?? ((frame: Uint8Array) => zstdDecompress(frame));
   const parts: Uint8Array[] = [];

@@ -66,19 +66,42 @@ export function allocateSplatCloud(count: number, shDegree: ShDegree): SplatClou
   };
 }
 
+/**
+ * Writes (w, x, y, z) / |q| at `out[at..at+3]`. Stored quaternions are often
+ * not unit length (trainer output, 8-bit quantised ones); a zero one, which
+ * has no direction, becomes the identity.
+ */
+export function writeUnitQuaternion(out: Float32Array, at: number, w: number, x: number, y: number, z: number): void {
+  const norm = Math.sqrt(w * w + x * x + y * y + z * z);
+  if (norm > 0) {
+    out[at] = w / norm;
+    out[at + 1] = x / norm;
+    out[at + 2] = y / norm;
+    out[at + 3] = z / norm;
+  } else {
+    out[at] = 1;
+    out[at + 1] = 0;
+    out[at + 2] = 0;
+    out[at + 3] = 0;
+  }
+}
+
 /** Axis-aligned bounds of the splat centres. */
 export function computeBounds(positions: Float32Array, count: number): Bounds {
-  const min: [number, number, number] = [Infinity, Infinity, Infinity];
-  const max: [number, number, number] = [-Infinity, -Infinity, -Infinity];
-  for (let i = 0; i < count; i++) {
-    for (let a = 0; a < 3; a++) {
-      const v = positions[3 * i + a]!;
-      if (v < min[a]!) min[a] = v;
-      if (v > max[a]!) max[a] = v;
-    }
-  }
   if (count === 0) return { min: [0, 0, 0], max: [0, 0, 0] };
-  return { min, max };
+  // Scalar locals: this pass runs over every loaded scene (1M splats: ~2 ms).
+  let minX = Infinity, minY = Infinity, minZ = Infinity;
+  let maxX = -Infinity, maxY = -Infinity, maxZ = -Infinity;
+  for (let i = 0; i < 3 * count; i += 3) {
+    const x = positions[i]!, y = positions[i + 1]!, z = positions[i + 2]!;
+    if (x < minX) minX = x;
+    if (x > maxX) maxX = x;
+    if (y < minY) minY = y;
+    if (y > maxY) maxY = y;
+    if (z < minZ) minZ = z;
+    if (z > maxZ) maxZ = z;
+  }
+  return { min: [minX, minY, minZ], max: [maxX, maxY, maxZ] };
 }
 
 /**

@@ -138,17 +138,26 @@ export class HelpOverlay {
   }
 }
 
-/** The hidden file input behind "open .ply…" (id `file-input`, so tests can fill it). */
+/** Splat files the viewer opens; a SOG meta.json comes with its .webp images. */
+export const SPLAT_FILE_ACCEPT = '.ply,.splat,.spz,.ksplat,.sog,.json,.webp';
+
+/**
+ * The hidden file input behind "open scene…" (id `file-input`, so tests can
+ * fill it). It hands over every chosen file: a SOG meta.json needs its images.
+ */
 export class FilePicker {
   readonly dom: HTMLInputElement;
 
-  constructor(onFile: (file: File) => void, options: { accept?: string; id?: string } = {}) {
-    this.dom = el('input', { type: 'file', accept: options.accept ?? '.ply,.splat,.spz', id: options.id ?? 'file-input', hidden: true });
+  constructor(onFiles: (files: File[]) => void, options: { accept?: string; id?: string; multiple?: boolean } = {}) {
+    this.dom = el('input', {
+      type: 'file', accept: options.accept ?? SPLAT_FILE_ACCEPT, multiple: options.multiple ?? true,
+      id: options.id ?? 'file-input', hidden: true,
+    });
     this.dom.addEventListener('change', () => {
-      const file = this.dom.files?.[0];
+      const files = [...(this.dom.files ?? [])];
       // Cleared so that choosing the same file again still fires 'change'.
       this.dom.value = '';
-      if (file) onFile(file);
+      if (files.length > 0) onFiles(files);
     });
   }
 
@@ -159,14 +168,15 @@ export class FilePicker {
 
 /**
  * Shows a drop target while files are dragged over the window and hands the
- * first dropped file to `onFile`. Counts enter/leave pairs because they fire
+ * dropped files to `onFiles`. Counts enter/leave pairs because they fire
  * for every child element crossed.
  */
 export class DropZone {
-  readonly dom = el('div', { className: 'drop-zone', hidden: true }, el('p', { textContent: 'Drop a .ply file to open it' }));
+  readonly dom = el('div', { className: 'drop-zone', hidden: true },
+    el('p', { textContent: 'Drop a splat file (.ply .splat .spz .ksplat .sog, or a SOG meta.json with its images) to open it' }));
   private depth = 0;
 
-  constructor(target: Window, onFile: (file: File) => void) {
+  constructor(target: Window, onFiles: (files: File[]) => void) {
     const carriesFiles = (event: DragEvent) => event.dataTransfer?.types.includes('Files') ?? false;
     target.addEventListener('dragenter', (event) => {
       if (!carriesFiles(event)) return;
@@ -188,8 +198,8 @@ export class DropZone {
       event.preventDefault();
       this.depth = 0;
       this.dom.hidden = true;
-      const file = event.dataTransfer?.files[0];
-      if (file) onFile(file);
+      const files = [...(event.dataTransfer?.files ?? [])];
+      if (files.length > 0) onFiles(files);
     });
   }
 }

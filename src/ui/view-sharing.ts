@@ -33,7 +33,7 @@ export class ViewSharing {
   private sceneUrl: string | null = null;
 
   constructor(private readonly host: ViewSharingHost) {
-    this.cameraPicker = new FilePicker((file) => void this.loadCamera(file), { accept: '.json,application/json', id: 'camera-input' });
+    this.cameraPicker = new FilePicker(([file]) => void this.loadCamera(file!), { accept: '.json,application/json', id: 'camera-input', multiple: false });
   }
 
   /** The view named in the page URL, or null; a malformed one is reported and ignored. */

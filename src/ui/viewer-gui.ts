@@ -95,7 +95,7 @@ export class ViewerGui {
     };
 
     const scene = gui.addFolder('Scene');
-    scene.add({ open: () => actions.openFile() }, 'open').name('open .ply…');
+    scene.add({ open: () => actions.openFile() }, 'open').name('open scene…');
     scene.add({ reset: () => actions.resetCamera() }, 'reset').name('reset camera');
     this.upAxisController = scene.add(settings, 'upAxis', { '+y (default scene)': '+y', '−y (captured scenes)': '-y' }).name('up axis').onChange(changed('upAxis'));
     const view = gui.addFolder('View');

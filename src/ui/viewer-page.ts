@@ -57,7 +57,7 @@ export class ViewerPage {
   private readonly messages = new MessageOverlay();
   private readonly progress = new ProgressBar();
   private readonly help = new HelpOverlay(CAMERA_HELP, window, () => this.messages.dismissAll());
-  private readonly picker = new FilePicker((file) => void this.open(file, file.name));
+  private readonly picker = new FilePicker((files) => void this.open(files, sceneName(files)));
   private readonly settings: ViewerSettings = { ...DEFAULT_SETTINGS };
   private readonly state: ViewerState = { frames: 0, splats: 0, sceneName: '', activeSort: '', lastError: null, ready: false };
   private readonly camera = new OrbitCamera({ yaw: HOME_YAW, pitch: HOME_PITCH });
@@ -167,7 +167,7 @@ export class ViewerPage {
     });
     this.settingChanged('background');
     this.settingChanged('sortMode');
-    const drop = new DropZone(window, (file) => void this.open(file, file.name));
+    const drop = new DropZone(window, (files) => void this.open(files, sceneName(files)));
     this.canvas.after(this.stats.dom, this.help.hint, drop.dom);
     this.watchCanvas();
     requestAnimationFrame(this.tick);
@@ -191,7 +191,7 @@ export class ViewerPage {
   }
 
   /** Loads a scene; the current one keeps rendering until the new one has parsed. Resolves to success. */
-  private async open(source: File | string, name: string): Promise<boolean> {
+  private async open(source: File[] | string, name: string): Promise<boolean> {
     const token = ++this.loadToken;
     this.progress.start(name);
     try {
@@ -407,4 +407,10 @@ function fileName(url: string): string {
   } catch {
     return last;
   }
+}
+
+/** How opened files are named in messages: the file, or a SOG's meta.json among its images. */
+function sceneName(files: File[]): string {
+  if (files.length === 1) return files[0]!.name;
+  return files.find((f) => /meta\.json$/i.test(f.name))?.name ?? `${files.length} files`;
 }

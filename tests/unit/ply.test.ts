@@ -134,12 +134,12 @@ describe('parseSplatPly on real INRIA scenes', () => {
 type Prop = [type: string, name: string];
 interface ElementSpec { name: string; props: Prop[]; rows: number[][] }
 
-const WRITERS: Record<string, [number, (v: DataView, at: number, x: number) => void]> = {
-  float: [4, (v, at, x) => v.setFloat32(at, x, true)],
-  double: [8, (v, at, x) => v.setFloat64(at, x, true)],
+const WRITERS: Record<string, [number, (v: DataView, at: number, x: number, le: boolean) => void]> = {
+  float: [4, (v, at, x, le) => v.setFloat32(at, x, le)],
+  double: [8, (v, at, x, le) => v.setFloat64(at, x, le)],
   uchar: [1, (v, at, x) => v.setUint8(at, x)],
-  short: [2, (v, at, x) => v.setInt16(at, x, true)],
-  int: [4, (v, at, x) => v.setInt32(at, x, true)],
+  short: [2, (v, at, x, le) => v.setInt16(at, x, le)],
+  int: [4, (v, at, x, le) => v.setInt32(at, x, le)],
 };
 
 function makePly(elements: ElementSpec[], format = 'binary_little_endian'): Uint8Array {
@@ -158,7 +158,7 @@ function makePly(elements: ElementSpec[], format = 'binary_little_endian'): Uint
   for (const e of elements) {
     for (const row of e.rows) {
       e.props.forEach(([type], j) => {
-        WRITERS[type]![1](view, at, row[j]!);
+        WRITERS[type]![1](view, at, row[j]!, format !== 'binary_big_endian');
         at += WRITERS[type]![0];
       });
     }
@@ -208,6 +208,13 @@ describe('parseSplatPly on built files', () => {
     expect(shuffled).toEqual(plain);
   });
 
+  it('reads big-endian files like little-endian ones', () => {
+    const props: Prop[] = NAMES.map((n) => [n === 'opacity' ? 'double' : 'float', n]);
+    const big = makePly([{ name: 'vertex', props, rows: ROWS }], 'binary_big_endian');
+    expect(parsePlyHeader(big).format).toBe('binary_big_endian');
+    expect(parseSplatPly(big)).toEqual(plain);
+  });
+
   it('accepts an unaligned view and gives the same result', () => {
     const bytes = makePly([plainVertex()]);
     const padded = new Uint8Array(bytes.length + 1);
@@ -234,8 +241,7 @@ describe('parseSplatPly errors', () => {
   const cases: [string, () => Uint8Array, RegExp][] = [
     ['wrong magic', () => withHeader('ply\n', 'plx\n'), /Not a PLY file/],
     ['empty file', () => new Uint8Array(0), /Not a PLY file/],
-    ['ascii format', () => withHeader('binary_little_endian', 'ascii'), /"ascii".*only binary_little_endian/],
-    ['big-endian format', () => withHeader('binary_little_endian', 'binary_big_endian'), /only binary_little_endian/],
+    ['ascii format', () => withHeader('binary_little_endian', 'ascii'), /"ascii" is not supported: splat files are binary/],
     ['missing opacity', () => makePly([plainVertex(NAMES.filter((n) => n !== 'opacity'), ROWS.map((r) => r.slice(1)))]), /missing required property "opacity"/],
     ['count larger than data', () => withHeader('element vertex 3', 'element vertex 4'), /vertex count 4 is larger than the data.*only 3 rows/],
     ['data cut mid-row', () => good.subarray(0, good.length - 5), /only 2 rows/],

@@ -1,0 +1,368 @@
+/**
+ * Streaming decoder for the vertex rows of an INRIA 3D Gaussian Splatting
+ * PLY: bytes are pushed as they arrive (a fetch body, a File stream, or one
+ * whole buffer) and decoded straight into the SplatCloud arrays, with
+ * activations applied. Nothing but a partial row is kept from the file, so a
+ * scene bigger than the memory for a second copy of its file still loads.
+ * DOM-free.
+ *
+ * Rows whose properties are all float32 (every trainer writes these) are
+ * read through a Float32Array; other layouts (mixed types, big endian) go
+ * through a DataView.
+ */
+import {
+  allocateSplatCloud, computeBounds, shCoefficients, shDegreeFromRestCount, writeUnitQuaternion,
+  type ShDegree, type SplatCloud,
+} from '../scene/splat-cloud';
+import { SplatFormatError } from './format-error';
+import type { PlyHeader, PlyScalarProperty, PlyScalarType } from './ply';
+
+const REQUIRED = [
+  'x', 'y', 'z', 'f_dc_0', 'f_dc_1', 'f_dc_2', 'opacity',
+  'scale_0', 'scale_1', 'scale_2', 'rot_0', 'rot_1', 'rot_2', 'rot_3',
+] as const;
+
+/** Rows per decode block, and the most rows between two progress reports. */
+const BLOCK_ROWS = 65536;
+
+export interface PlyStreamOptions {
+  /**
+   * Bytes of the whole file, when known (a File, a Content-Length, a buffer):
+   * the vertex count is then checked against it before anything is
+   * allocated. Without it the arrays grow as rows arrive, so a lying count
+   * cannot allocate more than the data that actually came.
+   */
+  totalBytes?: number;
+  /** Fraction of the vertex rows decoded, in [0, 1]. */
+  onProgress?: (fraction: number) => void;
+}
+
+/**
+ * Checks a parsed header and returns a decoder for its vertex rows. The
+ * bytes pushed into it start right after the header's `end_header` line.
+ */
+export function createPlyVertexStream(header: PlyHeader, options: PlyStreamOptions = {}): PlyVertexStream {
+  if (header.format === 'ascii') {
+    throw new SplatFormatError(
+      'PLY format "ascii" is not supported: splat files are binary (binary_little_endian or binary_big_endian)',
+    );
+  }
+  // Bytes of the elements written before the vertex rows: skipped.
+  let skip = 0;
+  const vertexIndex = header.elements.findIndex((e) => e.name === 'vertex');
+  if (vertexIndex < 0) throw new SplatFormatError('PLY file has no "vertex" element');
+  if (header.elements.filter((e) => e.name === 'vertex').length > 1) {
+    throw new SplatFormatError('PLY file has element "vertex" twice: it is not clear which holds the splats');
+  }
+  for (const element of header.elements.slice(0, vertexIndex)) {
+    if (element.rowSize === undefined) {
+      throw new SplatFormatError(
+        `PLY element "${element.name}" before the vertices has a list property: not a splat file`,
+      );
+    }
+    skip += element.rowSize * element.count;
+  }
+  const vertex = header.elements[vertexIndex]!;
+  const rowSize = vertex.rowSize;
+  if (rowSize === undefined) throw new SplatFormatError('PLY vertex element has a list property: not a splat file');
+
+  const columns = new Map<string, PlyScalarProperty>();
+  for (const p of vertex.properties) {
+    if (p.kind !== 'scalar') continue;
+    if (columns.has(p.name)) throw new SplatFormatError(`PLY vertex element has property "${p.name}" twice`);
+    columns.set(p.name, p);
+  }
+  for (const name of REQUIRED) {
+    if (!columns.has(name)) throw new SplatFormatError(`PLY vertex element is missing required property "${name}"`);
+  }
+  let restCount = 0;
+  while (columns.has(`f_rest_${restCount}`)) restCount++;
+  const restTotal = vertex.properties.filter((p) => p.name.startsWith('f_rest_')).length;
+  const shDegree = shDegreeFromRestCount(restCount);
+  if (shDegree === undefined || restTotal !== restCount) {
+    throw new SplatFormatError(
+      `PLY vertex element has ${restTotal} f_rest_* properties; expected f_rest_0.. with 0, 9, 24 or 45 of them`,
+    );
+  }
+
+  const count = vertex.count;
+  const { totalBytes } = options;
+  if (totalBytes !== undefined) {
+    const available = Math.max(0, Math.floor((totalBytes - header.headerLength - skip) / rowSize));
+    if (count > available) {
+      throw new SplatFormatError(
+        `PLY vertex count ${count.toLocaleString('en-US')} is larger than the data: the file holds only ` +
+        `${available.toLocaleString('en-US')} rows of ${rowSize} bytes`,
+      );
+    }
+  }
+  if (count === 0) throw new SplatFormatError('PLY file holds no splats: its vertex count is 0');
+
+  // Source columns per output value, in output order. SH: the file is
+  // channel-major (f_rest_{c*K+k}); the cloud wants sh[(i*K+k)*3+c].
+  const K = shCoefficients(shDegree);
+  const restOrder: string[] = [];
+  for (let k = 0; k < K; k++) for (let c = 0; c < 3; c++) restOrder.push(`f_rest_${c * K + k}`);
+  const used = [...REQUIRED, ...restOrder].map((name) => columns.get(name)!);
+  const allFloat = header.format === 'binary_little_endian' && rowSize % 4 === 0 &&
+    vertex.properties.every((p) => p.kind === 'scalar' && p.type === 'float32');
+  return new PlyVertexStream({
+    count, shDegree, rowSize, skip, used, allFloat,
+    littleEndian: header.format === 'binary_little_endian',
+    growable: totalBytes === undefined,
+    onProgress: options.onProgress,
+  });
+}
+
+interface StreamLayout {
+  count: number;
+  shDegree: ShDegree;
+  rowSize: number;
+  skip: number;
+  used: PlyScalarProperty[];
+  allFloat: boolean;
+  littleEndian: boolean;
+  growable: boolean;
+  onProgress: ((fraction: number) => void) | undefined;
+}
+
+export class PlyVertexStream {
+  /** The vertex count the header declares. */
+  readonly count: number;
+  private readonly layout: StreamLayout;
+  private cloud: SplatCloud;
+  /** Rows the arrays have room for (grows up to `count` when the size is unknown). */
+  private capacity: number;
+  private rows = 0;
+  private skipLeft: number;
+  /** A row split across two pushes. */
+  private readonly carry: Uint8Array;
+  private carryLength = 0;
+  /** 4-byte aligned copy of rows that arrive at an odd offset. */
+  private scratch = new Float32Array(0);
+  private readonly floatIndex: Int32Array;
+  private readonly byteOffset: Int32Array;
+  private readonly row: Float32Array;
+  /** About 16 reports per file, at most BLOCK_ROWS apart. */
+  private readonly progressStep: number;
+  private nextProgress: number;
+
+  constructor(layout: StreamLayout) {
+    this.layout = layout;
+    this.count = layout.count;
+    this.capacity = layout.growable ? Math.min(layout.count, BLOCK_ROWS) : layout.count;
+    this.cloud = allocateSplatCloud(this.capacity, layout.shDegree);
+    this.skipLeft = layout.skip;
+    this.carry = new Uint8Array(layout.rowSize);
+    this.floatIndex = Int32Array.from(layout.used, (p) => p.offset / 4);
+    this.byteOffset = Int32Array.from(layout.used, (p) => p.offset);
+    this.row = new Float32Array(layout.used.length);
+    this.progressStep = Math.min(BLOCK_ROWS, Math.ceil(layout.count / 16));
+    this.nextProgress = this.progressStep;
+  }
+
+  /** Rows decoded so far. */
+  get decodedRows(): number {
+    return this.rows;
+  }
+
+  /** Decodes the whole rows in `bytes` and keeps a trailing partial row for the next push. */
+  push(bytes: Uint8Array): void {
+    let at = 0;
+    if (this.skipLeft > 0) {
+      const skipped = Math.min(this.skipLeft, bytes.length);
+      this.skipLeft -= skipped;
+      at = skipped;
+    }
+    if (at >= bytes.length || this.rows >= this.count) return;
+    const { rowSize } = this.layout;
+    if (this.carryLength > 0) {
+      const take = Math.min(rowSize - this.carryLength, bytes.length - at);
+      this.carry.set(bytes.subarray(at, at + take), this.carryLength);
+      this.carryLength += take;
+      at += take;
+      if (this.carryLength < rowSize) return;
+      this.carryLength = 0;
+      this.decodeRows(this.carry, 0, 1);
+    }
+    // In blocks, so that one big push still reports progress as it goes.
+    let rows = Math.min(Math.floor((bytes.length - at) / rowSize), this.count - this.rows);
+    while (rows > 0) {
+      const block = Math.min(rows, BLOCK_ROWS);
+      this.decodeRows(bytes, at, block);
+      at += block * rowSize;
+      rows -= block;
+    }
+    if (this.rows < this.count && at < bytes.length) {
+      this.carry.set(bytes.subarray(at), 0);
+      this.carryLength = bytes.length - at;
+    }
+  }
+
+  /** The decoded scene; throws when fewer rows arrived than the header declares. */
+  finish(): SplatCloud {
+    if (this.rows < this.count) {
+      throw new SplatFormatError(
+        `PLY file is truncated: the header declares ${this.count.toLocaleString('en-US')} splats, ` +
+        `the data ends after ${this.rows.toLocaleString('en-US')}` +
+        (this.carryLength > 0 ? ` and ${this.carryLength} bytes of the next ${this.layout.rowSize}-byte row` : ''),
+      );
+    }
+    this.layout.onProgress?.(1);
+    const cloud = this.cloud;
+    cloud.bounds = computeBounds(cloud.positions, cloud.count);
+    return cloud;
+  }
+
+  private decodeRows(bytes: Uint8Array, at: number, rows: number): void {
+    this.reserve(this.rows + rows);
+    const { rowSize, allFloat, littleEndian } = this.layout;
+    if (allFloat) {
+      const from = bytes.byteOffset + at;
+      let f32: Float32Array;
+      if (from % 4 === 0) {
+        f32 = new Float32Array(bytes.buffer, from, (rows * rowSize) / 4);
+      } else {
+        if (this.scratch.length * 4 < rows * rowSize) this.scratch = new Float32Array((rows * rowSize) / 4);
+        new Uint8Array(this.scratch.buffer, 0, rows * rowSize).set(bytes.subarray(at, at + rows * rowSize));
+        f32 = this.scratch;
+      }
+      this.decodeFloatRows(f32, rows);
+    } else {
+      const view = new DataView(bytes.buffer, bytes.byteOffset + at, rows * rowSize);
+      this.decodeMixedRows(view, rows, littleEndian);
+    }
+  }
+
+  /** Grows the arrays (by doubling, up to the declared count) when the file size was not known. */
+  private reserve(rows: number): void {
+    if (rows <= this.capacity) return;
+    let capacity = this.capacity;
+    while (capacity < rows) capacity = Math.min(this.count, capacity * 2);
+    const grown = allocateSplatCloud(capacity, this.layout.shDegree);
+    const old = this.cloud;
+    grown.positions.set(old.positions);
+    grown.scales.set(old.scales);
+    grown.rotations.set(old.rotations);
+    grown.opacities.set(old.opacities);
+    grown.dc.set(old.dc);
+    grown.sh.set(old.sh);
+    this.cloud = grown;
+    this.capacity = capacity;
+  }
+
+  private decodeFloatRows(f32: Float32Array, rows: number): void {
+    const stride = this.layout.rowSize / 4;
+    const idx = this.floatIndex;
+    const ix = idx[0]!, iy = idx[1]!, iz = idx[2]!, ir = idx[3]!, ig = idx[4]!, ib = idx[5]!, io = idx[6]!;
+    const is0 = idx[7]!, is1 = idx[8]!, is2 = idx[9]!, iw = idx[10]!, iqx = idx[11]!, iqy = idx[12]!, iqz = idx[13]!;
+    const { positions, scales, rotations, opacities, dc, sh } = this.cloud;
+    const shStride = idx.length - 14;
+    // Opacity, scale and rotation are activated, which can hide a NaN or an
+    // infinity (sigmoid(Inf) = 1); a running sum of the raw values catches them.
+    let raw = 0;
+    let i = this.rows;
+    for (let r = 0; r < rows; r++, i++) {
+      const b = r * stride;
+      const i3 = 3 * i, i4 = 4 * i;
+      raw += f32[b + io]! + f32[b + is0]! + f32[b + is1]! + f32[b + is2]! +
+        f32[b + iw]! + f32[b + iqx]! + f32[b + iqy]! + f32[b + iqz]!;
+      positions[i3] = f32[b + ix]!;
+      positions[i3 + 1] = f32[b + iy]!;
+      positions[i3 + 2] = f32[b + iz]!;
+      dc[i3] = f32[b + ir]!;
+      dc[i3 + 1] = f32[b + ig]!;
+      dc[i3 + 2] = f32[b + ib]!;
+      opacities[i] = 1 / (1 + Math.exp(-f32[b + io]!));
+      scales[i3] = Math.exp(f32[b + is0]!);
+      scales[i3 + 1] = Math.exp(f32[b + is1]!);
+      scales[i3 + 2] = Math.exp(f32[b + is2]!);
+      writeUnitQuaternion(rotations, i4, f32[b + iw]!, f32[b + iqx]!, f32[b + iqy]!, f32[b + iqz]!);
+      const s = i * shStride;
+      for (let j = 0; j < shStride; j++) sh[s + j] = f32[b + idx[14 + j]!]!;
+    }
+    if (raw - raw !== 0) this.throwNonFinite(rows, (r, j) => f32[r * stride + idx[j]!]!);
+    this.advance(rows);
+  }
+
+  private decodeMixedRows(view: DataView, rows: number, littleEndian: boolean): void {
+    const { rowSize, used } = this.layout;
+    const { byteOffset, row } = this;
+    const types = used.map((p) => p.type);
+    const { positions, scales, rotations, opacities, dc, sh } = this.cloud;
+    const shStride = used.length - 14;
+    let raw = 0;
+    let i = this.rows;
+    for (let r = 0; r < rows; r++, i++) {
+      const base = r * rowSize;
+      for (let j = 0; j < used.length; j++) row[j] = readScalar(view, base + byteOffset[j]!, types[j]!, littleEndian);
+      for (let j = 6; j < 14; j++) raw += row[j]!;
+      const i3 = 3 * i;
+      positions[i3] = row[0]!;
+      positions[i3 + 1] = row[1]!;
+      positions[i3 + 2] = row[2]!;
+      dc[i3] = row[3]!;
+      dc[i3 + 1] = row[4]!;
+      dc[i3 + 2] = row[5]!;
+      opacities[i] = 1 / (1 + Math.exp(-row[6]!));
+      scales[i3] = Math.exp(row[7]!);
+      scales[i3 + 1] = Math.exp(row[8]!);
+      scales[i3 + 2] = Math.exp(row[9]!);
+      writeUnitQuaternion(rotations, 4 * i, row[10]!, row[11]!, row[12]!, row[13]!);
+      const s = i * shStride;
+      for (let j = 0; j < shStride; j++) sh[s + j] = row[14 + j]!;
+    }
+    if (raw - raw !== 0) {
+      this.throwNonFinite(rows, (r, j) => readScalar(view, r * rowSize + byteOffset[j]!, types[j]!, littleEndian));
+    }
+    this.advance(rows);
+  }
+
+  /**
+   * Names the first activated value (opacity, scale, rotation: columns 6..13
+   * of `used`) that is NaN or infinite in this block, and how many splats of
+   * the block have one. `readRaw(r, j)`: the raw value of column j in block row r.
+   */
+  private throwNonFinite(rows: number, readRaw: (r: number, j: number) => number): never {
+    let first: { row: number; column: number; value: number } | undefined;
+    let bad = 0;
+    for (let r = 0; r < rows; r++) {
+      let rowBad = false;
+      for (let j = 6; j < 14; j++) {
+        const value = readRaw(r, j);
+        if (value - value === 0) continue;
+        rowBad = true;
+        first ??= { row: r, column: j, value };
+      }
+      if (rowBad) bad++;
+    }
+    const name = first ? this.layout.used[first.column]!.name : 'a value';
+    const splat = (this.rows + (first?.row ?? 0)).toLocaleString('en-US');
+    throw new SplatFormatError(
+      `PLY property ${name} of splat ${splat} is ${first?.value ?? 'not finite'} ` +
+      `(${bad.toLocaleString('en-US')} of the ${rows.toLocaleString('en-US')} splats read with it have a NaN or infinite opacity, scale or rotation)`,
+    );
+  }
+
+  private advance(rows: number): void {
+    this.rows += rows;
+    const onProgress = this.layout.onProgress;
+    if (onProgress && this.rows >= this.nextProgress) {
+      onProgress(this.rows / this.count);
+      while (this.nextProgress <= this.rows) this.nextProgress += this.progressStep;
+    }
+  }
+}
+
+function readScalar(view: DataView, at: number, type: PlyScalarType, littleEndian: boolean): number {
+  switch (type) {
+    case 'int8': return view.getInt8(at);
+    case 'uint8': return view.getUint8(at);
+    case 'int16': return view.getInt16(at, littleEndian);
+    case 'uint16': return view.getUint16(at, littleEndian);
+    case 'int32': return view.getInt32(at, littleEndian);
+    case 'uint32': return view.getUint32(at, littleEndian);
+    case 'float32': return view.getFloat32(at, littleEndian);
+    case 'float64': return view.getFloat64(at, littleEndian);
+  }
+}

@@ -1,0 +1,186 @@
+/**
+ * Loads a splat file from a stream of byte chunks (a fetch body, a File
+ * stream) while the bytes arrive. DOM-free.
+ *
+ * INRIA PLY, the format of big trainer output, is decoded row by row as the
+ * chunks come in: only a partial row is kept from the file, never the file
+ * itself. The compressed formats (compressed PLY, SPZ, ksplat, SOG, .splat)
+ * are small for their splat count or need the whole file (a zip's directory
+ * is at its end), so their chunks are gathered into one buffer of the
+ * file's size and parsed at the end.
+ */
+import type { SplatCloud } from '../scene/splat-cloud';
+import { SplatFormatError } from './format-error';
+import { parsePlyHeader } from './ply';
+import { createPlyVertexStream, type PlyVertexStream } from './ply-stream';
+import { isCompressedPly } from './compressed-ply';
+import { detectSplatFormat, loadSplatFile } from './parse-splat-file';
+import { validateSplatCloud } from './validate-splats';
+
+export type StreamStage = 'read' | 'parse';
+
+export interface SplatStreamOptions {
+  /** File name or URL: tells header-less formats apart, and names the file in messages. */
+  name?: string;
+  /** Bytes the stream will deliver, when known (File.size, an uncompressed Content-Length). */
+  totalBytes?: number;
+  /**
+   * 'read': fraction of the bytes arrived (INRIA PLY is decoded as they
+   * arrive, so it is also the parse progress); 'parse': the decode of a
+   * gathered file.
+   */
+  onProgress?: (stage: StreamStage, fraction: number) => void;
+}
+
+/** A PLY header longer than this is not a splat file (real ones are under 2 KB). */
+const MAX_PLY_HEADER = 1 << 20;
+/** Bytes enough to recognise every non-PLY format by its first bytes. */
+const SNIFF_BYTES = 4096;
+
+/** Reads a ReadableStream as an async iterable of chunks (older browsers lack its async iterator). */
+export async function* streamChunks(stream: ReadableStream<Uint8Array>): AsyncGenerator<Uint8Array> {
+  const reader = stream.getReader();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      if (value.byteLength > 0) yield value;
+    }
+  } finally {
+    reader.releaseLock();
+  }
+}
+
+/** Splits one buffer into chunks, to feed the streaming path from memory (tests, benchmarks). */
+export function* chunksOf(bytes: Uint8Array, chunkSize: number): Generator<Uint8Array> {
+  for (let at = 0; at < bytes.length; at += chunkSize) yield bytes.subarray(at, Math.min(bytes.length, at + chunkSize));
+}
+
+/** Position of the byte after the `end_header` line, or -1 while the header is incomplete. */
+function plyHeaderEnd(bytes: Uint8Array): number {
+  const marker = [0x65, 0x6e, 0x64, 0x5f, 0x68, 0x65, 0x61, 0x64, 0x65, 0x72]; // "end_header"
+  let from = 0;
+  for (;;) {
+    const at = bytes.indexOf(0x65, from);
+    if (at < 0 || at + marker.length > bytes.length) return -1;
+    let match = at === 0 || bytes[at - 1] === 0x0a;
+    for (let i = 1; match && i < marker.length; i++) match = bytes[at + i] === marker[i];
+    if (match) {
+      const lineEnd = bytes.indexOf(0x0a, at + marker.length);
+      return lineEnd < 0 ? -1 : lineEnd + 1;
+    }
+    from = at + 1;
+  }
+}
+
+function isPlyStart(bytes: Uint8Array): boolean {
+  return bytes.length >= 4 && bytes[0] === 0x70 && bytes[1] === 0x6c && bytes[2] === 0x79 &&
+    (bytes[3] === 0x0a || bytes[3] === 0x0d);
+}
+
+/** A growing byte buffer: sized once when the total is known, doubling otherwise. */
+class ByteGatherer {
+  private data: Uint8Array;
+  length = 0;
+
+  constructor(expected: number | undefined) {
+    this.data = new Uint8Array(expected !== undefined && expected > 0 ? expected : 1 << 20);
+  }
+
+  append(chunk: Uint8Array): void {
+    if (this.length + chunk.length > this.data.length) {
+      const grown = new Uint8Array(Math.max(this.data.length * 2, this.length + chunk.length));
+      grown.set(this.data.subarray(0, this.length));
+      this.data = grown;
+    }
+    this.data.set(chunk, this.length);
+    this.length += chunk.length;
+  }
+
+  bytes(): Uint8Array {
+    return this.data.subarray(0, this.length);
+  }
+}
+
+/**
+ * Loads a splat file from its chunks and checks the decoded values
+ * (validateSplatCloud). Throws SplatFormatError for a file that cannot be
+ * read; errors of the stream itself (a network failure) pass through.
+ */
+export async function loadSplatStream(
+  chunks: AsyncIterable<Uint8Array> | Iterable<Uint8Array>,
+  options: SplatStreamOptions = {},
+): Promise<SplatCloud> {
+  const { totalBytes, onProgress } = options;
+  let received = 0;
+  const reportRead = () => {
+    if (onProgress && totalBytes !== undefined && totalBytes > 0) onProgress('read', Math.min(1, received / totalBytes));
+  };
+
+  // Bytes before the format is known: the PLY header, or the first few KB.
+  const head = new ByteGatherer(SNIFF_BYTES);
+  let ply: PlyVertexStream | undefined;
+  let gathered: ByteGatherer | undefined;
+
+  for await (const chunk of chunks) {
+    received += chunk.length;
+    if (ply) {
+      ply.push(chunk);
+    } else if (gathered) {
+      gathered.append(chunk);
+    } else {
+      head.append(chunk);
+      const decided = decide(head.bytes(), false);
+      if (decided === 'ply-rows') ply = startPly(head.bytes());
+      else if (decided === 'gather') gathered = startGather(head.bytes());
+    }
+    reportRead();
+  }
+
+  if (!ply && !gathered) {
+    // The stream ended while still deciding: a short file.
+    if (decide(head.bytes(), true) === 'ply-rows') ply = startPly(head.bytes());
+    else gathered = startGather(head.bytes());
+  }
+  if (ply) {
+    const cloud = ply.finish();
+    validateSplatCloud(cloud);
+    return cloud;
+  }
+  const bytes = gathered!.bytes();
+  return loadSplatFile(bytes, options.name, { onProgress: (f) => onProgress?.('parse', f) });
+
+  /** What to do with the bytes so far: wait for more, decode PLY rows as they come, or gather the file. */
+  function decide(bytes: Uint8Array, ended: boolean): 'wait' | 'ply-rows' | 'gather' {
+    if (isPlyStart(bytes)) {
+      if (plyHeaderEnd(bytes) >= 0) return isCompressedPly(parsePlyHeader(bytes)) ? 'gather' : 'ply-rows';
+      if (bytes.length > MAX_PLY_HEADER) {
+        throw new SplatFormatError(
+          `PLY header is not a splat header: no "end_header" line in the first ${MAX_PLY_HEADER / 1024} KB`,
+        );
+      }
+      return ended ? 'gather' : 'wait';
+    }
+    if (bytes.length < SNIFF_BYTES && !ended) return 'wait';
+    // Fail on an unknown format now, not after gathering all of it.
+    detectSplatFormat(bytes, options.name);
+    return 'gather';
+  }
+
+  function startPly(bytes: Uint8Array): PlyVertexStream {
+    const header = parsePlyHeader(bytes);
+    const stream = createPlyVertexStream(header, {
+      totalBytes,
+      // Without a known size, rows decoded is the only progress there is.
+      onProgress: totalBytes === undefined ? (f) => onProgress?.('read', f) : undefined,
+    });
+    stream.push(bytes.subarray(header.headerLength));
+    return stream;
+  }
+
+  function startGather(bytes: Uint8Array): ByteGatherer {
+    const gatherer = new ByteGatherer(totalBytes);
+    gatherer.append(bytes);
+    return gatherer;
+  }
+}

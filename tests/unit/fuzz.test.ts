@@ -1,0 +1,76 @@
+/**
+ * The splat loader fuzzer (tests/support/fuzz.ts), a few hundred seeded
+ * cases: every mutant of the real and synthetic files must either load into
+ * a finite, valid cloud or be refused with a SplatFormatError, in time and
+ * without an absurd allocation. Longer runs: `npm run fuzz -- --cases 10000`.
+ */
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SCENES_DIR, scenePath } from '../shared-scenes';
+import { buildHarness, removeHarness } from '../support/build-harness';
+import {
+  describeResult, formatSummary, fuzzCase, HarnessWorker, loadFuzzCorpus, runFuzz, type FuzzSeed,
+} from '../support/fuzz';
+
+const SEED = 20_240_611;
+const CASES = 600;
+
+let bundle: string;
+let corpus: FuzzSeed[];
+beforeAll(async () => {
+  bundle = await buildHarness();
+  corpus = loadFuzzCorpus();
+}, 120_000);
+afterAll(() => {
+  if (bundle) removeHarness(bundle);
+});
+
+describe('the loader fuzzer', () => {
+  it('builds each case from (seed, case number) alone', () => {
+    for (const index of [0, 1, 57, 299]) {
+      const a = fuzzCase(corpus, SEED, index);
+      const b = fuzzCase(loadFuzzCorpus(), SEED, index);
+      expect(b.ops).toEqual(a.ops);
+      expect(b.seedId).toBe(a.seedId);
+      expect(Buffer.from(b.bytes).equals(Buffer.from(a.bytes))).toBe(true);
+    }
+    expect(fuzzCase(corpus, SEED + 1, 0).ops).not.toEqual(fuzzCase(corpus, SEED, 0).ops);
+  });
+
+  it('changes the file in almost every case and draws on every seed file', () => {
+    const seen = new Set<string>();
+    let unchanged = 0;
+    for (let index = 0; index < CASES; index++) {
+      const c = fuzzCase(corpus, SEED, index);
+      seen.add(c.seedId);
+      const source = corpus.find((s) => s.id === c.seedId)!;
+      if (Buffer.from(c.bytes).equals(Buffer.from(source.bytes))) unchanged++;
+    }
+    expect(seen.size).toBe(corpus.length);
+    expect(unchanged).toBeLessThan(CASES * 0.05);
+  });
+
+  it('reports a case that does not settle in time as a hang, and goes on with a fresh worker', async () => {
+    const worker = new HarnessWorker(bundle, { SPLATSORT_SCENES: SCENES_DIR });
+    try {
+      const spz = new Uint8Array(readFileSync(scenePath('playcanvas_biker_v4.spz')));
+      const slow = await worker.run({ kind: 'load', bytes: spz, name: 'biker.spz' }, 1);
+      expect(slow.outcome.kind).toBe('hang');
+      const next = await worker.run({ kind: 'load', bytes: new Uint8Array(0), name: 'empty.splat' }, 10_000);
+      expect(next.outcome.kind).toBe('rejected');
+      expect(next.outcome.errorName).toBe('SplatFormatError');
+    } finally {
+      await worker.close();
+    }
+  }, 60_000);
+
+  it(`runs ${CASES} seeded cases with no crash, hang, non-finite result or absurd allocation`, async () => {
+    const summary = await runFuzz({ bundle, seed: SEED, cases: CASES, workers: 1, timeoutMs: 10_000 });
+    console.log(formatSummary(summary));
+    expect(summary.cases).toBe(CASES);
+    expect(summary.failures.map(describeResult)).toEqual([]);
+    // The mutants exercise the parsers rather than only the format detection.
+    expect(summary.byOutcome.rejected).toBeGreaterThan(CASES / 3);
+    expect(summary.byOutcome.accepted).toBeGreaterThan(CASES / 20);
+  }, 120_000);
+});
