@@ -79,7 +79,7 @@ for (const keyBits of args.bits.split(',').map(Number)) {
     flat.encode(
       encoder,
       { view, background: [0, 0, 0] },
-      { splats: scene.splats, sh: scene.sh, order: frame.orderBuffer(keyBits), count: scene.count },
+      { scene, order: frame.orderBuffer(keyBits), count: scene.count },
       { querySet: w.querySet, beginningOfPassWriteIndex: w.beginningOfPassWriteIndex!, endOfPassWriteIndex: w.endOfPassWriteIndex! },
     );
     flatTimer.resolve(encoder);

@@ -8,10 +8,10 @@
 // fewer key bits the low bits are dropped (key_shift): 16 bits keep the sign,
 // the exponent and 7 mantissa bits, a relative depth step under 1%.
 
+// The scene's bindings (1..5) are declared in splat_common.wgsl.
 @group(0) @binding(0) var<uniform> frame: Frame;
-@group(0) @binding(1) var<storage, read> splats: array<Splat>;
-@group(0) @binding(2) var<storage, read_write> keys: array<u32>;
-@group(0) @binding(3) var<storage, read_write> values: array<u32>;
+@group(0) @binding(6) var<storage, read_write> keys: array<u32>;
+@group(0) @binding(7) var<storage, read_write> values: array<u32>;
 
 fn ordered_bits(f: f32) -> u32 {
   let bits = bitcast<u32>(f);
@@ -30,7 +30,7 @@ fn main(
   if (i >= frame.count) {
     return;
   }
-  let z = (frame.view * vec4<f32>(splats[i].position, 1.0)).z;
+  let z = (frame.view * vec4<f32>(load_position(i), 1.0)).z;
   keys[i] = ordered_bits(z) >> frame.key_shift;
   values[i] = i;
 }

@@ -5,10 +5,9 @@
 // with the view direction from the camera, clamped at 0 after the sum,
 // alpha = min(0.99, opacity * gaussian), fragments under 1/255 dropped.
 
+// The scene's bindings (1..5) are declared in splat_common.wgsl.
 @group(0) @binding(0) var<uniform> frame: Frame;
-@group(0) @binding(1) var<storage, read> splats: array<Splat>;
-@group(0) @binding(2) var<storage, read> sh: array<f32>;
-@group(0) @binding(3) var<storage, read> order: array<u32>;
+@group(0) @binding(6) var<storage, read> order: array<u32>;
 
 struct VertexOut {
   @builtin(position) position: vec4<f32>,
@@ -23,36 +22,32 @@ const SH_C1: f32 = 0.4886025119029199;
 const SH_C2 = array<f32, 5>(1.0925484305920792, -1.0925484305920792, 0.31539156525252005, -1.0925484305920792, 0.5462742152960396);
 const SH_C3 = array<f32, 7>(-0.5900435899266435, 2.890611442640554, -0.4570457994644658, 0.3731763325901154, -0.4570457994644658, 1.445305721320277, -0.5900435899266435);
 
-fn sh_coefficient(id: u32, k: u32) -> vec3<f32> {
-  let at = id * frame.sh_floats + 3u * (k - 1u);
-  return vec3<f32>(sh[at], sh[at + 1u], sh[at + 2u]);
-}
-
 fn splat_color(id: u32, splat: Splat) -> vec3<f32> {
   var c = SH_C0 * splat.dc;
   if (frame.sh_degree > 0u) {
+    let sh = sh_cursor(id);
     let d = normalize(splat.position - frame.eye);
     let x = d.x;
     let y = d.y;
     let z = d.z;
-    c += SH_C1 * (-y * sh_coefficient(id, 1u) + z * sh_coefficient(id, 2u) - x * sh_coefficient(id, 3u));
+    c += SH_C1 * (-y * load_sh(sh, 1u) + z * load_sh(sh, 2u) - x * load_sh(sh, 3u));
     if (frame.sh_degree > 1u) {
       let xx = x * x;
       let yy = y * y;
       let zz = z * z;
-      c += SH_C2[0] * x * y * sh_coefficient(id, 4u)
-        + SH_C2[1] * y * z * sh_coefficient(id, 5u)
-        + SH_C2[2] * (2.0 * zz - xx - yy) * sh_coefficient(id, 6u)
-        + SH_C2[3] * x * z * sh_coefficient(id, 7u)
-        + SH_C2[4] * (xx - yy) * sh_coefficient(id, 8u);
+      c += SH_C2[0] * x * y * load_sh(sh, 4u)
+        + SH_C2[1] * y * z * load_sh(sh, 5u)
+        + SH_C2[2] * (2.0 * zz - xx - yy) * load_sh(sh, 6u)
+        + SH_C2[3] * x * z * load_sh(sh, 7u)
+        + SH_C2[4] * (xx - yy) * load_sh(sh, 8u);
       if (frame.sh_degree > 2u) {
-        c += SH_C3[0] * y * (3.0 * xx - yy) * sh_coefficient(id, 9u)
-          + SH_C3[1] * x * y * z * sh_coefficient(id, 10u)
-          + SH_C3[2] * y * (4.0 * zz - xx - yy) * sh_coefficient(id, 11u)
-          + SH_C3[3] * z * (2.0 * zz - 3.0 * xx - 3.0 * yy) * sh_coefficient(id, 12u)
-          + SH_C3[4] * x * (4.0 * zz - xx - yy) * sh_coefficient(id, 13u)
-          + SH_C3[5] * z * (xx - yy) * sh_coefficient(id, 14u)
-          + SH_C3[6] * x * (xx - 3.0 * yy) * sh_coefficient(id, 15u);
+        c += SH_C3[0] * y * (3.0 * xx - yy) * load_sh(sh, 9u)
+          + SH_C3[1] * x * y * z * load_sh(sh, 10u)
+          + SH_C3[2] * y * (4.0 * zz - xx - yy) * load_sh(sh, 11u)
+          + SH_C3[3] * z * (2.0 * zz - 3.0 * xx - 3.0 * yy) * load_sh(sh, 12u)
+          + SH_C3[4] * x * (4.0 * zz - xx - yy) * load_sh(sh, 13u)
+          + SH_C3[5] * z * (xx - yy) * load_sh(sh, 14u)
+          + SH_C3[6] * x * (xx - 3.0 * yy) * load_sh(sh, 15u);
       }
     }
   }
@@ -64,7 +59,7 @@ const CULLED = VertexOut(vec4<f32>(0.0, 0.0, 2.0, 1.0), vec3<f32>(0.0), 0.0, vec
 @vertex
 fn vs_main(@builtin(vertex_index) corner_index: u32, @builtin(instance_index) instance: u32) -> VertexOut {
   let id = order[instance];
-  let splat = splats[id];
+  let splat = load_splat(id);
   let view_pos = (frame.view * vec4<f32>(splat.position, 1.0)).xyz;
   let depth = -view_pos.z;
   if (depth <= NEAR_CULL) {

@@ -24,8 +24,8 @@ export class SplatFrame {
   private timerBusy = false;
   /** Reused every frame (nothing allocated per frame). */
   private readonly sortOptions: SortEncodeOptions = { count: 0, keyBits: 32 };
-  private readonly keyTarget = { splats: null as unknown as GPUBuffer, keys: null as unknown as GPUBuffer, values: null as unknown as GPUBuffer, count: 0 };
-  private readonly drawScene = { splats: null as unknown as GPUBuffer, sh: null as unknown as GPUBuffer, order: null as unknown as GPUBuffer, count: 0 };
+  private readonly keyTarget = { scene: null as unknown as GpuSplats, keys: null as unknown as GPUBuffer, values: null as unknown as GPUBuffer, count: 0 };
+  private readonly drawScene = { scene: null as GpuSplats | null, order: null as unknown as GPUBuffer, count: 0 };
   /** Passes that ran in the last timed frame. */
   private timed = new Set<'keys' | 'sort' | 'render'>();
 
@@ -78,7 +78,7 @@ export class SplatFrame {
     let orderBuffer = this.orderBuffer(parameters.keyBits);
     if (scene && order === 'gpu-sort') {
       const keyTarget = this.keyTarget;
-      keyTarget.splats = scene.splats;
+      keyTarget.scene = scene;
       keyTarget.keys = this.sorter.keys;
       keyTarget.values = this.sorter.values;
       keyTarget.count = scene.count;
@@ -90,10 +90,9 @@ export class SplatFrame {
       else delete sort.timestampWrites;
       orderBuffer = this.sorter.encode(encoder, sort).values;
     }
-    // Without a scene the pass only clears; any buffer satisfies the bindings.
+    // Without a scene the pass only clears.
     const draw = this.drawScene;
-    draw.splats = scene?.splats ?? this.sorter.keys;
-    draw.sh = scene?.sh ?? this.sorter.keys;
+    draw.scene = scene;
     draw.order = orderBuffer;
     draw.count = scene?.count ?? 0;
     this.renderer.encode(encoder, target, draw, timing ? this.timer.timestampWrites('render') : undefined);

@@ -5,12 +5,13 @@
 import type { SplatCloud } from '../scene/splat-cloud';
 import { parsePlyHeader, parseSplatPly, SplatFormatError } from './ply';
 import { isZip, parseSogBundle } from './sog';
+import { looksLikeKsplat, parseKsplat } from './ksplat';
 import { validateSplatCloud } from './validate-splats';
 import { isCompressedPly, parseCompressedPly } from './compressed-ply';
 import { isSpz, parseSpz } from './spz';
 import { parseSplatFormat } from './splat-format';
 
-export type SplatFileFormat = 'ply' | 'splat' | 'spz' | 'sog';
+export type SplatFileFormat = 'ply' | 'splat' | 'spz' | 'sog' | 'ksplat';
 
 export interface ParseSplatFileOptions {
   onProgress?: (fraction: number) => void;
@@ -40,18 +41,30 @@ function baseName(name: string): string {
 
 /**
  * The format of a splat file: by content first (a "ply" magic line means PLY,
- * whatever the name), then by name (`.splat`, which has no header).
- * Throws SplatFormatError when neither says.
+ * whatever the name; the SPZ magic or gzip; a zip is a SOG bundle; a ksplat
+ * header consistent with the file's length), then by name (`.ksplat`, and
+ * `.splat`, which has no header). Throws SplatFormatError when neither says.
+ * `partial`: `bytes` is only the start of the file (a stream still
+ * arriving), so a ksplat is recognised by its version bytes alone.
  */
-export function detectSplatFormat(bytes: Uint8Array, name?: string): SplatFileFormat {
+export function detectSplatFormat(bytes: Uint8Array, name?: string, options: { partial?: boolean } = {}): SplatFileFormat {
   if (startsWithPly(bytes)) return 'ply';
   if (isSpz(bytes)) return 'spz';
   if (isZip(bytes)) return 'sog';
-  if (name !== undefined && /\.splat$/i.test(baseName(name))) return 'splat';
-  const named = name === undefined ? 'it has no file name' : `its name "${name}" does not end in .splat`;
+  if (options.partial ? startsLikeKsplat(bytes) : looksLikeKsplat(bytes)) return 'ksplat';
+  const base = name === undefined ? undefined : baseName(name);
+  if (base !== undefined && /\.ksplat$/i.test(base)) return 'ksplat';
+  if (base !== undefined && /\.splat$/i.test(base)) return 'splat';
+  const named = name === undefined ? 'it has no file name' : `its name "${name}" does not end in .splat or .ksplat`;
   throw new SplatFormatError(
-    `Unrecognised splat file: ${describeStart(bytes)} does not start with 'ply', an SPZ magic or a zip (.sog) signature, and ${named}`,
+    `Unrecognised splat file: ${describeStart(bytes)} does not start with 'ply', an SPZ magic, a zip (.sog) ` +
+    `signature or a ksplat header, and ${named}`,
   );
+}
+
+/** A ksplat's first four bytes: version 0.1, then two zero bytes. */
+function startsLikeKsplat(bytes: Uint8Array): boolean {
+  return bytes.length >= 4 && bytes[0] === 0 && bytes[1] === 1 && bytes[2] === 0 && bytes[3] === 0;
 }
 
 /**
@@ -97,6 +110,7 @@ export function parseSplatFile(
       return isCompressedPly(header) ? parseCompressedPly(bytes, header, options) : parseSplatPly(bytes, options);
     }
     case 'splat': return parseSplatFormat(bytes, options);
+    case 'ksplat': return parseKsplat(bytes, options);
     case 'spz':
     case 'sog':
       throw new SplatFormatError('SPZ and SOG files are decompressed asynchronously: open them with loadSplatFile');

@@ -163,7 +163,7 @@ export async function loadSplatStream(
     }
     if (bytes.length < SNIFF_BYTES && !ended) return 'wait';
     // Fail on an unknown format now, not after gathering all of it.
-    detectSplatFormat(bytes, options.name);
+    detectSplatFormat(bytes, options.name, { partial: !ended });
     return 'gather';
   }
 

@@ -18,6 +18,7 @@ export interface FrameParameters {
   splatCount: number;
   /** SH bands to evaluate (clamped to the scene's by the caller). */
   shDegree: number;
+  /** Written to the block for reference; the shaders take the SH stride from the scene (GpuSplats.layoutBuffer). */
   shFloatsPerSplat: number;
   splatScale: number;
   /** Bits of the depth key the sort uses (1..32). */

@@ -6,6 +6,7 @@
 import commonSource from '../../shaders/splat_common.wgsl?raw';
 import renderSource from '../../shaders/splat_render.wgsl?raw';
 import { createCheckedShaderModule } from '../gpu/shader';
+import { FIRST_PASS_BINDING, type GpuSplats } from '../scene/gpu-splats';
 
 export interface SplatDrawTarget {
   view: GPUTextureView;
@@ -14,8 +15,11 @@ export interface SplatDrawTarget {
 }
 
 export class SplatRenderer {
+  /** The pipeline of the bound scene: singlePipeline, or the variant for scenes split across chunks. */
+  private pipeline: GPURenderPipeline;
+  private chunkedPipeline: GPURenderPipeline | null = null;
   private bindGroup: GPUBindGroup | null = null;
-  private bound: { splats: GPUBuffer; sh: GPUBuffer; order: GPUBuffer } | null = null;
+  private bound: { scene: GpuSplats; order: GPUBuffer } | null = null;
   // Reused every frame (nothing allocated per frame); the view is set per frame.
   private readonly attachment: GPURenderPassColorAttachment = {
     view: null as unknown as GPUTextureView,
@@ -37,41 +41,54 @@ export class SplatRenderer {
     options: { fragment?: 'splat' | 'flat' } = {},
   ): Promise<SplatRenderer> {
     const module = await createCheckedShaderModule(device, 'SplatRenderer.shader', `${commonSource}\n${renderSource}`);
-    const blend: GPUBlendComponent = { srcFactor: 'one', dstFactor: 'one-minus-src-alpha', operation: 'add' };
-    const pipeline = await device.createRenderPipelineAsync({
-      label: 'SplatRenderer.pipeline',
-      layout: 'auto',
-      vertex: { module, entryPoint: 'vs_main' },
-      fragment: { module, entryPoint: options.fragment === 'flat' ? 'fs_flat' : 'fs_main', targets: [{ format, blend: { color: blend, alpha: blend } }] },
-      primitive: { topology: 'triangle-strip' },
-    });
-    return new SplatRenderer(device, pipeline, frame);
+    const descriptor = (chunked: boolean): GPURenderPipelineDescriptor => {
+      const blend: GPUBlendComponent = { srcFactor: 'one', dstFactor: 'one-minus-src-alpha', operation: 'add' };
+      return {
+        label: chunked ? 'SplatRenderer.pipeline(chunked)' : 'SplatRenderer.pipeline',
+        layout: 'auto',
+        vertex: { module, entryPoint: 'vs_main', constants: { chunked: chunked ? 1 : 0 } },
+        fragment: { module, entryPoint: options.fragment === 'flat' ? 'fs_flat' : 'fs_main', targets: [{ format, blend: { color: blend, alpha: blend } }] },
+        primitive: { topology: 'triangle-strip' },
+      };
+    };
+    const pipeline = await device.createRenderPipelineAsync(descriptor(false));
+    return new SplatRenderer(device, pipeline, () => device.createRenderPipeline(descriptor(true)), frame);
   }
 
   private constructor(
     private readonly device: GPUDevice,
-    private readonly pipeline: GPURenderPipeline,
+    private readonly singlePipeline: GPURenderPipeline,
+    /** Makes the variant for split scenes, when first needed. */
+    private readonly makeChunkedPipeline: () => GPURenderPipeline,
     private readonly frame: GPUBuffer,
-  ) {}
+  ) {
+    this.pipeline = singlePipeline;
+  }
 
-  /** Records a render pass that clears the target and draws `count` splats in `order` (borrowed). */
+  /**
+   * Records a render pass that clears the target and draws `count` splats
+   * of `scene` in `order` (borrowed). Without a scene (or with count 0) the
+   * pass only clears.
+   */
   encode(
     encoder: GPUCommandEncoder,
     target: SplatDrawTarget,
-    scene: { splats: GPUBuffer; sh: GPUBuffer; order: GPUBuffer; count: number },
+    draw: { scene: GpuSplats | null; order: GPUBuffer; count: number },
     timestampWrites?: GPURenderPassTimestampWrites,
   ): void {
     const b = this.bound;
-    if (!b || b.splats !== scene.splats || b.sh !== scene.sh || b.order !== scene.order) {
-      this.bound = { splats: scene.splats, sh: scene.sh, order: scene.order };
+    const drawing = draw.scene !== null && draw.count > 0;
+    if (drawing && (!b || b.scene !== draw.scene || b.order !== draw.order)) {
+      this.bound = { scene: draw.scene!, order: draw.order };
+      // One pipeline per kind of scene: the one-chunk variant has no chunk switch.
+      this.pipeline = draw.scene!.chunks.length === 1 ? this.singlePipeline : (this.chunkedPipeline ??= this.makeChunkedPipeline());
       this.bindGroup = this.device.createBindGroup({
         label: 'SplatRenderer.bindGroup',
         layout: this.pipeline.getBindGroupLayout(0),
         entries: [
           { binding: 0, resource: { buffer: this.frame } },
-          { binding: 1, resource: { buffer: scene.splats } },
-          { binding: 2, resource: { buffer: scene.sh } },
-          { binding: 3, resource: { buffer: scene.order } },
+          ...draw.scene!.bindGroupEntries(),
+          { binding: FIRST_PASS_BINDING, resource: { buffer: draw.order } },
         ],
       });
     }
@@ -83,10 +100,10 @@ export class SplatRenderer {
     if (timestampWrites) descriptor.timestampWrites = timestampWrites;
     else delete descriptor.timestampWrites;
     const pass = encoder.beginRenderPass(descriptor);
-    if (scene.count > 0) {
+    if (drawing) {
       pass.setPipeline(this.pipeline);
       pass.setBindGroup(0, this.bindGroup!);
-      pass.draw(4, scene.count);
+      pass.draw(4, draw.count);
     }
     pass.end();
   }

@@ -3,58 +3,223 @@
  * renderer read. Built once per scene; the 3D covariance is computed here,
  * on the CPU, so no frame recomputes it.
  *
- * splats: 16 floats per splat (64 bytes, one cache-friendly record):
- *   [0..2]  position x y z      [3]  opacity
- *   [4..6]  covariance xx xy xz [7]  unused
- *   [8..10] covariance yy yz zz [11] unused
- *   [12..14] SH degree-0 coefficients (raw f_dc) [15] unused
- * sh: shCoefficients(shDegree) * 3 floats per splat, coefficient-major with
- *   RGB inside (the SplatCloud layout); one float if the scene has none.
+ * The scene is split into chunks of S = 2^chunkShift splats (the last one
+ * may hold fewer), S the largest power of two whose chunk fits in one
+ * storage-buffer binding. Splat i lives in chunk i >> chunkShift at local
+ * index i & (S - 1). Each chunk is one GPUBuffer:
+ *
+ *   records: 16 floats per splat of the chunk (64 bytes, one record):
+ *     [0..2]  position x y z      [3]  opacity
+ *     [4..6]  covariance xx xy xz [7]  unused
+ *     [8..10] covariance yy yz zz [11] unused
+ *     [12..14] SH degree-0 coefficients (raw f_dc) [15] unused
+ *   then sh: shCoefficients(shDegree) * 3 floats per splat of the chunk,
+ *     coefficient-major with RGB inside (the SplatCloud layout), starting at
+ *     float 16 * (splats in the chunk).
+ *
+ * The shaders bind MAX_CHUNKS chunk buffers and a small uniform (struct
+ * SceneLayout in shaders/splat_common.wgsl) with the chunk shift, the SH
+ * stride and where each chunk's SH starts. The depth-key pass and the
+ * renderer pick a pipeline per scene: for a scene in one chunk the chunk
+ * switch is compiled out (override `chunked` = false), so it costs what a
+ * single buffer did.
  */
-import { shCoefficients, type SplatCloud } from './splat-cloud';
+import { shCoefficients, type ShDegree, type SplatCloud } from './splat-cloud';
 
 export const SPLAT_FLOATS = 16;
+const SPLAT_BYTES = SPLAT_FLOATS * 4;
+
+/**
+ * Chunk buffers the shaders bind. The default maxStorageBuffersPerShaderStage
+ * is 8: the render vertex stage reads the draw order plus the chunks, the
+ * depth-key pass writes keys and values beside them, so 4 leaves room (the
+ * key pass uses 6 of 8) and keeps the binding switch small. The chunk
+ * bindings and the switch cases in shaders/splat_common.wgsl match it.
+ */
+export const MAX_CHUNKS = 4;
+
+/** Bindings of group 0 that the scene fills in both pipelines (see splat_common.wgsl). */
+export const SCENE_LAYOUT_BINDING = 1;
+export const FIRST_CHUNK_BINDING = 2;
+/** The first binding after the scene's, free for each pipeline's own buffers. */
+export const FIRST_PASS_BINDING = FIRST_CHUNK_BINDING + MAX_CHUNKS;
+
+/** Bytes of the SceneLayout uniform: chunk_shift, sh_floats, 2 u32 pad, sh_start vec4<u32>. */
+export const SCENE_LAYOUT_BYTES = 32;
+
+/** Splats packed per writeBuffer call: bounds the staging memory (4 MiB) for any scene size. */
+const STAGING_SPLATS = 1 << 16;
+
+export interface Chunk {
+  /** Index of the chunk's first splat in the scene. */
+  first: number;
+  /** Splats in the chunk. */
+  count: number;
+  /** Where the chunk's SH region starts, in floats from the start of its buffer (16 * count). */
+  shStart: number;
+  /** Size of the chunk's buffer (a multiple of 16, at least 16). */
+  bytes: number;
+}
+
+export interface ChunkLayout {
+  count: number;
+  shDegree: ShDegree;
+  /** Higher-band SH floats per splat (0, 9, 24 or 45). */
+  shFloats: number;
+  /** Bytes per splat in a chunk: the record plus its SH. */
+  bytesPerSplat: number;
+  /** S = 2^chunkShift: splats per chunk (all but the last are full). */
+  chunkShift: number;
+  chunkSplats: number;
+  /** At least one chunk (an empty scene has one empty chunk, so the bindings always have a buffer). */
+  chunks: Chunk[];
+  /** The most splats of this SH degree the limit allows: MAX_CHUNKS * S. */
+  maxSplats: number;
+}
+
+const roundUp16 = (bytes: number) => Math.ceil(bytes / 16) * 16;
+const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(bytes < 2 ** 20 ? 2 : 0)} MiB`;
+const count = (n: number) => n.toLocaleString('en-US');
+
+/**
+ * Splits `splatCount` splats of the given SH degree into chunks whose
+ * buffers fit `limitBytes` each. Throws a RangeError when they need more
+ * than MAX_CHUNKS chunks (or one splat does not fit); `limitName` says in
+ * the message where the limit comes from.
+ */
+export function chunkLayout(splatCount: number, shDegree: ShDegree, limitBytes: number, limitName = 'the per-buffer limit'): ChunkLayout {
+  const shFloats = shCoefficients(shDegree) * 3;
+  const bytesPerSplat = SPLAT_BYTES + shFloats * 4;
+  const limit = Math.floor(limitBytes / 16) * 16;
+  if (roundUp16(bytesPerSplat) > limit) {
+    throw new RangeError(`one splat of SH degree ${shDegree} needs ${bytesPerSplat} bytes, over ${limitName} (${limitBytes} bytes)`);
+  }
+  let chunkShift = 0;
+  while (roundUp16(2 ** (chunkShift + 1) * bytesPerSplat) <= limit) chunkShift++;
+  const chunkSplats = 2 ** chunkShift;
+  const maxSplats = MAX_CHUNKS * chunkSplats;
+  const chunkCount = Math.max(1, Math.ceil(splatCount / chunkSplats));
+  if (chunkCount > MAX_CHUNKS) {
+    throw new RangeError(
+      `${count(splatCount)} splats of SH degree ${shDegree} (${bytesPerSplat} bytes each) do not fit: ` +
+        `${limitName} is ${mib(limitBytes)} per storage buffer, so a chunk holds ${count(chunkSplats)} splats ` +
+        `(a power of two), and the renderer binds at most ${MAX_CHUNKS} chunks: ` +
+        `at most ${count(maxSplats)} splats of this SH degree fit (this scene needs ${chunkCount} chunks)`,
+    );
+  }
+  const chunks: Chunk[] = [];
+  for (let c = 0; c < chunkCount; c++) {
+    const first = c * chunkSplats;
+    const n = Math.max(0, Math.min(chunkSplats, splatCount - first));
+    chunks.push({ first, count: n, shStart: n * SPLAT_FLOATS, bytes: Math.max(16, roundUp16(n * bytesPerSplat)) });
+  }
+  return { count: splatCount, shDegree, shFloats, bytesPerSplat, chunkShift, chunkSplats, chunks, maxSplats };
+}
+
+/** The largest storage buffer one binding of this device can see: min(maxStorageBufferBindingSize, maxBufferSize). */
+export function storageBufferLimit(device: GPUDevice): number {
+  return Math.min(device.limits.maxStorageBufferBindingSize, device.limits.maxBufferSize);
+}
+
+export interface GpuSplatsOptions {
+  /**
+   * Lowers the bytes allowed per chunk buffer below the device's limit (never
+   * raises it): tests use it to split small scenes into several chunks.
+   */
+  maxChunkBytes?: number;
+}
 
 export class GpuSplats {
   readonly count: number;
   readonly shDegree: SplatCloud['shDegree'];
-  readonly splats: GPUBuffer;
-  readonly sh: GPUBuffer;
+  readonly layout: ChunkLayout;
+  /** One buffer per chunk (layout.chunks), records then SH. */
+  readonly chunks: readonly GPUBuffer[];
+  /** The SceneLayout uniform the shaders read. */
+  readonly layoutBuffer: GPUBuffer;
 
-  constructor(device: GPUDevice, cloud: SplatCloud, label = 'GpuSplats') {
+  constructor(device: GPUDevice, cloud: SplatCloud, label = 'GpuSplats', options: GpuSplatsOptions = {}) {
     this.count = cloud.count;
     this.shDegree = cloud.shDegree;
-    const bytes = Math.max(16, cloud.count * SPLAT_FLOATS * 4);
-    const limit = Math.min(device.limits.maxStorageBufferBindingSize, device.limits.maxBufferSize);
-    if (bytes > limit || cloud.sh.byteLength > limit) {
-      throw new RangeError(
-        `${cloud.count.toLocaleString('en-US')} splats need ${(Math.max(bytes, cloud.sh.byteLength) / 2 ** 20).toFixed(0)} MiB in one buffer; this GPU allows ${(limit / 2 ** 20).toFixed(0)} MiB`,
-      );
+    const deviceLimit = storageBufferLimit(device);
+    const lowered = options.maxChunkBytes !== undefined && options.maxChunkBytes < deviceLimit;
+    const limitName = lowered
+      ? `maxChunkBytes`
+      : `this GPU's limit, min(maxStorageBufferBindingSize ${mib(device.limits.maxStorageBufferBindingSize)}, maxBufferSize ${mib(device.limits.maxBufferSize)}),`;
+    const layout = chunkLayout(cloud.count, cloud.shDegree, lowered ? options.maxChunkBytes! : deviceLimit, limitName);
+    this.layout = layout;
+
+    const buffers: GPUBuffer[] = [];
+    try {
+      const staging = new Float32Array(Math.min(STAGING_SPLATS, Math.max(1, layout.chunkSplats)) * SPLAT_FLOATS);
+      const sh = cloud.sh as Float32Array<ArrayBuffer>;
+      const shFloats = layout.shFloats;
+      for (const [c, chunk] of layout.chunks.entries()) {
+        const buffer = device.createBuffer({ label: `${label}.chunk${c}`, size: chunk.bytes, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
+        buffers.push(buffer);
+        for (let a = 0; a < chunk.count; a += STAGING_SPLATS) {
+          const n = Math.min(STAGING_SPLATS, chunk.count - a);
+          packSplats(cloud, chunk.first + a, n, staging);
+          device.queue.writeBuffer(buffer, a * SPLAT_BYTES, staging, 0, n * SPLAT_FLOATS);
+          if (shFloats > 0) device.queue.writeBuffer(buffer, (chunk.shStart + a * shFloats) * 4, sh, (chunk.first + a) * shFloats, n * shFloats);
+        }
+      }
+      this.layoutBuffer = device.createBuffer({ label: `${label}.layout`, size: SCENE_LAYOUT_BYTES, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
+      buffers.push(this.layoutBuffer);
+      device.queue.writeBuffer(this.layoutBuffer, 0, sceneLayoutUniform(layout));
+    } catch (error) {
+      for (const b of buffers) b.destroy();
+      throw error;
     }
-    this.splats = device.createBuffer({ label: `${label}.splats`, size: bytes, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
-    device.queue.writeBuffer(this.splats, 0, packSplats(cloud));
-    const shData = cloud.sh.length > 0 ? cloud.sh : new Float32Array(4);
-    this.sh = device.createBuffer({ label: `${label}.sh`, size: Math.max(16, Math.ceil(shData.byteLength / 16) * 16), usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
-    device.queue.writeBuffer(this.sh, 0, shData as Float32Array<ArrayBuffer>);
+    this.chunks = buffers.slice(0, layout.chunks.length);
   }
 
   /** Floats of higher-band SH per splat (0, 9, 24 or 45). */
   get shFloatsPerSplat(): number {
-    return shCoefficients(this.shDegree) * 3;
+    return this.layout.shFloats;
+  }
+
+  /**
+   * Bind-group entries of the scene's bindings (the layout uniform and
+   * MAX_CHUNKS chunk slots; slots past the scene's chunks repeat chunk 0,
+   * which the shaders never read through them).
+   */
+  bindGroupEntries(): GPUBindGroupEntry[] {
+    const entries: GPUBindGroupEntry[] = [{ binding: SCENE_LAYOUT_BINDING, resource: { buffer: this.layoutBuffer } }];
+    for (let c = 0; c < MAX_CHUNKS; c++) entries.push({ binding: FIRST_CHUNK_BINDING + c, resource: { buffer: this.chunks[c] ?? this.chunks[0]! } });
+    return entries;
   }
 
   destroy(): void {
-    this.splats.destroy();
-    this.sh.destroy();
+    for (const b of this.chunks) b.destroy();
+    this.layoutBuffer.destroy();
   }
 }
 
-/** Packs positions, opacity, covariance Σ = R S Sᵀ Rᵀ and DC colour (see the file header). */
-export function packSplats(cloud: SplatCloud): Float32Array<ArrayBuffer> {
-  const out = new Float32Array(cloud.count * SPLAT_FLOATS);
+/** The SceneLayout uniform's contents (struct in shaders/splat_common.wgsl). */
+export function sceneLayoutUniform(layout: ChunkLayout): Uint32Array<ArrayBuffer> {
+  const u32 = new Uint32Array(SCENE_LAYOUT_BYTES / 4);
+  u32[0] = layout.chunkShift;
+  u32[1] = layout.shFloats;
+  for (let c = 0; c < MAX_CHUNKS; c++) u32[4 + c] = layout.chunks[c]?.shStart ?? 0;
+  return u32;
+}
+
+/**
+ * Packs the records of splats first .. first + n - 1 into `out` from its
+ * start: position, opacity, covariance Σ = R S Sᵀ Rᵀ and DC colour (see the
+ * file header). Allocates a new array when `out` is not given.
+ */
+export function packSplats(
+  cloud: SplatCloud,
+  first = 0,
+  n = cloud.count - first,
+  out: Float32Array<ArrayBuffer> = new Float32Array(n * SPLAT_FLOATS),
+): Float32Array<ArrayBuffer> {
   const { positions: p, scales: s, rotations: q, opacities: o, dc } = cloud;
-  for (let i = 0; i < cloud.count; i++) {
-    const b = i * SPLAT_FLOATS;
+  for (let k = 0; k < n; k++) {
+    const i = first + k;
+    const b = k * SPLAT_FLOATS;
     out[b] = p[3 * i]!;
     out[b + 1] = p[3 * i + 1]!;
     out[b + 2] = p[3 * i + 2]!;
@@ -72,12 +237,15 @@ export function packSplats(cloud: SplatCloud): Float32Array<ArrayBuffer> {
     out[b + 4] = m00 * m00 + m01 * m01 + m02 * m02;
     out[b + 5] = m00 * m10 + m01 * m11 + m02 * m12;
     out[b + 6] = m00 * m20 + m01 * m21 + m02 * m22;
+    out[b + 7] = 0;
     out[b + 8] = m10 * m10 + m11 * m11 + m12 * m12;
     out[b + 9] = m10 * m20 + m11 * m21 + m12 * m22;
     out[b + 10] = m20 * m20 + m21 * m21 + m22 * m22;
+    out[b + 11] = 0;
     out[b + 12] = dc[3 * i]!;
     out[b + 13] = dc[3 * i + 1]!;
     out[b + 14] = dc[3 * i + 2]!;
+    out[b + 15] = 0;
   }
   return out;
 }

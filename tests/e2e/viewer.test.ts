@@ -15,6 +15,8 @@ import type { ViewerState } from '../../src/ui/viewer-page';
 import { launchBrowser, saveScreenshot, startDevServer, type DevServer, type TestBrowser, type TestPage } from './browser';
 import { scenePath } from '../shared-scenes';
 import { decodePng } from '../../cli/png';
+import { parseSplatPly } from '../../src/io/ply';
+import { bundleSog, writeSog } from '../support/sog-writer';
 
 const SCENE_9K = scenePath('inria_kacytran_iter7000_9k_sh3.ply');
 /** Small, so that SwiftShader's software rasterizer keeps up (~1 frame/s at this size). */
@@ -217,6 +219,21 @@ describe('viewer page', () => {
     await waitFor('window.__splatsort.splats === 152746');
     await page.setInputFiles('#file-input', scenePath('justdealman_model.splat'));
     await waitFor('window.__splatsort.splats === 116549');
+    expect((await state()).lastError).toBeNull();
+  });
+
+  it('opens a .sog bundle, and a SOG meta.json picked with its images', async () => {
+    const cloud = parseSplatPly(await readFile(SCENE_9K));
+    const written = await writeSog(cloud, { shDegree: 1, paletteSize: 256 });
+    await page.setInputFiles('#file-input', { name: 'scene.sog', mimeType: 'application/zip', buffer: Buffer.from(bundleSog(written)) });
+    await waitFor("window.__splatsort.splats === 9080 && window.__splatsort.sceneName === 'scene.sog'");
+    const loose = [
+      { name: 'meta.json', mimeType: 'application/json', buffer: Buffer.from(written.metaJson) },
+      ...[...written.files].map(([name, bytes]) => ({ name, mimeType: 'image/webp', buffer: Buffer.from(bytes) })),
+    ];
+    await page.setInputFiles('#file-input', loose);
+    await waitFor("window.__splatsort.sceneName === 'meta.json'");
+    expect((await state()).splats).toBe(9080);
     expect((await state()).lastError).toBeNull();
   });
 

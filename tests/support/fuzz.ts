@@ -23,9 +23,12 @@ import {
   compressedPly, concat, gzip, inriaPly, plyDataStart, rng, spzPayload, spzV4, spzV4Streams, splatFile,
 } from './splat-files';
 
+import { writeKsplat } from './ksplat-writer';
+import { parseSplatPly } from '../../src/io/ply';
+
 export { HarnessWorker, runLoad, type Outcome } from './loader-harness';
 
-export type SeedFormat = 'ply' | 'compressed-ply' | 'spz' | 'splat';
+export type SeedFormat = 'ply' | 'compressed-ply' | 'spz' | 'splat' | 'ksplat';
 
 export interface FuzzSeed {
   id: string;
@@ -50,6 +53,7 @@ export function loadFuzzCorpus(): FuzzSeed[] {
     id: file, format, name: file, bytes: new Uint8Array(readFileSync(scenePath(file))),
   }));
   const spz2 = spzPayload({ version: 2, count: 30, shDegree: 1 });
+  const ksplatSource = parseSplatPly(inriaPly({ count: 40, shDegree: 2 }));
   const spz3 = spzPayload({ version: 3, count: 40, shDegree: 0 });
   seeds.push(
     { id: 'synthetic-inria-sh0', format: 'ply', name: 'a.ply', bytes: inriaPly({ count: 40, shDegree: 0 }) },
@@ -63,6 +67,10 @@ export function loadFuzzCorpus(): FuzzSeed[] {
     { id: 'synthetic-spz-v3-raw', format: 'spz', name: 'i.spz', bytes: spzPayload({ version: 3, count: 25, shDegree: 2 }) },
     { id: 'synthetic-spz-v4-sh2', format: 'spz', name: 'j.spz', bytes: spzV4({ count: 20, shDegree: 2 }) },
     { id: 'synthetic-splat', format: 'splat', name: 'k.splat', bytes: splatFile(50) },
+    ...([0, 1, 2] as const).map((level): FuzzSeed => ({
+      id: `synthetic-ksplat-level${level}`, format: 'ksplat', name: `l${level}.ksplat`,
+      bytes: writeKsplat(ksplatSource, { level, bucketSize: 16 }).bytes,
+    })),
   );
   return seeds;
 }

@@ -2,9 +2,9 @@ import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { detectSplatFormat, parseSplatFile } from '../../src/io/parse-splat-file';
 import { parseSplatFormat } from '../../src/io/splat-format';
-import { SplatFormatError } from '../../src/io/ply';
 import { SH_C0, type SplatCloud } from '../../src/scene/splat-cloud';
 import { scenePath } from '../shared-scenes';
+import { expectFormatError } from '../support/format-errors';
 
 const SPLAT_FILE = 'justdealman_model.splat';
 const PLY_FILE = 'inria_kacytran_iter7000_9k_sh3.ply';
@@ -22,17 +22,6 @@ function readScene(file: string): Uint8Array {
   return readFileSync(scenePath(file));
 }
 
-/** Expects a SplatFormatError whose message matches every pattern. */
-function expectFormatError(run: () => unknown, ...patterns: RegExp[]): void {
-  let caught: unknown;
-  try {
-    run();
-  } catch (error) {
-    caught = error;
-  }
-  expect(caught).toBeInstanceOf(SplatFormatError);
-  for (const pattern of patterns) expect((caught as Error).message).toMatch(pattern);
-}
 
 describe('parseSplatFormat on a real .splat file', () => {
   let bytes: Uint8Array;

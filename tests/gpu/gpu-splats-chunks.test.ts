@@ -1,0 +1,263 @@
+/**
+ * Scenes split across several chunk buffers (src/scene/gpu-splats.ts): the
+ * layout arithmetic at real GPU limits, and, with the per-buffer limit
+ * lowered so a real 9k-splat scene splits into 3 or 4 chunks, depth keys and
+ * pictures byte-identical to the same scene in one buffer (Dawn over
+ * SwiftShader). A scene needing more chunks than the shaders bind is refused
+ * with a RangeError that says how many splats fit.
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { mat4, vec3 } from 'gl-matrix';
+import { createNodeGpuContext } from '../../src/gpu/node-gpu';
+import { readBufferU32 } from '../../src/gpu/readback';
+import { parseSplatPly } from '../../src/io/ply';
+import { chunkLayout, GpuSplats, MAX_CHUNKS, storageBufferLimit } from '../../src/scene/gpu-splats';
+import { SplatFrame } from '../../src/app/splat-frame';
+import { DepthKeyPass } from '../../src/render/depth-key-pass';
+import { FrameUniforms, type FrameParameters } from '../../src/render/frame-uniforms';
+import { shCoefficients, type ShDegree, type SplatCloud } from '../../src/scene/splat-cloud';
+import { scenePath } from '../shared-scenes';
+
+const MiB = 2 ** 20;
+const DEGREES: ShDegree[] = [0, 1, 2, 3];
+const bytesPerSplat = (d: ShDegree) => 64 + 12 * shCoefficients(d);
+
+describe('chunk layout', () => {
+  test('chunk sizes at typical limits', () => {
+    // [limit, SH degree, splats per chunk]
+    const cases: [number, ShDegree, number][] = [
+      [128 * MiB, 3, 2 ** 19], // 244 B/splat: 524,288 per chunk, 2,097,152 in all
+      [128 * MiB, 0, 2 ** 21], // 64 B/splat fill 128 MiB exactly
+      [256 * MiB, 3, 2 ** 20],
+      [2 ** 31 - 4, 3, 2 ** 23], // 2 GiB - 4 (a common maxStorageBufferBindingSize)
+      [2 ** 32 - 4, 3, 2 ** 24],
+      [2 ** 32 - 4, 0, 2 ** 25], // 2^26 * 64 B would be exactly 4 GiB, 4 bytes over: S halves
+    ];
+    for (const [limit, degree, splats] of cases) {
+      const layout = chunkLayout(1, degree, limit);
+      expect(layout.chunkSplats, `${limit} B, degree ${degree}`).toBe(splats);
+      expect(layout.chunkShift).toBe(Math.log2(splats));
+      expect(layout.maxSplats).toBe(MAX_CHUNKS * splats);
+    }
+  });
+
+  for (const degree of DEGREES) {
+    for (const limit of [2048, 5000, 499_712, 128 * MiB]) {
+      test(`SH degree ${degree}, limit ${limit} bytes: S, C and offsets for counts around S`, () => {
+        const bps = bytesPerSplat(degree);
+        const S = chunkLayout(0, degree, limit).chunkSplats;
+        // S is the largest power of two whose chunk (rounded to 16 bytes) fits the limit.
+        expect(Number.isInteger(Math.log2(S))).toBe(true);
+        expect(Math.ceil((S * bps) / 16) * 16).toBeLessThanOrEqual(limit);
+        expect(Math.ceil((2 * S * bps) / 16) * 16).toBeGreaterThan(limit);
+
+        for (const count of [0, 1, S - 1, S, S + 1, 4 * S]) {
+          const layout = chunkLayout(count, degree, limit);
+          expect(layout.shFloats).toBe(3 * shCoefficients(degree));
+          expect(layout.chunks.length).toBe(Math.max(1, Math.ceil(count / S)));
+          let total = 0;
+          for (const [c, chunk] of layout.chunks.entries()) {
+            expect(chunk.first).toBe(c * S);
+            expect(chunk.count).toBe(Math.max(0, Math.min(S, count - c * S)));
+            expect(chunk.shStart).toBe(16 * chunk.count);
+            expect(chunk.bytes % 16).toBe(0);
+            expect(chunk.bytes).toBeGreaterThanOrEqual(Math.max(16, chunk.count * bps));
+            expect(chunk.bytes).toBeLessThan(Math.max(16, chunk.count * bps) + 16);
+            expect(chunk.bytes).toBeLessThanOrEqual(limit);
+            total += chunk.count;
+          }
+          expect(total).toBe(count);
+        }
+        expect(() => chunkLayout(4 * S + 1, degree, limit)).toThrow(RangeError);
+        expect(() => chunkLayout(4 * S + 1, degree, limit)).toThrow(`at most ${(4 * S).toLocaleString('en-US')} splats`);
+      });
+    }
+  }
+
+  test('a limit under one splat is refused', () => {
+    expect(() => chunkLayout(1, 3, 200)).toThrow(RangeError);
+    expect(chunkLayout(1, 0, 64).chunkSplats).toBe(1);
+  });
+});
+
+describe('split scenes on the GPU', () => {
+  const WIDTH = 64;
+  const HEIGHT = 48;
+  const BACKGROUND = [0.1, 0.2, 0.3] as const;
+  let device: GPUDevice;
+  let cloud: SplatCloud;
+  let frame: SplatFrame;
+  let keyPass: DepthKeyPass;
+  let keyUniforms: FrameUniforms;
+  let keys: GPUBuffer;
+  let values: GPUBuffer;
+  let target: GPUTexture;
+  let centre: vec3;
+
+  beforeAll(async () => {
+    ({ device } = await createNodeGpuContext('gpu-splats-chunks.test'));
+    cloud = parseSplatPly(readFileSync(scenePath('inria_kacytran_iter7000_9k_sh3.ply')));
+    frame = await SplatFrame.create(device, 'rgba8unorm');
+    keyUniforms = new FrameUniforms(device, 'test.keyUniforms');
+    keyPass = await DepthKeyPass.create(device, keyUniforms.buffer);
+    const usage = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST;
+    keys = device.createBuffer({ size: cloud.count * 4, usage });
+    values = device.createBuffer({ size: cloud.count * 4, usage });
+    target = device.createTexture({ size: [WIDTH, HEIGHT], format: 'rgba8unorm', usage: GPUTextureUsage.RENDER_ATTACHMENT | GPUTextureUsage.COPY_SRC });
+    const median = (axis: number) => Array.from({ length: cloud.count }, (_, i) => cloud.positions[3 * i + axis]!).sort((a, b) => a - b)[cloud.count >> 1]!;
+    centre = vec3.fromValues(median(0), median(1), median(2));
+  });
+
+  afterAll(() => {
+    frame?.destroy();
+    keyUniforms?.destroy();
+    keys?.destroy();
+    values?.destroy();
+    target?.destroy();
+    device?.destroy();
+  });
+
+  /** The first `count` splats of the scene, with the SH cut to `degree`. */
+  function prefix(count: number, degree: ShDegree): SplatCloud {
+    const k0 = shCoefficients(cloud.shDegree);
+    const k = shCoefficients(degree);
+    const sh = new Float32Array(count * k * 3);
+    for (let i = 0; i < count; i++) sh.set(cloud.sh.subarray(i * k0 * 3, (i * k0 + k) * 3), i * k * 3);
+    return {
+      count,
+      shDegree: degree,
+      positions: cloud.positions.slice(0, 3 * count),
+      scales: cloud.scales.slice(0, 3 * count),
+      rotations: cloud.rotations.slice(0, 4 * count),
+      opacities: cloud.opacities.slice(0, count),
+      dc: cloud.dc.slice(0, 3 * count),
+      sh,
+      bounds: cloud.bounds,
+    };
+  }
+
+  function parameters(scene: GpuSplats): FrameParameters {
+    const eye = vec3.add(vec3.create(), centre, vec3.fromValues(3, -1, -6));
+    const view = mat4.lookAt(mat4.create(), eye, centre, vec3.fromValues(0, -1, 0));
+    const fovY = Math.PI / 3;
+    const projection = mat4.perspectiveZO(mat4.create(), fovY, WIDTH / HEIGHT, 0.01, Infinity);
+    return {
+      view, projection, eye, fovY, width: WIDTH, height: HEIGHT, splatCount: scene.count, shDegree: scene.shDegree,
+      shFloatsPerSplat: scene.shFloatsPerSplat, splatScale: 1, keyBits: 32,
+    };
+  }
+
+  /** Runs `record` into one submitted command buffer; any WebGPU error fails the test (stale results must not pass). */
+  async function submitChecked(record: (encoder: GPUCommandEncoder) => void): Promise<void> {
+    device.pushErrorScope('validation');
+    device.pushErrorScope('out-of-memory');
+    const encoder = device.createCommandEncoder();
+    record(encoder);
+    device.queue.submit([encoder.finish()]);
+    const errors = [await device.popErrorScope(), await device.popErrorScope()];
+    expect(errors.map((e) => e?.message ?? null)).toEqual([null, null]);
+  }
+
+  /** The depth-key pass's output alone (unsorted keys and indices). */
+  async function depthKeys(scene: GpuSplats): Promise<{ keys: Uint32Array; values: Uint32Array }> {
+    keyUniforms.write(parameters(scene));
+    await submitChecked((encoder) => {
+      encoder.clearBuffer(keys);
+      encoder.clearBuffer(values);
+      keyPass.encode(encoder, { scene, keys, values, count: scene.count });
+    });
+    return { keys: await readBufferU32(device, keys, scene.count), values: await readBufferU32(device, values, scene.count) };
+  }
+
+  /** One whole frame (keys, GPU sort, render): the draw order and the picture. */
+  async function render(scene: GpuSplats): Promise<{ order: Uint32Array; pixels: Uint8Array }> {
+    frame.setScene(scene);
+    const bytesPerRow = 256;
+    const readback = device.createBuffer({ size: bytesPerRow * HEIGHT, usage: GPUBufferUsage.COPY_DST | GPUBufferUsage.MAP_READ });
+    await submitChecked((encoder) => {
+      encoder.clearBuffer(frame.orderBuffer(32));
+      frame.encode(encoder, parameters(scene), { view: target.createView(), background: BACKGROUND }, 'gpu-sort');
+      encoder.copyTextureToBuffer({ texture: target }, { buffer: readback, bytesPerRow }, [WIDTH, HEIGHT]);
+    });
+    await readback.mapAsync(GPUMapMode.READ);
+    const pixels = new Uint8Array(readback.getMappedRange().slice(0));
+    readback.destroy();
+    return { order: await readBufferU32(device, frame.orderBuffer(32), scene.count), pixels };
+  }
+
+  function covered(pixels: Uint8Array): number {
+    let n = 0;
+    for (let y = 0; y < HEIGHT; y++) {
+      for (let x = 0; x < WIDTH; x++) {
+        const p = y * 256 + 4 * x;
+        const d = [0, 1, 2].reduce((s, c) => s + Math.abs(pixels[p + c]! - BACKGROUND[c]! * 255), 0);
+        if (d > 12) n++;
+      }
+    }
+    return n / (WIDTH * HEIGHT);
+  }
+
+  /** Uploads `source` whole and split with `maxChunkBytes`; everything read back must match byte for byte. */
+  async function expectSplitMatchesWhole(source: SplatCloud, maxChunkBytes: number, chunks: number): Promise<void> {
+    const whole = new GpuSplats(device, source, 'whole');
+    const split = new GpuSplats(device, source, 'split', { maxChunkBytes });
+    try {
+      expect(whole.chunks.length).toBe(1);
+      expect(split.chunks.length).toBe(chunks);
+      const a = await depthKeys(whole);
+      const b = await depthKeys(split);
+      expect(Buffer.from(b.keys.buffer).equals(Buffer.from(a.keys.buffer))).toBe(true);
+      expect(Buffer.from(b.values.buffer).equals(Buffer.from(a.values.buffer))).toBe(true);
+      const pa = await render(whole);
+      const pb = await render(split);
+      expect(covered(pa.pixels)).toBeGreaterThan(0.05);
+      expect(Buffer.from(pb.order.buffer).equals(Buffer.from(pa.order.buffer))).toBe(true);
+      let differing = 0;
+      for (let i = 0; i < pa.pixels.length; i++) if (pa.pixels[i] !== pb.pixels[i]) differing++;
+      expect(differing, 'bytes of the picture that differ').toBe(0);
+    } finally {
+      whole.destroy();
+      split.destroy();
+    }
+  }
+
+  test('the device limit holds the test scene in one chunk', () => {
+    expect(storageBufferLimit(device)).toBeGreaterThan(cloud.count * bytesPerSplat(3));
+    expect(cloud.shDegree).toBe(3);
+    expect(cloud.count).toBeGreaterThan(2 * 4096);
+  });
+
+  test('SH degree 3, all 9k splats in 3 chunks of 4096: identical keys, order and picture', async () => {
+    await expectSplitMatchesWhole(cloud, 4096 * bytesPerSplat(3), 3);
+  });
+
+  test('SH degree 3, 7000 splats in 4 chunks of 2048 (the last partial): identical', async () => {
+    await expectSplitMatchesWhole(prefix(7000, 3), 2048 * bytesPerSplat(3), 4);
+  });
+
+  test('SH degree 1 (9 floats a splat, SH not vec4-aligned), 8192 splats in 4 full chunks: identical', async () => {
+    await expectSplitMatchesWhole(prefix(8192, 1), 2048 * bytesPerSplat(1) + 15, 4);
+  });
+
+  test('SH degree 0 (no SH region), 7000 splats in 4 chunks: identical', async () => {
+    await expectSplitMatchesWhole(prefix(7000, 0), 2048 * bytesPerSplat(0), 4);
+  });
+
+  test('a scene that needs 5 chunks is refused with how many splats fit', () => {
+    const attempt = () => new GpuSplats(device, cloud, 'too-big', { maxChunkBytes: 2048 * bytesPerSplat(3) });
+    expect(attempt).toThrow(RangeError);
+    expect(attempt).toThrow(/9,\d{3} splats of SH degree 3 .*maxChunkBytes.*at most 8,192 splats .*needs 5 chunks/);
+  });
+
+  test('an empty scene clears to the background', async () => {
+    const empty = new GpuSplats(device, prefix(0, 3), 'empty', { maxChunkBytes: 4096 });
+    try {
+      expect(empty.chunks.length).toBe(1);
+      const { pixels } = await render(empty);
+      expect(covered(pixels)).toBe(0);
+    } finally {
+      empty.destroy();
+    }
+  });
+});

@@ -1,0 +1,16 @@
+import { expect } from 'vitest';
+import { SplatFormatError } from '../../src/io/format-error';
+
+/** Expects `run` to throw a SplatFormatError whose message matches every pattern; returns the message. */
+export function expectFormatError(run: () => unknown, ...patterns: RegExp[]): string {
+  let caught: unknown;
+  try {
+    run();
+  } catch (error) {
+    caught = error;
+  }
+  expect(caught, 'expected a SplatFormatError').toBeInstanceOf(SplatFormatError);
+  const message = (caught as Error).message;
+  for (const pattern of patterns) expect(message).toMatch(pattern);
+  return message;
+}
