@@ -11,10 +11,12 @@
  * through a DataView.
  */
 import {
-  allocateSplatCloud, computeBounds, shCoefficients, shDegreeFromRestCount, writeUnitQuaternion,
+  allocateSplatCloud, shCoefficients, shDegreeFromRestCount, writeUnitQuaternion,
   type ShDegree, type SplatCloud,
 } from '../scene/splat-cloud';
 import { SplatFormatError } from './format-error';
+import { expForFloat32 } from './fast-exp';
+import { MAX_MAGNITUDE, validateSplatCloud } from './validate-splats';
 import type { PlyHeader, PlyScalarProperty, PlyScalarType } from './ply';
 
 const REQUIRED = [
@@ -22,8 +24,14 @@ const REQUIRED = [
   'scale_0', 'scale_1', 'scale_2', 'rot_0', 'rot_1', 'rot_2', 'rot_3',
 ] as const;
 
-/** Rows per decode block, and the most rows between two progress reports. */
-const BLOCK_ROWS = 65536;
+/** The most rows between two progress reports. */
+const PROGRESS_ROWS = 65536;
+/**
+ * Bytes decoded at a time: a misaligned block is first copied to aligned
+ * memory, and a block this size stays in cache between the copy and the
+ * decode (a whole-file push is 30% slower in 4 MB blocks).
+ */
+const BLOCK_BYTES = 256 * 1024;
 
 export interface PlyStreamOptions {
   /**
@@ -142,22 +150,32 @@ export class PlyVertexStream {
   private scratch = new Float32Array(0);
   private readonly floatIndex: Int32Array;
   private readonly byteOffset: Int32Array;
-  private readonly row: Float32Array;
-  /** About 16 reports per file, at most BLOCK_ROWS apart. */
+  /** 0, 1, 2, ...: the float index of the mixed path's converted rows. */
+  private readonly usedOrder: Int32Array;
+  private mixedBlock = new Float32Array(0);
+  /** Running checks and bounds over the rows decoded so far. */
+  private readonly summary = {
+    /** Sum of the raw opacity, scale and rotation values: NaN or infinite if any of them is. */
+    raw: 0,
+    /** Largest |position|, |f_dc|, |f_rest| and linear scale: NaN if any is. */
+    worst: 0,
+    minX: Infinity, minY: Infinity, minZ: Infinity, maxX: -Infinity, maxY: -Infinity, maxZ: -Infinity,
+  };
+  /** About 16 reports per file, at most PROGRESS_ROWS apart. */
   private readonly progressStep: number;
   private nextProgress: number;
 
   constructor(layout: StreamLayout) {
     this.layout = layout;
     this.count = layout.count;
-    this.capacity = layout.growable ? Math.min(layout.count, BLOCK_ROWS) : layout.count;
+    this.capacity = layout.growable ? Math.min(layout.count, PROGRESS_ROWS) : layout.count;
     this.cloud = allocateSplatCloud(this.capacity, layout.shDegree);
     this.skipLeft = layout.skip;
     this.carry = new Uint8Array(layout.rowSize);
     this.floatIndex = Int32Array.from(layout.used, (p) => p.offset / 4);
     this.byteOffset = Int32Array.from(layout.used, (p) => p.offset);
-    this.row = new Float32Array(layout.used.length);
-    this.progressStep = Math.min(BLOCK_ROWS, Math.ceil(layout.count / 16));
+    this.usedOrder = Int32Array.from(layout.used, (_, j) => j);
+    this.progressStep = Math.min(PROGRESS_ROWS, Math.ceil(layout.count / 16));
     this.nextProgress = this.progressStep;
   }
 
@@ -188,7 +206,7 @@ export class PlyVertexStream {
     // In blocks, so that one big push still reports progress as it goes.
     let rows = Math.min(Math.floor((bytes.length - at) / rowSize), this.count - this.rows);
     while (rows > 0) {
-      const block = Math.min(rows, BLOCK_ROWS);
+      const block = Math.min(rows, Math.max(1, Math.floor(BLOCK_BYTES / rowSize)));
       this.decodeRows(bytes, at, block);
       at += block * rowSize;
       rows -= block;
@@ -199,7 +217,11 @@ export class PlyVertexStream {
     }
   }
 
-  /** The decoded scene; throws when fewer rows arrived than the header declares. */
+  /**
+   * The decoded scene, its values checked as validateSplatCloud checks them
+   * (on the way, not in another pass); throws when fewer rows arrived than
+   * the header declares, or when a value is unusable.
+   */
   finish(): SplatCloud {
     if (this.rows < this.count) {
       throw new SplatFormatError(
@@ -208,9 +230,12 @@ export class PlyVertexStream {
         (this.carryLength > 0 ? ` and ${this.carryLength} bytes of the next ${this.layout.rowSize}-byte row` : ''),
       );
     }
-    this.layout.onProgress?.(1);
     const cloud = this.cloud;
-    cloud.bounds = computeBounds(cloud.positions, cloud.count);
+    const { worst, minX, minY, minZ, maxX, maxY, maxZ } = this.summary;
+    // Something is NaN, infinite or too large: the validator names it.
+    if (!(worst <= MAX_MAGNITUDE)) validateSplatCloud(cloud);
+    cloud.bounds = { min: [minX, minY, minZ], max: [maxX, maxY, maxZ] };
+    this.layout.onProgress?.(1);
     return cloud;
   }
 
@@ -227,7 +252,7 @@ export class PlyVertexStream {
         new Uint8Array(this.scratch.buffer, 0, rows * rowSize).set(bytes.subarray(at, at + rows * rowSize));
         f32 = this.scratch;
       }
-      this.decodeFloatRows(f32, rows);
+      this.decodeFloatRows(f32, rows, rowSize / 4, this.floatIndex);
     } else {
       const view = new DataView(bytes.buffer, bytes.byteOffset + at, rows * rowSize);
       this.decodeMixedRows(view, rows, littleEndian);
@@ -251,71 +276,70 @@ export class PlyVertexStream {
     this.capacity = capacity;
   }
 
-  private decodeFloatRows(f32: Float32Array, rows: number): void {
-    const stride = this.layout.rowSize / 4;
-    const idx = this.floatIndex;
+  /** Decodes `rows` rows of `stride` floats; idx[j] is where used column j sits in a row. */
+  private decodeFloatRows(f32: Float32Array, rows: number, stride: number, idx: Int32Array): void {
     const ix = idx[0]!, iy = idx[1]!, iz = idx[2]!, ir = idx[3]!, ig = idx[4]!, ib = idx[5]!, io = idx[6]!;
     const is0 = idx[7]!, is1 = idx[8]!, is2 = idx[9]!, iw = idx[10]!, iqx = idx[11]!, iqy = idx[12]!, iqz = idx[13]!;
     const { positions, scales, rotations, opacities, dc, sh } = this.cloud;
     const shStride = idx.length - 14;
-    // Opacity, scale and rotation are activated, which can hide a NaN or an
-    // infinity (sigmoid(Inf) = 1); a running sum of the raw values catches them.
-    let raw = 0;
+    const summary = this.summary;
+    let { raw, worst, minX, minY, minZ, maxX, maxY, maxZ } = summary;
     let i = this.rows;
     for (let r = 0; r < rows; r++, i++) {
       const b = r * stride;
-      const i3 = 3 * i, i4 = 4 * i;
-      raw += f32[b + io]! + f32[b + is0]! + f32[b + is1]! + f32[b + is2]! +
-        f32[b + iw]! + f32[b + iqx]! + f32[b + iqy]! + f32[b + iqz]!;
-      positions[i3] = f32[b + ix]!;
-      positions[i3 + 1] = f32[b + iy]!;
-      positions[i3 + 2] = f32[b + iz]!;
-      dc[i3] = f32[b + ir]!;
-      dc[i3 + 1] = f32[b + ig]!;
-      dc[i3 + 2] = f32[b + ib]!;
-      opacities[i] = 1 / (1 + Math.exp(-f32[b + io]!));
-      scales[i3] = Math.exp(f32[b + is0]!);
-      scales[i3 + 1] = Math.exp(f32[b + is1]!);
-      scales[i3 + 2] = Math.exp(f32[b + is2]!);
-      writeUnitQuaternion(rotations, i4, f32[b + iw]!, f32[b + iqx]!, f32[b + iqy]!, f32[b + iqz]!);
+      const i3 = 3 * i;
+      const x = f32[b + ix]!, y = f32[b + iy]!, z = f32[b + iz]!;
+      const red = f32[b + ir]!, green = f32[b + ig]!, blue = f32[b + ib]!;
+      const o = f32[b + io]!, l0 = f32[b + is0]!, l1 = f32[b + is1]!, l2 = f32[b + is2]!;
+      const w = f32[b + iw]!, qx = f32[b + iqx]!, qy = f32[b + iqy]!, qz = f32[b + iqz]!;
+      positions[i3] = x;
+      positions[i3 + 1] = y;
+      positions[i3 + 2] = z;
+      dc[i3] = red;
+      dc[i3 + 1] = green;
+      dc[i3 + 2] = blue;
+      opacities[i] = 1 / (1 + expForFloat32(-o));
+      const s0 = expForFloat32(l0), s1 = expForFloat32(l1), s2 = expForFloat32(l2);
+      scales[i3] = s0;
+      scales[i3 + 1] = s1;
+      scales[i3 + 2] = s2;
+      writeUnitQuaternion(rotations, 4 * i, w, qx, qy, qz);
+      raw += o + l0 + l1 + l2 + w + qx + qy + qz;
+      worst = Math.max(worst, Math.abs(x), Math.abs(y), Math.abs(z), Math.abs(red), Math.abs(green), Math.abs(blue), s0, s1, s2);
+      // Bounds on the way, saving computeBounds' pass over the positions.
+      if (x < minX) minX = x;
+      if (x > maxX) maxX = x;
+      if (y < minY) minY = y;
+      if (y > maxY) maxY = y;
+      if (z < minZ) minZ = z;
+      if (z > maxZ) maxZ = z;
       const s = i * shStride;
-      for (let j = 0; j < shStride; j++) sh[s + j] = f32[b + idx[14 + j]!]!;
+      for (let j = 0; j < shStride; j++) {
+        const v = f32[b + idx[14 + j]!]!;
+        sh[s + j] = v;
+        worst = Math.max(worst, Math.abs(v));
+      }
     }
+    Object.assign(summary, { raw, worst, minX, minY, minZ, maxX, maxY, maxZ });
     if (raw - raw !== 0) this.throwNonFinite(rows, (r, j) => f32[r * stride + idx[j]!]!);
     this.advance(rows);
   }
 
+  /**
+   * Rows of other layouts (mixed types, big endian) are converted to a block
+   * of float32 rows holding just the used columns, in `used` order, and
+   * decoded by the float path.
+   */
   private decodeMixedRows(view: DataView, rows: number, littleEndian: boolean): void {
     const { rowSize, used } = this.layout;
-    const { byteOffset, row } = this;
-    const types = used.map((p) => p.type);
-    const { positions, scales, rotations, opacities, dc, sh } = this.cloud;
-    const shStride = used.length - 14;
-    let raw = 0;
-    let i = this.rows;
-    for (let r = 0; r < rows; r++, i++) {
-      const base = r * rowSize;
-      for (let j = 0; j < used.length; j++) row[j] = readScalar(view, base + byteOffset[j]!, types[j]!, littleEndian);
-      for (let j = 6; j < 14; j++) raw += row[j]!;
-      const i3 = 3 * i;
-      positions[i3] = row[0]!;
-      positions[i3 + 1] = row[1]!;
-      positions[i3 + 2] = row[2]!;
-      dc[i3] = row[3]!;
-      dc[i3 + 1] = row[4]!;
-      dc[i3 + 2] = row[5]!;
-      opacities[i] = 1 / (1 + Math.exp(-row[6]!));
-      scales[i3] = Math.exp(row[7]!);
-      scales[i3 + 1] = Math.exp(row[8]!);
-      scales[i3 + 2] = Math.exp(row[9]!);
-      writeUnitQuaternion(rotations, 4 * i, row[10]!, row[11]!, row[12]!, row[13]!);
-      const s = i * shStride;
-      for (let j = 0; j < shStride; j++) sh[s + j] = row[14 + j]!;
+    const { byteOffset } = this;
+    const n = used.length;
+    if (this.mixedBlock.length < rows * n) this.mixedBlock = new Float32Array(rows * n);
+    const block = this.mixedBlock;
+    for (let r = 0; r < rows; r++) {
+      for (let j = 0; j < n; j++) block[r * n + j] = readScalar(view, r * rowSize + byteOffset[j]!, used[j]!.type, littleEndian);
     }
-    if (raw - raw !== 0) {
-      this.throwNonFinite(rows, (r, j) => readScalar(view, r * rowSize + byteOffset[j]!, types[j]!, littleEndian));
-    }
-    this.advance(rows);
+    this.decodeFloatRows(block, rows, n, this.usedOrder);
   }
 
   /**
@@ -347,7 +371,8 @@ export class PlyVertexStream {
   private advance(rows: number): void {
     this.rows += rows;
     const onProgress = this.layout.onProgress;
-    if (onProgress && this.rows >= this.nextProgress) {
+    // The last rows are reported by finish(), once the values are checked.
+    if (onProgress && this.rows >= this.nextProgress && this.rows < this.count) {
       onProgress(this.rows / this.count);
       while (this.nextProgress <= this.rows) this.nextProgress += this.progressStep;
     }

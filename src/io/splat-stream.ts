@@ -15,7 +15,6 @@ import { parsePlyHeader } from './ply';
 import { createPlyVertexStream, type PlyVertexStream } from './ply-stream';
 import { isCompressedPly } from './compressed-ply';
 import { detectSplatFormat, loadSplatFile } from './parse-splat-file';
-import { validateSplatCloud } from './validate-splats';
 
 export type StreamStage = 'read' | 'parse';
 
@@ -129,10 +128,12 @@ export async function loadSplatStream(
     } else if (gathered) {
       gathered.append(chunk);
     } else {
-      head.append(chunk);
-      const decided = decide(head.bytes(), false);
-      if (decided === 'ply-rows') ply = startPly(head.bytes());
-      else if (decided === 'gather') gathered = startGather(head.bytes());
+      // A first chunk that is enough to decide is used as it is, not copied.
+      if (head.length > 0 || decide(chunk, false) === 'wait') head.append(chunk);
+      const start = head.length > 0 ? head.bytes() : chunk;
+      const decided = decide(start, false);
+      if (decided === 'ply-rows') ply = startPly(start);
+      else if (decided === 'gather') gathered = startGather(start);
     }
     reportRead();
   }
@@ -142,11 +143,8 @@ export async function loadSplatStream(
     if (decide(head.bytes(), true) === 'ply-rows') ply = startPly(head.bytes());
     else gathered = startGather(head.bytes());
   }
-  if (ply) {
-    const cloud = ply.finish();
-    validateSplatCloud(cloud);
-    return cloud;
-  }
+  // The PLY decoder checks its values as it goes; loadSplatFile checks the rest.
+  if (ply) return ply.finish();
   const bytes = gathered!.bytes();
   return loadSplatFile(bytes, options.name, { onProgress: (f) => onProgress?.('parse', f) });
 

@@ -18,7 +18,7 @@
  * for 150 K splats of SH degree 3 (8.9 M floats), 2 ms for 150 K of degree 0.
  */
 import { shCoefficients, type SplatCloud } from '../scene/splat-cloud';
-import { SplatFormatError } from './ply';
+import { SplatFormatError } from './format-error';
 
 /**
  * The largest position coordinate or scale (in scene units) accepted: 2^32.
