@@ -11,10 +11,11 @@
  * through a DataView.
  */
 import {
-  allocateSplatCloud, shCoefficients, shDegreeFromRestCount, writeUnitQuaternion,
+  shCoefficients, shDegreeFromRestCount, writeUnitQuaternion,
   type ShDegree, type SplatCloud,
 } from '../scene/splat-cloud';
 import { SplatFormatError } from './format-error';
+import { RecordStream } from './record-stream';
 import { expForFloat32 } from './fast-exp';
 import { MAX_MAGNITUDE, validateSplatCloud } from './validate-splats';
 import type { PlyHeader, PlyScalarProperty, PlyScalarType } from './ply';
@@ -24,14 +25,6 @@ const REQUIRED = [
   'scale_0', 'scale_1', 'scale_2', 'rot_0', 'rot_1', 'rot_2', 'rot_3',
 ] as const;
 
-/** The most rows between two progress reports. */
-const PROGRESS_ROWS = 65536;
-/**
- * Bytes decoded at a time: a misaligned block is first copied to aligned
- * memory, and a block this size stays in cache between the copy and the
- * decode (a whole-file push is 30% slower in 4 MB blocks).
- */
-const BLOCK_BYTES = 256 * 1024;
 
 export interface PlyStreamOptions {
   /**
@@ -134,20 +127,10 @@ interface StreamLayout {
   onProgress: ((fraction: number) => void) | undefined;
 }
 
-export class PlyVertexStream {
+export class PlyVertexStream extends RecordStream {
   /** The vertex count the header declares. */
   readonly count: number;
   private readonly layout: StreamLayout;
-  private cloud: SplatCloud;
-  /** Rows the arrays have room for (grows up to `count` when the size is unknown). */
-  private capacity: number;
-  private rows = 0;
-  private skipLeft: number;
-  /** A row split across two pushes. */
-  private readonly carry: Uint8Array;
-  private carryLength = 0;
-  /** 4-byte aligned copy of rows that arrive at an odd offset. */
-  private scratch = new Float32Array(0);
   private readonly floatIndex: Int32Array;
   private readonly byteOffset: Int32Array;
   /** 0, 1, 2, ...: the float index of the mixed path's converted rows. */
@@ -161,60 +144,17 @@ export class PlyVertexStream {
     worst: 0,
     minX: Infinity, minY: Infinity, minZ: Infinity, maxX: -Infinity, maxY: -Infinity, maxZ: -Infinity,
   };
-  /** About 16 reports per file, at most PROGRESS_ROWS apart. */
-  private readonly progressStep: number;
-  private nextProgress: number;
 
   constructor(layout: StreamLayout) {
+    super({
+      recordSize: layout.rowSize, count: layout.count, preallocate: !layout.growable,
+      shDegree: layout.shDegree, skip: layout.skip, onProgress: layout.onProgress,
+    });
     this.layout = layout;
     this.count = layout.count;
-    this.capacity = layout.growable ? Math.min(layout.count, PROGRESS_ROWS) : layout.count;
-    this.cloud = allocateSplatCloud(this.capacity, layout.shDegree);
-    this.skipLeft = layout.skip;
-    this.carry = new Uint8Array(layout.rowSize);
     this.floatIndex = Int32Array.from(layout.used, (p) => p.offset / 4);
     this.byteOffset = Int32Array.from(layout.used, (p) => p.offset);
     this.usedOrder = Int32Array.from(layout.used, (_, j) => j);
-    this.progressStep = Math.min(PROGRESS_ROWS, Math.ceil(layout.count / 16));
-    this.nextProgress = this.progressStep;
-  }
-
-  /** Rows decoded so far. */
-  get decodedRows(): number {
-    return this.rows;
-  }
-
-  /** Decodes the whole rows in `bytes` and keeps a trailing partial row for the next push. */
-  push(bytes: Uint8Array): void {
-    let at = 0;
-    if (this.skipLeft > 0) {
-      const skipped = Math.min(this.skipLeft, bytes.length);
-      this.skipLeft -= skipped;
-      at = skipped;
-    }
-    if (at >= bytes.length || this.rows >= this.count) return;
-    const { rowSize } = this.layout;
-    if (this.carryLength > 0) {
-      const take = Math.min(rowSize - this.carryLength, bytes.length - at);
-      this.carry.set(bytes.subarray(at, at + take), this.carryLength);
-      this.carryLength += take;
-      at += take;
-      if (this.carryLength < rowSize) return;
-      this.carryLength = 0;
-      this.decodeRows(this.carry, 0, 1);
-    }
-    // In blocks, so that one big push still reports progress as it goes.
-    let rows = Math.min(Math.floor((bytes.length - at) / rowSize), this.count - this.rows);
-    while (rows > 0) {
-      const block = Math.min(rows, Math.max(1, Math.floor(BLOCK_BYTES / rowSize)));
-      this.decodeRows(bytes, at, block);
-      at += block * rowSize;
-      rows -= block;
-    }
-    if (this.rows < this.count && at < bytes.length) {
-      this.carry.set(bytes.subarray(at), 0);
-      this.carryLength = bytes.length - at;
-    }
   }
 
   /**
@@ -223,11 +163,11 @@ export class PlyVertexStream {
    * the header declares, or when a value is unusable.
    */
   finish(): SplatCloud {
-    if (this.rows < this.count) {
+    if (this.records < this.count) {
       throw new SplatFormatError(
         `PLY file is truncated: the header declares ${this.count.toLocaleString('en-US')} splats, ` +
-        `the data ends after ${this.rows.toLocaleString('en-US')}` +
-        (this.carryLength > 0 ? ` and ${this.carryLength} bytes of the next ${this.layout.rowSize}-byte row` : ''),
+        `the data ends after ${this.records.toLocaleString('en-US')}` +
+        (this.partialBytes > 0 ? ` and ${this.partialBytes} bytes of the next ${this.layout.rowSize}-byte row` : ''),
       );
     }
     const cloud = this.cloud;
@@ -239,41 +179,14 @@ export class PlyVertexStream {
     return cloud;
   }
 
-  private decodeRows(bytes: Uint8Array, at: number, rows: number): void {
-    this.reserve(this.rows + rows);
+  protected decodeBlock(block: Uint8Array, rows: number): void {
     const { rowSize, allFloat, littleEndian } = this.layout;
     if (allFloat) {
-      const from = bytes.byteOffset + at;
-      let f32: Float32Array;
-      if (from % 4 === 0) {
-        f32 = new Float32Array(bytes.buffer, from, (rows * rowSize) / 4);
-      } else {
-        if (this.scratch.length * 4 < rows * rowSize) this.scratch = new Float32Array((rows * rowSize) / 4);
-        new Uint8Array(this.scratch.buffer, 0, rows * rowSize).set(bytes.subarray(at, at + rows * rowSize));
-        f32 = this.scratch;
-      }
+      const f32 = new Float32Array(block.buffer, block.byteOffset, (rows * rowSize) / 4);
       this.decodeFloatRows(f32, rows, rowSize / 4, this.floatIndex);
     } else {
-      const view = new DataView(bytes.buffer, bytes.byteOffset + at, rows * rowSize);
-      this.decodeMixedRows(view, rows, littleEndian);
+      this.decodeMixedRows(new DataView(block.buffer, block.byteOffset, rows * rowSize), rows, littleEndian);
     }
-  }
-
-  /** Grows the arrays (by doubling, up to the declared count) when the file size was not known. */
-  private reserve(rows: number): void {
-    if (rows <= this.capacity) return;
-    let capacity = this.capacity;
-    while (capacity < rows) capacity = Math.min(this.count, capacity * 2);
-    const grown = allocateSplatCloud(capacity, this.layout.shDegree);
-    const old = this.cloud;
-    grown.positions.set(old.positions);
-    grown.scales.set(old.scales);
-    grown.rotations.set(old.rotations);
-    grown.opacities.set(old.opacities);
-    grown.dc.set(old.dc);
-    grown.sh.set(old.sh);
-    this.cloud = grown;
-    this.capacity = capacity;
   }
 
   /** Decodes `rows` rows of `stride` floats; idx[j] is where used column j sits in a row. */
@@ -284,7 +197,7 @@ export class PlyVertexStream {
     const shStride = idx.length - 14;
     const summary = this.summary;
     let { raw, worst, minX, minY, minZ, maxX, maxY, maxZ } = summary;
-    let i = this.rows;
+    let i = this.records;
     for (let r = 0; r < rows; r++, i++) {
       const b = r * stride;
       const i3 = 3 * i;
@@ -322,7 +235,6 @@ export class PlyVertexStream {
     }
     Object.assign(summary, { raw, worst, minX, minY, minZ, maxX, maxY, maxZ });
     if (raw - raw !== 0) this.throwNonFinite(rows, (r, j) => f32[r * stride + idx[j]!]!);
-    this.advance(rows);
   }
 
   /**
@@ -361,22 +273,14 @@ export class PlyVertexStream {
       if (rowBad) bad++;
     }
     const name = first ? this.layout.used[first.column]!.name : 'a value';
-    const splat = (this.rows + (first?.row ?? 0)).toLocaleString('en-US');
+    const splat = (this.records + (first?.row ?? 0)).toLocaleString('en-US');
     throw new SplatFormatError(
       `PLY property ${name} of splat ${splat} is ${first?.value ?? 'not finite'} ` +
       `(${bad.toLocaleString('en-US')} of the ${rows.toLocaleString('en-US')} splats read with it have a NaN or infinite opacity, scale or rotation)`,
     );
   }
 
-  private advance(rows: number): void {
-    this.rows += rows;
-    const onProgress = this.layout.onProgress;
-    // The last rows are reported by finish(), once the values are checked.
-    if (onProgress && this.rows >= this.nextProgress && this.rows < this.count) {
-      onProgress(this.rows / this.count);
-      while (this.nextProgress <= this.rows) this.nextProgress += this.progressStep;
-    }
-  }
+
 }
 
 function readScalar(view: DataView, at: number, type: PlyScalarType, littleEndian: boolean): number {

@@ -8,20 +8,77 @@
  *   28 rotation w x y z 4 × uint8, each stored as q * 128 + 128 clamped to 0..255
  * There are no higher SH bands, so the cloud has shDegree 0.
  */
-import { allocateSplatCloud, computeBounds, SH_C0, writeUnitQuaternion, type SplatCloud } from '../scene/splat-cloud';
-import { SplatFormatError } from './ply';
+import { computeBounds, SH_C0, writeUnitQuaternion, type SplatCloud } from '../scene/splat-cloud';
+import { SplatFormatError } from './format-error';
+import { RecordStream } from './record-stream';
 
 /** Bytes per splat record. */
 export const SPLAT_RECORD_SIZE = 32;
 
-const PROGRESS_ROWS = 65536;
+const COLOUR_SCALE = 1 / (255 * SH_C0);
+const COLOUR_OFFSET = 0.5 / SH_C0;
 
-export function parseSplatFormat(
-  buffer: ArrayBuffer | Uint8Array,
-  options: { onProgress?: (fraction: number) => void } = {},
-): SplatCloud {
-  const bytes = buffer instanceof Uint8Array ? buffer : new Uint8Array(buffer);
-  const length = bytes.byteLength;
+/**
+ * Decodes .splat records as they arrive. The format has no header, so the
+ * splat count is the file size over 32 when that is known (checked first),
+ * else whatever whole records arrive.
+ */
+export class SplatRecordStream extends RecordStream {
+  private readonly totalBytes: number | undefined;
+  private readonly reportDone: ((fraction: number) => void) | undefined;
+
+  constructor(options: { totalBytes?: number; onProgress?: (fraction: number) => void } = {}) {
+    const { totalBytes } = options;
+    if (totalBytes !== undefined) checkLength(totalBytes);
+    const count = totalBytes === undefined ? undefined : totalBytes / SPLAT_RECORD_SIZE;
+    super({ recordSize: SPLAT_RECORD_SIZE, count, preallocate: true, shDegree: 0, onProgress: options.onProgress });
+    this.totalBytes = totalBytes;
+    this.reportDone = options.onProgress;
+  }
+
+  /** The decoded scene; throws when the bytes did not end on a whole record. */
+  finish(): SplatCloud {
+    const received = this.decodedRecords * SPLAT_RECORD_SIZE + this.partialBytes;
+    checkLength(received);
+    if (this.totalBytes !== undefined && received !== this.totalBytes) {
+      throw new SplatFormatError(
+        `.splat file is truncated: ${this.totalBytes} bytes were announced, ${received} arrived`,
+      );
+    }
+    const cloud = this.trimmedCloud();
+    cloud.bounds = computeBounds(cloud.positions, cloud.count);
+    this.reportDone?.(1);
+    return cloud;
+  }
+
+  protected decodeBlock(block: Uint8Array, records: number): void {
+    // Floats through a Float32Array over the records (8 floats each); the
+    // platform is little endian like the format.
+    const f32 = new Float32Array(block.buffer, block.byteOffset, records * 8);
+    const { positions, scales, rotations, opacities, dc } = this.cloud;
+    for (let r = 0, i = this.decodedRecords; r < records; r++, i++) {
+      const f = r * 8;
+      const b = r * SPLAT_RECORD_SIZE;
+      const i3 = i * 3;
+      positions[i3] = f32[f]!;
+      positions[i3 + 1] = f32[f + 1]!;
+      positions[i3 + 2] = f32[f + 2]!;
+      scales[i3] = f32[f + 3]!;
+      scales[i3 + 1] = f32[f + 4]!;
+      scales[i3 + 2] = f32[f + 5]!;
+      // colour = rgb / 255 = 0.5 + SH_C0 * dc
+      dc[i3] = block[b + 24]! * COLOUR_SCALE - COLOUR_OFFSET;
+      dc[i3 + 1] = block[b + 25]! * COLOUR_SCALE - COLOUR_OFFSET;
+      dc[i3 + 2] = block[b + 26]! * COLOUR_SCALE - COLOUR_OFFSET;
+      opacities[i] = block[b + 27]! / 255;
+      const w = block[b + 28]! - 128, x = block[b + 29]! - 128, y = block[b + 30]! - 128, z = block[b + 31]! - 128;
+      writeUnitQuaternion(rotations, i * 4, w, x, y, z);
+    }
+  }
+}
+
+/** A .splat file is a whole number (at least one) of 32-byte records. */
+function checkLength(length: number): void {
   const leftover = length % SPLAT_RECORD_SIZE;
   if (leftover !== 0) {
     throw new SplatFormatError(
@@ -29,42 +86,16 @@ export function parseSplatFormat(
       `${Math.floor(length / SPLAT_RECORD_SIZE)} whole splats and ${leftover} bytes left over (truncated or not a .splat file)`,
     );
   }
-  const count = length / SPLAT_RECORD_SIZE;
-  if (count === 0) throw new SplatFormatError('.splat file is empty: it holds 0 splats');
+  if (length === 0) throw new SplatFormatError('.splat file is empty: it holds 0 splats');
+}
 
-  // Floats are read through a Float32Array over the records (8 floats each);
-  // the platform is little endian like the format. Copy if misaligned.
-  const f32 = bytes.byteOffset % 4 === 0
-    ? new Float32Array(bytes.buffer, bytes.byteOffset, length / 4)
-    : new Float32Array(bytes.slice().buffer);
-
-  const cloud = allocateSplatCloud(count, 0);
-  const { positions, scales, rotations, opacities, dc } = cloud;
-  const onProgress = options.onProgress;
-  const colourScale = 1 / (255 * SH_C0);
-  const colourOffset = 0.5 / SH_C0;
-
-  for (let i = 0; i < count; i++) {
-    const f = i * 8;
-    const b = i * SPLAT_RECORD_SIZE;
-    const i3 = i * 3;
-    positions[i3] = f32[f]!;
-    positions[i3 + 1] = f32[f + 1]!;
-    positions[i3 + 2] = f32[f + 2]!;
-    scales[i3] = f32[f + 3]!;
-    scales[i3 + 1] = f32[f + 4]!;
-    scales[i3 + 2] = f32[f + 5]!;
-    // colour = rgb / 255 = 0.5 + SH_C0 * dc
-    dc[i3] = bytes[b + 24]! * colourScale - colourOffset;
-    dc[i3 + 1] = bytes[b + 25]! * colourScale - colourOffset;
-    dc[i3 + 2] = bytes[b + 26]! * colourScale - colourOffset;
-    opacities[i] = bytes[b + 27]! / 255;
-    const w = bytes[b + 28]! - 128, x = bytes[b + 29]! - 128, y = bytes[b + 30]! - 128, z = bytes[b + 31]! - 128;
-    writeUnitQuaternion(rotations, i * 4, w, x, y, z);
-    if (onProgress && (i + 1) % PROGRESS_ROWS === 0) onProgress((i + 1) / count);
-  }
-  onProgress?.(1);
-
-  cloud.bounds = computeBounds(positions, count);
-  return cloud;
+/** Parses a whole .splat file held in memory. */
+export function parseSplatFormat(
+  buffer: ArrayBuffer | Uint8Array,
+  options: { onProgress?: (fraction: number) => void } = {},
+): SplatCloud {
+  const bytes = buffer instanceof Uint8Array ? buffer : new Uint8Array(buffer);
+  const stream = new SplatRecordStream({ totalBytes: bytes.byteLength, onProgress: options.onProgress });
+  stream.push(bytes);
+  return stream.finish();
 }

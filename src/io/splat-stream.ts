@@ -2,17 +2,19 @@
  * Loads a splat file from a stream of byte chunks (a fetch body, a File
  * stream) while the bytes arrive. DOM-free.
  *
- * INRIA PLY, the format of big trainer output, is decoded row by row as the
- * chunks come in: only a partial row is kept from the file, never the file
- * itself. The compressed formats (compressed PLY, SPZ, ksplat, SOG, .splat)
- * are small for their splat count or need the whole file (a zip's directory
- * is at its end), so their chunks are gathered into one buffer of the
- * file's size and parsed at the end.
+ * INRIA PLY, the format of big trainer output, and antimatter15 .splat are
+ * decoded record by record as the chunks come in: only a partial record is
+ * kept from the file, never the file itself. The compressed formats
+ * (compressed PLY, SPZ, ksplat, SOG) are small for their splat count or need
+ * the whole file (a zip's directory is at its end), so their chunks are
+ * gathered into one buffer of the file's size and parsed at the end.
  */
 import type { SplatCloud } from '../scene/splat-cloud';
 import { SplatFormatError } from './format-error';
 import { parsePlyHeader } from './ply';
-import { createPlyVertexStream, type PlyVertexStream } from './ply-stream';
+import { createPlyVertexStream } from './ply-stream';
+import { SplatRecordStream } from './splat-format';
+import { validateSplatCloud } from './validate-splats';
 import { isCompressedPly } from './compressed-ply';
 import { detectSplatFormat, loadSplatFile } from './parse-splat-file';
 
@@ -77,6 +79,15 @@ function isPlyStart(bytes: Uint8Array): boolean {
     (bytes[3] === 0x0a || bytes[3] === 0x0d);
 }
 
+/** Decoding records as they arrive, or gathering the file to parse it at the end. */
+type Way = 'ply-rows' | 'splat-records' | 'gather';
+
+/** Where the chunks go once the format is known. */
+interface Sink {
+  push(chunk: Uint8Array): void;
+  finish(): Promise<SplatCloud>;
+}
+
 /** A growing byte buffer: sized once when the total is known, doubling otherwise. */
 class ByteGatherer {
   private data: Uint8Array;
@@ -118,38 +129,27 @@ export async function loadSplatStream(
 
   // Bytes before the format is known: the PLY header, or the first few KB.
   const head = new ByteGatherer(SNIFF_BYTES);
-  let ply: PlyVertexStream | undefined;
-  let gathered: ByteGatherer | undefined;
+  let sink: Sink | undefined;
 
   for await (const chunk of chunks) {
     received += chunk.length;
-    if (ply) {
-      ply.push(chunk);
-    } else if (gathered) {
-      gathered.append(chunk);
+    if (sink) {
+      sink.push(chunk);
     } else {
       // A first chunk that is enough to decide is used as it is, not copied.
       if (head.length > 0 || decide(chunk, false) === 'wait') head.append(chunk);
       const start = head.length > 0 ? head.bytes() : chunk;
-      const decided = decide(start, false);
-      if (decided === 'ply-rows') ply = startPly(start);
-      else if (decided === 'gather') gathered = startGather(start);
+      const way = decide(start, false);
+      if (way !== 'wait') sink = open(way, start);
     }
     reportRead();
   }
+  // A stream that ended while still deciding is a short file.
+  sink ??= open(decide(head.bytes(), true), head.bytes());
+  return sink.finish();
 
-  if (!ply && !gathered) {
-    // The stream ended while still deciding: a short file.
-    if (decide(head.bytes(), true) === 'ply-rows') ply = startPly(head.bytes());
-    else gathered = startGather(head.bytes());
-  }
-  // The PLY decoder checks its values as it goes; loadSplatFile checks the rest.
-  if (ply) return ply.finish();
-  const bytes = gathered!.bytes();
-  return loadSplatFile(bytes, options.name, { onProgress: (f) => onProgress?.('parse', f) });
-
-  /** What to do with the bytes so far: wait for more, decode PLY rows as they come, or gather the file. */
-  function decide(bytes: Uint8Array, ended: boolean): 'wait' | 'ply-rows' | 'gather' {
+  /** How to read the file, from its first bytes: wait for more, decode records as they come, or gather it. */
+  function decide(bytes: Uint8Array, ended: boolean): 'wait' | Way {
     if (isPlyStart(bytes)) {
       if (plyHeaderEnd(bytes) >= 0) return isCompressedPly(parsePlyHeader(bytes)) ? 'gather' : 'ply-rows';
       if (bytes.length > MAX_PLY_HEADER) {
@@ -157,28 +157,46 @@ export async function loadSplatStream(
           `PLY header is not a splat header: no "end_header" line in the first ${MAX_PLY_HEADER / 1024} KB`,
         );
       }
+      // Ended inside the header: the parser names what is missing.
       return ended ? 'gather' : 'wait';
     }
     if (bytes.length < SNIFF_BYTES && !ended) return 'wait';
-    // Fail on an unknown format now, not after gathering all of it.
-    detectSplatFormat(bytes, options.name, { partial: !ended });
-    return 'gather';
+    // Fails on an unknown format now, not after gathering all of it.
+    return detectSplatFormat(bytes, options.name, { partial: !ended }) === 'splat' ? 'splat-records' : 'gather';
   }
 
-  function startPly(bytes: Uint8Array): PlyVertexStream {
-    const header = parsePlyHeader(bytes);
-    const stream = createPlyVertexStream(header, {
-      totalBytes,
-      // Without a known size, rows decoded is the only progress there is.
-      onProgress: totalBytes === undefined ? (f) => onProgress?.('read', f) : undefined,
-    });
-    stream.push(bytes.subarray(header.headerLength));
-    return stream;
-  }
-
-  function startGather(bytes: Uint8Array): ByteGatherer {
-    const gatherer = new ByteGatherer(totalBytes);
-    gatherer.append(bytes);
-    return gatherer;
+  function open(way: Way | 'wait', start: Uint8Array): Sink {
+    // Without a known size, records decoded is the only progress there is.
+    const recordProgress = totalBytes === undefined ? (f: number) => onProgress?.('read', f) : undefined;
+    switch (way) {
+      case 'ply-rows': {
+        const header = parsePlyHeader(start);
+        const stream = createPlyVertexStream(header, { totalBytes, onProgress: recordProgress });
+        stream.push(start.subarray(header.headerLength));
+        // The PLY decoder checks its values on the way.
+        return { push: (chunk) => stream.push(chunk), finish: async () => stream.finish() };
+      }
+      case 'splat-records': {
+        const stream = new SplatRecordStream({ totalBytes, onProgress: recordProgress });
+        stream.push(start);
+        return {
+          push: (chunk) => stream.push(chunk),
+          finish: async () => {
+            const cloud = stream.finish();
+            validateSplatCloud(cloud);
+            return cloud;
+          },
+        };
+      }
+      case 'gather':
+      case 'wait': {
+        const gatherer = new ByteGatherer(totalBytes);
+        gatherer.append(start);
+        return {
+          push: (chunk) => gatherer.append(chunk),
+          finish: () => loadSplatFile(gatherer.bytes(), options.name, { onProgress: (f) => onProgress?.('parse', f) }),
+        };
+      }
+    }
   }
 }

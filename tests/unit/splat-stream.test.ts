@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { loadSplatFile } from '../../src/io/parse-splat-file';
 import { parseSplatPly, SplatFormatError } from '../../src/io/ply';
 import { chunksOf, loadSplatStream, streamChunks } from '../../src/io/splat-stream';
+import { parseSplatFormat, SplatRecordStream } from '../../src/io/splat-format';
 import type { SplatCloud } from '../../src/scene/splat-cloud';
 import { scenePath } from '../shared-scenes';
 
@@ -119,6 +120,35 @@ describe('loadSplatStream on INRIA PLY', () => {
     await expect(loadSplatStream(chunksOf(lying, 65536), { name: 'a.ply' })).rejects.toThrow(
       /declares 1,099,511,627,776 splats, the data ends after 9,080/,
     );
+  });
+});
+
+describe('loadSplatStream on .splat records', () => {
+  let bytes: Uint8Array;
+  let whole: SplatCloud;
+  beforeAll(() => {
+    bytes = readFileSync(scenePath('justdealman_model.splat'));
+    whole = parseSplatFormat(bytes);
+  });
+
+  it('decodes records split across chunks of random sizes, with and without the size', async () => {
+    expectSameCloud(await loadSplatStream(freshCopies(randomChunks(bytes, 5000)), { name: 'm.splat', totalBytes: bytes.length }), whole);
+    expectSameCloud(await loadSplatStream(freshCopies(randomChunks(bytes, 5000, 3)), { name: 'm.splat' }), whole);
+  });
+
+  it('decodes the records as they arrive', () => {
+    const stream = new SplatRecordStream({ totalBytes: bytes.length });
+    stream.push(bytes.subarray(0, 1_000_001));
+    expect(stream.decodedRecords).toBe(Math.floor(1_000_001 / 32));
+    stream.push(bytes.subarray(1_000_001));
+    expectSameCloud(stream.finish(), whole);
+  });
+
+  it('names a stream that ends short of its announced size, or inside a record', async () => {
+    await expect(loadSplatStream(chunksOf(bytes.subarray(0, 64_000), 4096), { name: 'm.splat', totalBytes: bytes.length }))
+      .rejects.toThrow(/\.splat file is truncated: 3729568 bytes were announced, 64000 arrived/);
+    await expect(loadSplatStream(chunksOf(bytes.subarray(0, 64_010), 4096), { name: 'm.splat' }))
+      .rejects.toThrow(/64010 bytes, not a multiple of the 32-byte record: 2000 whole splats and 10 bytes left over/);
   });
 });
 
