@@ -62,6 +62,8 @@ export class ViewerPage {
   private readonly state: ViewerState = { frames: 0, splats: 0, sceneName: '', activeSort: '', lastError: null, ready: false };
   private readonly camera = new OrbitCamera({ yaw: HOME_YAW, pitch: HOME_PITCH });
   private readonly loader = new SplatLoader();
+  /** Removes the message of the last load that failed, if it is still showing. */
+  private clearLoadError: () => void = () => {};
 
   // Per-frame scratch, allocated once.
   private readonly params: FrameParameters = {
@@ -173,7 +175,13 @@ export class ViewerPage {
     requestAnimationFrame(this.tick);
 
     const url = new URLSearchParams(location.search).get('url');
-    await this.open(url ?? DEFAULT_SCENE, url ? fileName(url) : 'default-scene.ply');
+    const opened = await this.open(url ?? DEFAULT_SCENE, url ? fileName(url) : 'default-scene.ply');
+    // A link to a scene that cannot be read still gives a scene to look at;
+    // its error message stays up.
+    if (!opened && url) {
+      this.initialView = null; // the link's camera was for its own scene
+      await this.open(DEFAULT_SCENE, 'default-scene.ply', { keepLoadError: true });
+    }
     if (!this.scene) document.body.dataset.viewer = 'load-failed';
   }
 
@@ -191,7 +199,7 @@ export class ViewerPage {
   }
 
   /** Loads a scene; the current one keeps rendering until the new one has parsed. Resolves to success. */
-  private async open(source: File[] | string, name: string): Promise<boolean> {
+  private async open(source: File[] | string, name: string, options: { keepLoadError?: boolean } = {}): Promise<boolean> {
     const token = ++this.loadToken;
     this.progress.start(name);
     try {
@@ -221,11 +229,14 @@ export class ViewerPage {
       this.state.sceneName = name;
       this.gui.set('scene', name);
       this.gui.set('splats', cloud.count.toLocaleString('en-US'));
+      // A scene that opened makes the message about one that did not stale.
+      if (!options.keepLoadError) this.clearLoadError();
       return true;
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
       this.state.lastError = `Could not open ${name}: ${reason}`;
-      this.messages.show(`Could not open ${name}`, reason);
+      this.clearLoadError();
+      this.clearLoadError = this.messages.show(`Could not open ${name}`, reason);
       return false;
     } finally {
       if (token === this.loadToken) this.progress.finish();

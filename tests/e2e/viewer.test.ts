@@ -290,6 +290,22 @@ describe('viewer page', () => {
     await page.close();
   });
 
+  it('names a link to a scene that is not there, and shows the default scene', async () => {
+    const other = await browser!.newPage();
+    try {
+      await other.page.setViewportSize(VIEWPORT);
+      // The dev server answers an unknown path with its index page.
+      await other.page.goto(`${server!.url}?url=no-such-scene.ply`);
+      await other.page.waitForFunction('document.body.dataset.viewer === "ready"', null, { timeout: READY_TIMEOUT_MS });
+      const s = await other.page.evaluate(() => window.__splatsort as ViewerState);
+      expect(s.sceneName).toBe('default-scene.ply');
+      expect(s.lastError).toMatch(/Could not open no-such-scene\.ply: .*no-such-scene\.ply is a web page, not a splat file/);
+      expect(await other.page.locator('.message h2').allTextContents()).toEqual(['Could not open no-such-scene.ply']);
+    } finally {
+      await other.page.close();
+    }
+  });
+
   it('says "n/a" for GPU timings where the device has no timestamp-query', async () => {
     const other = await browser!.newPage();
     try {
