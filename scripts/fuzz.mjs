@@ -71,7 +71,7 @@ const timeoutMs = integer('timeout', values.timeout);
 if (values.case !== undefined) {
   // One case: rebuild it here, say what it does, run it in a worker.
   const index = integer('case', values.case);
-  const c = fuzz.fuzzCase(fuzz.loadFuzzCorpus(), seed, index);
+  const c = fuzz.fuzzCase(await fuzz.loadFuzzCorpus(), seed, index);
   console.log(`seed ${seed} case ${index}: ${c.seedId} (${c.format}), ${c.bytes.length} bytes, loaded as "${c.name}"`);
   for (const op of c.ops) console.log(`  ${op}`);
   if (values.write) {

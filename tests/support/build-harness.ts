@@ -4,18 +4,23 @@
  * TypeScript. Kept apart from the harness so that the bundle never pulls in
  * vite itself.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { builtinModules } from 'node:module';
-import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'vite';
 
 const repoRoot = resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
+/**
+ * Inside the repository, so that the bundle finds node_modules from where it
+ * lies (the WebP codecs read their wasm files from there).
+ */
+const cacheDir = resolve(repoRoot, 'node_modules/.cache');
 
 /** Builds the bundle into a fresh temporary folder; returns its path. A few seconds. */
 export async function buildHarness(): Promise<string> {
-  const outDir = mkdtempSync(join(tmpdir(), 'splatsort-harness-'));
+  mkdirSync(cacheDir, { recursive: true });
+  const outDir = mkdtempSync(join(cacheDir, 'splatsort-harness-'));
   await build({
     configFile: false,
     root: repoRoot,
@@ -40,5 +45,5 @@ export async function buildHarness(): Promise<string> {
 /** Removes a bundle that buildHarness made (its whole temporary folder). */
 export function removeHarness(bundle: string): void {
   const dir = dirname(bundle);
-  if (dir.startsWith(tmpdir())) rmSync(dir, { recursive: true, force: true });
+  if (dir.startsWith(cacheDir)) rmSync(dir, { recursive: true, force: true });
 }

@@ -24,11 +24,12 @@ import {
 } from './splat-files';
 
 import { writeKsplat } from './ksplat-writer';
+import { bundleSog, writeSog } from './sog-writer';
 import { parseSplatPly } from '../../src/io/ply';
 
 export { HarnessWorker, runLoad, type Outcome } from './loader-harness';
 
-export type SeedFormat = 'ply' | 'compressed-ply' | 'spz' | 'splat' | 'ksplat';
+export type SeedFormat = 'ply' | 'compressed-ply' | 'spz' | 'splat' | 'ksplat' | 'sog';
 
 export interface FuzzSeed {
   id: string;
@@ -47,13 +48,14 @@ export const REAL_SCENES: readonly { file: string; format: SeedFormat }[] = [
   { file: 'justdealman_model.splat', format: 'splat' },
 ];
 
-/** The seeds every case starts from: the four real files and small synthetic ones of every variant. */
-export function loadFuzzCorpus(): FuzzSeed[] {
+/** The seeds every case starts from: the four real files and small synthetic ones of every format and variant. */
+export async function loadFuzzCorpus(): Promise<FuzzSeed[]> {
   const seeds: FuzzSeed[] = REAL_SCENES.map(({ file, format }) => ({
     id: file, format, name: file, bytes: new Uint8Array(readFileSync(scenePath(file))),
   }));
   const spz2 = spzPayload({ version: 2, count: 30, shDegree: 1 });
   const ksplatSource = parseSplatPly(inriaPly({ count: 40, shDegree: 2 }));
+  const sog = await writeSog(parseSplatPly(inriaPly({ count: 50, shDegree: 1 })), { paletteSize: 16 });
   const spz3 = spzPayload({ version: 3, count: 40, shDegree: 0 });
   seeds.push(
     { id: 'synthetic-inria-sh0', format: 'ply', name: 'a.ply', bytes: inriaPly({ count: 40, shDegree: 0 }) },
@@ -71,6 +73,8 @@ export function loadFuzzCorpus(): FuzzSeed[] {
       id: `synthetic-ksplat-level${level}`, format: 'ksplat', name: `l${level}.ksplat`,
       bytes: writeKsplat(ksplatSource, { level, bucketSize: 16 }).bytes,
     })),
+    { id: 'synthetic-sog-stored', format: 'sog', name: 'm.sog', bytes: bundleSog(sog) },
+    { id: 'synthetic-sog-deflated', format: 'sog', name: 'n.sog', bytes: bundleSog(sog, { deflate: true, folder: 'scene' }) },
   );
   return seeds;
 }
@@ -419,7 +423,7 @@ export function fuzzCase(corpus: FuzzSeed[], seed: number, index: number): FuzzC
 let workerCorpus: FuzzSeed[] | undefined;
 
 async function runFuzzJob(seed: number, index: number): Promise<{ outcome: Outcome; info: Record<string, unknown> }> {
-  workerCorpus ??= loadFuzzCorpus();
+  workerCorpus ??= await loadFuzzCorpus();
   const c = fuzzCase(workerCorpus, seed, index);
   const outcome = await runLoad(c.bytes, c.name);
   return { outcome, info: { seedId: c.seedId, format: c.format, ops: c.ops, size: c.bytes.length } };
