@@ -105,8 +105,29 @@ function guiRow(name: string) {
   return page.locator('.lil-gui .lil-controller').filter({ has: page.locator('.lil-name', { hasText: new RegExp(`^${name}$`) }) });
 }
 
+/** Picks an option of a panel row; a slow frame can keep the panel's opening animation waiting. */
+async function select(row: string, label: string): Promise<void> {
+  await guiRow(row).locator('select').selectOption({ label }, { timeout: READY_TIMEOUT_MS });
+}
+
 async function selectSort(label: string): Promise<void> {
-  await guiRow('sort mode').locator('select').selectOption({ label });
+  await select('sort mode', label);
+}
+
+/**
+ * Opens or closes the panel with its title, as a person does. lil-gui
+ * animates it over the next frames, which SwiftShader draws slowly, so the
+ * title is clicked only when the panel is not already in (or on its way
+ * to) the wanted state, and the test waits for that state.
+ */
+async function setPanelOpen(open: boolean): Promise<void> {
+  const title = page.locator('.lil-gui.lil-root > .lil-title');
+  if ((await title.getAttribute('aria-expanded')) !== String(open)) await title.click();
+  await page.waitForFunction(
+    (want) => document.querySelector('.lil-gui.lil-root')?.classList.contains('lil-closed') === !want,
+    open,
+    { timeout: READY_TIMEOUT_MS, polling: 100 },
+  );
 }
 
 describe('viewer page', () => {
@@ -176,13 +197,16 @@ describe('viewer page', () => {
       expect(other.errors).toEqual([]);
     } finally {
       await other.page.close();
+      // The first page is hidden while another is in front, and a hidden
+      // page gets no animation frames.
+      if (!page.isClosed()) await page.bringToFront();
     }
   });
 
   it('saves a screenshot at twice the canvas size', async () => {
     // The panel starts closed in a window this small.
-    await page.locator('.lil-gui.lil-root > .lil-title').click();
-    await guiRow('screenshot size').locator('select').selectOption({ label: '2× canvas' });
+    await setPanelOpen(true);
+    await select('screenshot size', '2× canvas');
     const [download] = await Promise.all([
       page.waitForEvent('download', { timeout: 120_000 }),
       guiRow('screenshot \\(P\\)').locator('button').click(),
@@ -191,13 +215,13 @@ describe('viewer page', () => {
     const png = decodePng(await readFile((await download.path())!));
     expect([png.width, png.height]).toEqual([2 * size[0]!, 2 * size[1]!]);
     expect(download.suggestedFilename()).toBe(`splatsort-${png.width}x${png.height}.png`);
-    await guiRow('screenshot size').locator('select').selectOption({ label: '1× canvas' });
-    await page.locator('.lil-gui.lil-root > .lil-title').click();
+    await select('screenshot size', '1× canvas');
+    await setPanelOpen(false);
   });
 
   it('switches to the CPU sort and back to the GPU sort', async () => {
     // The panel starts closed in a window this small.
-    await page.locator('.lil-gui.lil-root > .lil-title').click();
+    await setPanelOpen(true);
     await selectSort('CPU 32-bit radix');
     await waitFor("window.__splatsort.activeSort === 'CPU 32-bit radix'");
     await waitFrames(2);
@@ -211,7 +235,7 @@ describe('viewer page', () => {
 
     await selectSort('GPU radix');
     await waitFor("window.__splatsort.activeSort === 'GPU radix'");
-    await page.locator('.lil-gui.lil-root > .lil-title').click();
+    await setPanelOpen(false);
   });
 
   it('opens an SPZ (version 4, zstd streams) and a .splat file', async () => {
@@ -303,6 +327,9 @@ describe('viewer page', () => {
       expect(await other.page.locator('.message h2').allTextContents()).toEqual(['Could not open no-such-scene.ply']);
     } finally {
       await other.page.close();
+      // The first page is hidden while another is in front, and a hidden
+      // page gets no animation frames.
+      if (!page.isClosed()) await page.bringToFront();
     }
   });
 
@@ -325,6 +352,9 @@ describe('viewer page', () => {
       expect(other.errors).toEqual([]);
     } finally {
       await other.page.close();
+      // The first page is hidden while another is in front, and a hidden
+      // page gets no animation frames.
+      if (!page.isClosed()) await page.bringToFront();
     }
   });
 });
