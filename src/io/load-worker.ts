@@ -76,9 +76,14 @@ function openFile(file: File): OpenedSource {
   return { chunks: streamChunks(file.stream()), name: file.name, totalBytes: file.size };
 }
 
+/** The name of an unbundled SOG's index file. */
+function isSogMeta(name: string): boolean {
+  return /(^|[/\\])meta\.json$/i.test(name);
+}
+
 /** An unbundled SOG: meta.json among dropped files, the images it names beside it. */
 async function loadSogFiles(files: File[], onProgress: (fraction: number) => void): Promise<SplatCloud> {
-  const meta = files.find((f) => /(^|[/\\])meta\.json$/i.test(f.name));
+  const meta = files.find((f) => isSogMeta(f.name));
   if (!meta) {
     throw new SplatFormatError(
       `${files.length} files were given and none is a SOG meta.json: open one splat file at a time, ` +
@@ -88,7 +93,11 @@ async function loadSogFiles(files: File[], onProgress: (fraction: number) => voi
   const byName = new Map(files.map((f) => [f.name.toLowerCase(), f]));
   const readEntry = async (name: string) => {
     const file = byName.get(name.toLowerCase());
-    if (!file) throw new Error(`it was not among the ${files.length} files opened with meta.json`);
+    if (!file) {
+      throw new Error(files.length === 1
+        ? 'only meta.json was opened: open it together with its .webp images'
+        : `it was not among the ${files.length} files opened with meta.json`);
+    }
     return new Uint8Array(await file.arrayBuffer());
   };
   const cloud = await parseSog(new Uint8Array(await meta.arrayBuffer()), readEntry, { onProgress });
@@ -122,13 +131,14 @@ function loadSource(source: OpenedSource, readStage: LoadStage, report: Report):
 }
 
 async function load(request: LoadRequest, report: Report): Promise<SplatCloud> {
-  if ('files' in request) {
-    if (request.files.length === 1) return loadSource(openFile(request.files[0]!), 'read', report);
-    return loadSogFiles(request.files, (f) => report('parse', f));
+  if ('files' in request || 'file' in request) {
+    const files = 'files' in request ? request.files : [request.file];
+    // A meta.json alone still goes to the SOG reader, which names the images it lacks.
+    if (files.length === 1 && !isSogMeta(files[0]!.name)) return loadSource(openFile(files[0]!), 'read', report);
+    return loadSogFiles(files, (f) => report('parse', f));
   }
-  if ('file' in request) return loadSource(openFile(request.file), 'read', report);
   if ('url' in request) {
-    if (/(^|\/)meta\.json$/i.test(urlFileName(request.url))) {
+    if (isSogMeta(urlFileName(request.url))) {
       return loadSogUrl(request.url, (f) => report('download', f));
     }
     return loadSource(await openUrl(request.url), 'download', report);
