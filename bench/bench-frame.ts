@@ -60,7 +60,6 @@ const parameters: FrameParameters = {
   height,
   splatCount: cloud.count,
   shDegree: cloud.shDegree,
-  shFloatsPerSplat: scene.shFloatsPerSplat,
   splatScale: 1,
   keyBits: 32,
 };

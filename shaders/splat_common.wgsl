@@ -15,9 +15,9 @@ struct Frame {
   splat_scale: f32,
   count: u32,              // splats in the scene
   key_shift: u32,          // 32 - key bits: the depth key keeps its high bits
-  sh_floats: u32,          // higher-band SH floats per splat (the shaders read scene.sh_floats)
   pad0: u32,
   pad1: u32,
+  pad2: u32,
 }
 
 struct Splat {

@@ -38,7 +38,6 @@ export async function renderOffscreen(
     height,
     splatCount: scene.count,
     shDegree: Math.min(camera.sh_degree, scene.shDegree),
-    shFloatsPerSplat: scene.shFloatsPerSplat,
     splatScale: options.splatScale ?? 1,
     keyBits: options.keyBits ?? 32,
   };

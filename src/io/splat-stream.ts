@@ -137,10 +137,11 @@ export async function loadSplatStream(
       sink.push(chunk);
     } else {
       // A first chunk that is enough to decide is used as it is, not copied.
-      if (head.length > 0 || decide(chunk, false) === 'wait') head.append(chunk);
+      if (head.length > 0) head.append(chunk);
       const start = head.length > 0 ? head.bytes() : chunk;
       const way = decide(start, false);
       if (way !== 'wait') sink = open(way, start);
+      else if (start === chunk) head.append(chunk);
     }
     reportRead();
   }

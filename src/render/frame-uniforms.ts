@@ -18,8 +18,6 @@ export interface FrameParameters {
   splatCount: number;
   /** SH bands to evaluate (clamped to the scene's by the caller). */
   shDegree: number;
-  /** Written to the block for reference; the shaders take the SH stride from the scene (GpuSplats.layoutBuffer). */
-  shFloatsPerSplat: number;
   splatScale: number;
   /** Bits of the depth key the sort uses (1..32). */
   keyBits: number;
@@ -54,7 +52,6 @@ export class FrameUniforms {
     f32[42] = p.splatScale;
     u32[43] = p.splatCount;
     u32[44] = 32 - p.keyBits;
-    u32[45] = p.shFloatsPerSplat;
     this.device.queue.writeBuffer(this.buffer, 0, this.data);
   }
 

@@ -174,11 +174,6 @@ export class GpuSplats {
     this.chunks = buffers.slice(0, layout.chunks.length);
   }
 
-  /** Floats of higher-band SH per splat (0, 9, 24 or 45). */
-  get shFloatsPerSplat(): number {
-    return this.layout.shFloats;
-  }
-
   /**
    * Bind-group entries of the scene's bindings (the layout uniform and
    * MAX_CHUNKS chunk slots; slots past the scene's chunks repeat chunk 0,

@@ -68,7 +68,7 @@ export class ViewerPage {
   // Per-frame scratch, allocated once.
   private readonly params: FrameParameters = {
     view: mat4.create(), projection: mat4.create(), eye: vec3.create(), fovY: 1, width: 1, height: 1,
-    splatCount: 0, shDegree: 0, shFloatsPerSplat: 0, splatScale: 1, keyBits: 32,
+    splatCount: 0, shDegree: 0, splatScale: 1, keyBits: 32,
   };
   private readonly background: [number, number, number] = [0, 0, 0];
   private readonly commands: GPUCommandBuffer[] = [];
@@ -308,7 +308,6 @@ export class ViewerPage {
     params.height = canvas.height;
     params.splatCount = scene?.count ?? 0;
     params.shDegree = Math.min(this.settings.shDegree, scene?.shDegree ?? 0);
-    params.shFloatsPerSplat = scene?.shFloatsPerSplat ?? 0;
     params.splatScale = this.settings.splatScale;
     const order = this.chooseOrder();
 

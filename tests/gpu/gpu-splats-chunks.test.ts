@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { readFileSync } from 'node:fs';
-import { mat4, vec3 } from 'gl-matrix';
+import type { vec3 } from 'gl-matrix';
 import { createNodeGpuContext } from '../../src/gpu/node-gpu';
 import { readBufferU32 } from '../../src/gpu/readback';
 import { parseSplatPly } from '../../src/io/ply';
@@ -18,6 +18,7 @@ import { DepthKeyPass } from '../../src/render/depth-key-pass';
 import { FrameUniforms, type FrameParameters } from '../../src/render/frame-uniforms';
 import { shCoefficients, type ShDegree, type SplatCloud } from '../../src/scene/splat-cloud';
 import { scenePath } from '../shared-scenes';
+import { coveredFraction, medianCentre, viewOf, VIEW_BACKGROUND, VIEW_HEIGHT, VIEW_WIDTH } from '../support/test-view';
 
 const MiB = 2 ** 20;
 const DEGREES: ShDegree[] = [0, 1, 2, 3];
@@ -82,9 +83,9 @@ describe('chunk layout', () => {
 });
 
 describe('split scenes on the GPU', () => {
-  const WIDTH = 64;
-  const HEIGHT = 48;
-  const BACKGROUND = [0.1, 0.2, 0.3] as const;
+  const WIDTH = VIEW_WIDTH;
+  const HEIGHT = VIEW_HEIGHT;
+  const BACKGROUND = VIEW_BACKGROUND;
   let device: GPUDevice;
   let cloud: SplatCloud;
   let frame: SplatFrame;
@@ -105,8 +106,7 @@ describe('split scenes on the GPU', () => {
     keys = device.createBuffer({ size: cloud.count * 4, usage });
     values = device.createBuffer({ size: cloud.count * 4, usage });
     target = device.createTexture({ size: [WIDTH, HEIGHT], format: 'rgba8unorm', usage: GPUTextureUsage.RENDER_ATTACHMENT | GPUTextureUsage.COPY_SRC });
-    const median = (axis: number) => Array.from({ length: cloud.count }, (_, i) => cloud.positions[3 * i + axis]!).sort((a, b) => a - b)[cloud.count >> 1]!;
-    centre = vec3.fromValues(median(0), median(1), median(2));
+    centre = medianCentre(cloud);
   });
 
   afterAll(() => {
@@ -138,15 +138,9 @@ describe('split scenes on the GPU', () => {
   }
 
   function parameters(scene: GpuSplats): FrameParameters {
-    const eye = vec3.add(vec3.create(), centre, vec3.fromValues(3, -1, -6));
-    const view = mat4.lookAt(mat4.create(), eye, centre, vec3.fromValues(0, -1, 0));
-    const fovY = Math.PI / 3;
-    const projection = mat4.perspectiveZO(mat4.create(), fovY, WIDTH / HEIGHT, 0.01, Infinity);
-    return {
-      view, projection, eye, fovY, width: WIDTH, height: HEIGHT, splatCount: scene.count, shDegree: scene.shDegree,
-      shFloatsPerSplat: scene.shFloatsPerSplat, splatScale: 1, keyBits: 32,
-    };
+    return viewOf(centre, { splatCount: scene.count, shDegree: scene.shDegree }, 32);
   }
+
 
   /** Runs `record` into one submitted command buffer; any WebGPU error fails the test (stale results must not pass). */
   async function submitChecked(record: (encoder: GPUCommandEncoder) => void): Promise<void> {
@@ -186,17 +180,7 @@ describe('split scenes on the GPU', () => {
     return { order: await readBufferU32(device, frame.orderBuffer(32), scene.count), pixels };
   }
 
-  function covered(pixels: Uint8Array): number {
-    let n = 0;
-    for (let y = 0; y < HEIGHT; y++) {
-      for (let x = 0; x < WIDTH; x++) {
-        const p = y * 256 + 4 * x;
-        const d = [0, 1, 2].reduce((s, c) => s + Math.abs(pixels[p + c]! - BACKGROUND[c]! * 255), 0);
-        if (d > 12) n++;
-      }
-    }
-    return n / (WIDTH * HEIGHT);
-  }
+
 
   /** Uploads `source` whole and split with `maxChunkBytes`; everything read back must match byte for byte. */
   async function expectSplitMatchesWhole(source: SplatCloud, maxChunkBytes: number, chunks: number): Promise<void> {
@@ -211,7 +195,7 @@ describe('split scenes on the GPU', () => {
       expect(Buffer.from(b.values.buffer).equals(Buffer.from(a.values.buffer))).toBe(true);
       const pa = await render(whole);
       const pb = await render(split);
-      expect(covered(pa.pixels)).toBeGreaterThan(0.05);
+      expect(coveredFraction(pa.pixels)).toBeGreaterThan(0.05);
       expect(Buffer.from(pb.order.buffer).equals(Buffer.from(pa.order.buffer))).toBe(true);
       let differing = 0;
       for (let i = 0; i < pa.pixels.length; i++) if (pa.pixels[i] !== pb.pixels[i]) differing++;
@@ -255,7 +239,7 @@ describe('split scenes on the GPU', () => {
     try {
       expect(empty.chunks.length).toBe(1);
       const { pixels } = await render(empty);
-      expect(covered(pixels)).toBe(0);
+      expect(coveredFraction(pixels)).toBe(0);
     } finally {
       empty.destroy();
     }

@@ -6,7 +6,6 @@
  */
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { readFileSync } from 'node:fs';
-import { mat4, vec3 } from 'gl-matrix';
 import { createNodeGpuContext } from '../../src/gpu/node-gpu';
 import { readBufferU32 } from '../../src/gpu/readback';
 import { parseSplatPly } from '../../src/io/ply';
@@ -17,11 +16,12 @@ import { computeDepthKeys, fromOrderedBits } from '../../src/sort/cpu-depth-keys
 import type { FrameParameters } from '../../src/render/frame-uniforms';
 import type { SplatCloud } from '../../src/scene/splat-cloud';
 import { scenePath } from '../shared-scenes';
+import { coveredFraction, medianCentre, viewOf, VIEW_BACKGROUND, VIEW_HEIGHT, VIEW_WIDTH } from '../support/test-view';
 
 const SCENE = scenePath('inria_kacytran_iter7000_9k_sh3.ply');
-const WIDTH = 64;
-const HEIGHT = 48;
-const BACKGROUND = [0.1, 0.2, 0.3] as const;
+const WIDTH = VIEW_WIDTH;
+const HEIGHT = VIEW_HEIGHT;
+const BACKGROUND = VIEW_BACKGROUND;
 
 let device: GPUDevice;
 let cloud: SplatCloud;
@@ -44,18 +44,9 @@ afterAll(() => {
   device?.destroy();
 });
 
-/** A camera a few units from the scene's median point, looking at it. */
+/** The test view of the scene's median point. */
 function parameters(keyBits: number): FrameParameters {
-  const median = (axis: number) => {
-    const v = Array.from({ length: cloud.count }, (_, i) => cloud.positions[3 * i + axis]!).sort((a, b) => a - b);
-    return v[v.length >> 1]!;
-  };
-  const centre = vec3.fromValues(median(0), median(1), median(2));
-  const eye = vec3.add(vec3.create(), centre, vec3.fromValues(3, -1, -6));
-  const view = mat4.lookAt(mat4.create(), eye, centre, vec3.fromValues(0, -1, 0));
-  const fovY = Math.PI / 3;
-  const projection = mat4.perspectiveZO(mat4.create(), fovY, WIDTH / HEIGHT, 0.01, Infinity);
-  return { view, projection, eye, fovY, width: WIDTH, height: HEIGHT, splatCount: cloud.count, shDegree: 3, shFloatsPerSplat: 45, splatScale: 1, keyBits };
+  return viewOf(medianCentre(cloud), { splatCount: cloud.count, shDegree: 3 }, keyBits);
 }
 
 async function renderFrame(params: FrameParameters, order: 'gpu-sort' | 'uploaded'): Promise<Uint8Array> {
@@ -126,15 +117,7 @@ test('16-bit keys keep the coarse order: back to front up to the key step', asyn
 test('the picture is not blank, and the CPU order gives the same picture', async () => {
   const params = parameters(32);
   const gpuPicture = await renderFrame(params, 'gpu-sort');
-  let covered = 0;
-  for (let y = 0; y < HEIGHT; y++) {
-    for (let x = 0; x < WIDTH; x++) {
-      const p = y * 256 + 4 * x;
-      const d = Math.abs(gpuPicture[p]! - BACKGROUND[0] * 255) + Math.abs(gpuPicture[p + 1]! - BACKGROUND[1] * 255) + Math.abs(gpuPicture[p + 2]! - BACKGROUND[2] * 255);
-      if (d > 12) covered++;
-    }
-  }
-  expect(covered / (WIDTH * HEIGHT)).toBeGreaterThan(0.05);
+  expect(coveredFraction(gpuPicture)).toBeGreaterThan(0.05);
 
   const cpu = cpuOrder(params);
   device.queue.writeBuffer(frame.orderBuffer(32), 0, cpu.values);

@@ -11,6 +11,7 @@ import { scenePath } from '../shared-scenes';
 import { toFloat16, writeKsplat, type KsplatWriteOptions, type WrittenKsplat } from '../support/ksplat-writer';
 import { expectFormatError } from '../support/format-errors';
 import { rng } from '../support/splat-files';
+import { firstDifference } from '../support/clouds';
 
 const INRIA_9K = 'inria_kacytran_iter7000_9k_sh3.ply';
 const REAL_SCENES = [
@@ -53,17 +54,6 @@ function syntheticCloud(count: number, seed: number): SplatCloud {
 
 const clamp01 = (v: number): number => Math.min(1, Math.max(0, v));
 
-/**
- * Index of the first bitwise difference between two float arrays, or -1
- * (instead of toEqual, whose failure diff of 10^5 floats takes minutes).
- */
-function firstDifference(a: Float32Array, b: Float32Array): number {
-  if (a.length !== b.length) return Math.min(a.length, b.length);
-  const ua = new Uint32Array(a.buffer, a.byteOffset, a.length);
-  const ub = new Uint32Array(b.buffer, b.byteOffset, b.length);
-  for (let i = 0; i < ua.length; i++) if (ua[i] !== ub[i]) return i;
-  return -1;
-}
 
 interface Tolerances {
   /** Largest block size used (positions at levels 1 and 2). */

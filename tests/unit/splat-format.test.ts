@@ -5,18 +5,11 @@ import { parseSplatFormat } from '../../src/io/splat-format';
 import { SH_C0, type SplatCloud } from '../../src/scene/splat-cloud';
 import { scenePath } from '../shared-scenes';
 import { expectFormatError } from '../support/format-errors';
+import { firstDifference } from '../support/clouds';
 
 const SPLAT_FILE = 'justdealman_model.splat';
 const PLY_FILE = 'inria_kacytran_iter7000_9k_sh3.ply';
 
-/** Index of the first difference between two float arrays (bitwise), or -1. */
-function firstDifference(a: Float32Array, b: Float32Array): number {
-  if (a.length !== b.length) return Math.min(a.length, b.length);
-  const ua = new Uint32Array(a.buffer, a.byteOffset, a.length);
-  const ub = new Uint32Array(b.buffer, b.byteOffset, b.length);
-  for (let i = 0; i < ua.length; i++) if (ua[i] !== ub[i]) return i;
-  return -1;
-}
 
 function readScene(file: string): Uint8Array {
   return readFileSync(scenePath(file));

@@ -6,17 +6,8 @@ import { chunksOf, loadSplatStream, streamChunks } from '../../src/io/splat-stre
 import { parseSplatFormat, SplatRecordStream } from '../../src/io/splat-format';
 import type { SplatCloud } from '../../src/scene/splat-cloud';
 import { scenePath } from '../shared-scenes';
+import { expectSameCloud } from '../support/clouds';
 
-/** Same count, degree, bounds and bit-identical arrays (faster than toEqual on big typed arrays). */
-function expectSameCloud(actual: SplatCloud, expected: SplatCloud): void {
-  expect({ count: actual.count, shDegree: actual.shDegree, bounds: actual.bounds })
-    .toEqual({ count: expected.count, shDegree: expected.shDegree, bounds: expected.bounds });
-  for (const key of ['positions', 'scales', 'rotations', 'opacities', 'dc', 'sh'] as const) {
-    const a = Buffer.from(actual[key].buffer, actual[key].byteOffset, actual[key].byteLength);
-    const b = Buffer.from(expected[key].buffer, expected[key].byteOffset, expected[key].byteLength);
-    expect(a.equals(b), key).toBe(true);
-  }
-}
 
 /** Chunks of pseudo-random sizes in [1, max], deterministic. */
 function* randomChunks(bytes: Uint8Array, max: number, seed = 7): Generator<Uint8Array> {
