@@ -54,6 +54,13 @@ fn splat_color(id: u32, splat: Splat) -> vec3<f32> {
   return max(c + 0.5, vec3<f32>(0.0));
 }
 
+// How far past the window, in pixels, a splat's oriented quad may reach
+// before it is drawn clipped, and how far the clipped rectangle reaches past
+// it: set by src/render/splat-renderer.ts from CLIP_MARGIN_PX and
+// CLIP_SLACK_PX (src/render/splat-size-cap.ts, where they are argued).
+override clip_margin_px: f32;
+override clip_slack_px: f32;
+
 const CULLED = VertexOut(vec4<f32>(0.0, 0.0, 2.0, 1.0), vec3<f32>(0.0), 0.0, vec2<f32>(0.0));
 
 @vertex
@@ -111,13 +118,52 @@ fn vs_main(@builtin(vertex_index) corner_index: u32, @builtin(instance_index) in
   }
   let extent = vec2<f32>(min(3.0, threshold), min(threshold, 3.0 * sqrt(lambda1 / max(lambda2, 1e-12))));
   let corner = vec2<f32>(f32(corner_index & 1u), f32(corner_index >> 1u)) * 2.0 - 1.0;
-  let offset_px = corner.x * extent.x * sqrt(lambda1) * axis + corner.y * extent.y * sqrt(lambda2) * vec2<f32>(-axis.y, axis.x);
+  let perp = vec2<f32>(-axis.y, axis.x);
   let centre = frame.projection * vec4<f32>(view_pos, 1.0);
+  // Where the quad's corner lies, in standard deviations along (axis, perp).
+  var corner_sigma = extent * corner;
+
+  // The size cap (src/render/splat-size-cap.ts). Pixels here are measured
+  // from the window's middle, y up: the window is |p| <= half_view.
+  let half_view = 0.5 * frame.viewport;
+  let centre_px = centre.xy / centre.w * half_view;
+  let std_px = sqrt(vec2<f32>(lambda1, lambda2));
+  let half_px = extent * std_px;
+  // Half-size of the quad's axis-aligned bounding box: its corners lie
+  // within the window + margin exactly when this box does.
+  let box_px = abs(axis) * half_px.x + abs(perp) * half_px.y;
+  if (any(abs(centre_px) + box_px > half_view + clip_margin_px)) {
+    // Clip the quad along its own axes to the window's extent along them
+    // (the window + slack, projected on axis and perp), in sigma units: the
+    // rectangle left is part of the quad, holds all of the quad that is on
+    // screen, and its corners carry the true sigma, which the rasterizer
+    // interpolates linearly (all four vertices share the centre's w). The
+    // slack grows with the centre's distance, which f32 knows only to a few
+    // 1e-8 of itself (it may be 1e9 px away).
+    let reach = half_view + (clip_slack_px + 1e-6 * (abs(centre_px.x) + abs(centre_px.y)));
+    if (any(abs(centre_px) - box_px > reach)) {
+      return CULLED;  // the whole quad is off screen
+    }
+    let window_mid = vec2<f32>(dot(-centre_px, axis), dot(-centre_px, perp));
+    let window_half = vec2<f32>(dot(abs(axis), reach), dot(abs(perp), reach));
+    // The floor keeps the division finite where rounding drove lambda2 to 0
+    // (then the quad has no width and the minor offset is 0 anyway).
+    let std_floor = max(std_px, vec2<f32>(1e-30));
+    let lo = max(-extent, (window_mid - window_half) / std_floor);
+    let hi = min(extent, (window_mid + window_half) / std_floor);
+    if (any(lo > hi)) {
+      return CULLED;  // the window lies beside the quad along one of its axes
+    }
+    corner_sigma = select(lo, hi, corner > vec2<f32>(0.0));
+  }
+  // Unclipped, corner_sigma.x * sqrt(lambda1) is corner.x * extent.x * sqrt(lambda1)
+  // as before the cap, bit for bit: the normal picture does not change.
+  let offset_px = corner_sigma.x * sqrt(lambda1) * axis + corner_sigma.y * sqrt(lambda2) * perp;
   var out: VertexOut;
   out.position = centre + vec4<f32>(offset_px * 2.0 / frame.viewport * centre.w, 0.0, 0.0);
   out.color = splat_color(id, splat);
   out.opacity = opacity;
-  out.sigma = extent * corner;
+  out.sigma = corner_sigma;
   return out;
 }
 

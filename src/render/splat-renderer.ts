@@ -7,6 +7,40 @@ import commonSource from '../../shaders/splat_common.wgsl?raw';
 import renderSource from '../../shaders/splat_render.wgsl?raw';
 import { createCheckedShaderModule } from '../gpu/shader';
 import { FIRST_PASS_BINDING, type GpuSplats } from '../scene/gpu-splats';
+import { CLIP_MARGIN_PX, CLIP_SLACK_PX } from './splat-size-cap';
+
+export { CLIP_MARGIN_PX, CLIP_SLACK_PX };
+
+/** Options of SplatRenderer.create. */
+export interface SplatRendererOptions {
+  /**
+   * 'flat' swaps in a constant blended fragment (fs_flat): the same quads
+   * and blending, for benchmarks that separate raster cost from the splat
+   * math.
+   */
+  fragment?: 'splat' | 'flat';
+  /**
+   * How far past the window (pixels) a splat's quad may reach before it is
+   * drawn clipped to the window (default CLIP_MARGIN_PX; the cap is argued
+   * in src/render/splat-size-cap.ts). Tests set CLIP_ALWAYS to draw every
+   * splat through the clipped path, CLIP_NEVER for the picture without the
+   * cap.
+   */
+  clipMarginPx?: number;
+  /**
+   * How far the clipped rectangle reaches past the window, pixels (default
+   * CLIP_SLACK_PX). Tests set CLIP_DROP to see which splats took the
+   * clipped path: those are then culled.
+   */
+  clipSlackPx?: number;
+}
+
+/** clipMarginPx that sends every splat through the clipped path. */
+export const CLIP_ALWAYS = -1e30;
+/** clipMarginPx that never clips: the oriented quads of before the cap. */
+export const CLIP_NEVER = 1e30;
+/** clipSlackPx that culls every splat the cap clips (a window minus 1e30 px is empty). */
+export const CLIP_DROP = -1e30;
 
 export interface SplatDrawTarget {
   view: GPUTextureView;
@@ -29,24 +63,27 @@ export class SplatRenderer {
   };
   private readonly descriptor: GPURenderPassDescriptor = { label: 'SplatRenderer.pass', colorAttachments: [this.attachment] };
 
-  /**
-   * `fragment: 'flat'` swaps in a constant blended fragment (fs_flat): the
-   * same quads and blending, for benchmarks that separate raster cost from
-   * the splat math.
-   */
+  /** See SplatRendererOptions. */
   static async create(
     device: GPUDevice,
     frame: GPUBuffer,
     format: GPUTextureFormat,
-    options: { fragment?: 'splat' | 'flat' } = {},
+    options: SplatRendererOptions = {},
   ): Promise<SplatRenderer> {
+    const clipMarginPx = options.clipMarginPx ?? CLIP_MARGIN_PX;
+    const clipSlackPx = options.clipSlackPx ?? CLIP_SLACK_PX;
+    // Override constants must be finite f32s: ±1e30 are the "always" and
+    // "never" values (a window is never 1e30 px; f32 ends at 3.4e38).
+    for (const [name, value] of [['clipMarginPx', clipMarginPx], ['clipSlackPx', clipSlackPx]] as const) {
+      if (!(Math.abs(value) <= 1e30)) throw new RangeError(`SplatRenderer: ${name} must be within ±1e30, got ${value}`);
+    }
     const module = await createCheckedShaderModule(device, 'SplatRenderer.shader', `${commonSource}\n${renderSource}`);
     const descriptor = (chunked: boolean): GPURenderPipelineDescriptor => {
       const blend: GPUBlendComponent = { srcFactor: 'one', dstFactor: 'one-minus-src-alpha', operation: 'add' };
       return {
         label: chunked ? 'SplatRenderer.pipeline(chunked)' : 'SplatRenderer.pipeline',
         layout: 'auto',
-        vertex: { module, entryPoint: 'vs_main', constants: { chunked: chunked ? 1 : 0 } },
+        vertex: { module, entryPoint: 'vs_main', constants: { chunked: chunked ? 1 : 0, clip_margin_px: clipMarginPx, clip_slack_px: clipSlackPx } },
         fragment: { module, entryPoint: options.fragment === 'flat' ? 'fs_flat' : 'fs_main', targets: [{ format, blend: { color: blend, alpha: blend } }] },
         primitive: { topology: 'triangle-strip' },
       };
