@@ -30,6 +30,7 @@ import { allocateSplatCloud,
   computeBounds, shCoefficients, shDegreeFromRestCount, SH_C0, type SplatCloud,
 } from '../scene/splat-cloud';
 import { SplatFormatError, type PlyElement, type PlyHeader, type PlyScalarProperty, type PlyScalarType } from './ply';
+import { checkSplatCount, DEFAULT_LOAD_LIMITS, type LoadLimits } from './load-limits';
 
 export const CHUNK_SPLATS = 256;
 
@@ -97,14 +98,18 @@ const FLOATS: readonly PlyScalarType[] = ['float32', 'float64'];
 const UINTS: readonly PlyScalarType[] = ['uint32', 'int32'];
 const BYTES: readonly PlyScalarType[] = ['uint8'];
 
-/**
- * Decodes a compressed PLY whose header `parsePlyHeader` has already read.
- * `onProgress` gets fractions in [0, 1] every 64K splats and 1 at the end.
- */
+export interface ParseCompressedPlyOptions {
+  /** Gets fractions in [0, 1] every 64K splats and 1 at the end. */
+  onProgress?: (fraction: number) => void;
+  /** What the scene may cost (default DEFAULT_LOAD_LIMITS): the vertex count is checked against it before allocating. */
+  limits?: LoadLimits;
+}
+
+/** Decodes a compressed PLY whose header `parsePlyHeader` has already read. */
 export function parseCompressedPly(
   bytes: Uint8Array,
   header: PlyHeader,
-  options: { onProgress?: (fraction: number) => void } = {},
+  options: ParseCompressedPlyOptions = {},
 ): SplatCloud {
   if (header.format === 'ascii') {
     throw new SplatFormatError('Compressed PLY in ascii format is not supported: only binary formats are');
@@ -160,6 +165,30 @@ export function parseCompressedPly(
     );
   }
 
+  // Optional SH element.
+  const shElement = header.elements.find((e) => e.name === 'sh');
+  let restCols: PlyScalarProperty[] = [];
+  let shStart = 0;
+  let shRow = 0;
+  let restCount = 0;
+  if (shElement) {
+    while (shElement.properties.some((p) => p.name === `f_rest_${restCount}`)) restCount++;
+    const total = shElement.properties.filter((p) => p.name.startsWith('f_rest_')).length;
+    if (shDegreeFromRestCount(restCount) === undefined || total !== restCount) {
+      throw new SplatFormatError(
+        `Compressed PLY sh element has ${total} f_rest_* properties; expected f_rest_0.. with 9, 24 or 45 of them`,
+      );
+    }
+    if (shElement.count !== count) {
+      throw new SplatFormatError(`Compressed PLY sh element has ${shElement.count} rows for ${count} vertices`);
+    }
+    restCols = Array.from({ length: restCount }, (_, i) => requireColumn(shElement, `f_rest_${i}`, BYTES));
+    shStart = starts.get('sh')!;
+    shRow = shElement.rowSize!;
+  }
+  const shDegree = shDegreeFromRestCount(restCount)!;
+  checkSplatCount(count, shDegree, options.limits ?? DEFAULT_LOAD_LIMITS, 'The compressed PLY header declares');
+
   // Chunk table: 18 floats per chunk (colour range defaults to 0..1).
   const chunkCols = CHUNK_REQUIRED.map((name) => requireColumn(chunk, name, FLOATS));
   const colourCols = CHUNK_COLOUR.map((name) => scalarColumn(chunk, name, FLOATS));
@@ -187,28 +216,6 @@ export function parseCompressedPly(
   const vertexStart = starts.get('vertex')!;
   const vertexRow = vertex.rowSize!;
 
-  // Optional SH element.
-  const shElement = header.elements.find((e) => e.name === 'sh');
-  let restCols: PlyScalarProperty[] = [];
-  let shStart = 0;
-  let shRow = 0;
-  let restCount = 0;
-  if (shElement) {
-    while (shElement.properties.some((p) => p.name === `f_rest_${restCount}`)) restCount++;
-    const total = shElement.properties.filter((p) => p.name.startsWith('f_rest_')).length;
-    if (shDegreeFromRestCount(restCount) === undefined || total !== restCount) {
-      throw new SplatFormatError(
-        `Compressed PLY sh element has ${total} f_rest_* properties; expected f_rest_0.. with 9, 24 or 45 of them`,
-      );
-    }
-    if (shElement.count !== count) {
-      throw new SplatFormatError(`Compressed PLY sh element has ${shElement.count} rows for ${count} vertices`);
-    }
-    restCols = Array.from({ length: restCount }, (_, i) => requireColumn(shElement, `f_rest_${i}`, BYTES));
-    shStart = starts.get('sh')!;
-    shRow = shElement.rowSize!;
-  }
-  const shDegree = shDegreeFromRestCount(restCount)!;
   const K = shCoefficients(shDegree);
   // Output slot (k * 3 + channel) reads file column f_rest_{channel * K + k}.
   const shOffsets = new Int32Array(K * 3);

@@ -62,6 +62,7 @@ import {
   allocateSplatCloud, computeBounds, SH_C0, shCoefficients, writeUnitQuaternion, type ShDegree, type SplatCloud,
 } from '../scene/splat-cloud';
 import { SplatFormatError } from './ply';
+import { checkSplatCount, DEFAULT_LOAD_LIMITS, type LoadLimits } from './load-limits';
 
 const HEADER_BYTES = 4096;
 const SECTION_HEADER_BYTES = 1024;
@@ -320,17 +321,24 @@ function shDestinations(degree: ShDegree): Int32Array {
   return out;
 }
 
+export interface ParseKsplatOptions {
+  onProgress?: (fraction: number) => void;
+  /** What the scene may cost (default DEFAULT_LOAD_LIMITS): the header's count is checked against it before allocating. */
+  limits?: LoadLimits;
+}
+
 /**
  * Parses a whole .ksplat file. Throws SplatFormatError, saying what is wrong,
  * for anything it cannot read; sizes are checked before anything is allocated.
  */
 export function parseKsplat(
   buffer: ArrayBuffer | Uint8Array,
-  options: { onProgress?: (fraction: number) => void } = {},
+  options: ParseKsplatOptions = {},
 ): SplatCloud {
   const bytes = toBytes(buffer);
   const layout = readLayout(bytes, false);
   const { level, splatCount, shDegree } = layout;
+  checkSplatCount(splatCount, shDegree, options.limits ?? DEFAULT_LOAD_LIMITS, 'The .ksplat header declares');
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const cloud = allocateSplatCloud(splatCount, shDegree);
   const { positions, scales, rotations, opacities, dc, sh } = cloud;

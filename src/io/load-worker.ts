@@ -1,30 +1,36 @@
 /**
  * Module Web Worker that reads splat files off the main thread, decoding
  * them while the bytes arrive (see splat-stream.ts), so a 70 MB scene
- * neither freezes the page nor is held twice. Protocol:
- *   in:  { id, file } | { id, files } (a SOG meta.json and its images)
- *        | { id, url } | { id, buffer, name }
+ * neither freezes the page nor is held twice. Each load gets a worker of
+ * its own: cancelling a load terminates its worker, which stops the
+ * decoding, aborts the download and frees the memory at once. Protocol:
+ *   in:  { id, limits, file } | { id, limits, files } (a SOG meta.json and
+ *        its images) | { id, limits, url } | { id, limits, buffer, name }
  *   out: { id, type: 'progress', fraction, stage } ... then
- *        { id, type: 'done', cloud } (typed-array buffers transferred) or
- *        { id, type: 'error', message, name }.
+ *        { id, type: 'done', cloud, warnings } (typed-array buffers
+ *        transferred) or { id, type: 'error', message, name }.
  */
 import type { SplatCloud } from '../scene/splat-cloud';
 import { SplatFormatError } from './format-error';
 import { chunksOf, loadSplatStream, streamChunks, type SplatStreamOptions } from './splat-stream';
-import { parseSog } from './sog';
+import { parseSog, SOG_META_MAX_BYTES } from './sog';
+import { oversizedSplatWarning } from '../scene/oversized-splats';
 import { validateSplatCloud } from './validate-splats';
+import { SplatLimitError, type LoadLimits } from './load-limits';
+import { checkSceneUrl } from './scene-url';
 
 export type LoadStage = 'download' | 'read' | 'parse';
 
-export type LoadRequest =
-  | { id: number; file: File }
-  | { id: number; files: File[] }
-  | { id: number; url: string }
-  | { id: number; buffer: ArrayBuffer; name: string };
+export type LoadRequest = { id: number; limits: LoadLimits } & (
+  | { file: File }
+  | { files: File[] }
+  | { url: string }
+  | { buffer: ArrayBuffer; name: string }
+);
 
 export type LoadResponse =
   | { id: number; type: 'progress'; fraction: number; stage: LoadStage }
-  | { id: number; type: 'done'; cloud: SplatCloud }
+  | { id: number; type: 'done'; cloud: SplatCloud; warnings: string[] }
   | { id: number; type: 'error'; message: string; name: string };
 
 // The project's lib set is DOM, not WebWorker; this is the part of the worker
@@ -54,22 +60,35 @@ function urlFileName(url: string): string {
 interface OpenedSource {
   chunks: AsyncIterable<Uint8Array> | Iterable<Uint8Array>;
   name: string;
+  /** The file's size, when known for certain. */
   totalBytes: number | undefined;
+  /** What the source announces, for progress only. */
+  expectedBytes?: number;
 }
 
-async function openUrl(url: string): Promise<OpenedSource> {
+/** Fetches a scene URL (http, https or blob only), refusing error statuses and web pages. */
+async function fetchScene(url: string): Promise<Response> {
+  checkSceneUrl(url);
   const response = await fetch(url);
-  const name = urlFileName(url);
   if (!response.ok) throw new Error(`Could not download ${url}: HTTP ${response.status} ${response.statusText}`);
   // A dev server or a single-page host answers a wrong path with its index page.
   if ((response.headers.get('Content-Type') ?? '').startsWith('text/html')) {
     throw new SplatFormatError(`${url} is a web page, not a splat file: check the address`);
   }
-  // With a Content-Encoding the length is of the compressed body, not the file.
+  return response;
+}
+
+async function openUrl(url: string): Promise<OpenedSource> {
+  const response = await fetchScene(url);
+  const name = urlFileName(url);
+  // With a Content-Encoding the length is of the compressed body, not the
+  // file; and a cross-origin response hides that header unless the server
+  // exposes it, so there the length is only a guide to progress.
   const length = Number(response.headers.get('Content-Length') ?? 0);
-  const totalBytes = length > 0 && !response.headers.get('Content-Encoding') ? length : undefined;
+  const announced = length > 0 ? length : undefined;
+  const certain = response.type === 'basic' && !response.headers.get('Content-Encoding');
   const chunks = response.body ? streamChunks(response.body) : chunksOf(new Uint8Array(await response.arrayBuffer()), 1 << 20);
-  return { chunks, name, totalBytes };
+  return { chunks, name, totalBytes: certain ? announced : undefined, expectedBytes: announced };
 }
 
 function openFile(file: File): OpenedSource {
@@ -81,8 +100,45 @@ function isSogMeta(name: string): boolean {
   return /(^|[/\\])meta\.json$/i.test(name);
 }
 
+/**
+ * All the bytes of a response body, refused with a SplatLimitError as soon
+ * as they pass `maxBytes` (a size the server announces is checked first), so
+ * a lying or endless body costs no more than the bound.
+ */
+async function readBounded(response: Response, maxBytes: number, what: string): Promise<Uint8Array> {
+  const refuse = (bytes: number) => {
+    throw new SplatLimitError(`${what} is ${bytes.toLocaleString('en-US')} bytes or more: more than the ${maxBytes.toLocaleString('en-US')} it can take`);
+  };
+  const announced = Number(response.headers.get('Content-Length') ?? 0);
+  if (!response.headers.get('Content-Encoding') && announced > maxBytes) refuse(announced);
+  const parts: Uint8Array[] = [];
+  let length = 0;
+  if (response.body) {
+    for await (const chunk of streamChunks(response.body)) {
+      length += chunk.length;
+      if (length > maxBytes) refuse(length);
+      parts.push(chunk);
+    }
+  }
+  const bytes = new Uint8Array(length);
+  let at = 0;
+  for (const part of parts) {
+    bytes.set(part, at);
+    at += part.length;
+  }
+  return bytes;
+}
+
+/** A dropped or picked file's bytes, refused before reading when it is larger than `maxBytes`. */
+async function readFileBounded(file: File, maxBytes: number, what: string): Promise<Uint8Array> {
+  if (file.size > maxBytes) {
+    throw new SplatLimitError(`${what} is ${file.size.toLocaleString('en-US')} bytes: more than the ${maxBytes.toLocaleString('en-US')} it can take`);
+  }
+  return new Uint8Array(await file.arrayBuffer());
+}
+
 /** An unbundled SOG: meta.json among dropped files, the images it names beside it. */
-async function loadSogFiles(files: File[], onProgress: (fraction: number) => void): Promise<SplatCloud> {
+async function loadSogFiles(files: File[], limits: LoadLimits, onProgress: (fraction: number) => void): Promise<SplatCloud> {
   const meta = files.find((f) => isSogMeta(f.name));
   if (!meta) {
     throw new SplatFormatError(
@@ -91,70 +147,86 @@ async function loadSogFiles(files: File[], onProgress: (fraction: number) => voi
     );
   }
   const byName = new Map(files.map((f) => [f.name.toLowerCase(), f]));
-  const readEntry = async (name: string) => {
+  const readEntry = async (name: string, maxBytes = limits.maxBytes) => {
     const file = byName.get(name.toLowerCase());
     if (!file) {
       throw new Error(files.length === 1
         ? 'only meta.json was opened: open it together with its .webp images'
         : `it was not among the ${files.length} files opened with meta.json`);
     }
-    return new Uint8Array(await file.arrayBuffer());
+    return readFileBounded(file, maxBytes, `'${file.name}'`);
   };
-  const cloud = await parseSog(new Uint8Array(await meta.arrayBuffer()), readEntry, { onProgress });
+  const metaBytes = await readFileBounded(meta, SOG_META_MAX_BYTES, meta.name);
+  const cloud = await parseSog(metaBytes, readEntry, { onProgress, limits });
   validateSplatCloud(cloud);
   return cloud;
 }
 
 /** An unbundled SOG on a server: meta.json's images are fetched from beside it. */
-async function loadSogUrl(metaUrl: string, onProgress: (fraction: number) => void): Promise<SplatCloud> {
-  const fetchBytes = async (url: string) => {
-    const response = await fetch(url);
-    if (!response.ok) throw new Error(`HTTP ${response.status} ${response.statusText} for ${url}`);
-    return new Uint8Array(await response.arrayBuffer());
-  };
-  const meta = await fetchBytes(metaUrl);
-  const cloud = await parseSog(meta, (name) => fetchBytes(new URL(name, metaUrl).href), { onProgress });
+async function loadSogUrl(metaUrl: string, limits: LoadLimits, onProgress: (fraction: number) => void): Promise<SplatCloud> {
+  const fetchBytes = async (url: string, maxBytes: number) => readBounded(await fetchScene(url), maxBytes, url);
+  const meta = await fetchBytes(metaUrl, SOG_META_MAX_BYTES);
+  const readEntry = (name: string, maxBytes = limits.maxBytes) => fetchBytes(new URL(name, metaUrl).href, maxBytes);
+  const cloud = await parseSog(meta, readEntry, { onProgress, limits });
   validateSplatCloud(cloud);
   return cloud;
 }
 
 type Report = (stage: LoadStage, fraction: number) => void;
 
+interface LoadContext {
+  limits: LoadLimits;
+  report: Report;
+  warn: (message: string) => void;
+}
+
 /** Streams one source through the splat loader, its byte progress reported as `readStage`. */
-function loadSource(source: OpenedSource, readStage: LoadStage, report: Report): Promise<SplatCloud> {
+function loadSource(source: OpenedSource, readStage: LoadStage, context: LoadContext): Promise<SplatCloud> {
+  const { report, limits, warn } = context;
   const options: SplatStreamOptions = {
     name: source.name,
     totalBytes: source.totalBytes,
+    expectedBytes: source.expectedBytes,
+    limits,
+    onWarning: warn,
     onProgress: (stage, fraction) => report(stage === 'read' ? readStage : 'parse', fraction),
   };
   return loadSplatStream(source.chunks, options);
 }
 
-async function load(request: LoadRequest, report: Report): Promise<SplatCloud> {
+async function load(request: LoadRequest, context: LoadContext): Promise<SplatCloud> {
+  const { report, limits } = context;
   if ('files' in request || 'file' in request) {
     const files = 'files' in request ? request.files : [request.file];
     // A meta.json alone still goes to the SOG reader, which names the images it lacks.
-    if (files.length === 1 && !isSogMeta(files[0]!.name)) return loadSource(openFile(files[0]!), 'read', report);
-    return loadSogFiles(files, (f) => report('parse', f));
+    if (files.length === 1 && !isSogMeta(files[0]!.name)) return loadSource(openFile(files[0]!), 'read', context);
+    return loadSogFiles(files, limits, (f) => report('parse', f));
   }
   if ('url' in request) {
     if (isSogMeta(urlFileName(request.url))) {
-      return loadSogUrl(request.url, (f) => report('download', f));
+      return loadSogUrl(request.url, limits, (f) => report('download', f));
     }
-    return loadSource(await openUrl(request.url), 'download', report);
+    return loadSource(await openUrl(request.url), 'download', context);
   }
   const bytes = new Uint8Array(request.buffer);
-  return loadSource({ chunks: chunksOf(bytes, 1 << 20), name: request.name, totalBytes: bytes.length }, 'read', report);
+  return loadSource({ chunks: chunksOf(bytes, 1 << 20), name: request.name, totalBytes: bytes.length }, 'read', context);
 }
 
 scope.onmessage = async (event) => {
   const request = event.data;
   const { id } = request;
-  const report: Report = (stage, fraction) => scope.postMessage({ id, type: 'progress', fraction, stage });
+  const warnings: string[] = [];
+  const context: LoadContext = {
+    limits: request.limits,
+    report: (stage, fraction) => scope.postMessage({ id, type: 'progress', fraction, stage }),
+    warn: (message) => warnings.push(message),
+  };
   try {
-    const cloud = await load(request, report);
+    const cloud = await load(request, context);
+    const oversized = oversizedSplatWarning(cloud);
+    if (oversized) warnings.push(oversized);
     const arrays = [cloud.positions, cloud.scales, cloud.rotations, cloud.opacities, cloud.dc, cloud.sh];
-    scope.postMessage({ id, type: 'done', cloud }, arrays.map((a) => a.buffer as ArrayBuffer));
+    scope.postMessage({ id, type: 'done', cloud, warnings }, arrays.map((a) => a.buffer as ArrayBuffer));
   } catch (error) {
     const e = error instanceof Error ? error : new Error(String(error));
     scope.postMessage({ id, type: 'error', message: e.message, name: e.name });

@@ -10,11 +10,18 @@ import { validateSplatCloud } from './validate-splats';
 import { isCompressedPly, parseCompressedPly } from './compressed-ply';
 import { isSpz, parseSpz } from './spz';
 import { parseSplatFormat } from './splat-format';
+import type { LoadLimits } from './load-limits';
 
 export type SplatFileFormat = 'ply' | 'splat' | 'spz' | 'sog' | 'ksplat';
 
 export interface ParseSplatFileOptions {
   onProgress?: (fraction: number) => void;
+  /**
+   * What the scene may cost (default DEFAULT_LOAD_LIMITS): each decoder
+   * checks the count it is told against it before allocating, and SPZ and
+   * SOG bound what they decompress by it.
+   */
+  limits?: LoadLimits;
 }
 
 function startsWithPly(bytes: Uint8Array): boolean {
@@ -87,7 +94,7 @@ export async function loadSplatFile(
 async function parseAnyFormat(bytes: Uint8Array, name: string | undefined, options: ParseSplatFileOptions): Promise<SplatCloud> {
   switch (detectSplatFormat(bytes, name)) {
     case 'spz': {
-      const cloud = await parseSpz(bytes);
+      const cloud = await parseSpz(bytes, { limits: options.limits });
       options.onProgress?.(1);
       return cloud;
     }

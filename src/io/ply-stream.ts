@@ -18,6 +18,7 @@ import { SplatFormatError } from './format-error';
 import { RecordStream } from './record-stream';
 import { expForFloat32 } from './fast-exp';
 import { MAX_MAGNITUDE, validateSplatCloud } from './validate-splats';
+import { checkSplatCount, type LoadLimits } from './load-limits';
 import type { PlyHeader, PlyScalarProperty, PlyScalarType } from './ply';
 
 const REQUIRED = [
@@ -36,6 +37,10 @@ export interface PlyStreamOptions {
   totalBytes?: number;
   /** Fraction of the vertex rows decoded, in [0, 1]. */
   onProgress?: (fraction: number) => void;
+  /** The most splats the renderer can hold: a header that declares more is refused. */
+  limits?: LoadLimits;
+  /** Told of something odd that does not stop the load (bytes after the declared data). */
+  onWarning?: (message: string) => void;
 }
 
 /**
@@ -62,6 +67,11 @@ export function createPlyVertexStream(header: PlyHeader, options: PlyStreamOptio
       );
     }
     skip += element.rowSize * element.count;
+  }
+  // Bytes the header declares after the vertex rows; unknown (Infinity) when an element there has lists.
+  let declaredAfter = 0;
+  for (const element of header.elements.slice(vertexIndex + 1)) {
+    declaredAfter += element.rowSize === undefined ? Infinity : element.rowSize * element.count;
   }
   const vertex = header.elements[vertexIndex]!;
   const rowSize = vertex.rowSize;
@@ -98,6 +108,7 @@ export function createPlyVertexStream(header: PlyHeader, options: PlyStreamOptio
     }
   }
   if (count === 0) throw new SplatFormatError('PLY file holds no splats: its vertex count is 0');
+  if (options.limits) checkSplatCount(count, shDegree, options.limits, 'The PLY header declares');
 
   // Source columns per output value, in output order. SH: the file is
   // channel-major (f_rest_{c*K+k}); the cloud wants sh[(i*K+k)*3+c].
@@ -112,6 +123,11 @@ export function createPlyVertexStream(header: PlyHeader, options: PlyStreamOptio
     littleEndian: header.format === 'binary_little_endian',
     growable: totalBytes === undefined,
     onProgress: options.onProgress,
+    limits: options.limits,
+    onWarning: options.onWarning,
+    // Bytes of the file past the declared data, when its size is known.
+    extraBytes: totalBytes === undefined ? undefined : totalBytes - header.headerLength - skip - count * rowSize - declaredAfter,
+    declaredAfter,
   });
 }
 
@@ -125,7 +141,21 @@ interface StreamLayout {
   littleEndian: boolean;
   growable: boolean;
   onProgress: ((fraction: number) => void) | undefined;
+  limits: LoadLimits | undefined;
+  onWarning: ((message: string) => void) | undefined;
+  /** The file's bytes past everything its header declares, when its size is known (may be negative: truncated). */
+  extraBytes: number | undefined;
+  /** Bytes the header declares after the vertex rows (Infinity: not known). */
+  declaredAfter: number;
 }
+
+/**
+ * Bytes read past the vertex rows of a stream of unknown size before the
+ * rest is left unread: enough to see that a file goes on, and what the
+ * elements a header may declare there take in any splat file seen, while a
+ * stream that never ends costs no more than this.
+ */
+export const PLY_TRAILING_READ_LIMIT = 4 * 2 ** 20;
 
 export class PlyVertexStream extends RecordStream {
   /** The vertex count the header declares. */
@@ -148,7 +178,7 @@ export class PlyVertexStream extends RecordStream {
   constructor(layout: StreamLayout) {
     super({
       recordSize: layout.rowSize, count: layout.count, preallocate: !layout.growable,
-      shDegree: layout.shDegree, skip: layout.skip, onProgress: layout.onProgress,
+      shDegree: layout.shDegree, skip: layout.skip, onProgress: layout.onProgress, limits: layout.limits,
     });
     this.layout = layout;
     this.count = layout.count;
@@ -170,6 +200,7 @@ export class PlyVertexStream extends RecordStream {
         (this.partialBytes > 0 ? ` and ${this.partialBytes} bytes of the next ${this.layout.rowSize}-byte row` : ''),
       );
     }
+    this.warnAboutExtraBytes();
     const cloud = this.cloud;
     const { worst, minX, minY, minZ, maxX, maxY, maxZ } = this.summary;
     // Something is NaN, infinite or too large: the validator names it.
@@ -177,6 +208,31 @@ export class PlyVertexStream extends RecordStream {
     cloud.bounds = { min: [minX, minY, minZ], max: [maxX, maxY, maxZ] };
     this.layout.onProgress?.(1);
     return cloud;
+  }
+
+  /**
+   * True once the rows are all in and nothing more needs reading: the file's
+   * size is known (so the extra bytes are known too), or more than
+   * PLY_TRAILING_READ_LIMIT bytes came after the rows. The caller may stop
+   * reading then.
+   */
+  get enough(): boolean {
+    if (!this.complete) return false;
+    return this.layout.extraBytes !== undefined || this.trailingBytes > PLY_TRAILING_READ_LIMIT;
+  }
+
+  /** Says (onWarning) that the file holds more than its header declares; the extra is not read. */
+  private warnAboutExtraBytes(): void {
+    const { extraBytes, declaredAfter, count, onWarning } = this.layout;
+    if (!onWarning) return;
+    const cut = extraBytes === undefined && this.trailingBytes > PLY_TRAILING_READ_LIMIT;
+    const extra = extraBytes ?? this.trailingBytes - declaredAfter;
+    if (!(extra > 0)) return;
+    const amount = cut ? `more than ${(PLY_TRAILING_READ_LIMIT / 2 ** 20).toFixed(0)} MiB` : `${extra.toLocaleString('en-US')} bytes`;
+    onWarning(
+      `The PLY file holds ${amount} after the ${count.toLocaleString('en-US')} splats its header declares. ` +
+      'They were ignored: the file may be damaged, or written by a tool that miscounted.',
+    );
   }
 
   protected decodeBlock(block: Uint8Array, rows: number): void {

@@ -5,7 +5,7 @@
  */
 import type { SplatCloud } from '../scene/splat-cloud';
 import { SplatFormatError } from './format-error';
-import { createPlyVertexStream } from './ply-stream';
+import { createPlyVertexStream, type PlyStreamOptions } from './ply-stream';
 
 export { SplatFormatError };
 
@@ -138,11 +138,11 @@ export function parsePlyHeader(bytes: Uint8Array): PlyHeader {
  */
 export function parseSplatPly(
   buffer: ArrayBuffer | Uint8Array,
-  options: { onProgress?: (fraction: number) => void } = {},
+  options: Omit<PlyStreamOptions, 'totalBytes'> = {},
 ): SplatCloud {
   const bytes = toBytes(buffer);
   const header = parsePlyHeader(bytes);
-  const stream = createPlyVertexStream(header, { totalBytes: bytes.byteLength, onProgress: options.onProgress });
+  const stream = createPlyVertexStream(header, { ...options, totalBytes: bytes.byteLength });
   stream.push(bytes.subarray(header.headerLength));
   return stream.finish();
 }

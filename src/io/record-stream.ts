@@ -8,6 +8,7 @@
  * record count is not known up front. DOM-free.
  */
 import { allocateSplatCloud, type ShDegree, type SplatCloud } from '../scene/splat-cloud';
+import { checkSplatCount, DEFAULT_LOAD_LIMITS, SplatLimitError, type LoadLimits } from './load-limits';
 
 /**
  * Bytes decoded at a time: a misaligned block is copied to aligned memory
@@ -29,6 +30,12 @@ export interface RecordStreamOptions {
   skip?: number;
   /** Fraction of the expected records decoded; only with a count. */
   onProgress?: (fraction: number) => void;
+  /**
+   * The most splats the renderer can hold: a stream without a count is
+   * refused as soon as it delivers more (a declared count is checked by the
+   * format's own header check, with its own words).
+   */
+  limits?: LoadLimits;
 }
 
 export abstract class RecordStream {
@@ -38,6 +45,10 @@ export abstract class RecordStream {
   protected cloud: SplatCloud;
   /** Records decoded so far. */
   protected records = 0;
+  /** Bytes that arrived after the expected records: not decoded, only counted. */
+  protected trailing = 0;
+  private readonly shDegree: ShDegree;
+  private readonly limits: LoadLimits;
   private capacity: number;
   private skipLeft: number;
   private readonly carry: Uint8Array;
@@ -51,10 +62,12 @@ export abstract class RecordStream {
   constructor(options: RecordStreamOptions) {
     this.recordSize = options.recordSize;
     this.expected = options.count ?? Infinity;
+    this.shDegree = options.shDegree;
+    this.limits = options.limits ?? DEFAULT_LOAD_LIMITS;
     this.capacity = options.preallocate && options.count !== undefined
       ? options.count
       : Math.min(this.expected, PROGRESS_RECORDS);
-    this.cloud = allocateSplatCloud(this.capacity, options.shDegree);
+    this.cloud = allocateCloud(this.capacity, options.shDegree);
     this.skipLeft = options.skip ?? 0;
     this.carry = new Uint8Array(options.recordSize);
     this.onProgress = options.count === undefined ? undefined : options.onProgress;
@@ -72,6 +85,16 @@ export abstract class RecordStream {
     return this.carryLength;
   }
 
+  /** True once every expected record has been decoded (never for a stream without a count). */
+  get complete(): boolean {
+    return this.records >= this.expected;
+  }
+
+  /** Bytes that arrived after the expected records. */
+  get trailingBytes(): number {
+    return this.trailing;
+  }
+
   /** Decodes the whole records in `bytes` and keeps a trailing partial record for the next push. */
   push(bytes: Uint8Array): void {
     let at = 0;
@@ -80,7 +103,11 @@ export abstract class RecordStream {
       this.skipLeft -= skipped;
       at = skipped;
     }
-    if (at >= bytes.length || this.records >= this.expected) return;
+    if (at >= bytes.length) return;
+    if (this.records >= this.expected) {
+      this.trailing += bytes.length - at;
+      return;
+    }
     const size = this.recordSize;
     if (this.carryLength > 0) {
       const take = Math.min(size - this.carryLength, bytes.length - at);
@@ -99,9 +126,13 @@ export abstract class RecordStream {
       at += block * size;
       records -= block;
     }
-    if (this.records < this.expected && at < bytes.length) {
-      this.carry.set(bytes.subarray(at), 0);
-      this.carryLength = bytes.length - at;
+    if (at < bytes.length) {
+      if (this.records < this.expected) {
+        this.carry.set(bytes.subarray(at), 0);
+        this.carryLength = bytes.length - at;
+      } else {
+        this.trailing += bytes.length - at;
+      }
     }
   }
 
@@ -121,7 +152,9 @@ export abstract class RecordStream {
   }
 
   private decodeAligned(bytes: Uint8Array, at: number, records: number): void {
-    this.reserve(this.records + records);
+    const total = this.records + records;
+    if (total > this.limits.maxSplats[this.shDegree]) checkSplatCount(total, this.shDegree, this.limits, 'The file holds at least');
+    this.reserve(total);
     const length = records * this.recordSize;
     let block = bytes.subarray(at, at + length);
     if (block.byteOffset % 4 !== 0) {
@@ -138,19 +171,35 @@ export abstract class RecordStream {
     }
   }
 
-  /** Grows the arrays by doubling (up to the expected count) when the count was not allocated at once. */
+  /**
+   * Grows the arrays by doubling (up to the expected count, and never past
+   * what the renderer can hold) when the count was not allocated at once.
+   */
   private reserve(records: number): void {
     if (records <= this.capacity) return;
+    const most = Math.min(this.expected, this.limits.maxSplats[this.shDegree]);
     let capacity = Math.max(1, this.capacity);
-    while (capacity < records) capacity = Math.min(this.expected, capacity * 2);
+    while (capacity < records) capacity = Math.min(most, capacity * 2);
     this.cloud = resizeSplatCloud(this.cloud, capacity);
     this.capacity = capacity;
   }
 }
 
+/** allocateSplatCloud, with a failed allocation (a size the memory cannot take) said in words. */
+function allocateCloud(count: number, shDegree: ShDegree): SplatCloud {
+  try {
+    return allocateSplatCloud(count, shDegree);
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+    throw new SplatLimitError(
+      `Could not allocate memory for ${count.toLocaleString('en-US')} splats of SH degree ${shDegree}: ${error.message}`,
+    );
+  }
+}
+
 /** A copy of `cloud` with room for `count` splats: the first min(count, cloud.count) kept, the rest zero. */
 function resizeSplatCloud(cloud: SplatCloud, count: number): SplatCloud {
-  const resized = allocateSplatCloud(count, cloud.shDegree);
+  const resized = allocateCloud(count, cloud.shDegree);
   const keep = Math.min(count, cloud.count);
   const perSplat = (array: Float32Array) => array.length / Math.max(1, cloud.count);
   for (const key of ['positions', 'scales', 'rotations', 'opacities', 'dc', 'sh'] as const) {

@@ -40,18 +40,45 @@
  *
  * Coordinates are those of the PLY the scene was made from (writers store
  * PLY-space numbers), so no axes are converted here.
+ *
+ * What a scene may cost follows from meta.json, which is read first and is
+ * small (SOG_META_MAX_BYTES): its count is checked against the load limits
+ * before any image is read, and each image is refused, before it is read or
+ * inflated, when it is larger than an image that count can need (a
+ * per-splat image has at most 4 × count + 2^20 pixels, perSplatCheck; the
+ * SH centroids at most 960 × 1024) can take as WebP (webpByteBound) or than
+ * limits.maxBytes. A zip entry is inflated as a stream that stops at its
+ * stated size (zip-entries.ts).
  */
-import { unzipSync, type UnzipFileInfo } from 'fflate';
 import {
   allocateSplatCloud, computeBounds, shCoefficients, type ShDegree, type SplatCloud,
 } from '../scene/splat-cloud';
-import { SplatFormatError } from './ply';
-import { decodeWebp, readWebpSize, WEBP_MAX_DIMENSION, type DecodedWebp, type WebpSize } from './webp-decode';
+import { SplatFormatError } from './format-error';
+import { checkByteCount, checkSplatCount, DEFAULT_LOAD_LIMITS, type LoadLimits } from './load-limits';
+import {
+  decodeWebp, readWebpSize, WEBP_MAX_DIMENSION, webpByteBound, type DecodedWebp, type WebpSize,
+} from './webp-decode';
+import { inflateExactly, listZipEntries, zipEntryData, type ZipEntry } from './zip-entries';
 
 export interface ParseSogOptions {
   /** Called with the fraction done, 0..1, as images are read and decoded. */
   onProgress?: (fraction: number) => void;
+  /** What the scene may cost (default DEFAULT_LOAD_LIMITS): the count and every image are checked against it. */
+  limits?: LoadLimits;
 }
+
+/**
+ * Reads a file meta.json names. `maxBytes` is the most the file may hold:
+ * a reader that can tell a file is larger should refuse it (throw) or stop
+ * reading past the bound; parseSog refuses anything longer it returns.
+ */
+export type SogEntryReader = (name: string, maxBytes: number) => Promise<Uint8Array>;
+
+/**
+ * The most bytes of a meta.json that are read. Real ones are a few KB: a
+ * few numbers, codebooks of at most 256 numbers each and file names.
+ */
+export const SOG_META_MAX_BYTES = 2 ** 20;
 
 /** The most splats a SOG scene can hold: one per pixel of the largest WebP. */
 export const SOG_MAX_SPLATS = WEBP_MAX_DIMENSION * WEBP_MAX_DIMENSION;
@@ -165,7 +192,16 @@ function checkCount(value: unknown, path: string): number {
   return value;
 }
 
+function metaTooLarge(bytes: number): SplatFormatError {
+  return new SplatFormatError(
+    `meta.json is ${bytes.toLocaleString('en-US')} bytes: too large for a SOG meta.json, which holds a few numbers, ` +
+    `codebooks and file names (real ones are a few KB; at most ${SOG_META_MAX_BYTES.toLocaleString('en-US')} bytes are read)`,
+  );
+}
+
 function parseMeta(metaJson: Uint8Array | string): SogLayout {
+  // Refused by size before it is decoded, so that the message says what is wrong with it.
+  if (metaJson.length > SOG_META_MAX_BYTES) throw metaTooLarge(metaJson.length);
   let text: string;
   try {
     text = typeof metaJson === 'string' ? metaJson : new TextDecoder('utf-8', { fatal: true }).decode(metaJson);
@@ -252,15 +288,45 @@ export function sogFileNames(metaJson: Uint8Array | string): string[] {
 // ---------------------------------------------------------------------------
 // Images
 
+/** The most bytes an image file may hold, and the error for one that holds more. */
+interface EntryBound {
+  maxBytes: number;
+  /** Throws the error for a file `name` of `bytes` bytes (more than maxBytes). */
+  refuse: (name: string, bytes: number) => never;
+}
+
+/**
+ * The bound for a WebP image of at most `pixels` pixels (`why` says where
+ * that number comes from): what such an image can take (webpByteBound), and
+ * no more than limits.maxBytes.
+ */
+function imageBound(pixels: number, why: string, limits: LoadLimits): EntryBound {
+  const most = webpByteBound(pixels);
+  return {
+    maxBytes: Math.min(most, limits.maxBytes),
+    refuse: (name, bytes) => {
+      // The count's bound names the cause when it is the one passed; else the device's.
+      if (bytes <= most) checkByteCount(bytes, limits, `'${name}'`);
+      throw new SplatFormatError(
+        `'${name}' is ${bytes.toLocaleString('en-US')} bytes: more than the ${most.toLocaleString('en-US')} ` +
+        `that a WebP image of ${why} can take`,
+      );
+    },
+  };
+}
+
+type BoundedReader = (name: string, bound: EntryBound) => Promise<Uint8Array>;
+
 /** Reads an image named in meta.json, checks its header against the count, then decodes it. */
 async function loadImage(
   name: string,
-  readEntry: (name: string) => Promise<Uint8Array>,
+  readEntry: BoundedReader,
+  bound: EntryBound,
   check: (width: number, height: number) => void,
 ): Promise<DecodedWebp> {
   let bytes: Uint8Array;
   try {
-    bytes = await readEntry(name);
+    bytes = await readEntry(name, bound);
   } catch (err) {
     if (err instanceof SplatFormatError) throw err;
     throw new SplatFormatError(`Could not read '${name}', which meta.json names: ${(err as Error).message}`);
@@ -268,6 +334,7 @@ async function loadImage(
   if (!(bytes instanceof Uint8Array)) {
     throw new SplatFormatError(`Could not read '${name}', which meta.json names: the reader returned no bytes`);
   }
+  if (bytes.length > bound.maxBytes) bound.refuse(name, bytes.length);
   let size: WebpSize;
   try {
     size = readWebpSize(bytes);
@@ -286,6 +353,11 @@ async function loadImage(
   }
 }
 
+/** The most pixels a per-splat image of `count` splats may have (perSplatCheck). */
+const perSplatPixels = (count: number): number => 4 * count + 2 ** 20;
+/** The largest SH centroids image: 64 entries of 15 coefficients a row, 1024 rows (65,536 entries). */
+const MAX_CENTROID_PIXELS = PALETTE_ROW * 15 * (MAX_PALETTE / PALETTE_ROW);
+
 /** A per-splat image must have a pixel for every splat, and not absurdly more. */
 function perSplatCheck(name: string, count: number): (width: number, height: number) => void {
   return (width, height) => {
@@ -297,7 +369,7 @@ function perSplatCheck(name: string, count: number): (width: number, height: num
     }
     // Writers pad to a multiple of 4 or to a power of two on each side, so
     // at most about 4× the count; more means the header or the count lies.
-    if (pixels > 4 * count + (1 << 20)) {
+    if (pixels > perSplatPixels(count)) {
       throw new SplatFormatError(
         `'${name}' is ${width}×${height} = ${pixels} pixels, far more than meta.json's count of ${count} splats needs`,
       );
@@ -489,24 +561,22 @@ function decodeSh(cloud: SplatCloud, palette: Palette, labels: Uint8Array, name:
 // ---------------------------------------------------------------------------
 // Entry points
 
-/**
- * Parses an unbundled SOG scene: meta.json, and a callback that returns the
- * bytes of a file meta.json names (the caller resolves names relative to
- * meta.json: among dropped files, or by fetch).
- */
-export async function parseSog(
-  metaJson: Uint8Array | string,
-  readEntry: (name: string) => Promise<Uint8Array>,
-  options: ParseSogOptions = {},
-): Promise<SplatCloud> {
-  const layout = parseMeta(metaJson);
+/** Decodes a scene whose meta.json is parsed, reading its images through `readEntry`. */
+async function decodeSog(layout: SogLayout, readEntry: BoundedReader, options: ParseSogOptions): Promise<SplatCloud> {
+  const limits = options.limits ?? DEFAULT_LOAD_LIMITS;
   const { count } = layout;
+  // Before any image is read: the degree is the one meta.json states (version 2), else 0 until the palette shows it.
+  const bands = layout.shN?.bands;
+  const statedDegree: ShDegree = bands === 1 || bands === 2 || bands === 3 ? bands : 0;
+  checkSplatCount(count, statedDegree, limits, "meta.json's count declares");
   const steps = layout.shN ? 8 : 6;
   let done = 0;
   const step = (): void => options.onProgress?.(++done / steps);
 
+  const pixels = perSplatPixels(count);
+  const perSplat = imageBound(pixels, `at most ${pixels.toLocaleString('en-US')} pixels (4 × meta.json's count of ${count} splats + 2^20)`, limits);
   const load = async (name: string): Promise<DecodedWebp> => {
-    const image = await loadImage(name, readEntry, perSplatCheck(name, count));
+    const image = await loadImage(name, readEntry, perSplat, perSplatCheck(name, count));
     step();
     return image;
   };
@@ -519,8 +589,9 @@ export async function parseSog(
   let labels: DecodedWebp | undefined;
   if (layout.shN) {
     const [centroidsName, labelsName] = layout.shN.files;
-    const centroids = await loadImage(centroidsName, readEntry, (width, height) => {
-      paletteShape(layout, centroidsName, width, height);
+    const centroidsBound = imageBound(MAX_CENTROID_PIXELS, 'the largest SH palette (960 × 1024 pixels)', limits);
+    const centroids = await loadImage(centroidsName, readEntry, centroidsBound, (width, height) => {
+      checkSplatCount(count, paletteShape(layout, centroidsName, width, height).shDegree, limits, "meta.json's count declares");
     });
     step();
     palette = decodePalette(layout, centroids, centroidsName);
@@ -544,11 +615,24 @@ export async function parseSog(
   return cloud;
 }
 
+/**
+ * Parses an unbundled SOG scene: meta.json (at most SOG_META_MAX_BYTES), and
+ * a callback that returns the bytes of a file meta.json names, given the
+ * most bytes that file may hold (the caller resolves names relative to
+ * meta.json: among dropped files, or by fetch).
+ */
+export async function parseSog(
+  metaJson: Uint8Array | string,
+  readEntry: SogEntryReader,
+  options: ParseSogOptions = {},
+): Promise<SplatCloud> {
+  return decodeSog(parseMeta(metaJson), (name, bound) => readEntry(name, bound.maxBytes), options);
+}
+
 // Zip entries are refused when their stated size could not come from their
-// compressed size (deflate expands at most about 1032:1), so a forged size
-// cannot make the unpacker allocate gigabytes.
+// compressed size (deflate expands at most about 1032:1): such an archive is
+// damaged or forged, whatever the bound.
 const MAX_DEFLATE_RATIO = 1032;
-const MAX_ENTRY_BYTES = 1 << 30;
 const MAX_ENTRIES = 4096;
 
 function zipError(err: unknown): SplatFormatError {
@@ -558,45 +642,30 @@ function zipError(err: unknown): SplatFormatError {
   );
 }
 
-/** Names and sizes of a zip's entries, unpacking nothing. */
-function listZip(bytes: Uint8Array): Map<string, UnzipFileInfo> {
-  const entries = new Map<string, UnzipFileInfo>();
+/**
+ * Unpacks one entry of the bundle: refused by its stated size before a byte
+ * is inflated when it is more than `maxBytes` (`refuse` throws the error),
+ * then inflated into exactly that size, stopping at the first byte more.
+ */
+function unpackEntry(bytes: Uint8Array, entry: ZipEntry, maxBytes: number, refuse: (bytes: number) => never): Uint8Array {
+  const { name, compressedSize, size, method } = entry;
+  const what = `The .sog bundle's entry '${name}'`;
+  if (method !== 0 && method !== 8) {
+    throw new SplatFormatError(`${what} uses zip compression method ${method}; only stored and deflate are supported`);
+  }
+  if (entry.encrypted) throw new SplatFormatError(`${what} is encrypted`);
+  const plausible = method === 0 ? compressedSize : compressedSize * MAX_DEFLATE_RATIO + 1024;
+  if (size > plausible) {
+    throw new SplatFormatError(`${what} claims ${size} bytes from ${compressedSize} compressed: the archive is damaged`);
+  }
+  if (size > maxBytes) refuse(size);
+  let data: Uint8Array;
   try {
-    unzipSync(bytes, {
-      filter: (info) => {
-        // A damaged directory can claim billions of entries; stop early.
-        if (entries.size >= MAX_ENTRIES) throw new SplatFormatError(`The .sog bundle lists more than ${MAX_ENTRIES} entries`);
-        entries.set(info.name, info);
-        return false;
-      },
-    });
+    data = zipEntryData(bytes, entry);
   } catch (err) {
-    throw zipError(err);
+    throw new SplatFormatError(`${what} could not be unpacked (truncated or damaged?): ${(err as Error).message}`);
   }
-  return entries;
-}
-
-function unpackEntry(bytes: Uint8Array, info: UnzipFileInfo): Uint8Array {
-  const { name, size, originalSize, compression } = info;
-  if (compression !== 0 && compression !== 8) {
-    throw new SplatFormatError(`The .sog bundle's entry '${name}' uses zip compression method ${compression}; only stored and deflate are supported`);
-  }
-  const plausible = compression === 0 ? size : Math.min(MAX_ENTRY_BYTES, size * MAX_DEFLATE_RATIO + 1024);
-  if (!Number.isFinite(originalSize) || originalSize < 0 || originalSize > plausible) {
-    throw new SplatFormatError(`The .sog bundle's entry '${name}' claims ${originalSize} bytes from ${size} compressed: the archive is damaged`);
-  }
-  let out: Uint8Array | undefined;
-  try {
-    out = unzipSync(bytes, { filter: (f) => f.name === name })[name];
-  } catch (err) {
-    throw new SplatFormatError(`The .sog bundle's entry '${name}' could not be unpacked (truncated or damaged?): ${(err as Error).message}`);
-  }
-  if (!out || out.length !== originalSize) {
-    throw new SplatFormatError(
-      `The .sog bundle's entry '${name}' unpacked to ${out?.length ?? 0} bytes instead of ${originalSize}: the archive is truncated or damaged`,
-    );
-  }
-  return out;
+  return method === 0 ? data : inflateExactly(data, size, what);
 }
 
 /** A path inside the archive: `name` relative to the folder `dir` ('' or ending in '/'). */
@@ -621,7 +690,12 @@ export async function parseSogBundle(bytes: Uint8Array, options: ParseSogOptions
       `Not a .sog bundle: a .sog file is a zip archive (starting 50 4b 03 04), but this ${head === '' ? 'is empty' : `starts ${head}`}`,
     );
   }
-  const entries = listZip(bytes);
+  let entries: Map<string, ZipEntry>;
+  try {
+    entries = listZipEntries(bytes, MAX_ENTRIES);
+  } catch (err) {
+    throw zipError(err);
+  }
   let metaName = entries.has('meta.json') ? 'meta.json' : undefined;
   if (!metaName) {
     const nested = [...entries.keys()].filter((n) => n.endsWith('/meta.json'));
@@ -632,16 +706,16 @@ export async function parseSogBundle(bytes: Uint8Array, options: ParseSogOptions
     throw new SplatFormatError(`The .sog bundle has no meta.json (its entries: ${listed || 'none'})`);
   }
   const dir = metaName.slice(0, metaName.lastIndexOf('/') + 1);
-  const readEntry = (name: string): Promise<Uint8Array> => {
-    const info = entries.get(resolveEntryName(dir, name));
-    if (!info) {
-      return Promise.reject(new SplatFormatError(`The .sog bundle has no entry '${name}' that meta.json names`));
-    }
-    return Promise.resolve(unpackEntry(bytes, info));
-  };
-  const meta = unpackEntry(bytes, entries.get(metaName)!);
+  const meta = unpackEntry(bytes, entries.get(metaName)!, SOG_META_MAX_BYTES, (size) => { throw metaTooLarge(size); });
+  const layout = parseMeta(meta);
   options.onProgress?.(0.02);
-  return parseSog(meta, readEntry, {
+  const readEntry: BoundedReader = async (name, bound) => {
+    const entry = entries.get(resolveEntryName(dir, name));
+    if (!entry) throw new SplatFormatError(`The .sog bundle has no entry '${name}' that meta.json names`);
+    return unpackEntry(bytes, entry, bound.maxBytes, (size) => bound.refuse(name, size));
+  };
+  return decodeSog(layout, readEntry, {
+    limits: options.limits,
     onProgress: (f) => options.onProgress?.(0.02 + 0.98 * f),
   });
 }

@@ -11,6 +11,7 @@
 import { computeBounds, SH_C0, writeUnitQuaternion, type SplatCloud } from '../scene/splat-cloud';
 import { SplatFormatError } from './format-error';
 import { RecordStream } from './record-stream';
+import { checkSplatCount, type LoadLimits } from './load-limits';
 
 /** Bytes per splat record. */
 export const SPLAT_RECORD_SIZE = 32;
@@ -27,11 +28,12 @@ export class SplatRecordStream extends RecordStream {
   private readonly totalBytes: number | undefined;
   private readonly reportDone: ((fraction: number) => void) | undefined;
 
-  constructor(options: { totalBytes?: number; onProgress?: (fraction: number) => void } = {}) {
-    const { totalBytes } = options;
+  constructor(options: { totalBytes?: number; onProgress?: (fraction: number) => void; limits?: LoadLimits } = {}) {
+    const { totalBytes, limits } = options;
     if (totalBytes !== undefined) checkLength(totalBytes);
     const count = totalBytes === undefined ? undefined : totalBytes / SPLAT_RECORD_SIZE;
-    super({ recordSize: SPLAT_RECORD_SIZE, count, preallocate: true, shDegree: 0, onProgress: options.onProgress });
+    if (count !== undefined && limits) checkSplatCount(count, 0, limits, 'The .splat file holds');
+    super({ recordSize: SPLAT_RECORD_SIZE, count, preallocate: true, shDegree: 0, onProgress: options.onProgress, limits });
     this.totalBytes = totalBytes;
     this.reportDone = options.onProgress;
   }
@@ -92,10 +94,10 @@ function checkLength(length: number): void {
 /** Parses a whole .splat file held in memory. */
 export function parseSplatFormat(
   buffer: ArrayBuffer | Uint8Array,
-  options: { onProgress?: (fraction: number) => void } = {},
+  options: { onProgress?: (fraction: number) => void; limits?: LoadLimits } = {},
 ): SplatCloud {
   const bytes = buffer instanceof Uint8Array ? buffer : new Uint8Array(buffer);
-  const stream = new SplatRecordStream({ totalBytes: bytes.byteLength, onProgress: options.onProgress });
+  const stream = new SplatRecordStream({ totalBytes: bytes.byteLength, onProgress: options.onProgress, limits: options.limits });
   stream.push(bytes);
   return stream.finish();
 }

@@ -1,97 +1,109 @@
 /**
- * Main-thread API for loading splat scenes: hands files, URLs or bytes to the
+ * Main-thread API for loading splat scenes: hands files, URLs or bytes to a
  * load worker, which streams and parses them, and resolves with the parsed
- * SplatCloud. DOM-free.
+ * SplatCloud and any warnings about the file. Each load runs in a worker of
+ * its own, so cancelling one (its AbortSignal) terminates that worker: the
+ * decoding stops, the download is aborted with it, and its memory is freed
+ * at once. DOM-free.
  */
 import type { SplatCloud } from '../scene/splat-cloud';
 import type { LoadRequest, LoadResponse, LoadStage } from './load-worker';
 import { SplatFormatError } from './format-error';
+import { DEFAULT_LOAD_LIMITS, SplatLimitError, type LoadLimits } from './load-limits';
 
 export type { LoadStage };
 export type LoadProgress = (p: { stage: LoadStage; fraction: number }) => void;
-interface Pending {
-  resolve: (cloud: SplatCloud) => void;
-  reject: (error: Error) => void;
-  onProgress: LoadProgress | undefined;
+
+export interface LoadOptions {
+  onProgress?: LoadProgress;
+  /** Cancels the load: it rejects with the signal's reason (an AbortError) and its worker is terminated. */
+  signal?: AbortSignal;
+  /** What the scene may cost (from the device: loadLimitsFor); default DEFAULT_LOAD_LIMITS. */
+  limits?: LoadLimits;
 }
 
-/** Rebuilds the worker's error on this side, keeping SplatFormatError recognisable. */
+export interface LoadedScene {
+  cloud: SplatCloud;
+  /** Things about the file worth telling the user that did not stop the load. */
+  warnings: string[];
+}
+
+/** Rebuilds the worker's error on this side, keeping the format errors recognisable. */
 function toError(message: string, name: string): Error {
+  if (name === 'SplatLimitError') return new SplatLimitError(message);
   if (name === 'SplatFormatError') return new SplatFormatError(message);
   const error = new Error(message);
   error.name = name;
   return error;
 }
 
+/** The reason a signal gives, or an AbortError like fetch's. */
+function abortReason(signal: AbortSignal): unknown {
+  return signal.reason ?? new DOMException('The load was cancelled', 'AbortError');
+}
+
 export class SplatLoader {
-  private worker: Worker | undefined;
   private nextId = 1;
-  private readonly pending = new Map<number, Pending>();
+  /** Workers of the loads in flight, for dispose(). */
+  private readonly running = new Set<() => void>();
 
   /**
    * Loads a scene. Strings and URLs are fetched by the worker (relative ones
    * resolve against the page). A File is read by the worker as a stream;
-   * several Files are a SOG meta.json with its images. An
-   * ArrayBuffer is transferred to the worker, so the caller's buffer is
-   * detached afterwards.
+   * several Files are a SOG meta.json with its images. An ArrayBuffer is
+   * transferred to the worker, so the caller's buffer is detached afterwards.
    */
-  async load(source: File | File[] | URL | string | ArrayBuffer, onProgress?: LoadProgress): Promise<SplatCloud> {
+  load(source: File | File[] | URL | string | ArrayBuffer, options: LoadOptions = {}): Promise<LoadedScene> {
+    const { signal, onProgress } = options;
+    if (signal?.aborted) return Promise.reject(abortReason(signal));
     const id = this.nextId++;
+    const limits = options.limits ?? DEFAULT_LOAD_LIMITS;
     let request: LoadRequest;
     if (source instanceof ArrayBuffer) {
-      request = { id, buffer: source, name: 'buffer' };
+      request = { id, limits, buffer: source, name: 'buffer' };
     } else if (typeof source === 'string' || source instanceof URL) {
       // The worker's own URL would be the base for relative paths; use the page's.
       const base = (globalThis as { location?: { href: string } }).location?.href;
-      request = { id, url: new URL(source, base).href };
+      request = { id, limits, url: new URL(source, base).href };
     } else {
-      request = Array.isArray(source) ? { id, files: source } : { id, file: source };
+      request = Array.isArray(source) ? { id, limits, files: source } : { id, limits, file: source };
     }
-    const worker = this.ensureWorker();
-    return new Promise<SplatCloud>((resolve, reject) => {
-      this.pending.set(id, { resolve, reject, onProgress });
+
+    return new Promise<LoadedScene>((resolve, reject) => {
+      // This exact form lets vite find and bundle the worker module.
+      const worker = new Worker(new URL('./load-worker.ts', import.meta.url), { type: 'module' });
+      const settle = (outcome: () => void) => {
+        worker.terminate();
+        signal?.removeEventListener('abort', onAbort);
+        this.running.delete(stop);
+        outcome();
+      };
+      const stop = () => settle(() => reject(new Error('SplatLoader was disposed before the load finished')));
+      const onAbort = () => settle(() => reject(abortReason(signal!)));
+      worker.onmessage = (event: MessageEvent<LoadResponse>) => {
+        const message = event.data;
+        if (message.type === 'progress') onProgress?.({ stage: message.stage, fraction: message.fraction });
+        else if (message.type === 'done') settle(() => resolve({ cloud: message.cloud, warnings: message.warnings }));
+        else settle(() => reject(toError(message.message, message.name)));
+      };
+      worker.onerror = (event: ErrorEvent) => {
+        // The worker script itself failed (e.g. did not load).
+        event.preventDefault();
+        settle(() => reject(new Error(`Splat load worker failed: ${event.message || 'could not start'}`)));
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.running.add(stop);
       worker.postMessage(request, 'buffer' in request ? [request.buffer] : []);
     });
   }
 
-  /** Stops the worker; loads still in flight reject. */
+  /** Stops every load in flight; they reject. */
   dispose(): void {
-    this.worker?.terminate();
-    this.worker = undefined;
-    this.failAll(new Error('SplatLoader was disposed before the load finished'));
+    for (const stop of [...this.running]) stop();
   }
+}
 
-  private ensureWorker(): Worker {
-    if (this.worker) return this.worker;
-    // This exact form lets vite find and bundle the worker module.
-    const worker = new Worker(new URL('./load-worker.ts', import.meta.url), { type: 'module' });
-    worker.onmessage = (event: MessageEvent<LoadResponse>) => this.receive(event.data);
-    worker.onerror = (event: ErrorEvent) => {
-      // The worker script itself failed (e.g. did not load): nothing in flight can finish.
-      event.preventDefault();
-      this.worker?.terminate();
-      this.worker = undefined;
-      this.failAll(new Error(`Splat load worker failed: ${event.message || 'could not start'}`));
-    };
-    this.worker = worker;
-    return worker;
-  }
-
-  private receive(message: LoadResponse): void {
-    const pending = this.pending.get(message.id);
-    if (!pending) return;
-    if (message.type === 'progress') {
-      pending.onProgress?.({ stage: message.stage, fraction: message.fraction });
-      return;
-    }
-    this.pending.delete(message.id);
-    if (message.type === 'done') pending.resolve(message.cloud);
-    else pending.reject(toError(message.message, message.name));
-  }
-
-  private failAll(error: Error): void {
-    const all = [...this.pending.values()];
-    this.pending.clear();
-    for (const p of all) p.reject(error);
-  }
+/** True for the rejection of a load that was cancelled (by its signal). */
+export function isAbort(error: unknown): boolean {
+  return (error instanceof DOMException || error instanceof Error) && error.name === 'AbortError';
 }

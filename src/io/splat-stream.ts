@@ -17,6 +17,7 @@ import { SplatRecordStream } from './splat-format';
 import { validateSplatCloud } from './validate-splats';
 import { isCompressedPly } from './compressed-ply';
 import { detectSplatFormat, loadSplatFile } from './parse-splat-file';
+import { allocateBytes, checkByteCount, DEFAULT_LOAD_LIMITS, type LoadLimits } from './load-limits';
 
 export type StreamStage = 'read' | 'parse';
 
@@ -26,11 +27,26 @@ export interface SplatStreamOptions {
   /** Bytes the stream will deliver, when known (File.size, an uncompressed Content-Length). */
   totalBytes?: number;
   /**
+   * Bytes the source expects to deliver, for progress only, when that is
+   * not known to be the file's size (a cross-origin download whose
+   * Content-Encoding the page may not see).
+   */
+  expectedBytes?: number;
+  /**
    * 'read': fraction of the bytes arrived (INRIA PLY is decoded as they
    * arrive, so it is also the parse progress); 'parse': the decode of a
    * gathered file.
    */
   onProgress?: (stage: StreamStage, fraction: number) => void;
+  /**
+   * What the scene may cost (default DEFAULT_LOAD_LIMITS): a file that
+   * declares, delivers or inflates to more is refused as soon as it does.
+   */
+  limits?: LoadLimits;
+  /** Told of anything odd that does not stop the load (e.g. bytes after a PLY's declared data). */
+  onWarning?: (message: string) => void;
+  /** Stops the load: no chunk is read after it aborts, and the load rejects with its reason. */
+  signal?: AbortSignal;
 }
 
 /** A PLY header longer than this is not a splat file (real ones are under 2 KB). */
@@ -38,16 +54,26 @@ const MAX_PLY_HEADER = 1 << 20;
 /** Bytes enough to recognise every non-PLY format by its first bytes. */
 const SNIFF_BYTES = 4096;
 
-/** Reads a ReadableStream as an async iterable of chunks (older browsers lack its async iterator). */
+/**
+ * Reads a ReadableStream as an async iterable of chunks (older browsers lack
+ * its async iterator). A reader that stops early (an error, a cancelled
+ * load, a file with all it needs) cancels the stream, which aborts a
+ * download.
+ */
 export async function* streamChunks(stream: ReadableStream<Uint8Array>): AsyncGenerator<Uint8Array> {
   const reader = stream.getReader();
+  let ended = false;
   try {
     for (;;) {
       const { done, value } = await reader.read();
-      if (done) return;
+      if (done) {
+        ended = true;
+        return;
+      }
       if (value.byteLength > 0) yield value;
     }
   } finally {
+    if (!ended) await reader.cancel().catch(() => {});
     reader.releaseLock();
   }
 }
@@ -85,21 +111,29 @@ type Way = 'ply-rows' | 'splat-records' | 'gather';
 /** Where the chunks go once the format is known. */
 interface Sink {
   push(chunk: Uint8Array): void;
+  /** True when the sink has all it needs: the rest of the stream is left unread. */
+  enough(): boolean;
   finish(): Promise<SplatCloud>;
 }
 
-/** A growing byte buffer: sized once when the total is known, doubling otherwise. */
+/**
+ * A growing byte buffer: sized once when the total is known, doubling
+ * otherwise, never past the limit's byte budget.
+ */
 class ByteGatherer {
   private data: Uint8Array;
   length = 0;
 
-  constructor(expected: number | undefined) {
-    this.data = new Uint8Array(expected !== undefined && expected > 0 ? expected : 1 << 20);
+  constructor(expected: number | undefined, private readonly limits: LoadLimits) {
+    if (expected !== undefined) checkByteCount(expected, limits, 'The file');
+    this.data = allocateBytes(expected !== undefined && expected > 0 ? expected : Math.min(1 << 20, limits.maxBytes), 'the file');
   }
 
   append(chunk: Uint8Array): void {
     if (this.length + chunk.length > this.data.length) {
-      const grown = new Uint8Array(Math.max(this.data.length * 2, this.length + chunk.length));
+      const needed = this.length + chunk.length;
+      checkByteCount(needed, this.limits, 'The file');
+      const grown = allocateBytes(Math.min(this.limits.maxBytes, Math.max(this.data.length * 2, needed)), 'the file');
       grown.set(this.data.subarray(0, this.length));
       this.data = grown;
     }
@@ -121,18 +155,29 @@ export async function loadSplatStream(
   chunks: AsyncIterable<Uint8Array> | Iterable<Uint8Array>,
   options: SplatStreamOptions = {},
 ): Promise<SplatCloud> {
-  const { totalBytes, onProgress } = options;
+  const { totalBytes, onProgress, signal } = options;
+  const limits = options.limits ?? DEFAULT_LOAD_LIMITS;
+  signal?.throwIfAborted();
+  // Formats decoded as they arrive are bounded by their splat count, not
+  // their size; the gathered ones check the size when they start gathering.
   let received = 0;
+  const progressBytes = totalBytes ?? options.expectedBytes;
   const reportRead = () => {
-    if (onProgress && totalBytes !== undefined && totalBytes > 0) onProgress('read', Math.min(1, received / totalBytes));
+    if (onProgress && progressBytes !== undefined && progressBytes > 0) onProgress('read', Math.min(1, received / progressBytes));
   };
 
   // Bytes before the format is known: the PLY header, or the first few KB.
-  const head = new ByteGatherer(SNIFF_BYTES);
+  const head = new ByteGatherer(SNIFF_BYTES, limits);
   let sink: Sink | undefined;
 
   for await (const chunk of chunks) {
+    signal?.throwIfAborted();
     received += chunk.length;
+    if (totalBytes !== undefined && received > totalBytes) {
+      throw new SplatFormatError(
+        `The file is longer than the ${totalBytes.toLocaleString('en-US')} bytes announced for it: the source gives a wrong size`,
+      );
+    }
     if (sink) {
       sink.push(chunk);
     } else {
@@ -144,7 +189,10 @@ export async function loadSplatStream(
       else if (start === chunk) head.append(chunk);
     }
     reportRead();
+    // Leaving the loop stops the stream (and its download).
+    if (sink?.enough()) break;
   }
+  signal?.throwIfAborted();
   // A stream that ended while still deciding is a short file.
   sink ??= open(decide(head.bytes(), true), head.bytes());
   return sink.finish();
@@ -168,20 +216,21 @@ export async function loadSplatStream(
 
   function open(way: Way | 'wait', start: Uint8Array): Sink {
     // Without a known size, records decoded is the only progress there is.
-    const recordProgress = totalBytes === undefined ? (f: number) => onProgress?.('read', f) : undefined;
+    const recordProgress = progressBytes === undefined ? (f: number) => onProgress?.('read', f) : undefined;
     switch (way) {
       case 'ply-rows': {
         const header = parsePlyHeader(start);
-        const stream = createPlyVertexStream(header, { totalBytes, onProgress: recordProgress });
+        const stream = createPlyVertexStream(header, { totalBytes, onProgress: recordProgress, limits, onWarning: options.onWarning });
         stream.push(start.subarray(header.headerLength));
         // The PLY decoder checks its values on the way.
-        return { push: (chunk) => stream.push(chunk), finish: async () => stream.finish() };
+        return { push: (chunk) => stream.push(chunk), enough: () => stream.enough, finish: async () => stream.finish() };
       }
       case 'splat-records': {
-        const stream = new SplatRecordStream({ totalBytes, onProgress: recordProgress });
+        const stream = new SplatRecordStream({ totalBytes, onProgress: recordProgress, limits });
         stream.push(start);
         return {
           push: (chunk) => stream.push(chunk),
+          enough: () => false,
           finish: async () => {
             const cloud = stream.finish();
             validateSplatCloud(cloud);
@@ -191,11 +240,12 @@ export async function loadSplatStream(
       }
       case 'gather':
       case 'wait': {
-        const gatherer = new ByteGatherer(totalBytes);
+        const gatherer = new ByteGatherer(totalBytes, limits);
         gatherer.append(start);
         return {
           push: (chunk) => gatherer.append(chunk),
-          finish: () => loadSplatFile(gatherer.bytes(), options.name, { onProgress: (f) => onProgress?.('parse', f) }),
+          enough: () => false,
+          finish: () => loadSplatFile(gatherer.bytes(), options.name, { onProgress: (f) => onProgress?.('parse', f), limits }),
         };
       }
     }

@@ -27,14 +27,21 @@
  * sizes; the streams follow it, each a zstd frame, in the attribute order
  * above (positions, alphas, colours, scales, rotations, then SH if any).
  * zstd is not built into browsers or Node 20: version 4 streams go through
- * fzstd (a small pure-JavaScript decoder) unless options.zstdDecompress
- * supplies another.
+ * fzstd (a small pure-JavaScript decoder, bounded by zstd-frames.ts) unless
+ * options.zstdDecompress supplies another.
  *
  * Bytes after the last attribute plane or stream are ignored, as the
- * reference reader ignores them. A header count above SPZ_MAX_POINTS, a
- * stream table or zstd frame header that disagrees with the header's count,
- * or a zstd window far beyond the stream's size is refused before anything
- * of that size is allocated.
+ * reference reader ignores them. What a file may cost follows from its
+ * header: gzip is undone as a stream, the header is checked on its first 16
+ * bytes and the count against the load limits (checkSplatCount) before
+ * anything is allocated, the output is allocated once at the size the
+ * header (and for version 4 the stream table) implies, and reading stops
+ * there. So a decompression bomb or a header that lies about its count
+ * costs no more than a real scene of the size it claims, and no more than
+ * the GPU can draw. A header count above SPZ_MAX_POINTS, a stream table or
+ * zstd frame that disagrees with the header's count, or a zstd window far
+ * beyond the stream's size is refused before anything of that size is
+ * allocated.
  *
  * SPZ stores coordinates as RUB (x right, y up, z back); PLY scenes are RDF
  * (y down, z forward). By default the parser converts to RDF (a 180° turn
@@ -42,12 +49,17 @@
  * sign-flipped accordingly) so SPZ and PLY scenes line up.
  */
 import { allocateSplatCloud, computeBounds, shCoefficients, type ShDegree, type SplatCloud } from '../scene/splat-cloud';
-import { SplatFormatError } from './ply';
-import { decompress as zstdDecompress } from 'fzstd';
+import { SplatFormatError } from './format-error';
+import {
+  allocateBytes, checkByteCount, checkSplatCount, DEFAULT_LOAD_LIMITS, type LoadLimits,
+} from './load-limits';
+import { checkZstdStream, decodeZstdStream, isZstdFrame } from './zstd-frames';
 
 export const SPZ_MAGIC = 0x5053474e;
 const GZIP_0 = 0x1f;
 const GZIP_1 = 0x8b;
+/** The most bytes deflate can expand one compressed byte to. */
+const MAX_DEFLATE_RATIO = 1032;
 const HEADER_BYTES = 16;
 const V4_HEADER_BYTES = 32;
 const COLOUR_SCALE = 0.15;
@@ -57,14 +69,6 @@ const COLOUR_SCALE = 0.15;
  * also bounds what a lying header can make the parser allocate.
  */
 export const SPZ_MAX_POINTS = 10_000_000;
-/**
- * The largest zstd window accepted for a stream with no declared content
- * size, unless the stream itself is bigger: zstd levels 1 to 19 use windows
- * up to 8 MiB (windowLog 23), and a window larger than both that and the
- * content can serve no back-reference. fzstd allocates the declared window
- * up front, so a bigger one would be an allocation the file only claims.
- */
-const MAX_ZSTD_WINDOW = 8 * 2 ** 20;
 const SQRT1_2 = Math.SQRT1_2;
 
 export interface SpzHeader {
@@ -76,10 +80,15 @@ export interface SpzHeader {
 }
 
 export interface ParseSpzOptions {
-  /** Decompresses one zstd frame (needed for version 4 files). */
-  zstdDecompress?: (data: Uint8Array) => Uint8Array | Promise<Uint8Array>;
+  /**
+   * Decompresses one version 4 stream (its zstd frames, already checked
+   * against `expectedBytes`), instead of the built-in bounded fzstd decode.
+   */
+  zstdDecompress?: (data: Uint8Array, expectedBytes: number) => Uint8Array | Promise<Uint8Array>;
   /** 'rdf' (default): convert to the PLY convention; 'rub': keep SPZ's axes. */
   coordinates?: 'rdf' | 'rub';
+  /** What the scene may cost (default DEFAULT_LOAD_LIMITS): the header's count is checked against it first. */
+  limits?: LoadLimits;
 }
 
 /** True for a gzip stream (1f 8b) or a raw 'NGSP' SPZ file. */
@@ -88,16 +97,122 @@ export function isSpz(bytes: Uint8Array): boolean {
   return bytes.length >= 4 && bytes[0] === 0x4e && bytes[1] === 0x47 && bytes[2] === 0x53 && bytes[3] === 0x50;
 }
 
-async function gunzip(bytes: Uint8Array): Promise<Uint8Array> {
+/**
+ * Bytes arriving from a decompression stream, gathered only as far as they
+ * are asked for: the header decides how many the file may have.
+ */
+class GzipPrefix {
+  private parts: Uint8Array[] = [];
+  private have = 0;
+  private ended = false;
+
+  constructor(private readonly reader: ReadableStreamDefaultReader<Uint8Array>) {}
+
+  /** Reads until `n` bytes have arrived or the stream has ended; returns how many have. */
+  async fill(n: number): Promise<number> {
+    while (this.have < n && !this.ended) {
+      const { value, done } = await this.reader.read();
+      if (done) this.ended = true;
+      else if (value.length > 0) {
+        this.parts.push(value);
+        this.have += value.length;
+      }
+    }
+    return this.have;
+  }
+
+  /** The first `n` bytes (or all there are, if fewer), as one array. */
+  head(n: number): Uint8Array {
+    const out = new Uint8Array(Math.min(n, this.have));
+    let at = 0;
+    for (const part of this.parts) {
+      if (at >= out.length) break;
+      const take = part.subarray(0, out.length - at);
+      out.set(take, at);
+      at += take.length;
+    }
+    return out;
+  }
+
+  /**
+   * Fills `out` from the start of the stream, reading no further than its
+   * length; returns how many bytes it got (fewer when the stream ended).
+   */
+  async readInto(out: Uint8Array): Promise<number> {
+    let at = 0;
+    const put = (chunk: Uint8Array): void => {
+      const take = chunk.subarray(0, out.length - at);
+      out.set(take, at);
+      at += take.length;
+    };
+    for (const part of this.parts) put(part);
+    this.parts = [];
+    while (at < out.length && !this.ended) {
+      const { value, done } = await this.reader.read();
+      if (done) this.ended = true;
+      else put(value);
+    }
+    return at;
+  }
+}
+
+/**
+ * Undoes the gzip wrapping of an SPZ file as a stream, keeping only the
+ * bytes its header calls for: 16 + the planes for versions 2 and 3, the
+ * header, stream table and streams for version 4. The count is checked
+ * against the limits, and a version 4 table's sizes against maxBytes,
+ * before the output is allocated (once); reading stops when it is full.
+ */
+async function gunzipSpz(bytes: Uint8Array, limits: LoadLimits): Promise<Uint8Array> {
   if (typeof DecompressionStream === 'undefined') {
     throw new SplatFormatError('SPZ file is gzip-compressed, but DecompressionStream is not available here');
   }
+  // The Blob copies the bytes itself; a copy here would double the input's cost.
+  const reader = new Blob([bytes as Uint8Array<ArrayBuffer>]).stream().pipeThrough(new DecompressionStream('gzip')).getReader();
+  const input = new GzipPrefix(reader);
   try {
-    const copy = new Uint8Array(bytes); // a plain ArrayBuffer-backed view for the Blob
-    const stream = new Blob([copy]).stream().pipeThrough(new DecompressionStream('gzip'));
-    return new Uint8Array(await new Response(stream).arrayBuffer());
+    await input.fill(HEADER_BYTES);
+    const h = readSpzHeader(input.head(HEADER_BYTES));
+    checkSplatCount(h.count, h.shDegree, limits, 'The SPZ header declares');
+    // Deflate expands at most 1032:1 (a 258-byte match in 2 bits), so a size
+    // beyond that is refused before it is allocated or inflated: the stream
+    // is cut short or the header lies.
+    const most = MAX_DEFLATE_RATIO * bytes.length;
+    const inflatable = (size: number, what: string): void => {
+      if (size <= most) return;
+      throw new SplatFormatError(
+        `SPZ data is truncated: ${what} calls for ${size} bytes, but a ${bytes.length}-byte gzip stream inflates to at most ${most}`,
+      );
+    };
+    let size: number;
+    if (h.version < 4) {
+      size = HEADER_BYTES + planeSizes(h).reduce((a, b) => a + b, 0);
+      inflatable(size, `the header's count of ${h.count} splats`);
+    } else {
+      await input.fill(V4_HEADER_BYTES);
+      const tableEnd = v4TableEnd(input.head(V4_HEADER_BYTES), h);
+      checkByteCount(tableEnd, limits, 'The decompressed SPZ data, up to its stream table,');
+      inflatable(tableEnd, 'the stream table\'s place');
+      await input.fill(tableEnd);
+      size = v4DataEnd(input.head(tableEnd), h);
+      checkByteCount(size, limits, 'The decompressed SPZ data its stream table describes');
+      inflatable(size, 'the stream table');
+    }
+    const out = allocateBytes(size, 'the decompressed SPZ data');
+    const got = await input.readInto(out);
+    if (got < size) {
+      throw new SplatFormatError(h.version < 4
+        ? `SPZ data is truncated: the header says ${h.count} splats (${size - HEADER_BYTES} bytes of attributes) ` +
+          `but the data holds only ${got - HEADER_BYTES} bytes`
+        : `SPZ data is truncated: its header and stream table call for ${size} bytes, but the data holds only ${got}`);
+    }
+    return out;
   } catch (err) {
+    if (err instanceof SplatFormatError) throw err;
     throw new SplatFormatError(`SPZ file is not valid gzip: ${(err as Error).message}`);
+  } finally {
+    // Stop inflating: what follows the data is ignored, however much it is.
+    reader.cancel().catch(() => undefined);
   }
 }
 
@@ -178,104 +293,92 @@ function splitPacked(data: Uint8Array, h: SpzHeader): Planes {
   return toPlanes(parts);
 }
 
-/**
- * Checks a zstd frame header (RFC 8878, section 3.1.1.1) against the size
- * the stream must decompress to, before fzstd allocates what the header
- * claims: a declared content size may not exceed that size, and without one
- * the window must be reasonable (MAX_ZSTD_WINDOW).
- */
-function checkZstdFrame(frame: Uint8Array, expected: number, stream: number): void {
-  if (frame.length < 6) {
-    throw new SplatFormatError(`SPZ stream ${stream} is truncated: ${frame.length} bytes, too short for a zstd frame header`);
-  }
-  const descriptor = frame[4]!;
-  const contentSizeFlag = descriptor >> 6;
-  const singleSegment = (descriptor >> 5) & 1;
-  if (descriptor & 0x08) throw new SplatFormatError(`SPZ stream ${stream} has an invalid zstd frame header (reserved bit set)`);
-  let at = 5;
-  let window = 0;
-  if (!singleSegment) {
-    const w = frame[at++]!;
-    const base = 2 ** (10 + (w >> 3));
-    window = base + (base / 8) * (w & 7);
-  }
-  at += [0, 1, 2, 4][descriptor & 3]!; // dictionary id
-  const sizeBytes = contentSizeFlag === 0 ? singleSegment : 1 << contentSizeFlag;
-  if (at + sizeBytes > frame.length) {
-    throw new SplatFormatError(`SPZ stream ${stream} is truncated inside its zstd frame header`);
-  }
-  if (sizeBytes > 0) {
-    let size = 0;
-    for (let i = sizeBytes - 1; i >= 0; i--) size = size * 256 + frame[at + i]!;
-    if (sizeBytes === 2) size += 256;
-    // Smaller is possible (a stream may be several frames); the decoded length is checked after.
-    if (size > expected) {
-      throw new SplatFormatError(
-        `SPZ stream ${stream}: its zstd frame says it holds ${size.toLocaleString('en-US')} bytes, more than the ` +
-        `${expected.toLocaleString('en-US')} the header's splat count calls for`,
-      );
-    }
-  } else if (window > Math.max(expected, MAX_ZSTD_WINDOW)) {
-    throw new SplatFormatError(
-      `SPZ stream ${stream}: its zstd frame asks for a ${window.toLocaleString('en-US')}-byte window to decompress ` +
-      `${expected.toLocaleString('en-US')} bytes`,
-    );
-  }
-}
-
-/** Version 4: a table of zstd-compressed streams. */
-async function splitStreams(data: Uint8Array, h: SpzHeader, options: ParseSpzOptions): Promise<Planes> {
+/** Version 4: where the stream table ends, after checking the stream count and where the table lies. */
+function v4TableEnd(data: Uint8Array, h: SpzHeader): number {
   if (data.length < V4_HEADER_BYTES) {
     throw new SplatFormatError(`SPZ data is truncated: ${data.length} bytes, shorter than the ${V4_HEADER_BYTES}-byte version 4 header`);
   }
-  const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
   const streams = data[15]!;
-  const tocOffset = view.getUint32(16, true);
-  const sizes = planeSizes(h);
-  if (streams < sizes.length) {
-    throw new SplatFormatError(`SPZ version 4 header lists ${streams} streams, but SH degree ${h.shDegree} needs ${sizes.length}`);
+  const tocOffset = new DataView(data.buffer, data.byteOffset, data.byteLength).getUint32(16, true);
+  const needed = planeSizes(h).length;
+  if (streams < needed) {
+    throw new SplatFormatError(`SPZ version 4 header lists ${streams} streams, but SH degree ${h.shDegree} needs ${needed}`);
   }
-  const tocEnd = tocOffset + streams * 16;
-  if (tocOffset < V4_HEADER_BYTES || tocEnd > data.length) {
-    throw new SplatFormatError(`SPZ data is truncated: the stream table (${streams} entries at byte ${tocOffset}) runs past the end of the ${data.length}-byte file`);
+  if (tocOffset < V4_HEADER_BYTES) {
+    throw new SplatFormatError(`SPZ version 4 stream table at byte ${tocOffset} overlaps the ${V4_HEADER_BYTES}-byte header`);
   }
+  return tocOffset + streams * 16;
+}
+
+interface StreamEntry {
+  /** Where the compressed stream starts, its compressed size, and the size it must decompress to. */
+  at: number;
+  packed: number;
+  raw: number;
+}
+
+/** Version 4: the streams the header's SH degree needs, their raw sizes checked against the header's count. */
+function v4Streams(data: Uint8Array, h: SpzHeader): StreamEntry[] {
+  const tocEnd = v4TableEnd(data, h);
+  const tocOffset = tocEnd - data[15]! * 16;
+  if (tocEnd > data.length) {
+    throw new SplatFormatError(
+      `SPZ data is truncated: the stream table (${data[15]} entries at byte ${tocOffset}) runs past the end of the ${data.length}-byte file`,
+    );
+  }
+  const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
   let at = tocEnd;
-  const compressed: Uint8Array[] = [];
-  for (let s = 0; s < sizes.length; s++) {
-    const packedSize = Number(view.getBigUint64(tocOffset + s * 16, true));
-    const rawSize = Number(view.getBigUint64(tocOffset + s * 16 + 8, true));
-    if (rawSize !== sizes[s]) {
+  return planeSizes(h).map((size, s) => {
+    const packed = Number(view.getBigUint64(tocOffset + s * 16, true));
+    const raw = Number(view.getBigUint64(tocOffset + s * 16 + 8, true));
+    if (raw !== size) {
       throw new SplatFormatError(
-        `SPZ stream ${s} holds ${rawSize} bytes, but the header says ${h.count} splats, which need ${sizes[s]} bytes`,
+        `SPZ stream ${s} holds ${raw} bytes, but the header says ${h.count} splats, which need ${size} bytes`,
       );
     }
-    if (at + packedSize > data.length) {
+    const entry = { at, packed, raw };
+    at += packed;
+    return entry;
+  });
+}
+
+/** Version 4: where the last stream the header needs ends (what a gzip-wrapped file must hold). */
+function v4DataEnd(data: Uint8Array, h: SpzHeader): number {
+  const last = v4Streams(data, h).at(-1)!;
+  return last.at + last.packed;
+}
+
+/** Version 4: a table of zstd-compressed streams, each decoded into exactly the bytes the header's count needs. */
+async function splitStreams(data: Uint8Array, h: SpzHeader, options: ParseSpzOptions): Promise<Planes> {
+  const entries = v4Streams(data, h);
+  const compressed = entries.map(({ at, packed }, s) => {
+    if (at + packed > data.length) {
       throw new SplatFormatError(
-        `SPZ data is truncated: stream ${s} needs ${packedSize} bytes at byte ${at}, but the file has ${data.length} bytes`,
+        `SPZ data is truncated: stream ${s} needs ${packed} bytes at byte ${at}, but the file has ${data.length} bytes`,
       );
     }
-    compressed.push(data.subarray(at, at + packedSize));
-    at += packedSize;
-  }
-  const isZstd = (b: Uint8Array): boolean => b[0] === 0x28 && b[1] === 0xb5 && b[2] === 0x2f && b[3] === 0xfd;
-  if (compressed.some((b) => b.length > 0 && !isZstd(b))) {
+    return data.subarray(at, at + packed);
+  });
+  if (compressed.some((b) => b.length > 0 && !isZstdFrame(b))) {
     throw new SplatFormatError('SPZ version 4 stream is not a zstd frame: no other stream compression is known');
   }
-  compressed.forEach((frame, s) => {
-    if (frame.length > 0) checkZstdFrame(frame, sizes[s]!, s);
-  });
-  // fzstd: a small pure-JavaScript zstd decoder (browsers and Node have none built in).
-  const decompress = options.zstdDecompress ?? ((frame: Uint8Array) => zstdDecompress(frame));
+  // Every frame of every stream is checked before anything is decoded.
+  compressed.forEach((stream, s) => checkZstdStream(stream, entries[s]!.raw, `SPZ stream ${s}`));
   const parts: Uint8Array[] = [];
-  for (let s = 0; s < sizes.length; s++) {
+  for (let s = 0; s < entries.length; s++) {
+    const expected = entries[s]!.raw;
+    if (!options.zstdDecompress) {
+      parts.push(decodeZstdStream(compressed[s]!, expected, `SPZ stream ${s}`));
+      continue;
+    }
     let raw: Uint8Array;
     try {
-      raw = await decompress(compressed[s]!);
+      raw = await options.zstdDecompress(compressed[s]!, expected);
     } catch (err) {
       throw new SplatFormatError(`SPZ stream ${s} could not be zstd-decompressed: ${(err as Error).message}`);
     }
-    if (raw.length !== sizes[s]) {
-      throw new SplatFormatError(`SPZ stream ${s} decompressed to ${raw.length} bytes, expected ${sizes[s]}`);
+    if (raw.length !== expected) {
+      throw new SplatFormatError(`SPZ stream ${s} decompressed to ${raw.length} bytes, expected ${expected}`);
     }
     parts.push(raw);
   }
@@ -294,8 +397,10 @@ export async function parseSpz(bytes: Uint8Array, options: ParseSpzOptions = {})
   if (!isSpz(bytes)) {
     throw new SplatFormatError(`Not an SPZ file: expected gzip (1f 8b) or magic 'NGSP', found ${describeMagic(bytes)}`);
   }
-  const data = bytes[0] === GZIP_0 ? await gunzip(bytes) : bytes;
+  const limits = options.limits ?? DEFAULT_LOAD_LIMITS;
+  const data = bytes[0] === GZIP_0 ? await gunzipSpz(bytes, limits) : bytes;
   const h = readSpzHeader(data);
+  checkSplatCount(h.count, h.shDegree, limits, 'The SPZ header declares');
   const planes = h.version >= 4 ? await splitStreams(data, h, options) : splitPacked(data, h);
   const rdf = (options.coordinates ?? 'rdf') === 'rdf';
   const flip = rdf ? -1 : 1;

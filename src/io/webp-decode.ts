@@ -44,6 +44,23 @@ export interface WebpSize {
 /** The most pixels along either side that a WebP image can have. */
 export const WEBP_MAX_DIMENSION = 16383;
 
+/**
+ * The most bytes a WebP image of `pixels` pixels takes when an encoder made
+ * it (lets a reader refuse a file, or a zip entry, before reading it all).
+ * Lossless (VP8L), which SOG uses, is the largest: its pixels are entropy
+ * coded with prefix codes built from the image's own histogram, which on
+ * average are never longer than the flat 8-bit code each ARGB channel could
+ * have, so at most 4 bytes a pixel; each transform image (predictor,
+ * cross-colour: one pixel per block of at least 4×4) adds at most 1/16 of
+ * that, 2 × 4/16 = 0.5 bytes a pixel in all; headers, the colour-index
+ * palette (≤ 256 pixels) and the prefix-code tables fit in 64 KiB. Lossy VP8
+ * (1.5 bytes a pixel of 4:2:0 samples, plus an alpha plane) is smaller.
+ * So 4.5 bytes a pixel + 64 KiB: a little over 4 bytes a pixel.
+ */
+export function webpByteBound(pixels: number): number {
+  return Math.ceil(4.5 * pixels) + 64 * 1024;
+}
+
 function fourcc(bytes: Uint8Array, at: number): string {
   return String.fromCharCode(bytes[at]!, bytes[at + 1]!, bytes[at + 2]!, bytes[at + 3]!);
 }
@@ -160,8 +177,9 @@ export async function decodeWebp(bytes: Uint8Array): Promise<DecodedWebp> {
   await started;
 
   // jsquash takes an ArrayBuffer; a copy also keeps a view into a larger
-  // buffer (a zip entry) from being read past its end.
-  const input = bytes.slice().buffer;
+  // buffer (a stored zip entry) from being read past its end. Not
+  // bytes.slice(): on a Node Buffer that is a view, not a copy.
+  const input = new Uint8Array(bytes).buffer;
   let image: ImageData;
   try {
     image = await decodeWithLibwebp(input);

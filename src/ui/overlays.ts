@@ -8,7 +8,8 @@
 
 import type { LoadStage } from '../io/splat-loader';
 
-export type Tone = 'info' | 'fail';
+/** info: news (a link copied); warn: something odd that did not stop anything; fail: an error. */
+export type Tone = 'info' | 'warn' | 'fail';
 
 export interface MessageAction {
   label: string;
@@ -75,21 +76,26 @@ export function reportGpuErrors(device: GPUDevice, messages: MessageOverlay, onE
 
 const STAGE_LABELS: Record<LoadStage, string> = { download: 'Downloading', read: 'Reading', parse: 'Parsing' };
 
-/** A thin bar with a caption at the top of the window while a scene loads. */
+/** A thin bar with a caption and a Cancel button at the top of the window while a scene loads. */
 export class ProgressBar {
-  readonly dom = el('div', { className: 'progress', hidden: true, role: 'progressbar' });
+  readonly dom = el('div', { className: 'progress', hidden: true });
   private readonly caption = el('span', { className: 'progress-caption' });
   private readonly fill = el('div', { className: 'progress-fill' });
+  private readonly track = el('div', { className: 'progress-track', role: 'progressbar' }, this.fill);
   private name = '';
 
-  constructor() {
-    this.dom.ariaValueMin = '0';
-    this.dom.ariaValueMax = '100';
-    this.dom.append(this.caption, el('div', { className: 'progress-track' }, this.fill));
+  /** `onCancel`: the Cancel button was pressed. */
+  constructor(onCancel: () => void) {
+    this.track.ariaValueMin = '0';
+    this.track.ariaValueMax = '100';
+    const cancel = el('button', { type: 'button', className: 'progress-cancel', textContent: 'Cancel', title: 'Stop loading this scene (Esc)' });
+    cancel.addEventListener('click', onCancel);
+    this.dom.append(el('div', { className: 'progress-head' }, this.caption, cancel), this.track);
   }
 
   start(name: string): void {
     this.name = name;
+    this.track.ariaLabel = `Loading ${name}`;
     this.dom.hidden = false;
     this.update('read', 0);
     this.caption.textContent = `Opening ${name}…`;
@@ -99,7 +105,7 @@ export class ProgressBar {
     const percent = Math.round(Math.min(1, Math.max(0, fraction)) * 100);
     this.caption.textContent = `${STAGE_LABELS[stage]} ${this.name}… ${percent}%`;
     this.fill.style.width = `${percent}%`;
-    this.dom.ariaValueNow = String(percent);
+    this.track.ariaValueNow = String(percent);
   }
 
   finish(): void {
@@ -124,7 +130,7 @@ export class HelpOverlay {
       }
     });
     const list = el('dl');
-    for (const [keys, action] of [...cameraHelp, ['H or ?', 'Show or hide this help'] as const, ['Esc', 'Close messages and help'] as const]) {
+    for (const [keys, action] of [...cameraHelp, ['H or ?', 'Show or hide this help'] as const, ['Esc', 'Close messages and help, cancel a load'] as const]) {
       list.append(el('dt', { textContent: keys }), el('dd', { textContent: action }));
     }
     const close = el('button', { type: 'button', textContent: 'Close' });

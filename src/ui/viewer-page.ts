@@ -14,9 +14,11 @@ import { mat4, vec3 } from 'gl-matrix';
 import { OrbitCamera } from '../app/orbit-camera';
 import { SplatFrame, type FrameTimings, type OrderSource } from '../app/splat-frame';
 import type { GpuContext } from '../gpu/device';
-import { SplatLoader } from '../io/splat-loader';
+import { isAbort, SplatLoader } from '../io/splat-loader';
+import { DEFAULT_LOAD_LIMITS, loadLimitsFor, type LoadLimits } from '../io/load-limits';
+import { resolveSceneUrl } from '../io/scene-url';
 import type { FrameParameters } from '../render/frame-uniforms';
-import { GpuSplats } from '../scene/gpu-splats';
+import { GpuSplats, storageBufferLimit } from '../scene/gpu-splats';
 import { robustBounds, type Bounds } from '../scene/splat-cloud';
 import { CpuOrderClient } from '../sort/cpu-order-client';
 import { CAMERA_HELP, CameraInput } from './camera-input';
@@ -35,6 +37,16 @@ const HOME_PITCH = 0.3;
 /** How often the read-only displays are refreshed. */
 const INFO_INTERVAL_MS = 250;
 const FRAME_ENCODER: GPUCommandEncoderDescriptor = { label: 'ViewerPage.frame' };
+/**
+ * Frames submitted whose GPU work has not finished, at most. An animation
+ * frame that finds this many in flight draws nothing: on a GPU slower than
+ * the display (a software adapter, a busy integrated GPU) frames would
+ * otherwise queue up, each showing a camera older than the last input, and
+ * the queue would starve everything else the GPU process does for the page
+ * (a screenshot, a scene upload, another tab). Two keep the GPU busy while
+ * the CPU records the next frame.
+ */
+const MAX_FRAMES_IN_FLIGHT = 2;
 
 /** What the page exposes for automated checks. */
 export interface ViewerState {
@@ -43,8 +55,15 @@ export interface ViewerState {
   sceneName: string;
   activeSort: string;
   lastError: string | null;
+  /** Warnings about the scene on screen (extra bytes, oversized splats, ...). */
+  warnings: string[];
+  /** A load is in progress. */
+  loading: boolean;
   ready: boolean;
 }
+
+/** What became of a load: shown, refused with a message, cancelled, or replaced by a later load. */
+type LoadOutcome = 'opened' | 'failed' | 'cancelled' | 'superseded';
 
 declare global {
   interface Window {
@@ -55,15 +74,26 @@ declare global {
 export class ViewerPage {
   private readonly canvas = el('canvas', { className: 'viewer-canvas', ariaLabel: 'Splat scene' });
   private readonly messages = new MessageOverlay();
-  private readonly progress = new ProgressBar();
-  private readonly help = new HelpOverlay(CAMERA_HELP, window, () => this.messages.dismissAll());
+  private readonly progress = new ProgressBar(() => this.cancelLoad());
+  private readonly help = new HelpOverlay(CAMERA_HELP, window, () => {
+    this.messages.dismissAll();
+    this.cancelLoad();
+  });
   private readonly picker = new FilePicker((files) => void this.open(files, sceneName(files)));
   private readonly settings: ViewerSettings = { ...DEFAULT_SETTINGS };
-  private readonly state: ViewerState = { frames: 0, splats: 0, sceneName: '', activeSort: '', lastError: null, ready: false };
+  private readonly state: ViewerState = {
+    frames: 0, splats: 0, sceneName: '', activeSort: '', lastError: null, warnings: [], loading: false, ready: false,
+  };
   private readonly camera = new OrbitCamera({ yaw: HOME_YAW, pitch: HOME_PITCH });
   private readonly loader = new SplatLoader();
   /** Removes the message of the last load that failed, if it is still showing. */
   private clearLoadError: () => void = () => {};
+  /** Removes the warnings about the scene on screen, if they are still showing. */
+  private clearWarnings: () => void = () => {};
+  /** The load in progress, to cancel it. */
+  private loading: AbortController | null = null;
+  /** What a scene may cost on this device. */
+  private limits: LoadLimits = DEFAULT_LOAD_LIMITS;
 
   // Per-frame scratch, allocated once.
   private readonly params: FrameParameters = {
@@ -99,6 +129,7 @@ export class ViewerPage {
   private cpuSince = 0;
   private timingPending = false;
   private readyPending = false;
+  private framesInFlight = 0;
   private lastInfo = 0;
   private running = true;
   private sharing!: ViewSharing;
@@ -131,6 +162,7 @@ export class ViewerPage {
   async start(gpu: GpuContext): Promise<void> {
     window.__splatsort = this.state;
     this.device = gpu.device;
+    this.limits = loadLimitsFor(storageBufferLimit(gpu.device));
     this.hasTimestamps = gpu.hasTimestamps;
     reportGpuErrors(gpu.device, this.messages, (text, lost) => {
       this.state.lastError = text;
@@ -174,15 +206,25 @@ export class ViewerPage {
     this.watchCanvas();
     requestAnimationFrame(this.tick);
 
-    const url = new URLSearchParams(location.search).get('url');
-    const opened = await this.open(url ?? DEFAULT_SCENE, url ? fileName(url) : 'default-scene.ply');
-    // A link to a scene that cannot be read still gives a scene to look at;
-    // its error message stays up.
-    if (!opened && url) {
-      this.initialView = null; // the link's camera was for its own scene
-      await this.open(DEFAULT_SCENE, 'default-scene.ply', { keepLoadError: true });
+    // Any ?url= value gives a scene to look at: a link that cannot be
+    // opened leaves its message up over the default scene.
+    const link = new URLSearchParams(location.search).get('url');
+    let outcome: LoadOutcome = 'failed';
+    if (link !== null) {
+      let url: string | undefined;
+      try {
+        url = resolveSceneUrl(link, location.href);
+      } catch (error) {
+        this.showLoadError(link === '' ? 'the link\'s scene' : shortName(link), error);
+      }
+      if (url !== undefined) outcome = await this.open(url, fileName(url), { link });
     }
-    if (!this.scene) document.body.dataset.viewer = 'load-failed';
+    // The link failed, or its load was cancelled before any scene showed.
+    if (outcome === 'failed' || (outcome === 'cancelled' && !this.scene)) {
+      if (link !== null) this.initialView = null; // the link's camera was for its own scene
+      outcome = await this.open(DEFAULT_SCENE, 'default-scene.ply', { keepLoadError: true });
+    }
+    if (outcome === 'failed' && !this.scene) document.body.dataset.viewer = 'load-failed';
   }
 
   private watchCanvas(): void {
@@ -198,13 +240,31 @@ export class ViewerPage {
     new CameraInput(this.canvas, this.camera, { bounds: () => this.bounds, onChange: () => this.sharing.scheduleUrlUpdate() });
   }
 
-  /** Loads a scene; the current one keeps rendering until the new one has parsed. Resolves to success. */
-  private async open(source: File[] | string, name: string, options: { keepLoadError?: boolean } = {}): Promise<boolean> {
+  /**
+   * Loads a scene; the current one keeps rendering until the new one has
+   * parsed. A later open() or the cancel button (Escape) cancels it: its
+   * worker stops and nothing it would have shown (scene, error, warning)
+   * reaches the page. Resolves to what became of it.
+   */
+  private async open(
+    source: File[] | string,
+    name: string,
+    options: { keepLoadError?: boolean; link?: string } = {},
+  ): Promise<LoadOutcome> {
     const token = ++this.loadToken;
+    this.loading?.abort();
+    const loading = new AbortController();
+    this.loading = loading;
+    this.state.loading = true;
     this.progress.start(name);
+    const current = () => token === this.loadToken && !loading.signal.aborted;
     try {
-      const cloud = await this.loader.load(source, (p) => token === this.loadToken && this.progress.update(p.stage, p.fraction));
-      if (token !== this.loadToken) return false;
+      const { cloud, warnings } = await this.loader.load(source, {
+        signal: loading.signal,
+        limits: this.limits,
+        onProgress: (p) => current() && this.progress.update(p.stage, p.fraction),
+      });
+      if (!current()) return 'superseded';
       const scene = new GpuSplats(this.device, cloud, `GpuSplats(${name})`);
       const previous = this.scene;
       this.frame.setScene(scene);
@@ -224,23 +284,47 @@ export class ViewerPage {
         this.initialView = null;
       }
       this.gui.refreshUpAxis();
-      this.sharing.setSceneUrl(typeof source === 'string' && source !== DEFAULT_SCENE ? source : null);
+      // The scene's address goes into view links as the page's link gave it.
+      this.sharing.setSceneUrl(typeof source === 'string' && source !== DEFAULT_SCENE ? options.link ?? source : null);
       this.state.splats = cloud.count;
       this.state.sceneName = name;
       this.gui.set('scene', name);
       this.gui.set('splats', cloud.count.toLocaleString('en-US'));
-      // A scene that opened makes the message about one that did not stale.
+      // A scene that opened makes the messages about the one before stale.
       if (!options.keepLoadError) this.clearLoadError();
-      return true;
+      this.clearWarnings();
+      this.showWarnings(name, warnings);
+      return 'opened';
     } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
-      this.state.lastError = `Could not open ${name}: ${reason}`;
-      this.clearLoadError();
-      this.clearLoadError = this.messages.show(`Could not open ${name}`, reason);
-      return false;
+      // A load that was replaced or cancelled says nothing.
+      if (!current() || isAbort(error)) return token === this.loadToken ? 'cancelled' : 'superseded';
+      this.showLoadError(name, error);
+      return 'failed';
     } finally {
-      if (token === this.loadToken) this.progress.finish();
+      if (token === this.loadToken) {
+        this.progress.finish();
+        this.loading = null;
+        this.state.loading = false;
+      }
     }
+  }
+
+  /** Cancels the load in progress, if any (the progress bar's button, Escape); the scene on screen stays. */
+  private cancelLoad(): void {
+    this.loading?.abort();
+  }
+
+  private showLoadError(name: string, error: unknown): void {
+    const reason = error instanceof Error ? error.message : String(error);
+    this.state.lastError = `Could not open ${name}: ${reason}`;
+    this.clearLoadError();
+    this.clearLoadError = this.messages.show(`Could not open ${name}`, reason);
+  }
+
+  private showWarnings(name: string, warnings: readonly string[]): void {
+    this.state.warnings = [...warnings];
+    const removers = warnings.map((text) => this.messages.show(`${name} opened with a warning`, text, { tone: 'warn' }));
+    this.clearWarnings = () => removers.forEach((remove) => remove());
   }
 
   private createSharing(): ViewSharing {
@@ -295,6 +379,7 @@ export class ViewerPage {
   private readonly tick = (now: number): void => {
     if (!this.running) return;
     requestAnimationFrame(this.tick);
+    if (this.framesInFlight >= MAX_FRAMES_IN_FLIGHT) return;
     this.stats.begin();
     const { canvas, params, camera, scene } = this;
     if (canvas.width !== this.pendingSize[0] || canvas.height !== this.pendingSize[1]) {
@@ -317,6 +402,8 @@ export class ViewerPage {
     this.commands[0] = encoder.finish();
     this.device.queue.submit(this.commands);
     this.state.frames++;
+    this.framesInFlight++;
+    this.device.queue.onSubmittedWorkDone().then(this.onFrameDone, this.onFrameDone);
 
     if (this.hasTimestamps && !this.timingPending) {
       this.timingPending = true;
@@ -402,6 +489,10 @@ export class ViewerPage {
     this.timingPending = false;
   };
 
+  private readonly onFrameDone = (): void => {
+    this.framesInFlight--;
+  };
+
   private readonly onReady = (): void => {
     if (this.state.ready) return;
     this.state.ready = true;
@@ -409,14 +500,19 @@ export class ViewerPage {
   };
 }
 
-/** The last path segment of a URL, for messages ("scene.ply"). */
+/** The last path segment of an absolute URL, for messages ("scene.ply"). */
 function fileName(url: string): string {
-  const last = new URL(url, location.href).pathname.split('/').pop() || url;
+  const last = new URL(url).pathname.split('/').pop() || url;
   try {
     return decodeURIComponent(last);
   } catch {
     return last;
   }
+}
+
+/** A link's text, cut to a length that reads in a message title. */
+function shortName(text: string): string {
+  return text.length > 60 ? `${text.slice(0, 57)}…` : text;
 }
 
 /** How opened files are named in messages: the file, or a SOG's meta.json among its images. */

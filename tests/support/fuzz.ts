@@ -23,6 +23,7 @@ import {
   compressedPly, concat, gzip, inriaPly, plyDataStart, rng, spzPayload, spzV4, spzV4Streams, splatFile,
 } from './splat-files';
 
+import { deflateRun, gzipRun, sogWith, spzHeader } from './bombs';
 import { writeKsplat } from './ksplat-writer';
 import { bundleSog, writeSog } from './sog-writer';
 import { parseSplatPly } from '../../src/io/ply';
@@ -75,6 +76,18 @@ export async function loadFuzzCorpus(): Promise<FuzzSeed[]> {
     })),
     { id: 'synthetic-sog-stored', format: 'sog', name: 'm.sog', bytes: bundleSog(sog) },
     { id: 'synthetic-sog-deflated', format: 'sog', name: 'n.sog', bytes: bundleSog(sog, { deflate: true, folder: 'scene' }) },
+    // Bombs and lying headers (bombs.ts), kept to a few KB: each claims ~1000× its size.
+    { id: 'bomb-spz-gzip-of-zeros', format: 'spz', name: 'o.spz', bytes: gzipRun(new Uint8Array(0), 0, 16) },
+    { id: 'bomb-spz-zeros-after-data', format: 'spz', name: 'p.spz', bytes: gzipRun(spz2, 0, 16) },
+    { id: 'bomb-spz-lying-count', format: 'spz', name: 'q.spz', bytes: gzipRun(spzHeader(2, 10_000_000, 3), 0, 8) },
+    {
+      id: 'bomb-sog-huge-entry', format: 'sog', name: 'r.sog',
+      bytes: sogWith(sog.metaJson, sog.files, [{ name: 'means_l.webp', deflated: deflateRun(new Uint8Array(0), 0, 32) }]),
+    },
+    {
+      id: 'bomb-sog-oversized-meta', format: 'sog', name: 's.sog',
+      bytes: sogWith(sog.metaJson, sog.files, [{ name: 'meta.json', deflated: deflateRun(new TextEncoder().encode(sog.metaJson), 0x20, 2) }]),
+    },
   );
   return seeds;
 }
@@ -385,7 +398,12 @@ export interface FuzzCase {
   bytes: Uint8Array;
   /** What was done, in order. */
   ops: string[];
+  /** Streamed with no size and followed by zeros that never end (runLoad's `endless`). */
+  endless: boolean;
 }
+
+/** Every ENDLESS_EVERY-th case is an endless stream, whatever its format. */
+const ENDLESS_EVERY = 8;
 
 /** The random source of one case: a pure function of (seed, index). */
 function caseRandom(seed: number, index: number): Random {
@@ -414,7 +432,10 @@ export function fuzzCase(corpus: FuzzSeed[], seed: number, index: number): FuzzC
     bytes = gzip(bytes);
     ops.push('gzip the edited payload');
   }
-  return { seed, index, seedId: source.id, format: source.format, name: source.name, bytes, ops };
+  // Chosen by the index, not the random source, so the other cases stay as they were.
+  const endless = index % ENDLESS_EVERY === ENDLESS_EVERY - 1;
+  if (endless) ops.push('stream it with no size, then zeros for ever');
+  return { seed, index, seedId: source.id, format: source.format, name: source.name, bytes, ops, endless };
 }
 
 // ---------------------------------------------------------------------------
@@ -425,7 +446,7 @@ let workerCorpus: FuzzSeed[] | undefined;
 async function runFuzzJob(seed: number, index: number): Promise<{ outcome: Outcome; info: Record<string, unknown> }> {
   workerCorpus ??= await loadFuzzCorpus();
   const c = fuzzCase(workerCorpus, seed, index);
-  const outcome = await runLoad(c.bytes, c.name);
+  const outcome = await runLoad(c.bytes, c.name, { endless: c.endless });
   return { outcome, info: { seedId: c.seedId, format: c.format, ops: c.ops, size: c.bytes.length } };
 }
 

@@ -22,6 +22,7 @@ import { AbsurdAllocation, meterInstalled, startMeter, stopMeter } from './alloc
 import { Worker } from 'node:worker_threads';
 import { pathToFileURL } from 'node:url';
 import type { SplatCloud } from '../../src/scene/splat-cloud';
+import type { LoadLimits } from '../../src/io/load-limits';
 
 export type OutcomeKind = 'accepted' | 'rejected' | 'crash' | 'non-finite' | 'absurd-alloc' | 'hang';
 
@@ -45,6 +46,7 @@ export interface Outcome {
 
 interface Loaders {
   loadSplatFile: typeof import('../../src/io/parse-splat-file').loadSplatFile;
+  loadSplatStream: typeof import('../../src/io/splat-stream').loadSplatStream;
   validateSplatCloud: typeof import('../../src/io/validate-splats').validateSplatCloud;
   SplatFormatError: typeof import('../../src/io/ply').SplatFormatError;
 }
@@ -58,8 +60,10 @@ let loaderModules: Promise<Loaders> | undefined;
 function loaders(): Promise<Loaders> {
   loaderModules ??= Promise.all([
     import('../../src/io/parse-splat-file'), import('../../src/io/validate-splats'), import('../../src/io/ply'),
-  ]).then(([entry, validate, ply]) => ({
+    import('../../src/io/splat-stream'),
+  ]).then(([entry, validate, ply, stream]) => ({
     loadSplatFile: entry.loadSplatFile, validateSplatCloud: validate.validateSplatCloud, SplatFormatError: ply.SplatFormatError,
+    loadSplatStream: stream.loadSplatStream,
   }));
   return loaderModules;
 }
@@ -87,17 +91,36 @@ function findNonFinite(cloud: SplatCloud): string | undefined {
 }
 
 /**
+ * The limits of an endless-stream case: small, so that a stream that never
+ * ends reaches them in a fraction of a second (262,144 splats, 32 MiB).
+ */
+export const ENDLESS_LIMITS: LoadLimits = { maxSplats: [2 ** 18, 2 ** 18, 2 ** 18, 2 ** 18], maxBytes: 32 * 2 ** 20 };
+
+/** The file in 64 KiB chunks, then zeros for ever: a server that never ends the body, with no size. */
+function* endlessChunks(bytes: Uint8Array): Generator<Uint8Array> {
+  const size = 65536;
+  for (let at = 0; at < bytes.length; at += size) yield bytes.subarray(at, Math.min(bytes.length, at + size));
+  const zeros = new Uint8Array(size);
+  for (;;) yield zeros;
+}
+
+/**
  * Loads `bytes` as the viewer does (loadSplatFile, then validateSplatCloud)
- * and classifies what happened. Runs in the worker; also usable in-process
+ * and classifies what happened. With `endless`, the bytes are streamed
+ * through loadSplatStream with no size and followed by zeros that never end,
+ * under ENDLESS_LIMITS: the load must still end (refused at a limit, or done
+ * once a PLY has its rows). Runs in the worker; also usable in-process
  * (without hang detection or, outside a harness worker, the allocation meter).
  */
-export async function runLoad(bytes: Uint8Array, name: string): Promise<Outcome> {
+export async function runLoad(bytes: Uint8Array, name: string, options: { endless?: boolean } = {}): Promise<Outcome> {
   const t0 = performance.now();
   let outcome: Omit<Outcome, 'ms' | 'largestAlloc'>;
-  const { loadSplatFile, validateSplatCloud, SplatFormatError } = await loaders();
+  const { loadSplatFile, loadSplatStream, validateSplatCloud, SplatFormatError } = await loaders();
   startMeter(allocationLimit(bytes.byteLength));
   try {
-    const cloud = await loadSplatFile(bytes, name);
+    const cloud = options.endless
+      ? await loadSplatStream(endlessChunks(bytes), { name, limits: ENDLESS_LIMITS })
+      : await loadSplatFile(bytes, name);
     validateSplatCloud(cloud);
     const bad = findNonFinite(cloud);
     outcome = bad === undefined
@@ -107,7 +130,8 @@ export async function runLoad(bytes: Uint8Array, name: string): Promise<Outcome>
     const e = error instanceof Error ? error : new Error(String(error));
     if (e instanceof AbsurdAllocation) {
       outcome = { kind: 'absurd-alloc', errorName: e.name, message: e.message, stack: e.stack };
-    } else if (e instanceof SplatFormatError && e.name === 'SplatFormatError') {
+    } else if (e instanceof SplatFormatError) {
+      // A SplatLimitError (a file past the load limits) is one too.
       outcome = { kind: 'rejected', errorName: e.name, message: e.message };
     } else {
       outcome = { kind: 'crash', errorName: e.name, message: e.message, stack: e.stack };
@@ -121,7 +145,7 @@ export async function runLoad(bytes: Uint8Array, name: string): Promise<Outcome>
 // Worker side.
 
 export type HarnessRequest =
-  | { kind: 'load'; bytes: Uint8Array; name: string }
+  | { kind: 'load'; bytes: Uint8Array; name: string; endless?: boolean }
   | { kind: 'fuzz'; seed: number; index: number };
 
 export type HarnessJob = HarnessRequest & { id: number };
@@ -140,7 +164,7 @@ export async function serveHarness(runFuzzJob: FuzzJobRunner): Promise<void> {
     void (async () => {
       let reply: HarnessReply;
       if (job.kind === 'load') {
-        reply = { id: job.id, outcome: await runLoad(job.bytes, job.name) };
+        reply = { id: job.id, outcome: await runLoad(job.bytes, job.name, { endless: job.endless }) };
       } else {
         const { outcome, info } = await runFuzzJob(job.seed, job.index);
         reply = { id: job.id, outcome, info };

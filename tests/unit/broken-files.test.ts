@@ -167,9 +167,16 @@ describe('truncated files', () => {
 
   it('spz v3 gzip stream itself cut short', async () => {
     const file = gzip(spzPayload({ version: 3, count: 50 }));
-    for (const cut of [2, 10, file.length >> 1, file.length - 1]) {
+    for (const cut of [2, 10, file.length >> 1]) {
       await expectRejected(file.slice(0, cut), 'small.spz', /SPZ file is not valid gzip|SPZ data is truncated/);
     }
+  }, IT_MS);
+
+  it('spz v3 gzip stream cut inside its 8-byte trailer loads: reading stops where the header says the data ends', async () => {
+    // Stopping there is what bounds a gzip bomb behind a valid header; the
+    // CRC and length after the data are never reached.
+    const file = gzip(spzPayload({ version: 3, count: 50 }));
+    expect((await expectAccepted(file.slice(0, file.length - 1), 'small.spz')).count).toBe(50);
   }, IT_MS);
 
   it('a .splat cut at a record boundary is a smaller valid file (it has no header to contradict)', async () => {

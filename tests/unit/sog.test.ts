@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseSplatPly, SplatFormatError } from '../../src/io/ply';
 import { isZip, parseSog, parseSogBundle, sogFileNames } from '../../src/io/sog';
 import { decodeWebp, readWebpSize } from '../../src/io/webp-decode';
+import { SplatLimitError, type LoadLimits } from '../../src/io/load-limits';
 import { shCoefficients, type ShDegree, type SplatCloud } from '../../src/scene/splat-cloud';
 import { scenePath } from '../shared-scenes';
 import { bundleSog, encodeLosslessWebp, writeSog, type WrittenSog } from '../support/sog-writer';
@@ -468,8 +469,18 @@ describe('broken SOG input: SplatFormatError with a message that names the probl
     expect(missing.message).toMatch(/meta\.json has no count/);
   });
 
-  it('a large count is checked against the image headers before anything is decoded or allocated', async () => {
-    const err = await formatError(parseSog(withMeta((m) => { m['count'] = 200_000_000; }), readerOf(written.files)));
+  it('a large count is checked against the load limits before any image is read', async () => {
+    let reads = 0;
+    const reader = (name: string): Promise<Uint8Array> => { reads++; return readerOf(written.files)(name); };
+    const err = await formatError(parseSog(withMeta((m) => { m['count'] = 200_000_000; }), reader));
+    expect(err).toBeInstanceOf(SplatLimitError);
+    expect(err.message).toMatch(/meta\.json's count declares 200,000,000 splats of SH degree 1: more than the [\d,]+ this GPU can draw/);
+    expect(reads).toBe(0);
+  });
+
+  it('a large count within the limits is checked against the image headers before anything is decoded or allocated', async () => {
+    const limits: LoadLimits = { maxSplats: [3e8, 3e8, 3e8, 3e8], maxBytes: 2 ** 40 };
+    const err = await formatError(parseSog(withMeta((m) => { m['count'] = 200_000_000; }), readerOf(written.files), { limits }));
     expect(err.message).toMatch(/too small for meta\.json's count of 200000000 splats/);
   });
 

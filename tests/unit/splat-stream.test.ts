@@ -105,11 +105,19 @@ describe('loadSplatStream on INRIA PLY', () => {
     expect(pulled).toBe(1);
   });
 
-  it('with no size known, a lying count fails at the end without allocating for it', async () => {
+  it('with no size known, a count beyond what the GPU can draw is refused at the header', async () => {
     const text = Buffer.from(bytes.subarray(0, 2000)).toString('latin1').replace('element vertex 9080', 'element vertex 1099511627776');
     const lying = new Uint8Array([...Buffer.from(text, 'latin1'), ...bytes.subarray(2000)]);
     await expect(loadSplatStream(chunksOf(lying, 65536), { name: 'a.ply' })).rejects.toThrow(
-      /declares 1,099,511,627,776 splats, the data ends after 9,080/,
+      /The PLY header declares 1,099,511,627,776 splats of SH degree 3: more than the 2,097,152 this GPU can draw/,
+    );
+  });
+
+  it('with no size known, a lying count the GPU could draw fails at the end without allocating for it', async () => {
+    const text = Buffer.from(bytes.subarray(0, 2000)).toString('latin1').replace('element vertex 9080', 'element vertex 2000000');
+    const lying = new Uint8Array([...Buffer.from(text, 'latin1'), ...bytes.subarray(2000)]);
+    await expect(loadSplatStream(chunksOf(lying, 65536), { name: 'a.ply' })).rejects.toThrow(
+      /declares 2,000,000 splats, the data ends after 9,080/,
     );
   });
 });

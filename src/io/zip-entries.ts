@@ -1,0 +1,174 @@
+/**
+ * Reading single entries of a zip archive held in memory, at a cost bounded
+ * by what the caller allows rather than by what the archive claims.
+ * DOM-free.
+ *
+ * The central directory (APPNOTE.TXT 4.3.12 to 4.3.16, with the Zip64
+ * records of 4.3.14 and 4.5.3) is read here for names, sizes, methods and
+ * offsets, so that an entry can be judged by its stated size before a byte
+ * of it is inflated. Inflating is fflate's streaming Inflate fed in small
+ * slices into a buffer of the stated size, and it stops at the first slice
+ * whose output passes that size: fflate's inflateSync with a preallocated
+ * `out` goes on inflating past a short buffer (it grows a copy), so a
+ * deflate bomb behind a small stated size would cost its whole inflation.
+ */
+import { Inflate } from 'fflate';
+import { allocateBytes } from './load-limits';
+import { SplatFormatError } from './format-error';
+
+export interface ZipEntry {
+  name: string;
+  /** 0: stored; 8: deflate. Others are listed but cannot be read. */
+  method: number;
+  compressedSize: number;
+  /** The uncompressed size the central directory states. */
+  size: number;
+  /** Where the entry's local header starts. */
+  localOffset: number;
+  encrypted: boolean;
+}
+
+const EOCD = 0x06054b50;
+const ZIP64_LOCATOR = 0x07064b50;
+const ZIP64_EOCD = 0x06064b50;
+const CENTRAL = 0x02014b50;
+const LOCAL = 0x04034b50;
+/**
+ * Compressed bytes per push into the inflater. Deflate expands at most
+ * about 1032:1, so one push yields at most ~4 MiB (in a buffer fflate
+ * doubles to at most 8 MiB) before the size check can stop it; real
+ * entries pay a few copies of fflate's 32 KiB window per slice.
+ */
+const INFLATE_SLICE = 4 * 1024;
+
+class ZipReader {
+  readonly view: DataView;
+  constructor(readonly bytes: Uint8Array) {
+    this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  }
+  need(at: number, length: number, what: string): void {
+    if (at < 0 || at + length > this.bytes.length) throw new Error(`${what} runs past the end of the ${this.bytes.length}-byte archive`);
+  }
+  u16(at: number): number { return this.view.getUint16(at, true); }
+  u32(at: number): number { return this.view.getUint32(at, true); }
+  u64(at: number): number { return Number(this.view.getBigUint64(at, true)); }
+}
+
+/** The end of central directory record: where the directory is and how many entries it lists. */
+function findDirectory(zip: ZipReader): { offset: number; size: number; entries: number } {
+  const { bytes } = zip;
+  const lowest = Math.max(0, bytes.length - 22 - 0xffff);
+  let eocd = -1;
+  for (let at = bytes.length - 22; at >= lowest; at--) {
+    if (zip.u32(at) === EOCD) {
+      eocd = at;
+      break;
+    }
+  }
+  if (eocd < 0) throw new Error('no end of central directory record (the archive is cut short or is not a zip)');
+  let entries = zip.u16(eocd + 10);
+  let size = zip.u32(eocd + 12);
+  let offset = zip.u32(eocd + 16);
+  if ((entries === 0xffff || size === 0xffffffff || offset === 0xffffffff) && eocd >= 20 && zip.u32(eocd - 20) === ZIP64_LOCATOR) {
+    const at = zip.u64(eocd - 12);
+    zip.need(at, 56, 'the Zip64 end of central directory record');
+    if (zip.u32(at) !== ZIP64_EOCD) throw new Error('the Zip64 end of central directory record is missing');
+    entries = zip.u64(at + 32);
+    size = zip.u64(at + 40);
+    offset = zip.u64(at + 48);
+  }
+  zip.need(offset, size, 'the central directory');
+  return { offset, size, entries };
+}
+
+/**
+ * The entries of a zip archive by name, from its central directory; unpacks
+ * nothing. Throws a plain Error when the directory cannot be read, or when
+ * it lists more than `maxEntries` entries.
+ */
+export function listZipEntries(bytes: Uint8Array, maxEntries: number): Map<string, ZipEntry> {
+  const zip = new ZipReader(bytes);
+  if (bytes.length < 22) throw new Error(`${bytes.length} bytes, too short for a zip archive`);
+  const directory = findDirectory(zip);
+  if (directory.entries > maxEntries) throw new Error(`it lists ${directory.entries} entries, more than the ${maxEntries} accepted`);
+  const entries = new Map<string, ZipEntry>();
+  let at = directory.offset;
+  for (let i = 0; i < directory.entries; i++) {
+    zip.need(at, 46, `central directory entry ${i}`);
+    if (zip.u32(at) !== CENTRAL) throw new Error(`central directory entry ${i} has no PK\\x01\\x02 signature`);
+    const flags = zip.u16(at + 8);
+    const nameLength = zip.u16(at + 28);
+    const extraLength = zip.u16(at + 30);
+    const commentLength = zip.u16(at + 32);
+    zip.need(at + 46, nameLength + extraLength + commentLength, `central directory entry ${i}`);
+    // Bit 11: the name is UTF-8; otherwise code page 437, read here as Latin-1.
+    const nameBytes = bytes.subarray(at + 46, at + 46 + nameLength);
+    const name = new TextDecoder(flags & 0x800 ? 'utf-8' : 'latin1').decode(nameBytes);
+    let size = zip.u32(at + 24);
+    let compressedSize = zip.u32(at + 20);
+    let localOffset = zip.u32(at + 42);
+    // Zip64 extended information (header 0x0001): the fields that overflowed, in this order.
+    for (let e = at + 46 + nameLength; e + 4 <= at + 46 + nameLength + extraLength;) {
+      const id = zip.u16(e);
+      const length = zip.u16(e + 2);
+      if (id === 0x0001) {
+        let p = e + 4;
+        const next = (): number => {
+          if (p + 8 > e + 4 + length) throw new Error(`entry '${name}' has a short Zip64 extra field`);
+          const value = zip.u64(p);
+          p += 8;
+          return value;
+        };
+        if (size === 0xffffffff) size = next();
+        if (compressedSize === 0xffffffff) compressedSize = next();
+        if (localOffset === 0xffffffff) localOffset = next();
+      }
+      e += 4 + length;
+    }
+    entries.set(name, { name, method: zip.u16(at + 10), compressedSize, size, localOffset, encrypted: (flags & 1) !== 0 });
+    at += 46 + nameLength + extraLength + commentLength;
+  }
+  return entries;
+}
+
+/** The compressed bytes of an entry, found through its local header. */
+export function zipEntryData(bytes: Uint8Array, entry: ZipEntry): Uint8Array {
+  const zip = new ZipReader(bytes);
+  zip.need(entry.localOffset, 30, `the local header of '${entry.name}'`);
+  if (zip.u32(entry.localOffset) !== LOCAL) throw new Error(`the local header of '${entry.name}' has no PK\\x03\\x04 signature`);
+  const start = entry.localOffset + 30 + zip.u16(entry.localOffset + 26) + zip.u16(entry.localOffset + 28);
+  zip.need(start, entry.compressedSize, `the data of '${entry.name}'`);
+  return bytes.subarray(start, start + entry.compressedSize);
+}
+
+/**
+ * Inflates a raw deflate stream that must come to exactly `size` bytes:
+ * allocates `size` once and stops as soon as the output would pass it.
+ * `what` names the entry in messages (SplatFormatError).
+ */
+export function inflateExactly(compressed: Uint8Array, size: number, what: string): Uint8Array {
+  const out = allocateBytes(size, what);
+  let at = 0;
+  const inflate = new Inflate((chunk) => {
+    if (at + chunk.length > size) {
+      throw new SplatFormatError(`${what} inflates to more than the ${size.toLocaleString('en-US')} bytes its zip header states: the archive is damaged or forged`);
+    }
+    out.set(chunk, at);
+    at += chunk.length;
+  });
+  try {
+    let p = 0;
+    do {
+      const end = Math.min(compressed.length, p + INFLATE_SLICE);
+      inflate.push(compressed.subarray(p, end), end === compressed.length);
+      p = end;
+    } while (p < compressed.length);
+  } catch (err) {
+    if (err instanceof SplatFormatError) throw err;
+    throw new SplatFormatError(`${what} could not be inflated (truncated or damaged?): ${(err as Error).message}`);
+  }
+  if (at !== size) {
+    throw new SplatFormatError(`${what} inflated to ${at.toLocaleString('en-US')} bytes instead of the ${size.toLocaleString('en-US')} its zip header states: the archive is truncated or damaged`);
+  }
+  return out;
+}

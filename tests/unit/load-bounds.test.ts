@@ -1,0 +1,247 @@
+/**
+ * The streaming loader under hostile sources: a stream that never ends, a
+ * size that lies, a header that declares more than the GPU can draw, a PLY
+ * with more data than it declares, and a load that is cancelled. Each is
+ * refused (or finishes with a warning) as soon as it passes its bound, and
+ * the tests count what was read from the source to show that the loader
+ * stopped pulling there.
+ */
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_LOAD_LIMITS, loadLimitsFor, SplatLimitError, type LoadLimits } from '../../src/io/load-limits';
+import { PLY_TRAILING_READ_LIMIT } from '../../src/io/ply-stream';
+import { parseSplatPly, SplatFormatError } from '../../src/io/ply';
+import { resolveSceneUrl } from '../../src/io/scene-url';
+import { chunksOf, loadSplatStream, streamChunks } from '../../src/io/splat-stream';
+import { chunkLayout, MAX_CHUNKS } from '../../src/scene/gpu-splats';
+import { concat, inriaPly, splatFile } from '../support/splat-files';
+
+/** Limits of a small GPU: 1,000 splats of any degree, 1 MiB per file. */
+const SMALL: LoadLimits = { maxSplats: [1000, 1000, 1000, 1000], maxBytes: 2 ** 20 };
+
+/** Counts the chunks and bytes a loader pulls from a source. */
+class Source {
+  chunks = 0;
+  bytes = 0;
+  constructor(private readonly make: () => Iterator<Uint8Array>) {}
+
+  *[Symbol.iterator](): Generator<Uint8Array> {
+    const inner = this.make();
+    for (;;) {
+      const next = inner.next();
+      if (next.done) return;
+      this.chunks++;
+      this.bytes += next.value.length;
+      yield next.value;
+    }
+  }
+}
+
+/** `head`, then `filler` repeated for ever (a server that never ends the body). */
+function endless(head: Uint8Array, filler: Uint8Array): () => Iterator<Uint8Array> {
+  return function* () {
+    yield head;
+    for (;;) yield filler;
+  };
+}
+
+const KB64 = 65536;
+
+describe('load limits from the device', () => {
+  it('follow the chunked layout: MAX_CHUNKS chunks of the largest power of two that fits a buffer', () => {
+    const limits = loadLimitsFor(128 * 2 ** 20);
+    for (const degree of [0, 1, 2, 3] as const) {
+      expect(limits.maxSplats[degree]).toBe(MAX_CHUNKS * chunkLayout(1, degree, 128 * 2 ** 20).chunkSplats);
+    }
+    // 128 MiB: 8.4M splats of SH degree 0, 2.1M of degree 3 (64 + 180 bytes each).
+    expect(limits.maxSplats[0]).toBe(4 * 2 ** 21);
+    expect(limits.maxSplats[3]).toBe(4 * 2 ** 19);
+    // The largest file is an INRIA PLY of the most SH-0 splats, 68 bytes a row.
+    expect(limits.maxBytes).toBeGreaterThanOrEqual(limits.maxSplats[0] * 68);
+    expect(DEFAULT_LOAD_LIMITS).toEqual(limits);
+    expect(loadLimitsFor(2 ** 31).maxSplats[3]).toBe(16 * limits.maxSplats[3]);
+  });
+});
+
+describe('a stream that never ends', () => {
+  it('of .splat records is refused once it passes the most splats the GPU can draw', async () => {
+    const source = new Source(endless(splatFile(64), splatFile(2048)));
+    const load = loadSplatStream(source, { name: 'endless.splat', limits: SMALL });
+    await expect(load).rejects.toThrow(SplatLimitError);
+    await expect(load).rejects.toThrow(/at least .* splats of SH degree 0: more than the 1,000 this GPU can draw/);
+    // 64 + 2048 records pass 1,000: it stopped at the first chunk past the bound.
+    expect(source.chunks).toBe(2);
+    await expect(load).rejects.toThrow('The file holds at least 2,112 splats');
+  });
+
+  it('of a gathered format is refused once it passes the byte budget', async () => {
+    // An SPZ (gzip) start: gathered whole, so bounded by bytes, not splats.
+    const gzipStart = new Uint8Array([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3, ...new Array(4096).fill(0)]);
+    const source = new Source(endless(gzipStart, new Uint8Array(KB64)));
+    await expect(loadSplatStream(source, { name: 'endless.spz', limits: SMALL })).rejects.toThrow(
+      /The file is .*: more than the 1\.0 MiB/,
+    );
+    expect(source.bytes).toBeLessThanOrEqual(SMALL.maxBytes + KB64 + gzipStart.length);
+  });
+
+  it('of PLY bytes after the declared rows loads the rows, stops reading, and warns', async () => {
+    const ply = inriaPly({ count: 100 });
+    const source = new Source(endless(ply, new Uint8Array(KB64)));
+    const warnings: string[] = [];
+    const cloud = await loadSplatStream(source, { name: 'endless.ply', limits: SMALL, onWarning: (w) => warnings.push(w) });
+    expect(cloud.count).toBe(100);
+    expect(source.bytes - ply.length).toBeLessThanOrEqual(PLY_TRAILING_READ_LIMIT + KB64);
+    expect(warnings).toEqual([expect.stringMatching(/holds more than 4 MiB after the 100 splats its header declares/)]);
+  });
+});
+
+describe('sizes and counts that lie', () => {
+  it('refuses a PLY header that declares more splats than the GPU can draw before reading a row', async () => {
+    const ply = inriaPly({ count: 10, declaredCount: 5000 });
+    const source = new Source(() => chunksOf(ply, 256));
+    await expect(loadSplatStream(source, { name: 'big.ply', limits: SMALL })).rejects.toThrow(
+      /The PLY header declares 5,000 splats of SH degree 0: more than the 1,000 this GPU can draw/,
+    );
+    // Only the chunks holding the header were read.
+    expect(source.bytes).toBeLessThan(2048);
+  });
+
+  it('refuses a gathered file whose announced size is over the budget before allocating it', async () => {
+    const gzipStart = new Uint8Array([0x1f, 0x8b, 8, 0, ...new Array(5000).fill(0)]);
+    await expect(loadSplatStream([gzipStart], { name: 'a.spz', totalBytes: 2 ** 40, limits: SMALL })).rejects.toThrow(
+      /The file is 1048576 MiB: more than the 1\.0 MiB/,
+    );
+  });
+
+  it('says in words when memory for an announced size cannot be had', async () => {
+    // A budget no machine has: the allocation itself fails, and the message says what it was for.
+    const huge: LoadLimits = { maxSplats: [2 ** 40, 2 ** 40, 2 ** 40, 2 ** 40], maxBytes: 2 ** 60 };
+    const gzipStart = new Uint8Array([0x1f, 0x8b, 8, 0, ...new Array(5000).fill(0)]);
+    const load = loadSplatStream([gzipStart], { name: 'a.spz', totalBytes: 2 ** 50, limits: huge });
+    await expect(load).rejects.toThrow(SplatLimitError);
+    await expect(load).rejects.toThrow(/^Could not allocate 1073741824 MiB for the file: /);
+    await expect(loadSplatStream([splatFile(1)], { name: 'a.splat', totalBytes: 32 * 2 ** 40, limits: huge })).rejects.toThrow(
+      /^Could not allocate memory for 1,099,511,627,776 splats of SH degree 0: /,
+    );
+  });
+
+  it('refuses a .splat whose announced size holds more splats than the GPU can draw', async () => {
+    await expect(loadSplatStream([splatFile(10)], { name: 'a.splat', totalBytes: 32 * 5000, limits: SMALL })).rejects.toThrow(
+      /The .splat file holds 5,000 splats/,
+    );
+  });
+
+  it('refuses a source that delivers more bytes than it announced', async () => {
+    const bytes = splatFile(10);
+    await expect(loadSplatStream([bytes, splatFile(1)], { name: 'a.splat', totalBytes: bytes.length })).rejects.toThrow(
+      /longer than the 320 bytes announced/,
+    );
+  });
+
+  it('still loads a scene of exactly the most splats the GPU can draw', async () => {
+    const cloud = await loadSplatStream(chunksOf(splatFile(1000), 4096), { name: 'a.splat', limits: SMALL });
+    expect(cloud.count).toBe(1000);
+  });
+});
+
+describe('a PLY with more data than its header declares', () => {
+  it('loads the declared splats and says how many bytes were left over, reading none of them', async () => {
+    const ply = inriaPly({ count: 50 });
+    const extra = new Uint8Array(10_000);
+    const file = concat(ply, extra);
+    const source = new Source(() => chunksOf(file, 1024));
+    const warnings: string[] = [];
+    const cloud = await loadSplatStream(source, { name: 'extra.ply', totalBytes: file.length, onWarning: (w) => warnings.push(w) });
+    expect(cloud.count).toBe(50);
+    expect(warnings).toEqual([
+      'The PLY file holds 10,000 bytes after the 50 splats its header declares. ' +
+        'They were ignored: the file may be damaged, or written by a tool that miscounted.',
+    ]);
+    // The size is known, so the extra bytes are not downloaded.
+    expect(source.bytes).toBeLessThan(ply.length + 1024);
+  });
+
+  it('says the same when parsed from memory, and nothing for an exact file', () => {
+    const warnings: string[] = [];
+    parseSplatPly(concat(inriaPly({ count: 5 }), new Uint8Array(7)), { onWarning: (w) => warnings.push(w) });
+    parseSplatPly(inriaPly({ count: 5 }), { onWarning: (w) => warnings.push(w) });
+    expect(warnings).toEqual([expect.stringContaining('holds 7 bytes after the 5 splats')]);
+  });
+
+  it('does not count an element the header declares after the vertices as extra', () => {
+    const ply = inriaPly({ count: 5 });
+    const text = new TextDecoder().decode(ply.subarray(0, 2000));
+    const withFaces = text.replace('end_header\n', 'element extra 3\nproperty uchar flag\nend_header\n');
+    const headerEnd = text.indexOf('end_header\n') + 'end_header\n'.length;
+    const bytes = concat(new TextEncoder().encode(withFaces.slice(0, withFaces.indexOf('end_header\n') + 11)), ply.subarray(headerEnd), new Uint8Array(3));
+    const warnings: string[] = [];
+    expect(parseSplatPly(bytes, { onWarning: (w) => warnings.push(w) }).count).toBe(5);
+    expect(warnings).toEqual([]);
+  });
+});
+
+describe('cancelling a load', () => {
+  it('rejects with the abort reason and reads no further chunk', async () => {
+    const controller = new AbortController();
+    let pulled = 0;
+    const ply = inriaPly({ count: 2000 });
+    async function* arriving(): AsyncGenerator<Uint8Array> {
+      for (const chunk of chunksOf(ply, 4096)) {
+        pulled++;
+        if (pulled === 3) controller.abort(new DOMException('cancelled by the test', 'AbortError'));
+        yield chunk;
+      }
+    }
+    await expect(loadSplatStream(arriving(), { name: 'a.ply', signal: controller.signal })).rejects.toThrow('cancelled by the test');
+    expect(pulled).toBe(3);
+  });
+
+  it('cancels the underlying ReadableStream (a download) when the reader stops early', async () => {
+    let cancelled: unknown = 'not cancelled';
+    let pulls = 0;
+    const stream = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        pulls++;
+        controller.enqueue(new Uint8Array(KB64));
+      },
+      cancel(reason) {
+        cancelled = reason;
+      },
+    }, { highWaterMark: 0 });
+    const ply = inriaPly({ count: 10 });
+    const prefixed = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(ply);
+      },
+      async pull(controller) {
+        const { value } = await reader.read();
+        controller.enqueue(value!);
+      },
+      cancel(reason) {
+        return reader.cancel(reason);
+      },
+    }, { highWaterMark: 0 });
+    const reader = stream.getReader();
+    // The PLY has all it needs once its rows are in and its size is known.
+    const cloud = await loadSplatStream(streamChunks(prefixed), { name: 'a.ply', totalBytes: ply.length + 10 * KB64 });
+    expect(cloud.count).toBe(10);
+    expect(cancelled).toBeUndefined();
+    expect(pulls).toBeLessThanOrEqual(2);
+  });
+});
+
+describe('scene addresses', () => {
+  const page = 'http://viewer.test/app/?url=x';
+  it('resolves http(s) links, relative ones against the page, and blob: URLs', () => {
+    expect(resolveSceneUrl('scenes/a.ply', page)).toBe('http://viewer.test/app/scenes/a.ply');
+    expect(resolveSceneUrl('https://cdn.test/b.spz?v=1', page)).toBe('https://cdn.test/b.spz?v=1');
+    expect(resolveSceneUrl('blob:http://viewer.test/0b8e', page)).toBe('blob:http://viewer.test/0b8e');
+  });
+
+  it('refuses malformed addresses and other schemes with a message that names them', () => {
+    expect(() => resolveSceneUrl('http://[', page)).toThrow(SplatFormatError);
+    expect(() => resolveSceneUrl('http://[', page)).toThrow('The scene address "http://[" is not a valid URL');
+    for (const address of ['javascript:alert(1)', 'file:///etc/passwd', 'data:text/plain,ply', 'ftp://host/a.ply']) {
+      expect(() => resolveSceneUrl(address, page)).toThrow(/uses ".*:": only http, https and blob URLs are opened/);
+    }
+  });
+});
