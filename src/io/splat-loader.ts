@@ -12,7 +12,12 @@ import { SplatFormatError } from './format-error';
 import { DEFAULT_LOAD_LIMITS, SplatLimitError, type LoadLimits } from './load-limits';
 
 export type { LoadStage };
-export type LoadProgress = (p: { stage: LoadStage; fraction: number }) => void;
+export interface LoadProgressReport {
+  stage: LoadStage;
+  /** 0..1 */
+  fraction: number;
+}
+export type LoadProgress = (p: LoadProgressReport) => void;
 
 export interface LoadOptions {
   onProgress?: LoadProgress;
@@ -101,9 +106,4 @@ export class SplatLoader {
   dispose(): void {
     for (const stop of [...this.running]) stop();
   }
-}
-
-/** True for the rejection of a load that was cancelled (by its signal). */
-export function isAbort(error: unknown): boolean {
-  return (error instanceof DOMException || error instanceof Error) && error.name === 'AbortError';
 }

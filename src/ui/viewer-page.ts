@@ -14,12 +14,13 @@ import { mat4, vec3 } from 'gl-matrix';
 import { OrbitCamera } from '../app/orbit-camera';
 import { SplatFrame, type FrameTimings, type OrderSource } from '../app/splat-frame';
 import type { GpuContext } from '../gpu/device';
-import { isAbort, SplatLoader } from '../io/splat-loader';
+import { SplatLoader, type LoadedScene, type LoadProgressReport } from '../io/splat-loader';
+import { SceneLoads, type LoadOutcome } from '../app/scene-loads';
 import { DEFAULT_LOAD_LIMITS, loadLimitsFor, type LoadLimits } from '../io/load-limits';
 import { resolveSceneUrl } from '../io/scene-url';
 import type { FrameParameters } from '../render/frame-uniforms';
 import { GpuSplats, storageBufferLimit } from '../scene/gpu-splats';
-import { robustBounds, type Bounds } from '../scene/splat-cloud';
+import { robustBounds, type Bounds, type SplatCloud } from '../scene/splat-cloud';
 import { CpuOrderClient } from '../sort/cpu-order-client';
 import { CAMERA_HELP, CameraInput } from './camera-input';
 import { DropZone, FilePicker, HelpOverlay, MessageOverlay, ProgressBar, el, reportGpuErrors } from './overlays';
@@ -62,9 +63,6 @@ export interface ViewerState {
   ready: boolean;
 }
 
-/** What became of a load: shown, refused with a message, cancelled, or replaced by a later load. */
-type LoadOutcome = 'opened' | 'failed' | 'cancelled' | 'superseded';
-
 declare global {
   interface Window {
     __splatsort?: ViewerState;
@@ -90,10 +88,11 @@ export class ViewerPage {
   private clearLoadError: () => void = () => {};
   /** Removes the warnings about the scene on screen, if they are still showing. */
   private clearWarnings: () => void = () => {};
-  /** The load in progress, to cancel it. */
-  private loading: AbortController | null = null;
   /** What a scene may cost on this device. */
   private limits: LoadLimits = DEFAULT_LOAD_LIMITS;
+  /** One load at a time; the newest one wins. */
+  private readonly loads = new SceneLoads<File[] | string, LoadedScene, LoadProgressReport>((source, options) =>
+    this.loader.load(source, { ...options, limits: this.limits }));
 
   // Per-frame scratch, allocated once.
   private readonly params: FrameParameters = {
@@ -116,7 +115,6 @@ export class ViewerPage {
   private sceneId = 0;
   private bounds: Bounds | undefined;
   private positions: Float32Array = new Float32Array(0);
-  private loadToken = 0;
   private cpu: CpuOrderClient | null = null;
   private cpuErrorShown = false;
   /** The scene and key width of the order now in the order buffer, and where it came from. */
@@ -242,76 +240,68 @@ export class ViewerPage {
 
   /**
    * Loads a scene; the current one keeps rendering until the new one has
-   * parsed. A later open() or the cancel button (Escape) cancels it: its
-   * worker stops and nothing it would have shown (scene, error, warning)
-   * reaches the page. Resolves to what became of it.
+   * parsed. A later open() or the cancel button (Escape) cancels it, and
+   * nothing of a cancelled load (scene, error, warning) reaches the page
+   * (SceneLoads). Resolves to what became of it.
    */
   private async open(
     source: File[] | string,
     name: string,
     options: { keepLoadError?: boolean; link?: string } = {},
   ): Promise<LoadOutcome> {
-    const token = ++this.loadToken;
-    this.loading?.abort();
-    const loading = new AbortController();
-    this.loading = loading;
-    this.state.loading = true;
     this.progress.start(name);
-    const current = () => token === this.loadToken && !loading.signal.aborted;
-    try {
-      const { cloud, warnings } = await this.loader.load(source, {
-        signal: loading.signal,
-        limits: this.limits,
-        onProgress: (p) => current() && this.progress.update(p.stage, p.fraction),
-      });
-      if (!current()) return 'superseded';
-      const scene = new GpuSplats(this.device, cloud, `GpuSplats(${name})`);
-      const previous = this.scene;
-      this.frame.setScene(scene);
-      this.scene = scene;
-      this.sceneId++;
-      previous?.destroy();
-      this.positions = cloud.positions;
-      // Frame the bulk of the scene, not its floaters; captured scenes point y down.
-      this.bounds = robustBounds(cloud.positions, cloud.count);
-      this.cpu?.setScene(cloud.positions, cloud.count);
-      this.settings.upAxis = source === DEFAULT_SCENE ? '+y' : '-y';
-      this.frameCamera();
-      if (this.initialView) {
-        // A shared link: the exact view it names (framing above set the zoom limits).
-        this.camera.setView(this.initialView);
-        this.settings.upAxis = this.camera.upSign === -1 ? '-y' : '+y';
-        this.initialView = null;
-      }
-      this.gui.refreshUpAxis();
-      // The scene's address goes into view links as the page's link gave it.
-      this.sharing.setSceneUrl(typeof source === 'string' && source !== DEFAULT_SCENE ? options.link ?? source : null);
-      this.state.splats = cloud.count;
-      this.state.sceneName = name;
-      this.gui.set('scene', name);
-      this.gui.set('splats', cloud.count.toLocaleString('en-US'));
-      // A scene that opened makes the messages about the one before stale.
-      if (!options.keepLoadError) this.clearLoadError();
-      this.clearWarnings();
-      this.showWarnings(name, warnings);
-      return 'opened';
-    } catch (error) {
-      // A load that was replaced or cancelled says nothing.
-      if (!current() || isAbort(error)) return token === this.loadToken ? 'cancelled' : 'superseded';
-      this.showLoadError(name, error);
-      return 'failed';
-    } finally {
-      if (token === this.loadToken) {
-        this.progress.finish();
-        this.loading = null;
-        this.state.loading = false;
-      }
+    this.state.loading = true;
+    const outcome = await this.loads.run(source, {
+      progress: (p) => this.progress.update(p.stage, p.fraction),
+      show: ({ cloud, warnings }) => {
+        this.showScene(cloud, source, name, options.link);
+        // A scene that opened makes the messages about the one before stale.
+        if (!options.keepLoadError) this.clearLoadError();
+        this.clearWarnings();
+        this.showWarnings(name, warnings);
+      },
+      fail: (error) => this.showLoadError(name, error),
+    });
+    // A load that was replaced leaves the progress bar to the one that replaced it.
+    if (outcome !== 'superseded') {
+      this.progress.finish();
+      this.state.loading = false;
     }
+    return outcome;
+  }
+
+  /** Puts a loaded scene on screen, framed, in place of the one before. */
+  private showScene(cloud: SplatCloud, source: File[] | string, name: string, link: string | undefined): void {
+    const scene = new GpuSplats(this.device, cloud, `GpuSplats(${name})`);
+    const previous = this.scene;
+    this.frame.setScene(scene);
+    this.scene = scene;
+    this.sceneId++;
+    previous?.destroy();
+    this.positions = cloud.positions;
+    // Frame the bulk of the scene, not its floaters; captured scenes point y down.
+    this.bounds = robustBounds(cloud.positions, cloud.count);
+    this.cpu?.setScene(cloud.positions, cloud.count);
+    this.settings.upAxis = source === DEFAULT_SCENE ? '+y' : '-y';
+    this.frameCamera();
+    if (this.initialView) {
+      // A shared link: the exact view it names (framing above set the zoom limits).
+      this.camera.setView(this.initialView);
+      this.settings.upAxis = this.camera.upSign === -1 ? '-y' : '+y';
+      this.initialView = null;
+    }
+    this.gui.refreshUpAxis();
+    // The scene's address goes into view links as the page's link gave it.
+    this.sharing.setSceneUrl(typeof source === 'string' && source !== DEFAULT_SCENE ? link ?? source : null);
+    this.state.splats = cloud.count;
+    this.state.sceneName = name;
+    this.gui.set('scene', name);
+    this.gui.set('splats', cloud.count.toLocaleString('en-US'));
   }
 
   /** Cancels the load in progress, if any (the progress bar's button, Escape); the scene on screen stays. */
   private cancelLoad(): void {
-    this.loading?.abort();
+    this.loads.cancel();
   }
 
   private showLoadError(name: string, error: unknown): void {
