@@ -35,6 +35,34 @@ export const CHROMIUM_ARGS = [
   '--disable-quic',
 ];
 
+/**
+ * The window every page opens with. Small, because SwiftShader rasterizes on
+ * the CPU: at 480×360 a frame of the default scene takes about a second on a
+ * 2-core machine, at 1024×768 several, and a page that is busy drawing is slow
+ * to answer everything else (clicks, screenshots, other pages).
+ */
+export const BROWSER_VIEWPORT = { width: 480, height: 360 } as const;
+
+/**
+ * The time one browser test may take. A test waits on the page's own state
+ * (ready, frames drawn, a scene's splat count), never on a time, so this is
+ * only the point at which a test is declared stuck: generous enough for a
+ * machine several times slower than CI's 2 cores without a GPU. Give it to
+ * the file's tests and hooks (`describe(name, { timeout }, …)`,
+ * `beforeAll(fn, timeout)`).
+ */
+export const BROWSER_TEST_TIMEOUT_MS = 600_000;
+
+/**
+ * The default time limit of every Playwright wait on a page (clicks, waits
+ * for a function, an event, a navigation, a screenshot): a little under the
+ * test's own, so that a stuck wait fails with its own message (what it waited
+ * for) rather than as a bare test timeout, and never sooner than the test
+ * allows. Playwright's own default (30 s) is less than one slow frame's worth
+ * of work on SwiftShader once a page is loaded.
+ */
+export const BROWSER_WAIT_TIMEOUT_MS = BROWSER_TEST_TIMEOUT_MS - 30_000;
+
 export interface DevServer {
   /** Base URL with a trailing slash, e.g. http://127.0.0.1:41234/ */
   url: string;
@@ -61,6 +89,11 @@ export async function startDevServer(): Promise<DevServer> {
 
 export interface TestBrowser {
   context: BrowserContext;
+  /**
+   * A new page in front, with BROWSER_VIEWPORT and BROWSER_WAIT_TIMEOUT_MS.
+   * Only one page should draw at a time: SwiftShader shares the machine's
+   * cores among all pages, so close (or navigate) one before opening the next.
+   */
   newPage(): Promise<TestPage>;
   close(): Promise<void>;
 }
@@ -88,8 +121,12 @@ export async function launchBrowser(): Promise<TestBrowser> {
       // Headless mode is chosen by --headless=new in the arguments.
       headless: false,
       args: CHROMIUM_ARGS,
-      viewport: { width: 1024, height: 768 },
+      // A page gets this size from its first frame; setting it later would
+      // lay the page out (and start drawing) at a larger size first.
+      viewport: { ...BROWSER_VIEWPORT },
     });
+    context.setDefaultTimeout(BROWSER_WAIT_TIMEOUT_MS);
+    context.setDefaultNavigationTimeout(BROWSER_WAIT_TIMEOUT_MS);
   } catch (error) {
     await rm(userDataDir, { recursive: true, force: true });
     throw error;
@@ -98,6 +135,7 @@ export async function launchBrowser(): Promise<TestBrowser> {
     context,
     async newPage() {
       const page = await context.newPage();
+      await page.bringToFront();
       const errors: string[] = [];
       page.on('console', (message) => {
         if (message.type() === 'error') errors.push(`console.error: ${message.text()}`);

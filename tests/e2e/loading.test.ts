@@ -1,0 +1,244 @@
+/**
+ * Loading in the browser as users meet it: a slow `?url=` scene replaced by
+ * a file the user opens (the slow one is cancelled and never shows, nor does
+ * its error), the progress bar's Cancel button and Escape, a malformed link,
+ * and a file that loads with a warning. The slow scenes come from a local
+ * server in this file that sends a little at a time and records how much it
+ * sent and whether the browser hung up, so the tests see the download stop.
+ */
+import { createServer, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ViewerState } from '../../src/ui/viewer-page';
+import { BROWSER_TEST_TIMEOUT_MS, BROWSER_WAIT_TIMEOUT_MS, launchBrowser, startDevServer, type DevServer, type TestBrowser, type TestPage } from './browser';
+import { scenePath } from '../shared-scenes';
+import { concat, inriaPly } from '../support/splat-files';
+
+const SCENE_9K = scenePath('inria_kacytran_iter7000_9k_sh3.ply');
+/** Sent at once, then TRICKLE_BYTES every TRICKLE_MS until released (80 KB/s). */
+const FIRST_BYTES = 64 * 1024;
+const TRICKLE_BYTES = 16 * 1024;
+const TRICKLE_MS = 200;
+
+/** One response of the slow server, as the server saw it. */
+interface Delivery {
+  sent: number;
+  /** Bytes sent when the test released the rest. */
+  sentAtRelease: number | undefined;
+  /** The whole body went out. */
+  finished: boolean;
+  /** The browser closed the connection before the body was complete (an aborted download). */
+  abandoned: boolean;
+}
+
+/**
+ * Serves files slowly: each response sends FIRST_BYTES, then trickles until
+ * release(), then sends the rest as fast as the socket takes it.
+ */
+class SlowServer {
+  readonly deliveries = new Map<string, Delivery>();
+  private readonly files = new Map<string, Uint8Array>();
+  private released = false;
+  private server!: Server;
+  url = '';
+
+  async start(): Promise<void> {
+    this.server = createServer((request, response) => {
+      const path = new URL(request.url ?? '/', 'http://localhost').pathname;
+      const body = this.files.get(path);
+      if (!body) {
+        response.writeHead(404, { 'Access-Control-Allow-Origin': '*' }).end();
+        return;
+      }
+      response.writeHead(200, {
+        'Content-Type': 'application/octet-stream',
+        'Content-Length': String(body.length),
+        'Access-Control-Allow-Origin': '*',
+        'Cache-Control': 'no-store',
+      });
+      const delivery: Delivery = { sent: 0, sentAtRelease: undefined, finished: false, abandoned: false };
+      this.deliveries.set(path, delivery);
+      response.on('close', () => {
+        delivery.abandoned = !delivery.finished;
+      });
+      void this.send(body, response, delivery);
+    });
+    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+  }
+
+  serve(path: string, body: Uint8Array): string {
+    this.files.set(path, body);
+    return `${this.url}${path}`;
+  }
+
+  release(): void {
+    this.released = true;
+    for (const delivery of this.deliveries.values()) delivery.sentAtRelease ??= delivery.sent;
+  }
+
+  /** Back to trickling, for the next test. */
+  hold(): void {
+    this.released = false;
+    this.deliveries.clear();
+  }
+
+  private async send(body: Uint8Array, response: ServerResponse, delivery: Delivery): Promise<void> {
+    while (delivery.sent < body.length && !response.destroyed) {
+      const size = delivery.sent === 0 ? FIRST_BYTES : this.released ? 256 * 1024 : TRICKLE_BYTES;
+      const chunk = body.subarray(delivery.sent, Math.min(body.length, delivery.sent + size));
+      delivery.sent += chunk.length;
+      const drained = response.write(chunk);
+      if (this.released) {
+        if (!drained) await new Promise((resolve) => response.once('drain', resolve).once('close', resolve));
+      } else {
+        await new Promise((resolve) => setTimeout(resolve, TRICKLE_MS));
+      }
+    }
+    if (delivery.sent >= body.length && !response.destroyed) {
+      delivery.finished = true;
+      response.end();
+    }
+  }
+
+  close(): Promise<void> {
+    this.server.closeAllConnections();
+    return new Promise((resolve) => this.server.close(() => resolve()));
+  }
+}
+
+/** Polls a condition of this process (the slow server's view) until it holds. */
+async function until(condition: () => boolean, what: string): Promise<void> {
+  const deadline = Date.now() + BROWSER_WAIT_TIMEOUT_MS;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+let server: DevServer | undefined;
+let browser: TestBrowser | undefined;
+let slow: SlowServer | undefined;
+let tab: TestPage;
+let page: Page;
+let tempDir: string;
+let brokenUrl: string;
+let slowUrl: string;
+
+const state = () => page.evaluate(() => window.__splatsort as ViewerState);
+const waitFor = (predicate: string) => page.waitForFunction(predicate, null, { polling: 100 });
+
+/** Waits until the page has drawn `count` more frames. */
+async function waitFrames(count: number): Promise<void> {
+  const start = (await state()).frames;
+  await waitFor(`window.__splatsort.frames >= ${start + count}`);
+}
+
+/** Opens the viewer with `?url=` set to `sceneUrl` (any text, encoded here). */
+async function openWithLink(sceneUrl: string): Promise<void> {
+  await page.goto(`${server!.url}?url=${encodeURIComponent(sceneUrl)}`);
+}
+
+/** Waits until the slow server is sending `path` and the page shows that it is loading. */
+async function waitForSlowLoad(path: string): Promise<Delivery> {
+  await until(() => (slow!.deliveries.get(path)?.sent ?? 0) > 0, `the page requests ${path}`);
+  await waitFor('window.__splatsort?.loading === true');
+  return slow!.deliveries.get(path)!;
+}
+
+describe('loading in the browser', { timeout: BROWSER_TEST_TIMEOUT_MS }, () => {
+  beforeAll(async () => {
+    tempDir = await mkdtemp(join(tmpdir(), 'splatsort-loading-'));
+    slow = new SlowServer();
+    await slow.start();
+    // 100k splats (6.8 MB): 85 s at the trickle rate, far longer than any test waits on it.
+    const splats = 100_000;
+    slowUrl = slow.serve('/slow.ply', inriaPly({ count: splats }));
+    // The same, with a NaN opacity in the last row: an error only at the end of the download.
+    brokenUrl = slow.serve('/slow-broken.ply', inriaPly({ count: splats, value: (name, i) => (name === 'opacity' && i === splats - 1 ? NaN : undefined) }));
+    server = await startDevServer();
+    browser = await launchBrowser();
+    tab = await browser.newPage();
+    page = tab.page;
+  }, BROWSER_TEST_TIMEOUT_MS);
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+    await slow?.close();
+    await rm(tempDir, { recursive: true, force: true });
+  });
+
+  it('cancels a slow ?url= scene when the user opens a file, and never shows it or its error', async () => {
+    await openWithLink(brokenUrl);
+    const delivery = await waitForSlowLoad('/slow-broken.ply');
+    await page.setInputFiles('#file-input', SCENE_9K);
+    await waitFor("window.__splatsort.sceneName === 'inria_kacytran_iter7000_9k_sh3.ply' && !window.__splatsort.loading");
+    // Had the slow download gone on, the rest would now arrive at once and end in its error.
+    slow!.release();
+    await until(() => delivery.abandoned || delivery.finished, 'the slow download ends');
+    expect(delivery.abandoned).toBe(true);
+    expect(delivery.sent - delivery.sentAtRelease!).toBeLessThan(2 * 2 ** 20);
+    await waitFrames(2);
+    const s = await state();
+    expect(s.sceneName).toBe('inria_kacytran_iter7000_9k_sh3.ply');
+    expect(s.splats).toBe(9080);
+    expect(s.lastError).toBeNull();
+    expect(await page.locator('.message').count()).toBe(0);
+  });
+
+  it('shows a warning, apart from errors, for a PLY with more data than its header declares', async () => {
+    const path = join(tempDir, 'extra.ply');
+    await writeFile(path, concat(inriaPly({ count: 500 }), new Uint8Array(1000)));
+    await page.setInputFiles('#file-input', path);
+    await waitFor("window.__splatsort.sceneName === 'extra.ply'");
+    const s = await state();
+    expect(s.splats).toBe(500);
+    expect(s.lastError).toBeNull();
+    expect(s.warnings).toEqual([expect.stringContaining('holds 1,000 bytes after the 500 splats its header declares')]);
+    const warning = page.locator('.message[data-tone="warn"]');
+    expect(await warning.locator('h2').textContent()).toBe('extra.ply opened with a warning');
+    expect(await warning.locator('p').textContent()).toContain('1,000 bytes after the 500 splats');
+    await warning.locator('button', { hasText: 'Dismiss' }).click();
+    expect(await page.locator('.message').count()).toBe(0);
+    expect(tab.errors).toEqual([]);
+  });
+
+  it('cancels a load with the progress bar\'s Cancel button, and shows the default scene instead', async () => {
+    slow!.hold();
+    await openWithLink(slowUrl);
+    const delivery = await waitForSlowLoad('/slow.ply');
+    await page.locator('.progress-cancel').click();
+    await until(() => delivery.abandoned || delivery.finished, 'the slow download ends');
+    expect(delivery.abandoned).toBe(true);
+    await waitFor("window.__splatsort.sceneName === 'default-scene.ply' && window.__splatsort.ready");
+    expect(await page.locator('.progress').isHidden()).toBe(true);
+    expect((await state()).lastError).toBeNull();
+    expect(await page.locator('.message').count()).toBe(0);
+  });
+
+  it('cancels a load with Escape', async () => {
+    slow!.hold();
+    await openWithLink(slowUrl);
+    const delivery = await waitForSlowLoad('/slow.ply');
+    await page.keyboard.press('Escape');
+    await until(() => delivery.abandoned || delivery.finished, 'the slow download ends');
+    expect(delivery.abandoned).toBe(true);
+    await waitFor("window.__splatsort.sceneName === 'default-scene.ply' && !window.__splatsort.loading");
+    expect((await state()).lastError).toBeNull();
+  });
+
+  it('names a malformed link and shows the default scene', async () => {
+    await openWithLink('http://[');
+    await waitFor('document.body.dataset.viewer === "ready"');
+    const s = await state();
+    expect(s.sceneName).toBe('default-scene.ply');
+    expect(s.lastError).toBe('Could not open http://[: The scene address "http://[" is not a valid URL');
+    expect(await page.locator('.message h2').allTextContents()).toEqual(['Could not open http://[']);
+    expect(tab.errors).toEqual([]);
+  });
+});
