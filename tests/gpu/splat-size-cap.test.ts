@@ -176,13 +176,21 @@ test(`${SCENE_9K}: the same picture through the default, the clipped and the unc
     for (const { name, params } of cameras(cloud)) {
       const never = await render(scene, cloud, params, 'never');
       const byDefault = compare(await render(scene, cloud, params, 'default'), never);
+      expect(byDefault.psnr).toBeGreaterThanOrEqual(MIN_PSNR);
+      // The clipped path on every splat, and culling what the default clips,
+      // at the two views where splats reach past the window (each render
+      // costs several seconds on a slow CI machine; the other views drew
+      // 61-87 dB every splat clipped, measured).
+      if (!name.includes('inside') && name !== 'median point') {
+        console.log(`${SCENE_9K}, ${name}: against the unclipped path, default ${describe(byDefault)}`);
+        continue;
+      }
       const always = compare(await render(scene, cloud, params, 'always'), never);
       const dropped = compare(await render(scene, cloud, params, 'drop'), never);
       console.log(
         `${SCENE_9K}, ${name}: against the unclipped path, default ${describe(byDefault)}, ` +
         `every splat clipped ${describe(always)}; culling what the default clips changes ${dropped.differing} of ${WIDTH * HEIGHT} pixels`,
       );
-      expect(byDefault.psnr).toBeGreaterThanOrEqual(MIN_PSNR);
       // Every splat clipped, as a stress of the clipped path: the splats that
       // cross the window's edge are drawn from other triangles, and on an
       // rgba8 target each blended layer rounds, so float noise (≤ 0.9/255 in
