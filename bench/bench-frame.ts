@@ -1,13 +1,22 @@
 /**
- * Frame benchmark under Node: a scene through the viewer's own passes
- * (depth keys → GPU radix sort → splat render) into an offscreen target,
- * timed per pass with timestamp queries, beside a minimal blended-quad pass
- * over exactly the same quads (same vertex shader and blending, constant
- * fragment), whose time is the GPU's raster/blend floor for this coverage.
- * Prints one JSON line per run configuration:
- *   {scene, splats, width, height, keyBits, keysMs, sortMs, renderMs, flatQuadMs, renderOverFlat, adapter}
+ * Frame benchmark under Node: a scene through the viewer's own frame
+ * (projector → GPU radix sort → splat render) into an offscreen target,
+ * along a camera path that starts outside the scene and ends inside it.
+ * Per pose and key width it times each pass with timestamp queries (warmed
+ * up until the median is stable, then the median of --runs frames), draws
+ * the same quads with a constant fragment (the GPU's raster/blend floor for
+ * this coverage), reads the visible count and measures the ordering error.
+ * One JSON line per pose, scene layout and key width:
+ *   {pose, scene, copies, splats, chunks, keyBits, visible, projectMs, sortMs,
+ *    orderMs, renderMs, flatMs, renderOverFlat, invertedFraction, beyond,
+ *    largest, width, height, adapter}
  *
- *   npm run bench:frame -- --scene FILE.ply [--width 1920 --height 1080] [--runs 30] [--bits 16,32]
+ *   npm run bench:frame -- --scene FILE [--copies 40] [--width 1920 --height 1080]
+ *     [--runs 20] [--bits 16,24,32] [--chunks 4] [--up -y]
+ *
+ * --copies tiles the scene on a grid (bench/replicate.ts) to make a large
+ * one from a real capture; --chunks N also runs every pose with the scene
+ * split across N buffers, to compare with one buffer.
  */
 import { parseArgs } from 'node:util';
 import { readFileSync } from 'node:fs';
@@ -15,103 +24,168 @@ import { basename } from 'node:path';
 import { mat4, vec3 } from 'gl-matrix';
 import { createNodeGpuContext } from '../src/gpu/node-gpu';
 import { GpuPassTimer } from '../src/gpu/pass-timer';
-import { parseSplatPly } from '../src/io/ply';
+import { readBufferU32 } from '../src/gpu/readback';
+import { loadSplatFile } from '../src/io/parse-splat-file';
 import { GpuSplats } from '../src/scene/gpu-splats';
-import { SplatFrame } from '../src/app/splat-frame';
+import { robustBounds } from '../src/scene/splat-cloud';
+import { SplatFrame, type FrameTimings } from '../src/app/splat-frame';
+import { GpuSortOrder } from '../src/app/gpu-sort-order';
 import { SplatRenderer } from '../src/render/splat-renderer';
+import { VISIBLE_STATE } from '../src/render/frame-layouts';
 import { OrbitCamera } from '../src/app/orbit-camera';
 import { median } from '../src/sort/self-test';
 import type { FrameParameters } from '../src/render/frame-uniforms';
+import { replicateCloud } from './replicate';
 
 const { values: args } = parseArgs({
   options: {
     scene: { type: 'string' },
+    copies: { type: 'string', default: '1' },
     width: { type: 'string', default: '1920' },
     height: { type: 'string', default: '1080' },
-    runs: { type: 'string', default: '30' },
-    bits: { type: 'string', default: '32,16' },
+    runs: { type: 'string', default: '20' },
+    bits: { type: 'string', default: '16,24,32' },
+    chunks: { type: 'string', default: '1' },
+    up: { type: 'string', default: '-y' },
   },
 });
-if (!args.scene) throw new Error('--scene FILE.ply is required');
+if (!args.scene) throw new Error('--scene FILE is required');
 const width = Number(args.width);
 const height = Number(args.height);
 const runs = Number(args.runs);
+const copies = Number(args.copies);
 const FORMAT: GPUTextureFormat = 'rgba8unorm';
+/** Warm-up: batches of this many frames until two batch medians agree within STABLE. */
+const WARM_BATCH = 10;
+const STABLE = 0.03;
+const MAX_WARM_BATCHES = 20;
 
 const { device, adapterName, hasTimestamps } = await createNodeGpuContext('bench-frame');
 if (!hasTimestamps) throw new Error(`${adapterName} has no timestamp-query: GPU times cannot be measured`);
-const cloud = parseSplatPly(readFileSync(args.scene));
-const scene = new GpuSplats(device, cloud);
-const frame = await SplatFrame.create(device, FORMAT);
-frame.setScene(scene);
+const source = await loadSplatFile(readFileSync(args.scene), basename(args.scene));
+const cloud = replicateCloud(source, copies);
+const [frame, order] = await Promise.all([SplatFrame.create(device, FORMAT), GpuSortOrder.create(device)]);
 const flat = await SplatRenderer.create(device, frame.uniforms.buffer, FORMAT, { fragment: 'flat' });
 const flatTimer = new GpuPassTimer(device, ['flat'] as const, 'bench.flatTimer');
 const target = device.createTexture({ size: [width, height], format: FORMAT, usage: GPUTextureUsage.RENDER_ATTACHMENT });
 const view = target.createView();
+const drawTarget = { view, background: [0, 0, 0] as const };
 
-const camera = new OrbitCamera();
-camera.frame(cloud.bounds, width / height);
-const parameters: FrameParameters = {
-  view: mat4.create(),
-  projection: mat4.create(),
-  eye: vec3.create(),
-  fovY: camera.fovY,
-  width,
-  height,
-  splatCount: cloud.count,
-  shDegree: cloud.shDegree,
-  splatScale: 1,
-  keyBits: 32,
-};
-camera.viewMatrix(parameters.view);
-camera.projectionMatrix(parameters.projection, width / height);
-camera.eye(parameters.eye);
-
-for (const keyBits of args.bits.split(',').map(Number)) {
-  parameters.keyBits = keyBits;
-  const samples = { keys: [] as number[], sort: [] as number[], render: [] as number[], flat: [] as number[] };
-  const warmUntil = performance.now() + 500;
-  for (let r = 0; samples.render.length < runs; r++) {
-    const encoder = device.createCommandEncoder();
-    frame.encode(encoder, parameters, { view, background: [0, 0, 0] }, 'gpu-sort');
-    const w = flatTimer.timestampWrites('flat')!;
-    flat.encode(
-      encoder,
-      { view, background: [0, 0, 0] },
-      { scene, order: frame.orderBuffer(keyBits), count: scene.count },
-      { querySet: w.querySet, beginningOfPassWriteIndex: w.beginningOfPassWriteIndex!, endOfPassWriteIndex: w.endOfPassWriteIndex! },
-    );
-    flatTimer.resolve(encoder);
-    device.queue.submit([encoder.finish()]);
-    const t = await frame.readTimings();
-    const f = (await flatTimer.read()).flat;
-    if (r < 3 || performance.now() < warmUntil) continue;
-    samples.keys.push(t.keys!);
-    samples.sort.push(t.sort!);
-    samples.render.push(t.render!);
-    samples.flat.push(f!);
-  }
-  const round = (x: number) => Math.round(x * 1e4) / 1e4;
-  const renderMs = median(samples.render);
-  const flatMs = median(samples.flat);
-  console.log(
-    JSON.stringify({
-      scene: basename(args.scene),
-      splats: cloud.count,
-      shDegree: cloud.shDegree,
-      width,
-      height,
-      keyBits,
-      runs,
-      keysMs: round(median(samples.keys)),
-      sortMs: round(median(samples.sort)),
-      renderMs: round(renderMs),
-      flatQuadMs: round(flatMs),
-      renderOverFlat: round(renderMs / flatMs),
-      adapter: adapterName,
-    }),
-  );
+/** The camera path: outside the scene, half of it off screen, closer, then inside looking level and back. */
+function poses(): { name: string; camera: OrbitCamera }[] {
+  const bounds = robustBounds(cloud.positions, cloud.count);
+  const make = (edit: (c: OrbitCamera) => void) => {
+    const c = new OrbitCamera({ yaw: 0.6, pitch: 0.35 });
+    c.upSign = args.up === '+y' ? 1 : -1;
+    c.frame(bounds, width / height);
+    edit(c);
+    return c;
+  };
+  return [
+    { name: 'outside: whole scene', camera: make(() => {}) },
+    { name: 'outside: half off screen', camera: make((c) => c.pan(width / 2, 0, height)) },
+    { name: 'closer (1/3 the distance)', camera: make((c) => c.zoom(1 / 3)) },
+    { name: 'entering (1/8)', camera: make((c) => c.zoom(1 / 8)) },
+    { name: 'inside, level', camera: make((c) => { c.zoom(1 / 40); c.pitch = 0.05; }) },
+    { name: 'inside, turned round', camera: make((c) => { c.zoom(1 / 40); c.pitch = 0.05; c.orbit(Math.PI, 0); }) },
+  ];
 }
-scene.destroy();
+
+function parametersOf(camera: OrbitCamera, keyBits: number): FrameParameters {
+  const p: FrameParameters = {
+    view: mat4.create(), projection: mat4.create(), eye: vec3.create(), fovY: camera.fovY, width, height,
+    splatCount: cloud.count, shDegree: cloud.shDegree, splatScale: 1, keyBits,
+  };
+  camera.viewMatrix(p.view);
+  camera.projectionMatrix(p.projection, width / height);
+  camera.eye(p.eye);
+  return p;
+}
+
+/** One timed frame and its flat-quad twin. */
+async function timedFrame(params: FrameParameters, measure: boolean): Promise<FrameTimings & { flat: number }> {
+  const encoder = device.createCommandEncoder();
+  frame.encode(encoder, params, drawTarget, order, { measure });
+  const drawn = frame.drawn!;
+  flat.encode(encoder, drawTarget, { records: frame.projector.records!, order: drawn.order, count: drawn.drawArgs ?? drawn.count }, flatTimer.timestampWrites('flat'));
+  flatTimer.resolve(encoder);
+  device.queue.submit([encoder.finish()]);
+  const t = await frame.readTimings();
+  const f = (await flatTimer.read()).flat!;
+  return { ...t, flat: f };
+}
+
+async function run(scene: GpuSplats, chunks: number): Promise<void> {
+  frame.setScene(scene);
+  for (const pose of poses()) {
+    for (const keyBits of args.bits!.split(',').map(Number)) {
+      const params = parametersOf(pose.camera, keyBits);
+      // Warm up until the frame's median is stable (clocks, caches, first-use compiles).
+      let previous = Infinity;
+      for (let batch = 0; batch < MAX_WARM_BATCHES; batch++) {
+        const totals: number[] = [];
+        for (let r = 0; r < WARM_BATCH; r++) {
+          const t = await timedFrame(params, false);
+          totals.push(t.project! + t.sort! + t.render!);
+        }
+        const m = median(totals);
+        if (Math.abs(m - previous) <= STABLE * m) break;
+        previous = m;
+      }
+      const samples = { project: [] as number[], sort: [] as number[], render: [] as number[], flat: [] as number[], order: [] as number[] };
+      for (let r = 0; r < runs; r++) {
+        const t = await timedFrame(params, false);
+        samples.project.push(t.project!);
+        samples.sort.push(t.sort!);
+        samples.order.push(t.project! + t.sort!);
+        samples.render.push(t.render!);
+        samples.flat.push(t.flat);
+      }
+      await timedFrame(params, true);
+      const error = await frame.readOrderError();
+      const visible = (await readBufferU32(device, frame.projector.state!, VISIBLE_STATE.size / 4))[VISIBLE_STATE.word('visible')]!;
+      const round = (x: number) => Math.round(x * 1e4) / 1e4;
+      const renderMs = median(samples.render);
+      const flatMs = median(samples.flat);
+      console.log(JSON.stringify({
+        pose: pose.name,
+        scene: basename(args.scene!),
+        copies,
+        splats: cloud.count,
+        chunks,
+        keyBits,
+        visible,
+        projectMs: round(median(samples.project)),
+        sortMs: round(median(samples.sort)),
+        orderMs: round(median(samples.order)),
+        renderMs: round(renderMs),
+        flatMs: round(flatMs),
+        renderOverFlat: round(renderMs / flatMs),
+        invertedFraction: Number(error.invertedFraction.toPrecision(4)),
+        beyond: error.beyond,
+        largest: Number(error.largest.toPrecision(4)),
+        width,
+        height,
+        adapter: adapterName,
+      }));
+    }
+  }
+}
+
+const single = new GpuSplats(device, cloud, 'bench.scene');
+await run(single, 1);
+single.destroy();
+const chunks = Number(args.chunks);
+if (chunks > 1) {
+  // A chunk holds a power of two of splats: the smallest that splits the
+  // scene into at most `chunks` buffers (exactly `chunks` when the count is
+  // in (chunks-1, chunks] times that power).
+  const perSplat = single.layout.bytesPerSplat;
+  const chunkSplats = 2 ** Math.ceil(Math.log2(cloud.count / chunks));
+  const split = new GpuSplats(device, cloud, 'bench.split', { maxChunkBytes: chunkSplats * perSplat + 16 });
+  await run(split, split.chunks.length);
+  split.destroy();
+}
 frame.destroy();
+order.destroy();
 device.destroy();

@@ -14,6 +14,7 @@ import { createNodeGpuContext } from '../src/gpu/node-gpu';
 import { parseSplatPly } from '../src/io/ply';
 import { GpuSplats } from '../src/scene/gpu-splats';
 import { SplatFrame } from '../src/app/splat-frame';
+import { GpuSortOrder } from '../src/app/gpu-sort-order';
 import { parseCameraFile } from '../src/app/camera-file';
 import { OFFSCREEN_FORMAT, renderOffscreen } from '../src/app/offscreen-render';
 import { encodePng } from './png';
@@ -35,11 +36,13 @@ async function main(): Promise<void> {
   const { device, adapterName } = await createNodeGpuContext('render');
   const scene = new GpuSplats(device, cloud, 'render.scene');
   const frame = await SplatFrame.create(device, OFFSCREEN_FORMAT);
-  const picture = await renderOffscreen(device, frame, scene, camera, { keyBits: Number(args['key-bits']) });
+  const order = await GpuSortOrder.create(device);
+  const picture = await renderOffscreen(device, frame, order, scene, camera, { keyBits: Number(args['key-bits']) });
   writeFileSync(args.out, encodePng(picture.width, picture.height, picture.rgba));
   console.log(JSON.stringify({ out: args.out, width: picture.width, height: picture.height, splats: cloud.count, ...msFields(picture.timings), adapter: adapterName }));
   scene.destroy();
   frame.destroy();
+  order.destroy();
   device.destroy();
 }
 

@@ -6,20 +6,7 @@
 // Bindings are the same for every phase (one layout, one bind group per
 // ping-pong direction); a phase leaves out what it does not use.
 
-// Written by radix_prepare.wgsl for this sort.
-struct Control {
-  n: u32,
-  num_tiles: u32,
-  tiles_x: u32,
-  pad0: u32,
-}
-
-// One entry per (pass, key width): which bits of the key this pass sorts on.
-struct Pass {
-  shift: u32,
-  mask: u32,   // (1 << bits in this digit) - 1; below RADIX - 1 on a short last digit
-  index: u32,  // pass number: selects this pass's digit totals
-}
+// Control and Pass are declared in radix_structs.wgsl.
 
 @group(0) @binding(0) var<storage, read> keys_in: array<vec4<u32>>;
 @group(0) @binding(1) var<storage, read> values_in: array<vec4<u32>>;

@@ -5,27 +5,7 @@
 //
 // Constants from the prelude (src/sort/radix-layout.ts): WG, TILE, MAX_GROUPS_X.
 
-struct CountSource {
-  count: u32,     // pairs to sort (copied in from the caller's buffer or value)
-  capacity: u32,  // pairs the sorter's buffers hold; count is clamped to it
-}
-
-// Read by the tile phases as a uniform.
-struct Control {
-  n: u32,           // pairs to sort
-  num_tiles: u32,   // ceil(n / TILE)
-  tiles_x: u32,     // tiles per row of the 2D tile grid (> 65,535 tiles need 2D)
-  pad0: u32,
-}
-
-// Indirect dispatch arguments of the tile phases, in a buffer of their own so
-// the indirect buffer is never also bound to the dispatch it launches.
-struct DispatchArgs {
-  x: u32,
-  y: u32,
-  z: u32,
-}
-
+// The structs are in radix_structs.wgsl.
 @group(0) @binding(0) var<storage, read> source: CountSource;
 @group(0) @binding(1) var<storage, read_write> control: Control;
 @group(0) @binding(2) var<storage, read_write> dispatch: DispatchArgs;

@@ -1,8 +1,8 @@
-// Declarations shared by the depth-key pass and the splat renderer: the
-// per-frame camera (layout written by src/render/frame-uniforms.ts), and the
-// scene's chunk buffers with the functions that read a splat from them
-// (layout in src/scene/gpu-splats.ts). Both pipelines bind the scene at the
-// same group-0 slots (binding 1 and 2..5); their own buffers follow.
+// Declarations shared by the frame's shaders: the per-frame camera (written
+// by src/render/frame-uniforms.ts), and the scene's chunk buffers with the
+// functions that read a splat from them (src/scene/gpu-splats.ts), which
+// the projector binds at group-0 slots 1 and 2..5. Layouts are described
+// once in src/render/frame-layouts.ts.
 
 struct Frame {
   view: mat4x4<f32>,
@@ -14,7 +14,7 @@ struct Frame {
   tan_half_fov: vec2<f32>,
   splat_scale: f32,
   count: u32,              // splats in the scene
-  key_shift: u32,          // 32 - key bits: the depth key keeps its high bits
+  key_shift: u32,          // 32 - key bits (shaders/visible_keys.wgsl)
   pad0: u32,
   pad1: u32,
   pad2: u32,
@@ -49,7 +49,7 @@ struct SceneLayout {
 @group(0) @binding(4) var<storage, read> chunk2: array<vec4<f32>>;
 @group(0) @binding(5) var<storage, read> chunk3: array<vec4<f32>>;
 
-// The pipelines are specialised on this (src/render/*.ts): false for a scene
+// The projector's pipelines are specialised on this (src/render/splat-projector.ts): false for a scene
 // in one chunk, where every splat is in chunk0 and the switches below fold
 // away, so a scene that fits one buffer costs what it did before chunking;
 // true for a split scene.
@@ -67,17 +67,6 @@ fn splat_local(i: u32) -> u32 {
     return i;
   }
   return i & ((1u << scene.chunk_shift) - 1u);
-}
-
-// The position alone (the record's first 16 bytes): all the depth-key pass reads.
-fn load_position(i: u32) -> vec3<f32> {
-  let at = 4u * splat_local(i);
-  switch splat_chunk(i) {
-    case 0u: { return chunk0[at].xyz; }
-    case 1u: { return chunk1[at].xyz; }
-    case 2u: { return chunk2[at].xyz; }
-    default: { return chunk3[at].xyz; }
-  }
 }
 
 fn make_splat(r0: vec4<f32>, r1: vec4<f32>, r2: vec4<f32>, r3: vec4<f32>) -> Splat {

@@ -1,11 +1,11 @@
 /**
  * One frame of a scene, rendered offscreen with the viewer's own passes
- * (SplatFrame: depth keys → GPU radix sort → splats) from a camera file, and
+ * (SplatFrame: projector → GPU radix sort → splats) from a camera file, and
  * read back as tightly packed RGBA rows. DOM-free: the render command and
  * the tests use it.
  */
 import { mat4, vec3 } from 'gl-matrix';
-import { SplatFrame, type FrameTimings } from './splat-frame';
+import { SplatFrame, type FrameOrder, type FrameTimings } from './splat-frame';
 import { cameraMatrices, type CameraFile } from './camera-file';
 import type { GpuSplats } from '../scene/gpu-splats';
 import type { FrameParameters } from '../render/frame-uniforms';
@@ -24,6 +24,7 @@ export interface OffscreenPicture {
 export async function renderOffscreen(
   device: GPUDevice,
   frame: SplatFrame,
+  order: FrameOrder,
   scene: GpuSplats,
   camera: CameraFile,
   options: { keyBits?: number; splatScale?: number } = {},
@@ -54,7 +55,7 @@ export async function renderOffscreen(
   const readback = device.createBuffer({ label: 'renderOffscreen.readback', size: bytesPerRow * height, usage: GPUBufferUsage.COPY_DST | GPUBufferUsage.MAP_READ });
   try {
     const encoder = device.createCommandEncoder({ label: 'renderOffscreen' });
-    frame.encode(encoder, parameters, { view: texture.createView(), background: camera.background }, 'gpu-sort');
+    frame.encode(encoder, parameters, { view: texture.createView(), background: camera.background }, order);
     encoder.copyTextureToBuffer({ texture }, { buffer: readback, bytesPerRow }, [width, height]);
     device.queue.submit([encoder.finish()]);
     const timings = await frame.readTimings();

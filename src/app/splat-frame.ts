@@ -1,110 +1,154 @@
 /**
  * One frame of the viewer, DOM-free (the browser, the tests and the Node
- * benchmark all use it): per-frame uniforms → depth keys → GPU radix sort →
- * splats drawn back to front in the sorted order. With an order from
- * elsewhere (the CPU sort) or a frozen order, the key pass and the sort are
- * skipped and the renderer reads the same index buffer.
+ * benchmark all use it): per-frame uniforms → projector (cull, project,
+ * key the visible splats) → draw order → splats drawn back to front.
+ *
+ * The order is a DrawOrder: the GPU sort of this frame's keys (drawn with
+ * drawIndirect from the projector's visible count), an uploaded CPU order,
+ * or 'frozen': the order drawn last, re-drawn without sorting (the records
+ * are still projected for this frame's camera).
  */
-import { GpuRadixSort, type SortEncodeOptions } from '../sort/gpu-radix-sort';
 import { GpuPassTimer } from '../gpu/pass-timer';
-import { DepthKeyPass } from '../render/depth-key-pass';
 import { FrameUniforms, type FrameParameters } from '../render/frame-uniforms';
-import { SplatRenderer } from '../render/splat-renderer';
+import { OrderErrorPass, type OrderErrorMeasure } from '../render/order-error-pass';
+import { SplatProjector, type SplatProjectorOptions } from '../render/splat-projector';
+import { SplatRenderer, type SplatDraw, type SplatRendererOptions } from '../render/splat-renderer';
 import type { GpuSplats } from '../scene/gpu-splats';
+import type { DrawOrder, OrderFrame, OrderedSplats } from './draw-order';
 
-export type FrameTimings = Record<'keys' | 'sort' | 'render', number | null>;
+export type FramePass = 'project' | 'sort' | 'render';
+export type FrameTimings = Record<FramePass, number | null>;
+const FRAME_PASSES: readonly FramePass[] = ['project', 'sort', 'render'];
 
-/** How this frame's draw order is obtained. */
-export type OrderSource = 'gpu-sort' | 'uploaded' | 'frozen';
+/** The order a frame draws: a DrawOrder that makes it this frame, or the last one drawn. */
+export type FrameOrder = DrawOrder | 'frozen';
+
+export interface SplatFrameOptions extends SplatProjectorOptions, SplatRendererOptions {}
 
 export class SplatFrame {
   readonly uniforms: FrameUniforms;
-  readonly timer: GpuPassTimer<'keys' | 'sort' | 'render'>;
+  readonly timer: GpuPassTimer<FramePass>;
   private scene: GpuSplats | null = null;
   private timerBusy = false;
-  /** Reused every frame (nothing allocated per frame). */
-  private readonly sortOptions: SortEncodeOptions = { count: 0, keyBits: 32 };
-  private readonly keyTarget = { scene: null as unknown as GpuSplats, keys: null as unknown as GPUBuffer, values: null as unknown as GPUBuffer, count: 0 };
-  private readonly drawScene = { scene: null as GpuSplats | null, order: null as unknown as GPUBuffer, count: 0 };
+  /** The order drawn last (what 'frozen' re-draws), null after a scene change; `kept` is its storage. */
+  private lastDrawn: OrderedSplats | null = null;
+  private readonly kept: OrderedSplats = { order: null as unknown as GPUBuffer, count: 0, drawArgs: null, maxCount: 0 };
+  private readonly draw: SplatDraw = { records: null as unknown as GPUBuffer, order: null as unknown as GPUBuffer, count: 0 };
+  private readonly orderFrame: OrderFrame = {
+    encoder: null as unknown as GPUCommandEncoder,
+    keyBits: 32,
+    visibleCount: null as unknown as OrderFrame['visibleCount'],
+    drawArgs: null as unknown as OrderFrame['drawArgs'],
+    capacity: 0,
+  };
   /** Passes that ran in the last timed frame. */
-  private timed = new Set<'keys' | 'sort' | 'render'>();
+  private readonly timed = new Set<FramePass>();
 
-  static async create(device: GPUDevice, format: GPUTextureFormat): Promise<SplatFrame> {
+  static async create(device: GPUDevice, format: GPUTextureFormat, options: SplatFrameOptions = {}): Promise<SplatFrame> {
     const uniforms = new FrameUniforms(device, 'SplatFrame.uniforms');
-    const [keys, sorter, renderer] = await Promise.all([
-      DepthKeyPass.create(device, uniforms.buffer),
-      GpuRadixSort.create(device, { capacity: 1024, label: 'SplatFrame.sort' }),
-      SplatRenderer.create(device, uniforms.buffer, format),
+    const [projector, renderer, measure] = await Promise.all([
+      SplatProjector.create(device, uniforms.buffer, options),
+      SplatRenderer.create(device, uniforms.buffer, format, options),
+      OrderErrorPass.create(device),
     ]);
-    return new SplatFrame(device, uniforms, keys, sorter, renderer);
+    return new SplatFrame(device, uniforms, projector, renderer, measure);
   }
 
   private constructor(
     device: GPUDevice,
     uniforms: FrameUniforms,
-    private readonly keys: DepthKeyPass,
-    readonly sorter: GpuRadixSort,
+    readonly projector: SplatProjector,
     private readonly renderer: SplatRenderer,
+    private readonly measure: OrderErrorPass,
   ) {
     this.uniforms = uniforms;
-    this.timer = new GpuPassTimer(device, ['keys', 'sort', 'render'] as const, 'SplatFrame.timer');
+    this.timer = new GpuPassTimer(device, FRAME_PASSES, 'SplatFrame.timer');
   }
 
   /** Shows `scene` from the next frame on (the caller owns and destroys it). */
   setScene(scene: GpuSplats): void {
-    this.sorter.ensureCapacity(scene.count);
+    if (scene === this.scene) return;
     this.scene = scene;
+    this.projector.setScene(scene);
+    this.lastDrawn = null;
+  }
+
+  /** The order drawn by the last frame (borrowed; null before one, or after a scene change). */
+  get drawn(): OrderedSplats | null {
+    return this.lastDrawn;
+  }
+
+  /** True when 'frozen' has an order of this scene to re-draw. */
+  get canFreeze(): boolean {
+    return this.lastDrawn !== null;
   }
 
   /**
-   * The buffer the renderer reads the draw order from for the given key
-   * width: the sort's output (its parity depends on the number of passes).
-   * An order sorted elsewhere is uploaded here.
+   * Records one frame into `encoder`. With `measure`, the ordering error of
+   * the drawn order is measured too (read it with readOrderError; ignored
+   * while an earlier measure is being read).
    */
-  orderBuffer(keyBits: number): GPUBuffer {
-    return this.sorter.resultBuffers(keyBits).values;
-  }
-
-  /** Records one frame into `encoder`. */
   encode(
     encoder: GPUCommandEncoder,
     parameters: FrameParameters,
     target: { view: GPUTextureView; background: readonly [number, number, number] },
-    order: OrderSource,
+    order: FrameOrder,
+    options: { measure?: boolean } = {},
   ): void {
     this.uniforms.write(parameters);
     const scene = this.scene;
     const timing = !this.timerBusy && this.timer.enabled;
-    let orderBuffer = this.orderBuffer(parameters.keyBits);
-    if (scene && order === 'gpu-sort') {
-      const keyTarget = this.keyTarget;
-      keyTarget.scene = scene;
-      keyTarget.keys = this.sorter.keys;
-      keyTarget.values = this.sorter.values;
-      keyTarget.count = scene.count;
-      this.keys.encode(encoder, keyTarget, timing ? this.timer.timestampWrites('keys') : undefined);
-      const sort = this.sortOptions;
-      sort.count = scene.count;
-      sort.keyBits = parameters.keyBits;
-      if (timing) sort.timestampWrites = this.timer.timestampWrites('sort')!;
-      else delete sort.timestampWrites;
-      orderBuffer = this.sorter.encode(encoder, sort).values;
-    }
-    // Without a scene the pass only clears.
-    const draw = this.drawScene;
-    draw.scene = scene;
-    draw.order = orderBuffer;
-    draw.count = scene?.count ?? 0;
-    this.renderer.encode(encoder, target, draw, timing ? this.timer.timestampWrites('render') : undefined);
-    if (timing) {
-      this.timer.resolve(encoder);
-      this.timed.clear();
-      this.timed.add('render');
-      if (scene && order === 'gpu-sort') {
-        this.timed.add('keys');
-        this.timed.add('sort');
+    if (timing) this.timed.clear();
+    let drawn: OrderedSplats | null = null;
+    if (scene && scene.count > 0) {
+      const projector = this.projector;
+      const frozen = order === 'frozen' ? this.lastDrawn : null;
+      const keyTarget = frozen || order === 'frozen' ? null : order.keyTarget(scene.count);
+      projector.encode(encoder, keyTarget, timing ? this.timer.timestampWrites('project') : undefined);
+      if (timing) this.timed.add('project');
+      if (order !== 'frozen') {
+        const f = this.orderFrame;
+        f.encoder = encoder;
+        f.keyBits = parameters.keyBits;
+        f.visibleCount = projector.visibleCount;
+        f.drawArgs = projector.drawArgs;
+        f.capacity = projector.capacity;
+        const sortWrites = timing && keyTarget ? this.timer.timestampWrites('sort') : undefined;
+        if (sortWrites) {
+          f.timestampWrites = sortWrites;
+          this.timed.add('sort');
+        } else delete f.timestampWrites;
+        drawn = order.encode(f);
+        this.lastDrawn = drawn && Object.assign(this.kept, drawn);
+      } else {
+        drawn = frozen;
+      }
+      if (drawn && options.measure) {
+        this.measure.encode(encoder, { ...drawn, depths: projector.depths!, state: projector.state! });
       }
     }
+    let draw: SplatDraw | null = null;
+    if (drawn) {
+      draw = this.draw;
+      draw.records = this.projector.records!;
+      draw.order = drawn.order;
+      draw.count = drawn.drawArgs ?? drawn.count;
+    }
+    this.renderer.encode(encoder, target, draw, timing ? this.timer.timestampWrites('render') : undefined);
+    if (timing) {
+      this.timed.add('render');
+      this.timer.resolve(encoder);
+    }
+  }
+
+  /** The ordering error of the last measured frame (after its submit). */
+  readOrderError(): Promise<OrderErrorMeasure> {
+    return this.measure.read();
+  }
+
+  /** A measure was recorded and is not yet read. */
+  get measuring(): boolean {
+    return this.measure.pending;
   }
 
   /**
@@ -125,7 +169,8 @@ export class SplatFrame {
 
   destroy(): void {
     this.uniforms.destroy();
-    this.sorter.destroy();
+    this.projector.destroy();
+    this.measure.destroy();
     this.timer.destroy();
   }
 }

@@ -10,6 +10,7 @@
  * load worker.
  */
 import { chunkLayout } from '../scene/gpu-splats';
+import { PROJECTED_SPLAT } from '../render/frame-layouts';
 import type { ShDegree } from '../scene/splat-cloud';
 import { SplatFormatError } from './format-error';
 
@@ -31,13 +32,15 @@ const HEADER_SLACK_BYTES = 16 * 2 ** 20;
 
 /**
  * The limits of a renderer whose storage buffers hold `storageBufferBytes`
- * each (storageBufferLimit(device) in src/scene/gpu-splats.ts): its chunked
- * layout decides how many splats fit, and the largest file of that many
+ * each (storageBufferLimit(device) in src/scene/gpu-splats.ts): the scene's
+ * chunked layout and the projector's one record buffer (a ProjectedSplat
+ * per splat) decide how many splats fit, and the largest file of that many
  * splats bounds the bytes.
  */
 export function loadLimitsFor(storageBufferBytes: number): LoadLimits {
   const degrees: ShDegree[] = [0, 1, 2, 3];
-  const maxSplats = degrees.map((d) => chunkLayout(0, d, storageBufferBytes).maxSplats) as [number, number, number, number];
+  const records = Math.floor(storageBufferBytes / PROJECTED_SPLAT.size);
+  const maxSplats = degrees.map((d) => Math.min(chunkLayout(0, d, storageBufferBytes).maxSplats, records)) as [number, number, number, number];
   const maxBytes = Math.max(...degrees.map((d) => maxSplats[d] * PLY_ROW_BYTES[d])) + HEADER_SLACK_BYTES;
   return { maxSplats, maxBytes };
 }

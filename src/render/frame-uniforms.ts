@@ -1,11 +1,13 @@
 /**
- * The per-frame uniform block shared by the depth-key pass and the splat
- * renderer (struct Frame in shaders/splat_common.wgsl). One writeBuffer per
- * frame from a preallocated array: nothing is allocated per frame.
+ * The per-frame uniform block the frame's shaders share (struct Frame,
+ * laid out in src/render/frame-layouts.ts). One writeBuffer per frame from
+ * a preallocated array: nothing is allocated per frame.
  */
 import type { mat4, vec3 } from 'gl-matrix';
+import { FRAME } from './frame-layouts';
 
-export const FRAME_UNIFORM_BYTES = 192;
+/** Word indices of the fields written here, from the one description. */
+const W = Object.fromEntries(FRAME.fields.map((f) => [f.name, f.offset / 4])) as Record<string, number>;
 
 export interface FrameParameters {
   view: mat4;
@@ -25,33 +27,33 @@ export interface FrameParameters {
 
 export class FrameUniforms {
   readonly buffer: GPUBuffer;
-  private readonly data = new ArrayBuffer(FRAME_UNIFORM_BYTES);
+  private readonly data = new ArrayBuffer(FRAME.size);
   private readonly f32 = new Float32Array(this.data);
   private readonly u32 = new Uint32Array(this.data);
 
   constructor(private readonly device: GPUDevice, label = 'FrameUniforms') {
-    this.buffer = device.createBuffer({ label, size: FRAME_UNIFORM_BYTES, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
+    this.buffer = device.createBuffer({ label, size: FRAME.size, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
   }
 
   write(p: FrameParameters): void {
     const { f32, u32 } = this;
-    f32.set(p.view as Float32Array, 0);
-    f32.set(p.projection as Float32Array, 16);
-    f32[32] = p.eye[0];
-    f32[33] = p.eye[1];
-    f32[34] = p.eye[2];
-    u32[35] = p.shDegree;
-    f32[36] = p.width;
-    f32[37] = p.height;
+    f32.set(p.view as Float32Array, W.view!);
+    f32.set(p.projection as Float32Array, W.projection!);
+    f32[W.eye!] = p.eye[0];
+    f32[W.eye! + 1] = p.eye[1];
+    f32[W.eye! + 2] = p.eye[2];
+    u32[W.sh_degree!] = p.shDegree;
+    f32[W.viewport!] = p.width;
+    f32[W.viewport! + 1] = p.height;
     const tanY = Math.tan(p.fovY / 2);
     const tanX = tanY * (p.width / p.height);
-    f32[38] = p.width / (2 * tanX);
-    f32[39] = p.height / (2 * tanY);
-    f32[40] = tanX;
-    f32[41] = tanY;
-    f32[42] = p.splatScale;
-    u32[43] = p.splatCount;
-    u32[44] = 32 - p.keyBits;
+    f32[W.focal!] = p.width / (2 * tanX);
+    f32[W.focal! + 1] = p.height / (2 * tanY);
+    f32[W.tan_half_fov!] = tanX;
+    f32[W.tan_half_fov! + 1] = tanY;
+    f32[W.splat_scale!] = p.splatScale;
+    u32[W.count!] = p.splatCount;
+    u32[W.key_shift!] = 32 - p.keyBits;
     this.device.queue.writeBuffer(this.buffer, 0, this.data);
   }
 

@@ -1,15 +1,15 @@
 /**
- * Draws the splats as instanced quads in the order of an index buffer
- * (shaders/splat_render.wgsl), premultiplied alpha "over", onto a colour
- * target of the given format.
+ * Draws projected splats (SplatProjector's records) as instanced quads in
+ * the order of an index buffer (shaders/splat_render.wgsl), premultiplied
+ * alpha "over", onto a colour target of the given format. The instance
+ * count comes from the CPU or, for the GPU sort's order, from the
+ * projector's drawIndirect arguments.
  */
 import commonSource from '../../shaders/splat_common.wgsl?raw';
+import recordsSource from '../../shaders/splat_records.wgsl?raw';
 import renderSource from '../../shaders/splat_render.wgsl?raw';
 import { createCheckedShaderModule } from '../gpu/shader';
-import { FIRST_PASS_BINDING, type GpuSplats } from '../scene/gpu-splats';
-import { CLIP_MARGIN_PX, CLIP_SLACK_PX } from './splat-size-cap';
-
-export { CLIP_MARGIN_PX, CLIP_SLACK_PX };
+import type { GpuCount } from './splat-projector';
 
 /** Options of SplatRenderer.create. */
 export interface SplatRendererOptions {
@@ -19,28 +19,7 @@ export interface SplatRendererOptions {
    * math.
    */
   fragment?: 'splat' | 'flat';
-  /**
-   * How far past the window (pixels) a splat's quad may reach before it is
-   * drawn clipped to the window (default CLIP_MARGIN_PX; the cap is argued
-   * in src/render/splat-size-cap.ts). Tests set CLIP_ALWAYS to draw every
-   * splat through the clipped path, CLIP_NEVER for the picture without the
-   * cap.
-   */
-  clipMarginPx?: number;
-  /**
-   * How far the clipped rectangle reaches past the window, pixels (default
-   * CLIP_SLACK_PX). Tests set CLIP_DROP to see which splats took the
-   * clipped path: those are then culled.
-   */
-  clipSlackPx?: number;
 }
-
-/** clipMarginPx that sends every splat through the clipped path. */
-export const CLIP_ALWAYS = -1e30;
-/** clipMarginPx that never clips: the oriented quads of before the cap. */
-export const CLIP_NEVER = 1e30;
-/** clipSlackPx that culls every splat the cap clips (a window minus 1e30 px is empty). */
-export const CLIP_DROP = -1e30;
 
 export interface SplatDrawTarget {
   view: GPUTextureView;
@@ -48,12 +27,17 @@ export interface SplatDrawTarget {
   background: readonly [number, number, number];
 }
 
+/** What one draw reads: records indexed by splat, the order naming splats, and how many entries of it to draw. */
+export interface SplatDraw {
+  records: GPUBuffer;
+  order: GPUBuffer;
+  /** Entries of `order` to draw: a number, or drawIndirect's arguments on the GPU. */
+  count: number | GpuCount;
+}
+
 export class SplatRenderer {
-  /** The pipeline of the bound scene: singlePipeline, or the variant for scenes split across chunks. */
-  private pipeline: GPURenderPipeline;
-  private chunkedPipeline: GPURenderPipeline | null = null;
   private bindGroup: GPUBindGroup | null = null;
-  private bound: { scene: GpuSplats; order: GPUBuffer } | null = null;
+  private bound: { records: GPUBuffer; order: GPUBuffer } | null = null;
   // Reused every frame (nothing allocated per frame); the view is set per frame.
   private readonly attachment: GPURenderPassColorAttachment = {
     view: null as unknown as GPUTextureView,
@@ -63,72 +47,30 @@ export class SplatRenderer {
   };
   private readonly descriptor: GPURenderPassDescriptor = { label: 'SplatRenderer.pass', colorAttachments: [this.attachment] };
 
-  /** See SplatRendererOptions. */
-  static async create(
-    device: GPUDevice,
-    frame: GPUBuffer,
-    format: GPUTextureFormat,
-    options: SplatRendererOptions = {},
-  ): Promise<SplatRenderer> {
-    const clipMarginPx = options.clipMarginPx ?? CLIP_MARGIN_PX;
-    const clipSlackPx = options.clipSlackPx ?? CLIP_SLACK_PX;
-    // Override constants must be finite f32s: ±1e30 are the "always" and
-    // "never" values (a window is never 1e30 px; f32 ends at 3.4e38).
-    for (const [name, value] of [['clipMarginPx', clipMarginPx], ['clipSlackPx', clipSlackPx]] as const) {
-      if (!(Math.abs(value) <= 1e30)) throw new RangeError(`SplatRenderer: ${name} must be within ±1e30, got ${value}`);
-    }
-    const module = await createCheckedShaderModule(device, 'SplatRenderer.shader', `${commonSource}\n${renderSource}`);
-    const descriptor = (chunked: boolean): GPURenderPipelineDescriptor => {
-      const blend: GPUBlendComponent = { srcFactor: 'one', dstFactor: 'one-minus-src-alpha', operation: 'add' };
-      return {
-        label: chunked ? 'SplatRenderer.pipeline(chunked)' : 'SplatRenderer.pipeline',
-        layout: 'auto',
-        vertex: { module, entryPoint: 'vs_main', constants: { chunked: chunked ? 1 : 0, clip_margin_px: clipMarginPx, clip_slack_px: clipSlackPx } },
-        fragment: { module, entryPoint: options.fragment === 'flat' ? 'fs_flat' : 'fs_main', targets: [{ format, blend: { color: blend, alpha: blend } }] },
-        primitive: { topology: 'triangle-strip' },
-      };
-    };
-    const pipeline = await device.createRenderPipelineAsync(descriptor(false));
-    return new SplatRenderer(device, pipeline, () => device.createRenderPipeline(descriptor(true)), frame);
+  static async create(device: GPUDevice, frame: GPUBuffer, format: GPUTextureFormat, options: SplatRendererOptions = {}): Promise<SplatRenderer> {
+    const module = await createCheckedShaderModule(device, 'SplatRenderer.shader', `${commonSource}\n${recordsSource}\n${renderSource}`);
+    const blend: GPUBlendComponent = { srcFactor: 'one', dstFactor: 'one-minus-src-alpha', operation: 'add' };
+    const pipeline = await device.createRenderPipelineAsync({
+      label: 'SplatRenderer.pipeline',
+      layout: 'auto',
+      vertex: { module, entryPoint: 'vs_main' },
+      fragment: { module, entryPoint: options.fragment === 'flat' ? 'fs_flat' : 'fs_main', targets: [{ format, blend: { color: blend, alpha: blend } }] },
+      primitive: { topology: 'triangle-strip' },
+    });
+    return new SplatRenderer(device, pipeline, frame);
   }
 
   private constructor(
     private readonly device: GPUDevice,
-    private readonly singlePipeline: GPURenderPipeline,
-    /** Makes the variant for split scenes, when first needed. */
-    private readonly makeChunkedPipeline: () => GPURenderPipeline,
+    private readonly pipeline: GPURenderPipeline,
     private readonly frame: GPUBuffer,
-  ) {
-    this.pipeline = singlePipeline;
-  }
+  ) {}
 
   /**
-   * Records a render pass that clears the target and draws `count` splats
-   * of `scene` in `order` (borrowed). Without a scene (or with count 0) the
-   * pass only clears.
+   * Records a render pass that clears the target and draws `draw` (its
+   * buffers borrowed). Without a draw (or with count 0) the pass only clears.
    */
-  encode(
-    encoder: GPUCommandEncoder,
-    target: SplatDrawTarget,
-    draw: { scene: GpuSplats | null; order: GPUBuffer; count: number },
-    timestampWrites?: GPURenderPassTimestampWrites,
-  ): void {
-    const b = this.bound;
-    const drawing = draw.scene !== null && draw.count > 0;
-    if (drawing && (!b || b.scene !== draw.scene || b.order !== draw.order)) {
-      this.bound = { scene: draw.scene!, order: draw.order };
-      // One pipeline per kind of scene: the one-chunk variant has no chunk switch.
-      this.pipeline = draw.scene!.chunks.length === 1 ? this.singlePipeline : (this.chunkedPipeline ??= this.makeChunkedPipeline());
-      this.bindGroup = this.device.createBindGroup({
-        label: 'SplatRenderer.bindGroup',
-        layout: this.pipeline.getBindGroupLayout(0),
-        entries: [
-          { binding: 0, resource: { buffer: this.frame } },
-          ...draw.scene!.bindGroupEntries(),
-          { binding: FIRST_PASS_BINDING, resource: { buffer: draw.order } },
-        ],
-      });
-    }
+  encode(encoder: GPUCommandEncoder, target: SplatDrawTarget, draw: SplatDraw | null, timestampWrites?: GPURenderPassTimestampWrites): void {
     const attachment = this.attachment;
     attachment.view = target.view;
     const clear = attachment.clearValue as GPUColorDict;
@@ -137,11 +79,29 @@ export class SplatRenderer {
     if (timestampWrites) descriptor.timestampWrites = timestampWrites;
     else delete descriptor.timestampWrites;
     const pass = encoder.beginRenderPass(descriptor);
-    if (drawing) {
+    if (draw && draw.count !== 0) {
       pass.setPipeline(this.pipeline);
-      pass.setBindGroup(0, this.bindGroup!);
-      pass.draw(4, draw.count);
+      pass.setBindGroup(0, this.bindGroupFor(draw));
+      if (typeof draw.count === 'number') pass.draw(4, draw.count);
+      else pass.drawIndirect(draw.count.buffer, draw.count.offset);
     }
     pass.end();
+  }
+
+  private bindGroupFor(draw: SplatDraw): GPUBindGroup {
+    const b = this.bound;
+    if (!b || b.records !== draw.records || b.order !== draw.order) {
+      this.bound = { records: draw.records, order: draw.order };
+      this.bindGroup = this.device.createBindGroup({
+        label: 'SplatRenderer.bindGroup',
+        layout: this.pipeline.getBindGroupLayout(0),
+        entries: [
+          { binding: 0, resource: { buffer: this.frame } },
+          { binding: 1, resource: { buffer: draw.records } },
+          { binding: 2, resource: { buffer: draw.order } },
+        ],
+      });
+    }
+    return this.bindGroup!;
   }
 }

@@ -1,6 +1,5 @@
 /**
- * A SplatCloud on the GPU, in the layout the depth-key pass and the splat
- * renderer read. Built once per scene; the 3D covariance is computed here,
+ * A SplatCloud on the GPU, in the layout the projector reads. Built once per scene; the 3D covariance is computed here,
  * on the CPU, so no frame recomputes it.
  *
  * The scene is split into chunks of S = 2^chunkShift splats (the last one
@@ -8,33 +7,41 @@
  * storage-buffer binding. Splat i lives in chunk i >> chunkShift at local
  * index i & (S - 1). Each chunk is one GPUBuffer:
  *
- *   records: 16 floats per splat of the chunk (64 bytes, one record):
- *     [0..2]  position x y z      [3]  opacity
- *     [4..6]  covariance xx xy xz [7]  unused
- *     [8..10] covariance yy yz zz [11] unused
- *     [12..14] SH degree-0 coefficients (raw f_dc) [15] unused
+ *   records: one struct Splat per splat of the chunk (64 bytes, laid out
+ *     in src/render/frame-layouts.ts): position and opacity, the
+ *     covariance's upper triangle (xx xy xz, yy yz zz), the SH degree-0
+ *     coefficients (raw f_dc);
  *   then sh: shCoefficients(shDegree) * 3 floats per splat of the chunk,
  *     coefficient-major with RGB inside (the SplatCloud layout), starting at
  *     float 16 * (splats in the chunk).
  *
- * The shaders bind MAX_CHUNKS chunk buffers and a small uniform (struct
- * SceneLayout in shaders/splat_common.wgsl) with the chunk shift, the SH
- * stride and where each chunk's SH starts. The depth-key pass and the
- * renderer pick a pipeline per scene: for a scene in one chunk the chunk
- * switch is compiled out (override `chunked` = false), so it costs what a
- * single buffer did.
+ * The projector binds MAX_CHUNKS chunk buffers and a small uniform (struct
+ * SceneLayout) with the chunk shift, the SH stride and where each chunk's
+ * SH starts. It picks a pipeline per scene: for a scene in one chunk the
+ * chunk switch is compiled out (override `chunked` = false). Everything
+ * after the projector reads its records, whatever the chunks.
  */
 import { shCoefficients, type ShDegree, type SplatCloud } from './splat-cloud';
+import { SCENE_LAYOUT, SPLAT } from '../render/frame-layouts';
 
-export const SPLAT_FLOATS = 16;
+/** Floats of one splat's record (struct Splat, src/render/frame-layouts.ts). */
+export const SPLAT_FLOATS = SPLAT.size / 4;
+/** Where packSplats writes each field, in floats from the record's start. */
+const AT = {
+  position: SPLAT.word('position'),
+  opacity: SPLAT.word('opacity'),
+  covA: SPLAT.word('cov_a'),
+  covB: SPLAT.word('cov_b'),
+  dc: SPLAT.word('dc'),
+};
 const SPLAT_BYTES = SPLAT_FLOATS * 4;
 
 /**
- * Chunk buffers the shaders bind. The default maxStorageBuffersPerShaderStage
- * is 8: the render vertex stage reads the draw order plus the chunks, the
- * depth-key pass writes keys and values beside them, so 4 leaves room (the
- * key pass uses 6 of 8) and keeps the binding switch small. The chunk
- * bindings and the switch cases in shaders/splat_common.wgsl match it.
+ * Chunk buffers the projector binds. The default maxStorageBuffersPerShaderStage
+ * is 8: the projector reads the chunks and writes its records, depths and
+ * counters beside them, so 4 leaves room (it uses 7 of 8) and keeps the
+ * binding switch small. The chunk bindings and the switch cases in
+ * shaders/splat_common.wgsl match it.
  */
 export const MAX_CHUNKS = 4;
 
@@ -44,8 +51,8 @@ export const FIRST_CHUNK_BINDING = 2;
 /** The first binding after the scene's, free for each pipeline's own buffers. */
 export const FIRST_PASS_BINDING = FIRST_CHUNK_BINDING + MAX_CHUNKS;
 
-/** Bytes of the SceneLayout uniform: chunk_shift, sh_floats, 2 u32 pad, sh_start vec4<u32>. */
-export const SCENE_LAYOUT_BYTES = 32;
+/** Bytes of the SceneLayout uniform (src/render/frame-layouts.ts). */
+export const SCENE_LAYOUT_BYTES = SCENE_LAYOUT.size;
 
 /** Splats packed per writeBuffer call: bounds the staging memory (4 MiB) for any scene size. */
 const STAGING_SPLATS = 1 << 16;
@@ -194,9 +201,10 @@ export class GpuSplats {
 /** The SceneLayout uniform's contents (struct in shaders/splat_common.wgsl). */
 export function sceneLayoutUniform(layout: ChunkLayout): Uint32Array<ArrayBuffer> {
   const u32 = new Uint32Array(SCENE_LAYOUT_BYTES / 4);
-  u32[0] = layout.chunkShift;
-  u32[1] = layout.shFloats;
-  for (let c = 0; c < MAX_CHUNKS; c++) u32[4 + c] = layout.chunks[c]?.shStart ?? 0;
+  u32[SCENE_LAYOUT.word('chunk_shift')] = layout.chunkShift;
+  u32[SCENE_LAYOUT.word('sh_floats')] = layout.shFloats;
+  const shStart = SCENE_LAYOUT.word('sh_start');
+  for (let c = 0; c < MAX_CHUNKS; c++) u32[shStart + c] = layout.chunks[c]?.shStart ?? 0;
   return u32;
 }
 
@@ -215,10 +223,11 @@ export function packSplats(
   for (let k = 0; k < n; k++) {
     const i = first + k;
     const b = k * SPLAT_FLOATS;
-    out[b] = p[3 * i]!;
-    out[b + 1] = p[3 * i + 1]!;
-    out[b + 2] = p[3 * i + 2]!;
-    out[b + 3] = o[i]!;
+    out.fill(0, b, b + SPLAT_FLOATS);
+    out[b + AT.position] = p[3 * i]!;
+    out[b + AT.position + 1] = p[3 * i + 1]!;
+    out[b + AT.position + 2] = p[3 * i + 2]!;
+    out[b + AT.opacity] = o[i]!;
     const w = q[4 * i]!, x = q[4 * i + 1]!, y = q[4 * i + 2]!, z = q[4 * i + 3]!;
     // Rotation matrix of the unit quaternion (w, x, y, z), rows r0..r2.
     const r00 = 1 - 2 * (y * y + z * z), r01 = 2 * (x * y - w * z), r02 = 2 * (x * z + w * y);
@@ -229,18 +238,15 @@ export function packSplats(
     const m00 = r00 * sx, m01 = r01 * sy, m02 = r02 * sz;
     const m10 = r10 * sx, m11 = r11 * sy, m12 = r12 * sz;
     const m20 = r20 * sx, m21 = r21 * sy, m22 = r22 * sz;
-    out[b + 4] = m00 * m00 + m01 * m01 + m02 * m02;
-    out[b + 5] = m00 * m10 + m01 * m11 + m02 * m12;
-    out[b + 6] = m00 * m20 + m01 * m21 + m02 * m22;
-    out[b + 7] = 0;
-    out[b + 8] = m10 * m10 + m11 * m11 + m12 * m12;
-    out[b + 9] = m10 * m20 + m11 * m21 + m12 * m22;
-    out[b + 10] = m20 * m20 + m21 * m21 + m22 * m22;
-    out[b + 11] = 0;
-    out[b + 12] = dc[3 * i]!;
-    out[b + 13] = dc[3 * i + 1]!;
-    out[b + 14] = dc[3 * i + 2]!;
-    out[b + 15] = 0;
+    out[b + AT.covA] = m00 * m00 + m01 * m01 + m02 * m02;
+    out[b + AT.covA + 1] = m00 * m10 + m01 * m11 + m02 * m12;
+    out[b + AT.covA + 2] = m00 * m20 + m01 * m21 + m02 * m22;
+    out[b + AT.covB] = m10 * m10 + m11 * m11 + m12 * m12;
+    out[b + AT.covB + 1] = m10 * m20 + m11 * m21 + m12 * m22;
+    out[b + AT.covB + 2] = m20 * m20 + m21 * m21 + m22 * m22;
+    out[b + AT.dc] = dc[3 * i]!;
+    out[b + AT.dc + 1] = dc[3 * i + 1]!;
+    out[b + AT.dc + 2] = dc[3 * i + 2]!;
   }
   return out;
 }

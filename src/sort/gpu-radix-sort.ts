@@ -17,6 +17,7 @@ import { checkKeyBits } from './sort-contract';
 import { chooseRadixLayout, passCount, type DigitBits, type RadixLayout } from './radix-layout';
 import { radixShaderSources } from './radix-shaders';
 import { createCheckedShaderModule } from '../gpu/shader';
+import { CONTROL, COUNT_SOURCE, DISPATCH_ARGS, PASS } from './radix-structs';
 
 export interface GpuRadixSortOptions {
   /** Pairs the buffers hold at first; `ensureCapacity` grows them. */
@@ -64,8 +65,6 @@ export interface SortedBuffers {
   values: GPUBuffer;
 }
 
-const CONTROL_BYTES = 16;
-const COUNT_SOURCE_BYTES = 16;
 
 interface Pipelines {
   prepare: GPUComputePipeline;
@@ -130,9 +129,9 @@ export class GpuRadixSort {
     this.layout = layout;
     this.passStride = Math.max(256, device.limits.minUniformBufferOffsetAlignment);
     this.digitTotals = this.buffer('digitTotals', 4 * layout.radix * Math.ceil(32 / layout.digitBits), GPUBufferUsage.STORAGE);
-    this.control = this.buffer('control', CONTROL_BYTES, GPUBufferUsage.STORAGE | GPUBufferUsage.UNIFORM);
-    this.dispatchArgs = this.buffer('dispatchArgs', 16, GPUBufferUsage.STORAGE | GPUBufferUsage.INDIRECT);
-    this.countSource = this.buffer('countSource', COUNT_SOURCE_BYTES, GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST);
+    this.control = this.buffer('control', CONTROL.size, GPUBufferUsage.STORAGE | GPUBufferUsage.UNIFORM);
+    this.dispatchArgs = this.buffer('dispatchArgs', DISPATCH_ARGS.size, GPUBufferUsage.STORAGE | GPUBufferUsage.INDIRECT);
+    this.countSource = this.buffer('countSource', COUNT_SOURCE.size, GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST);
     this.passInfo = this.createPassInfo();
     this.passDescriptor = { label: `${this.label}.pass` };
     this.prepareBindGroup = device.createBindGroup({
@@ -263,7 +262,7 @@ export class GpuRadixSort {
     if (options.countBuffer) {
       if (options.count !== undefined) throw new Error('give either count or countBuffer, not both');
       const offset = options.countBuffer.offset ?? 0;
-      encoder.copyBufferToBuffer(options.countBuffer.buffer, offset, this.countSource, 0, 4);
+      encoder.copyBufferToBuffer(options.countBuffer.buffer, offset, this.countSource, COUNT_SOURCE.offset('count'), 4);
       return;
     }
     const count = options.count;
@@ -274,7 +273,7 @@ export class GpuRadixSort {
       throw new RangeError(`count ${count} exceeds the sorter's capacity ${this.sized.capacity}; call ensureCapacity first`);
     }
     this.countScratch[0] = count;
-    this.device.queue.writeBuffer(this.countSource, 0, this.countScratch);
+    this.device.queue.writeBuffer(this.countSource, COUNT_SOURCE.offset('count'), this.countScratch);
   }
 
   /**
@@ -290,9 +289,9 @@ export class GpuRadixSort {
     for (let p = 0; p < maxPasses; p++) {
       for (let bits = 1; bits <= d; bits++) {
         const at = ((p * d + bits - 1) * this.passStride) / 4;
-        data[at] = p * d;
-        data[at + 1] = (1 << bits) - 1;
-        data[at + 2] = p;
+        data[at + PASS.word('shift')] = p * d;
+        data[at + PASS.word('mask')] = (1 << bits) - 1;
+        data[at + PASS.word('index')] = p;
         this.passOffsets[p * d + bits - 1] = [at * 4];
       }
     }
@@ -323,10 +322,11 @@ export class GpuRadixSort {
           { binding: 4, resource: { buffer: counts } },
           { binding: 5, resource: { buffer: this.digitTotals } },
           { binding: 6, resource: { buffer: this.control } },
-          { binding: 7, resource: { buffer: this.passInfo, size: 16 } },
+          { binding: 7, resource: { buffer: this.passInfo, size: Math.ceil(PASS.size / 16) * 16 } },
         ],
       });
-    const countData = new Uint32Array([0, capacity, 0, 0]);
+    const countData = new Uint32Array(Math.ceil(COUNT_SOURCE.size / 16) * 4);
+    countData[COUNT_SOURCE.word('capacity')] = capacity;
     this.device.queue.writeBuffer(this.countSource, 0, countData);
     return {
       capacity,

@@ -1,4 +1,5 @@
 /** WGSL sources of the radix sort, assembled with the layout's prelude. */
+import structsSource from '../../shaders/radix_structs.wgsl?raw';
 import prepareSource from '../../shaders/radix_prepare.wgsl?raw';
 import commonSource from '../../shaders/radix_common.wgsl?raw';
 import countSource from '../../shaders/radix_count.wgsl?raw';
@@ -14,7 +15,7 @@ export interface RadixShaderSources {
 }
 
 export function radixShaderSources(layout: RadixLayout): RadixShaderSources {
-  const prelude = radixPrelude(layout);
+  const prelude = `${radixPrelude(layout)}\n${structsSource}`;
   const phase = (body: string) => `${prelude}\n${commonSource}\n${body}`;
   return {
     prepare: `${prelude}\n${prepareSource}`,

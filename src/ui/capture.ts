@@ -3,12 +3,13 @@
  * it back and encodes it as PNG (through a 2D canvas). Used for screenshots:
  * the same camera and settings as on screen, at the requested resolution.
  */
-import type { SplatFrame } from '../app/splat-frame';
+import type { FrameOrder, SplatFrame } from '../app/splat-frame';
 import type { FrameParameters } from '../render/frame-uniforms';
 
 export async function captureFrame(
   device: GPUDevice,
   frame: SplatFrame,
+  order: FrameOrder,
   format: GPUTextureFormat,
   parameters: FrameParameters,
   background: readonly [number, number, number],
@@ -23,7 +24,7 @@ export async function captureFrame(
   const readback = device.createBuffer({ label: 'capture.readback', size: bytesPerRow * height, usage: GPUBufferUsage.COPY_DST | GPUBufferUsage.MAP_READ });
   try {
     const encoder = device.createCommandEncoder({ label: 'capture' });
-    frame.encode(encoder, params, { view: texture.createView(), background }, 'gpu-sort');
+    frame.encode(encoder, params, { view: texture.createView(), background }, order);
     encoder.copyTextureToBuffer({ texture }, { buffer: readback, bytesPerRow }, [width, height]);
     device.queue.submit([encoder.finish()]);
     await readback.mapAsync(GPUMapMode.READ);

@@ -1,8 +1,9 @@
 /**
  * Scenes split across several chunk buffers (src/scene/gpu-splats.ts): the
  * layout arithmetic at real GPU limits, and, with the per-buffer limit
- * lowered so a real 9k-splat scene splits into 3 or 4 chunks, depth keys and
- * pictures byte-identical to the same scene in one buffer (Dawn over
+ * lowered so a real 9k-splat scene splits into 3 or 4 chunks, projected
+ * splats, draw orders and pictures byte-identical to the same scene in one
+ * buffer (Dawn over
  * SwiftShader). A scene needing more chunks than the shaders bind is refused
  * with a RangeError that says how many splats fit.
  */
@@ -14,8 +15,9 @@ import { readBufferU32 } from '../../src/gpu/readback';
 import { parseSplatPly } from '../../src/io/ply';
 import { chunkLayout, GpuSplats, MAX_CHUNKS, storageBufferLimit } from '../../src/scene/gpu-splats';
 import { SplatFrame } from '../../src/app/splat-frame';
-import { DepthKeyPass } from '../../src/render/depth-key-pass';
-import { FrameUniforms, type FrameParameters } from '../../src/render/frame-uniforms';
+import { GpuSortOrder } from '../../src/app/gpu-sort-order';
+import { VISIBLE_STATE } from '../../src/render/frame-layouts';
+import type { FrameParameters } from '../../src/render/frame-uniforms';
 import { shCoefficients, type ShDegree, type SplatCloud } from '../../src/scene/splat-cloud';
 import { scenePath } from '../shared-scenes';
 import { coveredFraction, medianCentre, viewOf, VIEW_BACKGROUND, VIEW_HEIGHT, VIEW_WIDTH } from '../support/test-view';
@@ -89,31 +91,21 @@ describe('split scenes on the GPU', () => {
   let device: GPUDevice;
   let cloud: SplatCloud;
   let frame: SplatFrame;
-  let keyPass: DepthKeyPass;
-  let keyUniforms: FrameUniforms;
-  let keys: GPUBuffer;
-  let values: GPUBuffer;
+  let order: GpuSortOrder;
   let target: GPUTexture;
   let centre: vec3;
 
   beforeAll(async () => {
     ({ device } = await createNodeGpuContext('gpu-splats-chunks.test'));
     cloud = parseSplatPly(readFileSync(scenePath('inria_kacytran_iter7000_9k_sh3.ply')));
-    frame = await SplatFrame.create(device, 'rgba8unorm');
-    keyUniforms = new FrameUniforms(device, 'test.keyUniforms');
-    keyPass = await DepthKeyPass.create(device, keyUniforms.buffer);
-    const usage = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST;
-    keys = device.createBuffer({ size: cloud.count * 4, usage });
-    values = device.createBuffer({ size: cloud.count * 4, usage });
+    [frame, order] = await Promise.all([SplatFrame.create(device, 'rgba8unorm'), GpuSortOrder.create(device)]);
     target = device.createTexture({ size: [WIDTH, HEIGHT], format: 'rgba8unorm', usage: GPUTextureUsage.RENDER_ATTACHMENT | GPUTextureUsage.COPY_SRC });
     centre = medianCentre(cloud);
   });
 
   afterAll(() => {
     frame?.destroy();
-    keyUniforms?.destroy();
-    keys?.destroy();
-    values?.destroy();
+    order?.destroy();
     target?.destroy();
     device?.destroy();
   });
@@ -153,34 +145,29 @@ describe('split scenes on the GPU', () => {
     expect(errors.map((e) => e?.message ?? null)).toEqual([null, null]);
   }
 
-  /** The depth-key pass's output alone (unsorted keys and indices). */
-  async function depthKeys(scene: GpuSplats): Promise<{ keys: Uint32Array; values: Uint32Array }> {
-    keyUniforms.write(parameters(scene));
-    await submitChecked((encoder) => {
-      encoder.clearBuffer(keys);
-      encoder.clearBuffer(values);
-      keyPass.encode(encoder, { scene, keys, values, count: scene.count });
-    });
-    return { keys: await readBufferU32(device, keys, scene.count), values: await readBufferU32(device, values, scene.count) };
-  }
-
-  /** One whole frame (keys, GPU sort, render): the draw order and the picture. */
-  async function render(scene: GpuSplats): Promise<{ order: Uint32Array; pixels: Uint8Array }> {
+  /**
+   * One whole frame (projector, GPU sort, render): the projected splats
+   * (depths, and the records of the kept ones), the draw order and the picture.
+   */
+  async function render(scene: GpuSplats): Promise<{ depths: Uint32Array; records: Uint32Array; order: Uint32Array; pixels: Uint8Array }> {
     frame.setScene(scene);
     const bytesPerRow = 256;
     const readback = device.createBuffer({ size: bytesPerRow * HEIGHT, usage: GPUBufferUsage.COPY_DST | GPUBufferUsage.MAP_READ });
     await submitChecked((encoder) => {
-      encoder.clearBuffer(frame.orderBuffer(32));
-      frame.encode(encoder, parameters(scene), { view: target.createView(), background: BACKGROUND }, 'gpu-sort');
+      frame.encode(encoder, parameters(scene), { view: target.createView(), background: BACKGROUND }, order);
       encoder.copyTextureToBuffer({ texture: target }, { buffer: readback, bytesPerRow }, [WIDTH, HEIGHT]);
     });
     await readback.mapAsync(GPUMapMode.READ);
     const pixels = new Uint8Array(readback.getMappedRange().slice(0));
     readback.destroy();
-    return { order: await readBufferU32(device, frame.orderBuffer(32), scene.count), pixels };
+    const visible = (await readBufferU32(device, frame.projector.state!, VISIBLE_STATE.size / 4))[VISIBLE_STATE.word('visible')]!;
+    const depths = await readBufferU32(device, frame.projector.depths!, scene.count);
+    const records = await readBufferU32(device, frame.projector.records!, 8 * scene.count);
+    // Only kept splats get a record this frame: blank the others.
+    const culled = new Uint32Array(new Float32Array([-1]).buffer)[0]!;
+    depths.forEach((d, i) => d === culled && records.fill(0, 8 * i, 8 * i + 8));
+    return { depths, records, order: await readBufferU32(device, order.sorter.resultBuffers(32).values, visible), pixels };
   }
-
-
 
   /** Uploads `source` whole and split with `maxChunkBytes`; everything read back must match byte for byte. */
   async function expectSplitMatchesWhole(source: SplatCloud, maxChunkBytes: number, chunks: number): Promise<void> {
@@ -189,13 +176,12 @@ describe('split scenes on the GPU', () => {
     try {
       expect(whole.chunks.length).toBe(1);
       expect(split.chunks.length).toBe(chunks);
-      const a = await depthKeys(whole);
-      const b = await depthKeys(split);
-      expect(Buffer.from(b.keys.buffer).equals(Buffer.from(a.keys.buffer))).toBe(true);
-      expect(Buffer.from(b.values.buffer).equals(Buffer.from(a.values.buffer))).toBe(true);
       const pa = await render(whole);
       const pb = await render(split);
       expect(coveredFraction(pa.pixels)).toBeGreaterThan(0.05);
+      expect(pa.order.length).toBeGreaterThan(source.count / 10);
+      expect(Buffer.from(pb.depths.buffer).equals(Buffer.from(pa.depths.buffer))).toBe(true);
+      expect(Buffer.from(pb.records.buffer).equals(Buffer.from(pa.records.buffer))).toBe(true);
       expect(Buffer.from(pb.order.buffer).equals(Buffer.from(pa.order.buffer))).toBe(true);
       let differing = 0;
       for (let i = 0; i < pa.pixels.length; i++) if (pa.pixels[i] !== pb.pixels[i]) differing++;
@@ -212,7 +198,7 @@ describe('split scenes on the GPU', () => {
     expect(cloud.count).toBeGreaterThan(2 * 4096);
   });
 
-  test('SH degree 3, all 9k splats in 3 chunks of 4096: identical keys, order and picture', async () => {
+  test('SH degree 3, all 9k splats in 3 chunks of 4096: identical projection, order and picture', async () => {
     await expectSplitMatchesWhole(cloud, 4096 * bytesPerSplat(3), 3);
   });
 

@@ -53,7 +53,7 @@ test('renders the default scene twice to identical PNGs, not blank, with per-pas
   expect(a.png.equals(b.png)).toBe(true);
   expect(decodePng(a.png)).toMatchObject({ width: 64, height: 48 });
   expect(coverage(a.png, DEFAULT_CAMERA.background)).toBeGreaterThan(0.05);
-  for (const pass of ['keysMs', 'sortMs', 'renderMs']) expect(a.timings[pass]).toBeTypeOf('number');
+  for (const pass of ['projectMs', 'sortMs', 'renderMs']) expect(a.timings[pass]).toBeTypeOf('number');
 });
 
 test('renders a real scene twice to identical PNGs, not blank', () => {

@@ -21,8 +21,10 @@ import { mat4, vec3 } from 'gl-matrix';
 import { createNodeGpuContext } from '../../src/gpu/node-gpu';
 import { loadSplatFile } from '../../src/io/parse-splat-file';
 import { OrbitCamera } from '../../src/app/orbit-camera';
-import { FrameUniforms, type FrameParameters } from '../../src/render/frame-uniforms';
-import { CLIP_ALWAYS, CLIP_DROP, CLIP_NEVER, SplatRenderer, type SplatRendererOptions } from '../../src/render/splat-renderer';
+import type { FrameParameters } from '../../src/render/frame-uniforms';
+import { CLIP_ALWAYS, CLIP_DROP, CLIP_NEVER, SplatProjector, type SplatProjectorOptions } from '../../src/render/splat-projector';
+import { SplatFrame } from '../../src/app/splat-frame';
+import { UploadedOrder } from '../../src/app/uploaded-order';
 import { GpuSplats } from '../../src/scene/gpu-splats';
 import { allocateSplatCloud, computeBounds, robustBounds, type SplatCloud } from '../../src/scene/splat-cloud';
 import { CpuRadixSort } from '../../src/sort/cpu-sort';
@@ -41,7 +43,7 @@ const MIN_PSNR = 60;
 /** The floor for the forced clipped path on the real scene (see there). */
 const ALWAYS_MIN_PSNR = 55;
 
-const PATHS: Record<'default' | 'always' | 'never' | 'drop', SplatRendererOptions> = {
+const PATHS: Record<'default' | 'always' | 'never' | 'drop', SplatProjectorOptions> = {
   default: {},
   always: { clipMarginPx: CLIP_ALWAYS },
   never: { clipMarginPx: CLIP_NEVER },
@@ -50,39 +52,38 @@ const PATHS: Record<'default' | 'always' | 'never' | 'drop', SplatRendererOption
 type Path = keyof typeof PATHS;
 
 let device: GPUDevice;
-let uniforms: FrameUniforms;
-let order: GPUBuffer;
+let order: UploadedOrder;
 let target: GPUTexture;
 let readback: GPUBuffer;
-const renderers = new Map<Path, SplatRenderer>();
+const frames = new Map<Path, SplatFrame>();
 const sorter = new CpuRadixSort(ORDER_CAPACITY);
 const keys = new Uint32Array(ORDER_CAPACITY);
 const values = new Uint32Array(ORDER_CAPACITY);
 
 beforeAll(async () => {
   ({ device } = await createNodeGpuContext('splat-size-cap.test'));
-  uniforms = new FrameUniforms(device, 'sizeCapTest.uniforms');
-  order = device.createBuffer({ label: 'sizeCapTest.order', size: 4 * ORDER_CAPACITY, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
+  order = new UploadedOrder(device);
   target = device.createTexture({ label: 'sizeCapTest.target', size: [WIDTH, HEIGHT], format: 'rgba8unorm', usage: GPUTextureUsage.RENDER_ATTACHMENT | GPUTextureUsage.COPY_SRC });
   readback = device.createBuffer({ label: 'sizeCapTest.readback', size: BYTES_PER_ROW * HEIGHT, usage: GPUBufferUsage.COPY_DST | GPUBufferUsage.MAP_READ });
-  // One pipeline per path, made once for the file (~0.7 s each on SwiftShader).
+  // One frame per path, made once for the file (~0.7 s a pipeline on SwiftShader).
   const paths = Object.keys(PATHS) as Path[];
-  const made = await Promise.all(paths.map((path) => SplatRenderer.create(device, uniforms.buffer, 'rgba8unorm', PATHS[path])));
-  paths.forEach((path, k) => renderers.set(path, made[k]!));
+  const made = await Promise.all(paths.map((path) => SplatFrame.create(device, 'rgba8unorm', PATHS[path])));
+  paths.forEach((path, k) => frames.set(path, made[k]!));
 });
 
 afterAll(() => {
   order?.destroy();
   readback?.destroy();
   target?.destroy();
-  uniforms?.destroy();
+  for (const frame of frames.values()) frame.destroy();
   device?.destroy();
 });
 
 test('the margin and slack must be finite f32s (within ±1e30)', async () => {
   for (const bad of [Number.NaN, Infinity, -Infinity, 1e31, -1e31]) {
-    await expect(SplatRenderer.create(device, uniforms.buffer, 'rgba8unorm', { clipMarginPx: bad })).rejects.toThrow(RangeError);
-    await expect(SplatRenderer.create(device, uniforms.buffer, 'rgba8unorm', { clipSlackPx: bad })).rejects.toThrow(RangeError);
+    const frame = frames.get('default')!.uniforms.buffer;
+    await expect(SplatProjector.create(device, frame, { clipMarginPx: bad })).rejects.toThrow(RangeError);
+    await expect(SplatProjector.create(device, frame, { clipSlackPx: bad })).rejects.toThrow(RangeError);
   }
 });
 
@@ -90,10 +91,11 @@ test('the margin and slack must be finite f32s (within ±1e30)', async () => {
 async function render(scene: GpuSplats, cloud: SplatCloud, params: FrameParameters, path: Path): Promise<Uint8Array> {
   computeDepthKeys(cloud.positions, cloud.count, params.view, 32, keys, values);
   sorter.sort(keys, values, cloud.count, 32);
-  device.queue.writeBuffer(order, 0, values, 0, cloud.count);
-  uniforms.write(params);
+  order.upload(values, cloud.count);
+  const frame = frames.get(path)!;
+  frame.setScene(scene);
   const encoder = device.createCommandEncoder();
-  renderers.get(path)!.encode(encoder, { view: target.createView(), background: BACKGROUND }, { scene, order, count: cloud.count });
+  frame.encode(encoder, params, { view: target.createView(), background: BACKGROUND }, order);
   encoder.copyTextureToBuffer({ texture: target }, { buffer: readback, bytesPerRow: BYTES_PER_ROW }, [WIDTH, HEIGHT]);
   device.queue.submit([encoder.finish()]);
   await readback.mapAsync(GPUMapMode.READ);

@@ -13,6 +13,7 @@ import { parseSplatPly, SplatFormatError } from '../../src/io/ply';
 import { resolveSceneUrl } from '../../src/io/scene-url';
 import { chunksOf, loadSplatStream, streamChunks } from '../../src/io/splat-stream';
 import { chunkLayout, MAX_CHUNKS } from '../../src/scene/gpu-splats';
+import { PROJECTED_SPLAT } from '../../src/render/frame-layouts';
 import { concat, inriaPly, splatFile } from '../support/splat-files';
 
 /** Limits of a small GPU: 1,000 splats of any degree, 1 MiB per file. */
@@ -47,18 +48,22 @@ function endless(head: Uint8Array, filler: Uint8Array): () => Iterator<Uint8Arra
 const KB64 = 65536;
 
 describe('load limits from the device', () => {
-  it('follow the chunked layout: MAX_CHUNKS chunks of the largest power of two that fits a buffer', () => {
+  it('follow the chunked layout (MAX_CHUNKS chunks of the largest power of two that fits a buffer) and the one record buffer', () => {
     const limits = loadLimitsFor(128 * 2 ** 20);
+    const records = (128 * 2 ** 20) / PROJECTED_SPLAT.size;
     for (const degree of [0, 1, 2, 3] as const) {
-      expect(limits.maxSplats[degree]).toBe(MAX_CHUNKS * chunkLayout(1, degree, 128 * 2 ** 20).chunkSplats);
+      expect(limits.maxSplats[degree]).toBe(Math.min(records, MAX_CHUNKS * chunkLayout(1, degree, 128 * 2 ** 20).chunkSplats));
     }
-    // 128 MiB: 8.4M splats of SH degree 0, 2.1M of degree 3 (64 + 180 bytes each).
-    expect(limits.maxSplats[0]).toBe(4 * 2 ** 21);
+    // 128 MiB: 4.2M splats of SH degree 0 (the projector's 32-byte records
+    // fill the buffer; the chunks would hold 8.4M), 2.1M of degree 3
+    // (64 + 180 bytes each).
+    expect(limits.maxSplats[0]).toBe(2 ** 22);
     expect(limits.maxSplats[3]).toBe(4 * 2 ** 19);
     // The largest file is an INRIA PLY of the most SH-0 splats, 68 bytes a row.
     expect(limits.maxBytes).toBeGreaterThanOrEqual(limits.maxSplats[0] * 68);
     expect(DEFAULT_LOAD_LIMITS).toEqual(limits);
     expect(loadLimitsFor(2 ** 31).maxSplats[3]).toBe(16 * limits.maxSplats[3]);
+    expect(loadLimitsFor(2 ** 31).maxSplats[0]).toBe(2 ** 31 / PROJECTED_SPLAT.size);
   });
 });
 

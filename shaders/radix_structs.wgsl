@@ -1,0 +1,32 @@
+// The radix sort's buffers shared with TypeScript, laid out once in
+// src/sort/radix-structs.ts (a unit test checks these declarations against
+// it). Prepended to every phase after the prelude.
+
+// The element count handed to the sort (radix_prepare.wgsl).
+struct CountSource {
+  count: u32,     // pairs to sort (copied in from the caller's buffer or value)
+  capacity: u32,  // pairs the sorter's buffers hold; count is clamped to it
+}
+
+// Written by radix_prepare.wgsl for this sort; read by the tile phases as a uniform.
+struct Control {
+  n: u32,           // pairs to sort
+  num_tiles: u32,   // ceil(n / TILE)
+  tiles_x: u32,     // tiles per row of the 2D tile grid (> 65,535 tiles need 2D)
+  pad0: u32,
+}
+
+// Indirect dispatch arguments of the tile phases, in a buffer of their own so
+// the indirect buffer is never also bound to the dispatch it launches.
+struct DispatchArgs {
+  x: u32,
+  y: u32,
+  z: u32,
+}
+
+// One entry per (pass, key width): which bits of the key this pass sorts on.
+struct Pass {
+  shift: u32,
+  mask: u32,   // (1 << bits in this digit) - 1; below RADIX - 1 on a short last digit
+  index: u32,  // pass number: selects this pass's digit totals
+}

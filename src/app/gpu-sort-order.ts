@@ -1,0 +1,45 @@
+/**
+ * The draw order of the GPU radix sort: the projector keys the kept splats
+ * into the sort's input buffers, the sort orders them back to front, on as
+ * many of them as the projector counted (read on the GPU, never on the CPU).
+ */
+import { GpuRadixSort, type SortEncodeOptions } from '../sort/gpu-radix-sort';
+import type { DrawOrder, OrderFrame, OrderedSplats } from './draw-order';
+
+export class GpuSortOrder implements DrawOrder {
+  /** Reused every frame (nothing allocated per frame). */
+  private readonly sortOptions: SortEncodeOptions = { keyBits: 32 };
+  private readonly countBuffer = { buffer: null as unknown as GPUBuffer, offset: 0 };
+  private readonly drawn: OrderedSplats = { order: null as unknown as GPUBuffer, count: 0, drawArgs: null, maxCount: 0 };
+
+  static async create(device: GPUDevice): Promise<GpuSortOrder> {
+    return new GpuSortOrder(await GpuRadixSort.create(device, { capacity: 1024, label: 'GpuSortOrder.sort' }));
+  }
+
+  constructor(readonly sorter: GpuRadixSort) {}
+
+  keyTarget(sceneCount: number): { keys: GPUBuffer; values: GPUBuffer } {
+    this.sorter.ensureCapacity(sceneCount);
+    return { keys: this.sorter.keys, values: this.sorter.values };
+  }
+
+  encode(frame: OrderFrame): OrderedSplats {
+    const sort = this.sortOptions;
+    this.countBuffer.buffer = frame.visibleCount.buffer;
+    this.countBuffer.offset = frame.visibleCount.offset;
+    sort.countBuffer = this.countBuffer;
+    sort.keyBits = frame.keyBits;
+    if (frame.timestampWrites) sort.timestampWrites = frame.timestampWrites;
+    else delete sort.timestampWrites;
+    const drawn = this.drawn;
+    drawn.order = this.sorter.encode(frame.encoder, sort).values;
+    drawn.count = frame.visibleCount;
+    drawn.drawArgs = frame.drawArgs;
+    drawn.maxCount = frame.capacity;
+    return drawn;
+  }
+
+  destroy(): void {
+    this.sorter.destroy();
+  }
+}

@@ -1,0 +1,88 @@
+/**
+ * The byte layouts of everything a frame's shaders share with TypeScript:
+ * the per-frame uniform block, the scene's per-splat record and chunk
+ * uniform, the projector's records and counters, the ordering-error
+ * result. Each is described here once; the writers take offsets from
+ * these descriptions (no float indices picked by hand), and
+ * tests/unit/wgsl-layouts.test.ts checks every WGSL struct declaration
+ * against them, so a field added on one side only fails a test.
+ */
+import { defineStruct } from '../gpu/struct-layout';
+
+/** The per-frame uniform block (shaders/splat_common.wgsl), written by src/render/frame-uniforms.ts. */
+export const FRAME = defineStruct('Frame', [
+  ['view', 'mat4x4<f32>'],
+  ['projection', 'mat4x4<f32>'],
+  ['eye', 'vec3<f32>'],
+  ['sh_degree', 'u32'],
+  ['viewport', 'vec2<f32>'],
+  ['focal', 'vec2<f32>'],
+  ['tan_half_fov', 'vec2<f32>'],
+  ['splat_scale', 'f32'],
+  ['count', 'u32'],
+  ['key_shift', 'u32'],
+  ['pad0', 'u32'],
+  ['pad1', 'u32'],
+  ['pad2', 'u32'],
+]);
+
+/**
+ * One splat as the scene's chunk buffers hold it (src/scene/gpu-splats.ts
+ * packs it; struct Splat in splat_common.wgsl): position and opacity, the
+ * 3D covariance's upper triangle, the SH degree-0 coefficients.
+ */
+export const SPLAT = defineStruct('Splat', [
+  ['position', 'vec3<f32>'],
+  ['opacity', 'f32'],
+  ['cov_a', 'vec3<f32>'],
+  ['pad0', 'f32'],
+  ['cov_b', 'vec3<f32>'],
+  ['pad1', 'f32'],
+  ['dc', 'vec3<f32>'],
+  ['pad2', 'f32'],
+]);
+
+/** Where each splat lives among a scene's chunk buffers (struct SceneLayout). */
+export const SCENE_LAYOUT = defineStruct('SceneLayout', [
+  ['chunk_shift', 'u32'],
+  ['sh_floats', 'u32'],
+  ['pad0', 'u32'],
+  ['pad1', 'u32'],
+  ['sh_start', 'vec4<u32>'],
+]);
+
+/**
+ * One projected splat (shaders/splat_records.wgsl): 32 bytes, the centre
+ * in f32 and the rest as f16 pairs. The f16 rounding (2^-11 relative) moves
+ * a quad's corner by at most 1/2000 of the quad's size and a colour by
+ * under 1/8 of an 8-bit step: tests/gpu/projector.test.ts holds the
+ * picture to within 1/255 of an f32 evaluation of the same splats.
+ */
+export const PROJECTED_SPLAT = defineStruct('ProjectedSplat', [
+  ['centre', 'vec2<f32>'],
+  ['edges', 'vec2<u32>'],
+  ['sigma_box', 'vec2<u32>'],
+  ['look', 'vec2<u32>'],
+]);
+
+/** The projector's counters, then one u32 per tile (struct VisibleState). */
+export const VISIBLE_STATE = defineStruct('VisibleState', [
+  ['depth_min', 'atomic<u32>'],
+  ['depth_max', 'atomic<u32>'],
+  ['visible', 'u32'],
+  ['capacity', 'u32'],
+  ['draw_vertex_count', 'u32'],
+  ['draw_instance_count', 'u32'],
+  ['draw_first_vertex', 'u32'],
+  ['draw_first_instance', 'u32'],
+  ['tiles', 'array<u32>'],
+]);
+
+/** The ordering-error measure's result (shaders/order_error.wgsl). */
+export const ORDER_ERROR = defineStruct('OrderError', [
+  ['count', 'u32'],
+  ['pairs', 'atomic<u32>'],
+  ['inverted', 'atomic<u32>'],
+  ['beyond', 'atomic<u32>'],
+  ['largest', 'atomic<u32>'],
+]);

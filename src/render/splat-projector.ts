@@ -1,0 +1,308 @@
+/**
+ * The projector: the frame's first GPU work (DOM-free; the browser, the
+ * tests and the benchmark share it). Three dispatches in one compute pass:
+ *
+ *   project (shaders/splat_project.wgsl): per splat, cull or project once,
+ *     writing a ProjectedSplat record (indexed by splat), the exact view
+ *     depth, the tile's kept count and the frame's visible depth range;
+ *   scan (shaders/visible_scan.wgsl): each tile's first slot, the visible
+ *     count, the indirect draw's instance count;
+ *   keys (shaders/visible_keys.wgsl): the sort's pairs for the kept splats
+ *     only, in splat order: the depth key (exact f32 at 32 bits, the
+ *     visible depth range on 2^bits steps below) and the splat index.
+ *
+ * For an order that does not come from this frame's keys (the CPU sort, a
+ * frozen order), only `project` runs, and it marks culled splats' records.
+ *
+ * Buffers (sized for the scene, replaced when a larger one is set):
+ *   records   RECORD_BYTES per splat, indexed by splat;
+ *   depths    one f32 per splat (CULLED_DEPTH for culled ones);
+ *   state     VisibleState: depth range, visible count, capacity, the
+ *             drawIndirect arguments, then one u32 per tile.
+ */
+import commonSource from '../../shaders/splat_common.wgsl?raw';
+import recordsSource from '../../shaders/splat_records.wgsl?raw';
+import projectSource from '../../shaders/splat_project.wgsl?raw';
+import scanSource from '../../shaders/visible_scan.wgsl?raw';
+import keysSource from '../../shaders/visible_keys.wgsl?raw';
+import { createCheckedShaderModule } from '../gpu/shader';
+import { FIRST_PASS_BINDING, type GpuSplats } from '../scene/gpu-splats';
+import { CLIP_MARGIN_PX, CLIP_SLACK_PX } from './splat-size-cap';
+import { PROJECTED_SPLAT, VISIBLE_STATE } from './frame-layouts';
+
+/** Splats per projector tile: the workgroup size of the project and keys dispatches (PROJECT_TILE in WGSL). */
+export const PROJECT_TILE = 256;
+/** The f32 +infinity's bits: the empty range's nearest depth. */
+const INFINITY_BITS = 0x7f800000;
+
+/** clipMarginPx that sends every kept splat through the clipped path. */
+export const CLIP_ALWAYS = -1e30;
+/** clipMarginPx that never clips: the oriented quads of before the cap. */
+export const CLIP_NEVER = 1e30;
+/** clipSlackPx that culls every splat the cap clips (a window minus 1e30 px is empty). */
+export const CLIP_DROP = -1e30;
+
+export interface SplatProjectorOptions {
+  /**
+   * How far past the window (pixels) a splat's quad may reach before it is
+   * clipped to the window (default CLIP_MARGIN_PX, argued in
+   * src/render/splat-size-cap.ts). Tests set CLIP_ALWAYS to send every
+   * splat through the clipped path, CLIP_NEVER for the picture without it.
+   */
+  clipMarginPx?: number;
+  /** How far the clipped rectangle reaches past the window (default CLIP_SLACK_PX); CLIP_DROP culls what the cap clips. */
+  clipSlackPx?: number;
+  /** False keeps off-screen splats (default true): tests compare pictures with and without culling. */
+  frustumCull?: boolean;
+}
+
+/** Where a pass reads the sort's pairs count or the draw's arguments. */
+export interface GpuCount {
+  buffer: GPUBuffer;
+  offset: number;
+}
+
+interface SceneBuffers {
+  scene: GpuSplats;
+  records: GPUBuffer;
+  depths: GPUBuffer;
+  state: GPUBuffer;
+  capacity: number;
+  projectGroups: [number, number];
+  /** The project bind group of each variant used so far (layouts differ between pipelines). */
+  project: (GPUBindGroup | undefined)[];
+  chunked: boolean;
+  scan: GPUBindGroup;
+  keys: GPUBindGroup | null;
+  keysTarget: { keys: GPUBuffer; values: GPUBuffer } | null;
+}
+
+/** Project pipeline variant bits. */
+const CHUNKED = 1;
+const MARK_CULLED = 2;
+
+export class SplatProjector {
+  private buffers: SceneBuffers | null = null;
+  private readonly resetRange = new Uint32Array([INFINITY_BITS, 0]);
+  private readonly descriptor: GPUComputePassDescriptor = { label: 'SplatProjector' };
+
+  static async create(device: GPUDevice, frame: GPUBuffer, options: SplatProjectorOptions = {}): Promise<SplatProjector> {
+    const clipMarginPx = options.clipMarginPx ?? CLIP_MARGIN_PX;
+    const clipSlackPx = options.clipSlackPx ?? CLIP_SLACK_PX;
+    const frustumCull = options.frustumCull ?? true;
+    // Override constants must be finite f32s: ±1e30 are the "always" and
+    // "never" values (a window is never 1e30 px; f32 ends at 3.4e38).
+    for (const [name, value] of [['clipMarginPx', clipMarginPx], ['clipSlackPx', clipSlackPx]] as const) {
+      if (!(Math.abs(value) <= 1e30)) throw new RangeError(`SplatProjector: ${name} must be within ±1e30, got ${value}`);
+    }
+    const prelude = `${commonSource}\n${recordsSource}\n`;
+    const [project, scan, keys] = await Promise.all([
+      createCheckedShaderModule(device, 'SplatProjector.project', prelude + projectSource),
+      createCheckedShaderModule(device, 'SplatProjector.scan', prelude + scanSource),
+      createCheckedShaderModule(device, 'SplatProjector.keys', prelude + keysSource),
+    ]);
+    const projectDescriptor = (variant: number): GPUComputePipelineDescriptor => {
+      const chunked = (variant & CHUNKED) !== 0;
+      const markCulled = (variant & MARK_CULLED) !== 0;
+      return {
+        label: `SplatProjector.project(${chunked ? 'chunked' : 'single'}${markCulled ? ', marking culled' : ''})`,
+        layout: 'auto',
+        compute: {
+          module: project,
+          entryPoint: 'main',
+          constants: { chunked: chunked ? 1 : 0, mark_culled: markCulled ? 1 : 0, clip_margin_px: clipMarginPx, clip_slack_px: clipSlackPx, frustum_cull: frustumCull ? 1 : 0 },
+        },
+      };
+    };
+    // The variant every viewer frame of a one-buffer scene uses is made now;
+    // the others when first needed (each costs a compile).
+    const [first, scanPipeline, keysPipeline] = await Promise.all([
+      device.createComputePipelineAsync(projectDescriptor(0)),
+      device.createComputePipelineAsync({ label: 'SplatProjector.scan', layout: 'auto', compute: { module: scan, entryPoint: 'main' } }),
+      device.createComputePipelineAsync({ label: 'SplatProjector.keys', layout: 'auto', compute: { module: keys, entryPoint: 'main' } }),
+    ]);
+    return new SplatProjector(device, frame, first, (variant) => device.createComputePipeline(projectDescriptor(variant)), scanPipeline, keysPipeline);
+  }
+
+  private readonly projectPipelines: (GPUComputePipeline | undefined)[] = [];
+
+  private constructor(
+    private readonly device: GPUDevice,
+    private readonly frame: GPUBuffer,
+    first: GPUComputePipeline,
+    private readonly makeProjectPipeline: (variant: number) => GPUComputePipeline,
+    private readonly scanPipeline: GPUComputePipeline,
+    private readonly keysPipeline: GPUComputePipeline,
+  ) {
+    this.projectPipelines[0] = first;
+  }
+
+  /** The project pipeline of a variant (CHUNKED | MARK_CULLED bits). */
+  private projectPipeline(variant: number): GPUComputePipeline {
+    return (this.projectPipelines[variant] ??= this.makeProjectPipeline(variant));
+  }
+
+  /** The records (ProjectedSplat per splat) the renderer reads; null before a scene is set. */
+  get records(): GPUBuffer | null {
+    return this.buffers?.records ?? null;
+  }
+
+  /** Exact view depths per splat (CULLED_DEPTH for culled ones); null before a scene is set. */
+  get depths(): GPUBuffer | null {
+    return this.buffers?.depths ?? null;
+  }
+
+  /** The VisibleState buffer (STORAGE | INDIRECT | COPY_SRC); null before a scene is set. */
+  get state(): GPUBuffer | null {
+    return this.buffers?.state ?? null;
+  }
+
+  /** Where the visible count lies (the sort's countBuffer). */
+  get visibleCount(): GpuCount {
+    return { buffer: this.requireBuffers().state, offset: VISIBLE_STATE.offset('visible') };
+  }
+
+  /** Where the drawIndirect arguments lie. */
+  get drawArgs(): GpuCount {
+    return { buffer: this.requireBuffers().state, offset: VISIBLE_STATE.offset('draw_vertex_count') };
+  }
+
+  /** The most splats keyed and drawn per frame. */
+  get capacity(): number {
+    return this.buffers?.capacity ?? 0;
+  }
+
+  /**
+   * Projects `scene` from the next frame on. `capacity` (default: all its
+   * splats) bounds the visible count; tests lower it to check the clamp.
+   */
+  setScene(scene: GpuSplats, capacity = scene.count): void {
+    const old = this.buffers;
+    if (old?.scene === scene && old.capacity === capacity) return;
+    this.destroyBuffers();
+    const device = this.device;
+    const n = Math.max(1, scene.count);
+    const limit = Math.min(device.limits.maxStorageBufferBindingSize, device.limits.maxBufferSize);
+    if (n * PROJECTED_SPLAT.size > limit) {
+      throw new RangeError(
+        `${scene.count.toLocaleString('en-US')} splats need ${n * PROJECTED_SPLAT.size} bytes of projected records, ` +
+          `over this GPU's ${limit}-byte buffer limit: at most ${Math.floor(limit / PROJECTED_SPLAT.size).toLocaleString('en-US')} splats fit`,
+      );
+    }
+    const tiles = Math.ceil(n / PROJECT_TILE);
+    const buffer = (name: string, size: number, usage: GPUBufferUsageFlags) =>
+      device.createBuffer({ label: `SplatProjector.${name}`, size: Math.max(16, Math.ceil(size / 16) * 16), usage });
+    const records = buffer('records', n * PROJECTED_SPLAT.size, GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC);
+    const depths = buffer('depths', n * 4, GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC);
+    const state = buffer('state', VISIBLE_STATE.size + 4 * tiles, GPUBufferUsage.STORAGE | GPUBufferUsage.INDIRECT | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST);
+    const header = new Uint32Array(VISIBLE_STATE.size / 4);
+    header[VISIBLE_STATE.word('depth_min')] = INFINITY_BITS;
+    header[VISIBLE_STATE.word('capacity')] = Math.min(capacity, scene.count);
+    header[VISIBLE_STATE.word('draw_vertex_count')] = 4;
+    device.queue.writeBuffer(state, 0, header);
+
+    const x = Math.min(tiles, device.limits.maxComputeWorkgroupsPerDimension);
+    this.buffers = {
+      scene,
+      records,
+      depths,
+      state,
+      capacity: Math.min(capacity, scene.count),
+      projectGroups: [x, Math.ceil(tiles / x)],
+      project: [],
+      chunked: scene.chunks.length > 1,
+      scan: device.createBindGroup({
+        label: 'SplatProjector.scanBindGroup',
+        layout: this.scanPipeline.getBindGroupLayout(0),
+        entries: [
+          { binding: 0, resource: { buffer: this.frame } },
+          { binding: 1, resource: { buffer: state } },
+        ],
+      }),
+      keys: null,
+      keysTarget: null,
+    };
+  }
+
+  /**
+   * Records the projector into `encoder` for the scene set. With `pairs`
+   * (the sort's input buffers, borrowed) the kept splats are keyed there
+   * and counted; without, culled splats are marked for an order that names
+   * any splat. Call after the frame's uniforms are written.
+   */
+  encode(
+    encoder: GPUCommandEncoder,
+    pairs: { keys: GPUBuffer; values: GPUBuffer } | null,
+    timestampWrites?: GPUComputePassTimestampWrites,
+  ): void {
+    const b = this.requireBuffers();
+    // A new range every frame: the writes are queued before this frame's commands.
+    this.device.queue.writeBuffer(b.state, 0, this.resetRange);
+    const descriptor = this.descriptor;
+    if (timestampWrites) descriptor.timestampWrites = timestampWrites;
+    else delete descriptor.timestampWrites;
+    const pass = encoder.beginComputePass(descriptor);
+    const variant = (b.chunked ? CHUNKED : 0) | (pairs ? 0 : MARK_CULLED);
+    const pipeline = this.projectPipeline(variant);
+    pass.setPipeline(pipeline);
+    pass.setBindGroup(0, (b.project[variant] ??= this.projectBindGroup(b, pipeline)));
+    pass.dispatchWorkgroups(...b.projectGroups);
+    if (pairs) {
+      pass.setPipeline(this.scanPipeline);
+      pass.setBindGroup(0, b.scan);
+      pass.dispatchWorkgroups(1);
+      pass.setPipeline(this.keysPipeline);
+      pass.setBindGroup(0, this.keysBindGroup(b, pairs));
+      pass.dispatchWorkgroups(...b.projectGroups);
+    }
+    pass.end();
+  }
+
+  private projectBindGroup(b: SceneBuffers, pipeline: GPUComputePipeline): GPUBindGroup {
+    return this.device.createBindGroup({
+      label: 'SplatProjector.projectBindGroup',
+      layout: pipeline.getBindGroupLayout(0),
+      entries: [
+        { binding: 0, resource: { buffer: this.frame } },
+        ...b.scene.bindGroupEntries(),
+        { binding: FIRST_PASS_BINDING, resource: { buffer: b.records } },
+        { binding: FIRST_PASS_BINDING + 1, resource: { buffer: b.depths } },
+        { binding: FIRST_PASS_BINDING + 2, resource: { buffer: b.state } },
+      ],
+    });
+  }
+
+  private keysBindGroup(b: SceneBuffers, pairs: { keys: GPUBuffer; values: GPUBuffer }): GPUBindGroup {
+    if (!b.keys || b.keysTarget?.keys !== pairs.keys || b.keysTarget.values !== pairs.values) {
+      b.keysTarget = { keys: pairs.keys, values: pairs.values };
+      b.keys = this.device.createBindGroup({
+        label: 'SplatProjector.keysBindGroup',
+        layout: this.keysPipeline.getBindGroupLayout(0),
+        entries: [
+          { binding: 0, resource: { buffer: this.frame } },
+          { binding: 1, resource: { buffer: b.depths } },
+          { binding: 2, resource: { buffer: b.state } },
+          { binding: 3, resource: { buffer: pairs.keys } },
+          { binding: 4, resource: { buffer: pairs.values } },
+        ],
+      });
+    }
+    return b.keys;
+  }
+
+  private requireBuffers(): SceneBuffers {
+    if (!this.buffers) throw new Error('SplatProjector: no scene set');
+    return this.buffers;
+  }
+
+  private destroyBuffers(): void {
+    const b = this.buffers;
+    if (!b) return;
+    for (const buffer of [b.records, b.depths, b.state]) buffer.destroy();
+    this.buffers = null;
+  }
+
+  destroy(): void {
+    this.destroyBuffers();
+  }
+}

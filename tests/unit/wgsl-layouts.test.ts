@@ -1,0 +1,66 @@
+/**
+ * One source of truth for byte layouts: every struct the shaders share with
+ * TypeScript is described once (src/render/frame-layouts.ts,
+ * src/sort/radix-structs.ts) and the WGSL declarations must match those
+ * descriptions field for field; a struct added or changed on one side only
+ * fails here. Also the layout rules themselves, against offsets worked out
+ * by hand from the WGSL specification.
+ */
+import { describe, expect, test } from 'vitest';
+import { readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { join, resolve } from 'node:path';
+import { checkWgslStructs, defineStruct, parseWgslStructs } from '../../src/gpu/struct-layout';
+import * as frameLayouts from '../../src/render/frame-layouts';
+import * as radixStructs from '../../src/sort/radix-structs';
+
+const SHADERS = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../shaders');
+const sources = Object.fromEntries(readdirSync(SHADERS).filter((f) => f.endsWith('.wgsl')).map((f) => [f, readFileSync(join(SHADERS, f), 'utf8')]));
+const layouts = [...Object.values(frameLayouts), ...Object.values(radixStructs)];
+/** Structs that live only inside a shader (function results, stage interfaces): no buffer holds them. */
+const SHADER_ONLY = ['ShCursor', 'Projection', 'VertexOut', 'ScanResult'];
+
+test('every WGSL struct a buffer holds matches its one description in TypeScript', () => {
+  expect(checkWgslStructs(sources, layouts, SHADER_ONLY)).toEqual([]);
+});
+
+test('the check finds a field changed, added or reordered on one side, a struct declared twice, a layout nobody declares', () => {
+  const frame = sources['splat_common.wgsl']!;
+  const broken = (edit: (s: string) => string) => checkWgslStructs({ ...sources, 'splat_common.wgsl': edit(frame) }, layouts, SHADER_ONLY);
+  expect(broken((s) => s.replace('splat_scale: f32,', 'splat_scale: u32,'))).toEqual([expect.stringMatching(/struct Frame .*splat_scale: u32.*layout says.*splat_scale: f32/)]);
+  expect(broken((s) => s.replace('key_shift: u32,', 'key_shift: u32,\n  extra: f32,'))).toHaveLength(1);
+  expect(broken((s) => s.replace(/count: u32,( *\/\/[^\n]*)?\n(\s*)key_shift: u32,/, 'key_shift: u32,\n$2count: u32,'))).toHaveLength(1);
+  expect(checkWgslStructs({ ...sources, 'copy.wgsl': 'struct Frame { a: f32 }' }, layouts, SHADER_ONLY)).toEqual([expect.stringMatching(/struct Frame is declared in both/)]);
+  expect(checkWgslStructs(sources, [...layouts, defineStruct('Orphan', [['a', 'f32']])], SHADER_ONLY)).toEqual(['layout Orphan is declared in no shader']);
+  expect(checkWgslStructs(sources, layouts)).toEqual(expect.arrayContaining([expect.stringMatching(/struct VertexOut .* has no layout/)]));
+});
+
+describe('layout rules (WGSL alignment and size)', () => {
+  test('vec3 aligns to 16 and a scalar packs into its tail; matrices are columns of 16 bytes', () => {
+    const s = defineStruct('S', [['view', 'mat4x4<f32>'], ['eye', 'vec3<f32>'], ['degree', 'u32'], ['size', 'vec2<f32>'], ['scale', 'f32']]);
+    expect(s.fields.map((f) => f.offset)).toEqual([0, 64, 76, 80, 88]);
+    expect(s.size).toBe(96);
+    expect(defineStruct('M', [['a', 'f32'], ['m', 'mat3x3<f32>']]).fields[1]).toMatchObject({ offset: 16, size: 48 });
+  });
+
+  test('arrays stride by their element, a runtime-sized array ends the struct at its offset', () => {
+    const s = defineStruct('A', [['n', 'u32'], ['v', 'array<vec3<f32>, 2>'], ['tail', 'array<u32>']]);
+    expect(s.fields.map((f) => [f.offset, f.size])).toEqual([[0, 4], [16, 32], [48, 0]]);
+    expect(s.size).toBe(48);
+    expect(() => defineStruct('B', [['tail', 'array<u32>'], ['n', 'u32']])).toThrow(/last field/);
+    expect(() => defineStruct('C', [['x', 'f64']])).toThrow(/unknown WGSL type/);
+  });
+
+  test('the parser reads fields past comments, nested commas and attributes it refuses', () => {
+    const parsed = parseWgslStructs('// struct Fake { a: f32 }\nstruct T {\n  a: array<u32, 4>, // four\n  /* b */ b: vec2<f32>\n}');
+    expect(parsed.get('T')).toEqual([{ name: 'a', type: 'array<u32, 4>' }, { name: 'b', type: 'vec2<f32>' }]);
+    expect(parsed.has('Fake')).toBe(false);
+    expect(() => parseWgslStructs('struct U { @align(16) a: f32 }')).toThrow(/attributes/);
+  });
+
+  test('the frame uniform and the projected record have the sizes the shaders expect', () => {
+    expect(frameLayouts.FRAME.size).toBe(192);
+    expect(frameLayouts.SPLAT.size).toBe(64);
+    expect(frameLayouts.PROJECTED_SPLAT.size).toBe(32);
+  });
+});
