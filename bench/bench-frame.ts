@@ -12,7 +12,7 @@
  *    largest, width, height, adapter}
  *
  *   npm run bench:frame -- --scene FILE [--copies 40] [--width 1920 --height 1080]
- *     [--runs 20] [--bits 16,24,32] [--chunks 4] [--up -y]
+ *     [--runs 20] [--bits 16,24,32] [--chunks 4] [--up -y] [--max-warm-batches 20]
  *
  * --copies tiles the scene on a grid (bench/replicate.ts) to make a large
  * one from a real capture; --chunks N also runs every pose with the scene
@@ -47,6 +47,7 @@ const { values: args } = parseArgs({
     bits: { type: 'string', default: '16,24,32' },
     chunks: { type: 'string', default: '1' },
     up: { type: 'string', default: '-y' },
+    'max-warm-batches': { type: 'string', default: '20' },
   },
 });
 if (!args.scene) throw new Error('--scene FILE is required');
@@ -58,7 +59,7 @@ const FORMAT: GPUTextureFormat = 'rgba8unorm';
 /** Warm-up: batches of this many frames until two batch medians agree within STABLE. */
 const WARM_BATCH = 10;
 const STABLE = 0.03;
-const MAX_WARM_BATCHES = 20;
+const MAX_WARM_BATCHES = Number(args['max-warm-batches']);
 
 const { device, adapterName, hasTimestamps } = await createNodeGpuContext('bench-frame');
 if (!hasTimestamps) throw new Error(`${adapterName} has no timestamp-query: GPU times cannot be measured`);

@@ -3,8 +3,11 @@
 // their exact f32 view depths (the projector's). Drawn back to front, a
 // pair is inverted when the later splat is farther. Counts the pairs and
 // the inversions, and finds the largest inversion as a fraction of the
-// visible depth range; inversions beyond 2^-16 of the range are counted
-// apart (those a 16-bit key over the visible range never makes).
+// visible depth range. Inversions beyond one 16-bit key step are counted
+// apart: those a 16-bit key over the visible range never makes. One step
+// is 2^-16 of the range, plus what f32 resolves at that depth: the key is
+// computed in f32 from depths f32 holds to 2^-24 of themselves, so two
+// depths a step and a few ulps apart may share a key (4 ulps: 2^-22).
 
 @group(0) @binding(0) var<storage, read> order: array<u32>;
 @group(0) @binding(1) var<storage, read> depths: array<f32>;
@@ -15,7 +18,7 @@ struct OrderError {
   count: u32,              // entries in the order (copied in before the pass)
   pairs: atomic<u32>,      // adjacent pairs of kept splats
   inverted: atomic<u32>,   // of those, drawn nearer before farther
-  beyond: atomic<u32>,     // of those, by more than 2^-16 of the range
+  beyond: atomic<u32>,     // of those, by more than one 16-bit key step
   largest: atomic<u32>,    // f32 bits: the largest inversion / range
 }
 
@@ -46,9 +49,10 @@ fn main(
       atomicAdd(&tile_pairs, 1u);
       if (b > a) {
         atomicAdd(&tile_inverted, 1u);
-        let range = bitcast<f32>(atomicLoad(&state.depth_max)) - bitcast<f32>(atomicLoad(&state.depth_min));
+        let far = bitcast<f32>(atomicLoad(&state.depth_max));
+        let range = far - bitcast<f32>(atomicLoad(&state.depth_min));
         let fraction = (b - a) / max(range, 1e-30);
-        if (fraction > 1.0 / 65536.0) {
+        if (b - a > range / 65536.0 + far / 4194304.0) {
           atomicAdd(&tile_beyond, 1u);
         }
         atomicMax(&tile_largest, bitcast<u32>(fraction));

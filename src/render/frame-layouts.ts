@@ -55,8 +55,14 @@ export const SCENE_LAYOUT = defineStruct('SceneLayout', [
  * One projected splat (shaders/splat_records.wgsl): 32 bytes, the centre
  * in f32 and the rest as f16 pairs. The f16 rounding (2^-11 relative) moves
  * a quad's corner by at most 1/2000 of the quad's size and a colour by
- * under 1/8 of an 8-bit step: tests/gpu/projector.test.ts holds the
- * picture to within 1/255 of an f32 evaluation of the same splats.
+ * under 1/8 of an 8-bit step. Measured against the renderer that computed
+ * everything in f32 per vertex (the same frames, 320×240 on SwiftShader,
+ * the 9k and 150k INRIA scenes from outside, closer and inside): PSNR
+ * 60.4–66.6 dB, at most 4/255 in 0.3 % of the pixels, none of them more
+ * than 1/255 in the 9k scene's inside view; the huge-splat pictures of
+ * tests/gpu/splat-size-cap.test.ts stay within 1.5/255 of a CPU
+ * evaluation. Edges stay under f16's 65,504: the size cap keeps every
+ * quad within the window + 1024 px.
  */
 export const PROJECTED_SPLAT = defineStruct('ProjectedSplat', [
   ['centre', 'vec2<f32>'],

@@ -18,7 +18,10 @@ export interface OrderErrorMeasure {
   inverted: number;
   /** inverted / pairs (0 when there are no pairs). */
   invertedFraction: number;
-  /** Inversions by more than 2^-16 of the visible depth range. */
+  /**
+   * Inversions by more than one 16-bit key step: 2^-16 of the visible
+   * depth range, plus 2^-22 of the farthest depth (what f32 resolves there).
+   */
   beyond: number;
   /** The largest inversion, as a fraction of the visible depth range. */
   largest: number;

@@ -14,6 +14,16 @@
  * For an order that does not come from this frame's keys (the CPU sort, a
  * frozen order), only `project` runs, and it marks culled splats' records.
  *
+ * Why keys come from this frame's depth range, not the last frame's: a
+ * range carried over is wrong whenever the camera moves (depths past it
+ * clamp to the end keys and lose their order, exactly where the view
+ * changes) and absent on a scene's first frame; this frame's range costs
+ * the keys dispatch, 12 bytes per splat on top of the projector's ~100
+ * (0.41 ms projector with keys for 7.3M splats on an H100,
+ * docs/benchmarks.md), and that dispatch is needed anyway to place kept
+ * splats in splat order, which keeps equal keys in the same order from
+ * frame to frame (an atomic counter would reshuffle them: flicker).
+ *
  * Buffers (sized for the scene, replaced when a larger one is set):
  *   records   RECORD_BYTES per splat, indexed by splat;
  *   depths    one f32 per splat (CULLED_DEPTH for culled ones);
