@@ -17,8 +17,6 @@
 @group(0) @binding(3) var<storage, read_write> keys: array<u32>;
 @group(0) @binding(4) var<storage, read_write> values: array<u32>;
 
-var<workgroup> ranks: array<u32, PROJECT_TILE>;
-
 fn depth_key(depth: f32) -> u32 {
   if (frame.key_shift == 0u) {
     return ~bitcast<u32>(depth);
@@ -45,23 +43,13 @@ fn main(
     depth = depths[id];
   }
   let kept = depth != CULLED_DEPTH;
-  // Exclusive rank among the tile's kept splats (Hillis-Steele, inclusive then shifted).
-  ranks[lid] = select(0u, 1u, kept);
-  workgroupBarrier();
-  for (var step = 1u; step < PROJECT_TILE; step <<= 1u) {
-    var add = 0u;
-    if (lid >= step) {
-      add = ranks[lid - step];
-    }
-    workgroupBarrier();
-    ranks[lid] += add;
-    workgroupBarrier();
-  }
+  // Kept splats of the tile up to and including this one (tile_scan.wgsl).
+  let through = tile_inclusive_sum(lid, select(0u, 1u, kept));
   let tiles = (frame.count + PROJECT_TILE - 1u) / PROJECT_TILE;
   if (!kept || tile >= tiles) {
     return;
   }
-  let slot = state.tiles[tile] + ranks[lid] - 1u;
+  let slot = state.tiles[tile] + through - 1u;
   if (slot < state.visible) {
     keys[slot] = depth_key(depth);
     values[slot] = id;

@@ -8,8 +8,8 @@
 @group(0) @binding(0) var<uniform> frame: Frame;
 @group(0) @binding(1) var<storage, read_write> state: VisibleState;
 
-const SCAN_THREADS: u32 = 256u;
-var<workgroup> sums: array<u32, SCAN_THREADS>;
+// One thread per tile run; tile_inclusive_sum (tile_scan.wgsl) sums over them.
+const SCAN_THREADS: u32 = PROJECT_TILE;
 
 @compute @workgroup_size(SCAN_THREADS)
 fn main(@builtin(local_invocation_index) lid: u32) {
@@ -22,26 +22,15 @@ fn main(@builtin(local_invocation_index) lid: u32) {
   for (var t = first; t < end; t++) {
     total += state.tiles[t];
   }
-  sums[lid] = total;
-  workgroupBarrier();
-  // Inclusive Hillis-Steele scan of the runs' totals.
-  for (var step = 1u; step < SCAN_THREADS; step <<= 1u) {
-    var add = 0u;
-    if (lid >= step) {
-      add = sums[lid - step];
-    }
-    workgroupBarrier();
-    sums[lid] += add;
-    workgroupBarrier();
-  }
-  var offset = sums[lid] - total;
+  let through = tile_inclusive_sum(lid, total);
+  var offset = through - total;
   for (var t = first; t < end; t++) {
     let kept = state.tiles[t];
     state.tiles[t] = offset;
     offset += kept;
   }
   if (lid == SCAN_THREADS - 1u) {
-    let visible = min(sums[lid], state.capacity);
+    let visible = min(through, state.capacity);
     state.visible = visible;
     state.draw_vertex_count = 4u;
     state.draw_instance_count = visible;

@@ -34,6 +34,7 @@ import commonSource from '../../shaders/splat_common.wgsl?raw';
 import recordsSource from '../../shaders/splat_records.wgsl?raw';
 import projectSource from '../../shaders/splat_project.wgsl?raw';
 import scanSource from '../../shaders/visible_scan.wgsl?raw';
+import tileScanSource from '../../shaders/tile_scan.wgsl?raw';
 import keysSource from '../../shaders/visible_keys.wgsl?raw';
 import { createCheckedShaderModule } from '../gpu/shader';
 import { FIRST_PASS_BINDING, type GpuSplats } from '../scene/gpu-splats';
@@ -108,8 +109,8 @@ export class SplatProjector {
     const prelude = `${commonSource}\n${recordsSource}\n`;
     const [project, scan, keys] = await Promise.all([
       createCheckedShaderModule(device, 'SplatProjector.project', prelude + projectSource),
-      createCheckedShaderModule(device, 'SplatProjector.scan', prelude + scanSource),
-      createCheckedShaderModule(device, 'SplatProjector.keys', prelude + keysSource),
+      createCheckedShaderModule(device, 'SplatProjector.scan', `${prelude}${tileScanSource}\n${scanSource}`),
+      createCheckedShaderModule(device, 'SplatProjector.keys', `${prelude}${tileScanSource}\n${keysSource}`),
     ]);
     const projectDescriptor = (variant: number): GPUComputePipelineDescriptor => {
       const chunked = (variant & CHUNKED) !== 0;

@@ -1,14 +1,17 @@
 /**
- * Depth keys on the CPU, bit for bit the keys of shaders/depth_keys.wgsl as
- * far as float arithmetic allows (every step rounded to f32; a GPU may fuse
- * a multiply-add, so a depth can differ in its last bit). Used by the CPU
- * sort mode and by the tests that compare the two paths.
+ * Depth keys on the CPU for the CPU sort mode: the view-space z of every
+ * splat (every step rounded to f32) as an order-preserving integer, its
+ * high `keyBits` bits kept. At 32 bits they order splats as the GPU's
+ * exact keys do (up to a fused multiply-add's last bit); below, they keep
+ * the float's top bits (sign, exponent, high mantissa), not the visible
+ * range the GPU keys span (shaders/visible_keys.wgsl). Also used by the
+ * tests that compare the two paths.
  */
 import type { mat4 } from 'gl-matrix';
 
 const scratch = new DataView(new ArrayBuffer(4));
 
-/** The order-preserving u32 of an f32 (see ordered_bits in depth_keys.wgsl). */
+/** The order-preserving u32 of an f32: negative floats flip every bit, positive ones the sign bit. */
 export function orderedBits(f: number): number {
   scratch.setFloat32(0, f, true);
   const bits = scratch.getUint32(0, true);

@@ -1,7 +1,8 @@
 /**
  * Performance panels (stats.js): the stock FPS / frame-ms panel (click it to
- * cycle) plus the viewer's own graphs: GPU time of the depth-key pass, the
- * radix sort and the splat render (timestamp queries), the CPU sort's time
+ * cycle) plus the viewer's own graphs: GPU time of the projector (cull,
+ * project, key the visible splats), the radix sort and the splat render
+ * (timestamp queries), the CPU sort's time
  * in its worker, and the age of the CPU order on screen in frames.
  *
  * Values are averaged over ~250 ms before they are drawn, so the graphs stay
@@ -16,7 +17,7 @@ import { el } from './overlays';
 const FLUSH_MS = 250;
 
 export interface PassTimes {
-  keys: number | null;
+  project: number | null;
   sort: number | null;
   render: number | null;
 }
@@ -73,12 +74,12 @@ class Series {
 export class StatsPanels {
   readonly dom = el('div', { className: 'stats', ariaHidden: 'true' });
   private readonly stats = new Stats();
-  private readonly keys = new Series('KEYS', 'ms', ['#7cf', '#012'], 'GPU time of the depth-key pass');
+  private readonly project = new Series('PROJ', 'ms', ['#7cf', '#012'], 'GPU time of the projector: cull, project and key the visible splats');
   private readonly sort = new Series('SORT', 'ms', ['#fc6', '#210'], 'GPU time of the radix sort');
   private readonly render = new Series('DRAW', 'ms', ['#f8c', '#201'], 'GPU time of the splat render pass');
   private readonly cpuSort = new Series('CPU', 'ms', ['#8f8', '#020'], 'CPU sort time in its worker (keys excluded)');
   private readonly orderAge = new Series('AGE', 'frames', ['#ccc', '#111'], 'Age of the order on screen, in frames');
-  private readonly all = [this.keys, this.sort, this.render, this.cpuSort, this.orderAge];
+  private readonly all = [this.project, this.sort, this.render, this.cpuSort, this.orderAge];
   private lastFlush = 0;
 
   constructor(hasTimestamps: boolean) {
@@ -89,7 +90,7 @@ export class StatsPanels {
     const panels = el('div', { className: 'stats-grid' }, this.stats.dom, ...this.all.map((s) => s.slot));
     this.dom.append(panels);
     if (!hasTimestamps) {
-      for (const s of [this.keys, this.sort, this.render]) s.unavailable = true;
+      for (const s of [this.project, this.sort, this.render]) s.unavailable = true;
       this.dom.append(el('p', { className: 'stats-note', textContent: 'GPU timings n/a: no timestamp-query' }));
     }
   }
@@ -107,7 +108,7 @@ export class StatsPanels {
   }
 
   addGpuTimes(times: PassTimes): void {
-    if (times.keys !== null) this.keys.add(times.keys);
+    if (times.project !== null) this.project.add(times.project);
     if (times.sort !== null) this.sort.add(times.sort);
     if (times.render !== null) this.render.add(times.render);
   }

@@ -6,27 +6,25 @@
  */
 
 import GUI, { type Controller } from 'lil-gui';
+import { SORT_LABELS, type SortMode } from '../app/order-policy';
+import type { KeyBitsSetting } from '../app/key-bits-policy';
+import type { FrameSettings } from '../app/viewer-core';
 
-export type SortMode = 'gpu' | 'cpu-radix' | 'cpu-counting16';
+export { SORT_LABELS, type SortMode };
 
-export const SORT_LABELS: Record<SortMode, string> = {
-  gpu: 'GPU radix',
-  'cpu-radix': 'CPU 32-bit radix',
-  'cpu-counting16': 'CPU 16-bit counting',
-};
-
-export type KeyBits = 16 | 24 | 32;
-
-export interface ViewerSettings {
+export interface ViewerSettings extends FrameSettings {
   sortMode: SortMode;
-  keyBits: KeyBits;
+  /** 'auto': the fewest bits whose ordering error stays under the threshold (src/app/key-bits-policy.ts). */
+  keyBits: KeyBitsSetting;
   /** Highest SH band to evaluate; the scene's own degree caps it. */
   shDegree: number;
   splatScale: number;
   /** CSS hex colour, e.g. '#101318'. */
   background: string;
-  /** Keep drawing the last order: no key pass, no sort, no uploads. */
+  /** Keep drawing the last order: no keys, no sort, no uploads (the splats are still projected for the camera). */
   freezeOrder: boolean;
+  /** Measure the drawn order's ordering error every frame it can (a pass each). */
+  measureOrder: boolean;
   /** Screenshot size as a multiple of the canvas size. */
   screenshotScale: number;
   /**
@@ -40,11 +38,12 @@ export type UpAxis = '+y' | '-y';
 
 export const DEFAULT_SETTINGS: ViewerSettings = {
   sortMode: 'gpu',
-  keyBits: 32,
+  keyBits: 'auto',
   shDegree: 3,
   splatScale: 1,
   background: '#101318',
   freezeOrder: false,
+  measureOrder: false,
   screenshotScale: 1,
   upAxis: '+y',
 };
@@ -57,6 +56,8 @@ export interface ViewerInfo {
   activeSort: string;
   keyBitsActive: string;
   orderAge: string;
+  /** The last measured ordering error, or why there is none. */
+  orderError: string;
   adapter: string;
 }
 
@@ -84,7 +85,7 @@ export class ViewerGui {
     adapter: string,
     actions: ViewerGuiActions,
   ) {
-    this.info = { scene: '—', splats: '—', requestedSort: '', activeSort: '', keyBitsActive: '', orderAge: '—', adapter };
+    this.info = { scene: '—', splats: '—', requestedSort: '', activeSort: '', keyBitsActive: '', orderAge: '—', orderError: 'off', adapter };
     const gui = new GUI({ title: 'Splatsort' });
     this.gui = gui;
     const changed = (name: keyof ViewerSettings) => () => actions.changed(name);
@@ -110,12 +111,14 @@ export class ViewerGui {
     const sort = gui.addFolder('Sort');
     const modes = Object.fromEntries(Object.entries(SORT_LABELS).map(([mode, label]) => [label, mode]));
     sort.add(settings, 'sortMode', modes).name('sort mode').onChange(changed('sortMode'));
-    this.keyBitsController = sort.add(settings, 'keyBits', { '16 bits': 16, '24 bits': 24, '32 bits': 32 }).name('key bits').onChange(changed('keyBits'));
+    this.keyBitsController = sort.add(settings, 'keyBits', { auto: 'auto', '16 bits': 16, '24 bits': 24, '32 bits': 32 }).name('key bits').onChange(changed('keyBits'));
     sort.add(settings, 'freezeOrder').name('freeze order').onChange(changed('freezeOrder'));
+    sort.add(settings, 'measureOrder').name('measure ordering error').onChange(changed('measureOrder'));
     readOnly(sort, 'requestedSort', 'requested');
     readOnly(sort, 'activeSort', 'active');
     readOnly(sort, 'keyBitsActive', 'key bits active');
     readOnly(sort, 'orderAge', 'CPU order age');
+    readOnly(sort, 'orderError', 'ordering error');
 
     const render = gui.addFolder('Render');
     render.add(settings, 'shDegree', 0, 3, 1).name('SH degree').onChange(changed('shDegree'));
@@ -139,12 +142,26 @@ export class ViewerGui {
   }
 
   /** Shows what the sort is doing (a few times a second, not every frame). */
-  showOrder(o: { requested: SortMode; waiting: boolean; active: string; keyBits: number; frozen: boolean; age: number | null }): void {
+  showOrder(o: { requested: SortMode; waiting: boolean; active: string; keyBits: number; auto: boolean; frozen: boolean; age: number | null }): void {
     this.set('requestedSort', SORT_LABELS[o.requested] + (o.waiting ? ' (waiting for first order)' : ''));
     this.set('activeSort', o.active);
-    this.set('keyBitsActive', o.frozen ? `${o.keyBits} (frozen)` : String(o.keyBits));
+    this.set('keyBitsActive', `${o.keyBits}${o.frozen ? ' (frozen)' : o.auto ? ' (auto)' : ''}`);
     this.set('orderAge', o.age === null ? '—' : `${o.age} frame${o.age === 1 ? '' : 's'}`);
     this.update();
+  }
+
+  /**
+   * Shows the last ordering error measured: the share of adjacent drawn
+   * pairs inverted, and the largest inversion as a fraction of the visible
+   * depth range ('off' when none is measured).
+   */
+  showOrderError(m: { invertedFraction: number; largest: number; keyBits: number } | null): void {
+    if (!m) {
+      this.set('orderError', 'off');
+      return;
+    }
+    const share = m.invertedFraction === 0 ? '0' : `${(100 * m.invertedFraction).toPrecision(2)} %`;
+    this.set('orderError', `${share} · max ${m.largest === 0 ? '0' : m.largest.toExponential(1)} of range (${m.keyBits} bits)`);
   }
 
   /** Sets a read-only display; it is redrawn on the next `update()`. */

@@ -1,9 +1,10 @@
 /**
  * The viewer page: a full-window WebGPU canvas showing one splat scene, the
  * orbit camera, the settings panel, the performance panels and the overlays.
- * Each animation frame records one command buffer: uniforms → (depth keys →
- * GPU radix sort, or an order sorted by the CPU worker, or the frozen order)
- * → splats. Nothing in the loop allocates beyond what WebGPU itself returns.
+ * It wires the DOM to the viewer core (src/app/viewer-core.ts), which owns
+ * the scene, the frame and the draw order; each animation frame hands the
+ * core the camera and the settings. Nothing in the loop allocates beyond
+ * what WebGPU itself returns.
  *
  * For automated checks the page keeps `window.__splatsort` up to date and
  * sets `document.body.dataset.viewer` to 'ready' once the first scene has
@@ -12,14 +13,15 @@
 
 import { mat4, vec3 } from 'gl-matrix';
 import { OrbitCamera } from '../app/orbit-camera';
-import { SplatFrame, type FrameTimings, type OrderSource } from '../app/splat-frame';
+import type { FrameTimings } from '../app/splat-frame';
+import { ViewerCore, type FrameReport } from '../app/viewer-core';
 import type { GpuContext } from '../gpu/device';
 import { SplatLoader, type LoadedScene, type LoadProgressReport } from '../io/splat-loader';
 import { SceneLoads, type LoadOutcome } from '../app/scene-loads';
 import { DEFAULT_LOAD_LIMITS, loadLimitsFor, type LoadLimits } from '../io/load-limits';
 import { resolveSceneUrl } from '../io/scene-url';
 import type { FrameParameters } from '../render/frame-uniforms';
-import { GpuSplats, storageBufferLimit } from '../scene/gpu-splats';
+import { storageBufferLimit } from '../scene/gpu-splats';
 import { robustBounds, type Bounds, type SplatCloud } from '../scene/splat-cloud';
 import { CpuOrderClient } from '../sort/cpu-order-client';
 import { CAMERA_HELP, CameraInput } from './camera-input';
@@ -37,7 +39,6 @@ const HOME_YAW = 0.6;
 const HOME_PITCH = 0.3;
 /** How often the read-only displays are refreshed. */
 const INFO_INTERVAL_MS = 250;
-const FRAME_ENCODER: GPUCommandEncoderDescriptor = { label: 'ViewerPage.frame' };
 /**
  * Frames submitted whose GPU work has not finished, at most. An animation
  * frame that finds this many in flight draws nothing: on a GPU slower than
@@ -60,6 +61,10 @@ export interface ViewerState {
   warnings: string[];
   /** A load is in progress. */
   loading: boolean;
+  /** The key width of the order on screen. */
+  keyBits: number;
+  /** The last ordering error measured (auto, or the "measure ordering error" toggle), or null. */
+  orderError: { invertedFraction: number; largest: number; keyBits: number } | null;
   ready: boolean;
 }
 
@@ -80,7 +85,7 @@ export class ViewerPage {
   private readonly picker = new FilePicker((files) => void this.open(files, sceneName(files)));
   private readonly settings: ViewerSettings = { ...DEFAULT_SETTINGS };
   private readonly state: ViewerState = {
-    frames: 0, splats: 0, sceneName: '', activeSort: '', lastError: null, warnings: [], loading: false, ready: false,
+    frames: 0, splats: 0, sceneName: '', activeSort: '', lastError: null, warnings: [], loading: false, ready: false, keyBits: 32, orderError: null,
   };
   private readonly camera = new OrbitCamera({ yaw: HOME_YAW, pitch: HOME_PITCH });
   private readonly loader = new SplatLoader();
@@ -100,32 +105,17 @@ export class ViewerPage {
     splatCount: 0, shDegree: 0, splatScale: 1, keyBits: 32,
   };
   private readonly background: [number, number, number] = [0, 0, 0];
-  private readonly commands: GPUCommandBuffer[] = [];
   private pendingSize: [number, number] = [1, 1];
 
   private device!: GPUDevice;
   private context!: GPUCanvasContext;
-  private frame!: SplatFrame;
+  private core!: ViewerCore;
   private gui!: ViewerGui;
   private stats!: StatsPanels;
-  private hasTimestamps = false;
   private target!: { view: GPUTextureView; background: readonly [number, number, number] };
 
-  private scene: GpuSplats | null = null;
-  private sceneId = 0;
   private bounds: Bounds | undefined;
-  private positions: Float32Array = new Float32Array(0);
-  private cpu: CpuOrderClient | null = null;
   private cpuErrorShown = false;
-  /** The scene and key width of the order now in the order buffer, and where it came from. */
-  private orderScene = -1;
-  private orderKeyBits = 32;
-  private orderFromCpu = false;
-  private cpuOrderFrame = 0;
-  private cpuAlgorithm: 'radix' | 'counting16' = 'radix';
-  /** Orders requested before the switch to a CPU mode are stale. */
-  private cpuSince = 0;
-  private timingPending = false;
   private readyPending = false;
   private framesInFlight = 0;
   private lastInfo = 0;
@@ -161,7 +151,6 @@ export class ViewerPage {
     window.__splatsort = this.state;
     this.device = gpu.device;
     this.limits = loadLimitsFor(storageBufferLimit(gpu.device));
-    this.hasTimestamps = gpu.hasTimestamps;
     reportGpuErrors(gpu.device, this.messages, (text, lost) => {
       this.state.lastError = text;
       if (lost) this.running = false;
@@ -172,7 +161,8 @@ export class ViewerPage {
     const format = navigator.gpu.getPreferredCanvasFormat();
     this.format = format;
     context.configure({ device: this.device, format, alphaMode: 'opaque' });
-    this.frame = await SplatFrame.create(this.device, format);
+    this.core = await ViewerCore.create(this.device, format, () => new CpuOrderClient());
+    this.core.onTimings = this.onTimings;
     this.target = { view: context.getCurrentTexture().createView(), background: this.background };
 
     this.stats = new StatsPanels(gpu.hasTimestamps);
@@ -199,6 +189,7 @@ export class ViewerPage {
     });
     this.settingChanged('background');
     this.settingChanged('sortMode');
+    this.settingChanged('keyBits');
     const drop = new DropZone(window, (files) => void this.open(files, sceneName(files)));
     this.canvas.after(this.stats.dom, this.help.hint, drop.dom);
     this.watchCanvas();
@@ -218,11 +209,11 @@ export class ViewerPage {
       if (url !== undefined) outcome = await this.open(url, fileName(url), { link });
     }
     // The link failed, or its load was cancelled before any scene showed.
-    if (outcome === 'failed' || (outcome === 'cancelled' && !this.scene)) {
+    if (outcome === 'failed' || (outcome === 'cancelled' && !this.core.gpuScene)) {
       if (link !== null) this.initialView = null; // the link's camera was for its own scene
       outcome = await this.open(DEFAULT_SCENE, 'default-scene.ply', { keepLoadError: true });
     }
-    if (outcome === 'failed' && !this.scene) document.body.dataset.viewer = 'load-failed';
+    if (outcome === 'failed' && !this.core.gpuScene) document.body.dataset.viewer = 'load-failed';
   }
 
   private watchCanvas(): void {
@@ -272,16 +263,9 @@ export class ViewerPage {
 
   /** Puts a loaded scene on screen, framed, in place of the one before. */
   private showScene(cloud: SplatCloud, source: File[] | string, name: string, link: string | undefined): void {
-    const scene = new GpuSplats(this.device, cloud, `GpuSplats(${name})`);
-    const previous = this.scene;
-    this.frame.setScene(scene);
-    this.scene = scene;
-    this.sceneId++;
-    previous?.destroy();
-    this.positions = cloud.positions;
+    this.core.setScene(cloud, `GpuSplats(${name})`);
     // Frame the bulk of the scene, not its floaters; captured scenes point y down.
     this.bounds = robustBounds(cloud.positions, cloud.count);
-    this.cpu?.setScene(cloud.positions, cloud.count);
     this.settings.upAxis = source === DEFAULT_SCENE ? '+y' : '-y';
     this.frameCamera();
     if (this.initialView) {
@@ -330,7 +314,7 @@ export class ViewerPage {
         this.settingChanged('background');
       },
       capture: (width, height) =>
-        captureFrame(this.device, this.frame, this.format, this.params, this.background, width, height, (out, aspect) =>
+        captureFrame(this.device, this.core.frame, this.core.currentOrder, this.format, this.params, this.background, width, height, (out, aspect) =>
           this.camera.projectionMatrix(out, aspect),
         ),
       showMessage: (title, text) => this.messages.show(title, text),
@@ -358,11 +342,9 @@ export class ViewerPage {
     } else if (name === 'sortMode') {
       this.gui.setKeyBitsEnabled(s.sortMode !== 'cpu-counting16');
       this.gui.set('requestedSort', SORT_LABELS[s.sortMode]);
-      this.cpuSince = this.state.frames;
-      if (s.sortMode !== 'gpu' && !this.cpu) {
-        this.cpu = new CpuOrderClient();
-        this.cpu.setScene(this.positions, this.state.splats);
-      }
+    } else if (name === 'measureOrder' || name === 'keyBits') {
+      // Auto measures on its own every few frames; without either, nothing is measured.
+      if (!s.measureOrder && s.keyBits !== 'auto') this.gui.showOrderError(null);
     }
   }
 
@@ -371,7 +353,7 @@ export class ViewerPage {
     requestAnimationFrame(this.tick);
     if (this.framesInFlight >= MAX_FRAMES_IN_FLIGHT) return;
     this.stats.begin();
-    const { canvas, params, camera, scene } = this;
+    const { canvas, params, camera, settings } = this;
     if (canvas.width !== this.pendingSize[0] || canvas.height !== this.pendingSize[1]) {
       [canvas.width, canvas.height] = this.pendingSize;
     }
@@ -381,102 +363,50 @@ export class ViewerPage {
     params.fovY = camera.fovY;
     params.width = canvas.width;
     params.height = canvas.height;
-    params.splatCount = scene?.count ?? 0;
-    params.shDegree = Math.min(this.settings.shDegree, scene?.shDegree ?? 0);
-    params.splatScale = this.settings.splatScale;
-    const order = this.chooseOrder();
+    params.shDegree = Math.min(settings.shDegree, this.core.gpuScene?.shDegree ?? 0);
+    params.splatScale = settings.splatScale;
 
-    const encoder = this.device.createCommandEncoder(FRAME_ENCODER);
     this.target.view = this.context.getCurrentTexture().createView();
-    this.frame.encode(encoder, params, this.target, order);
-    this.commands[0] = encoder.finish();
-    this.device.queue.submit(this.commands);
-    this.state.frames++;
+    const report = this.core.drawFrame(this.target, params, settings);
+    this.state.frames = this.core.frames;
+    this.state.activeSort = report.choice.label;
+    this.state.keyBits = report.keyBits;
+    this.state.orderError = this.core.orderError;
     this.framesInFlight++;
     this.device.queue.onSubmittedWorkDone().then(this.onFrameDone, this.onFrameDone);
-
-    if (this.hasTimestamps && !this.timingPending) {
-      this.timingPending = true;
-      this.frame.readTimings().then(this.onTimings, this.onTimingsFailed);
+    if (report.cpuSortMs !== null) this.stats.addCpuSort(report.cpuSortMs);
+    if (report.choice.source !== 'none') this.stats.addOrderAge(report.orderAge);
+    const cpuError = this.core.cpuError;
+    if (cpuError && !this.cpuErrorShown) {
+      this.cpuErrorShown = true;
+      this.messages.show('The CPU sort failed', `${cpuError}. Drawing with the GPU sort instead.`);
     }
-    if (scene && !this.readyPending) {
+    if (this.core.gpuScene && !this.readyPending) {
       this.readyPending = true;
       void this.device.queue.onSubmittedWorkDone().then(this.onReady);
     }
-    if (now - this.lastInfo >= INFO_INTERVAL_MS) this.updateInfo(now, order);
+    if (now - this.lastInfo >= INFO_INTERVAL_MS) this.updateInfo(now, report);
     this.stats.end(now);
   };
 
-  /** Decides this frame's order source and sets params.keyBits to the order buffer it uses. */
-  private chooseOrder(): OrderSource {
-    const { settings: s, params, scene } = this;
-    if (!scene) {
-      params.keyBits = s.keyBits;
-      this.state.activeSort = 'none (no scene yet)';
-      return 'gpu-sort';
-    }
-    if (s.freezeOrder && this.orderScene === this.sceneId) {
-      params.keyBits = this.orderKeyBits;
-      this.state.activeSort = 'Frozen order (no sort)';
-      return 'frozen';
-    }
-    const cpu = this.cpu;
-    if (s.sortMode !== 'gpu' && cpu) {
-      const algorithm = s.sortMode === 'cpu-radix' ? 'radix' : 'counting16';
-      const taken = cpu.take();
-      if (taken && taken.frame >= this.cpuSince) {
-        this.device.queue.writeBuffer(this.frame.orderBuffer(taken.keyBits), 0, taken.order as Uint32Array<ArrayBuffer>, 0, scene.count);
-        this.orderScene = this.sceneId;
-        this.orderKeyBits = taken.keyBits;
-        this.orderFromCpu = true;
-        this.cpuOrderFrame = taken.frame;
-        this.cpuAlgorithm = taken.algorithm;
-        this.stats.addCpuSort(taken.sortMs);
-      }
-      if (taken) cpu.recycle(taken.order);
-      cpu.request(params.view, algorithm === 'counting16' ? 16 : s.keyBits, algorithm, this.state.frames);
-      if (cpu.error && !this.cpuErrorShown) {
-        this.cpuErrorShown = true;
-        this.messages.show('The CPU sort failed', `${cpu.error}. Drawing with the GPU sort instead.`);
-      }
-      if (this.orderFromCpu && this.orderScene === this.sceneId) {
-        params.keyBits = this.orderKeyBits;
-        this.state.activeSort = this.cpuAlgorithm === 'radix' ? SORT_LABELS['cpu-radix'] : SORT_LABELS['cpu-counting16'];
-        this.stats.addOrderAge(this.state.frames - this.cpuOrderFrame);
-        return 'uploaded';
-      }
-    }
-    // The GPU sort, also while the first CPU order of a scene is on its way.
-    params.keyBits = s.keyBits;
-    this.orderScene = this.sceneId;
-    this.orderKeyBits = s.keyBits;
-    this.orderFromCpu = false;
-    this.state.activeSort = s.sortMode === 'gpu' ? SORT_LABELS.gpu : 'GPU radix (waiting for the first CPU order)';
-    this.stats.addOrderAge(0);
-    return 'gpu-sort';
-  }
-
-  private updateInfo(now: number, order: OrderSource): void {
+  private updateInfo(now: number, report: FrameReport): void {
     this.lastInfo = now;
     const s = this.settings;
+    const source = report.choice.source;
     this.gui.showOrder({
       requested: s.sortMode,
-      waiting: s.sortMode !== 'gpu' && !this.orderFromCpu && !s.freezeOrder,
-      active: this.state.activeSort,
-      keyBits: this.params.keyBits,
-      frozen: order === 'frozen',
-      age: order === 'uploaded' ? this.state.frames - this.cpuOrderFrame : null,
+      waiting: report.choice.waiting,
+      active: report.choice.label,
+      keyBits: report.keyBits,
+      auto: s.keyBits === 'auto' && source === 'gpu-sort',
+      frozen: source === 'frozen',
+      age: source === 'uploaded' ? report.orderAge : null,
     });
+    if (s.measureOrder || s.keyBits === 'auto') this.gui.showOrderError(this.core.orderError);
   }
 
   private readonly onTimings = (times: FrameTimings): void => {
-    this.timingPending = false;
     this.stats.addGpuTimes(times);
-  };
-
-  /** The device is gone or the read was cancelled; device.lost explains. */
-  private readonly onTimingsFailed = (): void => {
-    this.timingPending = false;
   };
 
   private readonly onFrameDone = (): void => {

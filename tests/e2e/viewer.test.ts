@@ -267,6 +267,24 @@ describe('viewer page', { timeout: BROWSER_TEST_TIMEOUT_MS }, () => {
     await setPanelOpen(false);
   });
 
+  it('measures the ordering error when asked, and shows it', async () => {
+    await setPanelOpen(true);
+    const shown = () => guiRow('ordering error').locator('input').inputValue();
+    await guiRow('measure ordering error').locator('input').check();
+    await waitFor('window.__splatsort.orderError !== null && window.__splatsort.orderError.invertedFraction >= 0');
+    const measured = (await state()).orderError!;
+    expect(measured.invertedFraction).toBeLessThanOrEqual(0.5);
+    expect(measured.largest).toBeGreaterThanOrEqual(0);
+    // The panel shows it within its refresh (a few times a second).
+    await page.waitForFunction(() => {
+      const row = Array.from(document.querySelectorAll('.lil-gui .lil-controller')).find((c) => c.querySelector('.lil-name')?.textContent === 'ordering error');
+      return (row?.querySelector('input') as HTMLInputElement | null)?.value !== 'off';
+    }, null, { polling: 100 });
+    expect(await shown()).toMatch(/^(0|[\d.]+ %) · max \S+ of range \((16|24|32) bits\)$/);
+    await guiRow('measure ordering error').locator('input').uncheck();
+    await setPanelOpen(false);
+  });
+
   it('opens an SPZ (version 4, zstd streams) and a .splat file', async () => {
     await page.setInputFiles('#file-input', scenePath('playcanvas_biker_v4.spz'));
     await waitFor('window.__splatsort.splats === 152746');

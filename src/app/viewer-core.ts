@@ -1,0 +1,263 @@
+/**
+ * The viewer without its page: the scene on the GPU, the frame, the two
+ * draw orders (the GPU sort, the CPU sort's uploaded order) and the
+ * decisions between them, the auto key width and the ordering-error
+ * measure. DOM-free: the page (src/ui/viewer-page.ts) wires input, panels
+ * and overlays to it, the GPU tests drive it with a CPU sort of their own.
+ *
+ * Each drawFrame records and submits one frame and reports what it did.
+ * Nothing on that path allocates once warm, beyond what WebGPU returns.
+ */
+import type { mat4 } from 'gl-matrix';
+import { SplatFrame, type FrameOrder, type FrameTimings } from './splat-frame';
+import { GpuSortOrder } from './gpu-sort-order';
+import { UploadedOrder } from './uploaded-order';
+import { chooseOrder, type OrderChoice, type SortMode } from './order-policy';
+import { initialAutoKeyBits, keyBitsOf, nextAutoKeyBits, AUTO_MEASURE_INTERVAL, type AutoKeyBits, type KeyBitsSetting } from './key-bits-policy';
+import type { FrameParameters } from '../render/frame-uniforms';
+import type { OrderErrorMeasure } from '../render/order-error-pass';
+import { GpuSplats } from '../scene/gpu-splats';
+import type { SplatCloud } from '../scene/splat-cloud';
+import type { CpuSortAlgorithm } from '../sort/cpu-order-worker';
+import type { CpuOrder } from '../sort/cpu-order-client';
+
+export type { CpuOrder };
+
+/** The CPU sort behind the CPU modes: the worker in the browser, a synchronous sort in tests. */
+export interface CpuOrderSource {
+  setScene(positions: Float32Array, count: number): void;
+  /** Asks for the order of `view`; false while an earlier request is being sorted. */
+  request(view: mat4, keyBits: number, algorithm: CpuSortAlgorithm, frame: number): boolean;
+  /** The newest finished order not yet taken. */
+  take(): CpuOrder | null;
+  recycle(order: Uint32Array): void;
+  readonly error: string | null;
+  dispose(): void;
+}
+
+/** What the user asks of a frame. */
+export interface FrameSettings {
+  sortMode: SortMode;
+  keyBits: KeyBitsSetting;
+  freezeOrder: boolean;
+  /** Measure the ordering error of every frame it can (a pass each); auto measures on its own. */
+  measureOrder: boolean;
+}
+
+/** What a frame did. */
+export interface FrameReport {
+  choice: OrderChoice;
+  /** The key width the order was made with (of the frozen order, when frozen). */
+  keyBits: number;
+  /** Frames between the camera the order was sorted for and this one (0: sorted this frame). */
+  orderAge: number;
+  /** A CPU order arrived and was uploaded this frame: its sort time. */
+  cpuSortMs: number | null;
+}
+
+export class ViewerCore {
+  private scene: GpuSplats | null = null;
+  private sceneId = 0;
+  private positions: Float32Array = new Float32Array(0);
+  private splatCount = 0;
+  private cpu: CpuOrderSource | null = null;
+  /** Frame number from which CPU orders count (orders asked for before the switch to a CPU mode are stale). */
+  private cpuSince = 0;
+  private lastMode: SortMode = 'gpu';
+  private cpuOrderScene = -1;
+  private cpuOrderFrame = 0;
+  private cpuOrderBits = 32;
+  /** The scene, key width and source of the order drawn last (what a frozen frame re-draws). */
+  private drawnScene = -1;
+  private drawnBits = 32;
+  private drawnAge = 0;
+  private drawnAt = 0;
+  private auto: AutoKeyBits = initialAutoKeyBits();
+  private measuring = false;
+  private measuredBits = 32;
+  private measuredAuto = false;
+  private framesSinceMeasure = 0;
+  private order: FrameOrder;
+  private readonly report: FrameReport = { choice: chooseOrder({ hasScene: false, mode: 'gpu', freeze: false, canFreeze: false, cpuOrderReady: false, cpuFailed: false }), keyBits: 32, orderAge: 0, cpuSortMs: null };
+  private readonly commands: GPUCommandBuffer[] = [];
+  private readonly encoderDescriptor: GPUCommandEncoderDescriptor = { label: 'ViewerCore.frame' };
+  /** Frames submitted so far. */
+  frames = 0;
+  /** The last ordering error measured, and the key width it was measured at. */
+  orderError: (OrderErrorMeasure & { keyBits: number }) | null = null;
+  /** Called with each frame's GPU pass times that could be read (not every frame). */
+  onTimings: (times: FrameTimings) => void = () => {};
+  private timingPending = false;
+
+  static async create(device: GPUDevice, format: GPUTextureFormat, makeCpu: () => CpuOrderSource): Promise<ViewerCore> {
+    const [frame, gpuOrder] = await Promise.all([SplatFrame.create(device, format), GpuSortOrder.create(device)]);
+    return new ViewerCore(device, frame, gpuOrder, new UploadedOrder(device), makeCpu);
+  }
+
+  private constructor(
+    readonly device: GPUDevice,
+    readonly frame: SplatFrame,
+    private readonly gpuOrder: GpuSortOrder,
+    private readonly uploaded: UploadedOrder,
+    private readonly makeCpu: () => CpuOrderSource,
+  ) {
+    this.order = gpuOrder;
+  }
+
+  /** The scene on screen. */
+  get gpuScene(): GpuSplats | null {
+    return this.scene;
+  }
+
+  /** The order the last frame drew (a screenshot draws the same). */
+  get currentOrder(): FrameOrder {
+    return this.order;
+  }
+
+  /** The CPU sort's error, if it failed. */
+  get cpuError(): string | null {
+    return this.cpu?.error ?? null;
+  }
+
+  /** Puts `cloud` on the GPU in place of the scene before (destroyed). Throws, keeping the old scene, if it does not fit. */
+  setScene(cloud: SplatCloud, label: string): GpuSplats {
+    const scene = new GpuSplats(this.device, cloud, label);
+    try {
+      this.frame.setScene(scene);
+    } catch (error) {
+      scene.destroy();
+      if (this.scene) this.frame.setScene(this.scene);
+      throw error;
+    }
+    this.scene?.destroy();
+    this.scene = scene;
+    this.sceneId++;
+    this.positions = cloud.positions;
+    this.splatCount = cloud.count;
+    this.uploaded.clear();
+    this.cpu?.setScene(cloud.positions, cloud.count);
+    this.auto = initialAutoKeyBits();
+    return scene;
+  }
+
+  /**
+   * Records and submits one frame: `params` carries the camera and the
+   * target's size (its key bits and splat count are set here).
+   */
+  drawFrame(target: { view: GPUTextureView; background: readonly [number, number, number] }, params: FrameParameters, settings: FrameSettings): FrameReport {
+    const report = this.report;
+    report.cpuSortMs = null;
+    if (settings.sortMode !== this.lastMode) {
+      this.lastMode = settings.sortMode;
+      this.cpuSince = this.frames;
+    }
+    const wantedBits = keyBitsOf(settings.keyBits, this.auto);
+    if (settings.sortMode !== 'gpu') this.serveCpu(params.view, settings, wantedBits, report);
+    const choice = chooseOrder({
+      hasScene: this.scene !== null,
+      mode: settings.sortMode,
+      freeze: settings.freezeOrder,
+      canFreeze: this.frame.canFreeze && this.drawnScene === this.sceneId,
+      cpuOrderReady: this.cpuOrderScene === this.sceneId && this.cpuOrderFrame >= this.cpuSince && this.uploaded.ready,
+      cpuFailed: this.cpu?.error != null,
+    });
+    report.choice = choice;
+    params.splatCount = this.splatCount;
+    if (choice.source === 'frozen') {
+      params.keyBits = this.drawnBits;
+      report.orderAge = this.drawnAge + (this.frames - this.drawnAt);
+      this.order = 'frozen';
+    } else if (choice.source === 'uploaded') {
+      params.keyBits = this.cpuOrderBits;
+      report.orderAge = this.frames - this.cpuOrderFrame;
+      this.order = this.uploaded;
+    } else {
+      params.keyBits = wantedBits;
+      report.orderAge = 0;
+      this.order = this.gpuOrder;
+    }
+    report.keyBits = params.keyBits;
+    const measure = choice.source !== 'none' && !this.measuring && this.wantsMeasure(settings, choice);
+
+    const encoder = this.device.createCommandEncoder(this.encoderDescriptor);
+    this.frame.encode(encoder, params, target, this.order, { measure });
+    this.commands[0] = encoder.finish();
+    this.device.queue.submit(this.commands);
+    if (choice.source !== 'frozen' && choice.source !== 'none') {
+      this.drawnScene = this.sceneId;
+      this.drawnBits = params.keyBits;
+      this.drawnAge = report.orderAge;
+      this.drawnAt = this.frames;
+    }
+    this.frames++;
+    this.framesSinceMeasure++;
+    if (measure) {
+      this.measuring = true;
+      this.framesSinceMeasure = 0;
+      this.measuredBits = params.keyBits;
+      this.measuredAuto = settings.keyBits === 'auto' && choice.source === 'gpu-sort';
+      const sceneId = this.sceneId;
+      this.frame.readOrderError().then((m) => this.measured(m, sceneId), () => (this.measuring = false));
+    }
+    if (!this.timingPending) {
+      this.timingPending = true;
+      this.frame.readTimings().then(this.timingsRead, this.timingsFailed);
+    }
+    return report;
+  }
+
+  /** Takes the newest CPU order (uploading it) and asks for the next. */
+  private serveCpu(view: mat4, settings: FrameSettings, wantedBits: number, report: FrameReport): void {
+    const cpu = (this.cpu ??= this.createCpu());
+    // A frozen order may be the uploaded one: leave its buffer alone.
+    if (settings.freezeOrder && this.frame.canFreeze && this.drawnScene === this.sceneId) return;
+    const taken = cpu.take();
+    if (taken) {
+      if (taken.frame >= this.cpuSince) {
+        this.uploaded.upload(taken.order, this.splatCount);
+        this.cpuOrderScene = this.sceneId;
+        this.cpuOrderFrame = taken.frame;
+        this.cpuOrderBits = taken.keyBits;
+        report.cpuSortMs = taken.sortMs;
+      }
+      cpu.recycle(taken.order);
+    }
+    const algorithm: CpuSortAlgorithm = settings.sortMode === 'cpu-counting16' ? 'counting16' : 'radix';
+    cpu.request(view, algorithm === 'counting16' ? 16 : wantedBits, algorithm, this.frames);
+  }
+
+  private createCpu(): CpuOrderSource {
+    const cpu = this.makeCpu();
+    cpu.setScene(this.positions, this.splatCount);
+    return cpu;
+  }
+
+  private wantsMeasure(settings: FrameSettings, choice: OrderChoice): boolean {
+    if (settings.measureOrder) return true;
+    return settings.keyBits === 'auto' && choice.source === 'gpu-sort' && (this.auto.probing || this.framesSinceMeasure >= AUTO_MEASURE_INTERVAL);
+  }
+
+  private measured(m: OrderErrorMeasure, sceneId: number): void {
+    this.measuring = false;
+    this.orderError = { ...m, keyBits: this.measuredBits };
+    // Only a measure of the auto width, of this scene, steers it.
+    if (this.measuredAuto && sceneId === this.sceneId && this.measuredBits === this.auto.bits) this.auto = nextAutoKeyBits(this.auto, m);
+  }
+
+  private readonly timingsRead = (times: FrameTimings): void => {
+    this.timingPending = false;
+    this.onTimings(times);
+  };
+
+  private readonly timingsFailed = (): void => {
+    this.timingPending = false;
+  };
+
+  destroy(): void {
+    this.cpu?.dispose();
+    this.scene?.destroy();
+    this.frame.destroy();
+    this.gpuOrder.destroy();
+    this.uploaded.destroy();
+  }
+}

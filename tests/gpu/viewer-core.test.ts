@@ -1,0 +1,141 @@
+/**
+ * The viewer core (src/app/viewer-core.ts) on a real WebGPU device (Dawn over
+ * SwiftShader in CI), with a synchronous CPU sort standing in for the
+ * worker: the order each frame draws follows the policy through GPU → CPU →
+ * frozen → a new scene; the CPU order draws the same picture as the GPU
+ * sort; a frozen order asks for no new one; auto key bits measure and
+ * settle.
+ */
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { readFileSync } from 'node:fs';
+import type { mat4 } from 'gl-matrix';
+import { createNodeGpuContext } from '../../src/gpu/node-gpu';
+import { parseSplatPly } from '../../src/io/ply';
+import { ViewerCore, type CpuOrder, type CpuOrderSource, type FrameSettings } from '../../src/app/viewer-core';
+import { CpuRadixSort } from '../../src/sort/cpu-sort';
+import { computeDepthKeys } from '../../src/sort/cpu-depth-keys';
+import type { CpuSortAlgorithm } from '../../src/sort/cpu-order-worker';
+import type { SplatCloud } from '../../src/scene/splat-cloud';
+import { scenePath } from '../shared-scenes';
+import { coveredFraction, medianCentre, viewOf, VIEW_BACKGROUND, VIEW_BYTES_PER_ROW, VIEW_HEIGHT, VIEW_WIDTH } from '../support/test-view';
+
+/** The CPU sort, synchronous: each request is sorted at once and waits to be taken. */
+class SyncCpuSort implements CpuOrderSource {
+  private positions: Float32Array = new Float32Array(0);
+  private count = 0;
+  private ready: CpuOrder | null = null;
+  requests = 0;
+  error: string | null = null;
+  setScene(positions: Float32Array, count: number): void {
+    this.positions = positions;
+    this.count = count;
+    this.ready = null;
+  }
+  request(view: mat4, keyBits: number, algorithm: CpuSortAlgorithm, frame: number): boolean {
+    const keys = new Uint32Array(this.count);
+    const order = new Uint32Array(this.count);
+    computeDepthKeys(this.positions, this.count, view, keyBits, keys, order);
+    new CpuRadixSort(this.count).sort(keys, order, this.count, keyBits);
+    this.ready = { order, frame, keyBits, algorithm, sortMs: 1, keyMs: 1 };
+    this.requests++;
+    return true;
+  }
+  take(): CpuOrder | null {
+    const taken = this.ready;
+    this.ready = null;
+    return taken;
+  }
+  recycle(): void {}
+  dispose(): void {}
+}
+
+let device: GPUDevice;
+let cloud: SplatCloud;
+let core: ViewerCore;
+let cpu: SyncCpuSort;
+let target: GPUTexture;
+
+beforeAll(async () => {
+  ({ device } = await createNodeGpuContext('viewer-core.test'));
+  cloud = parseSplatPly(readFileSync(scenePath('inria_kacytran_iter7000_9k_sh3.ply')));
+  cpu = new SyncCpuSort();
+  core = await ViewerCore.create(device, 'rgba8unorm', () => cpu);
+  target = device.createTexture({ size: [VIEW_WIDTH, VIEW_HEIGHT], format: 'rgba8unorm', usage: GPUTextureUsage.RENDER_ATTACHMENT | GPUTextureUsage.COPY_SRC });
+});
+
+afterAll(() => {
+  core?.destroy();
+  target?.destroy();
+  device?.destroy();
+});
+
+const settings = (change: Partial<FrameSettings> = {}): FrameSettings => ({ sortMode: 'gpu', keyBits: 32, freezeOrder: false, measureOrder: false, ...change });
+
+async function draw(s: FrameSettings): Promise<{ source: string; keyBits: number; pixels: Uint8Array }> {
+  const params = viewOf(medianCentre(cloud), { splatCount: 0, shDegree: 3 }, 32);
+  const report = core.drawFrame({ view: target.createView(), background: VIEW_BACKGROUND }, params, s);
+  const { source } = report.choice;
+  const keyBits = report.keyBits;
+  const readback = device.createBuffer({ size: VIEW_BYTES_PER_ROW * VIEW_HEIGHT, usage: GPUBufferUsage.COPY_DST | GPUBufferUsage.MAP_READ });
+  const encoder = device.createCommandEncoder();
+  encoder.copyTextureToBuffer({ texture: target }, { buffer: readback, bytesPerRow: VIEW_BYTES_PER_ROW }, [VIEW_WIDTH, VIEW_HEIGHT]);
+  device.queue.submit([encoder.finish()]);
+  await readback.mapAsync(GPUMapMode.READ);
+  const pixels = new Uint8Array(readback.getMappedRange().slice(0));
+  readback.destroy();
+  return { source, keyBits, pixels };
+}
+
+const maxDiff = (a: Uint8Array, b: Uint8Array) => a.reduce((m, v, i) => Math.max(m, Math.abs(v - b[i]!)), 0);
+
+test('no scene: the frame clears and says so', async () => {
+  const { source, pixels } = await draw(settings());
+  expect(source).toBe('none');
+  expect(coveredFraction(pixels)).toBe(0);
+});
+
+test('GPU → CPU → frozen → GPU → a new scene: each frame draws what the policy chose', async () => {
+  core.setScene(cloud, 'core-test');
+  const gpu = await draw(settings());
+  expect(gpu.source).toBe('gpu-sort');
+  expect(coveredFraction(gpu.pixels)).toBeGreaterThan(0.05);
+
+  // The first CPU frame asks for an order and draws the GPU sort meanwhile; the next draws the CPU's.
+  const waiting = await draw(settings({ sortMode: 'cpu-radix' }));
+  expect(waiting.source).toBe('gpu-sort');
+  expect(cpu.requests).toBe(1);
+  const uploaded = await draw(settings({ sortMode: 'cpu-radix' }));
+  expect(uploaded.source).toBe('uploaded');
+  expect(maxDiff(uploaded.pixels, gpu.pixels)).toBeLessThanOrEqual(2);
+
+  const frozen = await draw(settings({ sortMode: 'cpu-radix', freezeOrder: true }));
+  expect(frozen.source).toBe('frozen');
+  const requests = cpu.requests;
+  await draw(settings({ sortMode: 'cpu-radix', freezeOrder: true }));
+  expect(cpu.requests).toBe(requests); // frozen: no new CPU order asked for
+  expect(Buffer.from(frozen.pixels).equals(Buffer.from(uploaded.pixels))).toBe(true);
+
+  expect((await draw(settings())).source).toBe('gpu-sort');
+
+  // A new scene: nothing to freeze yet, and the CPU order of the old one is not drawn.
+  core.setScene(cloud, 'core-test-2');
+  expect((await draw(settings({ freezeOrder: true }))).source).toBe('gpu-sort');
+  core.setScene(cloud, 'core-test-3');
+  expect((await draw(settings({ sortMode: 'cpu-radix' }))).source).toBe('gpu-sort');
+});
+
+test('auto key bits: starts exact and, measured, settles below 32 on this small view', async () => {
+  core.setScene(cloud, 'core-auto');
+  const widths = new Set<number>();
+  // Measuring every frame feeds auto every frame (on its own it measures every AUTO_MEASURE_INTERVAL frames).
+  for (let k = 0; k < 40 && !(widths.has(16) || widths.has(24)); k++) {
+    const { keyBits } = await draw(settings({ keyBits: 'auto', measureOrder: true }));
+    widths.add(keyBits);
+    await device.queue.onSubmittedWorkDone();
+    await new Promise((resolve) => setImmediate(resolve)); // lets the measure's read settle
+  }
+  expect(widths.has(32)).toBe(true);
+  expect(widths.has(24) || widths.has(16)).toBe(true);
+  expect(core.orderError).not.toBeNull();
+  expect(core.orderError!.pairs).toBeGreaterThan(1000);
+});
