@@ -31,7 +31,8 @@ struct VisibleState {
   draw_first_vertex: u32,
   draw_first_instance: u32,
   // Per projector tile (256 splats): kept splats, then (after the scan) the
-  // first slot of the tile's kept splats.
+  // tile's first slot within its block of tiles; after them, per block of
+  // tiles, its total, then its first slot (shaders/visible_scan.wgsl).
   tiles: array<u32>,
 }
 

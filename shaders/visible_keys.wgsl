@@ -1,5 +1,6 @@
 // Keys the kept splats: each tile (the projector's) ranks its kept splats in
-// splat order, places them from the tile's first slot (visible_scan.wgsl),
+// splat order, places them from the tile's first slot (visible_scan.wgsl,
+// tile_first_slot in tile_scan.wgsl),
 // and writes the sort's pairs: the depth key and the splat's index.
 //
 // The key orders back to front (ascending key = farther first):
@@ -45,11 +46,10 @@ fn main(
   let kept = depth != CULLED_DEPTH;
   // Kept splats of the tile up to and including this one (tile_scan.wgsl).
   let through = tile_inclusive_sum(lid, select(0u, 1u, kept));
-  let tiles = (frame.count + PROJECT_TILE - 1u) / PROJECT_TILE;
-  if (!kept || tile >= tiles) {
+  if (!kept || tile >= tile_count()) {
     return;
   }
-  let slot = state.tiles[tile] + through - 1u;
+  let slot = tile_first_slot(tile) + through - 1u;
   if (slot < state.visible) {
     keys[slot] = depth_key(depth);
     values[slot] = id;

@@ -1,12 +1,12 @@
 /**
  * The projector: the frame's first GPU work (DOM-free; the browser, the
- * tests and the benchmark share it). Three dispatches in one compute pass:
+ * tests and the benchmark share it). Four dispatches in one compute pass:
  *
  *   project (shaders/splat_project.wgsl): per splat, cull or project once,
  *     writing a ProjectedSplat record (indexed by splat), the exact view
  *     depth, the tile's kept count and the frame's visible depth range;
- *   scan (shaders/visible_scan.wgsl): each tile's first slot, the visible
- *     count, the indirect draw's instance count;
+ *   scan (shaders/visible_scan.wgsl, two dispatches): each tile's first
+ *     slot, the visible count, the indirect draw's instance count;
  *   keys (shaders/visible_keys.wgsl): the sort's pairs for the kept splats
  *     only, in splat order: the depth key (exact f32 at 32 bits, the
  *     visible depth range on 2^bits steps below) and the splat index.
@@ -19,7 +19,7 @@
  * clamp to the end keys and lose their order, exactly where the view
  * changes) and absent on a scene's first frame; this frame's range costs
  * the keys dispatch, 12 bytes per splat on top of the projector's ~100
- * (0.41 ms projector with keys for 7.3M splats on an H100,
+ * (0.365 ms projector with keys for 7.3M splats on an H100,
  * docs/benchmarks.md), and that dispatch is needed anyway to place kept
  * splats in splat order, which keeps equal keys in the same order from
  * frame to frame (an atomic counter would reshuffle them: flicker).
@@ -28,7 +28,8 @@
  *   records   RECORD_BYTES per splat, indexed by splat;
  *   depths    one f32 per splat (CULLED_DEPTH for culled ones);
  *   state     VisibleState: depth range, visible count, capacity, the
- *             drawIndirect arguments, then one u32 per tile.
+ *             drawIndirect arguments, then one u32 per tile and one per
+ *             block of SCAN_BLOCK tiles.
  */
 import commonSource from '../../shaders/splat_common.wgsl?raw';
 import recordsSource from '../../shaders/splat_records.wgsl?raw';
@@ -43,6 +44,8 @@ import { PROJECTED_SPLAT, VISIBLE_STATE } from './frame-layouts';
 
 /** Splats per projector tile: the workgroup size of the project and keys dispatches (PROJECT_TILE in WGSL). */
 export const PROJECT_TILE = 256;
+/** Tiles per block of the two-level scan (SCAN_BLOCK in shaders/tile_scan.wgsl). */
+export const SCAN_BLOCK = 256;
 /** The f32 +infinity's bits: the empty range's nearest depth. */
 const INFINITY_BITS = 0x7f800000;
 
@@ -80,10 +83,11 @@ interface SceneBuffers {
   state: GPUBuffer;
   capacity: number;
   projectGroups: [number, number];
+  scanGroups: [number, number];
   /** The project bind group of each variant used so far (layouts differ between pipelines). */
   project: (GPUBindGroup | undefined)[];
   chunked: boolean;
-  scan: GPUBindGroup;
+  scan: [GPUBindGroup, GPUBindGroup];
   keys: GPUBindGroup | null;
   keysTarget: { keys: GPUBuffer; values: GPUBuffer } | null;
 }
@@ -127,12 +131,13 @@ export class SplatProjector {
     };
     // The variant every viewer frame of a one-buffer scene uses is made now;
     // the others when first needed (each costs a compile).
-    const [first, scanPipeline, keysPipeline] = await Promise.all([
+    const [first, scanBlocks, scanTotals, keysPipeline] = await Promise.all([
       device.createComputePipelineAsync(projectDescriptor(0)),
-      device.createComputePipelineAsync({ label: 'SplatProjector.scan', layout: 'auto', compute: { module: scan, entryPoint: 'main' } }),
+      device.createComputePipelineAsync({ label: 'SplatProjector.scanBlocks', layout: 'auto', compute: { module: scan, entryPoint: 'scan_blocks' } }),
+      device.createComputePipelineAsync({ label: 'SplatProjector.scanTotals', layout: 'auto', compute: { module: scan, entryPoint: 'scan_totals' } }),
       device.createComputePipelineAsync({ label: 'SplatProjector.keys', layout: 'auto', compute: { module: keys, entryPoint: 'main' } }),
     ]);
-    return new SplatProjector(device, frame, first, (variant) => device.createComputePipeline(projectDescriptor(variant)), scanPipeline, keysPipeline);
+    return new SplatProjector(device, frame, first, (variant) => device.createComputePipeline(projectDescriptor(variant)), [scanBlocks, scanTotals], keysPipeline);
   }
 
   private readonly projectPipelines: (GPUComputePipeline | undefined)[] = [];
@@ -142,7 +147,8 @@ export class SplatProjector {
     private readonly frame: GPUBuffer,
     first: GPUComputePipeline,
     private readonly makeProjectPipeline: (variant: number) => GPUComputePipeline,
-    private readonly scanPipeline: GPUComputePipeline,
+    /** The two-level scan's dispatches (shaders/visible_scan.wgsl): per block of tiles, then the blocks' totals. */
+    private readonly scanPipelines: [GPUComputePipeline, GPUComputePipeline],
     private readonly keysPipeline: GPUComputePipeline,
   ) {
     this.projectPipelines[0] = first;
@@ -201,35 +207,42 @@ export class SplatProjector {
       );
     }
     const tiles = Math.ceil(n / PROJECT_TILE);
+    const blocks = Math.ceil(tiles / SCAN_BLOCK);
     const buffer = (name: string, size: number, usage: GPUBufferUsageFlags) =>
       device.createBuffer({ label: `SplatProjector.${name}`, size: Math.max(16, Math.ceil(size / 16) * 16), usage });
     const records = buffer('records', n * PROJECTED_SPLAT.size, GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC);
     const depths = buffer('depths', n * 4, GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC);
-    const state = buffer('state', VISIBLE_STATE.size + 4 * tiles, GPUBufferUsage.STORAGE | GPUBufferUsage.INDIRECT | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST);
+    const state = buffer('state', VISIBLE_STATE.size + 4 * (tiles + blocks), GPUBufferUsage.STORAGE | GPUBufferUsage.INDIRECT | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST);
     const header = new Uint32Array(VISIBLE_STATE.size / 4);
     header[VISIBLE_STATE.word('depth_min')] = INFINITY_BITS;
     header[VISIBLE_STATE.word('capacity')] = Math.min(capacity, scene.count);
     header[VISIBLE_STATE.word('draw_vertex_count')] = 4;
     device.queue.writeBuffer(state, 0, header);
 
-    const x = Math.min(tiles, device.limits.maxComputeWorkgroupsPerDimension);
+    const grid = (groups: number): [number, number] => {
+      const x = Math.min(groups, device.limits.maxComputeWorkgroupsPerDimension);
+      return [x, Math.ceil(groups / x)];
+    };
+    const scanGroup = (pipeline: GPUComputePipeline) =>
+      device.createBindGroup({
+        label: 'SplatProjector.scanBindGroup',
+        layout: pipeline.getBindGroupLayout(0),
+        entries: [
+          { binding: 0, resource: { buffer: this.frame } },
+          { binding: 1, resource: { buffer: state } },
+        ],
+      });
     this.buffers = {
       scene,
       records,
       depths,
       state,
       capacity: Math.min(capacity, scene.count),
-      projectGroups: [x, Math.ceil(tiles / x)],
+      projectGroups: grid(tiles),
+      scanGroups: grid(blocks),
       project: [],
       chunked: scene.chunks.length > 1,
-      scan: device.createBindGroup({
-        label: 'SplatProjector.scanBindGroup',
-        layout: this.scanPipeline.getBindGroupLayout(0),
-        entries: [
-          { binding: 0, resource: { buffer: this.frame } },
-          { binding: 1, resource: { buffer: state } },
-        ],
-      }),
+      scan: [scanGroup(this.scanPipelines[0]), scanGroup(this.scanPipelines[1])],
       keys: null,
       keysTarget: null,
     };
@@ -259,8 +272,11 @@ export class SplatProjector {
     pass.setBindGroup(0, (b.project[variant] ??= this.projectBindGroup(b, pipeline)));
     pass.dispatchWorkgroups(...b.projectGroups);
     if (pairs) {
-      pass.setPipeline(this.scanPipeline);
-      pass.setBindGroup(0, b.scan);
+      pass.setPipeline(this.scanPipelines[0]);
+      pass.setBindGroup(0, b.scan[0]);
+      pass.dispatchWorkgroups(...b.scanGroups);
+      pass.setPipeline(this.scanPipelines[1]);
+      pass.setBindGroup(0, b.scan[1]);
       pass.dispatchWorkgroups(1);
       pass.setPipeline(this.keysPipeline);
       pass.setBindGroup(0, this.keysBindGroup(b, pairs));

@@ -13,6 +13,7 @@ import { join, resolve } from 'node:path';
 import { checkWgslStructs, defineStruct, parseWgslStructs } from '../../src/gpu/struct-layout';
 import * as frameLayouts from '../../src/render/frame-layouts';
 import * as radixStructs from '../../src/sort/radix-structs';
+import { PROJECT_TILE, SCAN_BLOCK } from '../../src/render/splat-projector';
 
 const SHADERS = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../shaders');
 const sources = Object.fromEntries(readdirSync(SHADERS).filter((f) => f.endsWith('.wgsl')).map((f) => [f, readFileSync(join(SHADERS, f), 'utf8')]));
@@ -33,6 +34,16 @@ test('the check finds a field changed, added or reordered on one side, a struct 
   expect(checkWgslStructs({ ...sources, 'copy.wgsl': 'struct Frame { a: f32 }' }, layouts, SHADER_ONLY)).toEqual([expect.stringMatching(/struct Frame is declared in both/)]);
   expect(checkWgslStructs(sources, [...layouts, defineStruct('Orphan', [['a', 'f32']])], SHADER_ONLY)).toEqual(['layout Orphan is declared in no shader']);
   expect(checkWgslStructs(sources, layouts)).toEqual(expect.arrayContaining([expect.stringMatching(/struct VertexOut .* has no layout/)]));
+});
+
+test('the projector\'s tile sizes are the same numbers in TypeScript and WGSL', () => {
+  const constant = (file: string, name: string) => {
+    const match = new RegExp(`const ${name}: u32 = (\\d+|[A-Z_]+)u?;`).exec(sources[file]!);
+    if (!match) throw new Error(`${file} declares no const ${name}`);
+    return match[1] === 'PROJECT_TILE' ? constant('splat_records.wgsl', 'PROJECT_TILE') : Number(match[1]);
+  };
+  expect(constant('splat_records.wgsl', 'PROJECT_TILE')).toBe(PROJECT_TILE);
+  expect(constant('tile_scan.wgsl', 'SCAN_BLOCK')).toBe(SCAN_BLOCK);
 });
 
 describe('layout rules (WGSL alignment and size)', () => {
