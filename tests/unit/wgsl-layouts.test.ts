@@ -37,7 +37,7 @@ test('the check finds a field changed, added or reordered on one side, a struct 
 });
 
 test('the projector\'s tile sizes are the same numbers in TypeScript and WGSL', () => {
-  const constant = (file: string, name: string) => {
+  const constant = (file: string, name: string): number => {
     const match = new RegExp(`const ${name}: u32 = (\\d+|[A-Z_]+)u?;`).exec(sources[file]!);
     if (!match) throw new Error(`${file} declares no const ${name}`);
     return match[1] === 'PROJECT_TILE' ? constant('splat_records.wgsl', 'PROJECT_TILE') : Number(match[1]);
