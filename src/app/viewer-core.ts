@@ -199,7 +199,7 @@ export class ViewerCore {
       const sceneId = this.sceneId;
       this.frame.readOrderError().then((m) => this.measured(m, sceneId), () => (this.measuring = false));
     }
-    if (!this.timingPending) {
+    if (!this.timingPending && this.frame.timer.enabled) {
       this.timingPending = true;
       this.frame.readTimings().then(this.timingsRead, this.timingsFailed);
     }
