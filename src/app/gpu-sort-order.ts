@@ -5,11 +5,13 @@
  */
 import { GpuRadixSort, type SortEncodeOptions } from '../sort/gpu-radix-sort';
 import type { DrawOrder, OrderFrame, OrderedSplats } from './draw-order';
+import { setTimestampWrites } from '../gpu/pass-timer';
 
 export class GpuSortOrder implements DrawOrder {
   /** Reused every frame (nothing allocated per frame). */
   private readonly sortOptions: SortEncodeOptions = { keyBits: 32 };
   private readonly countBuffer = { buffer: null as unknown as GPUBuffer, offset: 0 };
+  private readonly pairs = { keys: null as unknown as GPUBuffer, values: null as unknown as GPUBuffer };
   private readonly drawn: OrderedSplats = { order: null as unknown as GPUBuffer, count: 0, drawArgs: null, maxCount: 0 };
 
   static async create(device: GPUDevice): Promise<GpuSortOrder> {
@@ -20,7 +22,11 @@ export class GpuSortOrder implements DrawOrder {
 
   keyTarget(sceneCount: number): { keys: GPUBuffer; values: GPUBuffer } {
     this.sorter.ensureCapacity(sceneCount);
-    return { keys: this.sorter.keys, values: this.sorter.values };
+    // Refreshed every frame (the buffers change when the capacity grows), allocated once.
+    const target = this.pairs;
+    target.keys = this.sorter.keys;
+    target.values = this.sorter.values;
+    return target;
   }
 
   encode(frame: OrderFrame): OrderedSplats {
@@ -29,8 +35,7 @@ export class GpuSortOrder implements DrawOrder {
     this.countBuffer.offset = frame.visibleCount.offset;
     sort.countBuffer = this.countBuffer;
     sort.keyBits = frame.keyBits;
-    if (frame.timestampWrites) sort.timestampWrites = frame.timestampWrites;
-    else delete sort.timestampWrites;
+    setTimestampWrites(sort, frame.timestampWrites);
     const drawn = this.drawn;
     drawn.order = this.sorter.encode(frame.encoder, sort).values;
     drawn.count = frame.visibleCount;

@@ -36,14 +36,25 @@ export interface OrderChoice {
   waiting: boolean;
 }
 
-export function chooseOrder(s: OrderState): OrderChoice {
-  if (!s.hasScene) return { source: 'none', label: 'none (no scene yet)', waiting: false };
+/** Every choice there is, made once: the viewer asks every frame and allocates nothing. */
+const CHOICES = {
+  none: { source: 'none', label: 'none (no scene yet)', waiting: false },
+  frozen: { source: 'frozen', label: 'Frozen order (no sort)', waiting: false },
+  gpu: { source: 'gpu-sort', label: SORT_LABELS.gpu, waiting: false },
+  gpuCpuFailed: { source: 'gpu-sort', label: 'GPU radix (the CPU sort failed)', waiting: false },
+  gpuWaiting: { source: 'gpu-sort', label: 'GPU radix (waiting for the first CPU order)', waiting: true },
+  'cpu-radix': { source: 'uploaded', label: SORT_LABELS['cpu-radix'], waiting: false },
+  'cpu-counting16': { source: 'uploaded', label: SORT_LABELS['cpu-counting16'], waiting: false },
+} as const satisfies Record<string, Readonly<OrderChoice>>;
+
+export function chooseOrder(s: Readonly<OrderState>): Readonly<OrderChoice> {
+  if (!s.hasScene) return CHOICES.none;
   // Frozen keeps the order drawn last, whichever sort made it.
-  if (s.freeze && s.canFreeze) return { source: 'frozen', label: 'Frozen order (no sort)', waiting: false };
+  if (s.freeze && s.canFreeze) return CHOICES.frozen;
   if (s.mode !== 'gpu') {
-    if (s.cpuFailed) return { source: 'gpu-sort', label: 'GPU radix (the CPU sort failed)', waiting: false };
-    if (s.cpuOrderReady) return { source: 'uploaded', label: SORT_LABELS[s.mode], waiting: false };
-    return { source: 'gpu-sort', label: 'GPU radix (waiting for the first CPU order)', waiting: true };
+    if (s.cpuFailed) return CHOICES.gpuCpuFailed;
+    if (s.cpuOrderReady) return CHOICES[s.mode];
+    return CHOICES.gpuWaiting;
   }
-  return { source: 'gpu-sort', label: SORT_LABELS.gpu, waiting: false };
+  return CHOICES.gpu;
 }

@@ -8,7 +8,7 @@
  * or 'frozen': the order drawn last, re-drawn without sorting (the records
  * are still projected for this frame's camera).
  */
-import { GpuPassTimer } from '../gpu/pass-timer';
+import { GpuPassTimer, setTimestampWrites } from '../gpu/pass-timer';
 import { FrameUniforms, type FrameParameters } from '../render/frame-uniforms';
 import { OrderErrorPass, type OrderErrorMeasure } from '../render/order-error-pass';
 import { SplatProjector, type SplatProjectorOptions } from '../render/splat-projector';
@@ -85,8 +85,9 @@ export class SplatFrame {
 
   /**
    * Records one frame into `encoder`. With `measure`, the ordering error of
-   * the drawn order is measured too (read it with readOrderError; ignored
-   * while an earlier measure is being read).
+   * the drawn order is measured too: returns true when it was (read it with
+   * readOrderError after the submit); false when nothing was drawn or an
+   * earlier measure is still being read.
    */
   encode(
     encoder: GPUCommandEncoder,
@@ -94,16 +95,16 @@ export class SplatFrame {
     target: { view: GPUTextureView; background: readonly [number, number, number] },
     order: FrameOrder,
     options: { measure?: boolean } = {},
-  ): void {
+  ): boolean {
     this.uniforms.write(parameters);
     const scene = this.scene;
     const timing = !this.timerBusy && this.timer.enabled;
     if (timing) this.timed.clear();
     let drawn: OrderedSplats | null = null;
+    let measured = false;
     if (scene && scene.count > 0) {
       const projector = this.projector;
-      const frozen = order === 'frozen' ? this.lastDrawn : null;
-      const keyTarget = frozen || order === 'frozen' ? null : order.keyTarget(scene.count);
+      const keyTarget = order === 'frozen' ? null : order.keyTarget(scene.count);
       projector.encode(encoder, keyTarget, timing ? this.timer.timestampWrites('project') : undefined);
       if (timing) this.timed.add('project');
       if (order !== 'frozen') {
@@ -114,17 +115,15 @@ export class SplatFrame {
         f.drawArgs = projector.drawArgs;
         f.capacity = projector.capacity;
         const sortWrites = timing && keyTarget ? this.timer.timestampWrites('sort') : undefined;
-        if (sortWrites) {
-          f.timestampWrites = sortWrites;
-          this.timed.add('sort');
-        } else delete f.timestampWrites;
+        setTimestampWrites(f, sortWrites);
+        if (sortWrites) this.timed.add('sort');
         drawn = order.encode(f);
         this.lastDrawn = drawn && Object.assign(this.kept, drawn);
       } else {
-        drawn = frozen;
+        drawn = this.lastDrawn;
       }
       if (drawn && options.measure) {
-        this.measure.encode(encoder, { ...drawn, depths: projector.depths!, state: projector.state! });
+        measured = this.measure.encode(encoder, { ...drawn, depths: projector.depths!, state: projector.state! });
       }
     }
     let draw: SplatDraw | null = null;
@@ -139,6 +138,7 @@ export class SplatFrame {
       this.timed.add('render');
       this.timer.resolve(encoder);
     }
+    return measured;
   }
 
   /** The ordering error of the last measured frame (after its submit). */

@@ -12,7 +12,7 @@ import type { mat4 } from 'gl-matrix';
 import { SplatFrame, type FrameOrder, type FrameTimings } from './splat-frame';
 import { GpuSortOrder } from './gpu-sort-order';
 import { UploadedOrder } from './uploaded-order';
-import { chooseOrder, type OrderChoice, type SortMode } from './order-policy';
+import { chooseOrder, type OrderChoice, type OrderState, type SortMode } from './order-policy';
 import { initialAutoKeyBits, keyBitsOf, nextAutoKeyBits, AUTO_MEASURE_INTERVAL, type AutoKeyBits, type KeyBitsSetting } from './key-bits-policy';
 import type { FrameParameters } from '../render/frame-uniforms';
 import type { OrderErrorMeasure } from '../render/order-error-pass';
@@ -46,7 +46,7 @@ export interface FrameSettings {
 
 /** What a frame did. */
 export interface FrameReport {
-  choice: OrderChoice;
+  choice: Readonly<OrderChoice>;
   /** The key width the order was made with (of the frozen order, when frozen). */
   keyBits: number;
   /** Frames between the camera the order was sorted for and this one (0: sorted this frame). */
@@ -64,23 +64,27 @@ export class ViewerCore {
   /** Frame number from which CPU orders count (orders asked for before the switch to a CPU mode are stale). */
   private cpuSince = 0;
   private lastMode: SortMode = 'gpu';
-  private cpuOrderScene = -1;
   private cpuOrderFrame = 0;
   private cpuOrderBits = 32;
-  /** The scene, key width and source of the order drawn last (what a frozen frame re-draws). */
-  private drawnScene = -1;
+  /**
+   * The key width and age of the order drawn last (what a frozen frame
+   * re-draws; SplatFrame forgets that order on a new scene, and
+   * UploadedOrder is cleared then, so neither needs a scene id here).
+   */
   private drawnBits = 32;
   private drawnAge = 0;
   private drawnAt = 0;
   private auto: AutoKeyBits = initialAutoKeyBits();
-  private measuring = false;
   private measuredBits = 32;
   private measuredAuto = false;
   private framesSinceMeasure = 0;
   private order: FrameOrder;
-  private readonly report: FrameReport = { choice: chooseOrder({ hasScene: false, mode: 'gpu', freeze: false, canFreeze: false, cpuOrderReady: false, cpuFailed: false }), keyBits: 32, orderAge: 0, cpuSortMs: null };
+  /** Reused every frame: the policy's input and the frame's report. */
+  private readonly orderState: OrderState = { hasScene: false, mode: 'gpu', freeze: false, canFreeze: false, cpuOrderReady: false, cpuFailed: false };
+  private readonly report: FrameReport = { choice: chooseOrder(this.orderState), keyBits: 32, orderAge: 0, cpuSortMs: null };
   private readonly commands: GPUCommandBuffer[] = [];
   private readonly encoderDescriptor: GPUCommandEncoderDescriptor = { label: 'ViewerCore.frame' };
+  private readonly encodeOptions = { measure: false };
   /** Frames submitted so far. */
   frames = 0;
   /** The last ordering error measured, and the key width it was measured at. */
@@ -153,14 +157,14 @@ export class ViewerCore {
     }
     const wantedBits = keyBitsOf(settings.keyBits, this.auto);
     if (settings.sortMode !== 'gpu') this.serveCpu(params.view, settings, wantedBits, report);
-    const choice = chooseOrder({
-      hasScene: this.scene !== null,
-      mode: settings.sortMode,
-      freeze: settings.freezeOrder,
-      canFreeze: this.frame.canFreeze && this.drawnScene === this.sceneId,
-      cpuOrderReady: this.cpuOrderScene === this.sceneId && this.cpuOrderFrame >= this.cpuSince && this.uploaded.ready,
-      cpuFailed: this.cpu?.error != null,
-    });
+    const state = this.orderState;
+    state.hasScene = this.scene !== null;
+    state.mode = settings.sortMode;
+    state.freeze = settings.freezeOrder;
+    state.canFreeze = this.frame.canFreeze;
+    state.cpuOrderReady = this.uploaded.ready && this.cpuOrderFrame >= this.cpuSince;
+    state.cpuFailed = this.cpu?.error != null;
+    const choice = chooseOrder(state);
     report.choice = choice;
     params.splatCount = this.splatCount;
     if (choice.source === 'frozen') {
@@ -177,14 +181,14 @@ export class ViewerCore {
       this.order = this.gpuOrder;
     }
     report.keyBits = params.keyBits;
-    const measure = choice.source !== 'none' && !this.measuring && this.wantsMeasure(settings, choice);
+    const wantMeasure = choice.source !== 'none' && !this.frame.measuring && this.wantsMeasure(settings, choice);
 
     const encoder = this.device.createCommandEncoder(this.encoderDescriptor);
-    this.frame.encode(encoder, params, target, this.order, { measure });
+    this.encodeOptions.measure = wantMeasure;
+    const measure = this.frame.encode(encoder, params, target, this.order, this.encodeOptions);
     this.commands[0] = encoder.finish();
     this.device.queue.submit(this.commands);
     if (choice.source !== 'frozen' && choice.source !== 'none') {
-      this.drawnScene = this.sceneId;
       this.drawnBits = params.keyBits;
       this.drawnAge = report.orderAge;
       this.drawnAt = this.frames;
@@ -192,12 +196,12 @@ export class ViewerCore {
     this.frames++;
     this.framesSinceMeasure++;
     if (measure) {
-      this.measuring = true;
       this.framesSinceMeasure = 0;
       this.measuredBits = params.keyBits;
       this.measuredAuto = settings.keyBits === 'auto' && choice.source === 'gpu-sort';
       const sceneId = this.sceneId;
-      this.frame.readOrderError().then((m) => this.measured(m, sceneId), () => (this.measuring = false));
+      // A failed read (the device lost) leaves the measure unread; the pass frees itself either way.
+      this.frame.readOrderError().then((m) => this.measured(m, sceneId), () => {});
     }
     if (!this.timingPending && this.frame.timer.enabled) {
       this.timingPending = true;
@@ -210,12 +214,11 @@ export class ViewerCore {
   private serveCpu(view: mat4, settings: FrameSettings, wantedBits: number, report: FrameReport): void {
     const cpu = (this.cpu ??= this.createCpu());
     // A frozen order may be the uploaded one: leave its buffer alone.
-    if (settings.freezeOrder && this.frame.canFreeze && this.drawnScene === this.sceneId) return;
+    if (settings.freezeOrder && this.frame.canFreeze) return;
     const taken = cpu.take();
     if (taken) {
       if (taken.frame >= this.cpuSince) {
         this.uploaded.upload(taken.order, this.splatCount);
-        this.cpuOrderScene = this.sceneId;
         this.cpuOrderFrame = taken.frame;
         this.cpuOrderBits = taken.keyBits;
         report.cpuSortMs = taken.sortMs;
@@ -232,13 +235,12 @@ export class ViewerCore {
     return cpu;
   }
 
-  private wantsMeasure(settings: FrameSettings, choice: OrderChoice): boolean {
+  private wantsMeasure(settings: FrameSettings, choice: Readonly<OrderChoice>): boolean {
     if (settings.measureOrder) return true;
     return settings.keyBits === 'auto' && choice.source === 'gpu-sort' && (this.auto.probing || this.framesSinceMeasure >= AUTO_MEASURE_INTERVAL);
   }
 
   private measured(m: OrderErrorMeasure, sceneId: number): void {
-    this.measuring = false;
     this.orderError = { ...m, keyBits: this.measuredBits };
     // Only a measure of the auto width, of this scene, steers it.
     if (this.measuredAuto && sceneId === this.sceneId && this.measuredBits === this.auto.bits) this.auto = nextAutoKeyBits(this.auto, m);

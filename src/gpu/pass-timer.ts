@@ -4,6 +4,16 @@
  * Without the 'timestamp-query' feature, `timestampWrites` returns undefined
  * and `read` gives null for every pass, so callers can show "n/a".
  */
+/**
+ * Sets or clears a pass descriptor's (or options object's) timestampWrites,
+ * for descriptors reused every frame: a pass that is not timed this frame
+ * must not keep last frame's writes.
+ */
+export function setTimestampWrites<T extends { timestampWrites?: W }, W>(target: T, writes: W | undefined): void {
+  if (writes) target.timestampWrites = writes;
+  else delete target.timestampWrites;
+}
+
 export class GpuPassTimer<Name extends string> {
   private readonly querySet: GPUQuerySet | null;
   private readonly resolveBuffer: GPUBuffer | null;

@@ -21,7 +21,6 @@ export interface StructLayout {
   readonly align: number;
   offset(field: string): number;
   word(field: string): number;
-  wgsl(): string;
 }
 
 function typeLayout(type: string): { size: number; align: number } {
@@ -77,7 +76,6 @@ export function defineStruct(name: string, specs: readonly FieldSpec[] | readonl
     align,
     offset: offsetOf,
     word: (field) => offsetOf(field) / 4,
-    wgsl: () => `struct ${name} {\n${fields.map((f) => `  ${f.name}: ${f.type},`).join('\n')}\n}`,
   };
 }
 

@@ -33,6 +33,7 @@ export class OrderErrorPass {
   private readonly result: GPUBuffer;
   private readonly readback: GPUBuffer;
   private readonly zero = new Uint32Array(ORDER_ERROR.size / 4);
+  private readonly countScratch = new Uint32Array(1);
   private bound: { order: GPUBuffer; depths: GPUBuffer; state: GPUBuffer; group: GPUBindGroup } | null = null;
   private busy = false;
 
@@ -68,7 +69,8 @@ export class OrderErrorPass {
     this.device.queue.writeBuffer(this.result, 0, this.zero);
     const countOffset = ORDER_ERROR.offset('count');
     if (typeof input.count === 'number') {
-      this.device.queue.writeBuffer(this.result, countOffset, new Uint32Array([input.count]));
+      this.countScratch[0] = input.count;
+      this.device.queue.writeBuffer(this.result, countOffset, this.countScratch);
     } else {
       encoder.copyBufferToBuffer(input.count.buffer, input.count.offset, this.result, countOffset, 4);
     }

@@ -37,6 +37,7 @@ import projectSource from '../../shaders/splat_project.wgsl?raw';
 import scanSource from '../../shaders/visible_scan.wgsl?raw';
 import tileScanSource from '../../shaders/tile_scan.wgsl?raw';
 import keysSource from '../../shaders/visible_keys.wgsl?raw';
+import { setTimestampWrites } from '../gpu/pass-timer';
 import { createCheckedShaderModule } from '../gpu/shader';
 import { FIRST_PASS_BINDING, type GpuSplats } from '../scene/gpu-splats';
 import { CLIP_MARGIN_PX, CLIP_SLACK_PX } from './splat-size-cap';
@@ -81,6 +82,9 @@ interface SceneBuffers {
   records: GPUBuffer;
   depths: GPUBuffer;
   state: GPUBuffer;
+  /** Made once per scene: read every frame, never allocated per frame. */
+  visibleCount: GpuCount;
+  drawArgs: GpuCount;
   capacity: number;
   projectGroups: [number, number];
   scanGroups: [number, number];
@@ -176,12 +180,12 @@ export class SplatProjector {
 
   /** Where the visible count lies (the sort's countBuffer). */
   get visibleCount(): GpuCount {
-    return { buffer: this.requireBuffers().state, offset: VISIBLE_STATE.offset('visible') };
+    return this.requireBuffers().visibleCount;
   }
 
   /** Where the drawIndirect arguments lie. */
   get drawArgs(): GpuCount {
-    return { buffer: this.requireBuffers().state, offset: VISIBLE_STATE.offset('draw_vertex_count') };
+    return this.requireBuffers().drawArgs;
   }
 
   /** The most splats keyed and drawn per frame. */
@@ -237,6 +241,8 @@ export class SplatProjector {
       records,
       depths,
       state,
+      visibleCount: { buffer: state, offset: VISIBLE_STATE.offset('visible') },
+      drawArgs: { buffer: state, offset: VISIBLE_STATE.offset('draw_vertex_count') },
       capacity: Math.min(capacity, scene.count),
       projectGroups: grid(tiles),
       scanGroups: grid(blocks),
@@ -263,8 +269,7 @@ export class SplatProjector {
     // A new range every frame: the writes are queued before this frame's commands.
     this.device.queue.writeBuffer(b.state, 0, this.resetRange);
     const descriptor = this.descriptor;
-    if (timestampWrites) descriptor.timestampWrites = timestampWrites;
-    else delete descriptor.timestampWrites;
+    setTimestampWrites(descriptor, timestampWrites);
     const pass = encoder.beginComputePass(descriptor);
     const variant = (b.chunked ? CHUNKED : 0) | (pairs ? 0 : MARK_CULLED);
     const pipeline = this.projectPipeline(variant);

@@ -8,6 +8,7 @@
 import commonSource from '../../shaders/splat_common.wgsl?raw';
 import recordsSource from '../../shaders/splat_records.wgsl?raw';
 import renderSource from '../../shaders/splat_render.wgsl?raw';
+import { setTimestampWrites } from '../gpu/pass-timer';
 import { createCheckedShaderModule } from '../gpu/shader';
 import type { GpuCount } from './splat-projector';
 
@@ -76,8 +77,7 @@ export class SplatRenderer {
     const clear = attachment.clearValue as GPUColorDict;
     [clear.r, clear.g, clear.b] = target.background;
     const descriptor = this.descriptor;
-    if (timestampWrites) descriptor.timestampWrites = timestampWrites;
-    else delete descriptor.timestampWrites;
+    setTimestampWrites(descriptor, timestampWrites);
     const pass = encoder.beginRenderPass(descriptor);
     if (draw && draw.count !== 0) {
       pass.setPipeline(this.pipeline);

@@ -1,7 +1,8 @@
 /**
  * How the renderer bounds a splat's quad on screen: the one source of truth
- * for the render vertex shader (override `clip_margin_px` in
- * shaders/splat_render.wgsl). DOM-free and free of shader imports.
+ * for the projector, which computes each quad once (override
+ * `clip_margin_px` in shaders/splat_project.wgsl). DOM-free and free of
+ * shader imports.
  *
  * The cap. A splat's quad is drawn as today (the oriented quad: ellipse
  * axes, min(3, threshold) sigma along the major axis, min(threshold,
@@ -27,9 +28,10 @@
  *   rectangle is a subset of the quad: no splat gets more fragments than
  *   before (clipping to the axis-aligned box of the quad instead would give
  *   a thin diagonal needle across the window a whole window of fragments,
- *   to be discarded). The vertex shader gains the bounding-box test (~10
- *   ALU operations) per splat; the clipped branch runs only for the few
- *   quads that reach past the margin.
+ *   to be discarded). The projector does the bounding-box test (~10 ALU
+ *   operations) once per splat; the clipped branch runs only for the few
+ *   quads that reach past the margin. The cap also keeps every quad's
+ *   edges, stored as f16 (max 65,504), within the window + 1024 px.
  *
  * What it does not bound: the rasterizer never made fragments outside the
  * window anyway, so a splat that covers the window still costs a window of

@@ -21,7 +21,7 @@
  *
  * Which splats cover the window. A splat is drawn where alpha ≥ 1/255,
  * within min(3, k) standard deviations of its screen ellipse along the major
- * axis and k along the minor, k = √(2 ln(255 o)) (shaders/splat_render.wgsl),
+ * axis and k along the minor, k = √(2 ln(255 o)) (shaders/splat_project.wgsl),
  * so the drawn region holds the disc of radius min(3, k)·σ_minor around its
  * centre. The screen ellipse's minor σ is at most the splat's middle σ (the
  * 2×2 projection of a 3×3 covariance interlaces its eigenvalues), and

@@ -16,6 +16,7 @@
 import { checkKeyBits } from './sort-contract';
 import { chooseRadixLayout, passCount, type DigitBits, type RadixLayout } from './radix-layout';
 import { radixShaderSources } from './radix-shaders';
+import { setTimestampWrites } from '../gpu/pass-timer';
 import { createCheckedShaderModule } from '../gpu/shader';
 import { CONTROL, COUNT_SOURCE, DISPATCH_ARGS, PASS } from './radix-structs';
 
@@ -203,8 +204,7 @@ export class GpuRadixSort {
       this.encodeProfiled(encoder, passes, keyBits, options.phaseTimestamps);
     } else {
       const descriptor = this.passDescriptor;
-      if (options.timestampWrites) descriptor.timestampWrites = options.timestampWrites;
-      else delete descriptor.timestampWrites;
+      setTimestampWrites(descriptor, options.timestampWrites);
       const pass = encoder.beginComputePass(descriptor);
       this.recordPrepare(pass);
       for (let p = 0; p < passes; p++) {

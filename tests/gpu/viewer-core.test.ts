@@ -94,6 +94,21 @@ test('no scene: the frame clears and says so', async () => {
   expect(coveredFraction(pixels)).toBe(0);
 });
 
+test('an empty scene draws nothing and measures nothing, however often a measure is asked for', async () => {
+  const empty: SplatCloud = { ...cloud, count: 0, positions: new Float32Array(0), scales: new Float32Array(0), rotations: new Float32Array(0), opacities: new Float32Array(0), dc: new Float32Array(0), sh: new Float32Array(0) };
+  core.setScene(empty, 'core-empty');
+  for (let k = 0; k < 3; k++) {
+    const { source, pixels } = await draw(settings({ measureOrder: true }));
+    expect(source).toBe('gpu-sort');
+    expect(coveredFraction(pixels)).toBe(0);
+  }
+  await device.queue.onSubmittedWorkDone();
+  await new Promise((resolve) => setImmediate(resolve));
+  // No order was drawn, so no measure was recorded and none read.
+  expect(core.orderError).toBeNull();
+  expect(core.frame.measuring).toBe(false);
+});
+
 test('GPU → CPU → frozen → GPU → a new scene: each frame draws what the policy chose', async () => {
   core.setScene(cloud, 'core-test');
   const gpu = await draw(settings());
