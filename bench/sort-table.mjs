@@ -2,54 +2,136 @@
 // Renders the sort benchmark's JSON lines (bench-sort and cub_sort output,
 // any number of files) as the markdown tables of docs/benchmarks.md:
 //   node bench/sort-table.mjs docs/results/<run>/*.jsonl
+// Lines not starting with '{' (bench-sort's own ratio table) are ignored.
 import { readFileSync } from 'node:fs';
 
-const rows = process.argv
+const records = process.argv
   .slice(2)
   .flatMap((file) => readFileSync(file, 'utf8').split('\n'))
   .filter((line) => line.startsWith('{'))
-  .map((line) => JSON.parse(line))
-  .filter((r) => r.impl);
+  .map((line) => JSON.parse(line));
+const rows = records.filter((r) => r.impl);
 
-const fmt = (ms) => (ms === undefined ? '–' : ms < 1 ? ms.toFixed(3) : ms.toFixed(2));
-const label = (n) => (n >= 1 << 20 ? `${n / (1 << 20)}M` : `${n / 1024}K`);
+// "unstable": the row never settled (ms null); "–": not measured.
+const fmt = (ms) => (ms === undefined ? '–' : ms === null ? 'unstable' : ms < 1 ? ms.toFixed(3) : ms.toFixed(2));
+const pct = (x) => (x === undefined || x === null || Number.isNaN(x) ? '–' : `${(100 * x).toFixed(1)} %`);
+const label = (n) => (n >= 1 << 20 && n % (1 << 20) === 0 ? `${n / (1 << 20)}M` : n % 1024 === 0 ? `${n / 1024}K` : String(n));
 const find = (pred) => rows.find(pred);
-const sizes = [...new Set(rows.map((r) => r.n))].sort((a, b) => a - b);
-const bitsList = [...new Set(rows.filter((r) => r.impl === 'gpu-radix').map((r) => r.keyBits))].sort((a, b) => a - b);
-const mainConfig = 'd8';
+const gpuRows = rows.filter((r) => r.impl === 'gpu-radix');
+const sizes = [...new Set(rows.map((r) => r.n).filter((n) => n !== undefined))].sort((a, b) => a - b);
+const bitsList = [...new Set(gpuRows.map((r) => r.keyBits))].sort((a, b) => a - b);
+const configs = [...new Set(gpuRows.map((r) => r.config))];
+const rankingOf = (c) => find((r) => r.impl === 'gpu-radix' && r.config === c)?.ranking;
 
-console.log('GPU radix sort (default configuration) beside CUB, same GPU, same run; ms, median of timestamped runs.\n');
-console.log('| pairs | key bits | Splatsort | CUB | ratio | count | scan | scatter |');
-console.log('|---:|---:|---:|---:|---:|---:|---:|---:|');
-for (const keyBits of bitsList) {
-  for (const n of sizes) {
-    const ours = find((r) => r.impl === 'gpu-radix' && r.config === mainConfig && r.n === n && r.keyBits === keyBits);
-    const cub = find((r) => r.impl === 'cub' && r.n === n && r.bits === keyBits);
-    if (!ours) continue;
-    const ratio = cub ? `${(ours.ms / cub.ms).toFixed(2)}×` : '–';
-    console.log(
-      `| ${label(n)} | ${keyBits} | ${fmt(ours.ms)} | ${fmt(cub?.ms)} | ${ratio} | ${fmt(ours.countMs)} | ${fmt(ours.scanMs)} | ${fmt(ours.scatterMs)} |`,
-    );
-  }
+/** CUB's ms for (n, bits): the mean of every run given (bench-sort --compare emits one before and one after). */
+function cubMs(n, bits) {
+  const ms = rows.filter((r) => r.impl === 'cub' && r.n === n && r.bits === bits).map((r) => r.ms);
+  return ms.length ? ms.reduce((a, b) => a + b, 0) / ms.length : undefined;
 }
 
-const configs = [...new Set(rows.filter((r) => r.impl === 'gpu-radix').map((r) => r.config))];
-console.log('\nGPU configurations (digit bits, pairs per invocation → tile); ms.\n');
-console.log(`| pairs | key bits | ${configs.map((c) => `${c} (tile ${find((r) => r.config === c).tile})`).join(' | ')} |`);
-console.log(`|---:|---:|${configs.map(() => '---:').join('|')}|`);
-for (const keyBits of bitsList) {
-  for (const n of sizes.filter((s) => s >= 1 << 20)) {
-    const cells = configs.map((c) => fmt(find((r) => r.config === c && r.n === n && r.keyBits === keyBits)?.ms));
-    console.log(`| ${label(n)} | ${keyBits} | ${cells.join(' | ')} |`);
+for (const { machine } of records.filter((r) => r.machine)) {
+  const parts = [machine.device, machine.description && `driver ${machine.description}`, machine.vendor, machine.architecture].filter(Boolean);
+  console.log(`Machine: ${parts.join(', ')}; Node ${machine.node}, webgpu ${machine.webgpu ?? '?'}.\n`);
+}
+
+// Copy bandwidth of the same GPU, the ceiling for the memory-bound phases.
+const copy = find((r) => r.impl === 'copy');
+const copyBuffer = find((r) => r.impl === 'copy-buffer');
+for (const [name, r] of [['copy kernel (vec4<u32>)', copy], ['copyBufferToBuffer', copyBuffer]]) {
+  if (!r) continue;
+  const gbps = r.gbps === null ? 'unstable' : `${r.gbps} GB/s`;
+  console.log(`Copy, ${name}: ${gbps} (${(r.bytes / 2 ** 20).toFixed(0)} MiB read + written in ${fmt(r.ms)} ms, spread ${pct(r.spread)}).`);
+}
+if (copy || copyBuffer) console.log('');
+
+// Rows with batchMedians come from the stable warm-up; older files used a fixed one.
+const warmup = (config) =>
+  gpuRows.some((r) => r.config === config && r.batchMedians) ? 'a stable warm-up' : 'a fixed warm-up (older bench-sort)';
+
+// One table per configuration (e.g. d8 with the portable and the subgroup ranking).
+for (const config of configs) {
+  const ranking = rankingOf(config);
+  console.log(
+    `GPU radix sort, ${config}${ranking ? ` (${ranking} ranking)` : ''}, beside CUB, same GPU, same run; ms, median of timestamped runs after ${warmup(config)}; spread = p90 / p10 - 1.\n`,
+  );
+  console.log('| pairs | key bits | Splatsort | spread | CUB | ratio | histogram | count | scan | scatter |');
+  console.log('|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+  for (const keyBits of bitsList) {
+    for (const n of sizes) {
+      const ours = find((r) => r.impl === 'gpu-radix' && r.config === config && r.n === n && r.keyBits === keyBits);
+      if (!ours) continue;
+      const cub = cubMs(n, keyBits);
+      const ratio = cub && typeof ours.ms === 'number' ? `${(ours.ms / cub).toFixed(2)}×` : '–';
+      const ms = fmt(ours.ms) + (ours.drift ? ' (drift)' : '');
+      console.log(
+        `| ${label(n)} | ${keyBits} | ${ms} | ${pct(ours.spread)} | ${fmt(cub)} | ${ratio} | ${fmt(ours.histogramMs)} | ${fmt(ours.countMs)} | ${fmt(ours.scanMs)} | ${fmt(ours.scatterMs)} |`,
+      );
+    }
   }
+  console.log('');
+}
+
+if (configs.length > 1) {
+  console.log('GPU configurations (digit bits, ranking, pairs per invocation → tile); ms.\n');
+  const head = configs.map((c) => `${c}${rankingOf(c) ? ` ${rankingOf(c)}` : ''} (tile ${find((r) => r.config === c).tile})`);
+  console.log(`| pairs | key bits | ${head.join(' | ')} |`);
+  console.log(`|---:|---:|${configs.map(() => '---:').join('|')}|`);
+  for (const keyBits of bitsList) {
+    for (const n of sizes) {
+      const cells = configs.map((c) => fmt(find((r) => r.impl === 'gpu-radix' && r.config === c && r.n === n && r.keyBits === keyBits)?.ms));
+      if (cells.every((c) => c === '–')) continue;
+      console.log(`| ${label(n)} | ${keyBits} | ${cells.join(' | ')} |`);
+    }
+  }
+  console.log('');
+}
+
+// Per-phase traffic, from the --phases rows. Bytes moved per pair:
+//  histogram (once per sort, with the prepare step): reads the key (4 B);
+// and per pass:
+//  count: reads the key (4 B);
+//  scan: the per-tile digit counts, radix × 4 B per tile, written by count,
+//        then read and written by the scan and read by the scatter, taken as
+//        8 × radix × 4 B per tile (an estimate; small beside the others);
+//  scatter: reads and writes key and value (16 B).
+// Achieved GB/s = bytes/pair × n × passes / time; "% copy" is that against
+// the copy kernel measured in the same run.
+const phaseRows = gpuRows.filter((r) => typeof r.countMs === 'number');
+if (phaseRows.length) {
+  const copyGbps = typeof copy?.gbps === 'number' ? copy.gbps : undefined;
+  console.log(
+    `Phase bandwidth (bytes per pair: histogram 4 once; per pass count 4, scan 8 × radix × 4 / tile, scatter 16)${copyGbps ? `; % of the copy kernel's ${copyGbps} GB/s` : ''}.\n`,
+  );
+  console.log('| config | pairs | key bits | passes | histogram GB/s | % copy | count GB/s | % copy | scan B/pair | scan GB/s | % copy | scatter GB/s | % copy |');
+  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+  for (const r of phaseRows.sort((a, b) => a.config.localeCompare(b.config) || a.keyBits - b.keyBits || a.n - b.n)) {
+    const passes = Math.ceil(r.keyBits / r.digitBits);
+    const radix = r.radix ?? 2 ** r.digitBits;
+    const scanBytes = (8 * radix * 4) / r.tile;
+    const gbps = (bytes, ms) => (ms > 0 ? (bytes * r.n * passes) / (ms * 1e6) : undefined);
+    const cells = [
+      [4 / passes, r.histogramMs],
+      [4, r.countMs],
+      [scanBytes, r.scanMs],
+      [16, r.scatterMs],
+    ].map(([bytes, ms]) => {
+      const g = gbps(bytes, ms);
+      return [g === undefined ? '–' : g < 10 ? g.toPrecision(2) : g.toFixed(0), g !== undefined && copyGbps ? pct(g / copyGbps) : '–'];
+    });
+    console.log(
+      `| ${r.config} | ${label(r.n)} | ${r.keyBits} | ${passes} | ${cells[0].join(' | ')} | ${cells[1].join(' | ')} | ${scanBytes.toFixed(2)} | ${cells[2].join(' | ')} | ${cells[3].join(' | ')} |`,
+    );
+  }
+  console.log('');
 }
 
 const cpuImpls = [...new Set(rows.filter((r) => r.impl.startsWith('cpu')).map((r) => r.impl))];
 if (cpuImpls.length) {
-  console.log('\nCPU sorts (Node, one thread); ms, median.\n');
+  const cpuBits = [...new Set(rows.filter((r) => r.impl.startsWith('cpu')).map((r) => r.keyBits))].sort((a, b) => a - b);
+  console.log('CPU sorts (Node, one thread); ms, median.\n');
   console.log('| pairs | key bits | ' + cpuImpls.join(' | ') + ' |');
   console.log('|---:|---:|' + cpuImpls.map(() => '---:').join('|') + '|');
-  for (const keyBits of bitsList) {
+  for (const keyBits of cpuBits) {
     for (const n of sizes) {
       const cells = cpuImpls.map((impl) => fmt(find((r) => r.impl === impl && r.n === n && r.keyBits === keyBits)?.ms));
       if (cells.every((c) => c === '–')) continue;

@@ -13,10 +13,14 @@
 @group(0) @binding(2) var<storage, read_write> keys_out: array<u32>;
 @group(0) @binding(3) var<storage, read_write> values_out: array<u32>;
 // counts[digit * num_tiles + tile]: digit counts per tile (phase 1), then
-// their exclusive prefix along each digit's row (phase 2).
+// their exclusive prefix along each digit's row (phase 2): where the tile's
+// keys of that digit start among all keys of that digit.
 @group(0) @binding(4) var<storage, read_write> counts: array<u32>;
-// digit_totals[pass * RADIX + digit]: how many keys have this digit, summed
-// by phase 1 with one atomic add per (tile, digit); zeroed by the prepare step.
+// digit_totals[pass * RADIX + digit]: how many keys have this digit in that
+// pass, counted once per sort by radix_histogram.wgsl. (Phase 1 used to add
+// them up with one global atomic per (tile, digit); 5,462 tiles adding into
+// the same 256 words serialised in the L2 and held the count phase at a
+// quarter of memory speed: docs/benchmarks.md.)
 @group(0) @binding(5) var<storage, read_write> digit_totals: array<atomic<u32>>;
 @group(0) @binding(6) var<uniform> control: Control;
 @group(0) @binding(7) var<uniform> pass_info: Pass;
@@ -60,4 +64,29 @@ fn workgroup_exclusive_scan(lid: u32, value: u32) -> ScanResult {
   let total = scan_buf[src * WG + WG - 1u];
   workgroupBarrier();  // scan_buf may be reused right after
   return ScanResult(inclusive - value, total);
+}
+
+// ---- exclusive scan of one value per digit, in place ---------------------
+// Each invocation takes DIGITS_PER_INVOCATION consecutive digits (RADIX may
+// be smaller or larger than WG). Returns the sum of all values.
+const DIGITS_PER_INVOCATION: u32 = (RADIX + WG - 1u) / WG;
+
+fn exclusive_scan_digits(lid: u32, digits: ptr<workgroup, array<u32, RADIX>>) -> u32 {
+  let first = lid * DIGITS_PER_INVOCATION;
+  var own: array<u32, DIGITS_PER_INVOCATION>;
+  var sum = 0u;
+  for (var i = 0u; i < DIGITS_PER_INVOCATION; i++) {
+    own[i] = sum;
+    if (first + i < RADIX) {
+      sum += (*digits)[first + i];
+    }
+  }
+  let scan = workgroup_exclusive_scan(lid, sum);
+  for (var i = 0u; i < DIGITS_PER_INVOCATION; i++) {
+    if (first + i < RADIX) {
+      (*digits)[first + i] = scan.exclusive + own[i];
+    }
+  }
+  workgroupBarrier();
+  return scan.total;
 }

@@ -1,7 +1,6 @@
 // Radix pass, phase 1: each workgroup counts the digits of its tile and
 // writes the counts to counts[digit * num_tiles + tile] (digit-major, so that
-// phase 2 scans each digit's row and phase 3 finds (digit, tile) directly),
-// and adds them to the pass's digit totals.
+// phase 2 scans each digit's row and phase 3 finds (digit, tile) directly).
 // Local ranks are not stored: phase 3 recomputes them from the keys, which
 // costs less than writing and re-reading a rank per pair.
 
@@ -9,6 +8,8 @@
 // of equal keys (all-equal or sorted input) do not serialise on one atomic.
 const COPIES: u32 = 8u;
 var<workgroup> histogram: array<atomic<u32>, COPIES * RADIX>;
+
+const VECS: u32 = ITEMS / 4u;
 
 @compute @workgroup_size(WG)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
@@ -19,21 +20,26 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
   for (var i = lid; i < COPIES * RADIX; i += WG) {
     atomicStore(&histogram[i], 0u);
   }
+
+  // Strided vec4 loads (consecutive invocations read consecutive 16 bytes),
+  // all issued before the first atomic so their latencies overlap.
+  let n = control.n;
+  let first_vec = tile * (TILE / 4u);
+  var loaded: array<vec4<u32>, VECS>;
+  for (var q = 0u; q < VECS; q++) {
+    let v = first_vec + q * WG + lid;
+    if (v * 4u < n) {
+      loaded[q] = keys_in[v];
+    }
+  }
   workgroupBarrier();
 
-  let n = control.n;
   let copy = (lid % COPIES) * RADIX;
-  // Strided vec4 loads: consecutive invocations read consecutive 16 bytes.
-  let first_vec = tile * (TILE / 4u);
-  for (var q = 0u; q < ITEMS / 4u; q++) {
-    let v = first_vec + q * WG + lid;
-    let first = v * 4u;
-    if (first < n) {
-      let k = keys_in[v];
-      for (var c = 0u; c < 4u; c++) {
-        if (first + c < n) {
-          atomicAdd(&histogram[copy + digit_of(k[c])], 1u);
-        }
+  for (var q = 0u; q < VECS; q++) {
+    let first = (first_vec + q * WG + lid) * 4u;
+    for (var c = 0u; c < 4u; c++) {
+      if (first + c < n) {
+        atomicAdd(&histogram[copy + digit_of(loaded[q][c])], 1u);
       }
     }
   }
@@ -46,8 +52,5 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
       sum += atomicLoad(&histogram[c * RADIX + d]);
     }
     counts[d * num_tiles + tile] = sum;
-    if (sum != 0u) {
-      atomicAdd(&digit_totals[pass_info.index * RADIX + d], sum);
-    }
   }
 }

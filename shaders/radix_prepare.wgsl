@@ -1,25 +1,17 @@
-// Radix sort, step 0 (one workgroup): zeroes the digit totals and turns the element count into the
+// Radix sort, step 0 (one invocation): turns the element count into the
 // dispatch sizes and per-sort parameters that every later phase reads.
 // Reading the count from a GPU buffer lets an earlier pass (e.g. culling)
 // decide how many pairs are sorted without a round trip to the CPU.
 //
-// Constants from the prelude (src/sort/radix-layout.ts): WG, TILE, MAX_GROUPS_X.
+// Constants and histogram_groups() from the prelude (src/sort/radix-layout.ts).
 
 // The structs are in radix_structs.wgsl.
 @group(0) @binding(0) var<storage, read> source: CountSource;
 @group(0) @binding(1) var<storage, read_write> control: Control;
 @group(0) @binding(2) var<storage, read_write> dispatch: DispatchArgs;
-// Per-pass digit totals, summed by the count phase: start from zero.
-@group(0) @binding(3) var<storage, read_write> digit_totals: array<u32>;
 
-@compute @workgroup_size(WG)
-fn main(@builtin(local_invocation_index) lid: u32) {
-  for (var i = lid; i < arrayLength(&digit_totals); i += WG) {
-    digit_totals[i] = 0u;
-  }
-  if (lid != 0u) {
-    return;
-  }
+@compute @workgroup_size(1)
+fn main() {
   let n = min(source.count, source.capacity);
   let num_tiles = (n + TILE - 1u) / TILE;
   let tiles_x = min(num_tiles, MAX_GROUPS_X);
@@ -30,6 +22,9 @@ fn main(@builtin(local_invocation_index) lid: u32) {
   dispatch.x = tiles_x;
   dispatch.y = tiles_y;
   dispatch.z = 1u;
+  dispatch.hist_x = histogram_groups(num_tiles);
+  dispatch.hist_y = 1u;
+  dispatch.hist_z = 1u;
   control.n = n;
   control.num_tiles = num_tiles;
   control.tiles_x = tiles_x;

@@ -1,8 +1,8 @@
 // Radix pass, phase 2: one workgroup per digit turns that digit's row of tile
 // counts into output offsets, in place: the digit's start in the output (the
-// sum of the totals of all smaller digits, complete since phase 1 ended)
-// plus the exclusive prefix along the row. RADIX workgroups, each walking its
-// row in chunks: no workgroup waits on another, so the sort needs no
+// sum of the totals of all smaller digits, from radix_histogram.wgsl) plus
+// the exclusive prefix along the row. RADIX workgroups, each walking its row
+// in chunks: no workgroup waits on another, so the sort needs no
 // forward-progress guarantee.
 
 const PER_INVOCATION: u32 = 4u;
@@ -17,8 +17,12 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
     atomicStore(&digit_start, 0u);
   }
   workgroupBarrier();
+  var smaller = 0u;
   for (var d = lid; d < digit; d += WG) {
-    atomicAdd(&digit_start, atomicLoad(&digit_totals[pass_info.index * RADIX + d]));
+    smaller += atomicLoad(&digit_totals[pass_info.index * RADIX + d]);
+  }
+  if (smaller != 0u) {
+    atomicAdd(&digit_start, smaller);
   }
   var carry = workgroupUniformLoad(&digit_start);
   for (var chunk = 0u; chunk < num_tiles; chunk += WG * PER_INVOCATION) {

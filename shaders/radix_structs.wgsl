@@ -16,12 +16,15 @@ struct Control {
   pad0: u32,
 }
 
-// Indirect dispatch arguments of the tile phases, in a buffer of their own so
+// Indirect dispatch arguments of the tile phases and the histogram step, in a buffer of their own so
 // the indirect buffer is never also bound to the dispatch it launches.
 struct DispatchArgs {
-  x: u32,
+  x: u32,       // tile grid of the count and scatter phases
   y: u32,
   z: u32,
+  hist_x: u32,  // workgroups of the histogram step (radix_histogram.wgsl)
+  hist_y: u32,
+  hist_z: u32,
 }
 
 // One entry per (pass, key width): which bits of the key this pass sorts on.

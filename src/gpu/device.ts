@@ -4,8 +4,8 @@
  * `webgpu` package in Node), so nothing here touches the DOM.
  */
 
-/** Optional features used when the adapter has them (GPU pass timings). */
-const WANTED_FEATURES: GPUFeatureName[] = ['timestamp-query'];
+/** Optional features used when the adapter has them: GPU pass timings, the sort's subgroup ranking. */
+const WANTED_FEATURES: GPUFeatureName[] = ['timestamp-query', 'subgroups'];
 
 /** Limits raised to what the adapter offers: the sort's tiles and large scenes need them. */
 const RAISED_LIMITS = [
@@ -26,13 +26,18 @@ export interface GpuContext {
   /** A human-readable adapter name, e.g. "nvidia-h100-80gb-hbm3 (vulkan)". */
   adapterName: string;
   hasTimestamps: boolean;
-  /** The adapter offers subgroup operations (informational: the sort does not need them). */
+  /** The device has subgroup operations (the sort ranks with them when they pass its check). */
   hasSubgroups: boolean;
 }
 
 export async function requestGpuContext(
   gpu: GPU | undefined,
-  options: { powerPreference?: GPUPowerPreference; label?: string } = {},
+  options: {
+    powerPreference?: GPUPowerPreference;
+    label?: string;
+    /** Optional features not to ask for even where offered (tests of the paths without them). */
+    withoutFeatures?: GPUFeatureName[];
+  } = {},
 ): Promise<GpuContext> {
   if (!gpu) {
     throw new WebGpuUnavailableError('WebGPU is not available: this browser has no navigator.gpu.');
@@ -41,7 +46,7 @@ export async function requestGpuContext(
   if (!adapter) {
     throw new WebGpuUnavailableError('WebGPU is available but no GPU adapter was found (it may be blocklisted or disabled).');
   }
-  const requiredFeatures = WANTED_FEATURES.filter((f) => adapter.features.has(f));
+  const requiredFeatures = WANTED_FEATURES.filter((f) => adapter.features.has(f) && !options.withoutFeatures?.includes(f));
   const requiredLimits: Record<string, number> = {};
   for (const name of RAISED_LIMITS) requiredLimits[name] = adapter.limits[name];
   const device = await adapter.requestDevice({
@@ -54,7 +59,7 @@ export async function requestGpuContext(
     device,
     adapterName: describeAdapter(adapter),
     hasTimestamps: device.features.has('timestamp-query'),
-    hasSubgroups: adapter.features.has('subgroups'),
+    hasSubgroups: device.features.has('subgroups'),
   };
 }
 

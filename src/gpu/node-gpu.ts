@@ -17,14 +17,14 @@ const liveInstances: GPU[] = [];
  * Creates a GPU and a device. Each call makes a new adapter (an adapter
  * gives out one device). Dawn rounds timestamps unless told not to.
  */
-export async function createNodeGpuContext(label?: string): Promise<GpuContext> {
+export async function createNodeGpuContext(label?: string, options: { withoutFeatures?: GPUFeatureName[] } = {}): Promise<GpuContext> {
   if (!installed) {
     Object.assign(globalThis, globals);
     installed = true;
   }
   const gpu = create(['disable-dawn-features=timestamp_quantization']);
   liveInstances.push(gpu);
-  const context = await requestGpuContext(gpu, label ? { label } : {});
+  const context = await requestGpuContext(gpu, { ...(label ? { label } : {}), ...options });
   context.device.addEventListener('uncapturederror', (event) => {
     console.error(`${label ?? 'device'}: uncaptured WebGPU error: ${(event as GPUUncapturedErrorEvent).error.message}`);
   });

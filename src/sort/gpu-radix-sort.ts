@@ -14,7 +14,8 @@
  * are in the buffers `encode` returns.
  */
 import { checkKeyBits } from './sort-contract';
-import { chooseRadixLayout, passCount, type DigitBits, type RadixLayout } from './radix-layout';
+import { chooseRadixLayout, histogramGroups, passCount, type DigitBits, type RadixLayout, type Ranking } from './radix-layout';
+import { checkSubgroupRanking } from './subgroup-check';
 import { radixShaderSources } from './radix-shaders';
 import { setTimestampWrites } from '../gpu/pass-timer';
 import { createCheckedShaderModule } from '../gpu/shader';
@@ -24,7 +25,22 @@ export interface GpuRadixSortOptions {
   /** Pairs the buffers hold at first; `ensureCapacity` grows them. */
   capacity: number;
   digitBits?: DigitBits;
-  /** Pairs per invocation (4, 8, 12 or 16); default: the largest that fits. */
+  /**
+   * How tiles are ranked (radix-layout.ts). 'portable' (default): on an
+   * H100 it beat the subgroup ranking at every size measured (16M 32-bit
+   * pairs: 1.15 against 1.66 ms; docs/benchmarks.md). 'auto': the subgroup
+   * ranking where the device has subgroups and it sorts a set of check
+   * inputs exactly as the CPU does (once per device), else the portable one.
+   * 'subgroup' fails on a device without subgroups.
+   */
+  ranking?: Ranking | 'auto';
+  /**
+   * Size the subgroup ranking's ballot masks for subgroups this wide even if
+   * the device's are narrower (they still work): lets tests run the
+   * four-word masks of 64- and 128-lane GPUs on a 4-lane software device.
+   */
+  widestSubgroup?: number;
+  /** Pairs per invocation (a multiple of 4, at most 32); default: radix-layout.ts's first choice that fits. */
   itemsPerInvocation?: number;
   /**
    * Caps the workgroups per dispatch dimension below the device's limit, so
@@ -35,7 +51,11 @@ export interface GpuRadixSortOptions {
 }
 
 export interface SortEncodeOptions {
-  /** Pairs to sort, known on the CPU. Either this or `countBuffer`. */
+  /**
+   * Pairs to sort, known on the CPU. Either this or `countBuffer`. A count
+   * known here sizes the dispatches directly, without the prepare step and
+   * the indirect dispatches a GPU-side count needs.
+   */
   count?: number;
   /**
    * Pairs to sort, read on the GPU from a u32 at `offset` (a multiple of 4)
@@ -47,14 +67,14 @@ export interface SortEncodeOptions {
   timestampWrites?: GPUComputePassTimestampWrites;
   /**
    * Profiling: puts every dispatch in a compute pass of its own, timed into
-   * this query set (2 queries per phase: prepare, then count, scan, scatter
-   * for each pass; see PHASES_PER_PASS). Adds pass boundaries, so the total
+   * this query set (2 queries per phase: prepare and histogram together,
+   * then count, scan, scatter for each pass; see PHASES_PER_PASS). Adds pass boundaries, so the total
    * is a little above an unprofiled sort.
    */
   phaseTimestamps?: GPUQuerySet;
 }
 
-/** Timed phases of one radix pass (count, scan, scatter), after the prepare step. */
+/** Timed phases of one radix pass (count, scan, scatter), after the prepare and histogram steps. */
 export const PHASES_PER_PASS = 3;
 
 function phaseWrites(querySet: GPUQuerySet, phase: number): GPUComputePassTimestampWrites {
@@ -67,8 +87,28 @@ export interface SortedBuffers {
 }
 
 
+/** Workgroups of the count and scatter dispatches, when the count is known on the CPU. */
+interface TileGrid {
+  x: number;
+  y: number;
+  /** Workgroups of the histogram step. */
+  hist: number;
+}
+
+/** The ranking a sorter gets when none is asked for (see GpuRadixSortOptions.ranking). */
+export const DEFAULT_RANKING: Ranking | 'auto' = 'portable';
+
+/** One verdict per device on the subgroup ranking (GpuRadixSort.subgroupRankingUsable). */
+const subgroupVerdicts = new WeakMap<GPUDevice, Promise<boolean>>();
+
+function subgroupSizes(device: GPUDevice, widest = 0): { min: number; max: number } {
+  const info = device.adapterInfo as GPUAdapterInfo & { subgroupMinSize?: number; subgroupMaxSize?: number };
+  return { min: info.subgroupMinSize ?? 0, max: Math.max(info.subgroupMaxSize ?? 0, widest) };
+}
+
 interface Pipelines {
   prepare: GPUComputePipeline;
+  histogram: GPUComputePipeline;
   count: GPUComputePipeline;
   scan: GPUComputePipeline;
   scatter: GPUComputePipeline;
@@ -101,7 +141,8 @@ export class GpuRadixSort {
   /** passOffsets[p * digitBits + bits - 1]: the dynamic offset of pass p's uniform entry. */
   private readonly passOffsets: number[][] = [];
   private readonly passDescriptor: GPUComputePassDescriptor;
-  private readonly countScratch = new Uint32Array(1);
+  private readonly controlScratch = new Uint32Array(CONTROL.size / 4);
+  private readonly tileGrid: TileGrid = { x: 0, y: 0, hist: 0 };
 
   static async create(device: GPUDevice, options: GpuRadixSortOptions): Promise<GpuRadixSort> {
     const limits = {
@@ -112,12 +153,44 @@ export class GpuRadixSort {
         options.maxWorkgroupsPerDimension ?? Infinity,
       ),
     };
-    const layout = chooseRadixLayout(limits, {
-      ...(options.digitBits ? { digitBits: options.digitBits } : {}),
-      ...(options.itemsPerInvocation ? { itemsPerInvocation: options.itemsPerInvocation } : {}),
-    });
-    const pipelines = await createPipelines(device, layout, options.label ?? 'GpuRadixSort');
-    return new GpuRadixSort(device, layout, pipelines, options);
+    const make = async (ranking: Ranking) => {
+      const layout = chooseRadixLayout(limits, {
+        ranking,
+        ...(ranking === 'subgroup' ? { subgroupSizes: subgroupSizes(device, options.widestSubgroup) } : {}),
+        ...(options.digitBits ? { digitBits: options.digitBits } : {}),
+        ...(options.itemsPerInvocation ? { itemsPerInvocation: options.itemsPerInvocation } : {}),
+      });
+      const pipelines = await createPipelines(device, layout, options.label ?? 'GpuRadixSort');
+      return new GpuRadixSort(device, layout, pipelines, options);
+    };
+    const ranking = options.ranking ?? DEFAULT_RANKING;
+    if (ranking === 'subgroup' && !device.features.has('subgroups')) {
+      throw new Error('the subgroup ranking needs a device created with the "subgroups" feature');
+    }
+    if (ranking !== 'auto') return make(ranking);
+    if (await GpuRadixSort.subgroupRankingUsable(device)) return make('subgroup');
+    return make('portable');
+  }
+
+  /**
+   * Whether this device has subgroups and the subgroup ranking sorts the
+   * check inputs (subgroup-check.ts) exactly as the CPU does. Decided once
+   * per device; the reason for a refusal is logged.
+   */
+  static subgroupRankingUsable(device: GPUDevice): Promise<boolean> {
+    let verdict = subgroupVerdicts.get(device);
+    if (!verdict) {
+      verdict = device.features.has('subgroups')
+        ? checkSubgroupRanking(device, () => GpuRadixSort.create(device, { capacity: 1, ranking: 'subgroup', label: 'GpuRadixSort.subgroupCheck' }))
+        : Promise.resolve(false);
+      subgroupVerdicts.set(device, verdict);
+    }
+    return verdict;
+  }
+
+  /** Which ranking this sorter's scatter phase uses. */
+  get ranking(): Ranking {
+    return this.layout.ranking;
   }
 
   private constructor(
@@ -129,8 +202,8 @@ export class GpuRadixSort {
   ) {
     this.layout = layout;
     this.passStride = Math.max(256, device.limits.minUniformBufferOffsetAlignment);
-    this.digitTotals = this.buffer('digitTotals', 4 * layout.radix * Math.ceil(32 / layout.digitBits), GPUBufferUsage.STORAGE);
-    this.control = this.buffer('control', CONTROL.size, GPUBufferUsage.STORAGE | GPUBufferUsage.UNIFORM);
+    this.digitTotals = this.buffer('digitTotals', 4 * layout.radix * Math.ceil(32 / layout.digitBits), GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST);
+    this.control = this.buffer('control', CONTROL.size, GPUBufferUsage.STORAGE | GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST);
     this.dispatchArgs = this.buffer('dispatchArgs', DISPATCH_ARGS.size, GPUBufferUsage.STORAGE | GPUBufferUsage.INDIRECT);
     this.countSource = this.buffer('countSource', COUNT_SOURCE.size, GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST);
     this.passInfo = this.createPassInfo();
@@ -142,7 +215,6 @@ export class GpuRadixSort {
         { binding: 0, resource: { buffer: this.countSource } },
         { binding: 1, resource: { buffer: this.control } },
         { binding: 2, resource: { buffer: this.dispatchArgs } },
-        { binding: 3, resource: { buffer: this.digitTotals } },
       ],
     });
     this.sized = this.createSizedBuffers(Math.max(0, options.capacity));
@@ -198,17 +270,20 @@ export class GpuRadixSort {
   encode(encoder: GPUCommandEncoder, options: SortEncodeOptions): SortedBuffers {
     const keyBits = options.keyBits ?? 32;
     checkKeyBits(keyBits);
-    this.encodeCount(encoder, options);
+    const tiles = this.encodeCount(encoder, options);
     const passes = passCount(keyBits, this.layout.digitBits);
+    // The histogram step adds into the digit totals (4 bytes per pass and digit).
+    encoder.clearBuffer(this.digitTotals);
     if (options.phaseTimestamps) {
-      this.encodeProfiled(encoder, passes, keyBits, options.phaseTimestamps);
+      this.encodeProfiled(encoder, passes, keyBits, options.phaseTimestamps, tiles);
     } else {
       const descriptor = this.passDescriptor;
       setTimestampWrites(descriptor, options.timestampWrites);
       const pass = encoder.beginComputePass(descriptor);
-      this.recordPrepare(pass);
+      if (!tiles) this.recordPrepare(pass);
+      this.recordHistogram(pass, passes, keyBits, tiles);
       for (let p = 0; p < passes; p++) {
-        for (let phase = 0; phase < PHASES_PER_PASS; phase++) this.recordPhase(pass, p, keyBits, phase);
+        for (let phase = 0; phase < PHASES_PER_PASS; phase++) this.recordPhase(pass, p, keyBits, phase, tiles);
       }
       pass.end();
     }
@@ -216,15 +291,16 @@ export class GpuRadixSort {
   }
 
   /** Every dispatch in a compute pass of its own, timed into `querySet` (see phaseTimestamps). */
-  private encodeProfiled(encoder: GPUCommandEncoder, passes: number, keyBits: number, querySet: GPUQuerySet): void {
+  private encodeProfiled(encoder: GPUCommandEncoder, passes: number, keyBits: number, querySet: GPUQuerySet, tiles: TileGrid | null): void {
     const timed = (index: number) => encoder.beginComputePass({ label: `${this.label}.phase${index}`, timestampWrites: phaseWrites(querySet, index) });
     let pass = timed(0);
-    this.recordPrepare(pass);
+    if (!tiles) this.recordPrepare(pass);
+    this.recordHistogram(pass, passes, keyBits, tiles);
     pass.end();
     for (let p = 0; p < passes; p++) {
       for (let phase = 0; phase < PHASES_PER_PASS; phase++) {
         pass = timed(1 + p * PHASES_PER_PASS + phase);
-        this.recordPhase(pass, p, keyBits, phase);
+        this.recordPhase(pass, p, keyBits, phase, tiles);
         pass.end();
       }
     }
@@ -236,21 +312,30 @@ export class GpuRadixSort {
     pass.dispatchWorkgroups(1);
   }
 
-  /** Phase 0 (count), 1 (scan) or 2 (scatter) of radix pass `p`. */
-  private recordPhase(pass: GPUComputePassEncoder, p: number, keyBits: number, phase: number): void {
+  /** The digit totals of every pass, bound with the last pass's entry (radix_histogram.wgsl). */
+  private recordHistogram(pass: GPUComputePassEncoder, passes: number, keyBits: number, tiles: TileGrid | null): void {
+    const { layout } = this;
+    const last = passes - 1;
+    const bits = keyBits - last * layout.digitBits;
+    pass.setPipeline(this.pipelines.histogram);
+    pass.setBindGroup(0, this.sized.bindGroups[0], this.passOffsets[last * layout.digitBits + bits - 1]!);
+    if (!tiles) pass.dispatchWorkgroupsIndirect(this.dispatchArgs, DISPATCH_ARGS.offset('hist_x'));
+    else if (tiles.hist > 0) pass.dispatchWorkgroups(tiles.hist);
+  }
+
+  /** Phase 0 (count), 1 (scan) or 2 (scatter) of radix pass `p`; tiles: the grid when the count is known here. */
+  private recordPhase(pass: GPUComputePassEncoder, p: number, keyBits: number, phase: number, tiles: TileGrid | null): void {
     const { layout, pipelines } = this;
     const bits = Math.min(layout.digitBits, keyBits - p * layout.digitBits);
     pass.setBindGroup(0, this.sized.bindGroups[p % 2], this.passOffsets[p * layout.digitBits + bits - 1]!);
-    if (phase === 0) {
-      pass.setPipeline(pipelines.count);
-      pass.dispatchWorkgroupsIndirect(this.dispatchArgs, 0);
-    } else if (phase === 1) {
+    if (phase === 1) {
       pass.setPipeline(pipelines.scan);
       pass.dispatchWorkgroups(layout.radix);
-    } else {
-      pass.setPipeline(pipelines.scatter);
-      pass.dispatchWorkgroupsIndirect(this.dispatchArgs, 0);
+      return;
     }
+    pass.setPipeline(phase === 0 ? pipelines.count : pipelines.scatter);
+    if (!tiles) pass.dispatchWorkgroupsIndirect(this.dispatchArgs, 0);
+    else if (tiles.x > 0) pass.dispatchWorkgroups(tiles.x, tiles.y);
   }
 
   destroy(): void {
@@ -258,12 +343,17 @@ export class GpuRadixSort {
     for (const b of [this.digitTotals, this.control, this.dispatchArgs, this.countSource, this.passInfo]) b.destroy();
   }
 
-  private encodeCount(encoder: GPUCommandEncoder, options: SortEncodeOptions): void {
+  /**
+   * Hands the count to the sort: a GPU count is copied in for the prepare
+   * step (returns null); a CPU count fills the control block here and
+   * returns the tile grid to dispatch.
+   */
+  private encodeCount(encoder: GPUCommandEncoder, options: SortEncodeOptions): TileGrid | null {
     if (options.countBuffer) {
       if (options.count !== undefined) throw new Error('give either count or countBuffer, not both');
       const offset = options.countBuffer.offset ?? 0;
       encoder.copyBufferToBuffer(options.countBuffer.buffer, offset, this.countSource, COUNT_SOURCE.offset('count'), 4);
-      return;
+      return null;
     }
     const count = options.count;
     if (count === undefined || !Number.isInteger(count) || count < 0) {
@@ -272,8 +362,18 @@ export class GpuRadixSort {
     if (count > this.sized.capacity) {
       throw new RangeError(`count ${count} exceeds the sorter's capacity ${this.sized.capacity}; call ensureCapacity first`);
     }
-    this.countScratch[0] = count;
-    this.device.queue.writeBuffer(this.countSource, COUNT_SOURCE.offset('count'), this.countScratch);
+    // The same arithmetic as radix_prepare.wgsl.
+    const numTiles = Math.ceil(count / this.layout.tile);
+    const grid = this.tileGrid;
+    grid.x = Math.min(numTiles, this.layout.maxGroupsX);
+    grid.y = grid.x > 0 ? Math.ceil(numTiles / grid.x) : 1;
+    grid.hist = histogramGroups(numTiles);
+    const control = this.controlScratch;
+    control[CONTROL.word('n')] = count;
+    control[CONTROL.word('num_tiles')] = numTiles;
+    control[CONTROL.word('tiles_x')] = grid.x;
+    this.device.queue.writeBuffer(this.control, 0, control);
+    return grid;
   }
 
   /**
@@ -360,7 +460,7 @@ async function createPipelines(device: GPUDevice, layout: RadixLayout, label: st
   });
   const prepareLayout = device.createBindGroupLayout({
     label: `${label}.prepareLayout`,
-    entries: [storage(0, 'read-only-storage'), storage(1, 'storage'), storage(2, 'storage'), storage(3, 'storage')],
+    entries: [storage(0, 'read-only-storage'), storage(1, 'storage'), storage(2, 'storage')],
   });
   const passLayout = device.createBindGroupLayout({
     label: `${label}.passLayout`,
@@ -384,8 +484,9 @@ async function createPipelines(device: GPUDevice, layout: RadixLayout, label: st
     });
   };
   const prepare = await pipeline('prepare', prepareLayout);
+  const histogram = await pipeline('histogram', passLayout);
   const count = await pipeline('count', passLayout);
   const scan = await pipeline('scan', passLayout);
   const scatter = await pipeline('scatter', passLayout);
-  return { prepare, count, scan, scatter, passLayout, prepareLayout };
+  return { prepare, histogram, count, scan, scatter, passLayout, prepareLayout };
 }

@@ -1,14 +1,23 @@
 /**
- * The shape of the GPU radix sort: workgroup size, pairs per invocation,
- * digit width. This file is the single source of truth for those numbers;
- * the WGSL phases read them from the prelude built here.
+ * The shape of the GPU radix sort: how tiles are ranked, workgroup size,
+ * pairs per invocation, digit width. This file is the single source of truth
+ * for those numbers; the WGSL phases read them from the prelude built here.
  */
 
-/** Invocations per workgroup (the portable maximum every WebGPU device allows). */
+/** Invocations per workgroup of the portable sort (the portable maximum every WebGPU device allows). */
 export const WORKGROUP_SIZE = 256;
 
 /** Digit widths the sort implements. */
 export type DigitBits = 4 | 8;
+
+/**
+ * How the scatter phase ranks a tile by digit:
+ * - 'portable': per-invocation nibble counters and workgroup scans, no
+ *   subgroup operations (shaders/radix_scatter.wgsl);
+ * - 'subgroup': each subgroup matches equal digits with ballots and counts
+ *   them into a histogram of its own (shaders/radix_scatter_subgroup.wgsl).
+ */
+export type Ranking = 'portable' | 'subgroup';
 
 /**
  * Default digit width: 8 bits (4 passes for 32-bit keys, 2 for 16-bit).
@@ -23,77 +32,180 @@ export type DigitBits = 4 | 8;
  */
 export const DEFAULT_DIGIT_BITS: DigitBits = 8;
 
+/**
+ * The subgroup ranking keeps one digit histogram per subgroup, so a
+ * workgroup holds at most this many subgroups (16 × 256 counters = 16 KiB):
+ * devices with small subgroups (SwiftShader's 4 lanes) get smaller workgroups.
+ */
+const MAX_SUBGROUPS_PER_WORKGROUP = 16;
+
+/** Most pairs per invocation offered (20 to 32 measured slower than 12 and 16 on an H100; docs/benchmarks.md). */
+const MAX_ITEMS_PER_INVOCATION = 32;
+
+/** The subgroup sizes a device may use (GPUAdapterInfo.subgroupMinSize / subgroupMaxSize). */
+export interface SubgroupSizes {
+  min: number;
+  max: number;
+}
+
 export interface RadixLayout {
+  ranking: Ranking;
   digitBits: DigitBits;
   radix: number;
-  /** Pairs each invocation ranks; a multiple of 4 (keys are loaded as vec4). */
+  /** Invocations per workgroup, in every phase. */
+  workgroupSize: number;
+  /** Pairs each invocation ranks; a multiple of 4 (the count phase loads keys as vec4). */
   itemsPerInvocation: number;
   /** Pairs per workgroup tile. */
   tile: number;
-  /** Words of workgroup memory the scatter phase stages a tile in. */
+  /** Words of workgroup memory the portable scatter phase stages a tile in. */
   sharedWords: number;
+  /** Subgroup ranking: the most subgroups a workgroup can hold (workgroupSize / smallest subgroup). */
+  maxSubgroups: number;
+  /** Subgroup ranking: the widest subgroup, which sets the width of a ballot mask. */
+  subgroupMaxSize: number;
   maxGroupsX: number;
 }
 
-/** Workgroup bytes the scatter phase needs besides its staging words. */
-function scatterExtraBytes(radix: number): number {
-  return 4 * (2 * WORKGROUP_SIZE + radix);
+export interface RadixLayoutOptions {
+  digitBits?: DigitBits;
+  itemsPerInvocation?: number;
+  ranking?: Ranking;
+  /** Required for the subgroup ranking. */
+  subgroupSizes?: SubgroupSizes;
 }
+
+type LayoutLimits = Pick<
+  GPUSupportedLimits,
+  'maxComputeWorkgroupStorageSize' | 'maxComputeWorkgroupsPerDimension' | 'maxComputeInvocationsPerWorkgroup'
+>;
 
 /**
  * Picks the largest tile the device's workgroup memory allows (bigger tiles
  * mean fewer per-tile counts to scan and longer runs in the scatter).
  */
-export function chooseRadixLayout(
-  limits: Pick<GPUSupportedLimits, 'maxComputeWorkgroupStorageSize' | 'maxComputeWorkgroupsPerDimension' | 'maxComputeInvocationsPerWorkgroup'>,
-  options: { digitBits?: DigitBits; itemsPerInvocation?: number } = {},
-): RadixLayout {
+export function chooseRadixLayout(limits: LayoutLimits, options: RadixLayoutOptions = {}): RadixLayout {
   const digitBits = options.digitBits ?? DEFAULT_DIGIT_BITS;
-  const itemsPerInvocation = options.itemsPerInvocation;
-  if (limits.maxComputeInvocationsPerWorkgroup < WORKGROUP_SIZE) {
-    throw new Error(`the GPU sort needs ${WORKGROUP_SIZE} invocations per workgroup; this device allows ${limits.maxComputeInvocationsPerWorkgroup}`);
-  }
+  const ranking = options.ranking ?? 'portable';
   const radix = 1 << digitBits;
-  const counterWords = 8 * WORKGROUP_SIZE;
-  // Staging words, plus one padding word per 32 (see padded() in radix_scatter.wgsl).
-  const stagingWords = (items: number) => {
-    const words = Math.max(items * WORKGROUP_SIZE, counterWords);
-    return words + Math.ceil(words / 32);
-  };
-  const fits = (items: number) => 4 * stagingWords(items) + scatterExtraBytes(radix) <= limits.maxComputeWorkgroupStorageSize;
-  // Packed ranks hold a tile position in 12 bits (above an 8-bit digit), so
-  // tiles stop at 4096 pairs = 16 per invocation. 12 comes first: on an H200,
-  // 8-bit digits, 32-bit keys, 16M pairs took 1.21 ms with 12 pairs per
-  // invocation, 1.32 ms with 16 (more registers, fewer workgroups resident)
-  // and 1.49 ms with 8 (more tiles to count and scan; docs/benchmarks.md).
-  const candidates = itemsPerInvocation !== undefined ? [itemsPerInvocation] : [12, 16, 8, 4];
-  const items = candidates.find(fits);
-  if (items === undefined || items % 4 !== 0 || items > 16 || !fits(items)) {
-    throw new Error(`no radix tile fits in ${limits.maxComputeWorkgroupStorageSize} bytes of workgroup memory (asked for ${itemsPerInvocation ?? 'any'} pairs per invocation)`);
+  const sizes = options.subgroupSizes;
+  if (ranking === 'subgroup' && !validSubgroupSizes(sizes)) {
+    throw new Error(`the subgroup ranking needs the device's subgroup sizes (powers of two from 4 to 128), got ${JSON.stringify(sizes)}`);
   }
-  const tile = items * WORKGROUP_SIZE;
+  // Subgroup ranking: whole subgroups of the widest size (each walks whole runs of the tile).
+  const workgroupSize =
+    ranking === 'subgroup' ? Math.max(Math.min(WORKGROUP_SIZE, MAX_SUBGROUPS_PER_WORKGROUP * sizes!.min), sizes!.max) : WORKGROUP_SIZE;
+  const maxSubgroups = ranking === 'subgroup' ? workgroupSize / sizes!.min : 0;
+  if (limits.maxComputeInvocationsPerWorkgroup < workgroupSize) {
+    throw new Error(`the GPU sort needs ${workgroupSize} invocations per workgroup; this device allows ${limits.maxComputeInvocationsPerWorkgroup}`);
+  }
+  const stagingWords = (items: number) => portableStagingWords(items, workgroupSize);
+  const bytes = (items: number) =>
+    ranking === 'subgroup'
+      ? 4 * subgroupScatterWords(items * workgroupSize, radix, workgroupSize, maxSubgroups)
+      : 4 * stagingWords(items) + 4 * (2 * workgroupSize + 2 * radix);
+  const fits = (items: number) => bytes(items) <= limits.maxComputeWorkgroupStorageSize;
+  // 12 comes first: on an H100, 8-bit digits, 32-bit keys, 16M pairs took
+  // 1.152 ms with 12 pairs per invocation, 1.29 ms with 16 (more registers,
+  // fewer workgroups resident) and 1.36 ms with 8 (more tiles to count and
+  // scan); 20 to 32 were slower still (docs/benchmarks.md).
+  const requested = options.itemsPerInvocation;
+  const candidates = requested !== undefined ? [requested] : [12, 16, 8, 4];
+  const items = candidates.find(fits);
+  if (items === undefined || items % 4 !== 0 || items > MAX_ITEMS_PER_INVOCATION || !fits(items)) {
+    throw new Error(`no radix tile fits in ${limits.maxComputeWorkgroupStorageSize} bytes of workgroup memory (asked for ${requested ?? 'any'} pairs per invocation)`);
+  }
   return {
+    ranking,
     digitBits,
     radix,
+    workgroupSize,
     itemsPerInvocation: items,
-    tile,
+    tile: items * workgroupSize,
     sharedWords: stagingWords(items),
+    maxSubgroups,
+    subgroupMaxSize: ranking === 'subgroup' ? sizes!.max : 0,
     maxGroupsX: limits.maxComputeWorkgroupsPerDimension,
   };
 }
 
-/** WGSL constants every radix shader starts with. */
+function validSubgroupSizes(sizes: SubgroupSizes | undefined): boolean {
+  const pow2 = (x: number) => Number.isInteger(x) && x >= 4 && x <= 128 && (x & (x - 1)) === 0;
+  return !!sizes && pow2(sizes.min) && pow2(sizes.max) && sizes.min <= sizes.max;
+}
+
+/** Portable scatter: staging words, plus one padding word per 32 (see padded() in radix_scatter.wgsl). */
+function portableStagingWords(items: number, workgroupSize: number): number {
+  const words = Math.max(items * workgroupSize, 8 * workgroupSize);
+  return words + Math.ceil(words / 32);
+}
+
+/** Subgroup scatter: per-subgroup histograms, the staged tile, two digit tables, the scan buffer. */
+function subgroupScatterWords(tile: number, radix: number, workgroupSize: number, maxSubgroups: number): number {
+  return maxSubgroups * radix + tile + 2 * radix + 2 * workgroupSize + 4;
+}
+
+/**
+ * Most workgroups of the histogram step (radix_histogram.wgsl): one per tile
+ * up to this many, then each takes several. Every workgroup adds one global
+ * atomic per pass and digit, so the cap bounds how many meet on one total.
+ */
+export const HISTOGRAM_MAX_GROUPS = 1024;
+
+/** Workgroups of the histogram step (histogram_groups() in the prelude says the same). */
+export function histogramGroups(numTiles: number): number {
+  return Math.min(numTiles, HISTOGRAM_MAX_GROUPS);
+}
+
+/** WGSL that every radix shader starts with: the subgroup extension where used, and the constants. */
 export function radixPrelude(layout: RadixLayout): string {
-  return [
-    `const WG: u32 = ${WORKGROUP_SIZE}u;`,
+  const lines = [
+    ...(layout.ranking === 'subgroup' ? ['enable subgroups;', ''] : []),
+    `const WG: u32 = ${layout.workgroupSize}u;`,
     `const ITEMS: u32 = ${layout.itemsPerInvocation}u;`,
     `const TILE: u32 = ${layout.tile}u;`,
     `const DIGIT_BITS: u32 = ${layout.digitBits}u;`,
     `const RADIX: u32 = ${layout.radix}u;`,
     `const SHARED_WORDS: u32 = ${layout.sharedWords}u;`,
     `const MAX_GROUPS_X: u32 = ${layout.maxGroupsX}u;`,
-    '',
-  ].join('\n');
+    `fn histogram_groups(num_tiles: u32) -> u32 { return min(num_tiles, ${HISTOGRAM_MAX_GROUPS}u); }`,
+  ];
+  if (layout.ranking === 'subgroup') {
+    lines.push(`const MAX_SUBGROUPS: u32 = ${layout.maxSubgroups}u;`, '', ballotMaskHelpers(layout.subgroupMaxSize));
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/**
+ * A ballot as a lane mask, and the few operations the ranking needs on it:
+ * one u32 where no subgroup is wider than 32 lanes (every NVIDIA GPU, most
+ * others), four where one may be (AMD's wave64, up to 128 lanes).
+ */
+function ballotMaskHelpers(subgroupMaxSize: number): string {
+  if (subgroupMaxSize <= 32) {
+    return `alias LaneMask = u32;
+fn ballot(p: bool) -> LaneMask { return subgroupBallot(p).x; }
+fn lane_count(m: LaneMask) -> u32 { return countOneBits(m); }
+fn lanes_below(lane: u32) -> LaneMask { return (1u << lane) - 1u; }
+fn lowest_lane(m: LaneMask) -> u32 { return firstTrailingBit(m); }
+`;
+  }
+  return `alias LaneMask = vec4<u32>;
+fn ballot(p: bool) -> LaneMask { return subgroupBallot(p); }
+fn lane_count(m: LaneMask) -> u32 { let c = countOneBits(m); return c.x + c.y + c.z + c.w; }
+fn lanes_below(lane: u32) -> LaneMask {
+  let word = vec4<u32>(0u, 1u, 2u, 3u);
+  let partial = (1u << (lane & 31u)) - 1u;
+  return select(vec4<u32>(0u), vec4<u32>(0xffffffffu), word < vec4<u32>(lane >> 5u))
+       | select(vec4<u32>(0u), vec4<u32>(partial), word == vec4<u32>(lane >> 5u));
+}
+fn lowest_lane(m: LaneMask) -> u32 {
+  if (m.x != 0u) { return firstTrailingBit(m.x); }
+  if (m.y != 0u) { return 32u + firstTrailingBit(m.y); }
+  if (m.z != 0u) { return 64u + firstTrailingBit(m.z); }
+  return 96u + firstTrailingBit(m.w);
+}
+`;
 }
 
 /** Passes needed to sort keyBits bits with this digit width. */

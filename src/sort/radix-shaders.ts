@@ -2,13 +2,16 @@
 import structsSource from '../../shaders/radix_structs.wgsl?raw';
 import prepareSource from '../../shaders/radix_prepare.wgsl?raw';
 import commonSource from '../../shaders/radix_common.wgsl?raw';
+import histogramSource from '../../shaders/radix_histogram.wgsl?raw';
 import countSource from '../../shaders/radix_count.wgsl?raw';
 import scanSource from '../../shaders/radix_scan.wgsl?raw';
 import scatterSource from '../../shaders/radix_scatter.wgsl?raw';
+import subgroupScatterSource from '../../shaders/radix_scatter_subgroup.wgsl?raw';
 import { radixPrelude, type RadixLayout } from './radix-layout';
 
 export interface RadixShaderSources {
   prepare: string;
+  histogram: string;
   count: string;
   scan: string;
   scatter: string;
@@ -19,8 +22,9 @@ export function radixShaderSources(layout: RadixLayout): RadixShaderSources {
   const phase = (body: string) => `${prelude}\n${commonSource}\n${body}`;
   return {
     prepare: `${prelude}\n${prepareSource}`,
+    histogram: phase(histogramSource),
     count: phase(countSource),
     scan: phase(scanSource),
-    scatter: phase(scatterSource),
+    scatter: phase(layout.ranking === 'subgroup' ? subgroupScatterSource : scatterSource),
   };
 }

@@ -21,6 +21,9 @@ export const DISPATCH_ARGS = defineStruct('DispatchArgs', [
   ['x', 'u32'],
   ['y', 'u32'],
   ['z', 'u32'],
+  ['hist_x', 'u32'],
+  ['hist_y', 'u32'],
+  ['hist_z', 'u32'],
 ]);
 
 export const PASS = defineStruct('Pass', [

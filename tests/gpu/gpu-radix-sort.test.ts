@@ -10,7 +10,11 @@ import { CpuRadixSort } from '../../src/sort/cpu-sort';
 import { referenceSortPairs } from '../../src/sort/reference-sort';
 import { KEY_PATTERNS, identityValues, makeKeys, type KeyPattern } from '../../src/sort/test-keys';
 import { readBufferU32 } from '../../src/gpu/readback';
-import type { DigitBits } from '../../src/sort/radix-layout';
+import type { DigitBits, Ranking } from '../../src/sort/radix-layout';
+import { checkSubgroupRanking } from '../../src/sort/subgroup-check';
+
+/** Both rankings run every test; SwiftShader has subgroups (4 lanes), so neither is skipped. */
+const RANKINGS: readonly Ranking[] = ['portable', 'subgroup'];
 
 let device: GPUDevice;
 const sorters = new Map<string, GpuRadixSort>();
@@ -25,11 +29,12 @@ afterAll(() => {
 });
 
 /** One sorter per configuration, reused by every test of that configuration. */
-async function sorterFor(digitBits: DigitBits, extra: { maxWorkgroupsPerDimension?: number } = {}): Promise<GpuRadixSort> {
-  const key = `${digitBits}/${extra.maxWorkgroupsPerDimension ?? ''}`;
+async function sorterFor(ranking: Ranking, digitBits: DigitBits, extra: { maxWorkgroupsPerDimension?: number } = {}): Promise<GpuRadixSort> {
+  const key = `${ranking}/${digitBits}/${extra.maxWorkgroupsPerDimension ?? ''}`;
   let s = sorters.get(key);
   if (!s) {
-    s = await GpuRadixSort.create(device, { capacity: 1024, digitBits, ...extra, label: `test.sort${key}` });
+    s = await GpuRadixSort.create(device, { capacity: 1024, digitBits, ranking, ...extra, label: `test.sort${key}` });
+    expect(s.ranking).toBe(ranking);
     sorters.set(key, s);
   }
   return s;
@@ -72,9 +77,10 @@ async function checkSort(sorter: GpuRadixSort, pattern: KeyPattern, n: number, k
   expectSameOrder(got, want);
 }
 
+describe.each(RANKINGS)('%s ranking', (ranking) => {
 describe.each([8, 4] as const)('%i-bit digits', (digitBits) => {
   test('small sizes around one tile: every key pattern, 16/24/32-bit keys', async () => {
-    const sorter = await sorterFor(digitBits);
+    const sorter = await sorterFor(ranking, digitBits);
     const tile = sorter.layout.tile;
     for (const n of [0, 1, 2, tile - 1, tile, tile + 1, 3 * tile + 17]) {
       for (const pattern of KEY_PATTERNS) {
@@ -84,7 +90,7 @@ describe.each([8, 4] as const)('%i-bit digits', (digitBits) => {
   });
 
   test('255, 256 and 257 tiles and a random size near 1M (random keys, 16/24/32 bits)', async () => {
-    const sorter = await sorterFor(digitBits);
+    const sorter = await sorterFor(ranking, digitBits);
     const tile = sorter.layout.tile;
     const nearMillion = 1_000_000 + Math.floor(Math.random() * 48_576);
     const sizes = digitBits === 8 ? [255 * tile, 256 * tile, 257 * tile, nearMillion] : [257 * tile];
@@ -94,19 +100,19 @@ describe.each([8, 4] as const)('%i-bit digits', (digitBits) => {
   });
 
   test('odd key widths sort only the low bits (a short last digit)', async () => {
-    const sorter = await sorterFor(digitBits);
+    const sorter = await sorterFor(ranking, digitBits);
     for (const keyBits of [1, 7, 13, 20, 31]) await checkSort(sorter, 'random', 5000, keyBits);
   });
 });
 
 test('large inputs with few distinct digits: equal, high bits only, low bits only', async () => {
-  const sorter = await sorterFor(8);
+  const sorter = await sorterFor(ranking, 8);
   const n = 257 * sorter.layout.tile;
   for (const pattern of ['equal', 'high-bits', 'low-bits', 'reversed'] as const) await checkSort(sorter, pattern, n, 32);
 });
 
 test('one sorter reused across sizes, growing and shrinking', async () => {
-  const sorter = await GpuRadixSort.create(device, { capacity: 10, label: 'test.reuse' });
+  const sorter = await GpuRadixSort.create(device, { capacity: 10, ranking, label: 'test.reuse' });
   try {
     for (const n of [10, 5000, 3, 70_000, 0, 4096, 69_999]) {
       const grew = sorter.ensureCapacity(n);
@@ -121,7 +127,7 @@ test('one sorter reused across sizes, growing and shrinking', async () => {
 });
 
 test('the count is read from a GPU buffer (indirect dispatch), clamped to the capacity', async () => {
-  const sorter = await sorterFor(8);
+  const sorter = await sorterFor(ranking, 8);
   const n = 50_000;
   sorter.ensureCapacity(n);
   const keys = makeKeys('random', n, 99);
@@ -144,18 +150,96 @@ test('the count is read from a GPU buffer (indirect dispatch), clamped to the ca
 
 test('more tiles than one dispatch dimension allows use a 2D grid', async () => {
   // With at most 7 workgroups per dimension, 50 tiles need a 7 x 8 grid.
-  const sorter = await sorterFor(8, { maxWorkgroupsPerDimension: 7 });
+  const sorter = await sorterFor(ranking, 8, { maxWorkgroupsPerDimension: 7 });
   const n = 50 * sorter.layout.tile - 3;
   await checkSort(sorter, 'random', n, 32);
   await checkSort(sorter, 'low-bits', n, 24);
 });
 
+});
+
 test('bad arguments are refused with a clear error', async () => {
-  const sorter = await sorterFor(8);
+  const sorter = await sorterFor('portable', 8);
   const encoder = device.createCommandEncoder();
   expect(() => sorter.encode(encoder, { count: sorter.capacity + 1 })).toThrow(/exceeds the sorter's capacity/);
   expect(() => sorter.encode(encoder, { count: -1 })).toThrow(/non-negative integer/);
   expect(() => sorter.encode(encoder, { count: 10, keyBits: 33 })).toThrow(/keyBits/);
   expect(() => sorter.encode(encoder, {})).toThrow(/count/);
   expect(() => sorter.ensureCapacity(GpuRadixSort.maxCapacity(device) + 4)).toThrow(/exceed/);
+});
+
+describe('subgroup ranking with masks for wider subgroups', () => {
+  // NVIDIA's 32 lanes take one-word ballot masks (the 'subgroup ranking'
+  // tests above use them on SwiftShader's 4 lanes); 64- and 128-lane GPUs
+  // take four words. Sized for 64 or 128 lanes, the masks must still rank
+  // 4-lane subgroups exactly: every key pattern, partial tiles, short digits.
+  test.each([64, 128])('masks sized for %i lanes', async (widest) => {
+    const sorter = await GpuRadixSort.create(device, { capacity: 1024, ranking: 'subgroup', widestSubgroup: widest, label: `test.wide${widest}` });
+    try {
+      expect(sorter.layout.subgroupMaxSize).toBe(widest);
+      const tile = sorter.layout.tile;
+      for (const pattern of KEY_PATTERNS) {
+        for (const n of [1, tile - 1, 3 * tile + 17]) await checkSort(sorter, pattern, n, 32);
+      }
+      await checkSort(sorter, 'random', 2 * tile + 5, 13);
+      await checkSort(sorter, 'random', 40_000, 16);
+    } finally {
+      sorter.destroy();
+    }
+  });
+});
+
+describe('choosing the ranking', () => {
+  test('the default is the portable ranking, even where subgroups work', async () => {
+    const sorter = await GpuRadixSort.create(device, { capacity: 100, label: 'test.default' });
+    expect(sorter.ranking).toBe('portable');
+    sorter.destroy();
+  });
+
+  test('auto picks the subgroup ranking on a device whose subgroups pass the check', async () => {
+    expect(device.features.has('subgroups')).toBe(true);
+    const sorter = await GpuRadixSort.create(device, { capacity: 100, ranking: 'auto', label: 'test.auto' });
+    try {
+      expect(sorter.ranking).toBe('subgroup');
+      // SwiftShader's 4-lane subgroups: at most 16 subgroups of histograms, so 64 invocations.
+      expect(sorter.layout.workgroupSize).toBe(64);
+      expect(sorter.layout.maxSubgroups).toBe(16);
+    } finally {
+      sorter.destroy();
+    }
+  });
+
+  test('the check refuses a ranking that sorts wrongly or cannot be built', async () => {
+    const warn = console.warn;
+    const warnings: string[] = [];
+    console.warn = (message: string) => warnings.push(message);
+    try {
+      // A subgroup sorter that ignores the high half of every key: wrong order.
+      const wrong = await checkSubgroupRanking(device, async () => {
+        const sorter = await GpuRadixSort.create(device, { capacity: 1, ranking: 'subgroup', label: 'test.wrong' });
+        const encode = sorter.encode.bind(sorter);
+        sorter.encode = (encoder, options) => encode(encoder, { ...options, keyBits: Math.min(options.keyBits ?? 32, 8) });
+        return sorter;
+      });
+      expect(wrong).toBe(false);
+      const unbuildable = await checkSubgroupRanking(device, () => Promise.reject(new Error('no such shader')));
+      expect(unbuildable).toBe(false);
+      expect(warnings).toEqual([expect.stringMatching(/sorted .* wrongly .* using the portable ranking/), expect.stringMatching(/no such shader.*portable/)]);
+    } finally {
+      console.warn = warn;
+    }
+  });
+
+  test('a device without subgroups gets the portable ranking from auto and an error for subgroup', async () => {
+    const { device: plain } = await createNodeGpuContext('gpu-radix-sort.test.plain', { withoutFeatures: ['subgroups'] });
+    try {
+      expect(plain.features.has('subgroups')).toBe(false);
+      const sorter = await GpuRadixSort.create(plain, { capacity: 100, ranking: 'auto', label: 'test.plain' });
+      expect(sorter.ranking).toBe('portable');
+      sorter.destroy();
+      await expect(GpuRadixSort.create(plain, { capacity: 100, ranking: 'subgroup' })).rejects.toThrow(/subgroups/);
+    } finally {
+      plain.destroy();
+    }
+  });
 });

@@ -1,0 +1,86 @@
+/**
+ * The radix sort's shape for each ranking and subgroup size: what the WGSL
+ * prelude declares and what fits a device's workgroup memory. (The sorts
+ * themselves run in tests/gpu/gpu-radix-sort.test.ts.)
+ */
+import { describe, expect, test } from 'vitest';
+import { chooseRadixLayout, histogramGroups, HISTOGRAM_MAX_GROUPS, radixPrelude, WORKGROUP_SIZE } from '../../src/sort/radix-layout';
+
+/** WebGPU's default limits, SwiftShader's workgroup memory, and what an H100 offers through Dawn. */
+const DEFAULT_LIMITS = { maxComputeWorkgroupStorageSize: 16384, maxComputeInvocationsPerWorkgroup: 256, maxComputeWorkgroupsPerDimension: 65535 };
+const MID_LIMITS = { ...DEFAULT_LIMITS, maxComputeWorkgroupStorageSize: 32768 };
+const LARGE_LIMITS = { ...DEFAULT_LIMITS, maxComputeWorkgroupStorageSize: 49152, maxComputeInvocationsPerWorkgroup: 1024 };
+
+describe('subgroup ranking layouts', () => {
+  // [smallest, widest subgroup] → workgroup size, subgroups per workgroup, mask words.
+  const cases = [
+    { sizes: { min: 4, max: 4 }, workgroupSize: 64, maxSubgroups: 16, maskWords: 1 },
+    { sizes: { min: 32, max: 32 }, workgroupSize: 256, maxSubgroups: 8, maskWords: 1 },
+    { sizes: { min: 64, max: 64 }, workgroupSize: 256, maxSubgroups: 4, maskWords: 4 },
+    { sizes: { min: 32, max: 64 }, workgroupSize: 256, maxSubgroups: 8, maskWords: 4 },
+    { sizes: { min: 8, max: 128 }, workgroupSize: 128, maxSubgroups: 16, maskWords: 4 },
+  ];
+  test.each(cases)('subgroups of $sizes.min to $sizes.max lanes', ({ sizes, workgroupSize, maxSubgroups, maskWords }) => {
+    for (const limits of [MID_LIMITS, LARGE_LIMITS]) {
+      const layout = chooseRadixLayout(limits, { ranking: 'subgroup', subgroupSizes: sizes });
+      expect(layout.workgroupSize).toBe(workgroupSize);
+      expect(layout.maxSubgroups).toBe(maxSubgroups);
+      expect(layout.subgroupMaxSize).toBe(sizes.max);
+      expect(layout.tile).toBe(layout.workgroupSize * layout.itemsPerInvocation);
+      // Every subgroup walks whole runs of the tile: the workgroup is a whole number of the widest subgroups.
+      expect(layout.workgroupSize % sizes.max).toBe(0);
+      const prelude = radixPrelude(layout);
+      expect(prelude.startsWith('enable subgroups;')).toBe(true);
+      expect(prelude).toContain(`const MAX_SUBGROUPS: u32 = ${maxSubgroups}u;`);
+      expect(prelude).toContain(maskWords === 1 ? 'alias LaneMask = u32;' : 'alias LaneMask = vec4<u32>;');
+    }
+  });
+
+  test('bigger tiles where the device has more workgroup memory', () => {
+    const sizes = { min: 64, max: 64 };
+    const small = chooseRadixLayout(DEFAULT_LIMITS, { ranking: 'subgroup', subgroupSizes: sizes });
+    const large = chooseRadixLayout(MID_LIMITS, { ranking: 'subgroup', subgroupSizes: sizes });
+    expect(small.itemsPerInvocation).toBeLessThan(large.itemsPerInvocation);
+  });
+
+  test('16 subgroups of histograms do not fit the default 16 KiB: a clear error (auto then ranks portably)', () => {
+    expect(() => chooseRadixLayout(DEFAULT_LIMITS, { ranking: 'subgroup', subgroupSizes: { min: 4, max: 4 } })).toThrow(/16384 bytes/);
+  });
+
+  test('a workgroup holds whole subgroups of the widest size, or the layout is refused', () => {
+    // 4 to 128 lanes: 128 invocations would need 32 histograms (32 KiB).
+    expect(() => chooseRadixLayout(MID_LIMITS, { ranking: 'subgroup', subgroupSizes: { min: 4, max: 128 } })).toThrow(/32768 bytes/);
+  });
+
+  test('refuses missing or impossible subgroup sizes', () => {
+    for (const sizes of [undefined, { min: 0, max: 0 }, { min: 3, max: 32 }, { min: 64, max: 32 }, { min: 4, max: 256 }]) {
+      expect(() => chooseRadixLayout(DEFAULT_LIMITS, { ranking: 'subgroup', subgroupSizes: sizes })).toThrow(/subgroup sizes/);
+    }
+  });
+});
+
+describe('portable layouts', () => {
+  test('use the portable workgroup size, no subgroup extension, and fit the limits', () => {
+    for (const limits of [DEFAULT_LIMITS, LARGE_LIMITS]) {
+      const layout = chooseRadixLayout(limits);
+      expect(layout.ranking).toBe('portable');
+      expect(layout.workgroupSize).toBe(WORKGROUP_SIZE);
+      expect(radixPrelude(layout)).not.toContain('subgroups');
+      expect(4 * layout.sharedWords).toBeLessThanOrEqual(limits.maxComputeWorkgroupStorageSize);
+    }
+  });
+
+  test('pairs per invocation: a multiple of 4 up to 32 that fits, else a clear error', () => {
+    expect(chooseRadixLayout(LARGE_LIMITS, { itemsPerInvocation: 32 }).tile).toBe(32 * WORKGROUP_SIZE);
+    expect(() => chooseRadixLayout(LARGE_LIMITS, { itemsPerInvocation: 6 })).toThrow(/asked for 6/);
+    expect(() => chooseRadixLayout(LARGE_LIMITS, { itemsPerInvocation: 36 })).toThrow(/asked for 36/);
+    expect(() => chooseRadixLayout(DEFAULT_LIMITS, { itemsPerInvocation: 32 })).toThrow(/16384 bytes/);
+  });
+});
+
+test('the histogram step: one workgroup per tile up to a cap, the same in TypeScript and WGSL', () => {
+  expect(histogramGroups(0)).toBe(0);
+  expect(histogramGroups(5)).toBe(5);
+  expect(histogramGroups(10 * HISTOGRAM_MAX_GROUPS)).toBe(HISTOGRAM_MAX_GROUPS);
+  expect(radixPrelude(chooseRadixLayout(DEFAULT_LIMITS))).toContain(`min(num_tiles, ${HISTOGRAM_MAX_GROUPS}u)`);
+});
