@@ -71,6 +71,14 @@ fn main(
     }
     keys[k] = key;
   }
+  // The values too, now: their latency then overlaps the ranking.
+  var values: array<u32, ITEMS>;
+  for (var k = 0u; k < ITEMS; k++) {
+    let at = tile_start + run_start + k * lanes + lane;
+    if (at < n) {
+      values[k] = values_in[at / 4u][at % 4u];
+    }
+  }
 
   // ranks[k]: first the digit (low 8 bits) and the pair's place among the
   // subgroup's pairs of that digit (above), then its place in the tile.
@@ -136,13 +144,6 @@ fn main(
   }
 
   // Values follow the same ranks.
-  var values: array<u32, ITEMS>;
-  for (var k = 0u; k < ITEMS; k++) {
-    let at = tile_start + run_start + k * lanes + lane;
-    if (at < n) {
-      values[k] = values_in[at / 4u][at % 4u];
-    }
-  }
   workgroupBarrier();
   for (var k = 0u; k < ITEMS; k++) {
     staged[ranks[k]] = values[k];

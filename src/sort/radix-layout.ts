@@ -105,12 +105,15 @@ export function chooseRadixLayout(limits: LayoutLimits, options: RadixLayoutOpti
       ? 4 * subgroupScatterWords(items * workgroupSize, radix, workgroupSize, maxSubgroups)
       : 4 * stagingWords(items) + 4 * (2 * workgroupSize + 2 * radix);
   const fits = (items: number) => bytes(items) <= limits.maxComputeWorkgroupStorageSize;
-  // 12 comes first: on an H100, 8-bit digits, 32-bit keys, 16M pairs took
-  // 1.152 ms with 12 pairs per invocation, 1.29 ms with 16 (more registers,
-  // fewer workgroups resident) and 1.36 ms with 8 (more tiles to count and
-  // scan); 20 to 32 were slower still (docs/benchmarks.md).
+  // Portable: 12 comes first. On an H100, 8-bit digits, 32-bit keys, 16M
+  // pairs took 1.14 ms with 12 pairs per invocation, 1.30 ms with 16 (more
+  // registers, fewer workgroups resident) and 1.35 ms with 8 (more tiles to
+  // count and scan); 20 took 1.21 ms. Subgroup: the biggest tile that fits,
+  // its ranking has no per-pair barriers and amortises its per-tile work
+  // (1.16 ms with 32 pairs per invocation, 1.34 ms with 16; docs/benchmarks.md).
   const requested = options.itemsPerInvocation;
-  const candidates = requested !== undefined ? [requested] : [12, 16, 8, 4];
+  const candidates =
+    requested !== undefined ? [requested] : ranking === 'subgroup' ? [32, 24, 16, 12, 8, 4] : [12, 16, 8, 4];
   const items = candidates.find(fits);
   if (items === undefined || items % 4 !== 0 || items > MAX_ITEMS_PER_INVOCATION || !fits(items)) {
     throw new Error(`no radix tile fits in ${limits.maxComputeWorkgroupStorageSize} bytes of workgroup memory (asked for ${requested ?? 'any'} pairs per invocation)`);

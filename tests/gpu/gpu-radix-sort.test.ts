@@ -170,10 +170,11 @@ test('bad arguments are refused with a clear error', async () => {
 
 describe('subgroup ranking with masks for wider subgroups', () => {
   // NVIDIA's 32 lanes take one-word ballot masks (the 'subgroup ranking'
-  // tests above use them on SwiftShader's 4 lanes); 64- and 128-lane GPUs
-  // take four words. Sized for 64 or 128 lanes, the masks must still rank
-  // 4-lane subgroups exactly: every key pattern, partial tiles, short digits.
-  test.each([64, 128])('masks sized for %i lanes', async (widest) => {
+  // tests above use them on SwiftShader's 4 lanes); AMD's 64 lanes take four
+  // words. Sized for 64 lanes, the masks must still rank 4-lane subgroups
+  // exactly: every key pattern, partial tiles, short digits. (With 4 to 128
+  // lanes the histograms do not fit SwiftShader's 32 KiB: radix-layout.test.ts.)
+  test.each([64])('masks sized for %i lanes', async (widest) => {
     const sorter = await GpuRadixSort.create(device, { capacity: 1024, ranking: 'subgroup', widestSubgroup: widest, label: `test.wide${widest}` });
     try {
       expect(sorter.layout.subgroupMaxSize).toBe(widest);
