@@ -65,28 +65,3 @@ fn workgroup_exclusive_scan(lid: u32, value: u32) -> ScanResult {
   workgroupBarrier();  // scan_buf may be reused right after
   return ScanResult(inclusive - value, total);
 }
-
-// ---- exclusive scan of one value per digit, in place ---------------------
-// Each invocation takes DIGITS_PER_INVOCATION consecutive digits (RADIX may
-// be smaller or larger than WG). Returns the sum of all values.
-const DIGITS_PER_INVOCATION: u32 = (RADIX + WG - 1u) / WG;
-
-fn exclusive_scan_digits(lid: u32, digits: ptr<workgroup, array<u32, RADIX>>) -> u32 {
-  let first = lid * DIGITS_PER_INVOCATION;
-  var own: array<u32, DIGITS_PER_INVOCATION>;
-  var sum = 0u;
-  for (var i = 0u; i < DIGITS_PER_INVOCATION; i++) {
-    own[i] = sum;
-    if (first + i < RADIX) {
-      sum += (*digits)[first + i];
-    }
-  }
-  let scan = workgroup_exclusive_scan(lid, sum);
-  for (var i = 0u; i < DIGITS_PER_INVOCATION; i++) {
-    if (first + i < RADIX) {
-      (*digits)[first + i] = scan.exclusive + own[i];
-    }
-  }
-  workgroupBarrier();
-  return scan.total;
-}

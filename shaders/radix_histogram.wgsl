@@ -35,8 +35,8 @@ fn main(
   let last_mask = pass_info.mask;
   let copy = (lid % COPIES) * MAX_PASSES * RADIX;
   let num_vecs = (n + 3u) / 4u;
-  // Grid-stride over tiles: at most HIST_GROUPS workgroups, so that few
-  // global atomics meet on each total.
+  // Grid-stride over tiles: at most HISTOGRAM_MAX_GROUPS (radix-layout.ts)
+  // workgroups, so that few global atomics meet on each total.
   for (var tile = wid.x; tile < control.num_tiles; tile += groups.x) {
     let tile_end = min(num_vecs, (tile + 1u) * (TILE / 4u));
     for (var v0 = tile * (TILE / 4u) + lid; v0 < tile_end; v0 += LOADS * WG) {

@@ -16,8 +16,9 @@ struct Control {
   pad0: u32,
 }
 
-// Indirect dispatch arguments of the tile phases and the histogram step, in a buffer of their own so
-// the indirect buffer is never also bound to the dispatch it launches.
+// Indirect dispatch arguments of the tile phases and the histogram step, in a
+// buffer of their own so the indirect buffer is never also bound to the
+// dispatch it launches.
 struct DispatchArgs {
   x: u32,       // tile grid of the count and scatter phases
   y: u32,

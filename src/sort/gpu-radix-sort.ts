@@ -27,8 +27,9 @@ export interface GpuRadixSortOptions {
   digitBits?: DigitBits;
   /**
    * How tiles are ranked (radix-layout.ts). 'portable' (default): on an
-   * H100 it beat the subgroup ranking at every size measured (16M 32-bit
-   * pairs: 1.15 against 1.66 ms; docs/benchmarks.md). 'auto': the subgroup
+   * H100 the two rankings are within 4 % of each other (16M 32-bit pairs:
+   * 1.14 against 1.16 ms; docs/benchmarks.md), and this one needs no
+   * subgroups and no startup check. 'auto': the subgroup
    * ranking where the device has subgroups and it sorts a set of check
    * inputs exactly as the CPU does (once per device), else the portable one.
    * 'subgroup' fails on a device without subgroups.
@@ -37,7 +38,7 @@ export interface GpuRadixSortOptions {
   /**
    * Size the subgroup ranking's ballot masks for subgroups this wide even if
    * the device's are narrower (they still work): lets tests run the
-   * four-word masks of 64- and 128-lane GPUs on a 4-lane software device.
+   * four-word masks of 64-lane GPUs on a 4-lane software device.
    */
   widestSubgroup?: number;
   /** Pairs per invocation (a multiple of 4, at most 32); default: radix-layout.ts's first choice that fits. */
@@ -54,7 +55,9 @@ export interface SortEncodeOptions {
   /**
    * Pairs to sort, known on the CPU. Either this or `countBuffer`. A count
    * known here sizes the dispatches directly, without the prepare step and
-   * the indirect dispatches a GPU-side count needs.
+   * the indirect dispatches a GPU-side count needs. It reaches the GPU by
+   * queue.writeBuffer when `encode` is called (as a CPU count always has):
+   * submit a sort before encoding the same sorter again.
    */
   count?: number;
   /**
