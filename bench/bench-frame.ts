@@ -6,13 +6,18 @@
  * up until the median is stable, then the median of --runs frames), draws
  * the same quads with a constant fragment (the GPU's raster/blend floor for
  * this coverage), reads the visible count and measures the ordering error.
- * One JSON line per pose, scene layout and key width:
- *   {pose, scene, copies, splats, chunks, keyBits, visible, projectMs, sortMs,
- *    orderMs, renderMs, flatMs, renderOverFlat, invertedFraction, beyond,
- *    largest, width, height, adapter}
+ * One JSON line per pose, scene layout, key width and accumulation target:
+ *   {pose, scene, copies, splats, chunks, keyBits, accumulation, visible,
+ *    projectMs, sortMs, orderMs, renderMs, flatMs, renderOverFlat,
+ *    invertedFraction, beyond, largest, width, height, adapter}
  *
  *   npm run bench:frame -- --scene FILE [--copies 40] [--width 1920 --height 1080]
  *     [--runs 20] [--bits 16,24,32] [--chunks 4] [--up -y] [--max-warm-batches 20]
+ *     [--accumulation rgba16float,direct,rgba32float]
+ *
+ * renderMs is the splat pass and, with a float accumulation target, the
+ * resolve pass that writes the picture out; the flat floor draws the same
+ * quads into a target of the accumulation format.
  *
  * --copies tiles the scene on a grid (bench/replicate.ts) to make a large
  * one from a real capture; --chunks N also runs every pose with the scene
@@ -29,6 +34,7 @@ import { loadSplatFile } from '../src/io/parse-splat-file';
 import { GpuSplats } from '../src/scene/gpu-splats';
 import { robustBounds } from '../src/scene/splat-cloud';
 import { SplatFrame, type FrameTimings } from '../src/app/splat-frame';
+import { DEFAULT_ACCUMULATION, type Accumulation } from '../src/render/accumulation-target';
 import { GpuSortOrder } from '../src/app/gpu-sort-order';
 import { SplatRenderer } from '../src/render/splat-renderer';
 import { VISIBLE_STATE } from '../src/render/frame-layouts';
@@ -48,6 +54,7 @@ const { values: args } = parseArgs({
     chunks: { type: 'string', default: '1' },
     up: { type: 'string', default: '-y' },
     'max-warm-batches': { type: 'string', default: '20' },
+    accumulation: { type: 'string', default: DEFAULT_ACCUMULATION },
   },
 });
 if (!args.scene) throw new Error('--scene FILE is required');
@@ -65,12 +72,42 @@ const { device, adapterName, hasTimestamps } = await createNodeGpuContext('bench
 if (!hasTimestamps) throw new Error(`${adapterName} has no timestamp-query: GPU times cannot be measured`);
 const source = await loadSplatFile(readFileSync(args.scene), basename(args.scene));
 const cloud = replicateCloud(source, copies);
-const [frame, order] = await Promise.all([SplatFrame.create(device, FORMAT), GpuSortOrder.create(device)]);
-const flat = await SplatRenderer.create(device, frame.uniforms.buffer, FORMAT, { fragment: 'flat' });
+const ACCUMULATIONS: readonly Accumulation[] = ['rgba16float', 'rgba32float', 'direct'];
+const accumulations = args.accumulation!.split(',').map((a) => {
+  if (!ACCUMULATIONS.includes(a as Accumulation)) throw new Error(`--accumulation: ${a} is not one of ${ACCUMULATIONS.join(', ')}`);
+  return a as Accumulation;
+});
+const order = await GpuSortOrder.create(device);
 const flatTimer = new GpuPassTimer(device, ['flat'] as const, 'bench.flatTimer');
 const target = device.createTexture({ size: [width, height], format: FORMAT, usage: GPUTextureUsage.RENDER_ATTACHMENT });
-const view = target.createView();
-const drawTarget = { view, background: [0, 0, 0] as const };
+const drawTarget = { view: target.createView(), background: [0, 0, 0] as const };
+
+/** A frame of one accumulation target, with its flat-quad twin drawing into a texture of the same format. */
+interface Setup {
+  accumulation: Accumulation;
+  frame: SplatFrame;
+  flat: SplatRenderer;
+  flatTarget: { view: GPUTextureView; background: readonly [number, number, number] };
+  destroy(): void;
+}
+
+async function setup(accumulation: Accumulation): Promise<Setup> {
+  const frame = await SplatFrame.create(device, FORMAT, { accumulation });
+  const format = accumulation === 'direct' ? FORMAT : accumulation;
+  const flat = await SplatRenderer.create(device, frame.uniforms.buffer, format, { fragment: 'flat' });
+  const texture = device.createTexture({ size: [width, height], format, usage: GPUTextureUsage.RENDER_ATTACHMENT });
+  return {
+    accumulation,
+    frame,
+    flat,
+    flatTarget: { view: texture.createView(), background: [0, 0, 0] },
+    destroy: () => {
+      frame.destroy();
+      texture.destroy();
+    },
+  };
+}
+const setups = await Promise.all(accumulations.map(setup));
 
 /** The camera path: outside the scene, half of it off screen, closer, then inside looking level and back. */
 function poses(): { name: string; camera: OrbitCamera }[] {
@@ -104,11 +141,12 @@ function parametersOf(camera: OrbitCamera, keyBits: number): FrameParameters {
 }
 
 /** One timed frame and its flat-quad twin. */
-async function timedFrame(params: FrameParameters, measure: boolean): Promise<FrameTimings & { flat: number }> {
+async function timedFrame(s: Setup, params: FrameParameters, measure: boolean): Promise<FrameTimings & { flat: number }> {
+  const { frame } = s;
   const encoder = device.createCommandEncoder();
   frame.encode(encoder, params, drawTarget, order, { measure });
   const drawn = frame.drawn!;
-  flat.encode(encoder, drawTarget, { records: frame.projector.records!, order: drawn.order, count: drawn.drawArgs ?? drawn.count }, flatTimer.timestampWrites('flat'));
+  s.flat.encode(encoder, s.flatTarget, { records: frame.projector.records!, order: drawn.order, count: drawn.drawArgs ?? drawn.count }, flatTimer.timestampWrites('flat'));
   flatTimer.resolve(encoder);
   device.queue.submit([encoder.finish()]);
   const t = await frame.readTimings();
@@ -117,60 +155,66 @@ async function timedFrame(params: FrameParameters, measure: boolean): Promise<Fr
 }
 
 async function run(scene: GpuSplats, chunks: number): Promise<void> {
-  frame.setScene(scene);
+  for (const s of setups) s.frame.setScene(scene);
   for (const pose of poses()) {
     for (const keyBits of args.bits!.split(',').map(Number)) {
-      const params = parametersOf(pose.camera, keyBits);
-      // Warm up until the frame's median is stable (clocks, caches, first-use compiles).
-      let previous = Infinity;
-      for (let batch = 0; batch < MAX_WARM_BATCHES; batch++) {
-        const totals: number[] = [];
-        for (let r = 0; r < WARM_BATCH; r++) {
-          const t = await timedFrame(params, false);
-          totals.push(t.project! + t.sort! + t.render!);
-        }
-        const m = median(totals);
-        if (Math.abs(m - previous) <= STABLE * m) break;
-        previous = m;
-      }
-      const samples = { project: [] as number[], sort: [] as number[], render: [] as number[], flat: [] as number[], order: [] as number[] };
-      for (let r = 0; r < runs; r++) {
-        const t = await timedFrame(params, false);
-        samples.project.push(t.project!);
-        samples.sort.push(t.sort!);
-        samples.order.push(t.project! + t.sort!);
-        samples.render.push(t.render!);
-        samples.flat.push(t.flat);
-      }
-      await timedFrame(params, true);
-      const error = await frame.readOrderError();
-      const visible = (await readBufferU32(device, frame.projector.state!, VISIBLE_STATE.size / 4))[VISIBLE_STATE.word('visible')]!;
-      const round = (x: number) => Math.round(x * 1e4) / 1e4;
-      const renderMs = median(samples.render);
-      const flatMs = median(samples.flat);
-      console.log(JSON.stringify({
-        pose: pose.name,
-        scene: basename(args.scene!),
-        copies,
-        splats: cloud.count,
-        chunks,
-        keyBits,
-        visible,
-        projectMs: round(median(samples.project)),
-        sortMs: round(median(samples.sort)),
-        orderMs: round(median(samples.order)),
-        renderMs: round(renderMs),
-        flatMs: round(flatMs),
-        renderOverFlat: round(renderMs / flatMs),
-        invertedFraction: Number(error.invertedFraction.toPrecision(4)),
-        beyond: error.beyond,
-        largest: Number(error.largest.toPrecision(4)),
-        width,
-        height,
-        adapter: adapterName,
-      }));
+      for (const s of setups) await measureRow(s, pose.name, pose.camera, keyBits, chunks);
     }
   }
+}
+
+async function measureRow(s: Setup, poseName: string, camera: OrbitCamera, keyBits: number, chunks: number): Promise<void> {
+  const { frame } = s;
+  const params = parametersOf(camera, keyBits);
+  // Warm up until the frame's median is stable (clocks, caches, first-use compiles).
+  let previous = Infinity;
+  for (let batch = 0; batch < MAX_WARM_BATCHES; batch++) {
+    const totals: number[] = [];
+    for (let r = 0; r < WARM_BATCH; r++) {
+      const t = await timedFrame(s, params, false);
+      totals.push(t.project! + t.sort! + t.render!);
+    }
+    const m = median(totals);
+    if (Math.abs(m - previous) <= STABLE * m) break;
+    previous = m;
+  }
+  const samples = { project: [] as number[], sort: [] as number[], render: [] as number[], flat: [] as number[], order: [] as number[] };
+  for (let r = 0; r < runs; r++) {
+    const t = await timedFrame(s, params, false);
+    samples.project.push(t.project!);
+    samples.sort.push(t.sort!);
+    samples.order.push(t.project! + t.sort!);
+    samples.render.push(t.render!);
+    samples.flat.push(t.flat);
+  }
+  await timedFrame(s, params, true);
+  const error = await frame.readOrderError();
+  const visible = (await readBufferU32(device, frame.projector.state!, VISIBLE_STATE.size / 4))[VISIBLE_STATE.word('visible')]!;
+  const round = (x: number) => Math.round(x * 1e4) / 1e4;
+  const renderMs = median(samples.render);
+  const flatMs = median(samples.flat);
+  console.log(JSON.stringify({
+    pose: poseName,
+    scene: basename(args.scene!),
+    copies,
+    splats: cloud.count,
+    chunks,
+    keyBits,
+    accumulation: s.accumulation,
+    visible,
+    projectMs: round(median(samples.project)),
+    sortMs: round(median(samples.sort)),
+    orderMs: round(median(samples.order)),
+    renderMs: round(renderMs),
+    flatMs: round(flatMs),
+    renderOverFlat: round(renderMs / flatMs),
+    invertedFraction: Number(error.invertedFraction.toPrecision(4)),
+    beyond: error.beyond,
+    largest: Number(error.largest.toPrecision(4)),
+    width,
+    height,
+    adapter: adapterName,
+  }));
 }
 
 const single = new GpuSplats(device, cloud, 'bench.scene');
@@ -187,6 +231,6 @@ if (chunks > 1) {
   await run(split, split.chunks.length);
   split.destroy();
 }
-frame.destroy();
+for (const s of setups) s.destroy();
 order.destroy();
 device.destroy();

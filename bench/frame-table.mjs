@@ -21,9 +21,9 @@ function cubAt(n, bits) {
 
 const first = rows[0];
 console.log(`Scene: ${first.scene} ×${first.copies} (${count(first.splats)} splats), ${first.width}×${first.height}, ${first.adapter}.\n`);
-console.log('| pose | buffers | key bits | visible | project | sort | project + sort | CUB 32-bit, same count | render | flat floor | render / floor | inverted pairs | beyond a 16-bit step | largest / range |');
-console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+console.log('| pose | buffers | key bits | blended into | visible | project | sort | project + sort | CUB 32-bit, same count | render | flat floor | render / floor | inverted pairs | beyond a 16-bit step | largest / range |');
+console.log('|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
 for (const r of rows) {
   const c = cubAt(r.visible, 32);
-  console.log(`| ${r.pose} | ${r.chunks} | ${r.keyBits} | ${count(r.visible)} | ${ms(r.projectMs)} | ${ms(r.sortMs)} | ${ms(r.orderMs)} | ${c === null ? '—' : ms(c)} | ${ms(r.renderMs)} | ${ms(r.flatMs)} | ${r.renderOverFlat.toFixed(2)} | ${pct(r.invertedFraction)} | ${r.beyond} | ${r.largest.toExponential(1)} |`);
+  console.log(`| ${r.pose} | ${r.chunks} | ${r.keyBits} | ${r.accumulation && r.accumulation !== 'direct' ? r.accumulation : 'rgba8unorm'} | ${count(r.visible)} | ${ms(r.projectMs)} | ${ms(r.sortMs)} | ${ms(r.orderMs)} | ${c === null ? '—' : ms(c)} | ${ms(r.renderMs)} | ${ms(r.flatMs)} | ${r.renderOverFlat.toFixed(2)} | ${pct(r.invertedFraction)} | ${r.beyond} | ${r.largest.toExponential(1)} |`);
 }

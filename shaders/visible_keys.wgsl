@@ -18,8 +18,12 @@
 @group(0) @binding(3) var<storage, read_write> keys: array<u32>;
 @group(0) @binding(4) var<storage, read_write> values: array<u32>;
 
+// True for the sort difference view's reference order: exact keys
+// whatever the frame's key width (src/render/splat-projector.ts).
+override exact_keys: bool = false;
+
 fn depth_key(depth: f32) -> u32 {
-  if (frame.key_shift == 0u) {
+  if (exact_keys || frame.key_shift == 0u) {
     return ~bitcast<u32>(depth);
   }
   let bits = 32u - frame.key_shift;

@@ -7,14 +7,29 @@
  * drawIndirect from the projector's visible count), an uploaded CPU order,
  * or 'frozen': the order drawn last, re-drawn without sorting (the records
  * are still projected for this frame's camera).
+ *
+ * The splats are blended into a float accumulation target and resolved to
+ * the output format in a last pass (src/render/accumulation-target.ts says
+ * why); 'direct' blends straight into the output, as a comparison for the
+ * frame benchmark. The sort difference view draws the frame twice, in the
+ * order on screen and in the exact order of this frame's depths (a second
+ * GPU sort on exact 32-bit keys), and shows where the two pictures differ.
  */
 import { GpuPassTimer, setTimestampWrites } from '../gpu/pass-timer';
 import { FrameUniforms, type FrameParameters } from '../render/frame-uniforms';
 import { OrderErrorPass, type OrderErrorMeasure } from '../render/order-error-pass';
-import { SplatProjector, type SplatProjectorOptions } from '../render/splat-projector';
-import { SplatRenderer, type SplatDraw, type SplatRendererOptions } from '../render/splat-renderer';
+import { SplatProjector, type GpuCount, type SplatProjectorOptions } from '../render/splat-projector';
+import { SplatRenderer, type SplatDraw, type SplatDrawTarget, type SplatRendererOptions } from '../render/splat-renderer';
+import { SplatResolve, type DifferenceMeasure } from '../render/splat-resolve';
+import { AccumulationTargets, checkAccumulation, DEFAULT_ACCUMULATION, type Accumulation } from '../render/accumulation-target';
 import type { GpuSplats } from '../scene/gpu-splats';
 import type { DrawOrder, OrderFrame, OrderedSplats } from './draw-order';
+import { GpuSortOrder } from './gpu-sort-order';
+
+/** drawIndirect's four u32 arguments. */
+const DRAW_ARGS_BYTES = 16;
+/** The kept draw arguments, then the kept count (padded to 16). */
+const KEPT_COUNTS_BYTES = 32;
 
 export type FramePass = 'project' | 'sort' | 'render';
 export type FrameTimings = Record<FramePass, number | null>;
@@ -23,7 +38,20 @@ const FRAME_PASSES: readonly FramePass[] = ['project', 'sort', 'render'];
 /** The order a frame draws: a DrawOrder that makes it this frame, or the last one drawn. */
 export type FrameOrder = DrawOrder | 'frozen';
 
-export interface SplatFrameOptions extends SplatProjectorOptions, SplatRendererOptions {}
+export interface SplatFrameOptions extends SplatProjectorOptions, SplatRendererOptions {
+  /** Where the splats are blended (default rgba16float, then resolved to the output format). */
+  accumulation?: Accumulation;
+}
+
+/** What a frame shows: the picture, or where the order on screen changes it (the sort difference view). */
+export type FrameView = 'picture' | 'difference';
+
+export interface FrameEncodeOptions {
+  /** Measure the ordering error of the drawn order too. */
+  measure?: boolean;
+  /** Default 'picture'; 'difference' needs prepareDifferenceView() first and a float accumulation. */
+  view?: FrameView;
+}
 
 export class SplatFrame {
   readonly uniforms: FrameUniforms;
@@ -33,6 +61,15 @@ export class SplatFrame {
   /** The order drawn last (what 'frozen' re-draws), null after a scene change; `kept` is its storage. */
   private lastDrawn: OrderedSplats | null = null;
   private readonly kept: OrderedSplats = { order: null as unknown as GPUBuffer, count: 0, drawArgs: null, maxCount: 0 };
+  /**
+   * The GPU-counted draw arguments and count of the order drawn last, copied
+   * each frame: a frozen frame of the difference view counts this frame's
+   * visible splats (for the exact order), which must not change how many
+   * entries of the frozen order are drawn.
+   */
+  private readonly keptCounts: GPUBuffer;
+  private readonly keptArgs: GpuCount;
+  private readonly keptCount: GpuCount;
   private readonly draw: SplatDraw = { records: null as unknown as GPUBuffer, order: null as unknown as GPUBuffer, count: 0 };
   private readonly orderFrame: OrderFrame = {
     encoder: null as unknown as GPUCommandEncoder,
@@ -43,26 +80,72 @@ export class SplatFrame {
   };
   /** Passes that ran in the last timed frame. */
   private readonly timed = new Set<FramePass>();
+  /** The float targets (null for 'direct'). */
+  private readonly targets: AccumulationTargets | null;
+  /** The difference view's reference order: made by prepareDifferenceView. */
+  private exactOrder: GpuSortOrder | null = null;
+  private exactOrderMade: Promise<void> | null = null;
+  private readonly exactDraw: SplatDraw = { records: null as unknown as GPUBuffer, order: null as unknown as GPUBuffer, count: 0 };
+  private readonly accumulationTarget: SplatDrawTarget = { view: null as unknown as GPUTextureView, background: [0, 0, 0] };
 
   static async create(device: GPUDevice, format: GPUTextureFormat, options: SplatFrameOptions = {}): Promise<SplatFrame> {
+    const accumulation = options.accumulation ?? DEFAULT_ACCUMULATION;
+    checkAccumulation(device, accumulation);
     const uniforms = new FrameUniforms(device, 'SplatFrame.uniforms');
-    const [projector, renderer, measure] = await Promise.all([
+    const [projector, renderer, resolve, measure] = await Promise.all([
       SplatProjector.create(device, uniforms.buffer, options),
-      SplatRenderer.create(device, uniforms.buffer, format, options),
+      SplatRenderer.create(device, uniforms.buffer, accumulation === 'direct' ? format : accumulation, options),
+      accumulation === 'direct' ? null : SplatResolve.create(device, format),
       OrderErrorPass.create(device),
     ]);
-    return new SplatFrame(device, uniforms, projector, renderer, measure);
+    return new SplatFrame(device, uniforms, projector, renderer, resolve, measure, accumulation);
   }
 
   private constructor(
-    device: GPUDevice,
+    private readonly device: GPUDevice,
     uniforms: FrameUniforms,
     readonly projector: SplatProjector,
     private readonly renderer: SplatRenderer,
+    private readonly resolve: SplatResolve | null,
     private readonly measure: OrderErrorPass,
+    readonly accumulation: Accumulation,
   ) {
     this.uniforms = uniforms;
     this.timer = new GpuPassTimer(device, FRAME_PASSES, 'SplatFrame.timer');
+    this.targets = accumulation === 'direct' ? null : new AccumulationTargets(device, accumulation);
+    this.keptCounts = device.createBuffer({ label: 'SplatFrame.keptCounts', size: KEPT_COUNTS_BYTES, usage: GPUBufferUsage.INDIRECT | GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
+    this.keptArgs = { buffer: this.keptCounts, offset: 0 };
+    this.keptCount = { buffer: this.keptCounts, offset: DRAW_ARGS_BYTES };
+  }
+
+  /** Remembers `drawn` as the order a frozen frame re-draws, its GPU counts copied. */
+  private keep(encoder: GPUCommandEncoder, drawn: OrderedSplats): OrderedSplats {
+    const kept = Object.assign(this.kept, drawn);
+    if (drawn.drawArgs) {
+      encoder.copyBufferToBuffer(drawn.drawArgs.buffer, drawn.drawArgs.offset, this.keptCounts, 0, DRAW_ARGS_BYTES);
+      kept.drawArgs = this.keptArgs;
+    }
+    if (typeof drawn.count !== 'number') {
+      encoder.copyBufferToBuffer(drawn.count.buffer, drawn.count.offset, this.keptCounts, DRAW_ARGS_BYTES, 4);
+      kept.count = this.keptCount;
+    }
+    return kept;
+  }
+
+  /**
+   * Makes what the sort difference view needs (a second GPU sort, for the
+   * exact order). Frames may ask for the view once this resolves.
+   */
+  prepareDifferenceView(): Promise<void> {
+    if (!this.resolve) return Promise.reject(new Error(`the sort difference view needs a float accumulation target, not '${this.accumulation}'`));
+    return (this.exactOrderMade ??= GpuSortOrder.create(this.device).then((order) => {
+      this.exactOrder = order;
+    }));
+  }
+
+  /** True once prepareDifferenceView has finished. */
+  get canShowDifference(): boolean {
+    return this.exactOrder !== null;
   }
 
   /** Shows `scene` from the next frame on (the caller owns and destroys it). */
@@ -89,23 +172,21 @@ export class SplatFrame {
    * readOrderError after the submit); false when nothing was drawn or an
    * earlier measure is still being read.
    */
-  encode(
-    encoder: GPUCommandEncoder,
-    parameters: FrameParameters,
-    target: { view: GPUTextureView; background: readonly [number, number, number] },
-    order: FrameOrder,
-    options: { measure?: boolean } = {},
-  ): boolean {
+  encode(encoder: GPUCommandEncoder, parameters: FrameParameters, target: SplatDrawTarget, order: FrameOrder, options: FrameEncodeOptions = {}): boolean {
     this.uniforms.write(parameters);
     const scene = this.scene;
     const timing = !this.timerBusy && this.timer.enabled;
     if (timing) this.timed.clear();
     let drawn: OrderedSplats | null = null;
+    let exact: OrderedSplats | null = null;
     let measured = false;
+    const difference = options.view === 'difference';
+    if (difference && !this.exactOrder) throw new Error('the sort difference view was asked for before prepareDifferenceView() finished');
     if (scene && scene.count > 0) {
       const projector = this.projector;
       const keyTarget = order === 'frozen' ? null : order.keyTarget(scene.count);
-      projector.encode(encoder, keyTarget, timing ? this.timer.timestampWrites('project') : undefined);
+      const exactTarget = difference ? this.exactOrder!.keyTarget(scene.count) : null;
+      projector.encode(encoder, keyTarget, timing ? this.timer.timestampWrites('project') : undefined, exactTarget);
       if (timing) this.timed.add('project');
       if (order !== 'frozen') {
         const f = this.orderFrame;
@@ -118,27 +199,82 @@ export class SplatFrame {
         setTimestampWrites(f, sortWrites);
         if (sortWrites) this.timed.add('sort');
         drawn = order.encode(f);
-        this.lastDrawn = drawn && Object.assign(this.kept, drawn);
+        this.lastDrawn = drawn && this.keep(encoder, drawn);
       } else {
         drawn = this.lastDrawn;
       }
       if (drawn && options.measure) {
         measured = this.measure.encode(encoder, { ...drawn, depths: projector.depths!, state: projector.state! });
       }
+      if (difference) {
+        const f = this.orderFrame;
+        f.encoder = encoder;
+        f.keyBits = 32;
+        f.visibleCount = projector.visibleCount;
+        f.drawArgs = projector.drawArgs;
+        f.capacity = projector.capacity;
+        delete f.timestampWrites;
+        exact = this.exactOrder!.encode(f);
+      }
     }
-    let draw: SplatDraw | null = null;
-    if (drawn) {
-      draw = this.draw;
-      draw.records = this.projector.records!;
-      draw.order = drawn.order;
-      draw.count = drawn.drawArgs ?? drawn.count;
-    }
-    this.renderer.encode(encoder, target, draw, timing ? this.timer.timestampWrites('render') : undefined);
+    const draw = this.drawOf(this.draw, drawn);
+    this.encodeDraws(encoder, parameters, target, draw, difference ? { exact: this.drawOf(this.exactDraw, exact) } : null, timing);
     if (timing) {
       this.timed.add('render');
       this.timer.resolve(encoder);
     }
     return measured;
+  }
+
+  private drawOf(draw: SplatDraw, ordered: OrderedSplats | null): SplatDraw | null {
+    if (!ordered) return null;
+    draw.records = this.projector.records!;
+    draw.order = ordered.order;
+    draw.count = ordered.drawArgs ?? ordered.count;
+    return draw;
+  }
+
+  /**
+   * The frame's render passes: the splats blended straight into the target,
+   * or into the float target and resolved; with `difference`, also the
+   * exact order into the second float target, and the heat map of the two
+   * as the resolve. Timed as one span ('render').
+   */
+  private encodeDraws(
+    encoder: GPUCommandEncoder,
+    parameters: FrameParameters,
+    target: SplatDrawTarget,
+    draw: SplatDraw | null,
+    difference: { exact: SplatDraw | null } | null,
+    timing: boolean,
+  ): void {
+    const targets = this.targets;
+    if (!targets || !this.resolve) {
+      this.renderer.encode(encoder, target, draw, timing ? this.timer.timestampWrites('render') : undefined);
+      return;
+    }
+    const span = timing ? this.timer.spanWrites('render') : undefined;
+    const { width, height } = parameters;
+    const accumulation = this.accumulationTarget;
+    accumulation.background = target.background;
+    accumulation.view = targets.view(0, width, height);
+    this.renderer.encode(encoder, accumulation, draw, span?.first);
+    if (!difference) {
+      this.resolve.encodePicture(encoder, accumulation.view, target.view, span?.last);
+      return;
+    }
+    const picture = accumulation.view;
+    accumulation.view = targets.view(1, width, height);
+    this.renderer.encode(encoder, accumulation, difference.exact, undefined);
+    this.resolve.encodeDifference(encoder, picture, accumulation.view, target.view, width * height, span?.last);
+  }
+
+  /**
+   * The difference view's counts of the last frame that drew it and could
+   * count (after its submit); null when no count waits to be read.
+   */
+  readDifference(): Promise<DifferenceMeasure> | null {
+    return this.resolve?.takeDifference() ?? null;
   }
 
   /** The ordering error of the last measured frame (after its submit). */
@@ -172,5 +308,9 @@ export class SplatFrame {
     this.projector.destroy();
     this.measure.destroy();
     this.timer.destroy();
+    this.resolve?.destroy();
+    this.keptCounts.destroy();
+    this.targets?.destroy();
+    this.exactOrder?.destroy();
   }
 }

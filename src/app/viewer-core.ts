@@ -9,13 +9,14 @@
  * Nothing on that path allocates once warm, beyond what WebGPU returns.
  */
 import type { mat4 } from 'gl-matrix';
-import { SplatFrame, type FrameOrder, type FrameTimings } from './splat-frame';
+import { SplatFrame, type FrameOrder, type FrameTimings, type FrameView } from './splat-frame';
 import { GpuSortOrder } from './gpu-sort-order';
 import { UploadedOrder } from './uploaded-order';
 import { chooseOrder, type OrderChoice, type OrderState, type SortMode } from './order-policy';
 import { initialAutoKeyBits, keyBitsOf, nextAutoKeyBits, AUTO_MEASURE_INTERVAL, type AutoKeyBits, type KeyBitsSetting } from './key-bits-policy';
 import type { FrameParameters } from '../render/frame-uniforms';
 import type { OrderErrorMeasure } from '../render/order-error-pass';
+import type { DifferenceMeasure } from '../render/splat-resolve';
 import { GpuSplats } from '../scene/gpu-splats';
 import type { SplatCloud } from '../scene/splat-cloud';
 import type { CpuSortAlgorithm } from '../sort/cpu-order-worker';
@@ -42,6 +43,12 @@ export interface FrameSettings {
   freezeOrder: boolean;
   /** Measure the ordering error of every frame it can (a pass each); auto measures on its own. */
   measureOrder: boolean;
+  /**
+   * The picture, or the sort difference view (the frame drawn again in the
+   * exact order, and a heat map of where the two differ). Until the view's
+   * second sort is made, frames show the picture. Default 'picture'.
+   */
+  view?: FrameView;
 }
 
 /** What a frame did. */
@@ -84,7 +91,7 @@ export class ViewerCore {
   private readonly report: FrameReport = { choice: chooseOrder(this.orderState), keyBits: 32, orderAge: 0, cpuSortMs: null };
   private readonly commands: GPUCommandBuffer[] = [];
   private readonly encoderDescriptor: GPUCommandEncoderDescriptor = { label: 'ViewerCore.frame' };
-  private readonly encodeOptions = { measure: false };
+  private readonly encodeOptions: { measure: boolean; view: FrameView } = { measure: false, view: 'picture' };
   /** Frames submitted so far. */
   frames = 0;
   /** The last ordering error measured, and the key width it was measured at. */
@@ -117,6 +124,12 @@ export class ViewerCore {
   get currentOrder(): FrameOrder {
     return this.order;
   }
+
+  /** What the difference view counted last (null before it is first shown). */
+  difference: DifferenceMeasure | null = null;
+  private differenceReading = false;
+  /** Why the difference view could not be made (null: it could, or was never asked for). */
+  differenceError: string | null = null;
 
   /** The CPU sort's error, if it failed. */
   get cpuError(): string | null {
@@ -185,6 +198,7 @@ export class ViewerCore {
 
     const encoder = this.device.createCommandEncoder(this.encoderDescriptor);
     this.encodeOptions.measure = wantMeasure;
+    this.encodeOptions.view = this.viewOf(settings);
     const measure = this.frame.encode(encoder, params, target, this.order, this.encodeOptions);
     this.commands[0] = encoder.finish();
     this.device.queue.submit(this.commands);
@@ -203,12 +217,38 @@ export class ViewerCore {
       // A failed read (the device lost) leaves the measure unread; the pass frees itself either way.
       this.frame.readOrderError().then((m) => this.measured(m, sceneId), () => {});
     }
+    if (this.encodeOptions.view === 'difference' && !this.differenceReading) {
+      const reading = this.frame.readDifference();
+      if (reading) {
+        this.differenceReading = true;
+        reading.then(this.differenceRead, this.differenceFailed);
+      }
+    }
     if (!this.timingPending && this.frame.timer.enabled) {
       this.timingPending = true;
       this.frame.readTimings().then(this.timingsRead, this.timingsFailed);
     }
     return report;
   }
+
+  /** The view this frame can show: the difference view once its second sort is made (asked for here). */
+  private viewOf(settings: FrameSettings): FrameView {
+    if (settings.view !== 'difference') return 'picture';
+    if (this.frame.canShowDifference) return 'difference';
+    this.frame.prepareDifferenceView().catch((error: unknown) => {
+      this.differenceError = error instanceof Error ? error.message : String(error);
+    });
+    return 'picture';
+  }
+
+  private readonly differenceRead = (m: DifferenceMeasure): void => {
+    this.differenceReading = false;
+    this.difference = m;
+  };
+
+  private readonly differenceFailed = (): void => {
+    this.differenceReading = false;
+  };
 
   /** Takes the newest CPU order (uploading it) and asks for the next. */
   private serveCpu(view: mat4, settings: FrameSettings, wantedBits: number, report: FrameReport): void {

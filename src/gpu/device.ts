@@ -4,8 +4,12 @@
  * `webgpu` package in Node), so nothing here touches the DOM.
  */
 
-/** Optional features used when the adapter has them: GPU pass timings, the sort's subgroup ranking. */
-const WANTED_FEATURES: GPUFeatureName[] = ['timestamp-query', 'subgroups'];
+/**
+ * Optional features used when the adapter has them: GPU pass timings, the
+ * sort's subgroup ranking, blending into rgba32float (an accumulation
+ * target offered beside the default rgba16float, src/render/accumulation-target.ts).
+ */
+const WANTED_FEATURES: GPUFeatureName[] = ['timestamp-query', 'subgroups', 'float32-blendable'];
 
 /** Limits raised to what the adapter offers: the sort's tiles and large scenes need them. */
 const RAISED_LIMITS = [

@@ -14,12 +14,19 @@ export function setTimestampWrites<T extends { timestampWrites?: W }, W>(target:
   else delete target.timestampWrites;
 }
 
+/** The two halves of one timed span over several passes (GpuPassTimer.spanWrites). */
+export interface TimestampSpan {
+  first: GPUComputePassTimestampWrites & GPURenderPassTimestampWrites;
+  last: GPUComputePassTimestampWrites & GPURenderPassTimestampWrites;
+}
+
 export class GpuPassTimer<Name extends string> {
   private readonly querySet: GPUQuerySet | null;
   private readonly resolveBuffer: GPUBuffer | null;
   private readonly readBuffer: GPUBuffer | null;
   /** One descriptor per pass, made once: timing a frame allocates nothing. */
   private readonly writes = new Map<Name, GPUComputePassTimestampWrites & GPURenderPassTimestampWrites>();
+  private readonly spans = new Map<Name, TimestampSpan>();
 
   constructor(
     device: GPUDevice,
@@ -36,7 +43,11 @@ export class GpuPassTimer<Name extends string> {
       ? device.createBuffer({ label: `${label}.read`, size: 8 * count, usage: GPUBufferUsage.COPY_DST | GPUBufferUsage.MAP_READ })
       : null;
     if (this.querySet) {
-      names.forEach((n, i) => this.writes.set(n, { querySet: this.querySet!, beginningOfPassWriteIndex: 2 * i, endOfPassWriteIndex: 2 * i + 1 }));
+      const querySet = this.querySet;
+      names.forEach((n, i) => {
+        this.writes.set(n, { querySet, beginningOfPassWriteIndex: 2 * i, endOfPassWriteIndex: 2 * i + 1 });
+        this.spans.set(n, { first: { querySet, beginningOfPassWriteIndex: 2 * i }, last: { querySet, endOfPassWriteIndex: 2 * i + 1 } });
+      });
     }
   }
 
@@ -47,6 +58,15 @@ export class GpuPassTimer<Name extends string> {
   /** Timestamp writes for a compute or render pass; undefined without timestamp-query. */
   timestampWrites(name: Name): (GPUComputePassTimestampWrites & GPURenderPassTimestampWrites) | undefined {
     return this.writes.get(name);
+  }
+
+  /**
+   * Timestamp writes for a name timed over several passes: `first` for the
+   * pass it starts with (its beginning), `last` for the pass it ends with
+   * (its end); undefined without timestamp-query.
+   */
+  spanWrites(name: Name): TimestampSpan | undefined {
+    return this.spans.get(name);
   }
 
   /** Records the copy of all timestamps; call after the timed passes, before finish(). */

@@ -92,3 +92,11 @@ export const ORDER_ERROR = defineStruct('OrderError', [
   ['beyond', 'atomic<u32>'],
   ['largest', 'atomic<u32>'],
 ]);
+
+/** What the sort difference view counts (shaders/splat_resolve.wgsl), in 8-bit levels. */
+export const DIFFERENCE_STATS = defineStruct('DifferenceStats', [
+  ['pixels', 'atomic<u32>'],
+  ['largest', 'atomic<u32>'],
+  ['total', 'atomic<u32>'],
+  ['pad0', 'u32'],
+]);

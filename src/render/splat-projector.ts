@@ -10,6 +10,8 @@
  *   keys (shaders/visible_keys.wgsl): the sort's pairs for the kept splats
  *     only, in splat order: the depth key (exact f32 at 32 bits, the
  *     visible depth range on 2^bits steps below) and the splat index.
+ *     The sort difference view asks for a second set, always exact (32-bit
+ *     keys whatever the frame's width), for the reference order.
  *
  * For an order that does not come from this frame's keys (the CPU sort, a
  * frozen order), only `project` runs, and it marks culled splats' records.
@@ -92,8 +94,19 @@ interface SceneBuffers {
   project: (GPUBindGroup | undefined)[];
   chunked: boolean;
   scan: [GPUBindGroup, GPUBindGroup];
-  keys: GPUBindGroup | null;
-  keysTarget: { keys: GPUBuffer; values: GPUBuffer } | null;
+  /** The keys bind group of each pipeline (frame width, exact) for the pairs it was made for. */
+  keys: [KeyedBindGroup | null, KeyedBindGroup | null];
+}
+
+/** Where the keys dispatch writes its pairs (the sort's input buffers, borrowed). */
+export interface KeyPairs {
+  keys: GPUBuffer;
+  values: GPUBuffer;
+}
+
+interface KeyedBindGroup {
+  pairs: KeyPairs;
+  group: GPUBindGroup;
 }
 
 /** Project pipeline variant bits. */
@@ -135,13 +148,22 @@ export class SplatProjector {
     };
     // The variant every viewer frame of a one-buffer scene uses is made now;
     // the others when first needed (each costs a compile).
-    const [first, scanBlocks, scanTotals, keysPipeline] = await Promise.all([
+    const keysDescriptor = (exact: boolean): GPUComputePipelineDescriptor => ({
+      label: `SplatProjector.keys${exact ? '(exact)' : ''}`,
+      layout: 'auto',
+      compute: { module: keys, entryPoint: 'main', constants: { exact_keys: exact ? 1 : 0 } },
+    });
+    const [first, scanBlocks, scanTotals, keysPipeline, exactKeysPipeline] = await Promise.all([
       device.createComputePipelineAsync(projectDescriptor(0)),
       device.createComputePipelineAsync({ label: 'SplatProjector.scanBlocks', layout: 'auto', compute: { module: scan, entryPoint: 'scan_blocks' } }),
       device.createComputePipelineAsync({ label: 'SplatProjector.scanTotals', layout: 'auto', compute: { module: scan, entryPoint: 'scan_totals' } }),
-      device.createComputePipelineAsync({ label: 'SplatProjector.keys', layout: 'auto', compute: { module: keys, entryPoint: 'main' } }),
+      device.createComputePipelineAsync(keysDescriptor(false)),
+      device.createComputePipelineAsync(keysDescriptor(true)),
     ]);
-    return new SplatProjector(device, frame, first, (variant) => device.createComputePipeline(projectDescriptor(variant)), [scanBlocks, scanTotals], keysPipeline);
+    return new SplatProjector(device, frame, first, (variant) => device.createComputePipeline(projectDescriptor(variant)), [scanBlocks, scanTotals], [
+      keysPipeline,
+      exactKeysPipeline,
+    ]);
   }
 
   private readonly projectPipelines: (GPUComputePipeline | undefined)[] = [];
@@ -153,7 +175,8 @@ export class SplatProjector {
     private readonly makeProjectPipeline: (variant: number) => GPUComputePipeline,
     /** The two-level scan's dispatches (shaders/visible_scan.wgsl): per block of tiles, then the blocks' totals. */
     private readonly scanPipelines: [GPUComputePipeline, GPUComputePipeline],
-    private readonly keysPipeline: GPUComputePipeline,
+    /** Keys at the frame's width, and exact 32-bit keys (the difference view's reference order). */
+    private readonly keysPipelines: [GPUComputePipeline, GPUComputePipeline],
   ) {
     this.projectPipelines[0] = first;
   }
@@ -249,8 +272,7 @@ export class SplatProjector {
       project: [],
       chunked: scene.chunks.length > 1,
       scan: [scanGroup(this.scanPipelines[0]), scanGroup(this.scanPipelines[1])],
-      keys: null,
-      keysTarget: null,
+      keys: [null, null],
     };
   }
 
@@ -258,12 +280,15 @@ export class SplatProjector {
    * Records the projector into `encoder` for the scene set. With `pairs`
    * (the sort's input buffers, borrowed) the kept splats are keyed there
    * and counted; without, culled splats are marked for an order that names
-   * any splat. Call after the frame's uniforms are written.
+   * any splat. With `exactPairs`, the kept splats are also keyed there with
+   * exact 32-bit keys (and counted). Call after the frame's uniforms are
+   * written.
    */
   encode(
     encoder: GPUCommandEncoder,
-    pairs: { keys: GPUBuffer; values: GPUBuffer } | null,
+    pairs: KeyPairs | null,
     timestampWrites?: GPUComputePassTimestampWrites,
+    exactPairs: KeyPairs | null = null,
   ): void {
     const b = this.requireBuffers();
     // A new range every frame: the writes are queued before this frame's commands.
@@ -276,18 +301,24 @@ export class SplatProjector {
     pass.setPipeline(pipeline);
     pass.setBindGroup(0, (b.project[variant] ??= this.projectBindGroup(b, pipeline)));
     pass.dispatchWorkgroups(...b.projectGroups);
-    if (pairs) {
+    if (pairs || exactPairs) {
       pass.setPipeline(this.scanPipelines[0]);
       pass.setBindGroup(0, b.scan[0]);
       pass.dispatchWorkgroups(...b.scanGroups);
       pass.setPipeline(this.scanPipelines[1]);
       pass.setBindGroup(0, b.scan[1]);
       pass.dispatchWorkgroups(1);
-      pass.setPipeline(this.keysPipeline);
-      pass.setBindGroup(0, this.keysBindGroup(b, pairs));
-      pass.dispatchWorkgroups(...b.projectGroups);
     }
+    if (pairs) this.encodeKeys(pass, b, 0, pairs);
+    if (exactPairs) this.encodeKeys(pass, b, 1, exactPairs);
     pass.end();
+  }
+
+  private encodeKeys(pass: GPUComputePassEncoder, b: SceneBuffers, which: 0 | 1, pairs: KeyPairs): void {
+    const pipeline = this.keysPipelines[which];
+    pass.setPipeline(pipeline);
+    pass.setBindGroup(0, this.keysBindGroup(b, which, pairs));
+    pass.dispatchWorkgroups(...b.projectGroups);
   }
 
   private projectBindGroup(b: SceneBuffers, pipeline: GPUComputePipeline): GPUBindGroup {
@@ -304,22 +335,22 @@ export class SplatProjector {
     });
   }
 
-  private keysBindGroup(b: SceneBuffers, pairs: { keys: GPUBuffer; values: GPUBuffer }): GPUBindGroup {
-    if (!b.keys || b.keysTarget?.keys !== pairs.keys || b.keysTarget.values !== pairs.values) {
-      b.keysTarget = { keys: pairs.keys, values: pairs.values };
-      b.keys = this.device.createBindGroup({
-        label: 'SplatProjector.keysBindGroup',
-        layout: this.keysPipeline.getBindGroupLayout(0),
-        entries: [
-          { binding: 0, resource: { buffer: this.frame } },
-          { binding: 1, resource: { buffer: b.depths } },
-          { binding: 2, resource: { buffer: b.state } },
-          { binding: 3, resource: { buffer: pairs.keys } },
-          { binding: 4, resource: { buffer: pairs.values } },
-        ],
-      });
-    }
-    return b.keys;
+  private keysBindGroup(b: SceneBuffers, which: 0 | 1, pairs: KeyPairs): GPUBindGroup {
+    const cached = b.keys[which];
+    if (cached && cached.pairs.keys === pairs.keys && cached.pairs.values === pairs.values) return cached.group;
+    const group = this.device.createBindGroup({
+      label: `SplatProjector.keysBindGroup${which === 1 ? '(exact)' : ''}`,
+      layout: this.keysPipelines[which].getBindGroupLayout(0),
+      entries: [
+        { binding: 0, resource: { buffer: this.frame } },
+        { binding: 1, resource: { buffer: b.depths } },
+        { binding: 2, resource: { buffer: b.state } },
+        { binding: 3, resource: { buffer: pairs.keys } },
+        { binding: 4, resource: { buffer: pairs.values } },
+      ],
+    });
+    b.keys[which] = { pairs: { keys: pairs.keys, values: pairs.values }, group };
+    return group;
   }
 
   private requireBuffers(): SceneBuffers {

@@ -36,9 +36,18 @@ export interface SplatDraw {
   count: number | GpuCount;
 }
 
+interface BoundDraw {
+  records: GPUBuffer;
+  order: GPUBuffer;
+  group: GPUBindGroup;
+}
+
+/** Bind groups kept: a frame of the sort difference view draws two orders (the one on screen, the exact one). */
+const BOUND_DRAWS = 2;
+
 export class SplatRenderer {
-  private bindGroup: GPUBindGroup | null = null;
-  private bound: { records: GPUBuffer; order: GPUBuffer } | null = null;
+  /** The most recently made first. */
+  private readonly bound: BoundDraw[] = [];
   // Reused every frame (nothing allocated per frame); the view is set per frame.
   private readonly attachment: GPURenderPassColorAttachment = {
     view: null as unknown as GPUTextureView,
@@ -89,19 +98,20 @@ export class SplatRenderer {
   }
 
   private bindGroupFor(draw: SplatDraw): GPUBindGroup {
-    const b = this.bound;
-    if (!b || b.records !== draw.records || b.order !== draw.order) {
-      this.bound = { records: draw.records, order: draw.order };
-      this.bindGroup = this.device.createBindGroup({
-        label: 'SplatRenderer.bindGroup',
-        layout: this.pipeline.getBindGroupLayout(0),
-        entries: [
-          { binding: 0, resource: { buffer: this.frame } },
-          { binding: 1, resource: { buffer: draw.records } },
-          { binding: 2, resource: { buffer: draw.order } },
-        ],
-      });
-    }
-    return this.bindGroup!;
+    const bound = this.bound;
+    for (const b of bound) if (b.records === draw.records && b.order === draw.order) return b.group;
+    const group = this.device.createBindGroup({
+      label: 'SplatRenderer.bindGroup',
+      layout: this.pipeline.getBindGroupLayout(0),
+      entries: [
+        { binding: 0, resource: { buffer: this.frame } },
+        { binding: 1, resource: { buffer: draw.records } },
+        { binding: 2, resource: { buffer: draw.order } },
+      ],
+    });
+    // The oldest goes: orders change only with a new scene, a larger sort or a new upload buffer.
+    if (bound.length === BOUND_DRAWS) bound.pop();
+    bound.unshift({ records: draw.records, order: draw.order, group });
+    return group;
   }
 }

@@ -154,3 +154,25 @@ test('auto key bits: starts exact and, measured, settles below 32 on this small 
   expect(core.orderError).not.toBeNull();
   expect(core.orderError!.pairs).toBeGreaterThan(1000);
 });
+
+test('the sort difference view: the picture until its sort is made, then zero for the exact order and the CPU order of the same camera', async () => {
+  core.setScene(cloud, 'core-difference');
+  const first = await draw(settings({ view: 'difference' }));
+  // The view's second sort is being made: this frame shows the picture.
+  expect(first.source).toBe('gpu-sort');
+  expect(coveredFraction(first.pixels)).toBeGreaterThan(0.05);
+  const measured = async (s: FrameSettings) => {
+    core.difference = null;
+    for (let frames = 0; core.difference === null; frames++) {
+      if (frames > 100) throw new Error(`no difference measure after 100 frames (${core.differenceError ?? 'no error'})`);
+      await draw(s);
+      await device.queue.onSubmittedWorkDone();
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    return core.difference;
+  };
+  expect(await measured(settings({ view: 'difference' }))).toMatchObject({ pixels: 0, largest: 0 });
+  // The camera does not move, so the CPU's order (uploaded) is as exact as the GPU's.
+  expect(await measured(settings({ view: 'difference', sortMode: 'cpu-radix' }))).toMatchObject({ pixels: 0 });
+  expect(core.differenceError).toBeNull();
+});

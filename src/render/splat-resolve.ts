@@ -1,0 +1,174 @@
+/**
+ * The frame's last pass (shaders/splat_resolve.wgsl): the splats were
+ * blended into a float accumulation target; this pass writes the picture to
+ * the output format (the canvas, a PNG's rgba8unorm), rounding once. In the
+ * sort difference view it compares two accumulated pictures of the same
+ * frame instead (the order on screen and the exact order), draws the heat
+ * map and counts the pixels that differ. DOM-free.
+ */
+import resolveSource from '../../shaders/splat_resolve.wgsl?raw';
+import { setTimestampWrites } from '../gpu/pass-timer';
+import { createCheckedShaderModule } from '../gpu/shader';
+import { DIFFERENCE_STATS } from './frame-layouts';
+
+/** What the difference view measured, in 8-bit levels of the resolved picture. */
+export interface DifferenceMeasure {
+  /** Pixels of the frame. */
+  pixelCount: number;
+  /** Pixels where some channel differs by one level or more. */
+  pixels: number;
+  /** pixels / pixelCount. */
+  fraction: number;
+  /** The largest difference of any channel, levels (0..255). */
+  largest: number;
+  /** The mean of the per-pixel largest channel difference over the differing pixels (0 when none). */
+  mean: number;
+}
+
+interface BoundViews {
+  picture: GPUTextureView;
+  exact: GPUTextureView | null;
+  group: GPUBindGroup;
+}
+
+export class SplatResolve {
+  private readonly stats: GPUBuffer;
+  private readonly readback: GPUBuffer;
+  private readonly zero = new Uint32Array(DIFFERENCE_STATS.size / 4);
+  /** A count was recorded and not yet read (its readback is spoken for). */
+  private busy = false;
+  private reading = false;
+  private measuredPixels = 0;
+  private boundPicture: BoundViews | null = null;
+  private boundDifference: BoundViews | null = null;
+  private readonly attachment: GPURenderPassColorAttachment = {
+    view: null as unknown as GPUTextureView,
+    loadOp: 'clear',
+    clearValue: { r: 0, g: 0, b: 0, a: 1 },
+    storeOp: 'store',
+  };
+  private readonly descriptor: GPURenderPassDescriptor = { label: 'SplatResolve.pass', colorAttachments: [this.attachment] };
+
+  static async create(device: GPUDevice, format: GPUTextureFormat): Promise<SplatResolve> {
+    const module = await createCheckedShaderModule(device, 'SplatResolve.shader', resolveSource);
+    const pipeline = (entryPoint: string) =>
+      device.createRenderPipelineAsync({
+        label: `SplatResolve.${entryPoint}`,
+        layout: 'auto',
+        vertex: { module, entryPoint: 'vs_main' },
+        fragment: { module, entryPoint, targets: [{ format }] },
+        primitive: { topology: 'triangle-list' },
+      });
+    const [picture, difference] = await Promise.all([pipeline('fs_picture'), pipeline('fs_difference')]);
+    return new SplatResolve(device, picture, difference);
+  }
+
+  private constructor(
+    private readonly device: GPUDevice,
+    private readonly picturePipeline: GPURenderPipeline,
+    private readonly differencePipeline: GPURenderPipeline,
+  ) {
+    this.stats = device.createBuffer({ label: 'SplatResolve.stats', size: DIFFERENCE_STATS.size, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST });
+    this.readback = device.createBuffer({ label: 'SplatResolve.readback', size: DIFFERENCE_STATS.size, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
+  }
+
+  /** Writes the accumulated `picture` to `target` (a texture of the output format). */
+  encodePicture(encoder: GPUCommandEncoder, picture: GPUTextureView, target: GPUTextureView, timestampWrites?: GPURenderPassTimestampWrites): void {
+    let b = this.boundPicture;
+    if (!b || b.picture !== picture) {
+      const group = this.device.createBindGroup({
+        label: 'SplatResolve.pictureBindGroup',
+        layout: this.picturePipeline.getBindGroupLayout(0),
+        entries: [{ binding: 0, resource: picture }],
+      });
+      b = this.boundPicture = { picture, exact: null, group };
+    }
+    this.draw(encoder, this.picturePipeline, b.group, target, timestampWrites);
+  }
+
+  /**
+   * Draws the difference heat map of `picture` (the order on screen) against
+   * `exact` (the exact order) into `target`, `pixelCount` pixels. Returns
+   * true when the pass also counts the differences for `readDifference`
+   * (false while an earlier count is still being read).
+   */
+  encodeDifference(
+    encoder: GPUCommandEncoder,
+    picture: GPUTextureView,
+    exact: GPUTextureView,
+    target: GPUTextureView,
+    pixelCount: number,
+    timestampWrites?: GPURenderPassTimestampWrites,
+  ): boolean {
+    let b = this.boundDifference;
+    if (!b || b.picture !== picture || b.exact !== exact) {
+      const group = this.device.createBindGroup({
+        label: 'SplatResolve.differenceBindGroup',
+        layout: this.differencePipeline.getBindGroupLayout(0),
+        entries: [
+          { binding: 0, resource: picture },
+          { binding: 1, resource: exact },
+          { binding: 2, resource: { buffer: this.stats } },
+        ],
+      });
+      b = this.boundDifference = { picture, exact, group };
+    }
+    // The counts of a frame whose read is pending would be lost with it:
+    // the heat map is still drawn, the counting waits for the read.
+    const counting = !this.busy;
+    if (counting) this.device.queue.writeBuffer(this.stats, 0, this.zero);
+    this.draw(encoder, this.differencePipeline, b.group, target, timestampWrites);
+    if (counting) {
+      this.busy = true;
+      this.measuredPixels = pixelCount;
+      encoder.copyBufferToBuffer(this.stats, 0, this.readback, 0, DIFFERENCE_STATS.size);
+    }
+    return counting;
+  }
+
+  /**
+   * The counts of the last difference view that returned true, once its
+   * commands were submitted; null when there is none to read or it is
+   * already being read.
+   */
+  takeDifference(): Promise<DifferenceMeasure> | null {
+    if (!this.busy || this.reading) return null;
+    this.reading = true;
+    return this.readDifference();
+  }
+
+  private async readDifference(): Promise<DifferenceMeasure> {
+    try {
+      await this.readback.mapAsync(GPUMapMode.READ);
+      const words = new Uint32Array(this.readback.getMappedRange().slice(0));
+      this.readback.unmap();
+      const pixels = words[DIFFERENCE_STATS.word('pixels')]!;
+      const pixelCount = this.measuredPixels;
+      return {
+        pixelCount,
+        pixels,
+        fraction: pixelCount > 0 ? pixels / pixelCount : 0,
+        largest: words[DIFFERENCE_STATS.word('largest')]!,
+        mean: pixels > 0 ? words[DIFFERENCE_STATS.word('total')]! / pixels : 0,
+      };
+    } finally {
+      this.busy = false;
+      this.reading = false;
+    }
+  }
+
+  private draw(encoder: GPUCommandEncoder, pipeline: GPURenderPipeline, group: GPUBindGroup, target: GPUTextureView, timestampWrites?: GPURenderPassTimestampWrites): void {
+    this.attachment.view = target;
+    setTimestampWrites(this.descriptor, timestampWrites);
+    const pass = encoder.beginRenderPass(this.descriptor);
+    pass.setPipeline(pipeline);
+    pass.setBindGroup(0, group);
+    pass.draw(3);
+    pass.end();
+  }
+
+  destroy(): void {
+    this.stats.destroy();
+    this.readback.destroy();
+  }
+}
