@@ -9,10 +9,15 @@
  * readable at any frame rate. stats.js prints whole numbers, and GPU passes
  * often take well under a millisecond, so timing graphs count microseconds
  * until their mean passes 10 ms, then milliseconds (software adapters).
+ *
+ * Below the panels, a TimingChart keeps every frame's timings of the last
+ * few hundred frames, stacked per pass in the same colours, so spikes that
+ * the 250 ms means smooth away stay visible.
  */
 
 import Stats from 'stats.js';
 import { el } from './overlays';
+import { TimingChart } from './timing-chart';
 
 const FLUSH_MS = 250;
 
@@ -33,9 +38,9 @@ class Series {
   private peak = 0;
 
   constructor(
-    private readonly name: string,
+    readonly name: string,
     unit: 'ms' | 'frames',
-    private readonly colours: readonly [string, string],
+    readonly colours: readonly [string, string],
     readonly description: string,
   ) {
     this.slot.title = description;
@@ -80,6 +85,7 @@ export class StatsPanels {
   private readonly cpuSort = new Series('CPU', 'ms', ['#8f8', '#020'], 'CPU sort time in its worker (keys excluded)');
   private readonly orderAge = new Series('AGE', 'frames', ['#ccc', '#111'], 'Age of the order on screen, in frames');
   private readonly all = [this.project, this.sort, this.render, this.cpuSort, this.orderAge];
+  private readonly chart: TimingChart;
   private lastFlush = 0;
 
   constructor(hasTimestamps: boolean) {
@@ -87,7 +93,18 @@ export class StatsPanels {
     this.stats.dom.style.cssText = '';
     this.stats.dom.className = 'stats-slot stats-fps';
     this.stats.dom.title = 'Click to cycle FPS / frame ms';
-    const panels = el('div', { className: 'stats-grid' }, this.stats.dom, ...this.all.map((s) => s.slot));
+    const chartPass = (s: Series) => ({ label: s.name, colour: s.colours[0], description: s.description });
+    this.chart = new TimingChart(
+      {
+        project: chartPass(this.project),
+        sort: chartPass(this.sort),
+        render: chartPass(this.render),
+        cpu: chartPass(this.cpuSort),
+      },
+      { hasTimestamps },
+    );
+    // In the grid, spanning all its columns: it takes the grid's width at three columns and at two.
+    const panels = el('div', { className: 'stats-grid' }, this.stats.dom, ...this.all.map((s) => s.slot), this.chart.dom);
     this.dom.append(panels);
     if (!hasTimestamps) {
       for (const s of [this.project, this.sort, this.render]) s.unavailable = true;
@@ -99,9 +116,10 @@ export class StatsPanels {
     this.stats.begin();
   }
 
-  /** Ends the frame; draws the custom graphs when their averaging window is over. */
+  /** Ends the frame: adds its column to the chart; draws the custom graphs when their averaging window is over. */
   end(now: number): void {
     this.stats.end();
+    this.chart.endFrame(now);
     if (now - this.lastFlush < FLUSH_MS) return;
     this.lastFlush = now;
     for (const s of this.all) s.flush();
@@ -111,10 +129,12 @@ export class StatsPanels {
     if (times.project !== null) this.project.add(times.project);
     if (times.sort !== null) this.sort.add(times.sort);
     if (times.render !== null) this.render.add(times.render);
+    this.chart.addGpuTimes(times.project, times.sort, times.render);
   }
 
   addCpuSort(ms: number): void {
     this.cpuSort.add(ms);
+    this.chart.addCpuSort(ms);
   }
 
   /** Frames between the camera an order was sorted for and the frame drawing it (0: sorted this frame). */
