@@ -13,7 +13,7 @@
  *
  *   npm run bench:frame -- --scene FILE [--copies 40] [--width 1920 --height 1080]
  *     [--runs 20] [--bits 16,24,32] [--chunks 4] [--up -y] [--max-warm-batches 20]
- *     [--accumulation rgba16float,direct,rgba32float]
+ *     [--accumulation rgba16float,direct,rgba32float,rgb10a2unorm]
  *
  * renderMs is the splat pass and, with a float accumulation target, the
  * resolve pass that writes the picture out; the flat floor draws the same
@@ -34,7 +34,7 @@ import { loadSplatFile } from '../src/io/parse-splat-file';
 import { GpuSplats } from '../src/scene/gpu-splats';
 import { robustBounds } from '../src/scene/splat-cloud';
 import { SplatFrame, type FrameTimings } from '../src/app/splat-frame';
-import { DEFAULT_ACCUMULATION, type Accumulation } from '../src/render/accumulation-target';
+import { ACCUMULATIONS, DEFAULT_ACCUMULATION, type Accumulation } from '../src/render/accumulation-target';
 import { GpuSortOrder } from '../src/app/gpu-sort-order';
 import { SplatRenderer } from '../src/render/splat-renderer';
 import { VISIBLE_STATE } from '../src/render/frame-layouts';
@@ -72,7 +72,6 @@ const { device, adapterName, hasTimestamps } = await createNodeGpuContext('bench
 if (!hasTimestamps) throw new Error(`${adapterName} has no timestamp-query: GPU times cannot be measured`);
 const source = await loadSplatFile(readFileSync(args.scene), basename(args.scene));
 const cloud = replicateCloud(source, copies);
-const ACCUMULATIONS: readonly Accumulation[] = ['rgba16float', 'rgba32float', 'direct'];
 const accumulations = args.accumulation!.split(',').map((a) => {
   if (!ACCUMULATIONS.includes(a as Accumulation)) throw new Error(`--accumulation: ${a} is not one of ${ACCUMULATIONS.join(', ')}`);
   return a as Accumulation;

@@ -13,8 +13,16 @@
  * compares the three).
  */
 
-/** How the splats are accumulated: a float target and a resolve pass, or straight into the output ('direct'). */
-export type Accumulation = 'rgba16float' | 'rgba32float' | 'direct';
+/**
+ * How the splats are accumulated: a float target and a resolve pass, or
+ * straight into the output ('direct'). rgb10a2unorm is measured beside
+ * them: the 8-bit target's bytes per pixel, four times finer steps, not a
+ * float.
+ */
+export type Accumulation = 'rgba16float' | 'rgba32float' | 'rgb10a2unorm' | 'direct';
+
+/** Every accumulation, for the benchmark's and the render command's options. */
+export const ACCUMULATIONS: readonly Accumulation[] = ['rgba16float', 'rgba32float', 'rgb10a2unorm', 'direct'];
 
 export const DEFAULT_ACCUMULATION: Accumulation = 'rgba16float';
 
