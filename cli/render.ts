@@ -3,21 +3,41 @@
  * viewer's own passes, written as a PNG; prints the frame's per-pass GPU
  * timings as one JSON line.
  *
- *   npm run render -- --scene FILE.ply --camera CAMERA.json --out OUT.png [--key-bits 32]
+ *   npm run render -- --scene FILE --camera CAMERA.json --out OUT.png
+ *     [--key-bits 32] [--accumulation rgba16float|rgba32float|rgb10a2unorm|direct]
+ *     [--reference] [--difference [--order-camera OTHER.json]]
+ *
+ * --reference also renders the CPU reference rasterizer's picture
+ * (src/render/reference-rasterizer.ts), writes it beside OUT as
+ * OUT.reference.png and adds its PSNR against the GPU picture (psnrDb).
+ * --difference writes the sort difference view instead of the picture: the
+ * frame drawn in the GPU sort's order at --key-bits, or, with
+ * --order-camera, in the exact order of that other camera (a stale order,
+ * as a frozen one after the camera moved), against the exact order of this
+ * frame; the JSON line adds how many pixels differ and by how much.
  *
  * The camera file format is in src/app/camera-file.ts. Colours are written as
  * the renderer computes them (no extra gamma).
  */
 import { parseArgs } from 'node:util';
 import { readFileSync, writeFileSync } from 'node:fs';
+import { basename } from 'node:path';
+import { mat4 } from 'gl-matrix';
 import { createNodeGpuContext } from '../src/gpu/node-gpu';
-import { parseSplatPly } from '../src/io/ply';
+import { loadSplatFile } from '../src/io/parse-splat-file';
 import { GpuSplats } from '../src/scene/gpu-splats';
-import { SplatFrame } from '../src/app/splat-frame';
+import { SplatFrame, type FrameView } from '../src/app/splat-frame';
 import { GpuSortOrder } from '../src/app/gpu-sort-order';
-import { parseCameraFile } from '../src/app/camera-file';
+import { parseCameraFile, type CameraFile } from '../src/app/camera-file';
 import { OFFSCREEN_FORMAT, renderOffscreen } from '../src/app/offscreen-render';
+import { ACCUMULATIONS, DEFAULT_ACCUMULATION, type Accumulation } from '../src/render/accumulation-target';
+import { renderReference } from '../src/render/reference-rasterizer';
+import { psnr, toRgba8 } from '../src/render/picture-compare';
 import { encodePng } from './png';
+
+const USAGE =
+  'usage: npm run render -- --scene FILE --camera CAMERA.json --out OUT.png [--key-bits 32] ' +
+  `[--accumulation ${ACCUMULATIONS.join('|')}] [--reference] [--difference [--order-camera OTHER.json]]`;
 
 async function main(): Promise<void> {
   const { values: args } = parseArgs({
@@ -26,28 +46,79 @@ async function main(): Promise<void> {
       camera: { type: 'string' },
       out: { type: 'string' },
       'key-bits': { type: 'string', default: '32' },
+      accumulation: { type: 'string', default: DEFAULT_ACCUMULATION },
+      reference: { type: 'boolean', default: false },
+      difference: { type: 'boolean', default: false },
+      'order-camera': { type: 'string' },
     },
   });
-  if (!args.scene || !args.camera || !args.out) {
-    throw new Error('usage: npm run render -- --scene FILE.ply --camera CAMERA.json --out OUT.png [--key-bits 32]');
-  }
+  if (!args.scene || !args.camera || !args.out) throw new Error(USAGE);
+  const keyBits = Number(args['key-bits']);
+  if (!Number.isInteger(keyBits) || keyBits < 1 || keyBits > 32) throw new Error(`--key-bits must be a whole number from 1 to 32, got ${args['key-bits']}`);
+  const accumulation = args.accumulation as Accumulation;
+  if (!ACCUMULATIONS.includes(accumulation)) throw new Error(`--accumulation must be one of ${ACCUMULATIONS.join(', ')}, got ${args.accumulation}`);
+  if (args['order-camera'] && !args.difference) throw new Error('--order-camera goes with --difference');
   const camera = parseCameraFile(readFileSync(args.camera, 'utf8'));
-  const cloud = parseSplatPly(readFileSync(args.scene));
+  const orderCamera = args['order-camera'] ? parseCameraFile(readFileSync(args['order-camera'], 'utf8')) : null;
+  const cloud = await loadSplatFile(readFileSync(args.scene), basename(args.scene));
   const { device, adapterName } = await createNodeGpuContext('render');
   const scene = new GpuSplats(device, cloud, 'render.scene');
-  const frame = await SplatFrame.create(device, OFFSCREEN_FORMAT);
+  const frame = await SplatFrame.create(device, OFFSCREEN_FORMAT, { accumulation });
   const order = await GpuSortOrder.create(device);
-  const picture = await renderOffscreen(device, frame, order, scene, camera, { keyBits: Number(args['key-bits']) });
-  writeFileSync(args.out, encodePng(picture.width, picture.height, picture.rgba));
-  console.log(JSON.stringify({ out: args.out, width: picture.width, height: picture.height, splats: cloud.count, ...msFields(picture.timings), adapter: adapterName }));
-  scene.destroy();
-  frame.destroy();
-  order.destroy();
-  device.destroy();
+  const fields: Record<string, unknown> = {};
+  try {
+    let view: FrameView = 'picture';
+    if (args.difference) {
+      await frame.prepareDifferenceView();
+      view = 'difference';
+    }
+    if (orderCamera) {
+      // The order drawn last becomes the frozen order: the exact order of the other camera.
+      await renderOffscreen(device, frame, order, scene, { ...orderCamera, width: camera.width, height: camera.height });
+    }
+    const picture = await renderOffscreen(device, frame, orderCamera ? 'frozen' : order, scene, camera, { keyBits, view });
+    writeFileSync(args.out, encodePng(picture.width, picture.height, picture.rgba));
+    if (picture.difference) {
+      const d = picture.difference;
+      Object.assign(fields, { differingPixels: d.pixels, differingFraction: round(d.fraction, 6), largestDifference: d.largest, meanDifference: round(d.mean, 3) });
+    }
+    if (args.reference) Object.assign(fields, referenceFields(cloud, camera, picture.rgba, args.out));
+    console.log(JSON.stringify({ out: args.out, width: picture.width, height: picture.height, splats: cloud.count, accumulation, ...fields, ...msFields(picture.timings), adapter: adapterName }));
+  } finally {
+    scene.destroy();
+    frame.destroy();
+    order.destroy();
+    device.destroy();
+  }
+}
+
+/** Renders the reference picture, writes it beside `out` and measures the GPU picture against it. */
+function referenceFields(cloud: Parameters<typeof renderReference>[0], camera: CameraFile, gpu: Uint8Array, out: string): Record<string, unknown> {
+  const started = performance.now();
+  const view = mat4.lookAt(mat4.create(), camera.eye, camera.target, camera.up);
+  const reference = renderReference(cloud, {
+    view,
+    eye: camera.eye,
+    fovY: (camera.fovy_deg * Math.PI) / 180,
+    width: camera.width,
+    height: camera.height,
+    shDegree: camera.sh_degree,
+    background: camera.background,
+  });
+  const referenceMs = performance.now() - started;
+  const pixels = toRgba8(reference.rgb);
+  const referenceOut = out.replace(/(\.png)?$/i, '.reference.png');
+  writeFileSync(referenceOut, encodePng(camera.width, camera.height, pixels));
+  const db = psnr(gpu, pixels);
+  return { reference: referenceOut, psnrDb: Number.isFinite(db) ? round(db, 2) : 'identical', referenceMs: Math.round(referenceMs) };
+}
+
+function round(x: number, digits: number): number {
+  return Math.round(x * 10 ** digits) / 10 ** digits;
 }
 
 function msFields(t: Record<string, number | null>): Record<string, number | null> {
-  return Object.fromEntries(Object.entries(t).map(([k, v]) => [`${k}Ms`, v === null ? null : Math.round(v * 1e4) / 1e4]));
+  return Object.fromEntries(Object.entries(t).map(([k, v]) => [`${k}Ms`, v === null ? null : round(v, 4)]));
 }
 
 main().catch((error: unknown) => {

@@ -5,10 +5,11 @@
  * the tests use it.
  */
 import { mat4, vec3 } from 'gl-matrix';
-import { SplatFrame, type FrameOrder, type FrameTimings } from './splat-frame';
+import { SplatFrame, type FrameOrder, type FrameTimings, type FrameView } from './splat-frame';
 import { cameraMatrices, type CameraFile } from './camera-file';
 import type { GpuSplats } from '../scene/gpu-splats';
 import type { FrameParameters } from '../render/frame-uniforms';
+import type { DifferenceMeasure } from '../render/splat-resolve';
 
 /** The target format: 8-bit RGBA, colours stored as the shader computes them (no sRGB encoding). */
 export const OFFSCREEN_FORMAT: GPUTextureFormat = 'rgba8unorm';
@@ -19,6 +20,8 @@ export interface OffscreenPicture {
   rgba: Uint8Array;
   /** GPU time of each pass of this frame; null without timestamp-query. */
   timings: FrameTimings;
+  /** What the sort difference view counted (view 'difference' only). */
+  difference: DifferenceMeasure | null;
 }
 
 export async function renderOffscreen(
@@ -27,7 +30,7 @@ export async function renderOffscreen(
   order: FrameOrder,
   scene: GpuSplats,
   camera: CameraFile,
-  options: { keyBits?: number; splatScale?: number } = {},
+  options: { keyBits?: number; splatScale?: number; view?: FrameView } = {},
 ): Promise<OffscreenPicture> {
   const { width, height } = camera;
   const parameters: FrameParameters = {
@@ -55,16 +58,17 @@ export async function renderOffscreen(
   const readback = device.createBuffer({ label: 'renderOffscreen.readback', size: bytesPerRow * height, usage: GPUBufferUsage.COPY_DST | GPUBufferUsage.MAP_READ });
   try {
     const encoder = device.createCommandEncoder({ label: 'renderOffscreen' });
-    frame.encode(encoder, parameters, { view: texture.createView(), background: camera.background }, order);
+    frame.encode(encoder, parameters, { view: texture.createView(), background: camera.background }, order, { view: options.view });
     encoder.copyTextureToBuffer({ texture }, { buffer: readback, bytesPerRow }, [width, height]);
     device.queue.submit([encoder.finish()]);
     const timings = await frame.readTimings();
+    const difference = options.view === 'difference' ? await frame.readDifference() : null;
     await readback.mapAsync(GPUMapMode.READ);
     const padded = new Uint8Array(readback.getMappedRange());
     const rgba = new Uint8Array(width * height * 4);
     for (let y = 0; y < height; y++) rgba.set(padded.subarray(y * bytesPerRow, y * bytesPerRow + width * 4), y * width * 4);
     readback.unmap();
-    return { width, height, rgba, timings };
+    return { width, height, rgba, timings, difference };
   } finally {
     texture.destroy();
     readback.destroy();

@@ -28,11 +28,11 @@ beforeAll(() => {
   execFileSync('npx', ['vite', 'build', '--config', 'bench/vite.config.ts', '--logLevel', 'error'], { cwd: ROOT, stdio: 'pipe' });
 });
 
-function render(scene: string, camera: object, name: string): { png: Buffer; timings: Record<string, unknown> } {
+function render(scene: string, camera: object, name: string, flags: string[] = []): { png: Buffer; timings: Record<string, unknown> } {
   const cameraFile = join(WORK, `${name}.json`);
   writeFileSync(cameraFile, JSON.stringify(camera));
   const out = join(WORK, `${name}.png`);
-  const stdout = execFileSync('node', ['bench-dist/render.mjs', '--scene', scene, '--camera', cameraFile, '--out', out], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  const stdout = execFileSync('node', ['bench-dist/render.mjs', '--scene', scene, '--camera', cameraFile, '--out', out, ...flags], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
   const line = stdout.trim().split('\n').pop()!;
   return { png: readFileSync(out), timings: JSON.parse(line) as Record<string, unknown> };
 }
@@ -84,4 +84,30 @@ test(`the default scene matches the golden image (max ${MAX_CHANNEL_DIFF}/255, m
   }
   expect(max).toBeLessThanOrEqual(MAX_CHANNEL_DIFF);
   expect(sum / ((got.rgba.length / 4) * 3)).toBeLessThanOrEqual(MEAN_CHANNEL_DIFF);
+});
+
+test('--reference writes the reference rasterizer\'s picture beside the GPU one and prints their PSNR', () => {
+  const { timings: line } = render(DEFAULT_SCENE, DEFAULT_CAMERA, 'with-reference', ['--reference']);
+  const referencePath = join(WORK, 'with-reference.reference.png');
+  expect(line.reference).toBe(referencePath);
+  const reference = decodePng(readFileSync(referencePath));
+  expect(reference).toMatchObject({ width: 64, height: 48 });
+  expect(coverage(readFileSync(referencePath), DEFAULT_CAMERA.background)).toBeGreaterThan(0.05);
+  expect(line.psnrDb).toBeTypeOf('number');
+  expect(line.psnrDb).toBeGreaterThan(40);
+});
+
+test('--difference: nothing differs in the exact order; an order sorted for another camera shows where it is wrong', () => {
+  const exact = render(DEFAULT_SCENE, DEFAULT_CAMERA, 'difference-exact', ['--difference']).timings;
+  expect(exact).toMatchObject({ differingPixels: 0, largestDifference: 0 });
+  const otherCamera = join(WORK, 'difference-other.json');
+  writeFileSync(otherCamera, JSON.stringify({ ...DEFAULT_CAMERA, eye: [-3.2, 1.0, -2.2] }));
+  const stale = render(DEFAULT_SCENE, DEFAULT_CAMERA, 'difference-stale', ['--difference', '--order-camera', otherCamera]);
+  expect(stale.timings.differingPixels).toBeGreaterThan(0);
+  expect(stale.timings.largestDifference).toBeGreaterThan(1);
+  // The heat map is coloured exactly where pixels differ; grey elsewhere.
+  const { rgba } = decodePng(stale.png);
+  let coloured = 0;
+  for (let i = 0; i < rgba.length; i += 4) if (rgba[i] !== rgba[i + 1] || rgba[i + 1] !== rgba[i + 2]) coloured++;
+  expect(coloured).toBe(stale.timings.differingPixels);
 });

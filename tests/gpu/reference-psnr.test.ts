@@ -1,0 +1,70 @@
+/**
+ * The GPU picture against the CPU reference rasterizer
+ * (src/render/reference-rasterizer.ts) on a real scene, at two cameras:
+ * at least 45 dB PSNR. The picture blended straight into 8 bits is
+ * measured beside it, for the record.
+ */
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { mat4, vec3 } from 'gl-matrix';
+import { createNodeGpuContext } from '../../src/gpu/node-gpu';
+import { parseSplatPly } from '../../src/io/ply';
+import { GpuSplats } from '../../src/scene/gpu-splats';
+import { SplatFrame } from '../../src/app/splat-frame';
+import { GpuSortOrder } from '../../src/app/gpu-sort-order';
+import { renderOffscreen } from '../../src/app/offscreen-render';
+import { renderReference } from '../../src/render/reference-rasterizer';
+import { psnr, toRgba8 } from '../../src/render/picture-compare';
+import type { CameraFile } from '../../src/app/camera-file';
+import type { SplatCloud } from '../../src/scene/splat-cloud';
+import { scenePath } from '../shared-scenes';
+import { medianCentre } from '../support/test-view';
+
+/** The issue's target. */
+const MIN_PSNR_DB = 45;
+
+let device: GPUDevice;
+let cloud: SplatCloud;
+let scene: GpuSplats;
+let order: GpuSortOrder;
+let frame: SplatFrame;
+let direct: SplatFrame;
+
+beforeAll(async () => {
+  ({ device } = await createNodeGpuContext('reference-psnr.test'));
+  cloud = parseSplatPly(readFileSync(scenePath('inria_kacytran_iter7000_9k_sh3.ply')));
+  scene = new GpuSplats(device, cloud, 'reference-psnr.scene');
+  [order, frame, direct] = await Promise.all([GpuSortOrder.create(device), SplatFrame.create(device, 'rgba8unorm'), SplatFrame.create(device, 'rgba8unorm', { accumulation: 'direct' })]);
+});
+
+afterAll(() => {
+  scene?.destroy();
+  frame?.destroy();
+  direct?.destroy();
+  order?.destroy();
+  device?.destroy();
+});
+
+/** A 160×120 camera a few units from the scene's median point (captured scene: y down). */
+function cameraAt(offset: [number, number, number]): CameraFile {
+  const centre = medianCentre(cloud);
+  const eye = vec3.add(vec3.create(), centre, offset);
+  return { width: 160, height: 120, fovy_deg: 60, eye: [eye[0]!, eye[1]!, eye[2]!], target: [centre[0]!, centre[1]!, centre[2]!], up: [0, -1, 0], background: [0.1, 0.2, 0.3], sh_degree: 3 };
+}
+
+test.each([
+  ['in front', [3, -1, -6]],
+  ['from the side, closer', [-4, -1.5, -2.5]],
+] as [string, [number, number, number]][])(`the GPU picture is at least ${MIN_PSNR_DB} dB PSNR against the reference, camera "%s"`, async (_name, offset) => {
+  const camera = cameraAt(offset);
+  const view = mat4.lookAt(mat4.create(), camera.eye, camera.target, camera.up);
+  const reference = toRgba8(renderReference(cloud, { view, eye: camera.eye, fovY: (camera.fovy_deg * Math.PI) / 180, width: camera.width, height: camera.height, shDegree: 3, background: camera.background }).rgb);
+  const gpu = await renderOffscreen(device, frame, order, scene, camera);
+  const eightBit = await renderOffscreen(device, direct, order, scene, camera);
+  const db = psnr(gpu.rgba, reference);
+  const covered = reference.filter((v, i) => (i & 3) === 0 && Math.abs(v - 26) > 6).length / (camera.width * camera.height);
+  console.log(`9k scene, camera ${JSON.stringify(offset)}: GPU (rgba16float) ${db.toFixed(2)} dB, blended into 8 bits ${psnr(eightBit.rgba, reference).toFixed(2)} dB; ${(100 * covered).toFixed(0)} % of pixels covered`);
+  // A camera that shows little of the scene would make the comparison easy.
+  expect(covered).toBeGreaterThan(0.5);
+  expect(db).toBeGreaterThanOrEqual(MIN_PSNR_DB);
+});
