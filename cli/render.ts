@@ -22,7 +22,6 @@
 import { parseArgs } from 'node:util';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { basename } from 'node:path';
-import { mat4 } from 'gl-matrix';
 import { createNodeGpuContext } from '../src/gpu/node-gpu';
 import { loadSplatFile } from '../src/io/parse-splat-file';
 import { GpuSplats } from '../src/scene/gpu-splats';
@@ -31,7 +30,7 @@ import { GpuSortOrder } from '../src/app/gpu-sort-order';
 import { parseCameraFile, type CameraFile } from '../src/app/camera-file';
 import { OFFSCREEN_FORMAT, renderOffscreen } from '../src/app/offscreen-render';
 import { ACCUMULATIONS, DEFAULT_ACCUMULATION, type Accumulation } from '../src/render/accumulation-target';
-import { renderReference } from '../src/render/reference-rasterizer';
+import { renderReferenceCamera } from '../src/render/reference-rasterizer';
 import { psnr, toRgba8 } from '../src/render/picture-compare';
 import { encodePng } from './png';
 
@@ -93,18 +92,9 @@ async function main(): Promise<void> {
 }
 
 /** Renders the reference picture, writes it beside `out` and measures the GPU picture against it. */
-function referenceFields(cloud: Parameters<typeof renderReference>[0], camera: CameraFile, gpu: Uint8Array, out: string): Record<string, unknown> {
+function referenceFields(cloud: Parameters<typeof renderReferenceCamera>[0], camera: CameraFile, gpu: Uint8Array, out: string): Record<string, unknown> {
   const started = performance.now();
-  const view = mat4.lookAt(mat4.create(), camera.eye, camera.target, camera.up);
-  const reference = renderReference(cloud, {
-    view,
-    eye: camera.eye,
-    fovY: (camera.fovy_deg * Math.PI) / 180,
-    width: camera.width,
-    height: camera.height,
-    shDegree: camera.sh_degree,
-    background: camera.background,
-  });
+  const reference = renderReferenceCamera(cloud, camera);
   const referenceMs = performance.now() - started;
   const pixels = toRgba8(reference.rgb);
   const referenceOut = out.replace(/(\.png)?$/i, '.reference.png');

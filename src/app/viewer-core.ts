@@ -120,6 +120,11 @@ export class ViewerCore {
     return this.scene;
   }
 
+  /** The view the last frame showed (a screenshot shows the same). */
+  get shownView(): FrameView {
+    return this.encodeOptions.view;
+  }
+
   /** The order the last frame drew (a screenshot draws the same). */
   get currentOrder(): FrameOrder {
     return this.order;

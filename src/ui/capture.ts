@@ -1,9 +1,10 @@
 /**
  * Renders one frame at any size into a texture of the canvas format, reads
  * it back and encodes it as PNG (through a 2D canvas). Used for screenshots:
- * the same camera and settings as on screen, at the requested resolution.
+ * the same camera, settings and view (the picture or the sort difference
+ * view) as on screen, at the requested resolution.
  */
-import type { FrameOrder, SplatFrame } from '../app/splat-frame';
+import type { FrameOrder, FrameView, SplatFrame } from '../app/splat-frame';
 import type { FrameParameters } from '../render/frame-uniforms';
 
 export async function captureFrame(
@@ -15,6 +16,7 @@ export async function captureFrame(
   background: readonly [number, number, number],
   width: number,
   height: number,
+  view: FrameView,
   projection: (out: FrameParameters['projection'], aspect: number) => void,
 ): Promise<Blob> {
   const params: FrameParameters = { ...parameters, width, height, projection: new Float32Array(16) };
@@ -24,7 +26,7 @@ export async function captureFrame(
   const readback = device.createBuffer({ label: 'capture.readback', size: bytesPerRow * height, usage: GPUBufferUsage.COPY_DST | GPUBufferUsage.MAP_READ });
   try {
     const encoder = device.createCommandEncoder({ label: 'capture' });
-    frame.encode(encoder, params, { view: texture.createView(), background }, order);
+    frame.encode(encoder, params, { view: texture.createView(), background }, order, { view });
     encoder.copyTextureToBuffer({ texture }, { buffer: readback, bytesPerRow }, [width, height]);
     device.queue.submit([encoder.finish()]);
     await readback.mapAsync(GPUMapMode.READ);

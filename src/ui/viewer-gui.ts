@@ -9,6 +9,8 @@ import GUI, { type Controller } from 'lil-gui';
 import { SORT_LABELS, type SortMode } from '../app/order-policy';
 import type { KeyBitsSetting } from '../app/key-bits-policy';
 import type { FrameSettings } from '../app/viewer-core';
+import type { FrameView } from '../app/splat-frame';
+import type { DifferenceMeasure } from '../render/splat-resolve';
 
 export { SORT_LABELS, type SortMode };
 
@@ -25,6 +27,8 @@ export interface ViewerSettings extends FrameSettings {
   freezeOrder: boolean;
   /** Measure the drawn order's ordering error every frame it can (a pass each). */
   measureOrder: boolean;
+  /** The picture, or the sort difference view: where the order on screen changes the picture against the exact order. */
+  view: FrameView;
   /** Screenshot size as a multiple of the canvas size. */
   screenshotScale: number;
   /**
@@ -44,6 +48,7 @@ export const DEFAULT_SETTINGS: ViewerSettings = {
   background: '#101318',
   freezeOrder: false,
   measureOrder: false,
+  view: 'picture',
   screenshotScale: 1,
   upAxis: '+y',
 };
@@ -58,6 +63,8 @@ export interface ViewerInfo {
   orderAge: string;
   /** The last measured ordering error, or why there is none. */
   orderError: string;
+  /** What the sort difference view counts, or why it shows nothing. */
+  difference: string;
   adapter: string;
 }
 
@@ -85,7 +92,7 @@ export class ViewerGui {
     adapter: string,
     actions: ViewerGuiActions,
   ) {
-    this.info = { scene: '—', splats: '—', requestedSort: '', activeSort: '', keyBitsActive: '', orderAge: '—', orderError: 'off', adapter };
+    this.info = { scene: '—', splats: '—', requestedSort: '', activeSort: '', keyBitsActive: '', orderAge: '—', orderError: 'off', difference: 'off', adapter };
     const gui = new GUI({ title: 'Splatsort' });
     this.gui = gui;
     const changed = (name: keyof ViewerSettings) => () => actions.changed(name);
@@ -119,6 +126,8 @@ export class ViewerGui {
     readOnly(sort, 'keyBitsActive', 'key bits active');
     readOnly(sort, 'orderAge', 'CPU order age');
     readOnly(sort, 'orderError', 'ordering error');
+    sort.add(settings, 'view', { picture: 'picture', 'sort difference (heat map)': 'difference' }).name('show').onChange(changed('view'));
+    readOnly(sort, 'difference', 'pixels off');
 
     const render = gui.addFolder('Render');
     render.add(settings, 'shDegree', 0, 3, 1).name('SH degree').onChange(changed('shDegree'));
@@ -162,6 +171,18 @@ export class ViewerGui {
     }
     const share = m.invertedFraction === 0 ? '0' : `${(100 * m.invertedFraction).toPrecision(2)} %`;
     this.set('orderError', `${share} · max ${m.largest === 0 ? '0' : m.largest.toExponential(1)} of range (${m.keyBits} bits)`);
+  }
+
+  /**
+   * Shows what the sort difference view counted: the share of pixels the
+   * order on screen changes by at least one 8-bit level against the exact
+   * order, and the largest change ('off' outside the view).
+   */
+  showDifference(m: DifferenceMeasure | null, on: boolean): void {
+    if (!on) this.set('difference', 'off');
+    else if (!m) this.set('difference', 'measuring…');
+    else if (m.pixels === 0) this.set('difference', 'none (exact order)');
+    else this.set('difference', `${(100 * m.fraction).toPrecision(2)} % · max ${m.largest}/255 · mean ${m.mean.toFixed(1)}`);
   }
 
   /** Sets a read-only display; it is redrawn on the next `update()`. */

@@ -65,6 +65,8 @@ export interface ViewerState {
   keyBits: number;
   /** The last ordering error measured (auto, or the "measure ordering error" toggle), or null. */
   orderError: { invertedFraction: number; largest: number; keyBits: number } | null;
+  /** What the sort difference view counted last (null outside it, or before its first count). */
+  difference: { pixels: number; fraction: number; largest: number } | null;
   ready: boolean;
 }
 
@@ -85,7 +87,7 @@ export class ViewerPage {
   private readonly picker = new FilePicker((files) => void this.open(files, sceneName(files)));
   private readonly settings: ViewerSettings = { ...DEFAULT_SETTINGS };
   private readonly state: ViewerState = {
-    frames: 0, splats: 0, sceneName: '', activeSort: '', lastError: null, warnings: [], loading: false, ready: false, keyBits: 32, orderError: null,
+    frames: 0, splats: 0, sceneName: '', activeSort: '', lastError: null, warnings: [], loading: false, ready: false, keyBits: 32, orderError: null, difference: null,
   };
   private readonly camera = new OrbitCamera({ yaw: HOME_YAW, pitch: HOME_PITCH });
   private readonly loader = new SplatLoader();
@@ -116,6 +118,7 @@ export class ViewerPage {
 
   private bounds: Bounds | undefined;
   private cpuErrorShown = false;
+  private differenceErrorShown = false;
   private readyPending = false;
   private framesInFlight = 0;
   private lastInfo = 0;
@@ -314,7 +317,7 @@ export class ViewerPage {
         this.settingChanged('background');
       },
       capture: (width, height) =>
-        captureFrame(this.device, this.core.frame, this.core.currentOrder, this.format, this.params, this.background, width, height, (out, aspect) =>
+        captureFrame(this.device, this.core.frame, this.core.currentOrder, this.format, this.params, this.background, width, height, this.core.shownView, (out, aspect) =>
           this.camera.projectionMatrix(out, aspect),
         ),
       showMessage: (title, text) => this.messages.show(title, text),
@@ -342,6 +345,9 @@ export class ViewerPage {
     } else if (name === 'sortMode') {
       this.gui.setKeyBitsEnabled(s.sortMode !== 'cpu-counting16');
       this.gui.set('requestedSort', SORT_LABELS[s.sortMode]);
+    } else if (name === 'view') {
+      // The counts shown are of the view now on screen only.
+      this.core.difference = null;
     } else if (name === 'measureOrder' || name === 'keyBits') {
       // Auto measures on its own every few frames; without either, nothing is measured.
       if (!s.measureOrder && s.keyBits !== 'auto') this.gui.showOrderError(null);
@@ -372,6 +378,7 @@ export class ViewerPage {
     this.state.activeSort = report.choice.label;
     this.state.keyBits = report.keyBits;
     this.state.orderError = this.core.orderError;
+    this.state.difference = settings.view === 'difference' ? this.core.difference : null;
     this.framesInFlight++;
     this.device.queue.onSubmittedWorkDone().then(this.onFrameDone, this.onFrameDone);
     if (report.cpuSortMs !== null) this.stats.addCpuSort(report.cpuSortMs);
@@ -403,6 +410,12 @@ export class ViewerPage {
       age: source === 'uploaded' ? report.orderAge : null,
     });
     if (s.measureOrder || s.keyBits === 'auto') this.gui.showOrderError(this.core.orderError);
+    this.gui.showDifference(this.core.difference, s.view === 'difference');
+    const differenceError = this.core.differenceError;
+    if (differenceError && !this.differenceErrorShown) {
+      this.differenceErrorShown = true;
+      this.messages.show('The sort difference view is not available', differenceError);
+    }
   }
 
   private readonly onTimings = (times: FrameTimings): void => {

@@ -117,6 +117,21 @@ function analyse(a: Picture, b: Picture = a): { drawn: number; changed: number; 
   return { drawn, changed, total };
 }
 
+/**
+ * Drags from the middle of the window by (dx, dy) window sizes. The start
+ * must be on the canvas itself: a drag that starts on a panel (the stats
+ * and their chart take much of a small window) does not orbit.
+ */
+async function dragOnCanvas(dx: number, dy: number): Promise<void> {
+  const { width, height } = VIEWPORT;
+  const [x, y] = [width * 0.55, height * 0.5];
+  expect(await page.evaluate(([px, py]) => document.elementFromPoint(px!, py!)?.tagName, [x, y])).toBe('CANVAS');
+  await page.mouse.move(x, y);
+  await page.mouse.down();
+  await page.mouse.move(x + dx * width, y + dy * height, { steps: 3 });
+  await page.mouse.up();
+}
+
 /** A lil-gui row by its exact name. */
 function guiRow(name: string) {
   return page.locator('.lil-gui .lil-controller').filter({ has: page.locator('.lil-name', { hasText: new RegExp(`^${name}$`) }) });
@@ -192,12 +207,8 @@ describe('viewer page', { timeout: BROWSER_TEST_TIMEOUT_MS }, () => {
   });
 
   it('orbits the camera when the canvas is dragged', async () => {
-    const { width, height } = VIEWPORT;
     const frames = (await state()).frames;
-    await page.mouse.move(width * 0.35, height * 0.5);
-    await page.mouse.down();
-    await page.mouse.move(width * 0.5, height * 0.45, { steps: 3 });
-    await page.mouse.up();
+    await dragOnCanvas(0.15, -0.05);
     // The frame that started after the drag ended has the new camera.
     await waitFor(`window.__splatsort.frames >= ${frames + 2}`);
     await waitFrames(1);
@@ -282,6 +293,45 @@ describe('viewer page', { timeout: BROWSER_TEST_TIMEOUT_MS }, () => {
     }, null, { polling: 100 });
     expect(await shown()).toMatch(/^(0|[\d.]+ %) · max \S+ of range \((16|24|32) bits\)$/);
     await guiRow('measure ordering error').locator('input').uncheck();
+    await setPanelOpen(false);
+  });
+
+  it('shows where a frozen order changes the picture, in the sort difference view', async () => {
+    await setPanelOpen(true);
+    await select('key bits', '32 bits');
+    await select('show', 'sort difference (heat map)');
+    // The exact order of this frame against itself: nothing differs.
+    await waitFor('window.__splatsort.difference !== null && window.__splatsort.difference.pixels === 0');
+    await page.waitForFunction(() => {
+      const row = Array.from(document.querySelectorAll('.lil-gui .lil-controller')).find((c) => c.querySelector('.lil-name')?.textContent === 'pixels off');
+      return (row?.querySelector('input') as HTMLInputElement | null)?.value === 'none (exact order)';
+    }, null, { polling: 100 });
+    await guiRow('freeze order').locator('input').check();
+    await setPanelOpen(false);
+    await dragOnCanvas(0.2, 0);
+    // The order drawn is the one sorted before the turn: now it differs from the exact one.
+    await waitFor('window.__splatsort.difference !== null && window.__splatsort.difference.pixels > 0');
+    const measured = (await state()).difference!;
+    expect(measured.largest).toBeGreaterThan(1);
+    const heat = await capture('e2e-viewer-difference.png');
+    // Heat colours (not grey) cover about the share of the window the view counted (panels left out).
+    let coloured = 0;
+    let seen = 0;
+    for (let y = 0; y < heat.height; y++) {
+      for (let x = 0; x < heat.width; x++) {
+        if (heat.chrome.some((r) => x >= r.x && x < r.x + r.width && y >= r.y && y < r.y + r.height)) continue;
+        const i = 4 * (y * heat.width + x);
+        seen++;
+        if (Math.max(Math.abs(heat.rgba[i]! - heat.rgba[i + 1]!), Math.abs(heat.rgba[i + 1]! - heat.rgba[i + 2]!)) > 24) coloured++;
+      }
+    }
+    expect(coloured / seen).toBeGreaterThan(measured.fraction / 4);
+    await setPanelOpen(true);
+    expect(await guiRow('pixels off').locator('input').inputValue()).toMatch(/^[\d.]+ % · max \d+\/255 · mean [\d.]+$/);
+    await guiRow('freeze order').locator('input').uncheck();
+    await select('show', 'picture');
+    await select('key bits', 'auto');
+    await waitFor('window.__splatsort.difference === null');
     await setPanelOpen(false);
   });
 

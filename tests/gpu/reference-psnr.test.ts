@@ -6,14 +6,14 @@
  */
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { readFileSync } from 'node:fs';
-import { mat4, vec3 } from 'gl-matrix';
+import { vec3 } from 'gl-matrix';
 import { createNodeGpuContext } from '../../src/gpu/node-gpu';
 import { parseSplatPly } from '../../src/io/ply';
 import { GpuSplats } from '../../src/scene/gpu-splats';
 import { SplatFrame } from '../../src/app/splat-frame';
 import { GpuSortOrder } from '../../src/app/gpu-sort-order';
 import { renderOffscreen } from '../../src/app/offscreen-render';
-import { renderReference } from '../../src/render/reference-rasterizer';
+import { renderReferenceCamera } from '../../src/render/reference-rasterizer';
 import { psnr, toRgba8 } from '../../src/render/picture-compare';
 import type { CameraFile } from '../../src/app/camera-file';
 import type { SplatCloud } from '../../src/scene/splat-cloud';
@@ -57,8 +57,7 @@ test.each([
   ['from the side, closer', [-4, -1.5, -2.5]],
 ] as [string, [number, number, number]][])(`the GPU picture is at least ${MIN_PSNR_DB} dB PSNR against the reference, camera "%s"`, async (_name, offset) => {
   const camera = cameraAt(offset);
-  const view = mat4.lookAt(mat4.create(), camera.eye, camera.target, camera.up);
-  const reference = toRgba8(renderReference(cloud, { view, eye: camera.eye, fovY: (camera.fovy_deg * Math.PI) / 180, width: camera.width, height: camera.height, shDegree: 3, background: camera.background }).rgb);
+  const reference = toRgba8(renderReferenceCamera(cloud, camera).rgb);
   const gpu = await renderOffscreen(device, frame, order, scene, camera);
   const eightBit = await renderOffscreen(device, direct, order, scene, camera);
   const db = psnr(gpu.rgba, reference);
