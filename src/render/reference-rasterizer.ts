@@ -11,25 +11,50 @@
  *   skipped when its determinant is 0; the conic is its inverse; the
  *   radius is ceil(3·sqrt(λmax)) with λ = mid ± sqrt(max(0.1, mid² − det));
  *   the splat is listed in every 16×16 tile of the rectangle that square
- *   touches (the reference's getRect: a splat whose rectangle is empty is
- *   dropped); the colour is the SH sum + 0.5 clamped at 0, with the view
- *   direction from the eye;
+ *   touches (the reference's getRect; a splat whose rectangle is empty is
+ *   dropped); the colour is the SH sum + 0.5 clamped at 0 (not above), with
+ *   the view direction normalize(centre − eye);
  * - per pixel (centres at integer coordinates, the reference's ndc2Pix): the
- *   splats of its tile by increasing depth (ties in splat order, as a stable
- *   sort of the reference's tile/depth keys leaves them); power =
+ *   splats of its tile by increasing depth (ties in splat order, as the
+ *   reference's stable radix sort of tile/depth keys leaves them); power =
  *   −½ dᵀ conic d, skipped above 0; alpha = min(0.99, opacity·e^power),
  *   skipped under 1/255; the pixel stops, without that splat, once
  *   T·(1 − alpha) < 1e-4; C += colour·alpha·T; the result is C + T·bg.
  *
- * The reference's camera looks down +z with y down; the viewer's looks
- * down −z with y up. The view-space point (x, y, z) of a gl-matrix lookAt
- * is (x, −y, −z) in the reference's camera, and image rows count down from
- * the top, so pictures compare pixel for pixel.
+ * Cameras. The reference's camera looks down +z with y down (x right); the
+ * viewer's (a gl-matrix lookAt) looks down −z with y up. The two differ by
+ * a half turn about x: the view-space point (x, y, z) of the viewer is
+ * (x, −y, −z) in the reference's camera. That turn is a rotation, so Σ's
+ * projection is the same ellipse, and with y down the reference's rows
+ * count from the top, as a WebGPU framebuffer's do: pictures compare pixel
+ * for pixel. The reference projects with a symmetric frustum, so its
+ * ndc2Pix((P·p).x) = ((x/(z·tanX) + 1)·W − 1)/2 is focalX·x/z + W/2 − 0.5
+ * with focalX = W/(2·tanX) (its 1e-7 guard on w moves a centre by under
+ * 1e-5 px and is left out); the focal lengths and tan(fov/2) are the
+ * frame's (src/render/frame-uniforms.ts: vertical fov from the camera,
+ * horizontal from the aspect).
+ *
+ * Precision: what the kernel keeps in float32 registers across splats (T,
+ * the colour sums, alpha) is rounded to float32 at every step, so the
+ * accumulation behaves as the reference's does; a single expression (the
+ * power, the projection) is evaluated in double and rounded once, about as
+ * close to the reference's float32 bits as its own fused multiply-adds
+ * leave them. Per-splat values are rounded where the reference stores them
+ * or decides on them (depth, centre, conic, radius, the rectangle).
  */
-import type { mat4, ReadonlyVec3 } from 'gl-matrix';
+import { mat4, type ReadonlyVec3 } from 'gl-matrix';
+import { cameraMatrices, type CameraFile } from '../app/camera-file';
 import { shCoefficients, type SplatCloud } from '../scene/splat-cloud';
+import { CLASSIC_FILTER, type ScreenFilter } from '../scene/anti-aliasing';
 
-/** What the reference needs of a view: the frame parameters the GPU frame takes, and the background. */
+export interface ReferenceOptions {
+  /** Multiplies every splat's scales (the viewer's splat-scale setting); 1 by default. */
+  splatScale?: number;
+  /** The screen filter (src/scene/anti-aliasing.ts); the reference's own +0.3 px² by default. */
+  screenFilter?: ScreenFilter;
+}
+
+/** What the reference needs of a view: the parameters the GPU frame takes, and the background. */
 export interface ReferenceView {
   /** World → view (gl-matrix lookAt convention: looking down −z, y up). */
   view: mat4;
@@ -41,6 +66,8 @@ export interface ReferenceView {
   /** SH bands evaluated (the scene's own degree caps it). */
   shDegree: number;
   splatScale?: number;
+  /** The screen filter; the reference's own (+0.3 px², no compensation) by default. */
+  screenFilter?: ScreenFilter;
   background: readonly [number, number, number];
 }
 
@@ -51,38 +78,50 @@ export interface ReferencePicture {
   rgb: Float32Array;
 }
 
-/** The reference's tile size in pixels. */
+/** The reference's tile size in pixels (BLOCK_X = BLOCK_Y). */
 export const TILE = 16;
 const NEAR = 0.2;
 const ALPHA_MAX = 0.99;
 const ALPHA_MIN = 1 / 255;
 const T_STOP = 0.0001;
-const DILATION = 0.3;
 const SH_C0 = 0.28209479177387814;
 const SH_C1 = 0.4886025119029199;
-const SH_C2 = [1.0925484305920792, -1.0925484305920792, 0.31539156525252005, -1.0925484305920792, 0.5462742152960396];
-const SH_C3 = [-0.5900435899266435, 2.890611442640554, -0.4570457994644658, 0.3731763325901154, -0.4570457994644658, 1.445305721320277, -0.5900435899266435];
+const SH_C2 = [1.0925484305920792, -1.0925484305920792, 0.31539156525252005, -1.0925484305920792, 0.5462742152960396] as const;
+const SH_C3 = [-0.5900435899266435, 2.890611442640554, -0.4570457994644658, 0.3731763325901154, -0.4570457994644658, 1.445305721320277, -0.5900435899266435] as const;
 
 const f = Math.fround;
 
-/** Renders `cloud` from `view` as the reference rasterizer does. */
+/**
+ * Renders `cloud` from a camera file as the reference rasterizer does, with
+ * the view matrix the GPU frame gets from the same file (cameraMatrices).
+ */
+export function renderReferenceCamera(cloud: SplatCloud, camera: CameraFile, options: ReferenceOptions = {}): ReferencePicture {
+  const view = mat4.create();
+  cameraMatrices(camera, view, mat4.create());
+  return renderReference(cloud, {
+    view,
+    eye: camera.eye,
+    fovY: (camera.fovy_deg * Math.PI) / 180,
+    width: camera.width,
+    height: camera.height,
+    shDegree: camera.sh_degree,
+    splatScale: options.splatScale ?? 1,
+    screenFilter: options.screenFilter,
+    background: camera.background,
+  });
+}
+
+/** Renders `cloud` from frame parameters (a view matrix, not a camera file). */
 export function renderReference(cloud: SplatCloud, view: ReferenceView): ReferencePicture {
   const { width, height } = view;
   const tilesX = Math.ceil(width / TILE);
   const tilesY = Math.ceil(height / TILE);
   const splats = preprocess(cloud, view, tilesX, tilesY);
-
-  // Bin: each splat into the tiles of its rectangle, then each tile's list by depth (stable: splat order on ties).
-  const lists: number[][] = Array.from({ length: tilesX * tilesY }, () => []);
-  for (let k = 0; k < splats.count; k++) {
-    for (let ty = splats.rect[4 * k + 1]!; ty < splats.rect[4 * k + 3]!; ty++) {
-      for (let tx = splats.rect[4 * k]!; tx < splats.rect[4 * k + 2]!; tx++) lists[ty * tilesX + tx]!.push(k);
-    }
-  }
-  for (const list of lists) list.sort((a, b) => splats.depth[a]! - splats.depth[b]! || a - b);
+  const lists = binByTile(splats, tilesX, tilesY);
 
   const rgb = new Float32Array(width * height * 3);
   const [bgR, bgG, bgB] = view.background;
+  const { xy, conic, opacity, color } = splats;
   for (let ty = 0; ty < tilesY; ty++) {
     for (let tx = 0; tx < tilesX; tx++) {
       const list = lists[ty * tilesX + tx]!;
@@ -92,19 +131,21 @@ export function renderReference(cloud: SplatCloud, view: ReferenceView): Referen
           let r = 0;
           let g = 0;
           let b = 0;
-          for (const k of list) {
-            const dx = f(splats.xy[2 * k]! - px);
-            const dy = f(splats.xy[2 * k + 1]! - py);
-            const power = f(-0.5 * (splats.conic[3 * k]! * dx * dx + splats.conic[3 * k + 2]! * dy * dy) - splats.conic[3 * k + 1]! * dx * dy);
+          for (let n = 0; n < list.length; n++) {
+            const k = list[n]!;
+            const dx = f(xy[2 * k]! - px);
+            const dy = f(xy[2 * k + 1]! - py);
+            const cxx = conic[3 * k]!, cxy = conic[3 * k + 1]!, cyy = conic[3 * k + 2]!;
+            const power = f(-0.5 * (cxx * dx * dx + cyy * dy * dy) - cxy * dx * dy);
             if (power > 0) continue;
-            const alpha = f(Math.min(ALPHA_MAX, f(splats.opacity[k]! * f(Math.exp(power)))));
+            const alpha = Math.min(ALPHA_MAX, f(opacity[k]! * f(Math.exp(power))));
             if (alpha < ALPHA_MIN) continue;
             const nextT = f(T * f(1 - alpha));
             if (nextT < T_STOP) break;
             const w = f(alpha * T);
-            r = f(r + f(splats.color[3 * k]! * w));
-            g = f(g + f(splats.color[3 * k + 1]! * w));
-            b = f(b + f(splats.color[3 * k + 2]! * w));
+            r = f(r + f(color[3 * k]! * w));
+            g = f(g + f(color[3 * k + 1]! * w));
+            b = f(b + f(color[3 * k + 2]! * w));
             T = nextT;
           }
           const at = 3 * (py * width + px);
@@ -132,6 +173,23 @@ interface Preprocessed {
   rect: Int32Array;
 }
 
+/**
+ * Each tile's splats by increasing depth, ties in splat order: the order the
+ * reference's stable sort of (tile << 32 | depth bits) keys gives, its
+ * splats listed in index order before the sort.
+ */
+function binByTile(splats: Preprocessed, tilesX: number, tilesY: number): Int32Array[] {
+  const { count, rect, depth } = splats;
+  const lists: number[][] = Array.from({ length: tilesX * tilesY }, () => []);
+  for (let k = 0; k < count; k++) {
+    for (let ty = rect[4 * k + 1]!; ty < rect[4 * k + 3]!; ty++) {
+      for (let tx = rect[4 * k]!; tx < rect[4 * k + 2]!; tx++) lists[ty * tilesX + tx]!.push(k);
+    }
+  }
+  // Kept splats are numbered in splat order, so k breaks ties as the splat index does.
+  return lists.map((list) => Int32Array.from(list.sort((a, b) => depth[a]! - depth[b]! || a - b)));
+}
+
 function preprocess(cloud: SplatCloud, view: ReferenceView, tilesX: number, tilesY: number): Preprocessed {
   const n = cloud.count;
   const out: Preprocessed = {
@@ -144,72 +202,85 @@ function preprocess(cloud: SplatCloud, view: ReferenceView, tilesX: number, tile
     rect: new Int32Array(4 * n),
   };
   const v = view.view;
-  // Rows of the reference camera's rotation: the viewer's view rows with y and z negated.
-  const w = [v[0]!, v[4]!, v[8]!, -v[1]!, -v[5]!, -v[9]!, -v[2]!, -v[6]!, -v[10]!];
-  const t = [v[12]!, -v[13]!, -v[14]!];
+  // Rows of the reference camera's rotation W: the viewer's view rows with y and z negated (gl-matrix is column-major).
+  const w0 = v[0]!, w1 = v[4]!, w2 = v[8]!;
+  const w3 = -v[1]!, w4 = -v[5]!, w5 = -v[9]!;
+  const w6 = -v[2]!, w7 = -v[6]!, w8 = -v[10]!;
+  const t0 = v[12]!, t1 = -v[13]!, t2 = -v[14]!;
   const tanY = Math.tan(view.fovY / 2);
   const tanX = tanY * (view.width / view.height);
   const focalX = view.width / (2 * tanX);
   const focalY = view.height / (2 * tanY);
+  const limX = 1.3 * tanX;
+  const limY = 1.3 * tanY;
   const scale = view.splatScale ?? 1;
+  const filter = view.screenFilter ?? CLASSIC_FILTER;
   const degree = Math.min(view.shDegree, cloud.shDegree);
   const K = shCoefficients(cloud.shDegree);
   const { positions: p, scales: s, rotations: q } = cloud;
 
   for (let i = 0; i < n; i++) {
     const x = p[3 * i]!, y = p[3 * i + 1]!, z = p[3 * i + 2]!;
-    const cx = w[0]! * x + w[1]! * y + w[2]! * z + t[0]!;
-    const cy = w[3]! * x + w[4]! * y + w[5]! * z + t[1]!;
-    const cz = w[6]! * x + w[7]! * y + w[8]! * z + t[2]!;
-    if (cz <= NEAR) continue;
+    const cx = w0 * x + w1 * y + w2 * z + t0;
+    const cy = w3 * x + w4 * y + w5 * z + t1;
+    const cz = w6 * x + w7 * y + w8 * z + t2;
+    const depth = f(cz);
+    if (depth <= NEAR) continue;
 
-    // Σ = M Mᵀ with M = R S.
+    // M = R S (R from the unit quaternion w x y z, S the scales): Σ = M Mᵀ.
     const qw = q[4 * i]!, qx = q[4 * i + 1]!, qy = q[4 * i + 2]!, qz = q[4 * i + 3]!;
     const sx = scale * s[3 * i]!, sy = scale * s[3 * i + 1]!, sz = scale * s[3 * i + 2]!;
-    const m = [
-      (1 - 2 * (qy * qy + qz * qz)) * sx, 2 * (qx * qy - qw * qz) * sy, 2 * (qx * qz + qw * qy) * sz,
-      2 * (qx * qy + qw * qz) * sx, (1 - 2 * (qx * qx + qz * qz)) * sy, 2 * (qy * qz - qw * qx) * sz,
-      2 * (qx * qz - qw * qy) * sx, 2 * (qy * qz + qw * qx) * sy, (1 - 2 * (qx * qx + qy * qy)) * sz,
-    ];
-    // T = J W (2×3): the Jacobian at the point clamped to 1.3 tan(fov/2).
-    const limX = 1.3 * tanX;
-    const limY = 1.3 * tanY;
-    const px = Math.min(limX, Math.max(-limX, cx / cz)) * cz;
-    const py = Math.min(limY, Math.max(-limY, cy / cz)) * cz;
-    const j00 = focalX / cz, j02 = -(focalX * px) / (cz * cz);
-    const j11 = focalY / cz, j12 = -(focalY * py) / (cz * cz);
-    const a = [j00 * w[0]! + j02 * w[6]!, j00 * w[1]! + j02 * w[7]!, j00 * w[2]! + j02 * w[8]!];
-    const b = [j11 * w[3]! + j12 * w[6]!, j11 * w[4]! + j12 * w[7]!, j11 * w[5]! + j12 * w[8]!];
-    // cov2D = (T M)(T M)ᵀ.
-    const am = [0, 1, 2].map((c) => a[0]! * m[c]! + a[1]! * m[3 + c]! + a[2]! * m[6 + c]!);
-    const bm = [0, 1, 2].map((c) => b[0]! * m[c]! + b[1]! * m[3 + c]! + b[2]! * m[6 + c]!);
-    const covXX = f(am[0]! * am[0]! + am[1]! * am[1]! + am[2]! * am[2]! + DILATION);
-    const covXY = f(am[0]! * bm[0]! + am[1]! * bm[1]! + am[2]! * bm[2]!);
-    const covYY = f(bm[0]! * bm[0]! + bm[1]! * bm[1]! + bm[2]! * bm[2]! + DILATION);
+    const m00 = (1 - 2 * (qy * qy + qz * qz)) * sx, m01 = 2 * (qx * qy - qw * qz) * sy, m02 = 2 * (qx * qz + qw * qy) * sz;
+    const m10 = 2 * (qx * qy + qw * qz) * sx, m11 = (1 - 2 * (qx * qx + qz * qz)) * sy, m12 = 2 * (qy * qz - qw * qx) * sz;
+    const m20 = 2 * (qx * qz - qw * qy) * sx, m21 = 2 * (qy * qz + qw * qx) * sy, m22 = (1 - 2 * (qx * qx + qy * qy)) * sz;
 
-    const det = f(covXX * covYY - covXY * covXY);
+    // The two rows of J W, J taken at the point clamped to 1.3 tan(fov/2) (J's third row is 0).
+    const jx = Math.min(limX, Math.max(-limX, cx / cz)) * cz;
+    const jy = Math.min(limY, Math.max(-limY, cy / cz)) * cz;
+    const j00 = focalX / cz, j02 = -(focalX * jx) / (cz * cz);
+    const j11 = focalY / cz, j12 = -(focalY * jy) / (cz * cz);
+    const a0 = j00 * w0 + j02 * w6, a1 = j00 * w1 + j02 * w7, a2 = j00 * w2 + j02 * w8;
+    const b0 = j11 * w3 + j12 * w6, b1 = j11 * w4 + j12 * w7, b2 = j11 * w5 + j12 * w8;
+    // (J W M)(J W M)ᵀ = J W Σ Wᵀ Jᵀ, then the screen filter (the reference's +0.3 px² dilation by default).
+    const am0 = a0 * m00 + a1 * m10 + a2 * m20, am1 = a0 * m01 + a1 * m11 + a2 * m21, am2 = a0 * m02 + a1 * m12 + a2 * m22;
+    const bm0 = b0 * m00 + b1 * m10 + b2 * m20, bm1 = b0 * m01 + b1 * m11 + b2 * m21, bm2 = b0 * m02 + b1 * m12 + b2 * m22;
+    const rawXX = f(am0 * am0 + am1 * am1 + am2 * am2);
+    const rawYY = f(bm0 * bm0 + bm1 * bm1 + bm2 * bm2);
+    const covXX = f(rawXX + filter.variance);
+    const covXY = f(am0 * bm0 + am1 * bm1 + am2 * bm2);
+    const covYY = f(rawYY + filter.variance);
+
+    const det = f(f(covXX * covYY) - f(covXY * covXY));
     if (det === 0) continue;
-    const mid = 0.5 * (covXX + covYY);
-    const spread = Math.sqrt(Math.max(0.1, mid * mid - det));
-    const radius = Math.ceil(3 * Math.sqrt(Math.max(mid + spread, mid - spread)));
-    // ndc2Pix: ((ndc + 1)·S − 1)/2, i.e. focal·x/z + S/2 − 0.5.
+    // An anti-aliased trainer's opacity compensation: the splat keeps its integral through the blur.
+    const compensation = filter.compensate ? f(Math.sqrt(Math.max(0, f(f(rawXX * rawYY) - f(covXY * covXY))) / det)) : 1;
+    const detInv = f(1 / det);
+    const mid = f(0.5 * f(covXX + covYY));
+    const spread = f(Math.sqrt(Math.max(0.1, f(f(mid * mid) - det))));
+    // λ1 = mid + spread is the larger: spread ≥ 0.
+    const radius = Math.ceil(f(3 * f(Math.sqrt(f(mid + spread)))));
+    // ndc2Pix, in the pixel frame of the reference (y down): pixel centres at integers.
     const imageX = f(focalX * (cx / cz) + view.width / 2 - 0.5);
     const imageY = f(focalY * (cy / cz) + view.height / 2 - 0.5);
-    const minX = Math.min(tilesX, Math.max(0, Math.trunc((imageX - radius) / TILE)));
-    const minY = Math.min(tilesY, Math.max(0, Math.trunc((imageY - radius) / TILE)));
-    const maxX = Math.min(tilesX, Math.max(0, Math.trunc((imageX + radius + TILE - 1) / TILE)));
-    const maxY = Math.min(tilesY, Math.max(0, Math.trunc((imageY + radius + TILE - 1) / TILE)));
+    // getRect: float arithmetic, truncated toward zero, clamped to the grid.
+    const minX = Math.min(tilesX, Math.max(0, Math.trunc(f(f(imageX - radius) / TILE))));
+    const minY = Math.min(tilesY, Math.max(0, Math.trunc(f(f(imageY - radius) / TILE))));
+    const maxX = Math.min(tilesX, Math.max(0, Math.trunc(f(f(f(imageX + radius) + (TILE - 1)) / TILE))));
+    const maxY = Math.min(tilesY, Math.max(0, Math.trunc(f(f(f(imageY + radius) + (TILE - 1)) / TILE))));
     if ((maxX - minX) * (maxY - minY) === 0) continue;
 
     const k = out.count++;
-    out.depth[k] = cz;
+    out.depth[k] = depth;
     out.xy[2 * k] = imageX;
     out.xy[2 * k + 1] = imageY;
-    out.conic[3 * k] = covYY / det;
-    out.conic[3 * k + 1] = -covXY / det;
-    out.conic[3 * k + 2] = covXX / det;
-    out.opacity[k] = cloud.opacities[i]!;
-    out.rect.set([minX, minY, maxX, maxY], 4 * k);
+    out.conic[3 * k] = covYY * detInv;
+    out.conic[3 * k + 1] = -covXY * detInv;
+    out.conic[3 * k + 2] = covXX * detInv;
+    out.opacity[k] = filter.compensate ? f(cloud.opacities[i]! * compensation) : cloud.opacities[i]!;
+    out.rect[4 * k] = minX;
+    out.rect[4 * k + 1] = minY;
+    out.rect[4 * k + 2] = maxX;
+    out.rect[4 * k + 3] = maxY;
     shColor(cloud, i, K, degree, view.eye, out.color, 3 * k);
   }
   return out;
@@ -228,22 +299,22 @@ function shColor(cloud: SplatCloud, i: number, K: number, degree: number, eye: R
   if (degree > 0) basis.push(-SH_C1 * dy, SH_C1 * dz, -SH_C1 * dx);
   if (degree > 1) {
     const xx = dx * dx, yy = dy * dy, zz = dz * dz;
-    basis.push(SH_C2[0]! * dx * dy, SH_C2[1]! * dy * dz, SH_C2[2]! * (2 * zz - xx - yy), SH_C2[3]! * dx * dz, SH_C2[4]! * (xx - yy));
+    basis.push(SH_C2[0] * dx * dy, SH_C2[1] * dy * dz, SH_C2[2] * (2 * zz - xx - yy), SH_C2[3] * dx * dz, SH_C2[4] * (xx - yy));
     if (degree > 2) {
       basis.push(
-        SH_C3[0]! * dy * (3 * xx - yy),
-        SH_C3[1]! * dx * dy * dz,
-        SH_C3[2]! * dy * (4 * zz - xx - yy),
-        SH_C3[3]! * dz * (2 * zz - 3 * xx - 3 * yy),
-        SH_C3[4]! * dx * (4 * zz - xx - yy),
-        SH_C3[5]! * dz * (xx - yy),
-        SH_C3[6]! * dx * (xx - 3 * yy),
+        SH_C3[0] * dy * (3 * xx - yy),
+        SH_C3[1] * dx * dy * dz,
+        SH_C3[2] * dy * (4 * zz - xx - yy),
+        SH_C3[3] * dz * (2 * zz - 3 * xx - 3 * yy),
+        SH_C3[4] * dx * (4 * zz - xx - yy),
+        SH_C3[5] * dz * (xx - yy),
+        SH_C3[6] * dx * (xx - 3 * yy),
       );
     }
   }
   for (let c = 0; c < 3; c++) {
     let sum = basis[0]! * cloud.dc[3 * i + c]!;
-    // SplatCloud keeps the higher bands coefficient-major, RGB inside.
+    // SplatCloud keeps the higher bands coefficient-major, RGB inside (the reference's sh[k] is one RGB triple too).
     for (let k = 1; k < basis.length; k++) sum += basis[k]! * cloud.sh[(i * K + k - 1) * 3 + c]!;
     out[at + c] = Math.max(0, sum + 0.5);
   }

@@ -2,12 +2,14 @@
  * The CPU reference rasterizer against pixels worked out by hand from the
  * reference's formulas: one splat (dilation, the 0.99 clamp), two splats
  * composited front to back, the early stop at transmittance 1e-4, the near
- * cull, the 16×16-tile coverage rule, SH with the view direction; and PSNR.
+ * cull, the 16×16-tile coverage rule, SH with the view direction, the
+ * anti-aliased screen filters' opacity compensation; and PSNR.
  */
 import { describe, expect, test } from 'vitest';
 import { mat4, vec3 } from 'gl-matrix';
 import { renderReference, type ReferenceView } from '../../src/render/reference-rasterizer';
 import { psnr, toRgba8 } from '../../src/render/picture-compare';
+import { ANTIALIASED_FILTER, MIP_FILTER } from '../../src/scene/anti-aliasing';
 import { allocateSplatCloud, computeBounds, SH_C0, type ShDegree, type SplatCloud } from '../../src/scene/splat-cloud';
 
 const SIZE = 63; // odd: the centre pixel's centre is on the view axis
@@ -131,6 +133,34 @@ test('degree-1 SH: the colour follows the direction from the eye', () => {
     const colour = [0.5 - C1 * d[1]! * 0.3, 0.5 + C1 * d[2]! * 0.3, 0.5 - C1 * d[0]! * 0.3];
     expectPixel(pixel(renderReference(cloud, view).rgb, CENTRE, CENTRE), over(colour, 0.5, BG));
   }
+});
+
+describe('an anti-aliased screen filter', () => {
+  // A splat of 0.5 px² on screen (σ = 0.707 px), far under a pixel: the case the filter is for.
+  const depth = 10;
+  const sigma = (Math.sqrt(0.5) * depth) / FOCAL;
+  const splat: TestSplat = { at: [0, 0, -depth], sigma, opacity: 0.9, colour: [0.2, 0.9, 0.4] };
+  const cloud = cloudOf([splat]);
+
+  test('classic: +0.3 px² and the full opacity at the centre', () => {
+    expect(pixelVariance(sigma, depth)).toBeCloseTo(0.8, 5);
+    expectPixel(pixel(renderReference(cloud, viewFrom()).rgb, CENTRE, CENTRE), over(splat.colour, 0.9, BG));
+  });
+
+  test("gsplat's (0.3 px², compensated): the opacity times sqrt(det before / det after) = 0.5 / 0.8", () => {
+    const picture = renderReference(cloud, { ...viewFrom(), screenFilter: ANTIALIASED_FILTER });
+    const opacity = 0.9 * Math.sqrt((0.5 * 0.5) / (0.8 * 0.8));
+    expectPixel(pixel(picture.rgb, CENTRE, CENTRE), over(splat.colour, opacity, BG));
+    // One pixel out: the same blurred Gaussian as the classic filter's, at the lower opacity.
+    expectPixel(pixel(picture.rgb, CENTRE + 1, CENTRE), over(splat.colour, opacity * Math.exp(-0.5 / 0.8), BG));
+  });
+
+  test("Mip-Splatting's (0.1 px², compensated): a variance of 0.6 px² and the opacity times 0.5 / 0.6", () => {
+    const picture = renderReference(cloud, { ...viewFrom(), screenFilter: MIP_FILTER });
+    const opacity = 0.9 * (0.5 / 0.6);
+    expectPixel(pixel(picture.rgb, CENTRE, CENTRE), over(splat.colour, opacity, BG));
+    expectPixel(pixel(picture.rgb, CENTRE, CENTRE + 2), over(splat.colour, opacity * Math.exp(-2 / 0.6), BG));
+  });
 });
 
 test('PSNR: identical pictures are Infinity; every channel one level off is 20·log10(255) dB', () => {
