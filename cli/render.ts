@@ -5,8 +5,11 @@
  *
  *   npm run render -- --scene FILE --camera CAMERA.json --out OUT.png
  *     [--key-bits 32] [--accumulation rgba16float|rgba32float|rgb10a2unorm|direct]
- *     [--reference] [--difference [--order-camera OTHER.json]]
+ *     [--anti-aliasing auto|off|on] [--reference] [--difference [--order-camera OTHER.json]]
  *
+ * --anti-aliasing picks the screen filter as the viewer's setting does
+ * (src/scene/anti-aliasing.ts): auto follows the file, off is the
+ * reference's +0.3 px², on the anti-aliased filter; the JSON line names it.
  * --reference also renders the CPU reference rasterizer's picture
  * (src/render/reference-rasterizer.ts), writes it beside OUT as
  * OUT.reference.png and adds its PSNR against the GPU picture (psnrDb).
@@ -33,10 +36,11 @@ import { ACCUMULATIONS, DEFAULT_ACCUMULATION, type Accumulation } from '../src/r
 import { renderReferenceCamera } from '../src/render/reference-rasterizer';
 import { psnr, toRgba8 } from '../src/render/picture-compare';
 import { encodePng } from './png';
+import { ANTI_ALIASING_SETTINGS, describeScreenFilter, screenFilterFor, type AntiAliasingSetting, type ScreenFilter } from '../src/scene/anti-aliasing';
 
 const USAGE =
   'usage: npm run render -- --scene FILE --camera CAMERA.json --out OUT.png [--key-bits 32] ' +
-  `[--accumulation ${ACCUMULATIONS.join('|')}] [--reference] [--difference [--order-camera OTHER.json]]`;
+  `[--accumulation ${ACCUMULATIONS.join('|')}] [--anti-aliasing ${ANTI_ALIASING_SETTINGS.join('|')}] [--reference] [--difference [--order-camera OTHER.json]]`;
 
 async function main(): Promise<void> {
   const { values: args } = parseArgs({
@@ -46,6 +50,7 @@ async function main(): Promise<void> {
       out: { type: 'string' },
       'key-bits': { type: 'string', default: '32' },
       accumulation: { type: 'string', default: DEFAULT_ACCUMULATION },
+      'anti-aliasing': { type: 'string', default: 'auto' },
       reference: { type: 'boolean', default: false },
       difference: { type: 'boolean', default: false },
       'order-camera': { type: 'string' },
@@ -56,10 +61,13 @@ async function main(): Promise<void> {
   if (!Number.isInteger(keyBits) || keyBits < 1 || keyBits > 32) throw new Error(`--key-bits must be a whole number from 1 to 32, got ${args['key-bits']}`);
   const accumulation = args.accumulation as Accumulation;
   if (!ACCUMULATIONS.includes(accumulation)) throw new Error(`--accumulation must be one of ${ACCUMULATIONS.join(', ')}, got ${args.accumulation}`);
+  const antiAliasing = args['anti-aliasing'] as AntiAliasingSetting;
+  if (!ANTI_ALIASING_SETTINGS.includes(antiAliasing)) throw new Error(`--anti-aliasing must be one of ${ANTI_ALIASING_SETTINGS.join(', ')}, got ${args['anti-aliasing']}`);
   if (args['order-camera'] && !args.difference) throw new Error('--order-camera goes with --difference');
   const camera = parseCameraFile(readFileSync(args.camera, 'utf8'));
   const orderCamera = args['order-camera'] ? parseCameraFile(readFileSync(args['order-camera'], 'utf8')) : null;
   const cloud = await loadSplatFile(readFileSync(args.scene), basename(args.scene));
+  const screenFilter = screenFilterFor(antiAliasing, cloud.antiAliasing);
   const { device, adapterName } = await createNodeGpuContext('render');
   const scene = new GpuSplats(device, cloud, 'render.scene');
   const frame = await SplatFrame.create(device, OFFSCREEN_FORMAT, { accumulation });
@@ -73,16 +81,16 @@ async function main(): Promise<void> {
     }
     if (orderCamera) {
       // The order drawn last becomes the frozen order: the exact order of the other camera.
-      await renderOffscreen(device, frame, order, scene, { ...orderCamera, width: camera.width, height: camera.height });
+      await renderOffscreen(device, frame, order, scene, { ...orderCamera, width: camera.width, height: camera.height }, { screenFilter });
     }
-    const picture = await renderOffscreen(device, frame, orderCamera ? 'frozen' : order, scene, camera, { keyBits, view });
+    const picture = await renderOffscreen(device, frame, orderCamera ? 'frozen' : order, scene, camera, { keyBits, view, screenFilter });
     writeFileSync(args.out, encodePng(picture.width, picture.height, picture.rgba));
     if (picture.difference) {
       const d = picture.difference;
       Object.assign(fields, { differingPixels: d.pixels, differingFraction: round(d.fraction, 6), largestDifference: d.largest, meanDifference: round(d.mean, 3) });
     }
-    if (args.reference) Object.assign(fields, referenceFields(cloud, camera, picture.rgba, args.out));
-    console.log(JSON.stringify({ out: args.out, width: picture.width, height: picture.height, splats: cloud.count, accumulation, ...fields, ...msFields(picture.timings), adapter: adapterName }));
+    if (args.reference) Object.assign(fields, referenceFields(cloud, camera, screenFilter, picture.rgba, args.out));
+    console.log(JSON.stringify({ out: args.out, width: picture.width, height: picture.height, splats: cloud.count, accumulation, screenFilter: describeScreenFilter(screenFilter), ...fields, ...msFields(picture.timings), adapter: adapterName }));
   } finally {
     scene.destroy();
     frame.destroy();
@@ -92,9 +100,9 @@ async function main(): Promise<void> {
 }
 
 /** Renders the reference picture, writes it beside `out` and measures the GPU picture against it. */
-function referenceFields(cloud: Parameters<typeof renderReferenceCamera>[0], camera: CameraFile, gpu: Uint8Array, out: string): Record<string, unknown> {
+function referenceFields(cloud: Parameters<typeof renderReferenceCamera>[0], camera: CameraFile, screenFilter: ScreenFilter, gpu: Uint8Array, out: string): Record<string, unknown> {
   const started = performance.now();
-  const reference = renderReferenceCamera(cloud, camera);
+  const reference = renderReferenceCamera(cloud, camera, { screenFilter });
   const referenceMs = performance.now() - started;
   const pixels = toRgba8(reference.rgb);
   const referenceOut = out.replace(/(\.png)?$/i, '.reference.png');

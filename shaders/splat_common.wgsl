@@ -15,9 +15,9 @@ struct Frame {
   splat_scale: f32,
   count: u32,              // splats in the scene
   key_shift: u32,          // 32 - key bits (shaders/visible_keys.wgsl)
+  filter_variance: f32,    // px² added to each 2D covariance (src/scene/anti-aliasing.ts)
+  filter_compensate: u32,  // 1: opacity × sqrt(det before / det after)
   pad0: u32,
-  pad1: u32,
-  pad2: u32,
 }
 
 struct Splat {

@@ -3,8 +3,9 @@
 // reference), its opacity can reach 1/255, and its quad overlaps the window
 // (the quad's full extent: nothing visible is lost). For a kept splat it
 // writes the ProjectedSplat the vertex shader draws (EWA projection of the
-// 3D covariance with the reference's 1.3 tan(fov/2) clamp and +0.3 px, the
-// quad, the SH colour for this camera, the opacity) and its exact view
+// 3D covariance with the reference's 1.3 tan(fov/2) clamp and the frame's
+// screen filter, +0.3 px² as the reference unless the scene is anti-aliased;
+// the quad, the SH colour for this camera, the opacity) and its exact view
 // depth; each tile counts its kept splats and folds their depth range into
 // the frame's VisibleState. A culled splat gets depth CULLED_DEPTH (and,
 // when the draw order may name it, a record marked culled).
@@ -81,9 +82,10 @@ fn project(id: u32) -> Projection {
   let view_pos = (frame.view * vec4<f32>(splat.position, 1.0)).xyz;
   let depth = -view_pos.z;
   // The opacity test first: the cheapest, and a splat that never reaches
-  // 1/255 draws no pixel in the reference.
-  let opacity = splat.opacity;
-  let threshold = sqrt(max(0.0, 2.0 * log(255.0 * opacity)));
+  // 1/255 draws no pixel in the reference. (An anti-aliased filter only
+  // lowers the opacity: it is tested again once that is known.)
+  var opacity = splat.opacity;
+  var threshold = sqrt(max(0.0, 2.0 * log(255.0 * opacity)));
   if (depth <= NEAR_CULL || threshold <= 0.0) {
     return CULL;
   }
@@ -109,9 +111,19 @@ fn project(id: u32) -> Projection {
     vec2<f32>(f.x * tx / (depth * depth), f.y * ty / (depth * depth)),
   );
   let cov2 = j * cov_view * transpose(j);
-  let a = cov2[0][0] + 0.3;
+  // The screen filter (src/scene/anti-aliasing.ts).
+  let a = cov2[0][0] + frame.filter_variance;
   let b = cov2[0][1];
-  let c = cov2[1][1] + 0.3;
+  let c = cov2[1][1] + frame.filter_variance;
+  if (frame.filter_compensate != 0u) {
+    // The opacity keeps the splat's integral through the blur.
+    let det_before = max(cov2[0][0] * cov2[1][1] - b * b, 0.0);
+    opacity *= sqrt(det_before / (a * c - b * b));
+    threshold = sqrt(max(0.0, 2.0 * log(255.0 * opacity)));
+    if (threshold <= 0.0) {
+      return CULL;
+    }
+  }
 
   // Axes of the screen-space ellipse.
   let mid = 0.5 * (a + c);

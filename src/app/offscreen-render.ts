@@ -4,6 +4,7 @@
  * read back as tightly packed RGBA rows. DOM-free: the render command and
  * the tests use it.
  */
+import type { ScreenFilter } from '../scene/anti-aliasing';
 import { mat4, vec3 } from 'gl-matrix';
 import { SplatFrame, type FrameOrder, type FrameTimings, type FrameView } from './splat-frame';
 import { cameraMatrices, type CameraFile } from './camera-file';
@@ -30,7 +31,7 @@ export async function renderOffscreen(
   order: FrameOrder,
   scene: GpuSplats,
   camera: CameraFile,
-  options: { keyBits?: number; splatScale?: number; view?: FrameView } = {},
+  options: { keyBits?: number; splatScale?: number; view?: FrameView; screenFilter?: ScreenFilter } = {},
 ): Promise<OffscreenPicture> {
   const { width, height } = camera;
   const parameters: FrameParameters = {
@@ -44,6 +45,7 @@ export async function renderOffscreen(
     shDegree: Math.min(camera.sh_degree, scene.shDegree),
     splatScale: options.splatScale ?? 1,
     keyBits: options.keyBits ?? 32,
+    screenFilter: options.screenFilter,
   };
   cameraMatrices(camera, parameters.view, parameters.projection);
   frame.setScene(scene);

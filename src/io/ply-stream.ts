@@ -20,12 +20,20 @@ import { expForFloat32 } from './fast-exp';
 import { MAX_MAGNITUDE, validateSplatCloud } from './validate-splats';
 import { checkSplatCount, type LoadLimits } from './load-limits';
 import type { PlyHeader, PlyScalarProperty, PlyScalarType } from './ply';
+import { foldFilter3D, MIP_FILTER } from '../scene/anti-aliasing';
 
 const REQUIRED = [
   'x', 'y', 'z', 'f_dc_0', 'f_dc_1', 'f_dc_2', 'opacity',
   'scale_0', 'scale_1', 'scale_2', 'rot_0', 'rot_1', 'rot_2', 'rot_3',
 ] as const;
 
+/**
+ * Mip-Splatting's per-splat 3D smoothing filter (a standard deviation in
+ * scene units): its PLYs carry it, and its renderer folds it into every
+ * splat (src/scene/anti-aliasing.ts). A file that has it was trained with
+ * Mip-Splatting's 2D mip filter too.
+ */
+const FILTER_3D = 'filter_3D';
 
 export interface PlyStreamOptions {
   /**
@@ -115,11 +123,12 @@ export function createPlyVertexStream(header: PlyHeader, options: PlyStreamOptio
   const K = shCoefficients(shDegree);
   const restOrder: string[] = [];
   for (let k = 0; k < K; k++) for (let c = 0; c < 3; c++) restOrder.push(`f_rest_${c * K + k}`);
-  const used = [...REQUIRED, ...restOrder].map((name) => columns.get(name)!);
+  const filtered = columns.has(FILTER_3D);
+  const used = [...REQUIRED, ...restOrder, ...(filtered ? [FILTER_3D] : [])].map((name) => columns.get(name)!);
   const allFloat = header.format === 'binary_little_endian' && rowSize % 4 === 0 &&
     vertex.properties.every((p) => p.kind === 'scalar' && p.type === 'float32');
   return new PlyVertexStream({
-    count, shDegree, rowSize, skip, used, allFloat,
+    count, shDegree, rowSize, skip, used, allFloat, filtered,
     littleEndian: header.format === 'binary_little_endian',
     growable: totalBytes === undefined,
     onProgress: options.onProgress,
@@ -136,8 +145,11 @@ interface StreamLayout {
   shDegree: ShDegree;
   rowSize: number;
   skip: number;
+  /** The columns decoded, in decoding order: REQUIRED, the f_rest in cloud order, then filter_3D when `filtered`. */
   used: PlyScalarProperty[];
   allFloat: boolean;
+  /** The rows carry Mip-Splatting's filter_3D (the last used column). */
+  filtered: boolean;
   littleEndian: boolean;
   growable: boolean;
   onProgress: ((fraction: number) => void) | undefined;
@@ -206,6 +218,7 @@ export class PlyVertexStream extends RecordStream {
     // Something is NaN, infinite or too large: the validator names it.
     if (!(worst <= MAX_MAGNITUDE)) validateSplatCloud(cloud);
     cloud.bounds = { min: [minX, minY, minZ], max: [maxX, maxY, maxZ] };
+    if (this.layout.filtered) cloud.antiAliasing = { filter: { ...MIP_FILTER }, source: 'PLY property "filter_3D" (Mip-Splatting)' };
     this.layout.onProgress?.(1);
     return cloud;
   }
@@ -250,7 +263,7 @@ export class PlyVertexStream extends RecordStream {
     const ix = idx[0]!, iy = idx[1]!, iz = idx[2]!, ir = idx[3]!, ig = idx[4]!, ib = idx[5]!, io = idx[6]!;
     const is0 = idx[7]!, is1 = idx[8]!, is2 = idx[9]!, iw = idx[10]!, iqx = idx[11]!, iqy = idx[12]!, iqz = idx[13]!;
     const { positions, scales, rotations, opacities, dc, sh } = this.cloud;
-    const shStride = idx.length - 14;
+    const shStride = idx.length - 14 - (this.layout.filtered ? 1 : 0);
     const summary = this.summary;
     let { raw, worst, minX, minY, minZ, maxX, maxY, maxZ } = summary;
     let i = this.records;
@@ -291,6 +304,22 @@ export class PlyVertexStream extends RecordStream {
     }
     Object.assign(summary, { raw, worst, minX, minY, minZ, maxX, maxY, maxZ });
     if (raw - raw !== 0) this.throwNonFinite(rows, (r, j) => f32[r * stride + idx[j]!]!);
+    if (this.layout.filtered) this.foldFilters(f32, rows, stride, idx[idx.length - 1]!);
+  }
+
+  /** Folds each row's filter_3D into the splat just decoded from it (scales and opacity), as Mip-Splatting renders it. */
+  private foldFilters(f32: Float32Array, rows: number, stride: number, column: number): void {
+    const { scales, opacities } = this.cloud;
+    let worst = this.summary.worst;
+    for (let r = 0, i = this.records; r < rows; r++, i++) {
+      const filter = f32[r * stride + column]!;
+      if (!(Math.abs(filter) <= MAX_MAGNITUDE)) {
+        throw new SplatFormatError(`PLY property filter_3D of splat ${i.toLocaleString('en-US')} is ${filter}: not a usable filter size`);
+      }
+      opacities[i] = foldFilter3D(scales, 3 * i, opacities[i]!, filter);
+      worst = Math.max(worst, scales[3 * i]!, scales[3 * i + 1]!, scales[3 * i + 2]!);
+    }
+    this.summary.worst = worst;
   }
 
   /**

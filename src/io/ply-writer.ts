@@ -21,29 +21,39 @@ const OPACITY_EPS = 1e-6;
 const MIN_SCALE = 1e-12;
 
 /** Property names in the exact order the INRIA training code writes them. */
-export function splatPlyProperties(shDegree: ShDegree): string[] {
+export function splatPlyProperties(shDegree: ShDegree, filter3D = false): string[] {
   const rest = shCoefficients(shDegree) * 3;
   return [
     'x', 'y', 'z', 'nx', 'ny', 'nz', 'f_dc_0', 'f_dc_1', 'f_dc_2',
     ...Array.from({ length: rest }, (_, i) => `f_rest_${i}`),
     'opacity', 'scale_0', 'scale_1', 'scale_2', 'rot_0', 'rot_1', 'rot_2', 'rot_3',
+    ...(filter3D ? ['filter_3D'] : []),
   ];
 }
 
-/** Bytes per splat: 4 per float property (248 at degree 3, 68 at degree 0). */
-export function splatPlyRowBytes(shDegree: ShDegree): number {
-  return splatPlyProperties(shDegree).length * 4;
+export interface SplatPlyOptions {
+  /**
+   * Mip-Splatting's per-splat 3D filter (standard deviations, one per
+   * splat), written as its trainer writes it: a last property filter_3D.
+   * The scales and opacities are written as given (the unfiltered ones).
+   */
+  filter3D?: Float32Array;
+}
+
+/** Bytes per splat: 4 per float property (248 at degree 3, 68 at degree 0; 4 more with filter_3D). */
+export function splatPlyRowBytes(shDegree: ShDegree, filter3D = false): number {
+  return splatPlyProperties(shDegree, filter3D).length * 4;
 }
 
 /** The ASCII header, ending in "end_header\n". */
-export function splatPlyHeader(count: number, shDegree: ShDegree): string {
+export function splatPlyHeader(count: number, shDegree: ShDegree, filter3D = false): string {
   const lines = ['ply', 'format binary_little_endian 1.0', `element vertex ${count}`];
-  for (const name of splatPlyProperties(shDegree)) lines.push(`property float ${name}`);
+  for (const name of splatPlyProperties(shDegree, filter3D)) lines.push(`property float ${name}`);
   lines.push('end_header');
   return lines.join('\n') + '\n';
 }
 
-export function writeSplatPly(cloud: SplatCloud): Uint8Array {
+export function writeSplatPly(cloud: SplatCloud, options: SplatPlyOptions = {}): Uint8Array {
   const { count, shDegree } = cloud;
   if (!Number.isInteger(count) || count < 0) throw new RangeError(`bad splat count ${count}`);
   const k = shCoefficients(shDegree);
@@ -58,9 +68,11 @@ export function writeSplatPly(cloud: SplatCloud): Uint8Array {
   expect('opacities', cloud.opacities, 1);
   expect('dc', cloud.dc, 3);
   expect('sh', cloud.sh, 3 * k);
+  const { filter3D } = options;
+  if (filter3D) expect('filter3D', filter3D, 1);
 
-  const header = new TextEncoder().encode(splatPlyHeader(count, shDegree));
-  const rowBytes = splatPlyRowBytes(shDegree);
+  const header = new TextEncoder().encode(splatPlyHeader(count, shDegree, filter3D !== undefined));
+  const rowBytes = splatPlyRowBytes(shDegree, filter3D !== undefined);
   const bytes = new Uint8Array(header.length + count * rowBytes);
   bytes.set(header, 0);
   // DataView because the header length leaves rows unaligned for a Float32Array.
@@ -84,6 +96,7 @@ export function writeSplatPly(cloud: SplatCloud): Uint8Array {
     put(Math.log(o / (1 - o)));
     for (let a = 0; a < 3; a++) put(Math.log(Math.max(MIN_SCALE, cloud.scales[3 * i + a]!)));
     for (let a = 0; a < 4; a++) put(cloud.rotations[4 * i + a]!);
+    if (filter3D) put(filter3D[i]!);
   }
   return bytes;
 }

@@ -50,6 +50,7 @@
  * limits.maxBytes. A zip entry is inflated as a stream that stops at its
  * stated size (zip-entries.ts).
  */
+import { ANTIALIASED_FILTER } from '../scene/anti-aliasing';
 import {
   allocateSplatCloud, computeBounds, shCoefficients, type ShDegree, type SplatCloud,
 } from '../scene/splat-cloud';
@@ -107,6 +108,8 @@ interface Lerp {
 interface SogLayout {
   version: 1 | 2;
   count: number;
+  /** meta.json's `antialias`: trained with gsplat's anti-aliased rasterizer. */
+  antialias: boolean;
   means: { mins: number[]; maxs: number[]; files: [string, string] };
   scales: { codebook?: number[]; lerp?: Lerp; file: string };
   quats: { file: string };
@@ -233,7 +236,10 @@ function parseMeta(metaJson: Uint8Array | string): SogLayout {
   if (encoding !== undefined && encoding !== 'quaternion_packed') {
     throw new SplatFormatError(`meta.json's quats.encoding ${describeValue(encoding)} is not supported (only "quaternion_packed")`);
   }
+  const antialias = meta['antialias'] ?? false;
+  if (typeof antialias !== 'boolean') throw new SplatFormatError(`meta.json's antialias must be true or false, found ${describeValue(antialias)}`);
   const layout: Omit<SogLayout, 'count' | 'version' | 'scales' | 'sh0' | 'shN'> = {
+    antialias,
     means: { mins: numbersAt(means, 'means.mins', 3), maxs: numbersAt(means, 'means.maxs', 3), files: [lo, hi] },
     quats: { file: filesAt(quats, 'quats.files', 1)[0]! },
   };
@@ -611,6 +617,7 @@ async function decodeSog(layout: SogLayout, readEntry: BoundedReader, options: P
   decodeColours(cloud, layout, sh0.data, layout.sh0.file);
   if (palette && labels) decodeSh(cloud, palette, labels.data, layout.shN!.files[1]);
   cloud.bounds = computeBounds(cloud.positions, count);
+  if (layout.antialias) cloud.antiAliasing = { filter: { ...ANTIALIASED_FILTER }, source: 'SOG meta.json "antialias"' };
   step();
   return cloud;
 }

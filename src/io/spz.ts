@@ -48,6 +48,7 @@
  * about x: y and z of positions and quaternion axes negated, SH bands
  * sign-flipped accordingly) so SPZ and PLY scenes line up.
  */
+import { ANTIALIASED_FILTER } from '../scene/anti-aliasing';
 import { allocateSplatCloud, computeBounds, shCoefficients, type ShDegree, type SplatCloud } from '../scene/splat-cloud';
 import { SplatFormatError } from './format-error';
 import {
@@ -468,5 +469,6 @@ export async function parseSpz(bytes: Uint8Array, options: ParseSpzOptions = {})
   }
 
   cloud.bounds = computeBounds(positions, n);
+  if (h.antialiased) cloud.antiAliasing = { filter: { ...ANTIALIASED_FILTER }, source: 'SPZ flag "antialiased"' };
   return cloud;
 }

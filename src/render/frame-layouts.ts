@@ -21,9 +21,9 @@ export const FRAME = defineStruct('Frame', [
   ['splat_scale', 'f32'],
   ['count', 'u32'],
   ['key_shift', 'u32'],
+  ['filter_variance', 'f32'],
+  ['filter_compensate', 'u32'],
   ['pad0', 'u32'],
-  ['pad1', 'u32'],
-  ['pad2', 'u32'],
 ]);
 
 /**

@@ -5,6 +5,7 @@
  */
 import type { mat4, vec3 } from 'gl-matrix';
 import { FRAME } from './frame-layouts';
+import { CLASSIC_FILTER, type ScreenFilter } from '../scene/anti-aliasing';
 
 /** Word indices of the fields written here, from the one description. */
 const W = Object.fromEntries(FRAME.fields.map((f) => [f.name, f.offset / 4])) as Record<string, number>;
@@ -23,6 +24,8 @@ export interface FrameParameters {
   splatScale: number;
   /** Bits of the depth key the sort uses (1..32). */
   keyBits: number;
+  /** The screen-space low-pass filter (src/scene/anti-aliasing.ts); the reference's +0.3 px² when absent. */
+  screenFilter?: ScreenFilter;
 }
 
 export class FrameUniforms {
@@ -54,6 +57,9 @@ export class FrameUniforms {
     f32[W.splat_scale!] = p.splatScale;
     u32[W.count!] = p.splatCount;
     u32[W.key_shift!] = 32 - p.keyBits;
+    const filter = p.screenFilter ?? CLASSIC_FILTER;
+    f32[W.filter_variance!] = filter.variance;
+    u32[W.filter_compensate!] = filter.compensate ? 1 : 0;
     this.device.queue.writeBuffer(this.buffer, 0, this.data);
   }
 

@@ -15,6 +15,8 @@
  *   (K = shCoefficients(shDegree)). INRIA files store them channel-major;
  *   loaders reorder.
  */
+import type { SceneAntiAliasing } from './anti-aliasing';
+
 export interface SplatCloud {
   count: number;
   shDegree: ShDegree;
@@ -25,6 +27,8 @@ export interface SplatCloud {
   dc: Float32Array;
   sh: Float32Array;
   bounds: Bounds;
+  /** The anti-aliasing filter the file says the scene was trained with; absent when it says nothing. */
+  antiAliasing?: SceneAntiAliasing;
 }
 
 export type ShDegree = 0 | 1 | 2 | 3;

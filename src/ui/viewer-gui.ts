@@ -11,6 +11,7 @@ import type { KeyBitsSetting } from '../app/key-bits-policy';
 import type { FrameSettings } from '../app/viewer-core';
 import type { FrameView } from '../app/splat-frame';
 import type { DifferenceMeasure } from '../render/splat-resolve';
+import { describeScreenFilter, screenFilterFor, type AntiAliasingSetting, type SceneAntiAliasing } from '../scene/anti-aliasing';
 
 export { SORT_LABELS, type SortMode };
 
@@ -29,6 +30,8 @@ export interface ViewerSettings extends FrameSettings {
   measureOrder: boolean;
   /** The picture, or the sort difference view: where the order on screen changes the picture against the exact order. */
   view: FrameView;
+  /** The screen filter: as the file says (auto), the reference's classic one (off), or anti-aliased (on). */
+  antiAliasing: AntiAliasingSetting;
   /** Screenshot size as a multiple of the canvas size. */
   screenshotScale: number;
   /**
@@ -49,6 +52,7 @@ export const DEFAULT_SETTINGS: ViewerSettings = {
   freezeOrder: false,
   measureOrder: false,
   view: 'picture',
+  antiAliasing: 'auto',
   screenshotScale: 1,
   upAxis: '+y',
 };
@@ -65,6 +69,8 @@ export interface ViewerInfo {
   orderError: string;
   /** What the sort difference view counts, or why it shows nothing. */
   difference: string;
+  /** The screen filter drawn with, and why. */
+  screenFilter: string;
   adapter: string;
 }
 
@@ -92,7 +98,7 @@ export class ViewerGui {
     adapter: string,
     actions: ViewerGuiActions,
   ) {
-    this.info = { scene: '—', splats: '—', requestedSort: '', activeSort: '', keyBitsActive: '', orderAge: '—', orderError: 'off', difference: 'off', adapter };
+    this.info = { scene: '—', splats: '—', requestedSort: '', activeSort: '', keyBitsActive: '', orderAge: '—', orderError: 'off', difference: 'off', screenFilter: '—', adapter };
     const gui = new GUI({ title: 'Splatsort' });
     this.gui = gui;
     const changed = (name: keyof ViewerSettings) => () => actions.changed(name);
@@ -133,6 +139,8 @@ export class ViewerGui {
     render.add(settings, 'shDegree', 0, 3, 1).name('SH degree').onChange(changed('shDegree'));
     render.add(settings, 'splatScale', 0.1, 2, 0.01).name('splat scale').onChange(changed('splatScale'));
     render.addColor(settings, 'background').name('background').onChange(changed('background'));
+    render.add(settings, 'antiAliasing', { 'auto (as the file says)': 'auto', 'off (classic)': 'off', on: 'on' }).name('anti-aliasing').onChange(changed('antiAliasing'));
+    readOnly(render, 'screenFilter', 'filter');
 
     readOnly(gui, 'adapter', 'adapter');
     // On a phone-sized window the open panel would hide most of the scene.
@@ -183,6 +191,13 @@ export class ViewerGui {
     else if (!m) this.set('difference', 'measuring…');
     else if (m.pixels === 0) this.set('difference', 'none (exact order)');
     else this.set('difference', `${(100 * m.fraction).toPrecision(2)} % · max ${m.largest}/255 · mean ${m.mean.toFixed(1)}`);
+  }
+
+  /** Shows the screen filter the setting picks for a scene, and where it comes from. */
+  showScreenFilter(setting: AntiAliasingSetting, scene: SceneAntiAliasing | undefined): void {
+    const filter = describeScreenFilter(screenFilterFor(setting, scene));
+    const why = setting !== 'auto' ? 'forced' : scene ? `from ${scene.source}` : 'the file records none';
+    this.set('screenFilter', `${filter} (${why})`);
   }
 
   /** Sets a read-only display; it is redrawn on the next `update()`. */

@@ -11,6 +11,7 @@
  * been drawn ('load-failed' if that scene could not be opened).
  */
 
+import { screenFilterFor, type SceneAntiAliasing } from '../scene/anti-aliasing';
 import { mat4, vec3 } from 'gl-matrix';
 import { OrbitCamera } from '../app/orbit-camera';
 import type { FrameTimings } from '../app/splat-frame';
@@ -117,6 +118,8 @@ export class ViewerPage {
   private target!: { view: GPUTextureView; background: readonly [number, number, number] };
 
   private bounds: Bounds | undefined;
+  /** What the scene on screen says about its anti-aliasing (the 'auto' setting follows it). */
+  private sceneAntiAliasing: SceneAntiAliasing | undefined;
   private cpuErrorShown = false;
   private differenceErrorShown = false;
   private readyPending = false;
@@ -267,6 +270,8 @@ export class ViewerPage {
   /** Puts a loaded scene on screen, framed, in place of the one before. */
   private showScene(cloud: SplatCloud, source: File[] | string, name: string, link: string | undefined): void {
     this.core.setScene(cloud, `GpuSplats(${name})`);
+    this.sceneAntiAliasing = cloud.antiAliasing;
+    this.gui.showScreenFilter(this.settings.antiAliasing, cloud.antiAliasing);
     // Frame the bulk of the scene, not its floaters; captured scenes point y down.
     this.bounds = robustBounds(cloud.positions, cloud.count);
     this.settings.upAxis = source === DEFAULT_SCENE ? '+y' : '-y';
@@ -345,6 +350,8 @@ export class ViewerPage {
     } else if (name === 'sortMode') {
       this.gui.setKeyBitsEnabled(s.sortMode !== 'cpu-counting16');
       this.gui.set('requestedSort', SORT_LABELS[s.sortMode]);
+    } else if (name === 'antiAliasing') {
+      this.gui.showScreenFilter(s.antiAliasing, this.sceneAntiAliasing);
     } else if (name === 'view') {
       // The counts shown are of the view now on screen only.
       this.core.difference = null;
@@ -371,6 +378,7 @@ export class ViewerPage {
     params.height = canvas.height;
     params.shDegree = Math.min(settings.shDegree, this.core.gpuScene?.shDegree ?? 0);
     params.splatScale = settings.splatScale;
+    params.screenFilter = screenFilterFor(settings.antiAliasing, this.sceneAntiAliasing);
 
     this.target.view = this.context.getCurrentTexture().createView();
     const report = this.core.drawFrame(this.target, params, settings);

@@ -137,6 +137,14 @@ function guiRow(name: string) {
   return page.locator('.lil-gui .lil-controller').filter({ has: page.locator('.lil-name', { hasText: new RegExp(`^${name}$`) }) });
 }
 
+/** Waits until a read-only panel row shows `value` (rows are redrawn a few times a second). */
+async function waitForRow(name: string, value: string): Promise<void> {
+  await page.waitForFunction(([n, v]) => {
+    const row = Array.from(document.querySelectorAll('.lil-gui .lil-controller')).find((c) => c.querySelector('.lil-name')?.textContent === n);
+    return (row?.querySelector('input') as HTMLInputElement | null)?.value === v;
+  }, [name, value], { polling: 100 });
+}
+
 /** Picks an option of a panel row (open the panel first). */
 async function select(row: string, label: string): Promise<void> {
   await guiRow(row).locator('select').selectOption({ label });
@@ -302,10 +310,7 @@ describe('viewer page', { timeout: BROWSER_TEST_TIMEOUT_MS }, () => {
     await select('show', 'sort difference (heat map)');
     // The exact order of this frame against itself: nothing differs.
     await waitFor('window.__splatsort.difference !== null && window.__splatsort.difference.pixels === 0');
-    await page.waitForFunction(() => {
-      const row = Array.from(document.querySelectorAll('.lil-gui .lil-controller')).find((c) => c.querySelector('.lil-name')?.textContent === 'pixels off');
-      return (row?.querySelector('input') as HTMLInputElement | null)?.value === 'none (exact order)';
-    }, null, { polling: 100 });
+    await waitForRow('pixels off', 'none (exact order)');
     await guiRow('freeze order').locator('input').check();
     await setPanelOpen(false);
     await dragOnCanvas(0.2, 0);
@@ -335,9 +340,15 @@ describe('viewer page', { timeout: BROWSER_TEST_TIMEOUT_MS }, () => {
     await setPanelOpen(false);
   });
 
-  it('opens an SPZ (version 4, zstd streams) and a .splat file', async () => {
+  it('opens an SPZ (version 4, zstd streams), with its anti-aliasing flag, and a .splat file', async () => {
     await page.setInputFiles('#file-input', scenePath('playcanvas_biker_v4.spz'));
     await waitFor('window.__splatsort.splats === 152746');
+    await waitForRow('filter', '0.3 px² (the file records none)');
+    // The same file, flagged as trained anti-aliased (bit 0 of the header's flags byte): drawn with that filter.
+    const flagged = await readFile(scenePath('playcanvas_biker_v4.spz'));
+    flagged[14]! |= 1;
+    await page.setInputFiles('#file-input', { name: 'biker-antialiased.spz', mimeType: 'application/octet-stream', buffer: flagged });
+    await waitForRow('filter', '0.3 px² + opacity compensation (from SPZ flag "antialiased")');
     await page.setInputFiles('#file-input', scenePath('justdealman_model.splat'));
     await waitFor('window.__splatsort.splats === 116549');
     expect((await state()).lastError).toBeNull();

@@ -95,6 +95,12 @@ test('--reference writes the reference rasterizer\'s picture beside the GPU one 
   expect(coverage(readFileSync(referencePath), DEFAULT_CAMERA.background)).toBeGreaterThan(0.05);
   expect(line.psnrDb).toBeTypeOf('number');
   expect(line.psnrDb).toBeGreaterThan(40);
+  // The default scene records no anti-aliasing: the classic filter.
+  expect(line.screenFilter).toBe('0.3 px²');
+  // Forced on, both pictures take the anti-aliased filter, and still agree.
+  const on = render(DEFAULT_SCENE, DEFAULT_CAMERA, 'anti-aliased', ['--reference', '--anti-aliasing', 'on']).timings;
+  expect(on.screenFilter).toBe('0.3 px² + opacity compensation');
+  expect(on.psnrDb).toBeGreaterThan(40);
 });
 
 test('--difference: nothing differs in the exact order; an order sorted for another camera shows where it is wrong', () => {

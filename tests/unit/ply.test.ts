@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parsePlyHeader, parseSplatPly, SplatFormatError } from '../../src/io/ply';
 import type { SplatCloud } from '../../src/scene/splat-cloud';
+import { MIP_FILTER } from '../../src/scene/anti-aliasing';
 import { scenePath } from '../shared-scenes';
 
 const SCENES = {
@@ -223,6 +224,27 @@ describe('parseSplatPly on built files', () => {
     expect(parseSplatPly(bytes.slice().buffer)).toEqual(plain);
   });
 
+  it("folds Mip-Splatting's filter_3D into the splats, on both decoding paths, and says the file asks for its filter", () => {
+    const filters = [0.5, 0, 2];
+    const expectFolded = (cloud: SplatCloud) => {
+      expect(cloud.antiAliasing).toEqual({ filter: MIP_FILTER, source: 'PLY property "filter_3D" (Mip-Splatting)' });
+      for (let i = 0; i < 3; i++) {
+        const s2 = [0, 1, 2].map((a) => plain.scales[3 * i + a]! ** 2);
+        const f2 = filters[i]! ** 2;
+        s2.forEach((v, a) => expect(cloud.scales[3 * i + a]).toBeCloseTo(Math.sqrt(v + f2), 6));
+        const coefficient = Math.sqrt(s2.reduce((p, v) => p * v, 1) / s2.reduce((p, v) => p * (v + f2), 1));
+        expect(cloud.opacities[i]).toBeCloseTo(plain.opacities[i]! * coefficient, 6);
+      }
+      expect(cloud.positions).toEqual(plain.positions);
+    };
+    const rows = ROWS.map((row, r) => [...row, filters[r]!]);
+    expectFolded(parseSplatPly(makePly([plainVertex([...NAMES, 'filter_3D'], rows)])));
+    // A double filter_3D: the mixed-type path.
+    const props: Prop[] = [...NAMES.map((n): Prop => ['float', n]), ['double', 'filter_3D']];
+    expectFolded(parseSplatPly(makePly([{ name: 'vertex', props, rows }])));
+    expect(plain.antiAliasing).toBeUndefined();
+  });
+
   it('describes the header', () => {
     const header = parsePlyHeader(makePly([plainVertex()]));
     expect(header.format).toBe('binary_little_endian');
@@ -249,6 +271,7 @@ describe('parseSplatPly errors', () => {
     ['7 f_rest properties', () => makePly([plainVertex(NAMES.slice(0, -2), ROWS.map((r) => r.slice(0, -2)))]), /7 f_rest_\* properties/],
     ['no vertex element', () => withHeader('element vertex', 'element point'), /no "vertex" element/],
     ['unknown type', () => withHeader('property float x', 'property half x'), /unknown property type/],
+    ['a NaN filter_3D', () => makePly([plainVertex([...NAMES, 'filter_3D'], ROWS.map((r, i) => [...r, i === 1 ? NaN : 0.1]))]), /filter_3D of splat 1 is NaN/],
   ];
   it.each(cases)('%s', (_, build, message) => {
     const bytes = build();

@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { ANTIALIASED_FILTER } from '../../src/scene/anti-aliasing';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -401,6 +402,14 @@ describe('broken SOG input: SplatFormatError with a message that names the probl
     edit(meta);
     return JSON.stringify(meta);
   };
+
+  it('an antialias flag that is not true or false; true is recorded as the scene\'s filter', async () => {
+    const err = await formatError(parseSogBundle(bundleSog(written, { metaJson: withMeta((m) => (m['antialias'] = 'yes')) })));
+    expect(err.message).toMatch(/meta\.json's antialias must be true or false, found "yes"/);
+    expect((await parseSogBundle(bundle)).antiAliasing).toBeUndefined();
+    const flagged = await parseSogBundle(bundleSog(written, { metaJson: withMeta((m) => (m['antialias'] = true)) }));
+    expect(flagged.antiAliasing).toEqual({ filter: ANTIALIASED_FILTER, source: 'SOG meta.json "antialias"' });
+  });
 
   it('a zip without meta.json', async () => {
     const err = await formatError(parseSogBundle(bundleSog(written, { omit: ['meta.json'] })));

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { ANTIALIASED_FILTER } from '../../src/scene/anti-aliasing';
 import { gzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { detectSplatFormat, loadSplatFile, parseSplatFile } from '../../src/io/parse-splat-file';
@@ -136,6 +137,17 @@ describe('parseSpz on hand-built files', () => {
       const q = Array.from(cloud.rotations.subarray(4, 8));
       [0.5, 0.5, -0.5, 0.5].forEach((v, c) => expect(q[c]).toBeCloseTo(v, 2));
     }
+  });
+
+  it('records the anti-aliasing flag (bit 0 of the flags byte), and only when it is set', async () => {
+    const plain = await parseSpz(buildSpz(3));
+    expect(plain.antiAliasing).toBeUndefined();
+    const flagged = buildSpz(3);
+    flagged[14] = 1;
+    const cloud = await parseSpz(flagged);
+    expect(cloud.antiAliasing).toEqual({ filter: ANTIALIASED_FILTER, source: 'SPZ flag "antialiased"' });
+    // The splats themselves are the same: the filter is applied when drawing.
+    expect(Array.from(cloud.opacities)).toEqual(Array.from(plain.opacities));
   });
 
   it('rejects a header that claims more splats than the data holds', async () => {
