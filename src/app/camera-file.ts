@@ -9,6 +9,8 @@
  * is in degrees and the aspect is width / height.
  */
 import { mat4, vec3 } from 'gl-matrix';
+import type { CameraView } from './orbit-camera';
+import { shareableNumber } from './view-url';
 
 export interface CameraFile {
   width: number;
@@ -35,20 +37,50 @@ export function parseCameraFile(text: string): CameraFile {
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new CameraFileError('the camera file must hold a JSON object');
   const o = value as Record<string, unknown>;
-  const camera: CameraFile = {
-    width: integer(o, 'width', 1, 16384),
-    height: integer(o, 'height', 1, 16384),
-    fovy_deg: number(o, 'fovy_deg', 1e-3, 179.9),
-    eye: vector(o, 'eye'),
-    target: vector(o, 'target'),
-    up: vector(o, 'up'),
-    background: vector(o, 'background', 0, 1),
-    sh_degree: integer(o, 'sh_degree', 0, 3),
+  // Every field is checked, and every problem named: one typo must not hide behind another.
+  const problems: string[] = [];
+  const read = <T>(field: () => T): T => {
+    try {
+      return field();
+    } catch (error) {
+      if (!(error instanceof CameraFileError)) throw error;
+      problems.push(error.message);
+      return undefined as T;
+    }
   };
+  const camera: CameraFile = {
+    width: read(() => integer(o, 'width', 1, 16384)),
+    height: read(() => integer(o, 'height', 1, 16384)),
+    fovy_deg: read(() => number(o, 'fovy_deg', 1e-3, 179.9)),
+    eye: read(() => vector(o, 'eye')),
+    target: read(() => vector(o, 'target')),
+    up: read(() => vector(o, 'up')),
+    background: read(() => vector(o, 'background', 0, 1)),
+    sh_degree: read(() => integer(o, 'sh_degree', 0, 3)),
+  };
+  if (problems.length > 0) throw new CameraFileError(problems.join('; '));
   const forward = vec3.sub(vec3.create(), camera.target, camera.eye);
   if (vec3.length(forward) === 0) throw new CameraFileError('"eye" and "target" are the same point');
   if (vec3.length(vec3.cross(vec3.create(), forward, camera.up)) === 0) throw new CameraFileError('"up" is zero or parallel to the view direction');
   return camera;
+}
+
+/** The camera file of a view, its numbers as readable as view links' (shareableNumber). */
+export function cameraFileOf(
+  view: CameraView,
+  look: { width: number; height: number; background: [number, number, number]; shDegree: number },
+): CameraFile {
+  const v3 = (v: readonly number[]): [number, number, number] => [shareableNumber(v[0]!), shareableNumber(v[1]!), shareableNumber(v[2]!)];
+  return {
+    width: look.width,
+    height: look.height,
+    fovy_deg: shareableNumber(view.fovyDeg),
+    eye: v3(view.eye),
+    target: v3(view.target),
+    up: v3(view.up),
+    background: v3(look.background),
+    sh_degree: look.shDegree,
+  };
 }
 
 /** View and projection matrices of a camera file (WebGPU clip space, infinite far plane). */
@@ -59,6 +91,7 @@ export function cameraMatrices(camera: CameraFile, view: mat4, projection: mat4,
 
 function number(o: Record<string, unknown>, key: string, min: number, max: number): number {
   const v = o[key];
+  if (v === undefined) throw new CameraFileError(`"${key}" is missing`);
   if (typeof v !== 'number' || !Number.isFinite(v)) throw new CameraFileError(`"${key}" must be a number, got ${JSON.stringify(v)}`);
   if (v < min || v > max) throw new CameraFileError(`"${key}" must be between ${min} and ${max}, got ${v}`);
   return v;
@@ -72,6 +105,7 @@ function integer(o: Record<string, unknown>, key: string, min: number, max: numb
 
 function vector(o: Record<string, unknown>, key: string, min = -Infinity, max = Infinity): [number, number, number] {
   const v = o[key];
+  if (v === undefined) throw new CameraFileError(`"${key}" is missing`);
   if (!Array.isArray(v) || v.length !== 3 || !v.every((x) => typeof x === 'number' && Number.isFinite(x))) {
     throw new CameraFileError(`"${key}" must be an array of three numbers, got ${JSON.stringify(v)}`);
   }

@@ -65,6 +65,14 @@ export class OrbitCamera {
    * the scene turned half a turn about x (y and z negated).
    */
   upSign: 1 | -1 = 1;
+  /**
+   * The fraction of the window's width that a panel covers at its right
+   * edge (0 to 0.5). The picture is shifted left by half of it, so the
+   * target shows in the middle of the part left uncovered, and frame() fits
+   * the scene into that part. The view itself (eye, target) is unchanged:
+   * view links and camera files do not depend on the window's panels.
+   */
+  coveredRight = 0;
 
   private readonly home: Pose;
   // Camera state in double precision, so a view written out (URL, camera
@@ -123,8 +131,9 @@ export class OrbitCamera {
   /**
    * Centres the bounds and backs off until their bounding sphere fits both
    * the vertical and the horizontal field of view at this aspect (width /
-   * height), keeping the current yaw and pitch. The result becomes the pose
-   * that reset() returns to, and sets the zoom limits from the scene's size.
+   * height), keeping the current yaw and pitch, and sets the zoom limits
+   * from the scene's size. The home pose (reset) is left as it is: setHome()
+   * makes this one the home.
    */
   frame(bounds: Bounds, aspect = 1): void {
     const { min, max } = bounds;
@@ -132,18 +141,23 @@ export class OrbitCamera {
     vec3.set(this.target, (min[0] + max[0]) / 2, (f * (min[1] + max[1])) / 2, (f * (min[2] + max[2])) / 2);
     const radius = Math.max(1e-3, Math.hypot(max[0] - min[0], max[1] - min[1], max[2] - min[2]) / 2);
     const halfY = this.fovY / 2;
-    const halfX = Math.atan(Math.tan(halfY) * (aspect > 0 ? aspect : 1));
+    // The uncovered part of the window is (1 − coveredRight) of its width.
+    const halfX = Math.atan(Math.tan(halfY) * (aspect > 0 ? aspect : 1) * (1 - this.shift()));
     // A sphere of radius r at distance d subtends a half-angle asin(r / d).
     this.distance = radius / Math.sin(Math.min(halfY, halfX));
     this.minDistance = radius * MIN_DISTANCE_PER_RADIUS;
     this.maxDistance = Math.max(this.distance, radius * MAX_DISTANCE_PER_RADIUS);
+  }
+
+  /** Makes the current pose the one reset() returns to (a new scene's framed view). */
+  setHome(): void {
     vec3.copy(this.home.target, this.target);
     this.home.distance = this.distance;
     this.home.yaw = this.yaw;
     this.home.pitch = this.pitch;
   }
 
-  /** Back to the pose of the last frame() (or of construction). */
+  /** Back to the pose of the last setHome() (or of construction). */
   reset(): void {
     vec3.copy(this.target, this.home.target);
     this.distance = this.home.distance;
@@ -209,7 +223,15 @@ export class OrbitCamera {
 
   /** Infinite far plane: z/w runs from 0 at the near plane towards 1 at infinity. */
   projectionMatrix(out: mat4, aspect: number): mat4 {
-    return mat4.perspectiveZO(out, this.fovY, aspect, this.near, Infinity);
+    mat4.perspectiveZO(out, this.fovY, aspect, this.near, Infinity);
+    // x_ndc = (P[0]·x + P[8]·z) / −z: P[8] = c moves every point by −c, the
+    // middle of the uncovered part [−1, 1 − 2c].
+    out[8] = this.shift();
+    return out;
+  }
+
+  private shift(): number {
+    return clamp(this.coveredRight, 0, 0.5);
   }
 }
 

@@ -9,17 +9,18 @@ import type { CameraView } from './orbit-camera';
 const KEYS = ['eye', 'target', 'up', 'fovy'] as const;
 
 export function writeViewParams(view: CameraView, params: URLSearchParams): void {
-  params.set('eye', view.eye.map(short).join(','));
-  params.set('target', view.target.map(short).join(','));
-  params.set('up', view.up.map(short).join(','));
-  params.set('fovy', String(short(view.fovyDeg)));
+  params.set('eye', view.eye.map(shareableNumber).join(','));
+  params.set('target', view.target.map(shareableNumber).join(','));
+  params.set('up', view.up.map(shareableNumber).join(','));
+  params.set('fovy', String(shareableNumber(view.fovyDeg)));
 }
 
 /**
  * 15 significant digits: far below f32 precision (the view the GPU gets is
- * unchanged) while keeping links readable (60, not 59.99999999999999).
+ * unchanged) while keeping links and camera files readable (60, not
+ * 59.99999999999999).
  */
-function short(v: number): number {
+export function shareableNumber(v: number): number {
   return Number.parseFloat(v.toPrecision(15));
 }
 

@@ -113,8 +113,14 @@ export function computeBounds(positions: Float32Array, count: number): Bounds {
  * `trim` quantile to the 1 - `trim` quantile of up to 65,536 sampled splats.
  * Captured scenes have far-flung floaters and sky splats that make the full
  * bounds useless for framing the camera.
+ *
+ * The default trim is 1 %: at 5 % the framed PlayCanvas biker lost the top
+ * of its head (its height reaches 2.87 units at the 95th percentile, 3.11
+ * at the 99th, 3.14 at the 99.5th), while 1 % still leaves out the
+ * floaters of the INRIA captures (the 150k scene's 1 %–99 % box is a fifth
+ * wider than its 5 %–95 % one).
  */
-export function robustBounds(positions: Float32Array, count: number, trim = 0.05): Bounds {
+export function robustBounds(positions: Float32Array, count: number, trim = 0.01): Bounds {
   if (count === 0) return { min: [0, 0, 0], max: [0, 0, 0] };
   const samples = Math.min(count, 65536);
   const step = count / samples;

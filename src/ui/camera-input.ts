@@ -3,13 +3,15 @@
  * pointer events so that mouse, pen and touch share one code path.
  *
  * One pointer: left drag orbits; right, middle or Shift + drag pans. Two
- * pointers (touch): pinch zooms and the midpoint pans. Wheel zooms. Keys act
- * only while the canvas has focus (it takes focus on press), so typing in
- * other page controls never moves the camera.
+ * pointers (touch): pinch zooms and the midpoint pans. Wheel zooms. Keys
+ * act anywhere on the page (a `keys` target, the window in the viewer) from
+ * the first moment, except while typing in a field or choosing in a list
+ * (isTypingKey), so the panel's controls never move the camera.
  */
 
 import type { OrbitCamera } from '../app/orbit-camera';
 import type { Bounds } from '../scene/splat-cloud';
+import { isTypingKey } from './overlays';
 
 /** The controls, for a keyboard-help overlay. */
 export const CAMERA_HELP: ReadonlyArray<[string, string]> = [
@@ -35,6 +37,8 @@ export interface CameraInputOptions {
   onChange?: () => void;
   /** The scene bounds for 'F'; without it 'F' resets like 'R'. */
   bounds?: () => Bounds | undefined;
+  /** Where key presses are heard (the window, for a viewer page); the canvas by default. */
+  keys?: EventTarget;
 }
 
 type Mode = 'none' | 'orbit' | 'pan' | 'pinch';
@@ -76,7 +80,7 @@ export class CameraInput {
       this.changed();
     });
     on('contextmenu', (e) => e.preventDefault(), false);
-    on('keydown', (e) => this.keyDown(e), false);
+    (options.keys ?? canvas).addEventListener('keydown', (e) => this.keyDown(e as KeyboardEvent), { signal: this.abort.signal });
   }
 
   dispose(): void {
@@ -159,7 +163,7 @@ export class CameraInput {
   }
 
   private keyDown(e: KeyboardEvent): void {
-    if (e.ctrlKey || e.metaKey || e.altKey) return;
+    if (e.ctrlKey || e.metaKey || e.altKey || e.defaultPrevented || isTypingKey(e)) return;
     const step = e.shiftKey ? 3 * KEY_ORBIT : KEY_ORBIT;
     switch (e.key) {
       // Arrows move the eye: left swings it to its left around the target, up raises it.
@@ -171,6 +175,7 @@ export class CameraInput {
       case '-': case '_': this.camera.zoom(KEY_ZOOM); break;
       case 'r': case 'R': this.camera.reset(); break;
       case 'f': case 'F': {
+        // Frames the scene from where the camera looks now; the home view (R) stays.
         const bounds = this.bounds?.();
         const aspect = this.canvas.clientWidth / this.height();
         if (bounds) this.camera.frame(bounds, aspect);

@@ -11,6 +11,12 @@ import type { LoadStage } from '../io/splat-loader';
 /** info: news (a link copied); warn: something odd that did not stop anything; fail: an error. */
 export type Tone = 'info' | 'warn' | 'fail';
 
+/** The scene files the viewer opens, as the help and the drop zone name them. */
+const SCENE_FILES = 'a splat file (.ply .splat .spz .ksplat .sog, or a SOG meta.json with its images)';
+
+/** How long a notice (MessageOverlay.notify) stays: long enough to read a link. */
+export const NOTICE_MS = 4000;
+
 export interface MessageAction {
   label: string;
   run: () => void;
@@ -20,8 +26,21 @@ export interface MessageAction {
 export class MessageOverlay {
   readonly dom = el('div', { className: 'messages', role: 'alert', ariaLive: 'assertive' });
 
+  /**
+   * Says that something went as asked (a link copied): in the info style,
+   * without taking the keyboard focus, gone after NOTICE_MS by itself.
+   */
+  notify(title: string, text: string): () => void {
+    const remove = this.show(title, text, { tone: 'info', focus: false });
+    const timer = setTimeout(remove, NOTICE_MS);
+    return () => {
+      clearTimeout(timer);
+      remove();
+    };
+  }
+
   /** Shows a message; returns a function that removes it. */
-  show(title: string, text: string, options: { tone?: Tone; actions?: MessageAction[]; dismissible?: boolean } = {}): () => void {
+  show(title: string, text: string, options: { tone?: Tone; actions?: MessageAction[]; dismissible?: boolean; focus?: boolean } = {}): () => void {
     const box = el('section', { className: 'message' });
     box.dataset.tone = options.tone ?? 'fail';
     const remove = () => box.remove();
@@ -38,7 +57,7 @@ export class MessageOverlay {
     }
     box.append(el('h2', { textContent: title }), el('p', { textContent: text }), buttons);
     this.dom.append(box);
-    box.querySelector('button')?.focus({ preventScroll: true });
+    if (options.focus ?? true) box.querySelector('button')?.focus({ preventScroll: true });
     return remove;
   }
 
@@ -113,6 +132,15 @@ export class ProgressBar {
   }
 }
 
+/**
+ * True for a key press that belongs to a text field or a choice list (a
+ * panel's number box, a select): the page's shortcuts leave those alone.
+ */
+export function isTypingKey(event: KeyboardEvent): boolean {
+  const target = event.target as HTMLElement | null;
+  return Boolean(target?.closest?.('input, select, textarea, [contenteditable]'));
+}
+
 /** The keyboard and mouse help: a panel toggled with H or ?, and the hint that says so. */
 export class HelpOverlay {
   readonly dom = el('section', { className: 'help', hidden: true, ariaLabel: 'Keyboard and mouse help' });
@@ -121,8 +149,7 @@ export class HelpOverlay {
   /** Binds H / ? (toggle) and Esc (close, and `onEscape`) on `target`, except while typing in a field. */
   constructor(cameraHelp: readonly (readonly [string, string])[], target: Window, onEscape: () => void) {
     target.addEventListener('keydown', (event) => {
-      const field = (event.target as HTMLElement | null)?.closest?.('input, select, textarea');
-      if (event.ctrlKey || event.metaKey || event.altKey || field) return;
+      if (event.ctrlKey || event.metaKey || event.altKey || isTypingKey(event)) return;
       if (event.key === 'h' || event.key === 'H' || event.key === '?') this.toggle();
       else if (event.key === 'Escape') {
         this.toggle(false);
@@ -135,7 +162,7 @@ export class HelpOverlay {
     }
     const close = el('button', { type: 'button', textContent: 'Close' });
     close.addEventListener('click', () => this.toggle(false));
-    this.dom.append(el('h2', { textContent: 'Controls' }), list, el('p', { className: 'muted', textContent: 'Drop a .ply file anywhere to open it.' }), close);
+    this.dom.append(el('h2', { textContent: 'Controls' }), list, el('p', { className: 'muted', textContent: `Drop ${SCENE_FILES} anywhere to open it, or use "open scene…" in the panel.` }), close);
     this.hint.addEventListener('click', () => this.toggle());
   }
 
@@ -179,7 +206,7 @@ export class FilePicker {
  */
 export class DropZone {
   readonly dom = el('div', { className: 'drop-zone', hidden: true },
-    el('p', { textContent: 'Drop a splat file (.ply .splat .spz .ksplat .sog, or a SOG meta.json with its images) to open it' }));
+    el('p', { textContent: `Drop ${SCENE_FILES} to open it` }));
   private depth = 0;
 
   constructor(target: Window, onFiles: (files: File[]) => void) {

@@ -21,6 +21,14 @@ import { TimingChart } from './timing-chart';
 
 const FLUSH_MS = 250;
 
+/**
+ * stats.js's panel (Stats.Panel, r17) labels its graph "value NAME
+ * (min-max)" in an 80 px canvas: "886 SORT ms (886-900)" is cut off there.
+ * The custom graphs redraw that band, above the graph, with "value NAME
+ * unit" and give the range in the tooltip. Its layout, in CSS pixels.
+ */
+const PANEL_LABEL = { width: 80, band: 15, x: 3, y: 2, fontPx: 9, fontFamily: 'Helvetica,Arial,sans-serif' } as const;
+
 export interface PassTimes {
   project: number | null;
   sort: number | null;
@@ -36,6 +44,10 @@ class Series {
   private sum = 0;
   private samples = 0;
   private peak = 0;
+  private low = Infinity;
+  private high = 0;
+  /** The unit shown: µs until the mean passes 10 ms, then ms (or the series' own unit). */
+  private unit: string;
 
   constructor(
     readonly name: string,
@@ -45,7 +57,8 @@ class Series {
   ) {
     this.slot.title = description;
     this.micro = unit === 'ms';
-    this.panel = new Stats.Panel(`${name} ${this.micro ? 'µs' : unit}`, colours[0], colours[1]);
+    this.unit = this.micro ? 'µs' : unit;
+    this.panel = new Stats.Panel(`${name} ${this.unit}`, colours[0], colours[1]);
     this.slot.append(this.panel.dom);
   }
 
@@ -61,13 +74,38 @@ class Series {
     this.samples = 0;
     if (this.micro && mean >= 10) {
       this.micro = false;
+      this.unit = 'ms';
       this.peak = 0;
+      this.low = Infinity;
+      this.high = 0;
       this.panel = new Stats.Panel(`${this.name} ms`, this.colours[0], this.colours[1]);
       this.slot.replaceChildren(this.panel.dom);
     }
     const shown = this.micro ? mean * 1000 : mean;
     this.peak = Math.max(this.peak, shown);
+    this.low = Math.min(this.low, shown);
+    this.high = Math.max(this.high, shown);
     this.panel.update(shown, Math.max(this.peak * 1.25, 1));
+    this.relabel(`${Math.round(shown)} ${this.name} ${this.unit}`);
+    this.slot.title = `${this.description}: ${Math.round(shown)} ${this.unit} (${Math.round(this.low)}–${Math.round(this.high)} so far)`;
+  }
+
+  /** Redraws the panel's label band with `label` (PANEL_LABEL says why). */
+  private relabel(label: string): void {
+    const canvas = this.panel.dom as HTMLCanvasElement;
+    const context = canvas.getContext('2d');
+    if (!context) return;
+    const scale = canvas.width / PANEL_LABEL.width;
+    context.save();
+    context.globalAlpha = 1;
+    context.fillStyle = this.colours[1];
+    context.fillRect(0, 0, canvas.width, PANEL_LABEL.band * scale);
+    context.font = `bold ${PANEL_LABEL.fontPx * scale}px ${PANEL_LABEL.fontFamily}`;
+    context.textBaseline = 'top';
+    context.fillStyle = this.colours[0];
+    context.fillText(label, PANEL_LABEL.x * scale, PANEL_LABEL.y * scale);
+    context.restore();
+    this.slot.dataset.label = label;
   }
 
   set unavailable(on: boolean) {

@@ -7,8 +7,8 @@
  */
 import { createCameraView, type CameraView, type OrbitCamera } from '../app/orbit-camera';
 import { readViewParams, writeViewParams } from '../app/view-url';
-import { parseCameraFile, type CameraFile } from '../app/camera-file';
-import { FilePicker } from './overlays';
+import { cameraFileOf, parseCameraFile } from '../app/camera-file';
+import { FilePicker, type Tone } from './overlays';
 
 const URL_DEBOUNCE_MS = 250;
 
@@ -22,7 +22,10 @@ export interface ViewSharingHost {
   applyLook(background: [number, number, number], shDegree: number): void;
   /** Renders the current view at width × height and returns a PNG. */
   capture(width: number, height: number): Promise<Blob>;
-  showMessage(title: string, text: string): void;
+  /** Shows a message until dismissed; an error unless `tone` says otherwise. */
+  showMessage(title: string, text: string, tone?: Tone): void;
+  /** Says that something went as asked, briefly (not an error). */
+  showNotice(title: string, text: string): void;
 }
 
 export class ViewSharing {
@@ -51,6 +54,15 @@ export class ViewSharing {
     this.scheduleUrlUpdate();
   }
 
+  /**
+   * Keeps a page link's scene address that could not be opened in the
+   * address bar while another scene stands in for it, so a typo can be
+   * seen and fixed there.
+   */
+  keepFailedLink(link: string): void {
+    this.setSceneUrl(link);
+  }
+
   /** Call when the camera moved: the URL follows a moment after the last change. */
   scheduleUrlUpdate(): void {
     if (this.timer !== null) clearTimeout(this.timer);
@@ -74,25 +86,16 @@ export class ViewSharing {
     history.replaceState(history.state, '', link);
     try {
       await navigator.clipboard.writeText(link);
-      this.host.showMessage('View link copied', link);
+      this.host.showNotice('View link copied', link);
     } catch {
-      this.host.showMessage('Copy this view link', link);
+      // No clipboard (permission, an insecure origin): the link to copy by hand, until dismissed.
+      this.host.showMessage('Copy this view link', link, 'info');
     }
   }
 
   saveCamera(): void {
     const [width, height] = this.host.size();
-    const v = this.host.camera.getView(this.view);
-    const file: CameraFile = {
-      width,
-      height,
-      fovy_deg: v.fovyDeg,
-      eye: [...v.eye],
-      target: [...v.target],
-      up: [...v.up],
-      background: this.host.background(),
-      sh_degree: this.host.shDegree(),
-    };
+    const file = cameraFileOf(this.host.camera.getView(this.view), { width, height, background: this.host.background(), shDegree: this.host.shDegree() });
     download(new Blob([JSON.stringify(file, null, 2) + '\n'], { type: 'application/json' }), 'splatsort-camera.json');
   }
 

@@ -15,6 +15,13 @@ import { describeScreenFilter, screenFilterFor, type AntiAliasingSetting, type S
 
 export { SORT_LABELS, type SortMode };
 
+/**
+ * Windows narrower than this (phones, narrow tabs) start with the panel
+ * closed, and an open panel there lies over the scene rather than beside
+ * it: the picture is not shifted out from under it.
+ */
+export const SIDE_PANEL_MIN_WIDTH = 720;
+
 export interface ViewerSettings extends FrameSettings {
   sortMode: SortMode;
   /** 'auto': the fewest bits whose ordering error stays under the threshold (src/app/key-bits-policy.ts). */
@@ -89,8 +96,13 @@ export class ViewerGui {
   readonly gui: GUI;
   readonly info: ViewerInfo;
   private readonly infoControllers: Controller[] = [];
+  /** Longer texts than a read-only row shows, for its tooltip (else the tooltip is the value). */
+  private readonly tooltips: Partial<Record<keyof ViewerInfo, string>> = {};
   private readonly keyBitsController: Controller;
   private readonly upAxisController: Controller;
+  private readonly shDegreeController: Controller;
+  /** The SH degree of the scene on screen: the slider's top. */
+  private sceneShDegree = 3;
   private dirty = true;
 
   constructor(
@@ -136,21 +148,58 @@ export class ViewerGui {
     readOnly(sort, 'difference', 'pixels off');
 
     const render = gui.addFolder('Render');
-    render.add(settings, 'shDegree', 0, 3, 1).name('SH degree').onChange(changed('shDegree'));
+    this.shDegreeController = render.add(settings, 'shDegree', 0, 3, 1).name('SH degree').onChange(changed('shDegree'));
     render.add(settings, 'splatScale', 0.1, 2, 0.01).name('splat scale').onChange(changed('splatScale'));
     render.addColor(settings, 'background').name('background').onChange(changed('background'));
-    render.add(settings, 'antiAliasing', { 'auto (as the file says)': 'auto', 'off (classic)': 'off', on: 'on' }).name('anti-aliasing').onChange(changed('antiAliasing'));
+    render.add(settings, 'antiAliasing', { auto: 'auto', off: 'off', on: 'on' }).name('anti-aliasing').onChange(changed('antiAliasing'));
     readOnly(render, 'screenFilter', 'filter');
 
     readOnly(gui, 'adapter', 'adapter');
     // On a phone-sized window the open panel would hide most of the scene.
-    if (window.innerWidth < 720) gui.close();
+    if (window.innerWidth < SIDE_PANEL_MIN_WIDTH) gui.close();
     this.update();
+  }
+
+  /** Calls `listener` whenever the whole panel opens or closes (not its folders). */
+  onPanelToggle(listener: () => void): void {
+    this.gui.onOpenClose((changed) => {
+      if (changed === this.gui) listener();
+    });
+  }
+
+  /** Caps the panel's height (its folders scroll inside it); null: the whole window's. */
+  setMaxHeight(pixels: number | null): void {
+    this.gui.domElement.style.maxHeight = pixels === null ? '' : `${Math.max(120, pixels)}px`;
+  }
+
+  /**
+   * Pixels of a window `width` wide that the open panel covers at its
+   * right edge; 0 when it is closed or the window is narrow.
+   */
+  coveredRight(width: number): number {
+    if (this.gui._closed || width < SIDE_PANEL_MIN_WIDTH) return 0;
+    return Math.max(0, width - this.gui.domElement.getBoundingClientRect().left);
   }
 
   /** Shows a setting the viewer changed itself (the up axis picked on load). */
   refreshUpAxis(): void {
     this.upAxisController.updateDisplay();
+  }
+
+  /**
+   * A new scene: the SH slider runs up to its degree and starts there (the
+   * scene as trained); an SH-0 scene has nothing to choose.
+   */
+  setSceneShDegree(degree: number): void {
+    this.sceneShDegree = degree;
+    this.settings.shDegree = degree;
+    this.shDegreeController.max(Math.max(degree, 1)).enable(degree > 0).updateDisplay();
+  }
+
+  /** Sets the SH degree drawn (a camera file's), within the scene's. */
+  setShDegree(degree: number): void {
+    this.settings.shDegree = Math.min(degree, this.sceneShDegree);
+    this.shDegreeController.updateDisplay();
   }
 
   /** The counting sort has a fixed 16-bit key: the key-bit choice does not apply to it. */
@@ -195,15 +244,17 @@ export class ViewerGui {
 
   /** Shows the screen filter the setting picks for a scene, and where it comes from. */
   showScreenFilter(setting: AntiAliasingSetting, scene: SceneAntiAliasing | undefined): void {
-    const filter = describeScreenFilter(screenFilterFor(setting, scene));
+    const filter = screenFilterFor(setting, scene);
     const why = setting !== 'auto' ? 'forced' : scene ? `from ${scene.source}` : 'the file records none';
-    this.set('screenFilter', `${filter} (${why})`);
+    // Short in the row (the panel is narrow); in full in its tooltip.
+    this.set('screenFilter', `${filter.variance} px²${filter.compensate ? ', compensated' : ''}${setting === 'auto' && scene ? ', from file' : ''}`, `${describeScreenFilter(filter)} (${why})`);
   }
 
   /** Sets a read-only display; it is redrawn on the next `update()`. */
-  set(key: keyof ViewerInfo, value: string): void {
-    if (this.info[key] === value) return;
+  set(key: keyof ViewerInfo, value: string, tooltip?: string): void {
+    if (this.info[key] === value && this.tooltips[key] === tooltip) return;
     this.info[key] = value;
+    this.tooltips[key] = tooltip;
     this.dirty = true;
   }
 
@@ -213,7 +264,7 @@ export class ViewerGui {
     this.dirty = false;
     for (const c of this.infoControllers) {
       c.updateDisplay();
-      c.domElement.title = String(c.getValue());
+      c.domElement.title = this.tooltips[c.property as keyof ViewerInfo] ?? String(c.getValue());
     }
   }
 }

@@ -13,7 +13,7 @@
 
 import { screenFilterFor, type SceneAntiAliasing } from '../scene/anti-aliasing';
 import { mat4, vec3 } from 'gl-matrix';
-import { OrbitCamera } from '../app/orbit-camera';
+import { createCameraView, OrbitCamera, type CameraView } from '../app/orbit-camera';
 import type { FrameTimings } from '../app/splat-frame';
 import { ViewerCore, type FrameReport } from '../app/viewer-core';
 import type { GpuContext } from '../gpu/device';
@@ -26,16 +26,17 @@ import { storageBufferLimit } from '../scene/gpu-splats';
 import { robustBounds, type Bounds, type SplatCloud } from '../scene/splat-cloud';
 import { CpuOrderClient } from '../sort/cpu-order-client';
 import { CAMERA_HELP, CameraInput } from './camera-input';
-import { DropZone, FilePicker, HelpOverlay, MessageOverlay, ProgressBar, el, reportGpuErrors } from './overlays';
+import { DropZone, FilePicker, HelpOverlay, MessageOverlay, ProgressBar, el, isTypingKey, reportGpuErrors } from './overlays';
 import { StatsPanels } from './stats-panels';
 import { ViewSharing } from './view-sharing';
 import { captureFrame } from './capture';
-import type { CameraView } from '../app/orbit-camera';
-import { DEFAULT_SETTINGS, SORT_LABELS, ViewerGui, hexToRgb, type ViewerSettings } from './viewer-gui';
+import { DEFAULT_SETTINGS, SIDE_PANEL_MIN_WIDTH, SORT_LABELS, ViewerGui, hexToRgb, type ViewerSettings } from './viewer-gui';
 import './style.css';
 
 const DEFAULT_SCENE = new URL('../../data/default-scene.ply', import.meta.url).href;
 /** The pose a scene is framed from: a little to the side and above, so it reads as 3D. */
+/** Space kept between the panel and the stats below it on a narrow window. */
+const PANEL_GAP_PX = 8;
 const HOME_YAW = 0.6;
 const HOME_PITCH = 0.3;
 /** How often the read-only displays are refreshed. */
@@ -68,6 +69,8 @@ export interface ViewerState {
   orderError: { invertedFraction: number; largest: number; keyBits: number } | null;
   /** What the sort difference view counted last (null outside it, or before its first count). */
   difference: { pixels: number; fraction: number; largest: number } | null;
+  /** The camera of the last frame drawn. */
+  view: CameraView;
   ready: boolean;
 }
 
@@ -88,7 +91,7 @@ export class ViewerPage {
   private readonly picker = new FilePicker((files) => void this.open(files, sceneName(files)));
   private readonly settings: ViewerSettings = { ...DEFAULT_SETTINGS };
   private readonly state: ViewerState = {
-    frames: 0, splats: 0, sceneName: '', activeSort: '', lastError: null, warnings: [], loading: false, ready: false, keyBits: 32, orderError: null, difference: null,
+    frames: 0, splats: 0, sceneName: '', activeSort: '', lastError: null, warnings: [], loading: false, ready: false, keyBits: 32, orderError: null, difference: null, view: createCameraView(),
   };
   private readonly camera = new OrbitCamera({ yaw: HOME_YAW, pitch: HOME_PITCH });
   private readonly loader = new SplatLoader();
@@ -188,8 +191,7 @@ export class ViewerPage {
     this.initialView = this.sharing.viewFromPage();
     this.canvas.after(this.sharing.cameraPicker.dom);
     window.addEventListener('keydown', (event) => {
-      const typing = event.target instanceof HTMLInputElement || event.target instanceof HTMLSelectElement;
-      if (!typing && !event.ctrlKey && !event.metaKey && !event.altKey && event.key.toLowerCase() === 'p') {
+      if (!isTypingKey(event) && !event.ctrlKey && !event.metaKey && !event.altKey && event.key.toLowerCase() === 'p') {
         void this.sharing.screenshot(this.settings.screenshotScale);
       }
     });
@@ -218,6 +220,7 @@ export class ViewerPage {
     if (outcome === 'failed' || (outcome === 'cancelled' && !this.core.gpuScene)) {
       if (link !== null) this.initialView = null; // the link's camera was for its own scene
       outcome = await this.open(DEFAULT_SCENE, 'default-scene.ply', { keepLoadError: true });
+      if (link !== null && outcome === 'opened') this.sharing.keepFailedLink(link);
     }
     if (outcome === 'failed' && !this.core.gpuScene) document.body.dataset.viewer = 'load-failed';
   }
@@ -231,8 +234,11 @@ export class ViewerPage {
       const height = box ? box.blockSize : Math.round(entry.contentRect.height * dpr);
       const max = this.device.limits.maxTextureDimension2D;
       this.pendingSize = [Math.max(1, Math.min(max, width)), Math.max(1, Math.min(max, height))];
+      this.layoutPanel();
     }).observe(this.canvas);
-    new CameraInput(this.canvas, this.camera, { bounds: () => this.bounds, onChange: () => this.sharing.scheduleUrlUpdate() });
+    this.gui.onPanelToggle(() => this.layoutPanel());
+    this.layoutPanel();
+    new CameraInput(this.canvas, this.camera, { bounds: () => this.bounds, keys: window, onChange: () => this.sharing.scheduleUrlUpdate() });
   }
 
   /**
@@ -271,6 +277,7 @@ export class ViewerPage {
   private showScene(cloud: SplatCloud, source: File[] | string, name: string, link: string | undefined): void {
     this.core.setScene(cloud, `GpuSplats(${name})`);
     this.sceneAntiAliasing = cloud.antiAliasing;
+    this.gui.setSceneShDegree(cloud.shDegree);
     this.gui.showScreenFilter(this.settings.antiAliasing, cloud.antiAliasing);
     // Frame the bulk of the scene, not its floaters; captured scenes point y down.
     this.bounds = robustBounds(cloud.positions, cloud.count);
@@ -317,7 +324,7 @@ export class ViewerPage {
       shDegree: () => this.settings.shDegree,
       applyLook: (background, shDegree) => {
         this.settings.background = `#${background.map((c) => Math.round(c * 255).toString(16).padStart(2, '0')).join('')}`;
-        this.settings.shDegree = shDegree;
+        this.gui.setShDegree(shDegree);
         this.gui.gui.controllersRecursive().forEach((c) => c.updateDisplay());
         this.settingChanged('background');
       },
@@ -325,8 +332,22 @@ export class ViewerPage {
         captureFrame(this.device, this.core.frame, this.core.currentOrder, this.format, this.params, this.background, width, height, this.core.shownView, (out, aspect) =>
           this.camera.projectionMatrix(out, aspect),
         ),
-      showMessage: (title, text) => this.messages.show(title, text),
+      showMessage: (title, text, tone) => this.messages.show(title, text, { tone }),
+      showNotice: (title, text) => this.messages.notify(title, text),
     });
+  }
+
+  /**
+   * Fits the panel to the window: on a wide one the picture shifts so the
+   * camera's target shows in the middle of what the open panel leaves
+   * uncovered; on a narrow one, where the panel lies over the scene, it
+   * ends above the stats and scrolls.
+   */
+  private layoutPanel(): void {
+    const width = this.canvas.clientWidth;
+    this.camera.coveredRight = width > 0 ? this.gui.coveredRight(width) / width : 0;
+    const narrow = window.innerWidth < SIDE_PANEL_MIN_WIDTH;
+    this.gui.setMaxHeight(narrow ? this.stats.dom.getBoundingClientRect().top - PANEL_GAP_PX : null);
   }
 
   /** Frames the scene from the home pose with the chosen up axis; that pose becomes the reset pose. */
@@ -336,6 +357,7 @@ export class ViewerPage {
     this.camera.yaw = HOME_YAW;
     this.camera.pitch = HOME_PITCH;
     this.camera.frame(this.bounds, this.canvas.clientWidth / Math.max(1, this.canvas.clientHeight));
+    this.camera.setHome();
   }
 
   private settingChanged(name: keyof ViewerSettings): void {
@@ -383,6 +405,7 @@ export class ViewerPage {
     this.target.view = this.context.getCurrentTexture().createView();
     const report = this.core.drawFrame(this.target, params, settings);
     this.state.frames = this.core.frames;
+    camera.getView(this.state.view);
     this.state.activeSort = report.choice.label;
     this.state.keyBits = report.keyBits;
     this.state.orderError = this.core.orderError;

@@ -11,6 +11,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { createServer, type ViteDevServer } from 'vite';
+import type { ViewerState } from '../../src/ui/viewer-page';
 
 export const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export const RESULTS_DIR = join(PROJECT_ROOT, 'test-results');
@@ -160,4 +161,24 @@ export async function saveScreenshot(page: Page, name: string): Promise<string> 
   const path = join(RESULTS_DIR, name);
   await page.screenshot({ path, fullPage: true });
   return path;
+}
+
+/** The viewer page's state for automated checks (window.__splatsort). */
+export function viewerState(page: Page): Promise<ViewerState> {
+  return page.evaluate(() => window.__splatsort as ViewerState);
+}
+
+/**
+ * Waits until `predicate` holds in the page. No time limit of its own: the
+ * page's default (a little under the test's) applies, since how long a state
+ * takes depends on how fast the machine draws.
+ */
+export async function waitForPage(page: Page, predicate: string): Promise<void> {
+  await page.waitForFunction(predicate, null, { polling: 100 });
+}
+
+/** Waits until the viewer page has drawn `count` more frames. */
+export async function waitForFrames(page: Page, count: number): Promise<void> {
+  const start = (await viewerState(page)).frames;
+  await waitForPage(page, `window.__splatsort.frames >= ${start + count}`);
 }

@@ -239,6 +239,9 @@ describe('loading in the browser', { timeout: BROWSER_TEST_TIMEOUT_MS }, () => {
     expect(s.sceneName).toBe('default-scene.ply');
     expect(s.lastError).toBe('Could not open http://[: The scene address "http://[" is not a valid URL');
     expect(await page.locator('.message h2').allTextContents()).toEqual(['Could not open http://[']);
+    // The typo stays in the address bar, to be fixed there, while the view follows the camera.
+    await waitFor("new URL(location.href).searchParams.has('eye')");
+    expect(await page.evaluate(() => new URL(location.href).searchParams.get('url'))).toBe('http://[');
     expect(tab.errors).toEqual([]);
   });
 });

@@ -27,6 +27,9 @@ import {
   type DevServer,
   type TestBrowser,
   type TestPage,
+  viewerState,
+  waitForFrames,
+  waitForPage,
 } from './browser';
 import { scenePath } from '../shared-scenes';
 import { decodePng } from '../../cli/png';
@@ -48,22 +51,9 @@ let page: Page;
 let tempDir: string | undefined;
 const pictures: Record<'default' | 'loaded', Picture> = {} as Record<'default' | 'loaded', Picture>;
 
-const state = () => page.evaluate(() => window.__splatsort as ViewerState);
-
-/**
- * Waits until `predicate` holds in the page. No time limit of its own: the
- * page's default (a little under the test's) applies, since how long a state
- * takes depends on how fast the machine draws.
- */
-async function waitFor(predicate: string): Promise<void> {
-  await page.waitForFunction(predicate, null, { polling: 100 });
-}
-
-/** Waits until the page has drawn `count` more frames. */
-async function waitFrames(count: number): Promise<void> {
-  const start = (await state()).frames;
-  await waitFor(`window.__splatsort.frames >= ${start + count}`);
-}
+const state = () => viewerState(page);
+const waitFor = (predicate: string) => waitForPage(page, predicate);
+const waitFrames = (count: number) => waitForFrames(page, count);
 
 interface Rect {
   x: number;
@@ -343,12 +333,16 @@ describe('viewer page', { timeout: BROWSER_TEST_TIMEOUT_MS }, () => {
   it('opens an SPZ (version 4, zstd streams), with its anti-aliasing flag, and a .splat file', async () => {
     await page.setInputFiles('#file-input', scenePath('playcanvas_biker_v4.spz'));
     await waitFor('window.__splatsort.splats === 152746');
-    await waitForRow('filter', '0.3 px² (the file records none)');
+    await waitForRow('filter', '0.3 px²');
+    // An SH-0 scene: the SH slider says 0 and offers nothing to choose.
+    expect(await guiRow('SH degree').locator('input').inputValue()).toBe('0');
+    expect(await guiRow('SH degree').getAttribute('class')).toMatch(/lil-disabled/);
     // The same file, flagged as trained anti-aliased (bit 0 of the header's flags byte): drawn with that filter.
     const flagged = await readFile(scenePath('playcanvas_biker_v4.spz'));
     flagged[14]! |= 1;
     await page.setInputFiles('#file-input', { name: 'biker-antialiased.spz', mimeType: 'application/octet-stream', buffer: flagged });
-    await waitForRow('filter', '0.3 px² + opacity compensation (from SPZ flag "antialiased")');
+    await waitForRow('filter', '0.3 px², compensated, from file');
+    expect(await guiRow('filter').getAttribute('title')).toBe('0.3 px² + opacity compensation (from SPZ flag "antialiased")');
     await page.setInputFiles('#file-input', scenePath('justdealman_model.splat'));
     await waitFor('window.__splatsort.splats === 116549');
     expect((await state()).lastError).toBeNull();
@@ -413,6 +407,8 @@ describe('viewer page', { timeout: BROWSER_TEST_TIMEOUT_MS }, () => {
     await help.waitFor({ state: 'visible' });
     expect(await help.isVisible()).toBe(true);
     for (const text of ['Left drag', 'Orbit', 'Wheel', 'H or ?']) expect(await help.textContent()).toContain(text);
+    // It names every format the viewer opens, not only .ply.
+    expect(await help.textContent()).toContain('Drop a splat file (.ply .splat .spz .ksplat .sog, or a SOG meta.json with its images) anywhere');
     await page.keyboard.press('Escape');
     await help.waitFor({ state: 'hidden' });
     expect(await help.isVisible()).toBe(false);
@@ -435,6 +431,9 @@ describe('viewer page', { timeout: BROWSER_TEST_TIMEOUT_MS }, () => {
       expect(s.sceneName).toBe('default-scene.ply');
       expect(s.lastError).toMatch(/Could not open no-such-scene\.ply: .*no-such-scene\.ply is a web page, not a splat file/);
       expect(await other.page.locator('.message h2').allTextContents()).toEqual(['Could not open no-such-scene.ply']);
+      // The address bar follows the view, and keeps the link's scene address so its typo can be fixed there.
+      await other.page.waitForFunction("new URL(location.href).searchParams.has('eye')", null, { polling: 100 });
+      expect(await other.page.evaluate(() => new URL(location.href).searchParams.get('url'))).toBe('no-such-scene.ply');
     } finally {
       await other.page.close();
     }

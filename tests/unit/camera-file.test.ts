@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { mat4, vec3 } from 'gl-matrix';
-import { CameraFileError, cameraMatrices, parseCameraFile } from '../../src/app/camera-file';
+import { CameraFileError, cameraFileOf, cameraMatrices, parseCameraFile } from '../../src/app/camera-file';
 
 const VALID = { width: 640, height: 480, fovy_deg: 50, eye: [0, 1, 4], target: [0, 0, 0], up: [0, 1, 0], background: [0, 0, 0.2], sh_degree: 3 };
 
@@ -31,7 +31,8 @@ describe('camera file', () => {
   it.each([
     ['not JSON', '{', /not JSON/],
     ['an array', '[]', /JSON object/],
-    ['a missing field', JSON.stringify({ ...VALID, width: undefined }), /"width" must be a number/],
+    ['a missing field', JSON.stringify({ ...VALID, width: undefined }), /^"width" is missing$/],
+    ['a field that is not a number', JSON.stringify({ ...VALID, width: '640' }), /"width" must be a number, got "640"/],
     ['a fractional size', JSON.stringify({ ...VALID, height: 10.5 }), /"height" must be a whole number/],
     ['a bad vector', JSON.stringify({ ...VALID, eye: [0, 1] }), /"eye" must be an array of three numbers/],
     ['a background above 1', JSON.stringify({ ...VALID, background: [0, 2, 0] }), /"background" values must be between 0 and 1/],
@@ -41,5 +42,28 @@ describe('camera file', () => {
   ])('refuses %s with a message naming the field', (_, text, message) => {
     expect(() => parseCameraFile(text)).toThrow(CameraFileError);
     expect(() => parseCameraFile(text)).toThrow(message);
+  });
+
+  it('names every bad field, not only the first: a bad eye in a file without a size is reported as a bad eye', () => {
+    const { width: _w, height: _h, ...view } = VALID;
+    expect(() => parseCameraFile(JSON.stringify({ ...view, eye: 'here' }))).toThrow(
+      '"width" is missing; "height" is missing; "eye" must be an array of three numbers, got "here"',
+    );
+  });
+
+  it('writes a saved view with readable numbers that read back to the same matrices', () => {
+    const fovY = (60 * Math.PI) / 180;
+    const view = { eye: [0.1 + 0.2, 1, 4] as [number, number, number], target: [0, 0, 0] as [number, number, number], up: [0, 1, 0] as [number, number, number], fovyDeg: (fovY * 180) / Math.PI };
+    expect(view.fovyDeg).not.toBe(60);
+    const file = cameraFileOf(view, { width: 640, height: 480, background: [0, 0, 0.2], shDegree: 3 });
+    expect(file.fovy_deg).toBe(60);
+    expect(file.eye[0]).toBe(0.3);
+    const read = parseCameraFile(JSON.stringify(file));
+    const [a, b] = [mat4.create(), mat4.create()];
+    const [pa, pb] = [mat4.create(), mat4.create()];
+    cameraMatrices(read, a, pa);
+    cameraMatrices({ ...read, eye: view.eye, fovy_deg: view.fovyDeg }, b, pb);
+    expect(Array.from(a)).toEqual(Array.from(b));
+    expect(Array.from(pa)).toEqual(Array.from(pb));
   });
 });

@@ -101,6 +101,26 @@ describe('OrbitCamera', () => {
     expect(Number.isFinite(camera.target[0])).toBe(true);
   });
 
+  it.each([1, 1.6, 2.5])('with a panel over the right fifth, frame() keeps the corners in the uncovered part, the target in its middle (aspect %f)', (aspect) => {
+    const bounds: Bounds = { min: [-3, -1, 2], max: [5, 0.5, 2.5] };
+    for (const [yaw, pitch] of [[0, 0], [0.7, 0.5], [-2.4, -1.2]]) {
+      const camera = new OrbitCamera({ yaw, pitch });
+      camera.coveredRight = 0.2;
+      camera.frame(bounds, aspect);
+      // The uncovered part is x in [−1, 0.6] in NDC; its middle is −0.2.
+      const t = clip(camera, aspect, [...camera.target]);
+      expect(t[0]! / t[3]!).toBeCloseTo(-0.2, 6);
+      expect(t[1]! / t[3]!).toBeCloseTo(0, 6);
+      for (let corner = 0; corner < 8; corner++) {
+        const p = [0, 1, 2].map((a) => ((corner >> a) & 1 ? bounds.max[a]! : bounds.min[a]!));
+        const c = clip(camera, aspect, p);
+        expect(c[0]! / c[3]!).toBeGreaterThanOrEqual(-1);
+        expect(c[0]! / c[3]!).toBeLessThanOrEqual(0.6);
+        expect(Math.abs(c[1]! / c[3]!)).toBeLessThanOrEqual(1);
+      }
+    }
+  });
+
   it('zoom multiplies the distance within the limits set by frame()', () => {
     const camera = new OrbitCamera();
     camera.frame({ min: [-1, -1, -1], max: [1, 1, 1] });
@@ -133,10 +153,17 @@ describe('OrbitCamera', () => {
     expect(new OrbitCamera({ pitch: -3 }).pitch).toBe(-OrbitCamera.pitchLimit);
   });
 
-  it('reset restores the pose of the last frame()', () => {
+  it('reset restores the pose of the last setHome(); frame() alone leaves the home as it is', () => {
     const camera = new OrbitCamera({ yaw: 0.2, pitch: 0.3 });
     camera.frame({ min: [0, 0, 0], max: [2, 4, 6] }, 1.6);
+    camera.setHome();
     const pose = [...camera.target, camera.distance, camera.yaw, camera.pitch];
+    // Orbit, then frame (the F key): the camera frames from the new angle; reset goes home.
+    camera.orbit(1.2, 0.1);
+    camera.frame({ min: [0, 0, 0], max: [2, 4, 6] }, 1.6);
+    expect(camera.yaw).not.toBeCloseTo(pose[4]!, 3);
+    camera.reset();
+    expect([...camera.target, camera.distance, camera.yaw, camera.pitch]).toEqual(pose);
     camera.orbit(1, -0.5);
     camera.zoom(3);
     camera.pan(50, 70, 600);

@@ -1,0 +1,222 @@
+/**
+ * The viewer as a new user meets it in a desktop window, 1280×800 with the
+ * panel open (its default on a wide window), in Chromium on SwiftShader:
+ * keys act from the first moment, before the canvas was ever clicked; F
+ * frames the scene from the current angle and leaves the home view alone,
+ * so R, double-click and "reset camera" go back to where the scene opened;
+ * a scene is framed whole in the part of the window the open panel leaves
+ * uncovered; a copied view link is a notice, not an error; the drop zone's
+ * text shows whole over the panel; the panel's widgets stay visible over a
+ * white background.
+ *
+ * Every wait is on the page's own state (window.__splatsort: frames, the
+ * camera of the last frame), bounded only by the test's time limit.
+ */
+import type { Page } from 'playwright-core';
+import { readFile } from 'node:fs/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { decodePng } from '../../cli/png';
+import { scenePath } from '../shared-scenes';
+import {
+  BROWSER_TEST_TIMEOUT_MS, launchBrowser, saveScreenshot, startDevServer, viewerState, waitForFrames, waitForPage,
+  type DevServer, type TestBrowser, type TestPage,
+} from './browser';
+
+const WIDTH = 1280;
+const HEIGHT = 800;
+
+let server: DevServer | undefined;
+let browser: TestBrowser | undefined;
+let tab: TestPage;
+let page: Page;
+
+const state = () => viewerState(page);
+const waitFor = (predicate: string) => waitForPage(page, predicate);
+const waitFrames = (count: number) => waitForFrames(page, count);
+
+type Vec = [number, number, number];
+const distance = (a: readonly number[], b: readonly number[]) => Math.hypot(a[0]! - b[0]!, a[1]! - b[1]!, a[2]! - b[2]!);
+
+/** Waits until a frame is drawn from `eye` (within 1e-6), the home view after a reset. */
+async function waitForEye(eye: readonly number[]): Promise<void> {
+  await page.waitForFunction(
+    (want) => {
+      const got = window.__splatsort!.view.eye;
+      return Math.hypot(got[0] - want[0]!, got[1] - want[1]!, got[2] - want[2]!) < 1e-6;
+    },
+    [...eye],
+    { polling: 100 },
+  );
+}
+
+/** Waits for the frame after a key press, and returns its camera. */
+async function afterKey(key: string): Promise<{ eye: Vec; target: Vec }> {
+  const frames = (await state()).frames;
+  await page.keyboard.press(key);
+  // The frame that started after the key has the new camera.
+  await waitFor(`window.__splatsort.frames >= ${frames + 2}`);
+  const { eye, target } = (await state()).view;
+  return { eye: [...eye], target: [...target] };
+}
+
+describe('a desktop window, 1280×800', { timeout: BROWSER_TEST_TIMEOUT_MS }, () => {
+  beforeAll(async () => {
+    server = await startDevServer();
+    browser = await launchBrowser();
+    tab = await browser.newPage();
+    page = tab.page;
+    await page.setViewportSize({ width: WIDTH, height: HEIGHT });
+    await page.goto(server.url);
+    await waitFor("document.body.dataset.viewer === 'ready'");
+    await waitFrames(1);
+  }, BROWSER_TEST_TIMEOUT_MS);
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  it('moves the camera with the keys before the canvas was ever clicked; R goes home', async () => {
+    const home = (await state()).view;
+    expect(await page.evaluate(() => document.activeElement?.tagName)).not.toBe('CANVAS');
+    const turned = await afterKey('ArrowLeft');
+    expect(distance(turned.eye, home.eye)).toBeGreaterThan(0.01 * distance(home.eye, home.target));
+    const zoomed = await afterKey('+');
+    expect(distance(zoomed.eye, zoomed.target)).toBeLessThan(distance(turned.eye, turned.target) * 0.95);
+    await page.keyboard.press('r');
+    await waitForEye(home.eye);
+  });
+
+  it('frames with F from the current angle, and R, double-click and "reset camera" still go home', async () => {
+    const home = (await state()).view;
+    for (let i = 0; i < 4; i++) await afterKey('ArrowRight');
+    const turned = (await state()).view;
+    const framed = await afterKey('f');
+    // F keeps the angle: the eye stays on the turned side, at the framing distance.
+    expect(distance(framed.eye, home.eye)).toBeGreaterThan(0.1 * distance(home.eye, home.target));
+    expect(distance(framed.target, home.target)).toBeLessThan(1e-6);
+    expect(distance(framed.eye, turned.eye)).toBeLessThan(1e-6 + 0.01 * distance(home.eye, home.target));
+    await page.keyboard.press('r');
+    await waitForEye(home.eye);
+
+    // Double-click, after F.
+    await afterKey('ArrowRight');
+    await afterKey('f');
+    await page.mouse.dblclick(WIDTH * 0.3, HEIGHT * 0.5);
+    await waitForEye(home.eye);
+
+    // The panel's "reset camera", after F.
+    await afterKey('ArrowRight');
+    await afterKey('f');
+    await page.locator('.lil-gui button').filter({ hasText: 'reset camera' }).click();
+    await waitForEye(home.eye);
+  });
+
+  it('frames a scene whole in the part of the window the open panel leaves uncovered', async () => {
+    await page.setInputFiles('#file-input', scenePath('playcanvas_biker_v4.spz'));
+    await waitFor("window.__splatsort.sceneName === 'playcanvas_biker_v4.spz' && !window.__splatsort.loading");
+    await waitFrames(2);
+    const panel = await page.locator('.lil-gui.lil-root').boundingBox();
+    expect(panel).not.toBeNull();
+    const shot = decodePng(await readFile(await saveScreenshot(page, 'e2e-framing-biker-1280x800.png')));
+    const background = [0x10, 0x13, 0x18];
+    // The stats, the help hint and any message lie over the canvas: their pixels are not the scene's.
+    const chrome = await page.evaluate(() =>
+      [...document.querySelectorAll('.stats, .hint, .messages, .progress, .help')].map((e) => e.getBoundingClientRect().toJSON() as DOMRect),
+    );
+    const drawn = (x: number, y: number) => {
+      if (chrome.some((r) => x >= r.x && x < r.x + r.width && y >= r.y && y < r.y + r.height)) return false;
+      const i = 4 * (y * shot.width + x);
+      return Math.abs(shot.rgba[i]! - background[0]!) + Math.abs(shot.rgba[i + 1]! - background[1]!) + Math.abs(shot.rgba[i + 2]! - background[2]!) > 24;
+    };
+    // The scene's drawn extent, over the part of the window left of the panel.
+    const left = Math.floor(panel!.x);
+    let top = HEIGHT, bottom = -1, right = -1, first = WIDTH;
+    for (let y = 0; y < HEIGHT; y++) {
+      for (let x = 0; x < left; x++) {
+        if (!drawn(x, y)) continue;
+        top = Math.min(top, y);
+        bottom = Math.max(bottom, y);
+        first = Math.min(first, x);
+        right = Math.max(right, x);
+      }
+    }
+    console.log(`biker drawn over x ${first}..${right}, y ${top}..${bottom}; the panel starts at x ${left}`);
+    // Whole: clear of every edge of the uncovered part, the top (the head) included.
+    expect(top).toBeGreaterThan(0.02 * HEIGHT);
+    expect(bottom).toBeLessThan(0.98 * HEIGHT);
+    expect(first).toBeGreaterThan(0);
+    expect(right).toBeLessThan(left - 1);
+    // And centred in it, not in the window.
+    expect(Math.abs((first + right) / 2 - left / 2)).toBeLessThan(0.1 * left);
+    // Fitted, not merely inside: it fills a fair part of the height.
+    expect(bottom - top).toBeGreaterThan(0.4 * HEIGHT);
+    expect(tab.errors).toEqual([]);
+  });
+
+  it('labels every timing panel in full: value, pass and unit fit the 80 px panel', async () => {
+    await page.waitForFunction(() => document.querySelectorAll('.stats-slot[data-label]').length >= 3, null, { polling: 100 });
+    const labels = await page.evaluate(() => {
+      const context = document.createElement('canvas').getContext('2d')!;
+      context.font = 'bold 9px Helvetica,Arial,sans-serif';
+      return [...document.querySelectorAll<HTMLElement>('.stats-slot[data-label]')].map((slot) => ({ label: slot.dataset.label!, width: context.measureText(slot.dataset.label!).width, title: slot.title }));
+    });
+    for (const { label, width, title } of labels) {
+      expect(label).toMatch(/^\d+ [A-Z]+ (µs|ms|frames)$/);
+      // The text starts 3 px in: it must end inside the panel.
+      expect(3 + width, label).toBeLessThanOrEqual(80);
+      // The range moved to the tooltip.
+      expect(title).toMatch(/\(\d+–\d+ so far\)$/);
+    }
+  });
+
+  it('says a copied view link is copied, as a notice that goes by itself, not as an error', async () => {
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(server!.url).origin });
+    await page.locator('.lil-gui button').filter({ hasText: 'copy view link' }).click();
+    const message = page.locator('.message').filter({ hasText: 'View link copied' });
+    await message.waitFor({ state: 'visible' });
+    expect(await message.getAttribute('data-tone')).toBe('info');
+    expect(await message.textContent()).toContain(await page.evaluate(() => location.href));
+    await message.waitFor({ state: 'detached' });
+  });
+
+  it('shows the drop zone, its text whole, over the open panel', async () => {
+    await page.evaluate(() => {
+      const files = new DataTransfer();
+      files.items.add(new File(['ply'], 'scene.ply'));
+      window.dispatchEvent(new DragEvent('dragenter', { dataTransfer: files }));
+    });
+    const text = page.locator('.drop-zone p');
+    await text.waitFor({ state: 'visible' });
+    const box = (await text.boundingBox())!;
+    expect(box.x).toBeGreaterThanOrEqual(0);
+    expect(box.x + box.width).toBeLessThanOrEqual(WIDTH);
+    // Nothing lies over it: the drop zone is stacked above the panel (both are fixed, children of the body).
+    const [zone, panel] = await page.evaluate(() => ['.drop-zone', '.lil-gui.lil-root'].map((s) => Number(getComputedStyle(document.querySelector(s)!).zIndex)));
+    expect(zone).toBeGreaterThan(panel!);
+    await saveScreenshot(page, 'e2e-drop-zone-1280x800.png');
+    await page.evaluate(() => window.dispatchEvent(new DragEvent('dragleave')));
+    await text.waitFor({ state: 'hidden' });
+  });
+
+  it('keeps the panel\'s checkboxes and slider tracks visible over a white background', async () => {
+    await page.locator('.lil-gui input[type=color]').fill('#ffffff');
+    await waitFrames(2);
+    const shot = decodePng(await readFile(await saveScreenshot(page, 'e2e-panel-white-background.png')));
+    const pixel = (x: number, y: number) => {
+      const i = 4 * (Math.round(y) * shot.width + Math.round(x));
+      return [shot.rgba[i]!, shot.rgba[i + 1]!, shot.rgba[i + 2]!];
+    };
+    const panel = (await page.locator('.lil-gui.lil-root').boundingBox())!;
+    const checkbox = (await page.locator('.lil-gui .lil-controller').filter({ hasText: 'freeze order' }).locator('input').boundingBox())!;
+    const track = (await page.locator('.lil-gui .lil-controller').filter({ hasText: 'splat scale' }).locator('.lil-slider').boundingBox())!;
+    // Beside each widget, at its height: the panel's own background.
+    for (const [name, widget, at] of [['checkbox', checkbox, checkbox.x + checkbox.width / 2], ['slider track', track, track.x + track.width * 0.95]] as const) {
+      const y = widget.y + widget.height / 2;
+      const [w, b] = [pixel(at, y), pixel(panel.x + 3, y)];
+      const contrast = Math.max(...w.map((v, c) => Math.abs(v - b[c]!)));
+      expect(contrast, `${name}: ${w} on ${b}`).toBeGreaterThanOrEqual(12);
+    }
+    await page.locator('.lil-gui input[type=color]').fill('#101318');
+  });
+});
