@@ -1,9 +1,10 @@
 /**
- * Headless render command: one frame of a scene from a camera file, with the
- * viewer's own passes, written as a PNG; prints the frame's per-pass GPU
- * timings as one JSON line.
+ * Headless render command: one frame of a scene (any format the viewer
+ * opens) with the viewer's own passes, written as a PNG; prints the frame's
+ * per-pass GPU timings as one JSON line.
  *
- *   npm run render -- --scene FILE --camera CAMERA.json --out OUT.png
+ *   npm run render -- --scene FILE --out OUT.png [--camera CAMERA.json]
+ *     [--width 1280 --height 800] [--up +y|-y]
  *     [--key-bits 32] [--accumulation rgba16float|rgba32float|rgb10a2unorm|direct]
  *     [--anti-aliasing auto|off|on] [--reference] [--difference [--order-camera OTHER.json]]
  *
@@ -19,8 +20,12 @@
  * as a frozen one after the camera moved), against the exact order of this
  * frame; the JSON line adds how many pixels differ and by how much.
  *
- * The camera file format is in src/app/camera-file.ts. Colours are written as
- * the renderer computes them (no extra gamma).
+ * Without --camera the scene is framed as the viewer opens it
+ * (src/app/home-view.ts) at --width × --height, with --up up (−y for
+ * captured scenes, +y for the viewer's default scene); the JSON line gives
+ * that camera, to edit and pass back with --camera. The camera file format
+ * is in src/app/camera-file.ts. Colours are written as the renderer computes
+ * them (no extra gamma).
  */
 import { parseArgs } from 'node:util';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -36,10 +41,14 @@ import { ACCUMULATIONS, DEFAULT_ACCUMULATION, type Accumulation } from '../src/r
 import { renderReferenceCamera } from '../src/render/reference-rasterizer';
 import { psnr, toRgba8 } from '../src/render/picture-compare';
 import { encodePng } from './png';
+import { homeCameraFile, type UpAxis } from '../src/app/home-view';
 import { ANTI_ALIASING_SETTINGS, describeScreenFilter, screenFilterFor, type AntiAliasingSetting, type ScreenFilter } from '../src/scene/anti-aliasing';
 
+/** The viewer's background, #101318. */
+const VIEWER_BACKGROUND: [number, number, number] = [0x10 / 255, 0x13 / 255, 0x18 / 255];
+
 const USAGE =
-  'usage: npm run render -- --scene FILE --camera CAMERA.json --out OUT.png [--key-bits 32] ' +
+  'usage: npm run render -- --scene FILE --out OUT.png [--camera CAMERA.json | --width 1280 --height 800 --up -y] [--key-bits 32] ' +
   `[--accumulation ${ACCUMULATIONS.join('|')}] [--anti-aliasing ${ANTI_ALIASING_SETTINGS.join('|')}] [--reference] [--difference [--order-camera OTHER.json]]`;
 
 async function main(): Promise<void> {
@@ -47,6 +56,9 @@ async function main(): Promise<void> {
     options: {
       scene: { type: 'string' },
       camera: { type: 'string' },
+      width: { type: 'string', default: '1280' },
+      height: { type: 'string', default: '800' },
+      up: { type: 'string' },
       out: { type: 'string' },
       'key-bits': { type: 'string', default: '32' },
       accumulation: { type: 'string', default: DEFAULT_ACCUMULATION },
@@ -56,7 +68,14 @@ async function main(): Promise<void> {
       'order-camera': { type: 'string' },
     },
   });
-  if (!args.scene || !args.camera || !args.out) throw new Error(USAGE);
+  if (!args.scene || !args.out) throw new Error(USAGE);
+  const [width, height] = [Number(args.width), Number(args.height)];
+  for (const [name, v] of [['--width', width], ['--height', height]] as const) {
+    if (!Number.isInteger(v) || v < 1 || v > 16384) throw new Error(`${name} must be a whole number of pixels from 1 to 16384, got ${name === '--width' ? args.width : args.height}`);
+  }
+  // The viewer's rule: its own default scene has y up, captured scenes −y.
+  const up = (args.up ?? (basename(args.scene) === 'default-scene.ply' ? '+y' : '-y')) as UpAxis;
+  if (up !== '+y' && up !== '-y') throw new Error(`--up must be +y or -y, got ${args.up}`);
   const keyBits = Number(args['key-bits']);
   if (!Number.isInteger(keyBits) || keyBits < 1 || keyBits > 32) throw new Error(`--key-bits must be a whole number from 1 to 32, got ${args['key-bits']}`);
   const accumulation = args.accumulation as Accumulation;
@@ -64,10 +83,12 @@ async function main(): Promise<void> {
   const antiAliasing = args['anti-aliasing'] as AntiAliasingSetting;
   if (!ANTI_ALIASING_SETTINGS.includes(antiAliasing)) throw new Error(`--anti-aliasing must be one of ${ANTI_ALIASING_SETTINGS.join(', ')}, got ${args['anti-aliasing']}`);
   if (args['order-camera'] && !args.difference) throw new Error('--order-camera goes with --difference');
-  const camera = parseCameraFile(readFileSync(args.camera, 'utf8'));
   const orderCamera = args['order-camera'] ? parseCameraFile(readFileSync(args['order-camera'], 'utf8')) : null;
   const cloud = await loadSplatFile(readFileSync(args.scene), basename(args.scene));
   const screenFilter = screenFilterFor(antiAliasing, cloud.antiAliasing);
+  const camera = args.camera
+    ? parseCameraFile(readFileSync(args.camera, 'utf8'))
+    : homeCameraFile(cloud, { width, height, up, background: VIEWER_BACKGROUND, shDegree: cloud.shDegree });
   const { device, adapterName } = await createNodeGpuContext('render');
   const scene = new GpuSplats(device, cloud, 'render.scene');
   const frame = await SplatFrame.create(device, OFFSCREEN_FORMAT, { accumulation });
@@ -90,6 +111,7 @@ async function main(): Promise<void> {
       Object.assign(fields, { differingPixels: d.pixels, differingFraction: round(d.fraction, 6), largestDifference: d.largest, meanDifference: round(d.mean, 3) });
     }
     if (args.reference) Object.assign(fields, referenceFields(cloud, camera, screenFilter, picture.rgba, args.out));
+    if (!args.camera) fields.camera = camera;
     console.log(JSON.stringify({ out: args.out, width: picture.width, height: picture.height, splats: cloud.count, accumulation, screenFilter: describeScreenFilter(screenFilter), ...fields, ...msFields(picture.timings), adapter: adapterName }));
   } finally {
     scene.destroy();

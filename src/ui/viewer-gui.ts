@@ -5,6 +5,7 @@
  * The two differ, e.g. while the first CPU order is still being sorted.
  */
 
+import type { UpAxis } from '../app/home-view';
 import GUI, { type Controller } from 'lil-gui';
 import { SORT_LABELS, type SortMode } from '../app/order-policy';
 import type { KeyBitsSetting } from '../app/key-bits-policy';
@@ -47,8 +48,6 @@ export interface ViewerSettings extends FrameSettings {
    */
   upAxis: UpAxis;
 }
-
-export type UpAxis = '+y' | '-y';
 
 export const DEFAULT_SETTINGS: ViewerSettings = {
   sortMode: 'gpu',

@@ -11,6 +11,7 @@
  * been drawn ('load-failed' if that scene could not be opened).
  */
 
+import { frameHome, HOME_PITCH, HOME_YAW } from '../app/home-view';
 import { screenFilterFor, type SceneAntiAliasing } from '../scene/anti-aliasing';
 import { mat4, vec3 } from 'gl-matrix';
 import { createCameraView, OrbitCamera, type CameraView } from '../app/orbit-camera';
@@ -37,8 +38,6 @@ const DEFAULT_SCENE = new URL('../../data/default-scene.ply', import.meta.url).h
 /** The pose a scene is framed from: a little to the side and above, so it reads as 3D. */
 /** Space kept between the panel and the stats below it on a narrow window. */
 const PANEL_GAP_PX = 8;
-const HOME_YAW = 0.6;
-const HOME_PITCH = 0.3;
 /** How often the read-only displays are refreshed. */
 const INFO_INTERVAL_MS = 250;
 /**
@@ -353,11 +352,7 @@ export class ViewerPage {
   /** Frames the scene from the home pose with the chosen up axis; that pose becomes the reset pose. */
   private frameCamera(): void {
     if (!this.bounds) return;
-    this.camera.upSign = this.settings.upAxis === '-y' ? -1 : 1;
-    this.camera.yaw = HOME_YAW;
-    this.camera.pitch = HOME_PITCH;
-    this.camera.frame(this.bounds, this.canvas.clientWidth / Math.max(1, this.canvas.clientHeight));
-    this.camera.setHome();
+    frameHome(this.camera, this.bounds, this.settings.upAxis, this.canvas.clientWidth / Math.max(1, this.canvas.clientHeight));
   }
 
   private settingChanged(name: keyof ViewerSettings): void {

@@ -1,8 +1,9 @@
 /**
  * The headless render command, run for real as a user runs it (built with
  * vite, then `node bench-dist/render.mjs ...` on SwiftShader): the same
- * scene and camera give byte-identical PNGs, the picture is not blank, and
- * the default scene matches a golden image within a stated tolerance.
+ * scene and camera give byte-identical PNGs, the picture is not blank, the
+ * default scene matches a golden image within a stated tolerance, and
+ * without a camera file every format is framed as the viewer frames it.
  */
 import { beforeAll, expect, test } from 'vitest';
 import { execFileSync } from 'node:child_process';
@@ -68,6 +69,25 @@ test('renders a real scene twice to identical PNGs, not blank', () => {
   const b = render(file, camera, 'real-b');
   expect(a.png.equals(b.png)).toBe(true);
   expect(coverage(a.png, camera.background)).toBeGreaterThan(0.05);
+});
+
+test('without a camera file, frames any format as the viewer opens it, and prints that camera', () => {
+  for (const name of ['playcanvas_biker_v4.spz', 'playcanvas_biker.compressed.ply', 'inria_kacytran_iter7000_9k_sh3.ply']) {
+    const out = join(WORK, `${name}.framed.png`);
+    const stdout = execFileSync('node', ['bench-dist/render.mjs', '--scene', scenePath(name), '--out', out, '--width', '64', '--height', '40'], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    const line = JSON.parse(stdout.trim().split('\n').pop()!) as { camera: { width: number; height: number; up: number[]; background: number[] } };
+    expect(line.camera).toMatchObject({ width: 64, height: 40, up: [0, -1, 0] });
+    const png = readFileSync(out);
+    expect(decodePng(png)).toMatchObject({ width: 64, height: 40 });
+    // The scene fills the picture's height (the biker is tall and thin), and covers a fair part of it:
+    // not a grey blur, not a dot.
+    expect(coverage(png, line.camera.background), name).toBeGreaterThan(0.1);
+    const { rgba } = decodePng(png);
+    const rows = Array.from({ length: 40 }, (_, y) => Array.from({ length: 64 }, (_, x) => [0, 1, 2].reduce((d, c) => d + Math.abs(rgba[4 * (y * 64 + x) + c]! - line.camera.background[c]! * 255), 0)).some((d) => d > 12));
+    expect(rows.lastIndexOf(true) - rows.indexOf(true) + 1, name).toBeGreaterThan(0.6 * 40);
+    // The printed camera gives the same picture back.
+    expect(render(scenePath(name), line.camera, `${name}.again`).png.equals(png)).toBe(true);
+  }
 });
 
 test(`the default scene matches the golden image (max ${MAX_CHANNEL_DIFF}/255, mean ${MEAN_CHANNEL_DIFF}/255 per channel)`, () => {

@@ -1,0 +1,38 @@
+/**
+ * The view a scene opens with, in the viewer and in `npm run render`
+ * without a camera file: seen from a little to the right and above (yaw
+ * HOME_YAW, pitch HOME_PITCH), the bulk of its splats (robustBounds) fitted
+ * to the window, with the scene's up axis up. DOM-free.
+ */
+import { OrbitCamera } from './orbit-camera';
+import type { CameraFile } from './camera-file';
+import { cameraFileOf } from './camera-file';
+import { robustBounds, type SplatCloud } from '../scene/splat-cloud';
+
+export const HOME_YAW = 0.6;
+export const HOME_PITCH = 0.3;
+
+/**
+ * Which way is up: +y for the viewer's own default scene, −y for captured
+ * scenes (the INRIA trainers' convention, which the other formats follow).
+ */
+export type UpAxis = '+y' | '-y';
+
+/** Frames `camera` on the bounds from the home angle with `up` up; that pose becomes its home. */
+export function frameHome(camera: OrbitCamera, bounds: ReturnType<typeof robustBounds>, up: UpAxis, aspect: number): void {
+  camera.upSign = up === '-y' ? -1 : 1;
+  camera.yaw = HOME_YAW;
+  camera.pitch = HOME_PITCH;
+  camera.frame(bounds, aspect);
+  camera.setHome();
+}
+
+/** The camera file of a scene's home view at width × height (as the viewer opens it with the panel closed). */
+export function homeCameraFile(
+  cloud: SplatCloud,
+  look: { width: number; height: number; up: UpAxis; background: [number, number, number]; shDegree: number },
+): CameraFile {
+  const camera = new OrbitCamera();
+  frameHome(camera, robustBounds(cloud.positions, cloud.count), look.up, look.width / look.height);
+  return cameraFileOf(camera.getView({ eye: [0, 0, 0], target: [0, 0, 0], up: [0, 1, 0], fovyDeg: 60 }), look);
+}
