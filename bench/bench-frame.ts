@@ -23,6 +23,7 @@
  * one from a real capture; --chunks N also runs every pose with the scene
  * split across N buffers, to compare with one buffer.
  */
+import { isUpAxis, UP_AXES, type UpAxis } from '../src/app/home-view';
 import { parseArgs } from 'node:util';
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
@@ -58,6 +59,7 @@ const { values: args } = parseArgs({
   },
 });
 if (!args.scene) throw new Error('--scene FILE is required');
+if (!isUpAxis(args.up)) throw new Error(`--up must be one of ${Object.keys(UP_AXES).join(', ')}, got ${args.up}`);
 const width = Number(args.width);
 const height = Number(args.height);
 const runs = Number(args.runs);
@@ -113,7 +115,7 @@ function poses(): { name: string; camera: OrbitCamera }[] {
   const bounds = robustBounds(cloud.positions, cloud.count);
   const make = (edit: (c: OrbitCamera) => void) => {
     const c = new OrbitCamera({ yaw: 0.6, pitch: 0.35 });
-    c.upSign = args.up === '+y' ? 1 : -1;
+    c.setUp(UP_AXES[args.up as UpAxis]);
     c.frame(bounds, width / height);
     edit(c);
     return c;

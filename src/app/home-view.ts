@@ -14,13 +14,32 @@ export const HOME_PITCH = 0.3;
 
 /**
  * Which way is up: +y for the viewer's own default scene, −y for captured
- * scenes (the INRIA trainers' convention, which the other formats follow).
+ * scenes (the INRIA trainers' convention, which the other formats follow),
+ * or any other axis a scene was made with.
  */
-export type UpAxis = '+y' | '-y';
+export const UP_AXES = {
+  '+y': [0, 1, 0],
+  '-y': [0, -1, 0],
+  '+z': [0, 0, 1],
+  '-z': [0, 0, -1],
+  '+x': [1, 0, 0],
+  '-x': [-1, 0, 0],
+} as const satisfies Record<string, readonly [number, number, number]>;
+export type UpAxis = keyof typeof UP_AXES;
+
+export function isUpAxis(value: string): value is UpAxis {
+  return Object.hasOwn(UP_AXES, value);
+}
+
+/** The axis `up` is exactly, or null for another direction (a levelled view). */
+export function upAxisOf(up: ArrayLike<number>): UpAxis | null {
+  const found = Object.entries(UP_AXES).find(([, v]) => v[0] === up[0] && v[1] === up[1] && v[2] === up[2]);
+  return found ? (found[0] as UpAxis) : null;
+}
 
 /** Frames `camera` on the bounds from the home angle with `up` up; that pose becomes its home. */
 export function frameHome(camera: OrbitCamera, bounds: ReturnType<typeof robustBounds>, up: UpAxis, aspect: number): void {
-  camera.upSign = up === '-y' ? -1 : 1;
+  camera.setUp(UP_AXES[up]);
   camera.yaw = HOME_YAW;
   camera.pitch = HOME_PITCH;
   camera.frame(bounds, aspect);

@@ -3,10 +3,14 @@
  * +y and pitch above/below the horizon. DOM-free; the input handling that
  * drives it lives in src/ui/camera-input.ts.
  *
- * Conventions: y is up; at yaw 0 and pitch 0 the eye sits on +z of the
- * target looking down -z; positive yaw moves the eye towards +x, positive
- * pitch moves it up. Matrices follow gl-matrix (column-major, right-handed
- * view space looking down -z) and WebGPU's 0..1 clip depth.
+ * Conventions: the orbit happens in its own frame, where y is up; at yaw 0
+ * and pitch 0 the eye sits on +z of the target looking down -z; positive
+ * yaw moves the eye towards +x, positive pitch moves it up. The scene's up
+ * (setUp: any direction, ±y for most scenes) is that frame's y: a rotation
+ * R takes orbit coordinates to scene coordinates, the smallest that turns
+ * +y onto up (a half turn about x for −y), so a view comes back exactly.
+ * Matrices follow gl-matrix (column-major, right-handed view space looking
+ * down -z) and WebGPU's 0..1 clip depth.
  *
  * Nothing allocates after construction: every method writes into
  * preallocated temporaries or the caller's `out`, so it can run per frame.
@@ -44,13 +48,16 @@ export interface OrbitCameraOptions {
 }
 
 interface Pose {
+  /** In the orbit frame of `up`. */
   target: vec3;
   distance: number;
   yaw: number;
   pitch: number;
+  up: vec3;
 }
 
 export class OrbitCamera {
+  /** The point orbited, in the orbit frame (scene coordinates: R · target; getView gives them). */
   readonly target: vec3;
   distance: number;
   yaw: number;
@@ -58,13 +65,12 @@ export class OrbitCamera {
   fovY: number;
   minDistance = 1e-3;
   maxDistance = 1e6;
-  /**
-   * Which way is up in the scene: +1 for +y (this project's scenes), -1 for
-   * -y (the convention of most captured INRIA scenes, whose y axis points
-   * down). Orbit state lives in a frame where up is +y; with -1 that frame is
-   * the scene turned half a turn about x (y and z negated).
-   */
-  upSign: 1 | -1 = 1;
+  /** The scene's up, a unit vector (+y for this project's scenes, −y for most captured ones). */
+  readonly up = f64vec3(0, 1, 0);
+  /** R, column-major: orbit coordinates → scene coordinates (R · e_y = up). */
+  private readonly basis = Float64Array.of(1, 0, 0, 0, 1, 0, 0, 0, 1);
+  /** Rᵀ as a 4×4 (scene → orbit), for the view matrix. */
+  private readonly sceneToOrbit = mat4.create();
   /**
    * The fraction of the window's width that a panel covers at its right
    * edge (0 to 0.5). The picture is shifted left by half of it, so the
@@ -86,7 +92,46 @@ export class OrbitCamera {
     this.distance = options.distance ?? 5;
     this.yaw = options.yaw ?? 0;
     this.pitch = clamp(options.pitch ?? 0, -PITCH_LIMIT, PITCH_LIMIT);
-    this.home = { target: f64vec3(...(this.target as unknown as [number, number, number])), distance: this.distance, yaw: this.yaw, pitch: this.pitch };
+    this.home = { target: f64vec3(...(this.target as unknown as [number, number, number])), distance: this.distance, yaw: this.yaw, pitch: this.pitch, up: f64vec3(0, 1, 0) };
+  }
+
+  /**
+   * Makes `up` (normalised; any non-zero direction) the scene's up. The
+   * orbit state is not converted: call setView, frame or reset after it.
+   */
+  setUp(up: ArrayLike<number>): void {
+    const length = Math.hypot(up[0]!, up[1]!, up[2]!);
+    if (!(length > 0) || !Number.isFinite(length)) return;
+    const x = up[0]! / length, y = up[1]! / length, z = up[2]! / length;
+    vec3.set(this.up, x, y, z);
+    const b = this.basis;
+    if (y < -1 + 1e-12) {
+      // −y: the half turn about x.
+      b.set([1, 0, 0, 0, -1, 0, 0, 0, -1]);
+    } else {
+      // The smallest rotation taking e_y to u (Rodrigues with v = e_y × u = (z, 0, −x), c = y):
+      // R = I + [v]× + [v]×² / (1 + c). Exact for ±x, ±z, +y.
+      const k = 1 / (1 + y);
+      // Columns: R e_x, R e_y, R e_z.
+      b.set([1 - x * x * k, -x, -x * z * k, x, y, z, -x * z * k, -z, 1 - z * z * k]);
+    }
+    const m = this.sceneToOrbit;
+    // Rᵀ in a column-major 4×4: element (row r, column c) = R(c, r) = b[3r + c].
+    mat4.set(m, b[0]!, b[3]!, b[6]!, 0, b[1]!, b[4]!, b[7]!, 0, b[2]!, b[5]!, b[8]!, 0, 0, 0, 0, 1);
+  }
+
+  /** out = R · v (orbit → scene). */
+  private toScene(out: vec3, v: ArrayLike<number>): vec3 {
+    const b = this.basis;
+    const [x, y, z] = [v[0]!, v[1]!, v[2]!];
+    return vec3.set(out, b[0]! * x + b[3]! * y + b[6]! * z, b[1]! * x + b[4]! * y + b[7]! * z, b[2]! * x + b[5]! * y + b[8]! * z);
+  }
+
+  /** out = Rᵀ · v (scene → orbit). */
+  private toOrbit(out: vec3, v: ArrayLike<number>): vec3 {
+    const b = this.basis;
+    const [x, y, z] = [v[0]!, v[1]!, v[2]!];
+    return vec3.set(out, b[0]! * x + b[1]! * y + b[2]! * z, b[3]! * x + b[4]! * y + b[5]! * z, b[6]! * x + b[7]! * y + b[8]! * z);
   }
 
   /** The largest |pitch| the camera allows, just short of the poles. */
@@ -129,6 +174,36 @@ export class OrbitCamera {
   }
 
   /**
+   * Turns the view about the eye (fly mode's look): the eye stays, the
+   * target swings round it at the same distance. Positive `rightRadians`
+   * turns the view to the right, positive `upRadians` raises it.
+   */
+  look(rightRadians: number, upRadians: number): void {
+    this.orbitEye(this.tmpEye);
+    // The eye sits at target + distance · o(yaw, pitch) and looks along −o;
+    // looking right turns −o towards the camera's right, which is yaw
+    // decreasing, and looking up is pitch decreasing.
+    this.yaw = wrapAngle(this.yaw - rightRadians);
+    this.pitch = clamp(this.pitch - upRadians, -PITCH_LIMIT, PITCH_LIMIT);
+    const cp = Math.cos(this.pitch);
+    vec3.set(this.tmpAxis, cp * Math.sin(this.yaw), Math.sin(this.pitch), cp * Math.cos(this.yaw));
+    vec3.scaleAndAdd(this.target, this.tmpEye, this.tmpAxis, -this.distance);
+  }
+
+  /**
+   * Moves eye and target together (fly mode): `forward` along the view
+   * direction, `right` along the camera's horizontal right, `up` along the
+   * scene's up; in scene units.
+   */
+  move(forward: number, right: number, up: number): void {
+    const cy = Math.cos(this.yaw), sy = Math.sin(this.yaw);
+    const cp = Math.cos(this.pitch), sp = Math.sin(this.pitch);
+    // The view direction is −o(yaw, pitch); right as pan() uses it; up is the orbit frame's y.
+    vec3.set(this.tmpAxis, -cp * sy * forward + cy * right, -sp * forward + up, -cp * cy * forward - sy * right);
+    vec3.add(this.target, this.target, this.tmpAxis);
+  }
+
+  /**
    * Centres the bounds and backs off until their bounding sphere fits both
    * the vertical and the horizontal field of view at this aspect (width /
    * height), keeping the current yaw and pitch, and sets the zoom limits
@@ -137,8 +212,7 @@ export class OrbitCamera {
    */
   frame(bounds: Bounds, aspect = 1): void {
     const { min, max } = bounds;
-    const f = this.upSign;
-    vec3.set(this.target, (min[0] + max[0]) / 2, (f * (min[1] + max[1])) / 2, (f * (min[2] + max[2])) / 2);
+    this.toOrbit(this.target, [(min[0] + max[0]) / 2, (min[1] + max[1]) / 2, (min[2] + max[2]) / 2]);
     const radius = Math.max(1e-3, Math.hypot(max[0] - min[0], max[1] - min[1], max[2] - min[2]) / 2);
     const halfY = this.fovY / 2;
     // The uncovered part of the window is (1 − coveredRight) of its width.
@@ -155,10 +229,12 @@ export class OrbitCamera {
     this.home.distance = this.distance;
     this.home.yaw = this.yaw;
     this.home.pitch = this.pitch;
+    vec3.copy(this.home.up, this.up);
   }
 
   /** Back to the pose of the last setHome() (or of construction). */
   reset(): void {
+    this.setUp(this.home.up);
     vec3.copy(this.target, this.home.target);
     this.distance = this.home.distance;
     this.yaw = this.home.yaw;
@@ -167,17 +243,29 @@ export class OrbitCamera {
 
   /** The camera position in scene coordinates. */
   eye(out: vec3): vec3 {
-    this.orbitEye(out);
-    return vec3.set(out, out[0], this.upSign * out[1], this.upSign * out[2]);
+    return this.toScene(out, this.orbitEye(out));
   }
 
   viewMatrix(out: mat4): mat4 {
     mat4.lookAt(out, this.orbitEye(this.tmpEye), this.target, UP);
-    if (this.upSign === -1) {
-      // view · diag(1, -1, -1): negate the y and z columns.
-      for (let i = 4; i < 12; i++) out[i] = -out[i]!;
-    }
-    return out;
+    // Scene → orbit frame → view. Rᵀ's entries are 0 and ±1 for ±x, ±y, ±z: exact.
+    return mat4.multiply(out, out, this.sceneToOrbit);
+  }
+
+  /**
+   * Makes the direction that is up on screen now the scene's up, keeping
+   * the eye and the target where they are: the view is unchanged and
+   * becomes level (pitch 0), and orbiting turns about the new up.
+   */
+  level(): void {
+    const cy = Math.cos(this.yaw), sy = Math.sin(this.yaw);
+    const cp = Math.cos(this.pitch), sp = Math.sin(this.pitch);
+    const view = createCameraView();
+    this.getView(view);
+    // The camera's up in the orbit frame (as pan uses), then in the scene.
+    this.toScene(this.tmpAxis, [-sp * sy, cp, -sp * cy]);
+    view.up = [this.tmpAxis[0]!, this.tmpAxis[1]!, this.tmpAxis[2]!];
+    this.setView(view);
   }
 
   /** The current view as eye, target, up and vertical field of view (degrees), in scene coordinates. */
@@ -186,28 +274,27 @@ export class OrbitCamera {
     out.eye[0] = this.tmpEye[0];
     out.eye[1] = this.tmpEye[1];
     out.eye[2] = this.tmpEye[2];
-    out.target[0] = this.target[0];
-    out.target[1] = this.upSign * this.target[1];
-    out.target[2] = this.upSign * this.target[2];
-    out.up[0] = 0;
-    out.up[1] = this.upSign;
-    out.up[2] = 0;
+    this.toScene(this.tmpEye, this.target);
+    out.target[0] = this.tmpEye[0];
+    out.target[1] = this.tmpEye[1];
+    out.target[2] = this.tmpEye[2];
+    out.up[0] = this.up[0];
+    out.up[1] = this.up[1];
+    out.up[2] = this.up[2];
     out.fovyDeg = (this.fovY * 180) / Math.PI;
     return out;
   }
 
   /**
-   * Takes a view given as eye, target and up. The orbit camera has no roll:
-   * up snaps to +y or -y, whichever is closer, so views saved from this
-   * camera come back exactly and others lose only their roll.
+   * Takes a view given as eye, target and up; up becomes the scene's up.
+   * The orbit camera has no roll, so views saved from this camera come back
+   * exactly and others lose only their roll.
    */
   setView(view: CameraView): void {
-    this.upSign = view.up[1] < 0 ? -1 : 1;
-    const f = this.upSign;
-    vec3.set(this.target, view.target[0], f * view.target[1], f * view.target[2]);
-    const dx = view.eye[0] - view.target[0];
-    const dy = f * (view.eye[1] - view.target[1]);
-    const dz = f * (view.eye[2] - view.target[2]);
+    this.setUp(view.up);
+    this.toOrbit(this.target, view.target);
+    this.toOrbit(this.tmpAxis, [view.eye[0] - view.target[0], view.eye[1] - view.target[1], view.eye[2] - view.target[2]]);
+    const [dx, dy, dz] = [this.tmpAxis[0]!, this.tmpAxis[1]!, this.tmpAxis[2]!];
     this.distance = Math.max(Math.hypot(dx, dy, dz), 1e-9);
     this.pitch = clamp(Math.asin(clamp(dy / this.distance, -1, 1)), -PITCH_LIMIT, PITCH_LIMIT);
     this.yaw = Math.atan2(dx, dz);

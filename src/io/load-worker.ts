@@ -30,7 +30,7 @@ export type LoadRequest = { id: number; limits: LoadLimits } & (
 
 export type LoadResponse =
   | { id: number; type: 'progress'; fraction: number; stage: LoadStage }
-  | { id: number; type: 'done'; cloud: SplatCloud; warnings: string[] }
+  | { id: number; type: 'done'; cloud: SplatCloud; warnings: string[]; bytes: number | null }
   | { id: number; type: 'error'; message: string; name: string };
 
 // The project's lib set is DOM, not WebWorker; this is the part of the worker
@@ -178,6 +178,17 @@ interface LoadContext {
   limits: LoadLimits;
   report: Report;
   warn: (message: string) => void;
+  /** Bytes of the scene's files read or downloaded, where the load counts them. */
+  bytes: number | null;
+}
+
+/** `chunks`, counting their bytes into context.bytes as they pass. */
+async function* counted(chunks: AsyncIterable<Uint8Array> | Iterable<Uint8Array>, context: LoadContext): AsyncIterable<Uint8Array> {
+  context.bytes = 0;
+  for await (const chunk of chunks) {
+    context.bytes += chunk.length;
+    yield chunk;
+  }
 }
 
 /** Streams one source through the splat loader, its byte progress reported as `readStage`. */
@@ -191,7 +202,9 @@ function loadSource(source: OpenedSource, readStage: LoadStage, context: LoadCon
     onWarning: warn,
     onProgress: (stage, fraction) => report(stage === 'read' ? readStage : 'parse', fraction),
   };
-  return loadSplatStream(source.chunks, options);
+  // A file's size is known; a download's is what arrives.
+  context.bytes = source.totalBytes ?? null;
+  return loadSplatStream(source.totalBytes === undefined ? counted(source.chunks, context) : source.chunks, options);
 }
 
 async function load(request: LoadRequest, context: LoadContext): Promise<SplatCloud> {
@@ -200,6 +213,7 @@ async function load(request: LoadRequest, context: LoadContext): Promise<SplatCl
     const files = 'files' in request ? request.files : [request.file];
     // A meta.json alone still goes to the SOG reader, which names the images it lacks.
     if (files.length === 1 && !isSogMeta(files[0]!.name)) return loadSource(openFile(files[0]!), 'read', context);
+    context.bytes = files.reduce((sum, f) => sum + f.size, 0);
     return loadSogFiles(files, limits, (f) => report('parse', f));
   }
   if ('url' in request) {
@@ -220,13 +234,14 @@ scope.onmessage = async (event) => {
     limits: request.limits,
     report: (stage, fraction) => scope.postMessage({ id, type: 'progress', fraction, stage }),
     warn: (message) => warnings.push(message),
+    bytes: null,
   };
   try {
     const cloud = await load(request, context);
     const oversized = oversizedSplatWarning(cloud);
     if (oversized) warnings.push(oversized);
     const arrays = [cloud.positions, cloud.scales, cloud.rotations, cloud.opacities, cloud.dc, cloud.sh];
-    scope.postMessage({ id, type: 'done', cloud, warnings }, arrays.map((a) => a.buffer as ArrayBuffer));
+    scope.postMessage({ id, type: 'done', cloud, warnings, bytes: context.bytes }, arrays.map((a) => a.buffer as ArrayBuffer));
   } catch (error) {
     const e = error instanceof Error ? error : new Error(String(error));
     scope.postMessage({ id, type: 'error', message: e.message, name: e.name });

@@ -31,6 +31,8 @@ export interface LoadedScene {
   cloud: SplatCloud;
   /** Things about the file worth telling the user that did not stop the load. */
   warnings: string[];
+  /** Bytes of its file(s) read or downloaded; null where the load does not count them (a SOG link). */
+  bytes: number | null;
 }
 
 /** Rebuilds the worker's error on this side, keeping the format errors recognisable. */
@@ -88,7 +90,7 @@ export class SplatLoader {
       worker.onmessage = (event: MessageEvent<LoadResponse>) => {
         const message = event.data;
         if (message.type === 'progress') onProgress?.({ stage: message.stage, fraction: message.fraction });
-        else if (message.type === 'done') settle(() => resolve({ cloud: message.cloud, warnings: message.warnings }));
+        else if (message.type === 'done') settle(() => resolve({ cloud: message.cloud, warnings: message.warnings, bytes: message.bytes }));
         else settle(() => reject(toError(message.message, message.name)));
       };
       worker.onerror = (event: ErrorEvent) => {

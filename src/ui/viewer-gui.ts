@@ -12,6 +12,8 @@ import type { KeyBitsSetting } from '../app/key-bits-policy';
 import type { FrameSettings } from '../app/viewer-core';
 import type { FrameView } from '../app/splat-frame';
 import type { DifferenceMeasure } from '../render/splat-resolve';
+import type { Bounds, SplatCloud } from '../scene/splat-cloud';
+import { formatBytes, formatDuration, formatExtent } from './scene-facts';
 import { describeScreenFilter, screenFilterFor, type AntiAliasingSetting, type SceneAntiAliasing } from '../scene/anti-aliasing';
 
 export { SORT_LABELS, type SortMode };
@@ -42,11 +44,13 @@ export interface ViewerSettings extends FrameSettings {
   antiAliasing: AntiAliasingSetting;
   /** Screenshot size as a multiple of the canvas size. */
   screenshotScale: number;
+  /** Turn the camera about the target, AUTO_ROTATE_DEG_PER_S. */
+  autoRotate: boolean;
   /**
    * The scene's up direction. Captured INRIA scenes point y down; the
    * default scene has y up. Set on every load, changeable by hand.
    */
-  upAxis: UpAxis;
+  upAxis: UpAxis | 'levelled';
 }
 
 export const DEFAULT_SETTINGS: ViewerSettings = {
@@ -60,6 +64,7 @@ export const DEFAULT_SETTINGS: ViewerSettings = {
   view: 'picture',
   antiAliasing: 'auto',
   screenshotScale: 1,
+  autoRotate: false,
   upAxis: '+y',
 };
 
@@ -77,6 +82,12 @@ export interface ViewerInfo {
   difference: string;
   /** The screen filter drawn with, and why. */
   screenFilter: string;
+  /** The scene file's SH degree, size, load time and extent; the frame rate. */
+  sceneSh: string;
+  fileSize: string;
+  loadTime: string;
+  extent: string;
+  fps: string;
   adapter: string;
 }
 
@@ -87,6 +98,11 @@ export interface ViewerGuiActions {
   saveCamera(): void;
   loadCamera(): void;
   screenshot(): void;
+  fullscreen(): void;
+  /** Make what is up on screen the scene's up. */
+  level(): void;
+  /** Hide the panel, the stats and the help hint (U; the page's `ui=0`). */
+  hideUi(): void;
   /** Any setting changed (the viewer reads `settings` itself). */
   changed(name: keyof ViewerSettings): void;
 }
@@ -109,7 +125,7 @@ export class ViewerGui {
     adapter: string,
     actions: ViewerGuiActions,
   ) {
-    this.info = { scene: '—', splats: '—', requestedSort: '', activeSort: '', keyBitsActive: '', orderAge: '—', orderError: 'off', difference: 'off', screenFilter: '—', adapter };
+    this.info = { scene: '—', splats: '—', requestedSort: '', activeSort: '', keyBitsActive: '', orderAge: '—', orderError: 'off', difference: 'off', screenFilter: '—', sceneSh: '—', fileSize: '—', loadTime: '—', extent: '—', fps: '—', adapter };
     const gui = new GUI({ title: 'Splatsort' });
     this.gui = gui;
     const changed = (name: keyof ViewerSettings) => () => actions.changed(name);
@@ -122,15 +138,35 @@ export class ViewerGui {
     const scene = gui.addFolder('Scene');
     scene.add({ open: () => actions.openFile() }, 'open').name('open scene…');
     scene.add({ reset: () => actions.resetCamera() }, 'reset').name('reset camera');
-    this.upAxisController = scene.add(settings, 'upAxis', { '+y (default scene)': '+y', '−y (captured scenes)': '-y' }).name('up axis').onChange(changed('upAxis'));
+    this.upAxisController = scene
+      .add(settings, 'upAxis', {
+        '+y (default scene)': '+y',
+        '−y (captured scenes)': '-y',
+        '+z': '+z',
+        '−z': '-z',
+        '+x': '+x',
+        '−x': '-x',
+        'levelled (from a view)': 'levelled',
+      })
+      .name('up axis')
+      .onChange(changed('upAxis'));
+    scene.add({ level: () => actions.level() }, 'level').name('level (up = screen up)');
     const view = gui.addFolder('View');
     view.add({ copy: () => actions.copyViewLink() }, 'copy').name('copy view link');
     view.add({ save: () => actions.saveCamera() }, 'save').name('save camera');
     view.add({ load: () => actions.loadCamera() }, 'load').name('load camera…');
     view.add(settings, 'screenshotScale', { '1× canvas': 1, '2× canvas': 2, '4× canvas': 4 }).name('screenshot size');
     view.add({ shot: () => actions.screenshot() }, 'shot').name('screenshot (P)');
+    view.add(settings, 'autoRotate').name('auto-rotate').onChange(changed('autoRotate'));
+    view.add({ fullscreen: () => actions.fullscreen() }, 'fullscreen').name('fullscreen');
+    view.add({ hide: () => actions.hideUi() }, 'hide').name('hide panels (U)');
     readOnly(scene, 'scene', 'file');
     readOnly(scene, 'splats', 'splats');
+    readOnly(scene, 'sceneSh', 'SH in file');
+    readOnly(scene, 'fileSize', 'file size');
+    readOnly(scene, 'loadTime', 'load time');
+    readOnly(scene, 'extent', 'extent');
+    readOnly(scene, 'fps', 'FPS');
 
     const sort = gui.addFolder('Sort');
     const modes = Object.fromEntries(Object.entries(SORT_LABELS).map(([mode, label]) => [label, mode]));
@@ -177,7 +213,9 @@ export class ViewerGui {
    */
   coveredRight(width: number): number {
     if (this.gui._closed || width < SIDE_PANEL_MIN_WIDTH) return 0;
-    return Math.max(0, width - this.gui.domElement.getBoundingClientRect().left);
+    const panel = this.gui.domElement.getBoundingClientRect();
+    // A hidden panel (the page's hide-panels) has no box.
+    return panel.width === 0 ? 0 : Math.max(0, width - panel.left);
   }
 
   /** Shows a setting the viewer changed itself (the up axis picked on load). */
@@ -239,6 +277,14 @@ export class ViewerGui {
     else if (!m) this.set('difference', 'measuring…');
     else if (m.pixels === 0) this.set('difference', 'none (exact order)');
     else this.set('difference', `${(100 * m.fraction).toPrecision(2)} % · max ${m.largest}/255 · mean ${m.mean.toFixed(1)}`);
+  }
+
+  /** A new scene's facts: SH degree, file size, load time, and the extent of its bulk (`bounds`). */
+  showSceneFacts(cloud: SplatCloud, bytes: number | null, loadMs: number, bounds: Bounds): void {
+    this.set('sceneSh', String(cloud.shDegree));
+    this.set('fileSize', formatBytes(bytes), bytes === null ? 'not counted for this kind of load' : `${bytes.toLocaleString('en-US')} bytes`);
+    this.set('loadTime', formatDuration(loadMs), 'from the start of the load to the scene on screen');
+    this.set('extent', formatExtent(bounds), 'x × y × z of the middle 98 % of the splats, in scene units');
   }
 
   /** Shows the screen filter the setting picks for a scene, and where it comes from. */

@@ -11,7 +11,8 @@
  * been drawn ('load-failed' if that scene could not be opened).
  */
 
-import { frameHome, HOME_PITCH, HOME_YAW } from '../app/home-view';
+import { FrameRate } from './scene-facts';
+import { frameHome, HOME_PITCH, HOME_YAW, upAxisOf } from '../app/home-view';
 import { screenFilterFor, type SceneAntiAliasing } from '../scene/anti-aliasing';
 import { mat4, vec3 } from 'gl-matrix';
 import { createCameraView, OrbitCamera, type CameraView } from '../app/orbit-camera';
@@ -36,6 +37,13 @@ import './style.css';
 
 const DEFAULT_SCENE = new URL('../../data/default-scene.ply', import.meta.url).href;
 /** The pose a scene is framed from: a little to the side and above, so it reads as 3D. */
+/** The page's own keys, for the help (the camera's are CAMERA_HELP). */
+const PAGE_KEYS: ReadonlyArray<[string, string]> = [
+  ['P', 'Screenshot'],
+  ['U', 'Hide or show the panels (the link flag ui=0 starts hidden)'],
+];
+/** Auto-rotate's speed: a turn in 36 s, slow enough to look at the scene as it turns. */
+const AUTO_ROTATE_DEG_PER_S = 10;
 /** Space kept between the panel and the stats below it on a narrow window. */
 const PANEL_GAP_PX = 8;
 /** How often the read-only displays are refreshed. */
@@ -83,7 +91,7 @@ export class ViewerPage {
   private readonly canvas = el('canvas', { className: 'viewer-canvas', ariaLabel: 'Splat scene' });
   private readonly messages = new MessageOverlay();
   private readonly progress = new ProgressBar(() => this.cancelLoad());
-  private readonly help = new HelpOverlay(CAMERA_HELP, window, () => {
+  private readonly help = new HelpOverlay([...CAMERA_HELP, ...PAGE_KEYS], window, () => {
     this.messages.dismissAll();
     this.cancelLoad();
   });
@@ -127,6 +135,8 @@ export class ViewerPage {
   private readyPending = false;
   private framesInFlight = 0;
   private lastInfo = 0;
+  private readonly fps = new FrameRate();
+  private lastTick = -1;
   private running = true;
   private sharing!: ViewSharing;
   private format!: GPUTextureFormat;
@@ -178,25 +188,36 @@ export class ViewerPage {
       openFile: () => this.picker.open(),
       resetCamera: () => {
         this.camera.reset();
+        this.showUpAxis();
         this.sharing.scheduleUrlUpdate();
       },
       copyViewLink: () => void this.sharing.copyLink(),
       saveCamera: () => this.sharing.saveCamera(),
       loadCamera: () => this.sharing.cameraPicker.open(),
       screenshot: () => void this.sharing.screenshot(this.settings.screenshotScale),
+      fullscreen: () => this.toggleFullscreen(),
+      level: () => {
+        this.camera.level();
+        this.showUpAxis();
+        this.sharing.scheduleUrlUpdate();
+      },
+      hideUi: () => this.setUiHidden(true),
       changed: (name) => this.settingChanged(name),
     });
     this.sharing = this.createSharing();
     this.initialView = this.sharing.viewFromPage();
     this.canvas.after(this.sharing.cameraPicker.dom);
     window.addEventListener('keydown', (event) => {
-      if (!isTypingKey(event) && !event.ctrlKey && !event.metaKey && !event.altKey && event.key.toLowerCase() === 'p') {
-        void this.sharing.screenshot(this.settings.screenshotScale);
-      }
+      if (isTypingKey(event) || event.ctrlKey || event.metaKey || event.altKey) return;
+      const key = event.key.toLowerCase();
+      if (key === 'p') void this.sharing.screenshot(this.settings.screenshotScale);
+      else if (key === 'u') this.setUiHidden(!document.body.classList.contains('ui-hidden'));
     });
     this.settingChanged('background');
     this.settingChanged('sortMode');
     this.settingChanged('keyBits');
+    // A link for embedding: ui=0 starts with the panels hidden (U shows them).
+    if (new URLSearchParams(location.search).get('ui') === '0') this.setUiHidden(true);
     const drop = new DropZone(window, (files) => void this.open(files, sceneName(files)));
     this.canvas.after(this.stats.dom, this.help.hint, drop.dom);
     this.watchCanvas();
@@ -237,7 +258,14 @@ export class ViewerPage {
     }).observe(this.canvas);
     this.gui.onPanelToggle(() => this.layoutPanel());
     this.layoutPanel();
-    new CameraInput(this.canvas, this.camera, { bounds: () => this.bounds, keys: window, onChange: () => this.sharing.scheduleUrlUpdate() });
+    new CameraInput(this.canvas, this.camera, {
+      bounds: () => this.bounds,
+      keys: window,
+      onChange: () => {
+        this.sharing.scheduleUrlUpdate();
+        this.showUpAxis();
+      },
+    });
   }
 
   /**
@@ -253,10 +281,12 @@ export class ViewerPage {
   ): Promise<LoadOutcome> {
     this.progress.start(name);
     this.state.loading = true;
+    const started = performance.now();
     const outcome = await this.loads.run(source, {
       progress: (p) => this.progress.update(p.stage, p.fraction),
-      show: ({ cloud, warnings }) => {
+      show: ({ cloud, warnings, bytes }) => {
         this.showScene(cloud, source, name, options.link);
+        this.gui.showSceneFacts(cloud, bytes, performance.now() - started, this.bounds!);
         // A scene that opened makes the messages about the one before stale.
         if (!options.keepLoadError) this.clearLoadError();
         this.clearWarnings();
@@ -285,7 +315,7 @@ export class ViewerPage {
     if (this.initialView) {
       // A shared link: the exact view it names (framing above set the zoom limits).
       this.camera.setView(this.initialView);
-      this.settings.upAxis = this.camera.upSign === -1 ? '-y' : '+y';
+      this.settings.upAxis = upAxisOf(this.camera.up) ?? 'levelled';
       this.initialView = null;
     }
     this.gui.refreshUpAxis();
@@ -352,12 +382,14 @@ export class ViewerPage {
   /** Frames the scene from the home pose with the chosen up axis; that pose becomes the reset pose. */
   private frameCamera(): void {
     if (!this.bounds) return;
-    frameHome(this.camera, this.bounds, this.settings.upAxis, this.canvas.clientWidth / Math.max(1, this.canvas.clientHeight));
+    const up = this.settings.upAxis === 'levelled' ? upAxisOf(this.camera.up) ?? '-y' : this.settings.upAxis;
+    frameHome(this.camera, this.bounds, up, this.canvas.clientWidth / Math.max(1, this.canvas.clientHeight));
   }
 
   private settingChanged(name: keyof ViewerSettings): void {
     const s = this.settings;
-    if (name === 'upAxis') {
+    if (name === 'upAxis' && s.upAxis !== 'levelled') {
+      // Choosing 'levelled' itself changes nothing: the level action sets it.
       this.frameCamera();
       this.sharing.scheduleUrlUpdate();
     }
@@ -378,9 +410,35 @@ export class ViewerPage {
     }
   }
 
+  /** Shows the camera's up in the panel (a reset may bring an axis back, level leaves none). */
+  private showUpAxis(): void {
+    const shown = upAxisOf(this.camera.up) ?? 'levelled';
+    if (this.settings.upAxis === shown) return;
+    this.settings.upAxis = shown;
+    this.gui.refreshUpAxis();
+  }
+
+  /** Hides the panel, the stats and the help hint (messages stay), or shows them again. */
+  private setUiHidden(hidden: boolean): void {
+    document.body.classList.toggle('ui-hidden', hidden);
+    this.layoutPanel();
+  }
+
+  private toggleFullscreen(): void {
+    const request = document.fullscreenElement ? document.exitFullscreen() : document.documentElement.requestFullscreen();
+    request.catch((error: unknown) => this.messages.show('Fullscreen is not available', error instanceof Error ? error.message : String(error), { tone: 'info' }));
+  }
+
   private readonly tick = (now: number): void => {
     if (!this.running) return;
     requestAnimationFrame(this.tick);
+    const elapsed = this.lastTick < 0 ? 0 : Math.min(0.1, (now - this.lastTick) / 1000);
+    this.lastTick = now;
+    if (this.settings.autoRotate && elapsed > 0) {
+      // At most 0.1 s a step, so a stalled frame does not jump the camera.
+      this.camera.orbit((AUTO_ROTATE_DEG_PER_S * Math.PI / 180) * elapsed, 0);
+      this.sharing.scheduleUrlUpdate();
+    }
     if (this.framesInFlight >= MAX_FRAMES_IN_FLIGHT) return;
     this.stats.begin();
     const { canvas, params, camera, settings } = this;
@@ -423,6 +481,8 @@ export class ViewerPage {
   };
 
   private updateInfo(now: number, report: FrameReport): void {
+    this.fps.sample(now, this.core.frames);
+    this.gui.set('fps', this.fps.text);
     this.lastInfo = now;
     const s = this.settings;
     const source = report.choice.source;

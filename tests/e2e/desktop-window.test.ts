@@ -13,9 +13,10 @@
  * camera of the last frame), bounded only by the test's time limit.
  */
 import type { Page } from 'playwright-core';
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodePng } from '../../cli/png';
+import { formatBytes } from '../../src/ui/scene-facts';
 import { scenePath } from '../shared-scenes';
 import {
   BROWSER_TEST_TIMEOUT_MS, launchBrowser, saveScreenshot, startDevServer, viewerState, waitForFrames, waitForPage,
@@ -36,6 +37,11 @@ const waitFrames = (count: number) => waitForFrames(page, count);
 
 type Vec = [number, number, number];
 const distance = (a: readonly number[], b: readonly number[]) => Math.hypot(a[0]! - b[0]!, a[1]! - b[1]!, a[2]! - b[2]!);
+
+/** The text a read-only panel row shows. */
+async function rowValue(name: string): Promise<string> {
+  return page.locator('.lil-gui .lil-controller').filter({ has: page.locator('.lil-name', { hasText: new RegExp(`^${name}$`) }) }).locator('input').inputValue();
+}
 
 /** Waits until a frame is drawn from `eye` (within 1e-6), the home view after a reset. */
 async function waitForEye(eye: readonly number[]): Promise<void> {
@@ -151,7 +157,77 @@ describe('a desktop window, 1280×800', { timeout: BROWSER_TEST_TIMEOUT_MS }, ()
     expect(Math.abs((first + right) / 2 - left / 2)).toBeLessThan(0.1 * left);
     // Fitted, not merely inside: it fills a fair part of the height.
     expect(bottom - top).toBeGreaterThan(0.4 * HEIGHT);
+
+    // The Scene folder tells about it: SH degree, file size, load time, extent, frame rate.
+    expect(await rowValue('SH in file')).toBe('0');
+    expect(await rowValue('file size')).toBe(formatBytes((await stat(scenePath('playcanvas_biker_v4.spz'))).size));
+    expect(await rowValue('load time')).toMatch(/^\d+ ms$|^[\d.]+ s$/);
+    expect(await rowValue('extent')).toMatch(/^[\d.]+ × 3\.\d\d × [\d.]+$/);
+    // The frame rate shows once a second of frames is counted.
+    await page.waitForFunction(() => {
+      const row = [...document.querySelectorAll('.lil-gui .lil-controller')].find((c) => c.querySelector('.lil-name')?.textContent === 'FPS');
+      return /^[\d.]+$/.test((row?.querySelector('input') as HTMLInputElement | null)?.value ?? '');
+    }, null, { polling: 100 });
     expect(tab.errors).toEqual([]);
+  });
+
+  it('hides the panels with U, shows them again with U, and starts without them for a ui=0 link', async () => {
+    const chrome = ['.lil-gui.lil-root', '.stats', '.hint'];
+    const shown = () => Promise.all(chrome.map((s) => page.locator(s).first().isVisible()));
+    expect(await shown()).toEqual([true, true, true]);
+    await page.keyboard.press('u');
+    await page.locator('.stats').waitFor({ state: 'hidden' });
+    expect(await shown()).toEqual([false, false, false]);
+    await page.keyboard.press('u');
+    await page.locator('.stats').waitFor({ state: 'visible' });
+    expect(await shown()).toEqual([true, true, true]);
+    expect(await page.locator('.help').textContent()).toContain('Hide or show the panels');
+
+    await page.goto(`${server!.url}?ui=0`);
+    await waitFor("document.body.dataset.viewer === 'ready'");
+    expect(await shown()).toEqual([false, false, false]);
+    await page.keyboard.press('u');
+    await page.locator('.stats').waitFor({ state: 'visible' });
+  });
+
+  it('offers every axis as up, and levels the view: what is up on screen becomes up', async () => {
+    const upAxis = page.locator('.lil-gui .lil-controller').filter({ hasText: 'up axis' }).locator('select');
+    const home = (await state()).view;
+    await upAxis.selectOption({ label: '+z' });
+    await page.waitForFunction(() => window.__splatsort!.view.up.join() === '0,0,1', null, { polling: 100 });
+    await upAxis.selectOption({ value: home.up[1] === -1 ? '-y' : '+y' });
+    await page.waitForFunction((up) => window.__splatsort!.view.up.join() === up, home.up.join(), { polling: 100 });
+    // Tilt the view, then level it: the up becomes the screen's up, not an axis.
+    for (let i = 0; i < 3; i++) await afterKey('ArrowUp');
+    const tilted = (await state()).view;
+    await page.locator('.lil-gui button').filter({ hasText: 'level' }).click();
+    await page.waitForFunction((up) => window.__splatsort!.view.up.join() !== up, home.up.join(), { polling: 100 });
+    const levelled = (await state()).view;
+    expect(await upAxis.inputValue()).toBe('levelled');
+    // The same picture: eye and target stay; up is now at right angles to the view.
+    expect(distance(levelled.eye, tilted.eye)).toBeLessThan(1e-6 * distance(tilted.eye, tilted.target));
+    const forward = levelled.target.map((t, i) => t - levelled.eye[i]!);
+    expect(Math.abs(forward.reduce((sum, f, i) => sum + f * levelled.up[i]!, 0)) / Math.hypot(...forward)).toBeLessThan(1e-6);
+    await page.keyboard.press('r');
+    await waitForEye(home.eye);
+    expect((await state()).view.up).toEqual(home.up);
+  });
+
+  it('turns the camera by itself with auto-rotate, and goes fullscreen from the panel', async () => {
+    const before = (await state()).view;
+    const toggle = page.locator('.lil-gui .lil-controller').filter({ hasText: 'auto-rotate' }).locator('input');
+    await toggle.check();
+    await page.waitForFunction(
+      (eye) => Math.hypot(...window.__splatsort!.view.eye.map((v, i) => v - eye[i]!)) > 0.05 * Math.hypot(...eye),
+      [...before.eye],
+      { polling: 100 },
+    );
+    await toggle.uncheck();
+    const button = page.locator('.lil-gui button').filter({ hasText: 'fullscreen' });
+    await button.click();
+    await page.waitForFunction(() => document.fullscreenElement !== null, null, { polling: 100 });
+    await button.click();
+    await page.waitForFunction(() => document.fullscreenElement === null, null, { polling: 100 });
   });
 
   it('labels every timing panel in full: value, pass and unit fit the 80 px panel', async () => {

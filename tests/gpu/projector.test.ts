@@ -67,7 +67,7 @@ function parametersOf(view: mat4, eye: vec3, keyBits = 32): FrameParameters {
 /** Views that put the rule to work: the eye inside the scene, splats across the window's edge, most splats behind the eye. */
 function cameras(): { name: string; params: FrameParameters }[] {
   const camera = new OrbitCamera({ yaw: 0.6, pitch: 0.3 });
-  camera.upSign = -1;
+  camera.setUp([0, -1, 0]);
   camera.frame(robustBounds(cloud.positions, cloud.count), WIDTH / HEIGHT);
   camera.zoom(1 / 3);
   const inside = parametersOf(camera.viewMatrix(mat4.create()), camera.eye(vec3.create()));

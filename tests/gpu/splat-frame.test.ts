@@ -166,7 +166,7 @@ test('a second real scene (the 152k-splat biker, the viewer\'s first view): no i
   try {
     frame.setScene(bikerScene);
     const camera = new OrbitCamera({ yaw: 0.6, pitch: 0.3 });
-    camera.upSign = -1;
+    camera.setUp([0, -1, 0]);
     camera.frame(robustBounds(biker.positions, biker.count), VIEW_WIDTH / VIEW_HEIGHT);
     const params: FrameParameters = {
       view: camera.viewMatrix(mat4.create()), projection: camera.projectionMatrix(mat4.create(), VIEW_WIDTH / VIEW_HEIGHT), eye: camera.eye(vec3.create()),

@@ -149,7 +149,7 @@ function parametersOf(camera: OrbitCamera, cloud: SplatCloud): FrameParameters {
  */
 function cameras(cloud: SplatCloud): { name: string; params: FrameParameters }[] {
   const camera = new OrbitCamera({ yaw: 0.6, pitch: 0.3 });
-  camera.upSign = -1;
+  camera.setUp([0, -1, 0]);
   camera.frame(robustBounds(cloud.positions, cloud.count), WIDTH / HEIGHT);
   const out = [{ name: 'first view', params: parametersOf(camera, cloud) }];
   camera.zoom(1 / 1.5);

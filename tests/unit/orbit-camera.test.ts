@@ -1,6 +1,6 @@
 import { mat4, vec3, vec4 } from 'gl-matrix';
 import { describe, expect, it } from 'vitest';
-import { OrbitCamera } from '../../src/app/orbit-camera';
+import { createCameraView, OrbitCamera } from '../../src/app/orbit-camera';
 import type { Bounds } from '../../src/scene/splat-cloud';
 
 const eyeOf = (camera: OrbitCamera): number[] => Array.from(camera.eye(vec3.create()));
@@ -180,7 +180,7 @@ describe('OrbitCamera', () => {
 describe('scenes with -y up', () => {
   it('keeps the target centred and the eye on the scene side of -y', () => {
     const camera = new OrbitCamera({ pitch: 0.3 });
-    camera.upSign = -1;
+    camera.setUp([0, -1, 0]);
     camera.frame({ min: [-1, -3, -1], max: [1, -1, 1] }, 1);
     const view = camera.viewMatrix(mat4.create());
     const centre = vec3.transformMat4(vec3.create(), vec3.fromValues(0, -2, 0), view);
@@ -195,5 +195,46 @@ describe('scenes with -y up', () => {
     // Scene "up" (-y) appears as screen up (+y in view space).
     const above = vec3.transformMat4(vec3.create(), vec3.fromValues(0, -2.5, 0), view);
     expect(above[1]).toBeGreaterThan(centre[1]);
+  });
+});
+
+describe('any up axis', () => {
+  const axes: [string, [number, number, number]][] = [['+y', [0, 1, 0]], ['-y', [0, -1, 0]], ['+z', [0, 0, 1]], ['-z', [0, 0, -1]], ['+x', [1, 0, 0]], ['-x', [-1, 0, 0]], ['tilted', [0.3, 0.8, -0.52]]];
+
+  it.each(axes)('up %s: framed, the scene centre is straight ahead and its up is up on screen', (_, up) => {
+    const camera = new OrbitCamera({ yaw: 0.6, pitch: 0.3 });
+    camera.setUp(up);
+    const bounds: Bounds = { min: [-1, 2, -3], max: [3, 4, 1] };
+    camera.frame(bounds, 1.5);
+    const view = camera.viewMatrix(mat4.create());
+    const centre = vec3.transformMat4(vec3.create(), [1, 3, -1], view);
+    expect(centre[0]).toBeCloseTo(0, 5);
+    expect(centre[1]).toBeCloseTo(0, 5);
+    expect(centre[2]).toBeCloseTo(-camera.distance, 5);
+    // A point above the centre (along up) shows above it on screen, not beside it.
+    const length = Math.hypot(...up);
+    const above = vec3.transformMat4(vec3.create(), [1 + up[0] / length, 3 + up[1] / length, -1 + up[2] / length], view);
+    expect(above[1]).toBeGreaterThan(centre[1] + 0.5);
+    expect(above[0]).toBeCloseTo(0, 5);
+    // The view comes back exactly through getView / setView.
+    const restored = new OrbitCamera();
+    restored.setView(camera.getView(createCameraView()));
+    const again = restored.viewMatrix(mat4.create());
+    for (let i = 0; i < 16; i++) expect(again[i]).toBeCloseTo(view[i]!, 6);
+  });
+
+  it('level() makes the screen up the scene up and leaves the view as it is', () => {
+    const camera = new OrbitCamera({ yaw: -0.8, pitch: 0.9, distance: 7, target: [1, 2, 3] });
+    camera.setUp([0, -1, 0]);
+    const before = camera.viewMatrix(mat4.create());
+    camera.level();
+    const after = camera.viewMatrix(mat4.create());
+    for (let i = 0; i < 16; i++) expect(after[i]).toBeCloseTo(before[i]!, 9);
+    expect(camera.pitch).toBeCloseTo(0, 9);
+    // Up is now the view's y axis in the scene: the second row of the view's rotation.
+    expect([before[1], before[5], before[9]].map((v, i) => v! - camera.up[i]!).every((d) => Math.abs(d) < 1e-6)).toBe(true);
+    // Reset goes back to the home up and pose.
+    camera.reset();
+    expect(Array.from(camera.up)).toEqual([0, 1, 0]);
   });
 });

@@ -4,9 +4,15 @@ import { OrbitCamera, createCameraView } from '../../src/app/orbit-camera';
 import { readViewParams, writeViewParams } from '../../src/app/view-url';
 
 describe('the view in the URL', () => {
-  it.each([1, -1] as const)('restores the same camera exactly (up %i)', (upSign) => {
+  it.each([
+    [0, 1, 0],
+    [0, -1, 0],
+    [0, 0, 1],
+    [-1, 0, 0],
+    [0.3, -0.8, 0.52],
+  ])('restores the same camera exactly (up %s)', (...up) => {
     const camera = new OrbitCamera();
-    camera.upSign = upSign;
+    camera.setUp(up);
     camera.frame({ min: [-3.1, -0.7, 2], max: [4.9, 1.3, 11.7] }, 1.5);
     camera.orbit(1.234567, -0.4321);
     camera.zoom(0.37);
@@ -31,10 +37,13 @@ describe('the view in the URL', () => {
     expect(() => readViewParams(new URLSearchParams('eye=1,2,3&target=1,2,3'))).toThrow(/same point/);
   });
 
-  it('snaps a rolled up vector to the nearer of +y and -y', () => {
+  it('takes any up vector as the scene\'s up, normalised', () => {
     const camera = new OrbitCamera();
     camera.setView({ eye: [0, 0, 5], target: [0, 0, 0], up: [0.2, -0.9, 0], fovyDeg: 40 });
-    expect(camera.upSign).toBe(-1);
+    const length = Math.hypot(0.2, 0.9);
+    expect(Array.from(camera.up)).toEqual([0.2 / length, -0.9 / length, 0]);
     expect(camera.distance).toBeCloseTo(5, 12);
+    const view = camera.getView(createCameraView());
+    [0, 0, 5].forEach((v, i) => expect(view.eye[i]).toBeCloseTo(v, 12));
   });
 });

@@ -1,0 +1,45 @@
+/**
+ * What the panel's Scene folder says about the scene on screen and the
+ * frame rate, as short texts. DOM-free.
+ */
+import type { Bounds } from '../scene/splat-cloud';
+
+/** Bytes as "812 KB", "12.3 MB", "1.24 GB" (powers of 1000, as file managers show them); null: "—". */
+export function formatBytes(bytes: number | null): string {
+  if (bytes === null) return '—';
+  if (bytes < 1e3) return `${bytes} B`;
+  const [value, unit] = bytes < 1e6 ? [bytes / 1e3, 'KB'] : bytes < 1e9 ? [bytes / 1e6, 'MB'] : [bytes / 1e9, 'GB'];
+  return `${value.toPrecision(3)} ${unit}`;
+}
+
+/** A duration as "840 ms" or "3.2 s". */
+export function formatDuration(ms: number): string {
+  return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toPrecision(ms < 10_000 ? 2 : 3)} s`;
+}
+
+/** The size of the bulk of the scene (the framing bounds), x × y × z in scene units. */
+export function formatExtent(bounds: Bounds): string {
+  return [0, 1, 2].map((a) => (bounds.max[a]! - bounds.min[a]!).toPrecision(3)).join(' × ');
+}
+
+/** Frames per second over the last second or so, from the frame counter sampled now and then. */
+export class FrameRate {
+  /** "—" until a second has passed. */
+  text = '—';
+  private since = -1;
+  private framesThen = 0;
+
+  sample(now: number, frames: number): void {
+    if (this.since < 0 || frames < this.framesThen) {
+      this.since = now;
+      this.framesThen = frames;
+      return;
+    }
+    const elapsed = now - this.since;
+    if (elapsed < 1000) return;
+    const fps = ((frames - this.framesThen) * 1000) / elapsed;
+    this.text = fps >= 10 ? fps.toFixed(0) : fps.toFixed(1);
+    this.since = now;
+    this.framesThen = frames;
+  }
+}

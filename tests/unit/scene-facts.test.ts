@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { formatBytes, formatDuration, formatExtent, FrameRate } from '../../src/ui/scene-facts';
+
+describe('scene facts', () => {
+  it('writes sizes in B, KB, MB and GB, three digits', () => {
+    expect(formatBytes(null)).toBe('—');
+    expect(formatBytes(512)).toBe('512 B');
+    expect(formatBytes(2_253_000)).toBe('2.25 MB');
+    expect(formatBytes(66_380_000)).toBe('66.4 MB');
+    expect(formatBytes(2_400_000_000)).toBe('2.40 GB');
+  });
+
+  it('writes durations in ms under a second, else in s', () => {
+    expect(formatDuration(840.4)).toBe('840 ms');
+    expect(formatDuration(3210)).toBe('3.2 s');
+    expect(formatDuration(12_345)).toBe('12.3 s');
+  });
+
+  it('writes the extent of the bounds', () => {
+    expect(formatExtent({ min: [-0.39, -3.11, -0.5], max: [0.31, -0.04, 0.55] })).toBe('0.700 × 3.07 × 1.05');
+  });
+
+  it('measures the frame rate over a second or more, from the frame counter', () => {
+    const rate = new FrameRate();
+    rate.sample(0, 100);
+    expect(rate.text).toBe('—');
+    rate.sample(500, 130);
+    expect(rate.text).toBe('—');
+    rate.sample(1000, 160);
+    expect(rate.text).toBe('60');
+    rate.sample(3000, 163);
+    expect(rate.text).toBe('1.5');
+  });
+});
