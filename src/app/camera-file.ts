@@ -3,12 +3,14 @@
  * render command and the viewer's "save camera" / "load camera".
  *
  *   {"width": W, "height": H, "fovy_deg": F, "eye": [x,y,z], "target": [x,y,z],
- *    "up": [x,y,z], "background": [r,g,b], "sh_degree": D}
+ *    "up": [x,y,z], "background": [r,g,b], "sh_degree": D, "mode": "orbit"}
  *
  * Extra keys are ignored; background is in 0..1; the vertical field of view
- * is in degrees and the aspect is width / height.
+ * is in degrees and the aspect is width / height. "mode" (the viewer's
+ * orbit or fly mode) may be left out: orbit.
  */
 import { mat4, vec3 } from 'gl-matrix';
+import { CAMERA_MODES, type CameraMode } from './fly-motion';
 import type { CameraView } from './orbit-camera';
 import { shareableNumber } from './view-url';
 
@@ -21,6 +23,8 @@ export interface CameraFile {
   up: [number, number, number];
   background: [number, number, number];
   sh_degree: number;
+  /** The viewer's camera mode; absent: orbit. */
+  mode?: CameraMode;
 }
 
 export class CameraFileError extends Error {
@@ -57,6 +61,7 @@ export function parseCameraFile(text: string): CameraFile {
     up: read(() => vector(o, 'up')),
     background: read(() => vector(o, 'background', 0, 1)),
     sh_degree: read(() => integer(o, 'sh_degree', 0, 3)),
+    mode: read(() => cameraMode(o)),
   };
   if (problems.length > 0) throw new CameraFileError(problems.join('; '));
   const forward = vec3.sub(vec3.create(), camera.target, camera.eye);
@@ -68,7 +73,7 @@ export function parseCameraFile(text: string): CameraFile {
 /** The camera file of a view, its numbers as readable as view links' (shareableNumber). */
 export function cameraFileOf(
   view: CameraView,
-  look: { width: number; height: number; background: [number, number, number]; shDegree: number },
+  look: { width: number; height: number; background: [number, number, number]; shDegree: number; mode?: CameraMode },
 ): CameraFile {
   const v3 = (v: readonly number[]): [number, number, number] => [shareableNumber(v[0]!), shareableNumber(v[1]!), shareableNumber(v[2]!)];
   return {
@@ -80,6 +85,7 @@ export function cameraFileOf(
     up: v3(view.up),
     background: v3(look.background),
     sh_degree: look.shDegree,
+    mode: look.mode ?? 'orbit',
   };
 }
 
@@ -101,6 +107,15 @@ function integer(o: Record<string, unknown>, key: string, min: number, max: numb
   const v = number(o, key, min, max);
   if (!Number.isInteger(v)) throw new CameraFileError(`"${key}" must be a whole number, got ${v}`);
   return v;
+}
+
+function cameraMode(o: Record<string, unknown>): CameraMode {
+  const v = o.mode;
+  if (v === undefined) return 'orbit';
+  if (typeof v !== 'string' || !(CAMERA_MODES as readonly string[]).includes(v)) {
+    throw new CameraFileError(`"mode" must be ${CAMERA_MODES.map((m) => `"${m}"`).join(' or ')}, got ${JSON.stringify(v)}`);
+  }
+  return v as CameraMode;
 }
 
 function vector(o: Record<string, unknown>, key: string, min = -Infinity, max = Infinity): [number, number, number] {

@@ -191,6 +191,18 @@ export class OrbitCamera {
   }
 
   /**
+   * Makes `point` (scene coordinates) the point orbited, the eye staying
+   * where it is: the view turns to centre it. Nothing changes for a point
+   * at the eye.
+   */
+  orbitAround(point: ArrayLike<number>): void {
+    const view = this.getView(createCameraView());
+    if (view.eye.every((e, i) => e === point[i])) return;
+    view.target = [point[0]!, point[1]!, point[2]!];
+    this.setView(view);
+  }
+
+  /**
    * Moves eye and target together (fly mode): `forward` along the view
    * direction, `right` along the camera's horizontal right, `up` along the
    * scene's up; in scene units.

@@ -1,18 +1,31 @@
 /**
  * The view in the page URL: `eye`, `target`, `up` (three comma-separated
- * numbers each) and `fovy` (degrees), beside `url` (the scene). Numbers keep
- * 15 significant digits, so a view read back from the URL gives the same
- * f32 view and projection matrices as the view that wrote it.
+ * numbers each), `fovy` (degrees) and `mode=fly` in fly mode, beside `url`
+ * (the scene). Numbers keep 15 significant digits, so a view read back from
+ * the URL gives the same f32 view and projection matrices as the view that
+ * wrote it.
  */
+import { CAMERA_MODES, type CameraMode } from './fly-motion';
 import type { CameraView } from './orbit-camera';
 
 const KEYS = ['eye', 'target', 'up', 'fovy'] as const;
 
-export function writeViewParams(view: CameraView, params: URLSearchParams): void {
+export function writeViewParams(view: CameraView, params: URLSearchParams, mode: CameraMode = 'orbit'): void {
   params.set('eye', view.eye.map(shareableNumber).join(','));
   params.set('target', view.target.map(shareableNumber).join(','));
   params.set('up', view.up.map(shareableNumber).join(','));
   params.set('fovy', String(shareableNumber(view.fovyDeg)));
+  // Orbit is what a link without `mode` opens in: links of orbit views stay as they were.
+  if (mode === 'orbit') params.delete('mode');
+  else params.set('mode', mode);
+}
+
+/** The camera mode a link names: orbit when it names none; throws for one it does not know. */
+export function readViewMode(params: URLSearchParams): CameraMode {
+  const mode = params.get('mode');
+  if (mode === null) return 'orbit';
+  if (!(CAMERA_MODES as readonly string[]).includes(mode)) throw new Error(`the link's "mode" must be ${CAMERA_MODES.join(' or ')}, got "${mode}"`);
+  return mode as CameraMode;
 }
 
 /**

@@ -32,7 +32,11 @@
  * with focalX = W/(2·tanX) (its 1e-7 guard on w moves a centre by under
  * 1e-5 px and is left out); the focal lengths and tan(fov/2) are the
  * frame's (src/render/frame-uniforms.ts: vertical fov from the camera,
- * horizontal from the aspect).
+ * horizontal from the aspect). The viewer's projection may be shifted
+ * sideways (src/app/orbit-camera.ts, beside a panel): x_ndc gets −shift,
+ * which the reference, given that projection matrix, would carry into
+ * ndc2Pix as −shift·W/2; `shiftNdc` is that shift (0 by default). The
+ * Jacobian's clamp stays symmetric, as the reference's tan(fov/2) is.
  *
  * Precision: what the kernel keeps in float32 registers across splats (T,
  * the colour sums, alpha) is rounded to float32 at every step, so the
@@ -54,8 +58,8 @@ export interface ReferenceOptions {
   screenFilter?: ScreenFilter;
 }
 
-/** What the reference needs of a view: the parameters the GPU frame takes, and the background. */
-export interface ReferenceView {
+/** What the per-splat projection needs of a view: the geometry the GPU frame takes. */
+export interface ReferenceProjection {
   /** World → view (gl-matrix lookAt convention: looking down −z, y up). */
   view: mat4;
   eye: ReadonlyVec3;
@@ -63,11 +67,17 @@ export interface ReferenceView {
   fovY: number;
   width: number;
   height: number;
-  /** SH bands evaluated (the scene's own degree caps it). */
-  shDegree: number;
+  /** The projection's horizontal shift in NDC (the viewer's projectionMatrix()[8]); 0 by default. */
+  shiftNdc?: number;
   splatScale?: number;
   /** The screen filter; the reference's own (+0.3 px², no compensation) by default. */
   screenFilter?: ScreenFilter;
+}
+
+/** What the reference needs of a view: the parameters the GPU frame takes, and the background. */
+export interface ReferenceView extends ReferenceProjection {
+  /** SH bands evaluated (the scene's own degree caps it). */
+  shDegree: number;
   background: readonly [number, number, number];
 }
 
@@ -82,7 +92,8 @@ export interface ReferencePicture {
 export const TILE = 16;
 const NEAR = 0.2;
 const ALPHA_MAX = 0.99;
-const ALPHA_MIN = 1 / 255;
+/** A splat whose alpha at a pixel is below this is skipped there. */
+export const ALPHA_MIN = 1 / 255;
 const T_STOP = 0.0001;
 const SH_C0 = 0.28209479177387814;
 const SH_C1 = 0.4886025119029199;
@@ -116,12 +127,12 @@ export function renderReference(cloud: SplatCloud, view: ReferenceView): Referen
   const { width, height } = view;
   const tilesX = Math.ceil(width / TILE);
   const tilesY = Math.ceil(height / TILE);
-  const splats = preprocess(cloud, view, tilesX, tilesY);
+  const splats = preprocess(cloud, view, { shDegree: view.shDegree });
   const lists = binByTile(splats, tilesX, tilesY);
 
   const rgb = new Float32Array(width * height * 3);
   const [bgR, bgG, bgB] = view.background;
-  const { xy, conic, opacity, color } = splats;
+  const { color } = splats;
   for (let ty = 0; ty < tilesY; ty++) {
     for (let tx = 0; tx < tilesX; tx++) {
       const list = lists[ty * tilesX + tx]!;
@@ -133,12 +144,7 @@ export function renderReference(cloud: SplatCloud, view: ReferenceView): Referen
           let b = 0;
           for (let n = 0; n < list.length; n++) {
             const k = list[n]!;
-            const dx = f(xy[2 * k]! - px);
-            const dy = f(xy[2 * k + 1]! - py);
-            const cxx = conic[3 * k]!, cxy = conic[3 * k + 1]!, cyy = conic[3 * k + 2]!;
-            const power = f(-0.5 * (cxx * dx * dx + cyy * dy * dy) - cxy * dx * dy);
-            if (power > 0) continue;
-            const alpha = Math.min(ALPHA_MAX, f(opacity[k]! * f(Math.exp(power))));
+            const alpha = alphaAt(splats, k, px, py);
             if (alpha < ALPHA_MIN) continue;
             const nextT = f(T * f(1 - alpha));
             if (nextT < T_STOP) break;
@@ -159,18 +165,43 @@ export function renderReference(cloud: SplatCloud, view: ReferenceView): Referen
   return { width, height, rgb };
 }
 
+/**
+ * Kept splat k's alpha at the pixel centred at (px, py), as the reference
+ * blends it: min(0.99, opacity·e^power), power = −½ dᵀ conic d; 0 where
+ * power > 0, which the reference skips.
+ */
+export function alphaAt(splats: Preprocessed, k: number, px: number, py: number): number {
+  const { xy, conic, opacity } = splats;
+  const dx = f(xy[2 * k]! - px);
+  const dy = f(xy[2 * k + 1]! - py);
+  const cxx = conic[3 * k]!, cxy = conic[3 * k + 1]!, cyy = conic[3 * k + 2]!;
+  const power = f(-0.5 * (cxx * dx * dx + cyy * dy * dy) - cxy * dx * dy);
+  if (power > 0) return 0;
+  return Math.min(ALPHA_MAX, f(opacity[k]! * f(Math.exp(power))));
+}
+
 /** The kept splats' per-splat results, as the reference's preprocess writes them. */
-interface Preprocessed {
+export interface Preprocessed {
   count: number;
+  /** The cloud's index of each kept splat (increasing). */
+  splat: Int32Array;
   depth: Float32Array;
   /** Centre in pixels (x right, y down; pixel centres at integers). */
   xy: Float32Array;
   /** Inverse 2D covariance: xx, xy, yy. */
   conic: Float32Array;
   opacity: Float32Array;
+  /** RGB per kept splat; empty when no shDegree was asked for. */
   color: Float32Array;
   /** Tile rectangle: min x, min y, max x, max y (max exclusive). */
   rect: Int32Array;
+}
+
+export interface PreprocessOptions {
+  /** SH bands of the colour (the scene's own degree caps them); without it no colour is worked out. */
+  shDegree?: number;
+  /** The splats to project, in increasing index order; all of them by default. */
+  splats?: ArrayLike<number>;
 }
 
 /**
@@ -190,17 +221,26 @@ function binByTile(splats: Preprocessed, tilesX: number, tilesY: number): Int32A
   return lists.map((list) => Int32Array.from(list.sort((a, b) => depth[a]! - depth[b]! || a - b)));
 }
 
-function preprocess(cloud: SplatCloud, view: ReferenceView, tilesX: number, tilesY: number): Preprocessed {
-  const n = cloud.count;
+/**
+ * The reference's per-splat pass over `cloud` (or the listed splats): what
+ * it keeps, and where and how each kept splat lands on the view's tile grid.
+ */
+export function preprocess(cloud: SplatCloud, view: ReferenceProjection, options: PreprocessOptions = {}): Preprocessed {
+  const listed = options.splats;
+  const n = listed ? listed.length : cloud.count;
+  const withColor = options.shDegree !== undefined;
   const out: Preprocessed = {
     count: 0,
+    splat: new Int32Array(n),
     depth: new Float32Array(n),
     xy: new Float32Array(2 * n),
     conic: new Float32Array(3 * n),
     opacity: new Float32Array(n),
-    color: new Float32Array(3 * n),
+    color: new Float32Array(withColor ? 3 * n : 0),
     rect: new Int32Array(4 * n),
   };
+  const tilesX = Math.ceil(view.width / TILE);
+  const tilesY = Math.ceil(view.height / TILE);
   const v = view.view;
   // Rows of the reference camera's rotation W: the viewer's view rows with y and z negated (gl-matrix is column-major).
   const w0 = v[0]!, w1 = v[4]!, w2 = v[8]!;
@@ -213,13 +253,16 @@ function preprocess(cloud: SplatCloud, view: ReferenceView, tilesX: number, tile
   const focalY = view.height / (2 * tanY);
   const limX = 1.3 * tanX;
   const limY = 1.3 * tanY;
+  // ndc2Pix of a shifted projection: x_ndc − shift lands shift·W/2 pixels to the left.
+  const shiftPx = ((view.shiftNdc ?? 0) * view.width) / 2;
   const scale = view.splatScale ?? 1;
   const filter = view.screenFilter ?? CLASSIC_FILTER;
-  const degree = Math.min(view.shDegree, cloud.shDegree);
+  const degree = Math.min(options.shDegree ?? 0, cloud.shDegree);
   const K = shCoefficients(cloud.shDegree);
   const { positions: p, scales: s, rotations: q } = cloud;
 
-  for (let i = 0; i < n; i++) {
+  for (let m = 0; m < n; m++) {
+    const i = listed ? listed[m]! : m;
     const x = p[3 * i]!, y = p[3 * i + 1]!, z = p[3 * i + 2]!;
     const cx = w0 * x + w1 * y + w2 * z + t0;
     const cy = w3 * x + w4 * y + w5 * z + t1;
@@ -260,7 +303,7 @@ function preprocess(cloud: SplatCloud, view: ReferenceView, tilesX: number, tile
     // λ1 = mid + spread is the larger: spread ≥ 0.
     const radius = Math.ceil(f(3 * f(Math.sqrt(f(mid + spread)))));
     // ndc2Pix, in the pixel frame of the reference (y down): pixel centres at integers.
-    const imageX = f(focalX * (cx / cz) + view.width / 2 - 0.5);
+    const imageX = f(focalX * (cx / cz) + view.width / 2 - 0.5 - shiftPx);
     const imageY = f(focalY * (cy / cz) + view.height / 2 - 0.5);
     // getRect: float arithmetic, truncated toward zero, clamped to the grid.
     const minX = Math.min(tilesX, Math.max(0, Math.trunc(f(f(imageX - radius) / TILE))));
@@ -270,6 +313,7 @@ function preprocess(cloud: SplatCloud, view: ReferenceView, tilesX: number, tile
     if ((maxX - minX) * (maxY - minY) === 0) continue;
 
     const k = out.count++;
+    out.splat[k] = i;
     out.depth[k] = depth;
     out.xy[2 * k] = imageX;
     out.xy[2 * k + 1] = imageY;
@@ -281,7 +325,7 @@ function preprocess(cloud: SplatCloud, view: ReferenceView, tilesX: number, tile
     out.rect[4 * k + 1] = minY;
     out.rect[4 * k + 2] = maxX;
     out.rect[4 * k + 3] = maxY;
-    shColor(cloud, i, K, degree, view.eye, out.color, 3 * k);
+    if (withColor) shColor(cloud, i, K, degree, view.eye, out.color, 3 * k);
   }
   return out;
 }

@@ -143,11 +143,17 @@ export function isTypingKey(event: KeyboardEvent): boolean {
 
 /** The keyboard and mouse help: a panel toggled with H or ?, and the hint that says so. */
 export class HelpOverlay {
-  readonly dom = el('section', { className: 'help', hidden: true, ariaLabel: 'Keyboard and mouse help' });
-  readonly hint = el('button', { type: 'button', className: 'hint', textContent: 'H for help' });
+  readonly dom = el('section', { className: 'help', hidden: true, ariaLabel: 'Controls' });
+  readonly hint: HTMLButtonElement;
 
-  /** Binds H / ? (toggle) and Esc (close, and `onEscape`) on `target`, except while typing in a field. */
-  constructor(cameraHelp: readonly (readonly [string, string])[], target: Window, onEscape: () => void) {
+  /**
+   * Binds H / ? (toggle) and Esc (close, and `onEscape`) on `target`, except
+   * while typing in a field. On a touch screen (`touch`) the help lists the
+   * touch controls and the hint is a button to tap, without the keys.
+   */
+  constructor(controls: readonly (readonly [string, string])[], target: Window, onEscape: () => void, options: { touch?: boolean } = {}) {
+    const touch = options.touch ?? false;
+    this.hint = el('button', { type: 'button', className: 'hint', textContent: touch ? 'Help' : 'H for help' });
     target.addEventListener('keydown', (event) => {
       if (event.ctrlKey || event.metaKey || event.altKey || isTypingKey(event)) return;
       if (event.key === 'h' || event.key === 'H' || event.key === '?') this.toggle();
@@ -156,13 +162,15 @@ export class HelpOverlay {
         onEscape();
       }
     });
+    const keys: (readonly [string, string])[] = touch ? [] : [['H or ?', 'Show or hide this help'], ['Esc', 'Close messages and help, cancel a load']];
     const list = el('dl');
-    for (const [keys, action] of [...cameraHelp, ['H or ?', 'Show or hide this help'] as const, ['Esc', 'Close messages and help, cancel a load'] as const]) {
-      list.append(el('dt', { textContent: keys }), el('dd', { textContent: action }));
+    for (const [what, action] of [...controls, ...keys]) {
+      list.append(el('dt', { textContent: what }), el('dd', { textContent: action }));
     }
     const close = el('button', { type: 'button', textContent: 'Close' });
     close.addEventListener('click', () => this.toggle(false));
-    this.dom.append(el('h2', { textContent: 'Controls' }), list, el('p', { className: 'muted', textContent: `Drop ${SCENE_FILES} anywhere to open it, or use "open scene…" in the panel.` }), close);
+    const opening = touch ? 'Open a scene with "open scene…" in the panel.' : `Drop ${SCENE_FILES} anywhere to open it, or use "open scene…" in the panel.`;
+    this.dom.append(el('h2', { textContent: 'Controls' }), list, el('p', { className: 'muted', textContent: opening }), close);
     this.hint.addEventListener('click', () => this.toggle());
   }
 

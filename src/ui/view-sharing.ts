@@ -6,7 +6,8 @@
  * larger size, not a stretched copy).
  */
 import { createCameraView, type CameraView, type OrbitCamera } from '../app/orbit-camera';
-import { readViewParams, writeViewParams } from '../app/view-url';
+import { readViewMode, readViewParams, writeViewParams } from '../app/view-url';
+import type { CameraMode } from '../app/fly-motion';
 import { cameraFileOf, parseCameraFile } from '../app/camera-file';
 import { FilePicker, type Tone } from './overlays';
 
@@ -18,6 +19,9 @@ export interface ViewSharingHost {
   size(): [number, number];
   background(): [number, number, number];
   shDegree(): number;
+  /** The camera mode, which links and camera files keep. */
+  mode(): CameraMode;
+  applyMode(mode: CameraMode): void;
   /** Applies a loaded camera file's background and SH degree. */
   applyLook(background: [number, number, number], shDegree: number): void;
   /** Renders the current view at width × height and returns a PNG. */
@@ -49,6 +53,16 @@ export class ViewSharing {
     }
   }
 
+  /** The camera mode the page URL names (orbit when none); a malformed one is reported and ignored. */
+  modeFromPage(): CameraMode {
+    try {
+      return readViewMode(new URLSearchParams(location.search));
+    } catch (error) {
+      this.host.showMessage('Could not restore the camera mode from the link', (error as Error).message);
+      return 'orbit';
+    }
+  }
+
   setSceneUrl(url: string | null): void {
     this.sceneUrl = url;
     this.scheduleUrlUpdate();
@@ -77,7 +91,7 @@ export class ViewSharing {
     const url = new URL(location.href);
     url.searchParams.delete('url');
     if (this.sceneUrl) url.searchParams.set('url', this.sceneUrl);
-    writeViewParams(this.host.camera.getView(this.view), url.searchParams);
+    writeViewParams(this.host.camera.getView(this.view), url.searchParams, this.host.mode());
     return url.href;
   }
 
@@ -95,7 +109,7 @@ export class ViewSharing {
 
   saveCamera(): void {
     const [width, height] = this.host.size();
-    const file = cameraFileOf(this.host.camera.getView(this.view), { width, height, background: this.host.background(), shDegree: this.host.shDegree() });
+    const file = cameraFileOf(this.host.camera.getView(this.view), { width, height, background: this.host.background(), shDegree: this.host.shDegree(), mode: this.host.mode() });
     download(new Blob([JSON.stringify(file, null, 2) + '\n'], { type: 'application/json' }), 'splatsort-camera.json');
   }
 
@@ -104,6 +118,7 @@ export class ViewSharing {
       const camera = parseCameraFile(await file.text());
       this.host.camera.setView({ eye: camera.eye, target: camera.target, up: camera.up, fovyDeg: camera.fovy_deg });
       this.host.applyLook(camera.background, camera.sh_degree);
+      this.host.applyMode(camera.mode ?? 'orbit');
       this.scheduleUrlUpdate();
     } catch (error) {
       this.host.showMessage(`Could not load ${file.name}`, (error as Error).message);

@@ -13,6 +13,7 @@ import type { FrameSettings } from '../app/viewer-core';
 import type { FrameView } from '../app/splat-frame';
 import type { DifferenceMeasure } from '../render/splat-resolve';
 import type { Bounds, SplatCloud } from '../scene/splat-cloud';
+import type { CameraMode } from '../app/fly-motion';
 import { formatBytes, formatDuration, formatExtent } from './scene-facts';
 import { describeScreenFilter, screenFilterFor, type AntiAliasingSetting, type SceneAntiAliasing } from '../scene/anti-aliasing';
 
@@ -46,6 +47,10 @@ export interface ViewerSettings extends FrameSettings {
   screenshotScale: number;
   /** Turn the camera about the target, AUTO_ROTATE_DEG_PER_S. */
   autoRotate: boolean;
+  /** Show the stats panels and the timing chart. */
+  showStats: boolean;
+  /** Orbit around a point, or fly through the scene (C switches). */
+  cameraMode: CameraMode;
   /**
    * The scene's up direction. Captured INRIA scenes point y down; the
    * default scene has y up. Set on every load, changeable by hand.
@@ -65,6 +70,8 @@ export const DEFAULT_SETTINGS: ViewerSettings = {
   antiAliasing: 'auto',
   screenshotScale: 1,
   autoRotate: false,
+  cameraMode: 'orbit',
+  showStats: true,
   upAxis: '+y',
 };
 
@@ -88,6 +95,8 @@ export interface ViewerInfo {
   loadTime: string;
   extent: string;
   fps: string;
+  /** Where the up axis came from: the scene's own convention, a guess from its splats, a link or by hand. */
+  upSource: string;
   adapter: string;
 }
 
@@ -115,6 +124,7 @@ export class ViewerGui {
   private readonly tooltips: Partial<Record<keyof ViewerInfo, string>> = {};
   private readonly keyBitsController: Controller;
   private readonly upAxisController: Controller;
+  private readonly cameraModeController: Controller;
   private readonly shDegreeController: Controller;
   /** The SH degree of the scene on screen: the slider's top. */
   private sceneShDegree = 3;
@@ -125,7 +135,7 @@ export class ViewerGui {
     adapter: string,
     actions: ViewerGuiActions,
   ) {
-    this.info = { scene: '—', splats: '—', requestedSort: '', activeSort: '', keyBitsActive: '', orderAge: '—', orderError: 'off', difference: 'off', screenFilter: '—', sceneSh: '—', fileSize: '—', loadTime: '—', extent: '—', fps: '—', adapter };
+    this.info = { scene: '—', splats: '—', requestedSort: '', activeSort: '', keyBitsActive: '', orderAge: '—', orderError: 'off', difference: 'off', screenFilter: '—', sceneSh: '—', fileSize: '—', loadTime: '—', extent: '—', fps: '—', upSource: '—', adapter };
     const gui = new GUI({ title: 'Splatsort' });
     this.gui = gui;
     const changed = (name: keyof ViewerSettings) => () => actions.changed(name);
@@ -157,8 +167,10 @@ export class ViewerGui {
     view.add({ load: () => actions.loadCamera() }, 'load').name('load camera…');
     view.add(settings, 'screenshotScale', { '1× canvas': 1, '2× canvas': 2, '4× canvas': 4 }).name('screenshot size');
     view.add({ shot: () => actions.screenshot() }, 'shot').name('screenshot (P)');
+    this.cameraModeController = view.add(settings, 'cameraMode', { 'orbit': 'orbit', 'fly (W A S D Q E)': 'fly' }).name('camera (C)').onChange(changed('cameraMode'));
     view.add(settings, 'autoRotate').name('auto-rotate').onChange(changed('autoRotate'));
     view.add({ fullscreen: () => actions.fullscreen() }, 'fullscreen').name('fullscreen');
+    view.add(settings, 'showStats').name('stats panels').onChange(changed('showStats'));
     view.add({ hide: () => actions.hideUi() }, 'hide').name('hide panels (U)');
     readOnly(scene, 'scene', 'file');
     readOnly(scene, 'splats', 'splats');
@@ -167,6 +179,7 @@ export class ViewerGui {
     readOnly(scene, 'loadTime', 'load time');
     readOnly(scene, 'extent', 'extent');
     readOnly(scene, 'fps', 'FPS');
+    readOnly(scene, 'upSource', 'up axis from');
 
     const sort = gui.addFolder('Sort');
     const modes = Object.fromEntries(Object.entries(SORT_LABELS).map(([mode, label]) => [label, mode]));
@@ -216,6 +229,11 @@ export class ViewerGui {
     const panel = this.gui.domElement.getBoundingClientRect();
     // A hidden panel (the page's hide-panels) has no box.
     return panel.width === 0 ? 0 : Math.max(0, width - panel.left);
+  }
+
+  /** Shows the camera mode the viewer changed itself (the C key, a link, a camera file). */
+  refreshCameraMode(): void {
+    this.cameraModeController.updateDisplay();
   }
 
   /** Shows a setting the viewer changed itself (the up axis picked on load). */

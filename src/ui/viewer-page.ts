@@ -12,7 +12,8 @@
  */
 
 import { FrameRate } from './scene-facts';
-import { frameHome, HOME_PITCH, HOME_YAW, upAxisOf } from '../app/home-view';
+import { frameHome, HOME_PITCH, HOME_YAW, upAxisOf, type UpAxis } from '../app/home-view';
+import { guessUpAxis } from '../app/up-guess';
 import { screenFilterFor, type SceneAntiAliasing } from '../scene/anti-aliasing';
 import { mat4, vec3 } from 'gl-matrix';
 import { createCameraView, OrbitCamera, type CameraView } from '../app/orbit-camera';
@@ -27,7 +28,9 @@ import type { FrameParameters } from '../render/frame-uniforms';
 import { storageBufferLimit } from '../scene/gpu-splats';
 import { robustBounds, type Bounds, type SplatCloud } from '../scene/splat-cloud';
 import { CpuOrderClient } from '../sort/cpu-order-client';
-import { CAMERA_HELP, CameraInput } from './camera-input';
+import { CAMERA_HELP, CameraInput, TOUCH_HELP } from './camera-input';
+import type { CameraMode } from '../app/fly-motion';
+import { pickPoint } from '../app/pick-point';
 import { DropZone, FilePicker, HelpOverlay, MessageOverlay, ProgressBar, el, isTypingKey, reportGpuErrors } from './overlays';
 import { StatsPanels } from './stats-panels';
 import { ViewSharing } from './view-sharing';
@@ -36,16 +39,18 @@ import { DEFAULT_SETTINGS, SIDE_PANEL_MIN_WIDTH, SORT_LABELS, ViewerGui, hexToRg
 import './style.css';
 
 const DEFAULT_SCENE = new URL('../../data/default-scene.ply', import.meta.url).href;
-/** The pose a scene is framed from: a little to the side and above, so it reads as 3D. */
 /** The page's own keys, for the help (the camera's are CAMERA_HELP). */
 const PAGE_KEYS: ReadonlyArray<[string, string]> = [
+  ['C', 'Switch between orbit and fly mode'],
   ['P', 'Screenshot'],
   ['U', 'Hide or show the panels (the link flag ui=0 starts hidden)'],
 ];
+/** A touch screen is the main pointer (a phone, a tablet): its help shows the touch controls. */
+const IS_TOUCH_SCREEN = matchMedia('(pointer: coarse)').matches;
 /** Auto-rotate's speed: a turn in 36 s, slow enough to look at the scene as it turns. */
 const AUTO_ROTATE_DEG_PER_S = 10;
-/** Space kept between the panel and the stats below it on a narrow window. */
-const PANEL_GAP_PX = 8;
+/** On a narrow window the open panel is a sheet over at most this part of the window's height. */
+const SHEET_MAX_HEIGHT = 0.45;
 /** How often the read-only displays are refreshed. */
 const INFO_INTERVAL_MS = 250;
 /**
@@ -78,6 +83,8 @@ export interface ViewerState {
   difference: { pixels: number; fraction: number; largest: number } | null;
   /** The camera of the last frame drawn. */
   view: CameraView;
+  /** The point the last double-click or held touch picked (null: none there), undefined before any. */
+  picked?: [number, number, number] | null;
   ready: boolean;
 }
 
@@ -91,10 +98,12 @@ export class ViewerPage {
   private readonly canvas = el('canvas', { className: 'viewer-canvas', ariaLabel: 'Splat scene' });
   private readonly messages = new MessageOverlay();
   private readonly progress = new ProgressBar(() => this.cancelLoad());
-  private readonly help = new HelpOverlay([...CAMERA_HELP, ...PAGE_KEYS], window, () => {
-    this.messages.dismissAll();
-    this.cancelLoad();
-  });
+  private readonly help = IS_TOUCH_SCREEN
+    ? new HelpOverlay(TOUCH_HELP, window, () => {}, { touch: true })
+    : new HelpOverlay([...CAMERA_HELP, ...PAGE_KEYS], window, () => {
+      this.messages.dismissAll();
+      this.cancelLoad();
+    });
   private readonly picker = new FilePicker((files) => void this.open(files, sceneName(files)));
   private readonly settings: ViewerSettings = { ...DEFAULT_SETTINGS };
   private readonly state: ViewerState = {
@@ -128,6 +137,8 @@ export class ViewerPage {
   private target!: { view: GPUTextureView; background: readonly [number, number, number] };
 
   private bounds: Bounds | undefined;
+  /** What a pick needs of the scene on screen: its splats' shapes and opacities (not their colours). */
+  private pickCloud: SplatCloud | undefined;
   /** What the scene on screen says about its anti-aliasing (the 'auto' setting follows it). */
   private sceneAntiAliasing: SceneAntiAliasing | undefined;
   private cpuErrorShown = false;
@@ -139,6 +150,7 @@ export class ViewerPage {
   private lastTick = -1;
   private running = true;
   private sharing!: ViewSharing;
+  private input!: CameraInput;
   private format!: GPUTextureFormat;
   /** The view named in the page's link, applied to the first scene only. */
   private initialView: CameraView | null = null;
@@ -199,6 +211,7 @@ export class ViewerPage {
       level: () => {
         this.camera.level();
         this.showUpAxis();
+        this.gui.set('upSource', 'levelled from a view');
         this.sharing.scheduleUrlUpdate();
       },
       hideUi: () => this.setUiHidden(true),
@@ -206,16 +219,19 @@ export class ViewerPage {
     });
     this.sharing = this.createSharing();
     this.initialView = this.sharing.viewFromPage();
+    this.settings.cameraMode = this.sharing.modeFromPage();
     this.canvas.after(this.sharing.cameraPicker.dom);
     window.addEventListener('keydown', (event) => {
       if (isTypingKey(event) || event.ctrlKey || event.metaKey || event.altKey) return;
       const key = event.key.toLowerCase();
       if (key === 'p') void this.sharing.screenshot(this.settings.screenshotScale);
       else if (key === 'u') this.setUiHidden(!document.body.classList.contains('ui-hidden'));
+      else if (key === 'c') this.setCameraMode(this.settings.cameraMode === 'fly' ? 'orbit' : 'fly');
     });
     this.settingChanged('background');
     this.settingChanged('sortMode');
     this.settingChanged('keyBits');
+    this.settingChanged('cameraMode');
     // A link for embedding: ui=0 starts with the panels hidden (U shows them).
     if (new URLSearchParams(location.search).get('ui') === '0') this.setUiHidden(true);
     const drop = new DropZone(window, (files) => void this.open(files, sceneName(files)));
@@ -258,13 +274,14 @@ export class ViewerPage {
     }).observe(this.canvas);
     this.gui.onPanelToggle(() => this.layoutPanel());
     this.layoutPanel();
-    new CameraInput(this.canvas, this.camera, {
+    this.input = new CameraInput(this.canvas, this.camera, {
       bounds: () => this.bounds,
       keys: window,
       onChange: () => {
         this.sharing.scheduleUrlUpdate();
         this.showUpAxis();
       },
+      onPick: (x, y) => this.pickAt(x, y),
     });
   }
 
@@ -308,14 +325,19 @@ export class ViewerPage {
     this.sceneAntiAliasing = cloud.antiAliasing;
     this.gui.setSceneShDegree(cloud.shDegree);
     this.gui.showScreenFilter(this.settings.antiAliasing, cloud.antiAliasing);
-    // Frame the bulk of the scene, not its floaters; captured scenes point y down.
+    // Frame the bulk of the scene, not its floaters.
     this.bounds = robustBounds(cloud.positions, cloud.count);
-    this.settings.upAxis = source === DEFAULT_SCENE ? '+y' : '-y';
+    this.pickCloud = { ...cloud, dc: new Float32Array(0), sh: new Float32Array(0), shDegree: 0 };
+    this.input.fly.setScene(this.bounds);
+    const up = sceneUp(cloud, source === DEFAULT_SCENE);
+    this.settings.upAxis = up.axis;
+    this.gui.set('upSource', up.source, up.why);
     this.frameCamera();
     if (this.initialView) {
       // A shared link: the exact view it names (framing above set the zoom limits).
       this.camera.setView(this.initialView);
       this.settings.upAxis = upAxisOf(this.camera.up) ?? 'levelled';
+      this.gui.set('upSource', 'the link');
       this.initialView = null;
     }
     this.gui.refreshUpAxis();
@@ -351,6 +373,8 @@ export class ViewerPage {
       size: () => [this.canvas.width, this.canvas.height],
       background: () => [...this.background],
       shDegree: () => this.settings.shDegree,
+      mode: () => this.settings.cameraMode,
+      applyMode: (mode) => this.setCameraMode(mode),
       applyLook: (background, shDegree) => {
         this.settings.background = `#${background.map((c) => Math.round(c * 255).toString(16).padStart(2, '0')).join('')}`;
         this.gui.setShDegree(shDegree);
@@ -369,14 +393,15 @@ export class ViewerPage {
   /**
    * Fits the panel to the window: on a wide one the picture shifts so the
    * camera's target shows in the middle of what the open panel leaves
-   * uncovered; on a narrow one, where the panel lies over the scene, it
-   * ends above the stats and scrolls.
+   * uncovered; on a narrow one (a phone) it is a sheet along the bottom
+   * edge (style.css) over less than half the window, and scrolls.
    */
   private layoutPanel(): void {
     const width = this.canvas.clientWidth;
     this.camera.coveredRight = width > 0 ? this.gui.coveredRight(width) / width : 0;
     const narrow = window.innerWidth < SIDE_PANEL_MIN_WIDTH;
-    this.gui.setMaxHeight(narrow ? this.stats.dom.getBoundingClientRect().top - PANEL_GAP_PX : null);
+    document.body.classList.toggle('narrow-window', narrow);
+    this.gui.setMaxHeight(narrow ? window.innerHeight * SHEET_MAX_HEIGHT : null);
   }
 
   /** Frames the scene from the home pose with the chosen up axis; that pose becomes the reset pose. */
@@ -390,9 +415,15 @@ export class ViewerPage {
     const s = this.settings;
     if (name === 'upAxis' && s.upAxis !== 'levelled') {
       // Choosing 'levelled' itself changes nothing: the level action sets it.
+      this.gui.set('upSource', 'chosen in the panel');
       this.frameCamera();
       this.sharing.scheduleUrlUpdate();
     }
+    if (name === 'cameraMode') {
+      this.input.mode = s.cameraMode;
+      this.sharing.scheduleUrlUpdate();
+    }
+    if (name === 'showStats') document.body.classList.toggle('stats-hidden', !s.showStats);
     if (name === 'background') {
       hexToRgb(s.background, this.background);
       document.body.style.backgroundColor = s.background;
@@ -408,6 +439,41 @@ export class ViewerPage {
       // Auto measures on its own every few frames; without either, nothing is measured.
       if (!s.measureOrder && s.keyBits !== 'auto') this.gui.showOrderError(null);
     }
+  }
+
+  /**
+   * Orbits the splat surface under a double-click or a held touch at (x, y),
+   * CSS pixels from the canvas's corner; says so where there is none.
+   */
+  private pickAt(x: number, y: number): void {
+    const { canvas, camera, settings, pickCloud } = this;
+    if (!pickCloud) return;
+    const width = canvas.width, height = canvas.height;
+    const view = camera.viewMatrix(mat4.create());
+    const pick = pickPoint(pickCloud, {
+      view,
+      eye: camera.eye(vec3.create()),
+      fovY: camera.fovY,
+      width,
+      height,
+      shiftNdc: camera.projectionMatrix(mat4.create(), width / height)[8]!,
+      splatScale: settings.splatScale,
+      screenFilter: screenFilterFor(settings.antiAliasing, this.sceneAntiAliasing),
+    }, (x * width) / Math.max(1, canvas.clientWidth), (y * height) / Math.max(1, canvas.clientHeight));
+    this.state.picked = pick ? pick.point : null;
+    if (!pick) {
+      this.messages.notify('Nothing to orbit there', 'Double-click (or touch and hold) a part of the scene to orbit around it.');
+      return;
+    }
+    camera.orbitAround(pick.point);
+    this.sharing.scheduleUrlUpdate();
+  }
+
+  /** Orbit or fly (the C key, a link, a camera file), shown in the panel. */
+  private setCameraMode(mode: CameraMode): void {
+    this.settings.cameraMode = mode;
+    this.gui.refreshCameraMode();
+    this.settingChanged('cameraMode');
   }
 
   /** Shows the camera's up in the panel (a reset may bring an axis back, level leaves none). */
@@ -434,11 +500,12 @@ export class ViewerPage {
     requestAnimationFrame(this.tick);
     const elapsed = this.lastTick < 0 ? 0 : Math.min(0.1, (now - this.lastTick) / 1000);
     this.lastTick = now;
+    // Steps of at most 0.1 s, so a stalled frame does not jump the camera.
     if (this.settings.autoRotate && elapsed > 0) {
-      // At most 0.1 s a step, so a stalled frame does not jump the camera.
       this.camera.orbit((AUTO_ROTATE_DEG_PER_S * Math.PI / 180) * elapsed, 0);
       this.sharing.scheduleUrlUpdate();
     }
+    this.input.step(elapsed);
     if (this.framesInFlight >= MAX_FRAMES_IN_FLIGHT) return;
     this.stats.begin();
     const { canvas, params, camera, settings } = this;
@@ -516,6 +583,23 @@ export class ViewerPage {
     if (this.state.ready) return;
     this.state.ready = true;
     document.body.dataset.viewer = 'ready';
+  };
+}
+
+/**
+ * Which way is up in a scene that opens, and what the panel says of it. No
+ * format the viewer reads records an up axis, so it is the default scene's
+ * own (+y), a guess from the splats where they show a clear ground
+ * (src/app/up-guess.ts), or else the captured scenes' convention, −y.
+ */
+function sceneUp(cloud: SplatCloud, isDefaultScene: boolean): { axis: UpAxis; source: string; why: string } {
+  if (isDefaultScene) return { axis: '+y', source: 'the default scene', why: 'The default scene is made with +y up.' };
+  const guess = guessUpAxis(cloud.positions, cloud.count);
+  if (guess) return { axis: guess.axis, source: 'guessed from the splats', why: `${guess.reason} Change it in "up axis" if it is wrong.` };
+  return {
+    axis: '-y',
+    source: 'convention (−y)',
+    why: 'The file does not say which way is up and the splats show no clear ground: −y, the convention of captured scenes (COLMAP, INRIA trainers).',
   };
 }
 

@@ -105,8 +105,15 @@ export interface TestPage {
   errors: string[];
 }
 
+/** How the browser presents itself: a desktop window by default, or a phone's touch screen. */
+export interface BrowserOptions {
+  viewport?: { width: number; height: number };
+  /** A touch screen as the only pointer (touch events, `pointer: coarse`), as on a phone. */
+  touch?: boolean;
+}
+
 /** Launches Chromium with a fresh profile; throws (never skips) when Chromium is missing. */
-export async function launchBrowser(): Promise<TestBrowser> {
+export async function launchBrowser(options: BrowserOptions = {}): Promise<TestBrowser> {
   if (!existsSync(CHROMIUM_PATH)) {
     throw new Error(
       `Chromium not found at ${CHROMIUM_PATH}. Install it with ` +
@@ -124,7 +131,9 @@ export async function launchBrowser(): Promise<TestBrowser> {
       args: CHROMIUM_ARGS,
       // A page gets this size from its first frame; setting it later would
       // lay the page out (and start drawing) at a larger size first.
-      viewport: { ...BROWSER_VIEWPORT },
+      viewport: { ...(options.viewport ?? BROWSER_VIEWPORT) },
+      // A phone at one device pixel per CSS pixel: SwiftShader draws 9× fewer pixels than at a phone's 3×.
+      ...(options.touch ? { hasTouch: true, isMobile: true, deviceScaleFactor: 1 } : {}),
     });
     context.setDefaultTimeout(BROWSER_WAIT_TIMEOUT_MS);
     context.setDefaultNavigationTimeout(BROWSER_WAIT_TIMEOUT_MS);
@@ -181,4 +190,21 @@ export async function waitForPage(page: Page, predicate: string): Promise<void> 
 export async function waitForFrames(page: Page, count: number): Promise<void> {
   const start = (await viewerState(page)).frames;
   await waitForPage(page, `window.__splatsort.frames >= ${start + count}`);
+}
+
+/**
+ * Opens the viewer's settings panel (closed by default on narrow windows)
+ * and waits for its animation to end; `tap` on a touch screen.
+ */
+export async function openPanel(page: Page, how: 'click' | 'tap' = 'click'): Promise<void> {
+  const title = page.locator('.lil-gui.lil-root > .lil-title');
+  if ((await title.getAttribute('aria-expanded')) !== 'true') await (how === 'tap' ? title.tap() : title.click());
+  await page.waitForFunction(
+    () => {
+      const root = document.querySelector('.lil-gui.lil-root');
+      return root !== null && !root.classList.contains('lil-closed') && !root.classList.contains('lil-transition');
+    },
+    null,
+    { polling: 100 },
+  );
 }

@@ -17,6 +17,7 @@ import type { ViewerState } from '../../src/ui/viewer-page';
 import {
   BROWSER_TEST_TIMEOUT_MS,
   launchBrowser,
+  openPanel,
   saveScreenshot,
   startDevServer,
   type DevServer,
@@ -130,20 +131,6 @@ async function box(selector: string): Promise<Box> {
 
 function overlaps(a: Box, b: Box): boolean {
   return a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
-}
-
-/** Opens the settings panel (closed by default on narrow windows) and waits for its animation to end. */
-async function openPanel(): Promise<void> {
-  const title = page.locator('.lil-gui.lil-root > .lil-title');
-  if ((await title.getAttribute('aria-expanded')) !== 'true') await title.click();
-  await page.waitForFunction(
-    () => {
-      const root = document.querySelector('.lil-gui.lil-root');
-      return root !== null && !root.classList.contains('lil-closed') && !root.classList.contains('lil-transition');
-    },
-    null,
-    { polling: 100 },
-  );
 }
 
 describe('timing chart', { timeout: BROWSER_TEST_TIMEOUT_MS }, () => {
@@ -261,7 +248,7 @@ describe('timing chart', { timeout: BROWSER_TEST_TIMEOUT_MS }, () => {
   });
 
   it('shows the CPU sort once the CPU sort is chosen', async () => {
-    await openPanel();
+    await openPanel(page);
     const row = page.locator('.lil-gui .lil-controller').filter({ has: page.locator('.lil-name', { hasText: /^sort mode$/ }) });
     await row.locator('select').selectOption({ label: 'CPU 32-bit radix' });
     await waitFor("window.__splatsort.activeSort === 'CPU 32-bit radix'");
@@ -276,7 +263,7 @@ describe('timing chart', { timeout: BROWSER_TEST_TIMEOUT_MS }, () => {
   it('stays clear of the settings panel at 1280×800 and 390×844', async () => {
     for (const [width, height] of [[1280, 800], [390, 844]] as const) {
       await page.setViewportSize({ width, height });
-      await openPanel();
+      await openPanel(page);
       // The chart spans the stats grid: three panel columns wide, or two on narrow windows.
       const grid = await box('.stats .stats-grid');
       const chart = await box(CHART);

@@ -7,7 +7,15 @@ const VALID = { width: 640, height: 480, fovy_deg: 50, eye: [0, 1, 4], target: [
 describe('camera file', () => {
   it('reads the documented format and ignores extra keys', () => {
     const camera = parseCameraFile(JSON.stringify({ ...VALID, comment: 'kept out' }));
-    expect(camera).toEqual(VALID);
+    // A file without "mode" (older files, the render command's) is an orbit view.
+    expect(camera).toEqual({ ...VALID, mode: 'orbit' });
+  });
+
+  it('keeps the viewer\'s camera mode', () => {
+    expect(parseCameraFile(JSON.stringify({ ...VALID, mode: 'fly' })).mode).toBe('fly');
+    const file = cameraFileOf({ eye: [0, 1, 4], target: [0, 0, 0], up: [0, 1, 0], fovyDeg: 50 }, { width: 64, height: 48, background: [0, 0, 0], shDegree: 0, mode: 'fly' });
+    expect(parseCameraFile(JSON.stringify(file)).mode).toBe('fly');
+    expect(() => parseCameraFile(JSON.stringify({ ...VALID, mode: 'walk' }))).toThrow(/"mode" must be "orbit" or "fly", got "walk"/);
   });
 
   it('gives matrices that look from eye to target with the vertical fov and aspect', () => {

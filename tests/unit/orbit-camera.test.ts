@@ -238,3 +238,26 @@ describe('any up axis', () => {
     expect(Array.from(camera.up)).toEqual([0, 1, 0]);
   });
 });
+
+describe('orbitAround', () => {
+  it('makes a picked point the point orbited, the eye staying where it is', () => {
+    const camera = new OrbitCamera({ yaw: 0.4, pitch: 0.2, distance: 6, target: [1, 0, -2] });
+    camera.setUp([0, -1, 0]);
+    const eye = eyeOf(camera);
+    camera.orbitAround([2, -1, 0.5]);
+    const view = camera.getView(createCameraView());
+    view.eye.forEach((v, i) => expect(v).toBeCloseTo(eye[i]!, 5));
+    view.target.forEach((v, i) => expect(v).toBeCloseTo([2, -1, 0.5][i]!, 9));
+    expect(camera.distance).toBeCloseTo(Math.hypot(eye[0]! - 2, eye[1]! + 1, eye[2]! - 0.5), 5);
+    // The point is straight ahead, in the middle of the picture.
+    const centre = vec3.transformMat4(vec3.create(), [2, -1, 0.5], camera.viewMatrix(mat4.create()));
+    expect(Math.hypot(centre[0], centre[1])).toBeLessThan(1e-5);
+    // Orbiting now turns about it.
+    camera.orbit(0.5, 0);
+    expect(Array.from(camera.getView(createCameraView()).target).every((v, i) => Math.abs(v - [2, -1, 0.5][i]!) < 1e-9)).toBe(true);
+    // A point at the eye changes nothing.
+    const before = camera.getView(createCameraView());
+    camera.orbitAround(before.eye);
+    expect(camera.getView(createCameraView())).toEqual(before);
+  });
+});

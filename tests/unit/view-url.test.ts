@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { mat4 } from 'gl-matrix';
 import { OrbitCamera, createCameraView } from '../../src/app/orbit-camera';
-import { readViewParams, writeViewParams } from '../../src/app/view-url';
+import { readViewMode, readViewParams, writeViewParams } from '../../src/app/view-url';
 
 describe('the view in the URL', () => {
   it.each([
@@ -45,5 +45,17 @@ describe('the view in the URL', () => {
     expect(camera.distance).toBeCloseTo(5, 12);
     const view = camera.getView(createCameraView());
     [0, 0, 5].forEach((v, i) => expect(view.eye[i]).toBeCloseTo(v, 12));
+  });
+
+  it('keeps fly mode in the link, and leaves orbit links as they were', () => {
+    const view = { eye: [0, 0, 5], target: [0, 0, 0], up: [0, 1, 0], fovyDeg: 40 } as const;
+    const params = new URLSearchParams('mode=fly');
+    writeViewParams({ ...view, eye: [...view.eye], target: [...view.target], up: [...view.up] }, params);
+    expect(params.has('mode')).toBe(false);
+    expect(readViewMode(params)).toBe('orbit');
+    writeViewParams({ ...view, eye: [...view.eye], target: [...view.target], up: [...view.up] }, params, 'fly');
+    expect(params.get('mode')).toBe('fly');
+    expect(readViewMode(params)).toBe('fly');
+    expect(() => readViewMode(new URLSearchParams('mode=walk'))).toThrow(/"mode" must be orbit or fly, got "walk"/);
   });
 });

@@ -1,0 +1,154 @@
+/**
+ * Moving through a scene in the viewer, in Chromium on SwiftShader: a
+ * double-click makes the splat surface under the cursor the point orbited
+ * (on a scene built so the answer is known: an opaque wall in the plane
+ * z = 0), a double-click on the background changes nothing, and fly mode
+ * (C) moves the eye along the view for a held W, with the mode kept in the
+ * view link.
+ *
+ * Every wait is on the page's own state (window.__splatsort), bounded only
+ * by the test's time limit.
+ */
+import { mat4, vec4 } from 'gl-matrix';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  BROWSER_TEST_TIMEOUT_MS, launchBrowser, startDevServer, viewerState, waitForFrames, waitForPage,
+  type DevServer, type TestBrowser, type TestPage,
+} from './browser';
+
+let server: DevServer | undefined;
+let browser: TestBrowser | undefined;
+let tab: TestPage;
+let page: Page;
+
+const state = () => viewerState(page);
+const waitFor = (predicate: string) => waitForPage(page, predicate);
+const sub = (a: readonly number[], b: readonly number[]) => [a[0]! - b[0]!, a[1]! - b[1]!, a[2]! - b[2]!];
+const dot = (a: readonly number[], b: readonly number[]) => a[0]! * b[0]! + a[1]! * b[1]! + a[2]! * b[2]!;
+const length = (a: readonly number[]) => Math.hypot(a[0]!, a[1]!, a[2]!);
+
+/** Half the wall's side: splats cover x and y in [−WALL, WALL] at z = 0. */
+const WALL = 2;
+
+/**
+ * A .splat file (32 bytes a splat: position and scale as f32, RGBA and a
+ * quaternion as bytes) of a 41 × 41 grid of opaque round splats, 0.1 apart
+ * with σ 0.06: one wall you cannot see through, lying in z = 0.
+ */
+function wallScene(): Buffer {
+  const side = 41;
+  const bytes = Buffer.alloc(side * side * 32);
+  let at = 0;
+  for (let j = 0; j < side; j++) {
+    for (let i = 0; i < side; i++) {
+      bytes.writeFloatLE(-WALL + (2 * WALL * i) / (side - 1), at);
+      bytes.writeFloatLE(-WALL + (2 * WALL * j) / (side - 1), at + 4);
+      bytes.writeFloatLE(0, at + 8);
+      bytes.writeFloatLE(0.06, at + 12);
+      bytes.writeFloatLE(0.06, at + 16);
+      bytes.writeFloatLE(0.06, at + 20);
+      bytes.set([200, 120 + 2 * i, 60 + 3 * j, 255, 255, 128, 128, 128], at + 24); // colour, alpha; quaternion (1, 0, 0, 0)
+      at += 32;
+    }
+  }
+  return bytes;
+}
+
+describe('moving through a scene', { timeout: BROWSER_TEST_TIMEOUT_MS }, () => {
+  beforeAll(async () => {
+    server = await startDevServer();
+    browser = await launchBrowser();
+    tab = await browser.newPage();
+    page = tab.page;
+    await page.goto(server.url);
+    await waitFor("document.body.dataset.viewer === 'ready'");
+    await page.setInputFiles('#file-input', { name: 'wall.splat', mimeType: 'application/octet-stream', buffer: wallScene() });
+    await waitFor("window.__splatsort.sceneName === 'wall.splat' && !window.__splatsort.loading");
+    await waitForFrames(page, 1);
+  }, BROWSER_TEST_TIMEOUT_MS);
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  it('orbits the splat under a double-click: the eye stays, the point is on the wall and under the cursor', async () => {
+    const before = (await state()).view;
+    const canvas = (await page.locator('canvas.viewer-canvas').boundingBox())!;
+    // Left of the middle, still on the wall (framed to fill the window's height).
+    const [x, y] = [canvas.x + canvas.width * 0.42, canvas.y + canvas.height * 0.55];
+    await page.mouse.dblclick(x, y);
+    await waitFor('window.__splatsort.picked !== undefined');
+    const picked = (await state()).picked!;
+    expect(picked).not.toBeNull();
+    // On the wall: its plane, within its sides (a splat's σ of slack).
+    expect(Math.abs(picked![2])).toBeLessThan(0.06);
+    expect(Math.abs(picked![0])).toBeLessThan(WALL + 0.06);
+    expect(Math.abs(picked![1])).toBeLessThan(WALL + 0.06);
+    // Under the cursor: seen from the view before the pick, the point projects onto the pixel clicked
+    // (the window is narrower than the side panel's minimum, so the picture is not shifted for it).
+    const view = mat4.lookAt(mat4.create(), before.eye, before.target, before.up);
+    const projection = mat4.perspectiveZO(mat4.create(), (before.fovyDeg * Math.PI) / 180, canvas.width / canvas.height, 0.01, Infinity);
+    const clip = vec4.transformMat4(vec4.create(), vec4.transformMat4(vec4.create(), [...picked!, 1], view), projection);
+    const pixel = [((clip[0] / clip[3] + 1) / 2) * canvas.width, ((1 - clip[1] / clip[3]) / 2) * canvas.height];
+    expect(Math.abs(pixel[0]! - (x - canvas.x))).toBeLessThan(1);
+    expect(Math.abs(pixel[1]! - (y - canvas.y))).toBeLessThan(1);
+    await waitFor(`Math.hypot(...window.__splatsort.view.target.map((t, i) => t - ${JSON.stringify(picked)}[i])) < 1e-6`);
+    const after = (await state()).view;
+    expect(length(sub(after.eye, before.eye))).toBeLessThan(1e-6 * length(sub(before.eye, before.target)));
+    // The picked point is now straight ahead: the picture turned to centre it.
+    const forward = sub(after.target, after.eye);
+    expect(dot(forward, sub(picked!, after.eye)) / (length(forward) * length(sub(picked!, after.eye)))).toBeGreaterThan(1 - 1e-9);
+
+    // The background has nothing to orbit: the view stays, and the page says so.
+    await page.evaluate(() => { window.__splatsort!.picked = undefined; });
+    await page.mouse.dblclick(canvas.x + 3, canvas.y + 3);
+    await waitFor('window.__splatsort.picked !== undefined');
+    expect((await state()).picked).toBeNull();
+    await expect.poll(() => page.locator('.messages').textContent()).toContain('Nothing to orbit there');
+    expect(length(sub((await state()).view.target, picked!))).toBeLessThan(1e-6);
+  });
+
+  it('flies: C switches to fly mode, kept in the link; a held W moves eye and target forward along the view', async () => {
+    await page.keyboard.press('r');
+    await page.keyboard.press('c');
+    await waitFor("new URLSearchParams(location.search).get('mode') === 'fly'");
+    const mode = page.locator('.lil-gui .lil-controller').filter({ hasText: 'camera (C)' }).locator('select');
+    expect(await mode.inputValue()).toBe('fly');
+    await waitForFrames(page, 1);
+    const start = (await state()).view;
+    const startMs = Date.now();
+    await page.keyboard.down('w');
+    // Until the eye has moved a tenth of the way to the target, then let go.
+    await waitFor(`Math.hypot(...window.__splatsort.view.eye.map((e, i) => e - ${JSON.stringify(start.eye)}[i])) > 0.1 * ${length(sub(start.target, start.eye))}`);
+    await page.keyboard.up('w');
+    const heldS = (Date.now() - startMs) / 1000;
+    await waitForFrames(page, 2);
+    const end = (await state()).view;
+    const moved = sub(end.eye, start.eye);
+    const forward = sub(start.target, start.eye);
+    // Along the view, not turned: the target moved with the eye, by the same step.
+    expect(dot(moved, forward) / (length(moved) * length(forward))).toBeGreaterThan(1 - 1e-6);
+    expect(length(sub(sub(end.target, start.target), moved))).toBeLessThan(1e-6 * length(forward));
+    // No faster than the scene's default speed (its framing diagonal in 8 s) over the time W was held.
+    const diagonal = Math.hypot(2 * WALL, 2 * WALL, 0);
+    expect(length(moved)).toBeLessThan((diagonal / 8) * (heldS + 0.2));
+    // The eye stops when W is let go.
+    await waitForFrames(page, 2);
+    expect(length(sub((await state()).view.eye, end.eye))).toBe(0);
+
+    // Back to orbit with C; the link drops the mode.
+    await page.keyboard.press('c');
+    await waitFor("!new URLSearchParams(location.search).has('mode')");
+    expect(await mode.inputValue()).toBe('orbit');
+    expect(tab.errors).toEqual([]);
+  });
+
+  it('opens a fly-mode link in fly mode', async () => {
+    await page.goto(`${server!.url}?mode=fly`);
+    await waitFor("document.body.dataset.viewer === 'ready'");
+    const mode = page.locator('.lil-gui .lil-controller').filter({ hasText: 'camera (C)' }).locator('select');
+    expect(await mode.inputValue()).toBe('fly');
+  });
+});
