@@ -342,7 +342,7 @@ function clamp(v: number, lo: number, hi: number): number {
   return Math.min(hi, Math.max(lo, v));
 }
 
-/** Keeps yaw in (-π, π] so it does not lose precision after many turns. */
-function wrapAngle(a: number): number {
+/** An angle in (-π, π]: yaw kept there does not lose precision after many turns. */
+export function wrapAngle(a: number): number {
   return a - 2 * Math.PI * Math.ceil((a - Math.PI) / (2 * Math.PI));
 }

@@ -47,6 +47,8 @@ export interface ViewerSettings extends FrameSettings {
   screenshotScale: number;
   /** Turn the camera about the target, AUTO_ROTATE_DEG_PER_S. */
   autoRotate: boolean;
+  /** The drawn camera glides to where the controls move it (src/app/camera-damping.ts), or jumps. */
+  smoothCamera: boolean;
   /** Show the stats panels and the timing chart. */
   showStats: boolean;
   /** Orbit around a point, or fly through the scene (C switches). */
@@ -72,6 +74,7 @@ export const DEFAULT_SETTINGS: ViewerSettings = {
   autoRotate: false,
   cameraMode: 'orbit',
   showStats: true,
+  smoothCamera: true,
   upAxis: '+y',
 };
 
@@ -168,6 +171,7 @@ export class ViewerGui {
     view.add(settings, 'screenshotScale', { '1× canvas': 1, '2× canvas': 2, '4× canvas': 4 }).name('screenshot size');
     view.add({ shot: () => actions.screenshot() }, 'shot').name('screenshot (P)');
     this.cameraModeController = view.add(settings, 'cameraMode', { 'orbit': 'orbit', 'fly (W A S D Q E)': 'fly' }).name('camera (C)').onChange(changed('cameraMode'));
+    view.add(settings, 'smoothCamera').name('smooth camera');
     view.add(settings, 'autoRotate').name('auto-rotate').onChange(changed('autoRotate'));
     view.add({ fullscreen: () => actions.fullscreen() }, 'fullscreen').name('fullscreen');
     view.add(settings, 'showStats').name('stats panels').onChange(changed('showStats'));

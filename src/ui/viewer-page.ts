@@ -31,6 +31,7 @@ import { CpuOrderClient } from '../sort/cpu-order-client';
 import { CAMERA_HELP, CameraInput, TOUCH_HELP } from './camera-input';
 import type { CameraMode } from '../app/fly-motion';
 import { pickPoint } from '../app/pick-point';
+import { followCamera } from '../app/camera-damping';
 import { DropZone, FilePicker, HelpOverlay, MessageOverlay, ProgressBar, el, isTypingKey, reportGpuErrors } from './overlays';
 import { StatsPanels } from './stats-panels';
 import { ViewSharing } from './view-sharing';
@@ -109,7 +110,12 @@ export class ViewerPage {
   private readonly state: ViewerState = {
     frames: 0, splats: 0, sceneName: '', activeSort: '', lastError: null, warnings: [], loading: false, ready: false, keyBits: 32, orderError: null, difference: null, view: createCameraView(),
   };
+  /** The camera the controls move, links and camera files keep. */
   private readonly camera = new OrbitCamera({ yaw: HOME_YAW, pitch: HOME_PITCH });
+  /** The camera drawn: it follows `camera` smoothly (src/app/camera-damping.ts), or at once. */
+  private readonly shown = new OrbitCamera({ yaw: HOME_YAW, pitch: HOME_PITCH });
+  /** The next frame takes the camera at once (a new scene, a shared view): no glide from the last one. */
+  private snapShown = true;
   private readonly loader = new SplatLoader();
   /** Removes the message of the last load that failed, if it is still showing. */
   private clearLoadError: () => void = () => {};
@@ -341,6 +347,7 @@ export class ViewerPage {
       this.initialView = null;
     }
     this.gui.refreshUpAxis();
+    this.snapShown = true;
     // The scene's address goes into view links as the page's link gave it.
     this.sharing.setSceneUrl(typeof source === 'string' && source !== DEFAULT_SCENE ? link ?? source : null);
     this.state.splats = cloud.count;
@@ -446,7 +453,8 @@ export class ViewerPage {
    * CSS pixels from the canvas's corner; says so where there is none.
    */
   private pickAt(x: number, y: number): void {
-    const { canvas, camera, settings, pickCloud } = this;
+    // The ray through what is on screen: the drawn camera's.
+    const { canvas, shown: camera, settings, pickCloud } = this;
     if (!pickCloud) return;
     const width = canvas.width, height = canvas.height;
     const view = camera.viewMatrix(mat4.create());
@@ -465,7 +473,7 @@ export class ViewerPage {
       this.messages.notify('Nothing to orbit there', 'Double-click (or touch and hold) a part of the scene to orbit around it.');
       return;
     }
-    camera.orbitAround(pick.point);
+    this.camera.orbitAround(pick.point);
     this.sharing.scheduleUrlUpdate();
   }
 
@@ -498,17 +506,21 @@ export class ViewerPage {
   private readonly tick = (now: number): void => {
     if (!this.running) return;
     requestAnimationFrame(this.tick);
-    const elapsed = this.lastTick < 0 ? 0 : Math.min(0.1, (now - this.lastTick) / 1000);
+    const sinceLast = this.lastTick < 0 ? 0 : (now - this.lastTick) / 1000;
     this.lastTick = now;
-    // Steps of at most 0.1 s, so a stalled frame does not jump the camera.
+    // Motion in steps of at most 0.1 s, so a stalled frame does not jump the camera.
+    const elapsed = Math.min(0.1, sinceLast);
     if (this.settings.autoRotate && elapsed > 0) {
       this.camera.orbit((AUTO_ROTATE_DEG_PER_S * Math.PI / 180) * elapsed, 0);
       this.sharing.scheduleUrlUpdate();
     }
     this.input.step(elapsed);
+    // The drawn camera follows the controls' (a slow frame catches up more, never less).
+    followCamera(this.shown, this.camera, this.settings.smoothCamera && !this.snapShown ? sinceLast : Infinity);
+    this.snapShown = false;
     if (this.framesInFlight >= MAX_FRAMES_IN_FLIGHT) return;
     this.stats.begin();
-    const { canvas, params, camera, settings } = this;
+    const { canvas, params, shown: camera, settings } = this;
     if (canvas.width !== this.pendingSize[0] || canvas.height !== this.pendingSize[1]) {
       [canvas.width, canvas.height] = this.pendingSize;
     }

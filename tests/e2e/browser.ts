@@ -208,3 +208,17 @@ export async function openPanel(page: Page, how: 'click' | 'tap' = 'click'): Pro
     { polling: 100 },
   );
 }
+
+/**
+ * The viewer's camera once it has come to rest: the drawn camera glides to
+ * where the controls moved it (camera damping), so this waits until two
+ * frames in a row show the same view, and returns it.
+ */
+export async function settledView(page: Page): Promise<ViewerState['view']> {
+  for (;;) {
+    const { view, frames } = await viewerState(page);
+    await waitForPage(page, `window.__splatsort.frames > ${frames}`);
+    const next = (await viewerState(page)).view;
+    if (JSON.stringify(next) === JSON.stringify(view)) return next;
+  }
+}

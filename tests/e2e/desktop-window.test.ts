@@ -19,7 +19,7 @@ import { decodePng } from '../../cli/png';
 import { formatBytes } from '../../src/ui/scene-facts';
 import { scenePath } from '../shared-scenes';
 import {
-  BROWSER_TEST_TIMEOUT_MS, launchBrowser, saveScreenshot, startDevServer, viewerState, waitForFrames, waitForPage,
+  BROWSER_TEST_TIMEOUT_MS, launchBrowser, saveScreenshot, settledView, startDevServer, viewerState, waitForFrames, waitForPage,
   type DevServer, type TestBrowser, type TestPage,
 } from './browser';
 
@@ -59,9 +59,9 @@ async function waitForEye(eye: readonly number[]): Promise<void> {
 async function afterKey(key: string): Promise<{ eye: Vec; target: Vec }> {
   const frames = (await state()).frames;
   await page.keyboard.press(key);
-  // The frame that started after the key has the new camera.
+  // The frame that started after the key has the new camera; it comes to rest a moment later.
   await waitFor(`window.__splatsort.frames >= ${frames + 2}`);
-  const { eye, target } = (await state()).view;
+  const { eye, target } = await settledView(page);
   return { eye: [...eye], target: [...target] };
 }
 
@@ -185,7 +185,7 @@ describe('a desktop window, 1280×800', { timeout: BROWSER_TEST_TIMEOUT_MS }, ()
   });
 
   it('offers every axis as up, and levels the view: what is up on screen becomes up', async () => {
-    const upAxis = page.locator('.lil-gui .lil-controller').filter({ hasText: 'up axis' }).locator('select');
+    const upAxis = page.locator('.lil-gui .lil-controller').filter({ has: page.locator('.lil-name', { hasText: /^up axis$/ }) }).locator('select');
     const home = (await state()).view;
     await upAxis.selectOption({ label: '+z' });
     await page.waitForFunction(() => window.__splatsort!.view.up.join() === '0,0,1', null, { polling: 100 });

@@ -13,7 +13,7 @@ import { mat4, vec4 } from 'gl-matrix';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  BROWSER_TEST_TIMEOUT_MS, launchBrowser, startDevServer, viewerState, waitForFrames, waitForPage,
+  BROWSER_TEST_TIMEOUT_MS, launchBrowser, settledView, startDevServer, viewerState, waitForFrames, waitForPage,
   type DevServer, type TestBrowser, type TestPage,
 } from './browser';
 
@@ -74,7 +74,7 @@ describe('moving through a scene', { timeout: BROWSER_TEST_TIMEOUT_MS }, () => {
   });
 
   it('orbits the splat under a double-click: the eye stays, the point is on the wall and under the cursor', async () => {
-    const before = (await state()).view;
+    const before = await settledView(page);
     const canvas = (await page.locator('canvas.viewer-canvas').boundingBox())!;
     // Left of the middle, still on the wall (framed to fill the window's height).
     const [x, y] = [canvas.x + canvas.width * 0.42, canvas.y + canvas.height * 0.55];
@@ -116,16 +116,14 @@ describe('moving through a scene', { timeout: BROWSER_TEST_TIMEOUT_MS }, () => {
     await waitFor("new URLSearchParams(location.search).get('mode') === 'fly'");
     const mode = page.locator('.lil-gui .lil-controller').filter({ hasText: 'camera (C)' }).locator('select');
     expect(await mode.inputValue()).toBe('fly');
-    await waitForFrames(page, 1);
-    const start = (await state()).view;
+    const start = await settledView(page);
     const startMs = Date.now();
     await page.keyboard.down('w');
     // Until the eye has moved a tenth of the way to the target, then let go.
     await waitFor(`Math.hypot(...window.__splatsort.view.eye.map((e, i) => e - ${JSON.stringify(start.eye)}[i])) > 0.1 * ${length(sub(start.target, start.eye))}`);
     await page.keyboard.up('w');
     const heldS = (Date.now() - startMs) / 1000;
-    await waitForFrames(page, 2);
-    const end = (await state()).view;
+    const end = await settledView(page);
     const moved = sub(end.eye, start.eye);
     const forward = sub(start.target, start.eye);
     // Along the view, not turned: the target moved with the eye, by the same step.
@@ -134,7 +132,7 @@ describe('moving through a scene', { timeout: BROWSER_TEST_TIMEOUT_MS }, () => {
     // No faster than the scene's default speed (its framing diagonal in 8 s) over the time W was held.
     const diagonal = Math.hypot(2 * WALL, 2 * WALL, 0);
     expect(length(moved)).toBeLessThan((diagonal / 8) * (heldS + 0.2));
-    // The eye stops when W is let go.
+    // The eye stays where it came to rest once W is let go.
     await waitForFrames(page, 2);
     expect(length(sub((await state()).view.eye, end.eye))).toBe(0);
 

@@ -11,7 +11,7 @@
 import type { CDPSession, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  BROWSER_TEST_TIMEOUT_MS, launchBrowser, openPanel, saveScreenshot, startDevServer, viewerState, waitForFrames, waitForPage,
+  BROWSER_TEST_TIMEOUT_MS, launchBrowser, openPanel, saveScreenshot, settledView, startDevServer, viewerState, waitForFrames, waitForPage,
   type DevServer, type TestBrowser, type TestPage,
 } from './browser';
 
@@ -115,7 +115,7 @@ describe('a phone, 390×844 touch screen', { timeout: BROWSER_TEST_TIMEOUT_MS },
   });
 
   it('orbits with one finger and zooms with a pinch', async () => {
-    const start = (await state()).view;
+    const start = await settledView(page);
     await drag([[WIDTH * 0.3, HEIGHT * 0.5]], [[WIDTH * 0.7, HEIGHT * 0.5]]);
     await waitFor(`Math.hypot(...window.__splatsort.view.eye.map((e, i) => e - ${JSON.stringify(start.eye)}[i])) > 0`);
     const orbited = (await state()).view;
@@ -129,7 +129,7 @@ describe('a phone, 390×844 touch screen', { timeout: BROWSER_TEST_TIMEOUT_MS },
   });
 
   it('orbits the point under a held finger', async () => {
-    const before = (await state()).view;
+    const before = await settledView(page);
     await page.evaluate(() => { window.__splatsort!.picked = undefined; });
     // The default scene fills the middle of the screen.
     await touch('touchStart', [[WIDTH / 2, HEIGHT / 2]]);
