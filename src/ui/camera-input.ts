@@ -21,7 +21,7 @@
 import { FLY_KEYS, FLY_SPEED_STEP, FlyMotion, type CameraMode } from '../app/fly-motion';
 import type { OrbitCamera } from '../app/orbit-camera';
 import type { Bounds } from '../scene/splat-cloud';
-import { isTypingKey } from './overlays';
+import { isTypingKey, PAGE_KEY_LISTENER } from './overlays';
 
 /** The controls, for a keyboard-help overlay (a mouse and a keyboard). */
 export const CAMERA_HELP: ReadonlyArray<[string, string]> = [
@@ -115,11 +115,11 @@ export class CameraInput {
     on('dblclick', (e) => this.pick(e.clientX, e.clientY));
     on('contextmenu', (e) => e.preventDefault(), false);
     const keys = options.keys ?? canvas;
-    const listen = { signal: this.abort.signal };
+    const listen = { ...PAGE_KEY_LISTENER, signal: this.abort.signal };
     keys.addEventListener('keydown', (e) => this.keyDown(e as KeyboardEvent), listen);
     keys.addEventListener('keyup', (e) => this.keyUp(e as KeyboardEvent), listen);
     // Key-ups that happen while the page has no focus never arrive.
-    window.addEventListener('blur', () => this.fly.releaseAll(), listen);
+    window.addEventListener('blur', () => this.fly.releaseAll(), { signal: this.abort.signal });
   }
 
   dispose(): void {

@@ -138,8 +138,22 @@ export class ProgressBar {
  */
 export function isTypingKey(event: KeyboardEvent): boolean {
   const target = event.target as HTMLElement | null;
-  return Boolean(target?.closest?.('input, select, textarea, [contenteditable]'));
+  const field = target?.closest?.('input, select, textarea, [contenteditable]');
+  // A checkbox or a button in focus (the panel's, after a click) takes no typing: the keys still steer.
+  return Boolean(field) && !(field instanceof HTMLInputElement && UNTYPED_INPUTS.has(field.type));
 }
+
+/** Input types that take no typed text. */
+const UNTYPED_INPUTS = new Set(['checkbox', 'radio', 'button', 'submit', 'reset', 'color', 'file', 'image']);
+
+/**
+ * Options for the page's key listeners: heard on the way down (capture),
+ * before the panel's controls see the key. lil-gui stops every key at its
+ * controllers so that typing in them does not reach the page, which left
+ * the keys dead after a click on any panel button; isTypingKey keeps
+ * typing in a field to the field.
+ */
+export const PAGE_KEY_LISTENER: AddEventListenerOptions = { capture: true };
 
 /** The keyboard and mouse help: a panel toggled with H or ?, and the hint that says so. */
 export class HelpOverlay {
@@ -161,7 +175,7 @@ export class HelpOverlay {
         this.toggle(false);
         onEscape();
       }
-    });
+    }, PAGE_KEY_LISTENER);
     const keys: (readonly [string, string])[] = touch ? [] : [['H or ?', 'Show or hide this help'], ['Esc', 'Close messages and help, cancel a load']];
     const list = el('dl');
     for (const [what, action] of [...controls, ...keys]) {

@@ -32,7 +32,7 @@ import { CAMERA_HELP, CameraInput, TOUCH_HELP } from './camera-input';
 import type { CameraMode } from '../app/fly-motion';
 import { pickPoint } from '../app/pick-point';
 import { followCamera } from '../app/camera-damping';
-import { DropZone, FilePicker, HelpOverlay, MessageOverlay, ProgressBar, el, isTypingKey, reportGpuErrors } from './overlays';
+import { DropZone, FilePicker, HelpOverlay, MessageOverlay, PAGE_KEY_LISTENER, ProgressBar, el, isTypingKey, reportGpuErrors } from './overlays';
 import { StatsPanels } from './stats-panels';
 import { ViewSharing } from './view-sharing';
 import { captureFrame } from './capture';
@@ -233,7 +233,7 @@ export class ViewerPage {
       if (key === 'p') void this.sharing.screenshot(this.settings.screenshotScale);
       else if (key === 'u') this.setUiHidden(!document.body.classList.contains('ui-hidden'));
       else if (key === 'c') this.setCameraMode(this.settings.cameraMode === 'fly' ? 'orbit' : 'fly');
-    });
+    }, PAGE_KEY_LISTENER);
     this.settingChanged('background');
     this.settingChanged('sortMode');
     this.settingChanged('keyBits');

@@ -82,13 +82,22 @@ describe('a desktop window, 1280×800', { timeout: BROWSER_TEST_TIMEOUT_MS }, ()
     await server?.close();
   });
 
-  it('moves the camera with the keys before the canvas was ever clicked; R goes home', async () => {
+  it('moves the camera with the keys before the canvas was ever clicked, and after a panel button was; R goes home', async () => {
     const home = (await state()).view;
     expect(await page.evaluate(() => document.activeElement?.tagName)).not.toBe('CANVAS');
     const turned = await afterKey('ArrowLeft');
     expect(distance(turned.eye, home.eye)).toBeGreaterThan(0.01 * distance(home.eye, home.target));
     const zoomed = await afterKey('+');
     expect(distance(zoomed.eye, zoomed.target)).toBeLessThan(distance(turned.eye, turned.target) * 0.95);
+    await page.keyboard.press('r');
+    await waitForEye(home.eye);
+
+    // After a click on a panel button (which keeps the focus, and whose panel stops the keys it sees),
+    // the keys still steer the camera.
+    await page.locator('.lil-gui button').filter({ hasText: 'reset camera' }).click();
+    expect(await page.evaluate(() => document.activeElement?.tagName)).toBe('BUTTON');
+    const again = await afterKey('ArrowLeft');
+    expect(distance(again.eye, home.eye)).toBeGreaterThan(0.01 * distance(home.eye, home.target));
     await page.keyboard.press('r');
     await waitForEye(home.eye);
   });
@@ -110,59 +119,6 @@ describe('a desktop window, 1280×800', { timeout: BROWSER_TEST_TIMEOUT_MS }, ()
     await afterKey('f');
     await page.locator('.lil-gui button').filter({ hasText: 'reset camera' }).click();
     await waitForEye(home.eye);
-  });
-
-  it('frames a scene whole in the part of the window the open panel leaves uncovered', async () => {
-    await page.setInputFiles('#file-input', scenePath('playcanvas_biker_v4.spz'));
-    await waitFor("window.__splatsort.sceneName === 'playcanvas_biker_v4.spz' && !window.__splatsort.loading");
-    await waitFrames(2);
-    const panel = await page.locator('.lil-gui.lil-root').boundingBox();
-    expect(panel).not.toBeNull();
-    const shot = decodePng(await readFile(await saveScreenshot(page, 'e2e-framing-biker-1280x800.png')));
-    const background = [0x10, 0x13, 0x18];
-    // The stats, the help hint and any message lie over the canvas: their pixels are not the scene's.
-    const chrome = await page.evaluate(() =>
-      [...document.querySelectorAll('.stats, .hint, .messages, .progress, .help')].map((e) => e.getBoundingClientRect().toJSON() as DOMRect),
-    );
-    const drawn = (x: number, y: number) => {
-      if (chrome.some((r) => x >= r.x && x < r.x + r.width && y >= r.y && y < r.y + r.height)) return false;
-      const i = 4 * (y * shot.width + x);
-      return Math.abs(shot.rgba[i]! - background[0]!) + Math.abs(shot.rgba[i + 1]! - background[1]!) + Math.abs(shot.rgba[i + 2]! - background[2]!) > 24;
-    };
-    // The scene's drawn extent, over the part of the window left of the panel.
-    const left = Math.floor(panel!.x);
-    let top = HEIGHT, bottom = -1, right = -1, first = WIDTH;
-    for (let y = 0; y < HEIGHT; y++) {
-      for (let x = 0; x < left; x++) {
-        if (!drawn(x, y)) continue;
-        top = Math.min(top, y);
-        bottom = Math.max(bottom, y);
-        first = Math.min(first, x);
-        right = Math.max(right, x);
-      }
-    }
-    console.log(`biker drawn over x ${first}..${right}, y ${top}..${bottom}; the panel starts at x ${left}`);
-    // Whole: clear of every edge of the uncovered part, the top (the head) included.
-    expect(top).toBeGreaterThan(0.02 * HEIGHT);
-    expect(bottom).toBeLessThan(0.98 * HEIGHT);
-    expect(first).toBeGreaterThan(0);
-    expect(right).toBeLessThan(left - 1);
-    // And centred in it, not in the window.
-    expect(Math.abs((first + right) / 2 - left / 2)).toBeLessThan(0.1 * left);
-    // Fitted, not merely inside: it fills a fair part of the height.
-    expect(bottom - top).toBeGreaterThan(0.4 * HEIGHT);
-
-    // The Scene folder tells about it: SH degree, file size, load time, extent, frame rate.
-    expect(await rowValue('SH in file')).toBe('0');
-    expect(await rowValue('file size')).toBe(formatBytes((await stat(scenePath('playcanvas_biker_v4.spz'))).size));
-    expect(await rowValue('load time')).toMatch(/^\d+ ms$|^[\d.]+ s$/);
-    expect(await rowValue('extent')).toMatch(/^[\d.]+ × 3\.\d\d × [\d.]+$/);
-    // The frame rate shows once a second of frames is counted.
-    await page.waitForFunction(() => {
-      const row = [...document.querySelectorAll('.lil-gui .lil-controller')].find((c) => c.querySelector('.lil-name')?.textContent === 'FPS');
-      return /^[\d.]+$/.test((row?.querySelector('input') as HTMLInputElement | null)?.value ?? '');
-    }, null, { polling: 100 });
-    expect(tab.errors).toEqual([]);
   });
 
   it('hides the panels with U, shows them again with U, and starts without them for a ui=0 link', async () => {
@@ -288,5 +244,58 @@ describe('a desktop window, 1280×800', { timeout: BROWSER_TEST_TIMEOUT_MS }, ()
       expect(contrast, `${name}: ${w} on ${b}`).toBeGreaterThanOrEqual(12);
     }
     await page.locator('.lil-gui input[type=color]').fill('#101318');
+  });
+  // Last: the biker at 1280×800 makes every frame after it several times slower on SwiftShader.
+  it('frames a scene whole in the part of the window the open panel leaves uncovered', async () => {
+    await page.setInputFiles('#file-input', scenePath('playcanvas_biker_v4.spz'));
+    await waitFor("window.__splatsort.sceneName === 'playcanvas_biker_v4.spz' && !window.__splatsort.loading");
+    await waitFrames(2);
+    const panel = await page.locator('.lil-gui.lil-root').boundingBox();
+    expect(panel).not.toBeNull();
+    const shot = decodePng(await readFile(await saveScreenshot(page, 'e2e-framing-biker-1280x800.png')));
+    const background = [0x10, 0x13, 0x18];
+    // The stats, the help hint and any message lie over the canvas: their pixels are not the scene's.
+    const chrome = await page.evaluate(() =>
+      [...document.querySelectorAll('.stats, .hint, .messages, .progress, .help')].map((e) => e.getBoundingClientRect().toJSON() as DOMRect),
+    );
+    const drawn = (x: number, y: number) => {
+      if (chrome.some((r) => x >= r.x && x < r.x + r.width && y >= r.y && y < r.y + r.height)) return false;
+      const i = 4 * (y * shot.width + x);
+      return Math.abs(shot.rgba[i]! - background[0]!) + Math.abs(shot.rgba[i + 1]! - background[1]!) + Math.abs(shot.rgba[i + 2]! - background[2]!) > 24;
+    };
+    // The scene's drawn extent, over the part of the window left of the panel.
+    const left = Math.floor(panel!.x);
+    let top = HEIGHT, bottom = -1, right = -1, first = WIDTH;
+    for (let y = 0; y < HEIGHT; y++) {
+      for (let x = 0; x < left; x++) {
+        if (!drawn(x, y)) continue;
+        top = Math.min(top, y);
+        bottom = Math.max(bottom, y);
+        first = Math.min(first, x);
+        right = Math.max(right, x);
+      }
+    }
+    console.log(`biker drawn over x ${first}..${right}, y ${top}..${bottom}; the panel starts at x ${left}`);
+    // Whole: clear of every edge of the uncovered part, the top (the head) included.
+    expect(top).toBeGreaterThan(0.02 * HEIGHT);
+    expect(bottom).toBeLessThan(0.98 * HEIGHT);
+    expect(first).toBeGreaterThan(0);
+    expect(right).toBeLessThan(left - 1);
+    // And centred in it, not in the window.
+    expect(Math.abs((first + right) / 2 - left / 2)).toBeLessThan(0.1 * left);
+    // Fitted, not merely inside: it fills a fair part of the height.
+    expect(bottom - top).toBeGreaterThan(0.4 * HEIGHT);
+
+    // The Scene folder tells about it: SH degree, file size, load time, extent, frame rate.
+    expect(await rowValue('SH in file')).toBe('0');
+    expect(await rowValue('file size')).toBe(formatBytes((await stat(scenePath('playcanvas_biker_v4.spz'))).size));
+    expect(await rowValue('load time')).toMatch(/^\d+ ms$|^[\d.]+ s$/);
+    expect(await rowValue('extent')).toMatch(/^[\d.]+ × 3\.\d\d × [\d.]+$/);
+    // The frame rate shows once a second of frames is counted.
+    await page.waitForFunction(() => {
+      const row = [...document.querySelectorAll('.lil-gui .lil-controller')].find((c) => c.querySelector('.lil-name')?.textContent === 'FPS');
+      return /^[\d.]+$/.test((row?.querySelector('input') as HTMLInputElement | null)?.value ?? '');
+    }, null, { polling: 100 });
+    expect(tab.errors).toEqual([]);
   });
 });
