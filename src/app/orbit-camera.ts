@@ -235,6 +235,25 @@ export class OrbitCamera {
     this.maxDistance = Math.max(this.distance, radius * MAX_DISTANCE_PER_RADIUS);
   }
 
+  /** Takes every setting of `from`: pose, up, field of view, zoom limits, panel shift and home. */
+  copy(from: OrbitCamera): this {
+    this.setUp(from.up);
+    vec3.copy(this.target, from.target);
+    this.distance = from.distance;
+    this.yaw = from.yaw;
+    this.pitch = from.pitch;
+    this.fovY = from.fovY;
+    this.minDistance = from.minDistance;
+    this.maxDistance = from.maxDistance;
+    this.coveredRight = from.coveredRight;
+    vec3.copy(this.home.target, from.home.target);
+    vec3.copy(this.home.up, from.home.up);
+    this.home.distance = from.home.distance;
+    this.home.yaw = from.home.yaw;
+    this.home.pitch = from.home.pitch;
+    return this;
+  }
+
   /** Makes the current pose the one reset() returns to (a new scene's framed view). */
   setHome(): void {
     vec3.copy(this.home.target, this.target);

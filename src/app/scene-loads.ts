@@ -2,17 +2,19 @@
  * The viewer's policy for scene loads, DOM-free: one load at a time. A new
  * load cancels the one in progress, and only the newest load may change
  * what the user sees: a load that was replaced or cancelled never shows its
- * scene, its error or its progress, whatever order the answers come back
- * in. The loading itself (a worker, a stream) is handed in as a function
+ * scene, its error, its progress or any more of its preview (the scene so
+ * far), whatever order the answers come back in. The loading itself (a worker, a stream) is handed in as a function
  * that honours an AbortSignal.
  */
 
 /** What became of a load: shown, refused with a message, cancelled, or replaced by a later load. */
 export type LoadOutcome = 'opened' | 'failed' | 'cancelled' | 'superseded';
 
-export interface LoadHandlers<T, P> {
+export interface LoadHandlers<T, P, V> {
   /** Progress of this load; called only while it is the current one. */
   progress?: (progress: P) => void;
+  /** The scene so far, for loads that give it; called only while this is the current load. */
+  preview?: (preview: V) => void;
   /** Shows what the load produced; called only if it is still the current load. Throwing makes the load fail. */
   show: (result: T) => void;
   /** Shows why the load failed; called only if it is still the current load. */
@@ -20,19 +22,22 @@ export interface LoadHandlers<T, P> {
 }
 
 /** The loader: loads `source`, reports progress, and rejects with an AbortError once `signal` aborts. */
-export type LoadFunction<S, T, P> = (source: S, options: { signal: AbortSignal; onProgress: (progress: P) => void }) => Promise<T>;
+export type LoadFunction<S, T, P, V> = (
+  source: S,
+  options: { signal: AbortSignal; onProgress: (progress: P) => void; onPreview?: (preview: V) => void },
+) => Promise<T>;
 
 /** True for the rejection of a load that was cancelled. */
 export function isAbort(error: unknown): boolean {
   return typeof error === 'object' && error !== null && (error as { name?: unknown }).name === 'AbortError';
 }
 
-/** Loads of sources S giving results T, with progress reports P. */
-export class SceneLoads<S, T, P> {
+/** Loads of sources S giving results T, with progress reports P and previews V. */
+export class SceneLoads<S, T, P, V = never> {
   private token = 0;
   private current: AbortController | null = null;
 
-  constructor(private readonly load: LoadFunction<S, T, P>) {}
+  constructor(private readonly load: LoadFunction<S, T, P, V>) {}
 
   /** A load is in progress. */
   get loading(): boolean {
@@ -40,7 +45,7 @@ export class SceneLoads<S, T, P> {
   }
 
   /** Starts a load, cancelling the one in progress; resolves to what became of it. */
-  async run(source: S, handlers: LoadHandlers<T, P>): Promise<LoadOutcome> {
+  async run(source: S, handlers: LoadHandlers<T, P, V>): Promise<LoadOutcome> {
     const token = ++this.token;
     this.current?.abort();
     const controller = new AbortController();
@@ -52,6 +57,9 @@ export class SceneLoads<S, T, P> {
         onProgress: (progress) => {
           if (isCurrent()) handlers.progress?.(progress);
         },
+        onPreview: handlers.preview && ((preview) => {
+          if (isCurrent()) handlers.preview?.(preview);
+        }),
       });
       if (!isCurrent()) return this.ended(token);
       handlers.show(result);

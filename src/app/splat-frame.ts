@@ -148,11 +148,12 @@ export class SplatFrame {
     return this.exactOrder !== null;
   }
 
-  /** Shows `scene` from the next frame on (the caller owns and destroys it). */
-  setScene(scene: GpuSplats): void {
+  /** Shows `scene` from the next frame on (the caller owns and destroys it); null: none, the background alone. */
+  setScene(scene: GpuSplats | null): void {
     if (scene === this.scene) return;
     this.scene = scene;
-    this.projector.setScene(scene);
+    if (scene) this.projector.setScene(scene);
+    else this.projector.destroy();
     this.lastDrawn = null;
   }
 

@@ -64,6 +64,8 @@ export interface FrameReport {
 
 export class ViewerCore {
   private scene: GpuSplats | null = null;
+  /** The scene a preview replaced (src/io/scene-preview.ts), shown again if its load does not complete. */
+  private held: { scene: GpuSplats | null; positions: Float32Array; count: number } | null = null;
   private sceneId = 0;
   private positions: Float32Array = new Float32Array(0);
   private splatCount = 0;
@@ -141,25 +143,73 @@ export class ViewerCore {
     return this.cpu?.error ?? null;
   }
 
-  /** Puts `cloud` on the GPU in place of the scene before (destroyed). Throws, keeping the old scene, if it does not fit. */
+  /**
+   * Puts `cloud` on the GPU in place of the scene before (destroyed, and so
+   * is the scene a preview held aside). Throws, keeping the old scene, if it
+   * does not fit.
+   */
   setScene(cloud: SplatCloud, label: string): GpuSplats {
+    const scene = this.upload(cloud, label);
+    if (this.held) {
+      if (this.held.scene !== this.scene) this.held.scene?.destroy();
+      this.held = null;
+    }
+    this.scene?.destroy();
+    this.show(scene, cloud.positions, cloud.count);
+    return scene;
+  }
+
+  /**
+   * Shows the part of a scene loaded so far in place of the one on screen,
+   * which is held aside (not destroyed) until the load ends: setScene (it
+   * completed) frees it, restoreScene (it failed or was cancelled) shows it
+   * again. Throws, keeping what is on screen, if the part does not fit.
+   */
+  showPreview(cloud: SplatCloud, label: string): void {
+    const scene = this.upload(cloud, label);
+    if (!this.held) this.held = { scene: this.scene, positions: this.positions, count: this.splatCount };
+    // The preview before this one.
+    else this.scene?.destroy();
+    this.show(scene, cloud.positions, cloud.count);
+  }
+
+  /** A preview is on screen, in place of the scene held aside. */
+  get previewing(): boolean {
+    return this.held !== null;
+  }
+
+  /** Ends a preview: the scene it replaced (or none) is shown again, the preview destroyed. */
+  restoreScene(): void {
+    const held = this.held;
+    if (!held) return;
+    this.held = null;
+    this.frame.setScene(held.scene);
+    this.scene?.destroy();
+    this.show(held.scene, held.positions, held.count);
+  }
+
+  /** `cloud` on the GPU and in the frame; throws, the frame left on the scene it had, if it does not fit. */
+  private upload(cloud: SplatCloud, label: string): GpuSplats {
     const scene = new GpuSplats(this.device, cloud, label);
     try {
       this.frame.setScene(scene);
     } catch (error) {
       scene.destroy();
-      if (this.scene) this.frame.setScene(this.scene);
+      this.frame.setScene(this.scene);
       throw error;
     }
-    this.scene?.destroy();
+    return scene;
+  }
+
+  /** Makes `scene` (already in the frame) the one on screen: the orders and the CPU sort start over. */
+  private show(scene: GpuSplats | null, positions: Float32Array, count: number): void {
     this.scene = scene;
     this.sceneId++;
-    this.positions = cloud.positions;
-    this.splatCount = cloud.count;
+    this.positions = positions;
+    this.splatCount = count;
     this.uploaded.clear();
-    this.cpu?.setScene(cloud.positions, cloud.count);
+    this.cpu?.setScene(positions, count);
     this.auto = initialAutoKeyBits();
-    return scene;
   }
 
   /**

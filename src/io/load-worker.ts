@@ -6,7 +6,9 @@
  * decoding, aborts the download and frees the memory at once. Protocol:
  *   in:  { id, limits, file } | { id, limits, files } (a SOG meta.json and
  *        its images) | { id, limits, url } | { id, limits, buffer, name }
- *   out: { id, type: 'progress', fraction, stage } ... then
+ *   out: { id, type: 'progress', fraction, stage } and, for a file
+ *        decoded as it arrives, { id, type: 'preview', part } (the next
+ *        range of decoded splats, src/io/preview-sender.ts) ... then
  *        { id, type: 'done', cloud, warnings } (typed-array buffers
  *        transferred) or { id, type: 'error', message, name }.
  */
@@ -18,10 +20,12 @@ import { oversizedSplatWarning } from '../scene/oversized-splats';
 import { validateSplatCloud } from './validate-splats';
 import { SplatLimitError, type LoadLimits } from './load-limits';
 import { checkSceneUrl } from './scene-url';
+import { previewSender } from './preview-sender';
+import type { PreviewPart } from './scene-preview';
 
 export type LoadStage = 'download' | 'read' | 'parse';
 
-export type LoadRequest = { id: number; limits: LoadLimits } & (
+export type LoadRequest = { id: number; limits: LoadLimits; /** Send the scene so far while it loads. */ preview?: boolean } & (
   | { file: File }
   | { files: File[] }
   | { url: string }
@@ -30,6 +34,7 @@ export type LoadRequest = { id: number; limits: LoadLimits } & (
 
 export type LoadResponse =
   | { id: number; type: 'progress'; fraction: number; stage: LoadStage }
+  | { id: number; type: 'preview'; part: PreviewPart }
   | { id: number; type: 'done'; cloud: SplatCloud; warnings: string[]; bytes: number | null }
   | { id: number; type: 'error'; message: string; name: string };
 
@@ -178,6 +183,8 @@ interface LoadContext {
   limits: LoadLimits;
   report: Report;
   warn: (message: string) => void;
+  /** Sends the next range of splats decoded, for the viewer to draw while the rest arrives (when asked to). */
+  preview: ((part: PreviewPart) => void) | null;
   /** Bytes of the scene's files read or downloaded, where the load counts them. */
   bytes: number | null;
 }
@@ -201,6 +208,7 @@ function loadSource(source: OpenedSource, readStage: LoadStage, context: LoadCon
     limits,
     onWarning: warn,
     onProgress: (stage, fraction) => report(stage === 'read' ? readStage : 'parse', fraction),
+    onDecoded: context.preview ? previewSender(context.preview) : undefined,
   };
   // A file's size is known; a download's is what arrives.
   context.bytes = source.totalBytes ?? null;
@@ -234,6 +242,12 @@ scope.onmessage = async (event) => {
     limits: request.limits,
     report: (stage, fraction) => scope.postMessage({ id, type: 'progress', fraction, stage }),
     warn: (message) => warnings.push(message),
+    preview: request.preview
+      ? (part) => {
+        const arrays = [part.positions, part.scales, part.rotations, part.opacities, part.dc, part.sh];
+        scope.postMessage({ id, type: 'preview', part }, arrays.map((a) => a.buffer as ArrayBuffer));
+      }
+      : null,
     bytes: null,
   };
   try {

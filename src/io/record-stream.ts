@@ -80,6 +80,16 @@ export abstract class RecordStream {
     return this.records;
   }
 
+  /** The scene as decoded so far: its first decodedRecords splats are final (the arrays may be longer). */
+  get decodedCloud(): SplatCloud {
+    return this.cloud;
+  }
+
+  /** The records the stream expects (a header's count), or undefined when the stream decides. */
+  get expectedRecords(): number | undefined {
+    return Number.isFinite(this.expected) ? this.expected : undefined;
+  }
+
   /** Bytes of a record that began but has not been completed. */
   protected get partialBytes(): number {
     return this.carryLength;

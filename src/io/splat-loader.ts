@@ -1,7 +1,8 @@
 /**
  * Main-thread API for loading splat scenes: hands files, URLs or bytes to a
  * load worker, which streams and parses them, and resolves with the parsed
- * SplatCloud and any warnings about the file. Each load runs in a worker of
+ * SplatCloud and any warnings about the file; a file decoded as it arrives
+ * also gives the scene so far while it loads (onPreview). Each load runs in a worker of
  * its own, so cancelling one (its AbortSignal) terminates that worker: the
  * decoding stops, the download is aborted with it, and its memory is freed
  * at once. DOM-free.
@@ -10,6 +11,7 @@ import type { SplatCloud } from '../scene/splat-cloud';
 import type { LoadRequest, LoadResponse, LoadStage } from './load-worker';
 import { SplatFormatError } from './format-error';
 import { DEFAULT_LOAD_LIMITS, SplatLimitError, type LoadLimits } from './load-limits';
+import { ScenePreview } from './scene-preview';
 
 export type { LoadStage };
 export interface LoadProgressReport {
@@ -25,6 +27,12 @@ export interface LoadOptions {
   signal?: AbortSignal;
   /** What the scene may cost (from the device: loadLimitsFor); default DEFAULT_LOAD_LIMITS. */
   limits?: LoadLimits;
+  /**
+   * The scene so far, for a file decoded as it arrives (INRIA PLY, .splat),
+   * a few times a second while it loads: a SplatCloud over the splats
+   * received (its arrays valid until the next call; src/io/scene-preview.ts).
+   */
+  onPreview?: (cloud: SplatCloud) => void;
 }
 
 export interface LoadedScene {
@@ -61,19 +69,19 @@ export class SplatLoader {
    * transferred to the worker, so the caller's buffer is detached afterwards.
    */
   load(source: File | File[] | URL | string | ArrayBuffer, options: LoadOptions = {}): Promise<LoadedScene> {
-    const { signal, onProgress } = options;
+    const { signal, onProgress, onPreview } = options;
     if (signal?.aborted) return Promise.reject(abortReason(signal));
     const id = this.nextId++;
-    const limits = options.limits ?? DEFAULT_LOAD_LIMITS;
+    const common = { id, limits: options.limits ?? DEFAULT_LOAD_LIMITS, preview: onPreview !== undefined };
     let request: LoadRequest;
     if (source instanceof ArrayBuffer) {
-      request = { id, limits, buffer: source, name: 'buffer' };
+      request = { ...common, buffer: source, name: 'buffer' };
     } else if (typeof source === 'string' || source instanceof URL) {
       // The worker's own URL would be the base for relative paths; use the page's.
       const base = (globalThis as { location?: { href: string } }).location?.href;
-      request = { id, limits, url: new URL(source, base).href };
+      request = { ...common, url: new URL(source, base).href };
     } else {
-      request = Array.isArray(source) ? { id, limits, files: source } : { id, limits, file: source };
+      request = Array.isArray(source) ? { ...common, files: source } : { ...common, file: source };
     }
 
     return new Promise<LoadedScene>((resolve, reject) => {
@@ -87,9 +95,11 @@ export class SplatLoader {
       };
       const stop = () => settle(() => reject(new Error('SplatLoader was disposed before the load finished')));
       const onAbort = () => settle(() => reject(abortReason(signal!)));
+      const preview = new ScenePreview();
       worker.onmessage = (event: MessageEvent<LoadResponse>) => {
         const message = event.data;
         if (message.type === 'progress') onProgress?.({ stage: message.stage, fraction: message.fraction });
+        else if (message.type === 'preview') onPreview?.(preview.add(message.part));
         else if (message.type === 'done') settle(() => resolve({ cloud: message.cloud, warnings: message.warnings, bytes: message.bytes }));
         else settle(() => reject(toError(message.message, message.name)));
       };

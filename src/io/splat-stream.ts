@@ -14,6 +14,7 @@ import { SplatFormatError } from './format-error';
 import { parsePlyHeader } from './ply';
 import { createPlyVertexStream } from './ply-stream';
 import { SplatRecordStream } from './splat-format';
+import type { RecordStream } from './record-stream';
 import { validateSplatCloud } from './validate-splats';
 import { isCompressedPly } from './compressed-ply';
 import { detectSplatFormat, loadSplatFile } from './parse-splat-file';
@@ -47,6 +48,13 @@ export interface SplatStreamOptions {
   onWarning?: (message: string) => void;
   /** Stops the load: no chunk is read after it aborts, and the load rejects with its reason. */
   signal?: AbortSignal;
+  /**
+   * Told after each chunk of a format decoded as it arrives (INRIA PLY,
+   * .splat) how far the decoding has come: `cloud`'s first `decoded`
+   * splats are final (its arrays may be longer, and are filled on after
+   * the call returns); `expected` is the count the file declares, if it does.
+   */
+  onDecoded?: (cloud: SplatCloud, decoded: number, expected: number | undefined) => void;
 }
 
 /** A PLY header longer than this is not a splat file (real ones are under 2 KB). */
@@ -111,6 +119,8 @@ type Way = 'ply-rows' | 'splat-records' | 'gather';
 /** Where the chunks go once the format is known. */
 interface Sink {
   push(chunk: Uint8Array): void;
+  /** Where a sink that decodes as the bytes arrive has come (src/io/record-stream.ts). */
+  decoded?: RecordStream;
   /** True when the sink has all it needs: the rest of the stream is left unread. */
   enough(): boolean;
   finish(): Promise<SplatCloud>;
@@ -189,6 +199,8 @@ export async function loadSplatStream(
       else if (start === chunk) head.append(chunk);
     }
     reportRead();
+    const decoded = sink?.decoded;
+    if (decoded && options.onDecoded && decoded.decodedRecords > 0) options.onDecoded(decoded.decodedCloud, decoded.decodedRecords, decoded.expectedRecords);
     // Leaving the loop stops the stream (and its download).
     if (sink?.enough()) break;
   }
@@ -223,13 +235,14 @@ export async function loadSplatStream(
         const stream = createPlyVertexStream(header, { totalBytes, onProgress: recordProgress, limits, onWarning: options.onWarning });
         stream.push(start.subarray(header.headerLength));
         // The PLY decoder checks its values on the way.
-        return { push: (chunk) => stream.push(chunk), enough: () => stream.enough, finish: async () => stream.finish() };
+        return { push: (chunk) => stream.push(chunk), decoded: stream, enough: () => stream.enough, finish: async () => stream.finish() };
       }
       case 'splat-records': {
         const stream = new SplatRecordStream({ totalBytes, onProgress: recordProgress, limits });
         stream.push(start);
         return {
           push: (chunk) => stream.push(chunk),
+          decoded: stream,
           enough: () => false,
           finish: async () => {
             const cloud = stream.finish();

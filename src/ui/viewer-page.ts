@@ -124,7 +124,7 @@ export class ViewerPage {
   /** What a scene may cost on this device. */
   private limits: LoadLimits = DEFAULT_LOAD_LIMITS;
   /** One load at a time; the newest one wins. */
-  private readonly loads = new SceneLoads<File[] | string, LoadedScene, LoadProgressReport>((source, options) =>
+  private readonly loads = new SceneLoads<File[] | string, LoadedScene, LoadProgressReport, SplatCloud>((source, options) =>
     this.loader.load(source, { ...options, limits: this.limits }));
 
   // Per-frame scratch, allocated once.
@@ -143,6 +143,11 @@ export class ViewerPage {
   private target!: { view: GPUTextureView; background: readonly [number, number, number] };
 
   private bounds: Bounds | undefined;
+  /** What the page showed before a load's preview replaced it, to come back to if the load does not complete. */
+  private beforePreview: {
+    bounds: Bounds | undefined; pickCloud: SplatCloud | undefined; antiAliasing: SceneAntiAliasing | undefined;
+    camera: OrbitCamera; upAxis: ViewerSettings['upAxis']; name: string; splats: number;
+  } | null = null;
   /** What a pick needs of the scene on screen: its splats' shapes and opacities (not their colours). */
   private pickCloud: SplatCloud | undefined;
   /** What the scene on screen says about its anti-aliasing (the 'auto' setting follows it). */
@@ -237,12 +242,13 @@ export class ViewerPage {
     this.settingChanged('background');
     this.settingChanged('sortMode');
     this.settingChanged('keyBits');
-    this.settingChanged('cameraMode');
     // A link for embedding: ui=0 starts with the panels hidden (U shows them).
     if (new URLSearchParams(location.search).get('ui') === '0') this.setUiHidden(true);
     const drop = new DropZone(window, (files) => void this.open(files, sceneName(files)));
     this.canvas.after(this.stats.dom, this.help.hint, drop.dom);
     this.watchCanvas();
+    // The controls exist from here on: the link's camera mode reaches them.
+    this.settingChanged('cameraMode');
     requestAnimationFrame(this.tick);
 
     // Any ?url= value gives a scene to look at: a link that cannot be
@@ -302,11 +308,14 @@ export class ViewerPage {
     name: string,
     options: { keepLoadError?: boolean; link?: string } = {},
   ): Promise<LoadOutcome> {
+    // The preview of a load this one replaces goes: the scene before it comes back.
+    this.endPreview();
     this.progress.start(name);
     this.state.loading = true;
     const started = performance.now();
     const outcome = await this.loads.run(source, {
       progress: (p) => this.progress.update(p.stage, p.fraction),
+      preview: (cloud) => this.showPreview(cloud, source, name),
       show: ({ cloud, warnings, bytes }) => {
         this.showScene(cloud, source, name, options.link);
         this.gui.showSceneFacts(cloud, bytes, performance.now() - started, this.bounds!);
@@ -317,6 +326,8 @@ export class ViewerPage {
       },
       fail: (error) => this.showLoadError(name, error),
     });
+    // Nothing of a load that did not complete stays on screen.
+    if (outcome === 'failed' || outcome === 'cancelled') this.endPreview();
     // A load that was replaced leaves the progress bar to the one that replaced it.
     if (outcome !== 'superseded') {
       this.progress.finish();
@@ -325,16 +336,84 @@ export class ViewerPage {
     return outcome;
   }
 
-  /** Puts a loaded scene on screen, framed, in place of the one before. */
+  /**
+   * Puts a loaded scene on screen in place of the one before (or of its own
+   * preview), framed, unless its preview was: the camera stays where the
+   * first part framed it, so nothing jumps when the rest arrives.
+   */
   private showScene(cloud: SplatCloud, source: File[] | string, name: string, link: string | undefined): void {
     this.core.setScene(cloud, `GpuSplats(${name})`);
+    const previewed = this.beforePreview !== null;
+    this.beforePreview = null;
     this.sceneAntiAliasing = cloud.antiAliasing;
     this.gui.setSceneShDegree(cloud.shDegree);
     this.gui.showScreenFilter(this.settings.antiAliasing, cloud.antiAliasing);
-    // Frame the bulk of the scene, not its floaters.
+    if (previewed) this.setSceneShape(cloud);
+    else this.frameNewScene(cloud, source);
+    // The scene's address goes into view links as the page's link gave it.
+    this.sharing.setSceneUrl(typeof source === 'string' && source !== DEFAULT_SCENE ? link ?? source : null);
+    this.nameScene(name, cloud.count.toLocaleString('en-US'), cloud.count);
+  }
+
+  /**
+   * Shows the part of a scene that has arrived (a file decoded as it
+   * downloads), the first part framed; what was on screen is kept aside
+   * until the load ends (endPreview).
+   */
+  private showPreview(cloud: SplatCloud, source: File[] | string, name: string): void {
+    const first = this.beforePreview === null;
+    try {
+      this.core.showPreview(cloud, `GpuSplats(${name}, so far)`);
+    } catch {
+      // A part the GPU cannot hold: no preview; the load itself says what is wrong.
+      return;
+    }
+    if (first) {
+      this.beforePreview = {
+        bounds: this.bounds, pickCloud: this.pickCloud, antiAliasing: this.sceneAntiAliasing, camera: new OrbitCamera().copy(this.camera),
+        upAxis: this.settings.upAxis, name: this.state.sceneName, splats: this.state.splats,
+      };
+      this.frameNewScene(cloud, source);
+    } else {
+      this.setSceneShape(cloud);
+    }
+    this.nameScene(name, `${cloud.count.toLocaleString('en-US')} so far`, cloud.count);
+  }
+
+  /** Ends a preview of a load that did not complete: what was on screen before it comes back. */
+  private endPreview(): void {
+    const before = this.beforePreview;
+    if (!before) return;
+    this.beforePreview = null;
+    this.core.restoreScene();
+    this.bounds = before.bounds;
+    this.pickCloud = before.pickCloud;
+    this.sceneAntiAliasing = before.antiAliasing;
+    this.camera.copy(before.camera);
+    this.settings.upAxis = before.upAxis;
+    this.gui.refreshUpAxis();
+    this.snapShown = true;
+    this.nameScene(before.name, before.splats > 0 ? before.splats.toLocaleString('en-US') : '—', before.splats);
+  }
+
+  private nameScene(name: string, splatsText: string, splats: number): void {
+    this.state.splats = splats;
+    this.state.sceneName = name;
+    this.gui.set('scene', name || '—');
+    this.gui.set('splats', splatsText);
+  }
+
+  /** What framing, picking and flying need of the scene: its bulk's bounds, the splats' shapes, its size. */
+  private setSceneShape(cloud: SplatCloud): void {
+    // The bulk of the scene, not its floaters.
     this.bounds = robustBounds(cloud.positions, cloud.count);
     this.pickCloud = { ...cloud, dc: new Float32Array(0), sh: new Float32Array(0), shDegree: 0 };
     this.input.fly.setScene(this.bounds);
+  }
+
+  /** Frames a new scene from the home angle, up as the scene suggests (or as the page's link names the view). */
+  private frameNewScene(cloud: SplatCloud, source: File[] | string): void {
+    this.setSceneShape(cloud);
     const up = sceneUp(cloud, source === DEFAULT_SCENE);
     this.settings.upAxis = up.axis;
     this.gui.set('upSource', up.source, up.why);
@@ -348,12 +427,6 @@ export class ViewerPage {
     }
     this.gui.refreshUpAxis();
     this.snapShown = true;
-    // The scene's address goes into view links as the page's link gave it.
-    this.sharing.setSceneUrl(typeof source === 'string' && source !== DEFAULT_SCENE ? link ?? source : null);
-    this.state.splats = cloud.count;
-    this.state.sceneName = name;
-    this.gui.set('scene', name);
-    this.gui.set('splats', cloud.count.toLocaleString('en-US'));
   }
 
   /** Cancels the load in progress, if any (the progress bar's button, Escape); the scene on screen stays. */

@@ -1,20 +1,22 @@
 /**
  * Loading in the browser as users meet it: a slow `?url=` scene replaced by
- * a file the user opens (the slow one is cancelled and never shows, nor does
- * its error), the progress bar's Cancel button and Escape, a malformed link,
- * and a file that loads with a warning. The slow scenes come from a local
+ * a file the user opens (the slow one is cancelled and nothing of it stays,
+ * nor does its error), a scene drawn while it downloads, the progress bar's
+ * Cancel button and Escape, a malformed link, and a file that loads with a
+ * warning. The slow scenes come from a local
  * server in this file that sends a little at a time and records how much it
  * sent and whether the browser hung up, so the tests see the download stop.
  */
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ViewerState } from '../../src/ui/viewer-page';
-import { BROWSER_TEST_TIMEOUT_MS, BROWSER_WAIT_TIMEOUT_MS, launchBrowser, startDevServer, type DevServer, type TestBrowser, type TestPage } from './browser';
+import { BROWSER_TEST_TIMEOUT_MS, BROWSER_WAIT_TIMEOUT_MS, launchBrowser, saveScreenshot, startDevServer, type DevServer, type TestBrowser, type TestPage } from './browser';
+import { decodePng } from '../../cli/png';
 import { scenePath } from '../shared-scenes';
 import { concat, inriaPly } from '../support/splat-files';
 
@@ -128,6 +130,9 @@ let page: Page;
 let tempDir: string;
 let brokenUrl: string;
 let slowUrl: string;
+/** The slow scene's splats, and its bytes. */
+const SLOW_SPLATS = 100_000;
+let SLOW_BYTES = 0;
 
 const state = () => page.evaluate(() => window.__splatsort as ViewerState);
 const waitFor = (predicate: string) => page.waitForFunction(predicate, null, { polling: 100 });
@@ -156,8 +161,10 @@ describe('loading in the browser', { timeout: BROWSER_TEST_TIMEOUT_MS }, () => {
     slow = new SlowServer();
     await slow.start();
     // 100k splats (6.8 MB): 85 s at the trickle rate, far longer than any test waits on it.
-    const splats = 100_000;
-    slowUrl = slow.serve('/slow.ply', inriaPly({ count: splats }));
+    const splats = SLOW_SPLATS;
+    const slowScene = inriaPly({ count: splats });
+    SLOW_BYTES = slowScene.length;
+    slowUrl = slow.serve('/slow.ply', slowScene);
     // The same, with a NaN opacity in the last row: an error only at the end of the download.
     brokenUrl = slow.serve('/slow-broken.ply', inriaPly({ count: splats, value: (name, i) => (name === 'opacity' && i === splats - 1 ? NaN : undefined) }));
     server = await startDevServer();
@@ -206,6 +213,38 @@ describe('loading in the browser', { timeout: BROWSER_TEST_TIMEOUT_MS }, () => {
     await warning.locator('button', { hasText: 'Dismiss' }).click();
     expect(await page.locator('.message').count()).toBe(0);
     expect(tab.errors).toEqual([]);
+  });
+
+  it('shows the scene while it downloads, framed from its first part, and does not jump when the rest arrives', async () => {
+    slow!.hold();
+    await openWithLink(slowUrl);
+    const delivery = await waitForSlowLoad('/slow.ply');
+    // Splats on screen, drawn, long before the file is in (it trickles for 85 s).
+    await waitFor('window.__splatsort.loading && window.__splatsort.splats > 0 && window.__splatsort.ready');
+    await waitFrames(2);
+    const during = await state();
+    expect(during.loading).toBe(true);
+    expect(during.splats).toBeLessThan(SLOW_SPLATS / 4);
+    expect(delivery.finished).toBe(false);
+    expect(delivery.sent).toBeLessThan(SLOW_BYTES / 4);
+    const shot = decodePng(await readFile(await saveScreenshot(page, 'e2e-loading-preview.png')));
+    const background = [0x10, 0x13, 0x18];
+    let drawn = 0;
+    for (let i = 0; i < shot.rgba.length; i += 4) {
+      if (Math.abs(shot.rgba[i]! - background[0]!) + Math.abs(shot.rgba[i + 1]! - background[1]!) + Math.abs(shot.rgba[i + 2]! - background[2]!) > 24) drawn++;
+    }
+    expect(drawn / (shot.width * shot.height)).toBeGreaterThan(0.01);
+    expect(await page.locator('.lil-gui .lil-controller').filter({ hasText: 'splats' }).first().locator('input').inputValue()).toMatch(/ so far$/);
+
+    slow!.release();
+    await waitFor(`!window.__splatsort.loading && window.__splatsort.splats === ${SLOW_SPLATS}`);
+    await waitFrames(2);
+    const after = await state();
+    expect(after.sceneName).toBe('slow.ply');
+    expect(after.lastError).toBeNull();
+    // The camera stayed where the first part framed it.
+    expect(after.view.eye).toEqual(during.view.eye);
+    expect(after.view.target).toEqual(during.view.target);
   });
 
   it('cancels a load with the progress bar\'s Cancel button, and shows the default scene instead', async () => {

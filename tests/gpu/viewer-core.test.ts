@@ -176,3 +176,56 @@ test('the sort difference view: the picture until its sort is made, then zero fo
   expect(await measured(settings({ view: 'difference', sortMode: 'cpu-radix' }))).toMatchObject({ pixels: 0 });
   expect(core.differenceError).toBeNull();
 });
+
+/** The first `n` splats of `cloud`, as a scene still loading shows them (views, not copies). */
+function firstSplats(n: number): SplatCloud {
+  const k = cloud.sh.length / cloud.count;
+  return {
+    ...cloud, count: n, positions: cloud.positions.subarray(0, 3 * n), scales: cloud.scales.subarray(0, 3 * n), rotations: cloud.rotations.subarray(0, 4 * n),
+    opacities: cloud.opacities.subarray(0, n), dc: cloud.dc.subarray(0, 3 * n), sh: cloud.sh.subarray(0, k * n),
+  };
+}
+
+test('a scene while it loads: shown in place of the one on screen, which comes back if the load ends early', async () => {
+  core.setScene(cloud, 'core-before');
+  const before = await draw(settings());
+  const part = Math.floor(cloud.count / 4);
+  core.showPreview(firstSplats(part), 'core-preview-1');
+  expect(core.previewing).toBe(true);
+  expect(core.gpuScene!.count).toBe(part);
+  const quarter = await draw(settings());
+  expect(quarter.source).toBe('gpu-sort');
+  expect(coveredFraction(quarter.pixels)).toBeGreaterThan(0);
+  expect(maxDiff(quarter.pixels, before.pixels)).toBeGreaterThan(0);
+  core.showPreview(firstSplats(2 * part), 'core-preview-2');
+  expect(core.gpuScene!.count).toBe(2 * part);
+  await draw(settings());
+
+  // The load failed or was cancelled: the scene before it, drawn as before.
+  core.restoreScene();
+  expect(core.previewing).toBe(false);
+  expect(core.gpuScene!.count).toBe(cloud.count);
+  expect(Buffer.from((await draw(settings())).pixels).equals(Buffer.from(before.pixels))).toBe(true);
+
+  // A load that completes replaces its preview, and frees the scene held aside.
+  core.showPreview(firstSplats(part), 'core-preview-3');
+  core.setScene(cloud, 'core-after');
+  expect(core.previewing).toBe(false);
+  expect(Buffer.from((await draw(settings())).pixels).equals(Buffer.from(before.pixels))).toBe(true);
+  core.restoreScene(); // nothing held: nothing changes
+  expect(core.gpuScene!.count).toBe(cloud.count);
+});
+
+test('a preview of the first scene ends with no scene at all', async () => {
+  const fresh = await ViewerCore.create(device, 'rgba8unorm', () => new SyncCpuSort());
+  try {
+    fresh.showPreview(firstSplats(100), 'fresh-preview');
+    expect(fresh.gpuScene!.count).toBe(100);
+    fresh.restoreScene();
+    expect(fresh.gpuScene).toBeNull();
+    const params = viewOf(medianCentre(cloud), { splatCount: 0, shDegree: 3 }, 32);
+    expect(fresh.drawFrame({ view: target.createView(), background: VIEW_BACKGROUND }, params, settings()).choice.source).toBe('none');
+  } finally {
+    fresh.destroy();
+  }
+});

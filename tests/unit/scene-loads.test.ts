@@ -11,6 +11,7 @@ interface Pending {
   source: string;
   signal: AbortSignal;
   progress: (p: number) => void;
+  preview: (part: string) => void;
   resolve: (scene: string) => void;
   reject: (error: unknown) => void;
 }
@@ -18,15 +19,16 @@ interface Pending {
 /** A SceneLoads whose loads wait until the test settles them; aborting one rejects it as a worker would. */
 function harness() {
   const pending: Pending[] = [];
-  const loads = new SceneLoads<string, string, number>((source, { signal, onProgress }) =>
+  const loads = new SceneLoads<string, string, number, string>((source, { signal, onProgress, onPreview }) =>
     new Promise<string>((resolve, reject) => {
-      pending.push({ source, signal, progress: onProgress, resolve, reject });
+      pending.push({ source, signal, progress: onProgress, preview: (part) => onPreview?.(part), resolve, reject });
       signal.addEventListener('abort', () => reject(new DOMException('cancelled', 'AbortError')));
     }));
   const seen: string[] = [];
   const run = (source: string): Promise<LoadOutcome> =>
     loads.run(source, {
       progress: (p) => seen.push(`${source} at ${p}`),
+      preview: (part) => seen.push(`preview ${part}`),
       show: (scene) => seen.push(`show ${scene}`),
       fail: (error) => seen.push(`fail ${source}: ${(error as Error).message}`),
     });
@@ -112,5 +114,19 @@ describe('scene loads', () => {
     pending[0]!.resolve('scene');
     expect(await outcome).toBe('failed');
     expect(failures).toEqual(['does not fit']);
+  });
+
+  it('shows the scene so far only while the load is the current one', async () => {
+    const { pending, seen, run } = harness();
+    const slow = run('slow.ply');
+    pending[0]!.preview('slow, first part');
+    const user = run('user.ply');
+    // The replaced load goes on sending parts (a worker's messages in flight): none shows.
+    pending[0]!.preview('slow, second part');
+    pending[1]!.preview('user, first part');
+    pending[1]!.resolve('user scene');
+    expect(await user).toBe('opened');
+    expect(await slow).toBe('superseded');
+    expect(seen).toEqual(['preview slow, first part', 'preview user, first part', 'show user scene']);
   });
 });
