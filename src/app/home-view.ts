@@ -4,6 +4,7 @@
  * HOME_YAW, pitch HOME_PITCH), the bulk of its splats (robustBounds) fitted
  * to the window, with the scene's up axis up. DOM-free.
  */
+import { guessUpAxis } from './up-guess';
 import { OrbitCamera } from './orbit-camera';
 import type { CameraFile } from './camera-file';
 import { cameraFileOf } from './camera-file';
@@ -54,4 +55,21 @@ export function homeCameraFile(
   const camera = new OrbitCamera();
   frameHome(camera, robustBounds(cloud.positions, cloud.count), look.up, look.width / look.height);
   return cameraFileOf(camera.getView({ eye: [0, 0, 0], target: [0, 0, 0], up: [0, 1, 0], fovyDeg: 60 }), look);
+}
+
+/**
+ * Which way is up in a scene that opens, and what the panel says of it. No
+ * format the viewer reads records an up axis, so it is the default scene's
+ * own (+y), a guess from the splats where they show a clear ground
+ * (src/app/up-guess.ts), or else the captured scenes' convention, −y.
+ */
+export function sceneUp(cloud: SplatCloud, isDefaultScene: boolean): { axis: UpAxis; source: string; why: string } {
+  if (isDefaultScene) return { axis: '+y', source: 'the default scene', why: 'The default scene is made with +y up.' };
+  const guess = guessUpAxis(cloud.positions, cloud.count);
+  if (guess) return { axis: guess.axis, source: 'guessed from the splats', why: `${guess.reason} Change it in "up axis" if it is wrong.` };
+  return {
+    axis: '-y',
+    source: 'convention (−y)',
+    why: 'The file does not say which way is up and the splats show no clear ground: −y, the convention of captured scenes (COLMAP, INRIA trainers).',
+  };
 }

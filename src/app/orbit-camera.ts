@@ -254,6 +254,21 @@ export class OrbitCamera {
     return this;
   }
 
+  /**
+   * Makes `framed`'s pose the one reset() returns to, and takes its zoom
+   * limits, leaving this camera's own pose as it is (a scene that finished
+   * loading: framed anew, without moving the view).
+   */
+  takeHome(framed: OrbitCamera): void {
+    this.minDistance = framed.minDistance;
+    this.maxDistance = framed.maxDistance;
+    vec3.copy(this.home.up, framed.up);
+    vec3.copy(this.home.target, framed.target);
+    this.home.distance = framed.distance;
+    this.home.yaw = framed.yaw;
+    this.home.pitch = framed.pitch;
+  }
+
   /** Makes the current pose the one reset() returns to (a new scene's framed view). */
   setHome(): void {
     vec3.copy(this.home.target, this.target);

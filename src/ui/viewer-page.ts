@@ -12,8 +12,8 @@
  */
 
 import { FrameRate } from './scene-facts';
-import { frameHome, HOME_PITCH, HOME_YAW, upAxisOf, type UpAxis } from '../app/home-view';
-import { guessUpAxis } from '../app/up-guess';
+import { frameHome, HOME_PITCH, HOME_YAW, sceneUp, upAxisOf } from '../app/home-view';
+import { fileName, sceneName, shortName } from './scene-names';
 import { screenFilterFor, type SceneAntiAliasing } from '../scene/anti-aliasing';
 import { mat4, vec3 } from 'gl-matrix';
 import { createCameraView, OrbitCamera, type CameraView } from '../app/orbit-camera';
@@ -116,6 +116,8 @@ export class ViewerPage {
   private readonly shown = new OrbitCamera({ yaw: HOME_YAW, pitch: HOME_PITCH });
   /** The next frame takes the camera at once (a new scene, a shared view): no glide from the last one. */
   private snapShown = true;
+  /** The user (or a link) moved the camera since the scene on screen was framed: growing scenes leave it alone. */
+  private cameraMoved = false;
   private readonly loader = new SplatLoader();
   /** Removes the message of the last load that failed, if it is still showing. */
   private clearLoadError: () => void = () => {};
@@ -221,6 +223,7 @@ export class ViewerPage {
       fullscreen: () => this.toggleFullscreen(),
       level: () => {
         this.camera.level();
+        this.cameraMoved = true;
         this.showUpAxis();
         this.gui.set('upSource', 'levelled from a view');
         this.sharing.scheduleUrlUpdate();
@@ -290,6 +293,7 @@ export class ViewerPage {
       bounds: () => this.bounds,
       keys: window,
       onChange: () => {
+        this.cameraMoved = true;
         this.sharing.scheduleUrlUpdate();
         this.showUpAxis();
       },
@@ -299,9 +303,11 @@ export class ViewerPage {
 
   /**
    * Loads a scene; the current one keeps rendering until the new one has
-   * parsed. A later open() or the cancel button (Escape) cancels it, and
-   * nothing of a cancelled load (scene, error, warning) reaches the page
-   * (SceneLoads). Resolves to what became of it.
+   * parsed, or, for a file decoded as it arrives, until its first part is
+   * drawn in its place (showPreview). A later open() or the cancel button
+   * (Escape) cancels it: nothing of a cancelled load (scene so far, error,
+   * warning) stays on the page (SceneLoads, endPreview). Resolves to what
+   * became of it.
    */
   private async open(
     source: File[] | string,
@@ -348,7 +354,7 @@ export class ViewerPage {
     this.sceneAntiAliasing = cloud.antiAliasing;
     this.gui.setSceneShDegree(cloud.shDegree);
     this.gui.showScreenFilter(this.settings.antiAliasing, cloud.antiAliasing);
-    if (previewed) this.setSceneShape(cloud);
+    if (previewed) this.reframe(cloud);
     else this.frameNewScene(cloud, source);
     // The scene's address goes into view links as the page's link gave it.
     this.sharing.setSceneUrl(typeof source === 'string' && source !== DEFAULT_SCENE ? link ?? source : null);
@@ -375,7 +381,7 @@ export class ViewerPage {
       };
       this.frameNewScene(cloud, source);
     } else {
-      this.setSceneShape(cloud);
+      this.reframe(cloud);
     }
     this.nameScene(name, `${cloud.count.toLocaleString('en-US')} so far`, cloud.count);
   }
@@ -403,6 +409,24 @@ export class ViewerPage {
     this.gui.set('splats', splatsText);
   }
 
+  /**
+   * A scene that grew (more of it arrived): framed anew while the user has
+   * not moved the camera, the view gliding out as the scene fills in (the
+   * parts of a file are seldom spread evenly: the first tenth of the
+   * default scene is its lower half); once they have, their view stays and
+   * only the home view (R) and the zoom limits follow the scene.
+   */
+  private reframe(cloud: SplatCloud): void {
+    this.setSceneShape(cloud);
+    if (!this.cameraMoved) {
+      this.frameCamera();
+      return;
+    }
+    const framed = new OrbitCamera().copy(this.camera);
+    this.frameCamera(framed);
+    this.camera.takeHome(framed);
+  }
+
   /** What framing, picking and flying need of the scene: its bulk's bounds, the splats' shapes, its size. */
   private setSceneShape(cloud: SplatCloud): void {
     // The bulk of the scene, not its floaters.
@@ -418,9 +442,11 @@ export class ViewerPage {
     this.settings.upAxis = up.axis;
     this.gui.set('upSource', up.source, up.why);
     this.frameCamera();
+    this.cameraMoved = false;
     if (this.initialView) {
-      // A shared link: the exact view it names (framing above set the zoom limits).
+      // A shared link: the exact view it names (framing above set the zoom limits), kept as the scene grows.
       this.camera.setView(this.initialView);
+      this.cameraMoved = true;
       this.settings.upAxis = upAxisOf(this.camera.up) ?? 'levelled';
       this.gui.set('upSource', 'the link');
       this.initialView = null;
@@ -429,7 +455,7 @@ export class ViewerPage {
     this.snapShown = true;
   }
 
-  /** Cancels the load in progress, if any (the progress bar's button, Escape); the scene on screen stays. */
+  /** Cancels the load in progress, if any (the progress bar's button, Escape): the scene before it comes back. */
   private cancelLoad(): void {
     this.loads.cancel();
   }
@@ -485,10 +511,10 @@ export class ViewerPage {
   }
 
   /** Frames the scene from the home pose with the chosen up axis; that pose becomes the reset pose. */
-  private frameCamera(): void {
+  private frameCamera(camera = this.camera): void {
     if (!this.bounds) return;
     const up = this.settings.upAxis === 'levelled' ? upAxisOf(this.camera.up) ?? '-y' : this.settings.upAxis;
-    frameHome(this.camera, this.bounds, up, this.canvas.clientWidth / Math.max(1, this.canvas.clientHeight));
+    frameHome(camera, this.bounds, up, this.canvas.clientWidth / Math.max(1, this.canvas.clientHeight));
   }
 
   private settingChanged(name: keyof ViewerSettings): void {
@@ -526,27 +552,18 @@ export class ViewerPage {
    * CSS pixels from the canvas's corner; says so where there is none.
    */
   private pickAt(x: number, y: number): void {
-    // The ray through what is on screen: the drawn camera's.
-    const { canvas, shown: camera, settings, pickCloud } = this;
-    if (!pickCloud) return;
-    const width = canvas.width, height = canvas.height;
-    const view = camera.viewMatrix(mat4.create());
-    const pick = pickPoint(pickCloud, {
-      view,
-      eye: camera.eye(vec3.create()),
-      fovY: camera.fovY,
-      width,
-      height,
-      shiftNdc: camera.projectionMatrix(mat4.create(), width / height)[8]!,
-      splatScale: settings.splatScale,
-      screenFilter: screenFilterFor(settings.antiAliasing, this.sceneAntiAliasing),
-    }, (x * width) / Math.max(1, canvas.clientWidth), (y * height) / Math.max(1, canvas.clientHeight));
+    // The ray through what is on screen: the last frame's camera and window.
+    const { canvas, params, pickCloud } = this;
+    if (!pickCloud || this.state.frames === 0) return;
+    const scaleX = params.width / Math.max(1, canvas.clientWidth), scaleY = params.height / Math.max(1, canvas.clientHeight);
+    const pick = pickPoint(pickCloud, { ...params, shiftNdc: params.projection[8]! }, x * scaleX, y * scaleY);
     this.state.picked = pick ? pick.point : null;
     if (!pick) {
       this.messages.notify('Nothing to orbit there', 'Double-click (or touch and hold) a part of the scene to orbit around it.');
       return;
     }
     this.camera.orbitAround(pick.point);
+    this.cameraMoved = true;
     this.sharing.scheduleUrlUpdate();
   }
 
@@ -669,42 +686,4 @@ export class ViewerPage {
     this.state.ready = true;
     document.body.dataset.viewer = 'ready';
   };
-}
-
-/**
- * Which way is up in a scene that opens, and what the panel says of it. No
- * format the viewer reads records an up axis, so it is the default scene's
- * own (+y), a guess from the splats where they show a clear ground
- * (src/app/up-guess.ts), or else the captured scenes' convention, −y.
- */
-function sceneUp(cloud: SplatCloud, isDefaultScene: boolean): { axis: UpAxis; source: string; why: string } {
-  if (isDefaultScene) return { axis: '+y', source: 'the default scene', why: 'The default scene is made with +y up.' };
-  const guess = guessUpAxis(cloud.positions, cloud.count);
-  if (guess) return { axis: guess.axis, source: 'guessed from the splats', why: `${guess.reason} Change it in "up axis" if it is wrong.` };
-  return {
-    axis: '-y',
-    source: 'convention (−y)',
-    why: 'The file does not say which way is up and the splats show no clear ground: −y, the convention of captured scenes (COLMAP, INRIA trainers).',
-  };
-}
-
-/** The last path segment of an absolute URL, for messages ("scene.ply"). */
-function fileName(url: string): string {
-  const last = new URL(url).pathname.split('/').pop() || url;
-  try {
-    return decodeURIComponent(last);
-  } catch {
-    return last;
-  }
-}
-
-/** A link's text, cut to a length that reads in a message title. */
-function shortName(text: string): string {
-  return text.length > 60 ? `${text.slice(0, 57)}…` : text;
-}
-
-/** How opened files are named in messages: the file, or a SOG's meta.json among its images. */
-function sceneName(files: File[]): string {
-  if (files.length === 1) return files[0]!.name;
-  return files.find((f) => /meta\.json$/i.test(f.name))?.name ?? `${files.length} files`;
 }

@@ -145,7 +145,8 @@ describe('a desktop window, 1280×800', { timeout: BROWSER_TEST_TIMEOUT_MS }, ()
     const home = (await state()).view;
     await upAxis.selectOption({ label: '+z' });
     await page.waitForFunction(() => window.__splatsort!.view.up.join() === '0,0,1', null, { polling: 100 });
-    await upAxis.selectOption({ value: home.up[1] === -1 ? '-y' : '+y' });
+    // lil-gui's options carry their labels only.
+    await upAxis.selectOption({ label: home.up[1] === -1 ? '−y (captured scenes)' : '+y (default scene)' });
     await page.waitForFunction((up) => window.__splatsort!.view.up.join() === up, home.up.join(), { polling: 100 });
     // Tilt the view, then level it: the up becomes the screen's up, not an axis.
     for (let i = 0; i < 3; i++) await afterKey('ArrowUp');

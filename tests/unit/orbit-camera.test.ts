@@ -261,3 +261,22 @@ describe('orbitAround', () => {
     expect(camera.getView(createCameraView())).toEqual(before);
   });
 });
+
+describe('takeHome and copy', () => {
+  it('takes another camera\'s pose as home without moving, and copy() takes everything', () => {
+    const camera = new OrbitCamera({ yaw: 0.2, pitch: 0.1, distance: 3, target: [0, 0, 0] });
+    const view = camera.getView(createCameraView());
+    const framed = new OrbitCamera().copy(camera);
+    framed.frame({ min: [-10, -10, -10], max: [10, 10, 10] }, 1);
+    framed.orbit(1, 0.2);
+    camera.takeHome(framed);
+    expect(camera.getView(createCameraView())).toEqual(view);
+    expect(camera.maxDistance).toBe(framed.maxDistance);
+    camera.reset();
+    expect(camera.getView(createCameraView())).toEqual(framed.getView(createCameraView()));
+    const copied = new OrbitCamera().copy(camera);
+    camera.orbit(0.5, 0);
+    copied.orbit(0.5, 0);
+    expect(copied.getView(createCameraView())).toEqual(camera.getView(createCameraView()));
+  });
+});
