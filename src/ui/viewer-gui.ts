@@ -170,7 +170,7 @@ export class ViewerGui {
     view.add({ load: () => actions.loadCamera() }, 'load').name('load camera…');
     view.add(settings, 'screenshotScale', { '1× canvas': 1, '2× canvas': 2, '4× canvas': 4 }).name('screenshot size');
     view.add({ shot: () => actions.screenshot() }, 'shot').name('screenshot (P)');
-    this.cameraModeController = view.add(settings, 'cameraMode', { 'orbit': 'orbit', 'fly (W A S D Q E)': 'fly' }).name('camera (C)').onChange(changed('cameraMode'));
+    this.cameraModeController = view.add(settings, 'cameraMode', { orbit: 'orbit', fly: 'fly' }).name('camera (C)').onChange(changed('cameraMode'));
     view.add(settings, 'smoothCamera').name('smooth camera');
     view.add(settings, 'autoRotate').name('auto-rotate').onChange(changed('autoRotate'));
     view.add({ fullscreen: () => actions.fullscreen() }, 'fullscreen').name('fullscreen');

@@ -233,7 +233,6 @@ export class ViewerPage {
     });
     this.sharing = this.createSharing();
     this.initialView = this.sharing.viewFromPage();
-    this.settings.cameraMode = this.sharing.modeFromPage();
     this.canvas.after(this.sharing.cameraPicker.dom);
     window.addEventListener('keydown', (event) => {
       if (isTypingKey(event) || event.ctrlKey || event.metaKey || event.altKey) return;
@@ -250,8 +249,10 @@ export class ViewerPage {
     const drop = new DropZone(window, (files) => void this.open(files, sceneName(files)));
     this.canvas.after(this.stats.dom, this.help.hint, drop.dom);
     this.watchCanvas();
-    // The controls exist from here on: the link's camera mode reaches them.
-    this.settingChanged('cameraMode');
+    // The controls exist from here on: the link's camera mode reaches them (the address stays as the link gave it).
+    this.settings.cameraMode = this.sharing.modeFromPage();
+    this.input.mode = this.settings.cameraMode;
+    this.gui.refreshCameraMode();
     requestAnimationFrame(this.tick);
 
     // Any ?url= value gives a scene to look at: a link that cannot be

@@ -34,12 +34,16 @@ type Point = [number, number];
 const touch = (type: 'touchStart' | 'touchMove' | 'touchEnd', points: Point[]) =>
   cdp.send('Input.dispatchTouchEvent', { type, touchPoints: points.map(([x, y], id) => ({ x, y, id })) });
 
-/** Fingers from `from` to `to` (one point per finger) in `steps` moves. */
+/**
+ * Fingers from `from` to `to` (one point per finger) in `steps` moves. The
+ * first move is sent with the start, not after its answer: on a busy
+ * machine the answer can come later than a held touch's 500 ms, and a
+ * finger that rests that long picks instead of dragging.
+ */
 async function drag(from: Point[], to: Point[], steps = 8): Promise<void> {
-  await touch('touchStart', from);
-  for (let s = 1; s <= steps; s++) {
-    await touch('touchMove', from.map(([x, y], f) => [x + ((to[f]![0] - x) * s) / steps, y + ((to[f]![1] - y) * s) / steps]));
-  }
+  const at = (s: number): Point[] => from.map(([x, y], f) => [x + ((to[f]![0] - x) * s) / steps, y + ((to[f]![1] - y) * s) / steps]);
+  await Promise.all([touch('touchStart', from), touch('touchMove', at(1))]);
+  for (let s = 2; s <= steps; s++) await touch('touchMove', at(s));
   await touch('touchEnd', []);
 }
 
