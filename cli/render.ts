@@ -4,7 +4,7 @@
  * per-pass GPU timings as one JSON line.
  *
  *   npm run render -- --scene FILE --out OUT.png [--camera CAMERA.json]
- *     [--width 1280 --height 800] [--up +y|-y]
+ *     [--width 1280 --height 800] [--up +y|-y|+z|-z|+x|-x]
  *     [--key-bits 32] [--accumulation rgba16float|rgba32float|rgb10a2unorm|direct]
  *     [--anti-aliasing auto|off|on] [--reference] [--difference [--order-camera OTHER.json]]
  *
@@ -21,8 +21,9 @@
  * frame; the JSON line adds how many pixels differ and by how much.
  *
  * Without --camera the scene is framed as the viewer opens it
- * (src/app/home-view.ts) at --width × --height, with --up up (−y for
- * captured scenes, +y for the viewer's default scene); the JSON line gives
+ * (src/app/home-view.ts) at --width × --height, with --up up or, without
+ * it, the viewer's choice (sceneUp: +y for its default scene, a guess from
+ * the splats where they show a clear ground, else −y); the JSON line gives
  * that camera, to edit and pass back with --camera. The camera file format
  * is in src/app/camera-file.ts. Colours are written as the renderer computes
  * them (no extra gamma).
@@ -41,7 +42,7 @@ import { ACCUMULATIONS, DEFAULT_ACCUMULATION, type Accumulation } from '../src/r
 import { renderReferenceCamera } from '../src/render/reference-rasterizer';
 import { psnr, toRgba8 } from '../src/render/picture-compare';
 import { encodePng } from './png';
-import { homeCameraFile, type UpAxis } from '../src/app/home-view';
+import { homeCameraFile, isUpAxis, sceneUp, UP_AXES, type UpAxis } from '../src/app/home-view';
 import { ANTI_ALIASING_SETTINGS, describeScreenFilter, screenFilterFor, type AntiAliasingSetting, type ScreenFilter } from '../src/scene/anti-aliasing';
 
 /** The viewer's background, #101318. */
@@ -73,9 +74,7 @@ async function main(): Promise<void> {
   for (const [name, v] of [['--width', width], ['--height', height]] as const) {
     if (!Number.isInteger(v) || v < 1 || v > 16384) throw new Error(`${name} must be a whole number of pixels from 1 to 16384, got ${name === '--width' ? args.width : args.height}`);
   }
-  // The viewer's rule: its own default scene has y up, captured scenes −y.
-  const up = (args.up ?? (basename(args.scene) === 'default-scene.ply' ? '+y' : '-y')) as UpAxis;
-  if (up !== '+y' && up !== '-y') throw new Error(`--up must be +y or -y, got ${args.up}`);
+  if (args.up !== undefined && !isUpAxis(args.up)) throw new Error(`--up must be one of ${Object.keys(UP_AXES).join(', ')}, got ${args.up}`);
   const keyBits = Number(args['key-bits']);
   if (!Number.isInteger(keyBits) || keyBits < 1 || keyBits > 32) throw new Error(`--key-bits must be a whole number from 1 to 32, got ${args['key-bits']}`);
   const accumulation = args.accumulation as Accumulation;
@@ -85,6 +84,8 @@ async function main(): Promise<void> {
   if (args['order-camera'] && !args.difference) throw new Error('--order-camera goes with --difference');
   const orderCamera = args['order-camera'] ? parseCameraFile(readFileSync(args['order-camera'], 'utf8')) : null;
   const cloud = await loadSplatFile(readFileSync(args.scene), basename(args.scene));
+  // The viewer's rule, unless --up says otherwise.
+  const up: UpAxis = args.up !== undefined && isUpAxis(args.up) ? args.up : sceneUp(cloud, basename(args.scene) === 'default-scene.ply').axis;
   const screenFilter = screenFilterFor(antiAliasing, cloud.antiAliasing);
   const camera = args.camera
     ? parseCameraFile(readFileSync(args.camera, 'utf8'))

@@ -344,9 +344,8 @@ export class ViewerPage {
   }
 
   /**
-   * Puts a loaded scene on screen in place of the one before (or of its own
-   * preview), framed, unless its preview was: the camera stays where the
-   * first part framed it, so nothing jumps when the rest arrives.
+   * Puts a loaded scene on screen in place of the one before, framed, or in
+   * place of its own preview, framed as a preview that grew (reframe).
    */
   private showScene(cloud: SplatCloud, source: File[] | string, name: string, link: string | undefined): void {
     this.core.setScene(cloud, `GpuSplats(${name})`);
@@ -364,8 +363,9 @@ export class ViewerPage {
 
   /**
    * Shows the part of a scene that has arrived (a file decoded as it
-   * downloads), the first part framed; what was on screen is kept aside
-   * until the load ends (endPreview).
+   * downloads): the first part framed as a new scene, the next ones as the
+   * scene growing (reframe); what was on screen is kept aside until the
+   * load ends (endPreview).
    */
   private showPreview(cloud: SplatCloud, source: File[] | string, name: string): void {
     const first = this.beforePreview === null;

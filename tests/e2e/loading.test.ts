@@ -227,6 +227,7 @@ describe('loading in the browser', { timeout: BROWSER_TEST_TIMEOUT_MS }, () => {
     expect(during.splats).toBeLessThan(SLOW_SPLATS / 4);
     expect(delivery.finished).toBe(false);
     expect(delivery.sent).toBeLessThan(SLOW_BYTES / 4);
+    console.log(`drawn while loading: ${during.splats} of ${SLOW_SPLATS} splats, ${delivery.sent} of ${SLOW_BYTES} bytes sent`);
     const shot = decodePng(await readFile(await saveScreenshot(page, 'e2e-loading-preview.png')));
     const background = [0x10, 0x13, 0x18];
     let drawn = 0;
