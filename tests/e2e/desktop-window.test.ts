@@ -154,7 +154,7 @@ describe('a desktop window, 1280×800', { timeout: BROWSER_TEST_TIMEOUT_MS }, ()
     await page.locator('.lil-gui button').filter({ hasText: 'level' }).click();
     await page.waitForFunction((up) => window.__splatsort!.view.up.join() !== up, home.up.join(), { polling: 100 });
     const levelled = (await state()).view;
-    expect(await upAxis.inputValue()).toBe('levelled');
+    expect(await upAxis.inputValue()).toBe('levelled (from a view)');
     // The same picture: eye and target stay; up is now at right angles to the view.
     expect(distance(levelled.eye, tilted.eye)).toBeLessThan(1e-6 * distance(tilted.eye, tilted.target));
     const forward = levelled.target.map((t, i) => t - levelled.eye[i]!);

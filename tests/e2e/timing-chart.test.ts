@@ -14,6 +14,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ViewerState } from '../../src/ui/viewer-page';
+import { SIDE_PANEL_MIN_WIDTH } from '../../src/ui/viewer-gui';
 import {
   BROWSER_TEST_TIMEOUT_MS,
   launchBrowser,
@@ -263,6 +264,8 @@ describe('timing chart', { timeout: BROWSER_TEST_TIMEOUT_MS }, () => {
   it('stays clear of the settings panel at 1280×800 and 390×844', async () => {
     for (const [width, height] of [[1280, 800], [390, 844]] as const) {
       await page.setViewportSize({ width, height });
+      // The page lays the panel out for the new size when it sees the canvas resized (a frame or so later).
+      await page.waitForFunction((narrow) => document.body.classList.contains('narrow-window') === narrow, width < SIDE_PANEL_MIN_WIDTH, { polling: 100 });
       await openPanel(page);
       // The chart spans the stats grid: three panel columns wide, or two on narrow windows.
       const grid = await box('.stats .stats-grid');
