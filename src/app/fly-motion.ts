@@ -74,10 +74,6 @@ export class FlyMotion {
     this.boost = false;
   }
 
-  get moving(): boolean {
-    return this.held.size > 0;
-  }
-
   /**
    * Moves `camera` for `seconds` at the current speed along the held
    * directions (opposite keys cancel; two at right angles move at the same

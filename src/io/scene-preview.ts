@@ -29,11 +29,6 @@ export class ScenePreview {
   private received = 0;
   private readonly bounds = { min: [Infinity, Infinity, Infinity] as [number, number, number], max: [-Infinity, -Infinity, -Infinity] as [number, number, number] };
 
-  /** Splats received so far. */
-  get count(): number {
-    return this.received;
-  }
-
   /**
    * Adds the next range (parts come in order, each starting where the last
    * ended) and returns the scene so far: a SplatCloud over the splats

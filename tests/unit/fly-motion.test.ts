@@ -78,7 +78,7 @@ describe('fly mode', () => {
     expect(motion.step(camera, 1)).toBe(false);
     expectClose(eyeOf(camera), before);
     motion.releaseAll();
-    expect(motion.moving).toBe(false);
+    expect(motion.step(camera, 1)).toBe(false);
     motion.press('back');
     motion.boost = true;
     const forward = forwardOf(camera);
