@@ -25,7 +25,8 @@
  *
  * A GPU config is a digit width (d4 or d8), optionally the ranking (p:
  * portable, s: subgroup, a: auto; none: the sorter's default), and optionally pairs
- * per invocation (i4..i16; default: as the viewer picks): d8, d8s, d8pi12.
+ * per invocation (i4..i32; default: as the viewer picks), and optionally
+ * invocations per workgroup (w64..w1024): d8, d8s, d8pi12, d8si16w512.
  * --phases adds, per GPU row, the time of each phase summed over the passes
  * (each dispatch then runs in its own timed compute pass). --verify checks
  * every GPU result pair by pair against the CPU radix sort ("verified").
@@ -149,8 +150,8 @@ async function benchGpu(ctx: GpuContext): Promise<OurRow[]> {
   const rows: OurRow[] = [];
 
   for (const config of list(args['gpu-configs'])) {
-    const m = /^d(4|8)([aps]?)(?:i(\d+))?$/.exec(config);
-    if (!m) throw new Error(`bad GPU config "${config}" (want d8, d8p, d8s, d4, d8i16, d8si12, ...)`);
+    const m = /^d(4|8)([aps]?)(?:i(\d+))?(?:w(\d+))?$/.exec(config);
+    if (!m) throw new Error(`bad GPU config "${config}" (want d8, d8p, d8s, d4, d8i16, d8si12, d8si16w512, ...)`);
     const digitBits = Number(m[1]) as DigitBits;
     const requested = RANKINGS[m[2]!];
     let sorter: GpuRadixSort;
@@ -160,6 +161,7 @@ async function benchGpu(ctx: GpuContext): Promise<OurRow[]> {
         digitBits,
         ...(requested ? { ranking: requested } : {}),
         ...(m[3] ? { itemsPerInvocation: Number(m[3]) } : {}),
+        ...(m[4] ? { workgroupSize: Number(m[4]) } : {}),
         label: `bench.sort.${config}`,
       });
     } catch (error) {

@@ -35,6 +35,26 @@ fn tile_index(wid: vec3<u32>) -> u32 {
   return wid.y * control.tiles_x + wid.x;
 }
 
+// ---- the scatter's start of each digit in the output ----------------------
+// Each invocation takes DIGITS_PER_INVOCATION consecutive digits (RADIX may
+// be smaller or larger than WG).
+const DIGITS_PER_INVOCATION: u32 = (RADIX + WG - 1u) / WG;
+
+// counts[d * num_tiles + tile] (after the scan: where the tile's pairs of
+// digit d start in the output) for this invocation's digits. The scatter
+// phases call it before loading their keys and use it after ranking: read
+// only then, it stalled every tile for a round trip to memory.
+fn load_tile_counts(lid: u32, tile: u32, num_tiles: u32) -> array<u32, DIGITS_PER_INVOCATION> {
+  var own: array<u32, DIGITS_PER_INVOCATION>;
+  for (var i = 0u; i < DIGITS_PER_INVOCATION; i++) {
+    let d = lid * DIGITS_PER_INVOCATION + i;
+    if (d < RADIX) {
+      own[i] = counts[d * num_tiles + tile];
+    }
+  }
+  return own;
+}
+
 // ---- workgroup-wide exclusive scan of one u32 per invocation -------------
 // Hillis–Steele over a double buffer; portable (no subgroup operations).
 // A subgroup-operation version measured no faster on an H200 (1.202 vs

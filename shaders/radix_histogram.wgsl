@@ -5,6 +5,10 @@
 // every workgroup: with that per-tile scan of 256 totals, 16M 32-bit pairs
 // took 1.385 ms on an H100; this way, 1.152 ms (docs/benchmarks.md).
 //
+// It also does the first pass's count phase (radix_count.wgsl): with the
+// keys of a tile in hand, it writes that tile's counts of the first digit,
+// which saves the first pass a read of the keys and a dispatch.
+//
 // pass_info is the last pass's entry: its index is the number of passes
 // less one, and its mask is the (possibly short) last digit's. The totals
 // start at zero (the sorter clears them); each workgroup adds its tiles'
@@ -15,6 +19,9 @@
 const COPIES: u32 = 2u;
 const MAX_PASSES: u32 = (32u + DIGIT_BITS - 1u) / DIGIT_BITS;
 var<workgroup> histogram: array<atomic<u32>, COPIES * MAX_PASSES * RADIX>;
+// The current tile's counts of the first digit (the histogram's pass-0 rows
+// gather them tile by tile).
+var<workgroup> tile_histogram: array<atomic<u32>, COPIES * RADIX>;
 
 // vec4s each invocation loads before counting them.
 const LOADS: u32 = 4u;
@@ -28,16 +35,22 @@ fn main(
   for (var i = lid; i < COPIES * MAX_PASSES * RADIX; i += WG) {
     atomicStore(&histogram[i], 0u);
   }
+  for (var i = lid; i < COPIES * RADIX; i += WG) {
+    atomicStore(&tile_histogram[i], 0u);
+  }
   workgroupBarrier();
 
   let n = control.n;
   let passes = pass_info.index + 1u;
   let last_mask = pass_info.mask;
   let copy = (lid % COPIES) * MAX_PASSES * RADIX;
+  let tile_copy = (lid % COPIES) * RADIX;
+  let first_mask = select(RADIX - 1u, last_mask, passes == 1u);
   let num_vecs = (n + 3u) / 4u;
+  let num_tiles = control.num_tiles;
   // Grid-stride over tiles: at most HISTOGRAM_MAX_GROUPS (radix-layout.ts)
   // workgroups, so that few global atomics meet on each total.
-  for (var tile = wid.x; tile < control.num_tiles; tile += groups.x) {
+  for (var tile = wid.x; tile < num_tiles; tile += groups.x) {
     let tile_end = min(num_vecs, (tile + 1u) * (TILE / 4u));
     for (var v0 = tile * (TILE / 4u) + lid; v0 < tile_end; v0 += LOADS * WG) {
       var loaded: array<vec4<u32>, LOADS>;
@@ -52,7 +65,8 @@ fn main(
         for (var c = 0u; c < 4u; c++) {
           if (v < tile_end && v * 4u + c < n) {
             let key = loaded[q][c];
-            for (var p = 0u; p < passes; p++) {
+            atomicAdd(&tile_histogram[tile_copy + (key & first_mask)], 1u);
+            for (var p = 1u; p < passes; p++) {
               let mask = select(RADIX - 1u, last_mask, p + 1u == passes);
               let digit = (key >> (p * DIGIT_BITS)) & mask;
               atomicAdd(&histogram[copy + p * RADIX + digit], 1u);
@@ -61,8 +75,19 @@ fn main(
         }
       }
     }
+    // The tile's first-digit counts go out (what the first pass's count
+    // phase would write) and into the pass-0 rows of the histogram.
+    workgroupBarrier();
+    for (var d = lid; d < RADIX; d += WG) {
+      var sum = 0u;
+      for (var c = 0u; c < COPIES; c++) {
+        sum += atomicExchange(&tile_histogram[c * RADIX + d], 0u);
+      }
+      counts[d * num_tiles + tile] = sum;
+      atomicAdd(&histogram[d], sum);
+    }
+    workgroupBarrier();
   }
-  workgroupBarrier();
 
   for (var i = lid; i < passes * RADIX; i += WG) {
     var sum = 0u;

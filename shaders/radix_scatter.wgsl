@@ -88,6 +88,8 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
   let tile_start = tile * TILE;
   let valid = min(TILE, n - tile_start);
 
+  let tile_counts = load_tile_counts(lid, tile, num_tiles);
+
   // Load this invocation's ITEMS consecutive keys. Positions past n get the
   // largest key: they rank after every real pair and are never written.
   var keys: array<u32, ITEMS>;
@@ -102,6 +104,14 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
       let k = 4u * q + c;
       keys[k] = select(0xffffffffu, v[c], first + c < n);
       items[k] = ((own_first + k) << 8u) | digit_of(keys[k]);
+    }
+  }
+
+  // The starts of the digits' runs in the tile are subtracted once it is ranked.
+  for (var i = 0u; i < DIGITS_PER_INVOCATION; i++) {
+    let d = lid * DIGITS_PER_INVOCATION + i;
+    if (d < RADIX) {
+      digit_base[d] = tile_counts[i];
     }
   }
 
@@ -133,9 +143,21 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
     workgroupBarrier();
   }
 
+  // items[] is free now: load this invocation's values into it, so that
+  // their latency overlaps staging and writing the keys.
+  for (var q = 0u; q < ITEMS / 4u; q++) {
+    let first = tile_start + own_first + 4u * q;
+    if (first < n) {
+      let v = values_in[first / 4u];
+      for (var c = 0u; c < 4u; c++) {
+        items[4u * q + c] = v[c];
+      }
+    }
+  }
+
   // Keys: stage in ranked order, find where each digit's run starts, write.
-  // (keys[] then holds the key at tile place k * WG + lid, and items[] its
-  // destination: the arrays are reused to keep register use down.)
+  // (keys[] then holds the key at tile place k * WG + lid, and after the
+  // write its destination: the array is reused to keep register use down.)
   for (var k = 0u; k < ITEMS; k++) {
     shared_words[padded(ranks[k])] = keys[k];
   }
@@ -145,36 +167,28 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
     keys[k] = shared_words[padded(j)];
     let d = digit_of(keys[k]);
     if (j < valid && (j == 0u || digit_of(shared_words[padded(j - 1u)]) != d)) {
-      digit_base[d] = counts[d * num_tiles + tile] - j;
+      digit_base[d] -= j;
     }
   }
   workgroupBarrier();
   for (var k = 0u; k < ITEMS; k++) {
     let j = k * WG + lid;
-    items[k] = digit_base[digit_of(keys[k])] + j;
+    let place = digit_base[digit_of(keys[k])] + j;
     if (j < valid) {
-      keys_out[items[k]] = keys[k];
+      keys_out[place] = keys[k];
     }
+    keys[k] = place;
   }
 
   // Values follow the same ranks.
-  for (var q = 0u; q < ITEMS / 4u; q++) {
-    let first = tile_start + own_first + 4u * q;
-    if (first < n) {
-      let v = values_in[first / 4u];
-      for (var c = 0u; c < 4u; c++) {
-        keys[4u * q + c] = v[c];
-      }
-    }
-  }
   for (var k = 0u; k < ITEMS; k++) {
-    shared_words[padded(ranks[k])] = keys[k];
+    shared_words[padded(ranks[k])] = items[k];
   }
   workgroupBarrier();
   for (var k = 0u; k < ITEMS; k++) {
     let j = k * WG + lid;
     if (j < valid) {
-      values_out[items[k]] = shared_words[padded(j)];
+      values_out[keys[k]] = shared_words[padded(j)];
     }
   }
 }

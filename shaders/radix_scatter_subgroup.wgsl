@@ -32,9 +32,7 @@ var<workgroup> tile_first: array<u32, RADIX>;
 var<workgroup> digit_base: array<u32, RADIX>;
 
 // Exclusive scan of one value per digit, in place. Each invocation takes
-// DIGITS_PER_INVOCATION consecutive digits (RADIX may be smaller or larger
-// than WG).
-const DIGITS_PER_INVOCATION: u32 = (RADIX + WG - 1u) / WG;
+// DIGITS_PER_INVOCATION consecutive digits.
 
 fn exclusive_scan_digits(lid: u32, digits: ptr<workgroup, array<u32, RADIX>>) {
   let first = lid * DIGITS_PER_INVOCATION;
@@ -83,6 +81,12 @@ fn main(
   let n = control.n;
   let tile_start = tile * TILE;
   let run_start = subgroup * lanes * ITEMS;
+
+  // Where this tile's pairs of each digit start in the output, fetched
+  // with the keys so that the latencies overlap (read after the ranking,
+  // it stalled every tile for a round trip to memory).
+  let num_tiles = control.num_tiles;
+  let tile_counts = load_tile_counts(lid, tile, num_tiles);
 
   // Positions past n get the largest key: they rank after every real pair
   // (last in the tile, largest digit) and are never written.
@@ -138,13 +142,15 @@ fn main(
   }
   workgroupBarrier();
   exclusive_scan_digits(lid, &tile_first);
-  let num_tiles = control.num_tiles;
-  for (var d = lid; d < RADIX; d += WG) {
-    let first = tile_first[d];
-    for (var s = 0u; s < MAX_SUBGROUPS; s++) {
-      atomicAdd(&subgroup_hist[s * RADIX + d], first);
+  for (var i = 0u; i < DIGITS_PER_INVOCATION; i++) {
+    let d = lid * DIGITS_PER_INVOCATION + i;
+    if (d < RADIX) {
+      let first = tile_first[d];
+      for (var s = 0u; s < MAX_SUBGROUPS; s++) {
+        atomicAdd(&subgroup_hist[s * RADIX + d], first);
+      }
+      digit_base[d] = tile_counts[i] - first;
     }
-    digit_base[d] = counts[d * num_tiles + tile] - first;
   }
   workgroupBarrier();
 

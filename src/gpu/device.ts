@@ -18,6 +18,9 @@ const RAISED_LIMITS = [
   'maxBufferSize',
   'maxComputeWorkgroupsPerDimension',
   'maxStorageBuffersPerShaderStage',
+  // Larger sort workgroups where the device allows them (radix-layout.ts).
+  'maxComputeInvocationsPerWorkgroup',
+  'maxComputeWorkgroupSizeX',
 ] as const;
 
 export class WebGpuUnavailableError extends Error {

@@ -43,6 +43,8 @@ export interface GpuRadixSortOptions {
   widestSubgroup?: number;
   /** Pairs per invocation (a multiple of 4, at most 32); default: radix-layout.ts's first choice that fits. */
   itemsPerInvocation?: number;
+  /** Invocations per workgroup (radix-layout.ts); default: as the layout picks. */
+  workgroupSize?: number;
   /**
    * Caps the workgroups per dispatch dimension below the device's limit, so
    * tests can reach the 2D tile grid (used past 65,535 tiles) at small sizes.
@@ -71,8 +73,9 @@ export interface SortEncodeOptions {
   /**
    * Profiling: puts every dispatch in a compute pass of its own, timed into
    * this query set (2 queries per phase: prepare and histogram together,
-   * then count, scan, scatter for each pass; see PHASES_PER_PASS). Adds pass boundaries, so the total
-   * is a little above an unprofiled sort.
+   * then count, scan, scatter for each pass; see PHASES_PER_PASS; the first
+   * pass's count is an empty pass, its work done in the histogram step).
+   * Adds pass boundaries, so the total is a little above an unprofiled sort.
    */
   phaseTimestamps?: GPUQuerySet;
 }
@@ -162,6 +165,7 @@ export class GpuRadixSort {
         ...(ranking === 'subgroup' ? { subgroupSizes: subgroupSizes(device, options.widestSubgroup) } : {}),
         ...(options.digitBits ? { digitBits: options.digitBits } : {}),
         ...(options.itemsPerInvocation ? { itemsPerInvocation: options.itemsPerInvocation } : {}),
+        ...(options.workgroupSize ? { workgroupSize: options.workgroupSize } : {}),
       });
       const pipelines = await createPipelines(device, layout, options.label ?? 'GpuRadixSort');
       return new GpuRadixSort(device, layout, pipelines, options);
@@ -326,8 +330,13 @@ export class GpuRadixSort {
     else if (tiles.hist > 0) pass.dispatchWorkgroups(tiles.hist);
   }
 
-  /** Phase 0 (count), 1 (scan) or 2 (scatter) of radix pass `p`; tiles: the grid when the count is known here. */
+  /**
+   * Phase 0 (count), 1 (scan) or 2 (scatter) of radix pass `p`; tiles: the
+   * grid when the count is known here. The first pass has no count
+   * dispatch: the histogram step writes its counts (radix_histogram.wgsl).
+   */
   private recordPhase(pass: GPUComputePassEncoder, p: number, keyBits: number, phase: number, tiles: TileGrid | null): void {
+    if (p === 0 && phase === 0) return;
     const { layout, pipelines } = this;
     const bits = Math.min(layout.digitBits, keyBits - p * layout.digitBits);
     pass.setBindGroup(0, this.sized.bindGroups[p % 2], this.passOffsets[p * layout.digitBits + bits - 1]!);

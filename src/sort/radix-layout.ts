@@ -60,6 +60,7 @@ export interface RadixLayout {
   tile: number;
   /** Words of workgroup memory the portable scatter phase stages a tile in. */
   sharedWords: number;
+
   /** Subgroup ranking: the most subgroups a workgroup can hold (workgroupSize / smallest subgroup). */
   maxSubgroups: number;
   /** Subgroup ranking: the widest subgroup, which sets the width of a ballot mask. */
@@ -73,6 +74,13 @@ export interface RadixLayoutOptions {
   ranking?: Ranking;
   /** Required for the subgroup ranking. */
   subgroupSizes?: SubgroupSizes;
+  /**
+   * Invocations per workgroup, a power of two (default: WORKGROUP_SIZE, or
+   * for the subgroup ranking as many whole subgroups as its histograms
+   * allow, up to WORKGROUP_SIZE). Larger workgroups need a device that
+   * allows them.
+   */
+  workgroupSize?: number;
 }
 
 type LayoutLimits = Pick<
@@ -94,7 +102,16 @@ export function chooseRadixLayout(limits: LayoutLimits, options: RadixLayoutOpti
   }
   // Subgroup ranking: whole subgroups of the widest size (each walks whole runs of the tile).
   const workgroupSize =
-    ranking === 'subgroup' ? Math.max(Math.min(WORKGROUP_SIZE, MAX_SUBGROUPS_PER_WORKGROUP * sizes!.min), sizes!.max) : WORKGROUP_SIZE;
+    options.workgroupSize ??
+    (ranking === 'subgroup' ? Math.max(Math.min(WORKGROUP_SIZE, MAX_SUBGROUPS_PER_WORKGROUP * sizes!.min), sizes!.max) : WORKGROUP_SIZE);
+  const pow2 = Number.isInteger(workgroupSize) && workgroupSize >= 32 && (workgroupSize & (workgroupSize - 1)) === 0;
+  const tooManySubgroups = ranking === 'subgroup' && options.workgroupSize !== undefined && workgroupSize / sizes!.min > MAX_SUBGROUPS_PER_WORKGROUP;
+  if (!pow2 || (ranking === 'subgroup' && (workgroupSize % sizes!.max !== 0 || tooManySubgroups))) {
+    throw new Error(
+      `a workgroup of ${workgroupSize} invocations does not suit the ${ranking} ranking` +
+        (ranking === 'subgroup' ? ` (whole subgroups of ${sizes!.max}, at most ${MAX_SUBGROUPS_PER_WORKGROUP} of ${sizes!.min})` : ' (a power of two from 32)'),
+    );
+  }
   const maxSubgroups = ranking === 'subgroup' ? workgroupSize / sizes!.min : 0;
   if (limits.maxComputeInvocationsPerWorkgroup < workgroupSize) {
     throw new Error(`the GPU sort needs ${workgroupSize} invocations per workgroup; this device allows ${limits.maxComputeInvocationsPerWorkgroup}`);

@@ -168,6 +168,29 @@ test('bad arguments are refused with a clear error', async () => {
   expect(() => sorter.ensureCapacity(GpuRadixSort.maxCapacity(device) + 4)).toThrow(/exceed/);
 });
 
+// Workgroups smaller than the radix (256 digits): every phase then walks
+// several digits per invocation (the scatter's prefetched tile counts, the
+// histogram's tile counts, the scans). Larger workgroups (512 on big GPUs)
+// need a device that allows them; SwiftShader allows 256.
+describe.each([
+  { ranking: 'portable' as const, workgroupSize: 128 },
+  { ranking: 'subgroup' as const, workgroupSize: 32 },
+])('$ranking ranking in workgroups of $workgroupSize', ({ ranking, workgroupSize }) => {
+  test('sizes around a tile and many tiles, every key pattern', async () => {
+    const sorter = await GpuRadixSort.create(device, { capacity: 1024, ranking, workgroupSize, label: `test.sort.wg${workgroupSize}` });
+    try {
+      expect(sorter.layout.workgroupSize).toBe(workgroupSize);
+      const tile = sorter.layout.tile;
+      for (const n of [1, tile - 1, tile + 1, 40 * tile + 3]) {
+        for (const pattern of KEY_PATTERNS) await checkSort(sorter, pattern, n, 32);
+      }
+      await checkSort(sorter, 'random', 40 * tile + 3, 13);
+    } finally {
+      sorter.destroy();
+    }
+  });
+});
+
 describe('subgroup ranking with masks for wider subgroups', () => {
   // NVIDIA's 32 lanes take one-word ballot masks (the 'subgroup ranking'
   // tests above use them on SwiftShader's 4 lanes); AMD's 64 lanes take four

@@ -84,3 +84,15 @@ test('the histogram step: one workgroup per tile up to a cap, the same in TypeSc
   expect(histogramGroups(10 * HISTOGRAM_MAX_GROUPS)).toBe(HISTOGRAM_MAX_GROUPS);
   expect(radixPrelude(chooseRadixLayout(DEFAULT_LIMITS))).toContain(`min(num_tiles, ${HISTOGRAM_MAX_GROUPS}u)`);
 });
+
+describe('requested workgroup sizes', () => {
+  test('a larger workgroup where the device allows it; refused where it does not suit', () => {
+    expect(chooseRadixLayout(LARGE_LIMITS, { workgroupSize: 512, itemsPerInvocation: 8 }).tile).toBe(4096);
+    const sizes = { min: 32, max: 32 };
+    expect(chooseRadixLayout(LARGE_LIMITS, { ranking: 'subgroup', subgroupSizes: sizes, workgroupSize: 512, itemsPerInvocation: 12 }).maxSubgroups).toBe(16);
+    expect(() => chooseRadixLayout(DEFAULT_LIMITS, { workgroupSize: 512 })).toThrow(/allows 256/);
+    expect(() => chooseRadixLayout(LARGE_LIMITS, { workgroupSize: 384 })).toThrow(/power of two/);
+    // 1024 invocations of 32 lanes: 32 histograms, more than a workgroup keeps.
+    expect(() => chooseRadixLayout(LARGE_LIMITS, { ranking: 'subgroup', subgroupSizes: sizes, workgroupSize: 1024 })).toThrow(/at most 16/);
+  });
+});
