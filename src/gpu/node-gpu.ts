@@ -22,7 +22,10 @@ export async function createNodeGpuContext(label?: string, options: { withoutFea
     Object.assign(globalThis, globals);
     installed = true;
   }
-  const gpu = create(['disable-dawn-features=timestamp_quantization']);
+  // DAWN_ENABLE_FEATURES (comma-separated Dawn toggles, e.g. dump_shaders) is
+  // for inspecting what Dawn hands the driver (bench/pipeline-stats/).
+  const extra = process.env.DAWN_ENABLE_FEATURES;
+  const gpu = create(['disable-dawn-features=timestamp_quantization', ...(extra ? [`enable-dawn-features=${extra}`] : [])]);
   liveInstances.push(gpu);
   const context = await requestGpuContext(gpu, { ...(label ? { label } : {}), ...options });
   context.device.addEventListener('uncapturederror', (event) => {

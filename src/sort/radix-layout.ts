@@ -122,12 +122,13 @@ export function chooseRadixLayout(limits: LayoutLimits, options: RadixLayoutOpti
       ? 4 * subgroupScatterWords(items * workgroupSize, radix, workgroupSize, maxSubgroups)
       : 4 * stagingWords(items) + 4 * (2 * workgroupSize + 2 * radix);
   const fits = (items: number) => bytes(items) <= limits.maxComputeWorkgroupStorageSize;
-  // Portable: 12 comes first. On an H100, 8-bit digits, 32-bit keys, 16M
-  // pairs took 1.14 ms with 12 pairs per invocation, 1.30 ms with 16 (more
-  // registers, fewer workgroups resident) and 1.35 ms with 8 (more tiles to
-  // count and scan); 20 took 1.21 ms. Subgroup: the biggest tile that fits,
-  // its ranking has no per-pair barriers and amortises its per-tile work
-  // (1.16 ms with 32 pairs per invocation, 1.34 ms with 16; docs/benchmarks.md).
+  // Portable: 12 comes first. On an H100, 8-bit digits, 32-bit keys: 1.03 ms
+  // for 16M pairs with 12 pairs per invocation (78 registers: 3 workgroups
+  // per multiprocessor), 1.00 with 16 (113 registers, 2 workgroups) but
+  // slower at 4M (0.317 against 0.309), 1.17 with 8 (more tiles to count and
+  // scan). Subgroup: the biggest tile that fits, its ranking has no per-pair
+  // barriers and amortises its per-tile work (1.11 ms with 32 pairs per
+  // invocation, 1.17 with 24, 1.27 with 16; docs/benchmarks.md).
   const requested = options.itemsPerInvocation;
   const candidates =
     requested !== undefined ? [requested] : ranking === 'subgroup' ? [32, 24, 16, 12, 8, 4] : [12, 16, 8, 4];
