@@ -25,6 +25,13 @@ fn main() {
   dispatch.hist_x = histogram_groups(num_tiles);
   dispatch.hist_y = 1u;
   dispatch.hist_z = 1u;
+  let short_rows = uses_short_scan(num_tiles);
+  dispatch.scan_x = select(RADIX, 0u, short_rows);
+  dispatch.scan_y = 1u;
+  dispatch.scan_z = 1u;
+  dispatch.short_scan_x = select(0u, 1u, short_rows);
+  dispatch.short_scan_y = 1u;
+  dispatch.short_scan_z = 1u;
   control.n = n;
   control.num_tiles = num_tiles;
   control.tiles_x = tiles_x;

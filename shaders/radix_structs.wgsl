@@ -26,6 +26,12 @@ struct DispatchArgs {
   hist_x: u32,  // workgroups of the histogram step (radix_histogram.wgsl)
   hist_y: u32,
   hist_z: u32,
+  scan_x: u32,  // workgroups of the scan phase: RADIX, or 0 for short rows
+  scan_y: u32,
+  scan_z: u32,
+  short_scan_x: u32,  // 1 where the rows are short (radix_scan_short.wgsl), else 0
+  short_scan_y: u32,
+  short_scan_z: u32,
 }
 
 // One entry per (pass, key width): which bits of the key this pass sorts on.

@@ -1,7 +1,8 @@
 /**
  * GPU radix sort of (u32 key, u32 value) pairs, in the three-phase form:
  * for each digit, (1) every workgroup counts its tile's digits, (2) one
- * workgroup per digit scans those counts into global offsets, (3) every
+ * workgroup per digit (one for all of them in a small sort) scans those
+ * counts into global offsets, (3) every
  * workgroup ranks its tile stably and scatters it into the other of two
  * ping-pong buffers. No workgroup ever waits on another inside a dispatch,
  * so it runs on every WebGPU implementation.
@@ -14,7 +15,7 @@
  * are in the buffers `encode` returns.
  */
 import { checkKeyBits } from './sort-contract';
-import { chooseRadixLayout, histogramGroups, passCount, type DigitBits, type RadixLayout, type Ranking } from './radix-layout';
+import { chooseRadixLayout, histogramGroups, passCount, usesShortScan, type DigitBits, type RadixLayout, type Ranking } from './radix-layout';
 import { checkSubgroupRanking } from './subgroup-check';
 import { radixShaderSources } from './radix-shaders';
 import { setTimestampWrites } from '../gpu/pass-timer';
@@ -99,6 +100,8 @@ interface TileGrid {
   y: number;
   /** Workgroups of the histogram step. */
   hist: number;
+  /** The scan phase's short form (one workgroup for every digit's row): usesShortScan. */
+  shortScan: boolean;
 }
 
 /** The ranking a sorter gets when none is asked for (see GpuRadixSortOptions.ranking). */
@@ -117,6 +120,7 @@ interface Pipelines {
   histogram: GPUComputePipeline;
   count: GPUComputePipeline;
   scan: GPUComputePipeline;
+  shortScan: GPUComputePipeline;
   scatter: GPUComputePipeline;
   passLayout: GPUBindGroupLayout;
   prepareLayout: GPUBindGroupLayout;
@@ -148,7 +152,7 @@ export class GpuRadixSort {
   private readonly passOffsets: number[][] = [];
   private readonly passDescriptor: GPUComputePassDescriptor;
   private readonly controlScratch = new Uint32Array(CONTROL.size / 4);
-  private readonly tileGrid: TileGrid = { x: 0, y: 0, hist: 0 };
+  private readonly tileGrid: TileGrid = { x: 0, y: 0, hist: 0, shortScan: false };
 
   static async create(device: GPUDevice, options: GpuRadixSortOptions): Promise<GpuRadixSort> {
     const limits = {
@@ -341,8 +345,21 @@ export class GpuRadixSort {
     const bits = Math.min(layout.digitBits, keyBits - p * layout.digitBits);
     pass.setBindGroup(0, this.sized.bindGroups[p % 2], this.passOffsets[p * layout.digitBits + bits - 1]!);
     if (phase === 1) {
-      pass.setPipeline(pipelines.scan);
-      pass.dispatchWorkgroups(layout.radix);
+      // Short rows (a small sort) take one workgroup for all digits; a GPU
+      // count leaves the choice to the prepare step, which gives the other
+      // form no workgroups.
+      if (!tiles) {
+        pass.setPipeline(pipelines.scan);
+        pass.dispatchWorkgroupsIndirect(this.dispatchArgs, DISPATCH_ARGS.offset('scan_x'));
+        pass.setPipeline(pipelines.shortScan);
+        pass.dispatchWorkgroupsIndirect(this.dispatchArgs, DISPATCH_ARGS.offset('short_scan_x'));
+      } else if (tiles.shortScan) {
+        pass.setPipeline(pipelines.shortScan);
+        pass.dispatchWorkgroups(1);
+      } else {
+        pass.setPipeline(pipelines.scan);
+        pass.dispatchWorkgroups(layout.radix);
+      }
       return;
     }
     pass.setPipeline(phase === 0 ? pipelines.count : pipelines.scatter);
@@ -380,6 +397,7 @@ export class GpuRadixSort {
     grid.x = Math.min(numTiles, this.layout.maxGroupsX);
     grid.y = grid.x > 0 ? Math.ceil(numTiles / grid.x) : 1;
     grid.hist = histogramGroups(numTiles);
+    grid.shortScan = usesShortScan(numTiles);
     const control = this.controlScratch;
     control[CONTROL.word('n')] = count;
     control[CONTROL.word('num_tiles')] = numTiles;
@@ -499,6 +517,7 @@ async function createPipelines(device: GPUDevice, layout: RadixLayout, label: st
   const histogram = await pipeline('histogram', passLayout);
   const count = await pipeline('count', passLayout);
   const scan = await pipeline('scan', passLayout);
+  const shortScan = await pipeline('shortScan', passLayout);
   const scatter = await pipeline('scatter', passLayout);
-  return { prepare, histogram, count, scan, scatter, passLayout, prepareLayout };
+  return { prepare, histogram, count, scan, shortScan, scatter, passLayout, prepareLayout };
 }

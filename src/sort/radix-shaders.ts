@@ -5,6 +5,7 @@ import commonSource from '../../shaders/radix_common.wgsl?raw';
 import histogramSource from '../../shaders/radix_histogram.wgsl?raw';
 import countSource from '../../shaders/radix_count.wgsl?raw';
 import scanSource from '../../shaders/radix_scan.wgsl?raw';
+import shortScanSource from '../../shaders/radix_scan_short.wgsl?raw';
 import scatterSource from '../../shaders/radix_scatter.wgsl?raw';
 import subgroupScatterSource from '../../shaders/radix_scatter_subgroup.wgsl?raw';
 import { radixPrelude, type RadixLayout } from './radix-layout';
@@ -15,6 +16,7 @@ export interface RadixShaderSources {
   histogram: string;
   count: string;
   scan: string;
+  shortScan: string;
   scatter: string;
 }
 
@@ -28,6 +30,7 @@ export function radixShaderSources(layout: RadixLayout): RadixShaderSources {
     histogram: unrolled(histogramSource),
     count: phase(countSource),
     scan: phase(scanSource),
+    shortScan: phase(shortScanSource),
     scatter: layout.ranking === 'subgroup' ? unrolled(subgroupScatterSource) : phase(scatterSource),
   };
 }

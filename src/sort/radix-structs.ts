@@ -24,6 +24,12 @@ export const DISPATCH_ARGS = defineStruct('DispatchArgs', [
   ['hist_x', 'u32'],
   ['hist_y', 'u32'],
   ['hist_z', 'u32'],
+  ['scan_x', 'u32'],
+  ['scan_y', 'u32'],
+  ['scan_z', 'u32'],
+  ['short_scan_x', 'u32'],
+  ['short_scan_y', 'u32'],
+  ['short_scan_z', 'u32'],
 ]);
 
 export const PASS = defineStruct('Pass', [

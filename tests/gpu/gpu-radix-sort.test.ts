@@ -10,7 +10,7 @@ import { CpuRadixSort } from '../../src/sort/cpu-sort';
 import { referenceSortPairs } from '../../src/sort/reference-sort';
 import { KEY_PATTERNS, identityValues, makeKeys, type KeyPattern } from '../../src/sort/test-keys';
 import { readBufferU32 } from '../../src/gpu/readback';
-import type { DigitBits, Ranking } from '../../src/sort/radix-layout';
+import { SHORT_SCAN_TILES, type DigitBits, type Ranking } from '../../src/sort/radix-layout';
 import { checkSubgroupRanking } from '../../src/sort/subgroup-check';
 
 /** Both rankings run every test; SwiftShader has subgroups (4 lanes), so neither is skipped. */
@@ -97,6 +97,12 @@ describe.each([8, 4] as const)('%i-bit digits', (digitBits) => {
     for (const n of sizes) {
       for (const keyBits of [16, 24, 32]) await checkSort(sorter, 'random', n, keyBits, n ^ 0x5bd1e995);
     }
+  });
+
+  test('either side of the short scan (one workgroup for every digit row) and the long one', async () => {
+    const sorter = await sorterFor(ranking, digitBits);
+    const tile = sorter.layout.tile;
+    for (const n of [SHORT_SCAN_TILES * tile, SHORT_SCAN_TILES * tile + 1]) await checkSort(sorter, 'random', n, 32);
   });
 
   test('odd key widths sort only the low bits (a short last digit)', async () => {

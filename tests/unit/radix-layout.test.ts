@@ -4,7 +4,7 @@
  * themselves run in tests/gpu/gpu-radix-sort.test.ts.)
  */
 import { describe, expect, test } from 'vitest';
-import { chooseRadixLayout, histogramGroups, HISTOGRAM_MAX_GROUPS, radixPrelude, WORKGROUP_SIZE } from '../../src/sort/radix-layout';
+import { chooseRadixLayout, histogramGroups, HISTOGRAM_MAX_GROUPS, radixPrelude, SHORT_SCAN_TILES, usesShortScan, WORKGROUP_SIZE } from '../../src/sort/radix-layout';
 
 /** WebGPU's default limits, SwiftShader's workgroup memory, and what an H100 offers through Dawn. */
 const DEFAULT_LIMITS = { maxComputeWorkgroupStorageSize: 16384, maxComputeInvocationsPerWorkgroup: 256, maxComputeWorkgroupsPerDimension: 65535 };
@@ -83,6 +83,15 @@ test('the histogram step: one workgroup per tile up to a cap, the same in TypeSc
   expect(histogramGroups(5)).toBe(5);
   expect(histogramGroups(10 * HISTOGRAM_MAX_GROUPS)).toBe(HISTOGRAM_MAX_GROUPS);
   expect(radixPrelude(chooseRadixLayout(DEFAULT_LIMITS))).toContain(`min(num_tiles, ${HISTOGRAM_MAX_GROUPS}u)`);
+});
+
+test('the scan phase: one workgroup for every digit while rows are short, the same in TypeScript and WGSL', () => {
+  expect(usesShortScan(0)).toBe(true);
+  expect(usesShortScan(SHORT_SCAN_TILES)).toBe(true);
+  expect(usesShortScan(SHORT_SCAN_TILES + 1)).toBe(false);
+  const prelude = radixPrelude(chooseRadixLayout(DEFAULT_LIMITS));
+  expect(prelude).toContain(`const SHORT_SCAN_TILES: u32 = ${SHORT_SCAN_TILES}u;`);
+  expect(prelude).toContain('return num_tiles <= SHORT_SCAN_TILES;');
 });
 
 describe('requested workgroup sizes', () => {

@@ -1,0 +1,45 @@
+// Radix pass, phase 2 for short rows: when every digit's row of tile counts
+// is at most SHORT_SCAN_TILES long (a small sort), one workgroup scans all
+// of them instead of RADIX workgroups one row each. Same result as
+// radix_scan.wgsl: each count becomes its tile's first place among all keys
+// (the sum of the smaller digits' totals plus the counts before it in its
+// row). On a software GPU (SwiftShader) the RADIX workgroups of the long
+// form were most of a small sort's time: each of their invocations is
+// emulated through every barrier, whatever the row's length.
+
+// Each invocation takes DIGITS_PER_INVOCATION consecutive digits (radix_common.wgsl).
+@compute @workgroup_size(WG)
+fn main(@builtin(local_invocation_index) lid: u32) {
+  let num_tiles = control.num_tiles;
+  let first_digit = lid * DIGITS_PER_INVOCATION;
+  // Where each of this invocation's digits starts: a scan of the totals.
+  var starts: array<u32, DIGITS_PER_INVOCATION>;
+  var sum = 0u;
+  for (var i = 0u; i < DIGITS_PER_INVOCATION; i++) {
+    starts[i] = sum;
+    if (first_digit + i < RADIX) {
+      sum += atomicLoad(&digit_totals[pass_info.index * RADIX + first_digit + i]);
+    }
+  }
+  let scan = workgroup_exclusive_scan(lid, sum);
+  for (var i = 0u; i < DIGITS_PER_INVOCATION; i++) {
+    let digit = first_digit + i;
+    if (digit >= RADIX) {
+      break;
+    }
+    let row = digit * num_tiles;
+    var loaded: array<u32, SHORT_SCAN_TILES>;
+    for (var t = 0u; t < SHORT_SCAN_TILES; t++) {
+      if (t < num_tiles) {
+        loaded[t] = counts[row + t];
+      }
+    }
+    var carry = scan.exclusive + starts[i];
+    for (var t = 0u; t < SHORT_SCAN_TILES; t++) {
+      if (t < num_tiles) {
+        counts[row + t] = carry;
+        carry += loaded[t];
+      }
+    }
+  }
+}
