@@ -28,7 +28,8 @@
  * per invocation (i4..i32; default: as the viewer picks), and optionally
  * invocations per workgroup (w64..w1024): d8, d8s, d8pi12, d8si16w512.
  * --phases adds, per GPU row, the time of each phase summed over the passes
- * (each dispatch then runs in its own timed compute pass). --verify checks
+ * (each dispatch then runs in its own timed compute pass; the histogram's
+ * time includes the first pass's count, which it does). --verify checks
  * every GPU result pair by pair against the CPU radix sort ("verified").
  */
 import { parseArgs } from 'node:util';

@@ -85,3 +85,24 @@ fn workgroup_exclusive_scan(lid: u32, value: u32) -> ScanResult {
   workgroupBarrier();  // scan_buf may be reused right after
   return ScanResult(inclusive - value, total);
 }
+
+// Exclusive scan of one value per digit, in place. Each invocation takes
+// DIGITS_PER_INVOCATION consecutive digits.
+fn exclusive_scan_digits(lid: u32, digits: ptr<workgroup, array<u32, RADIX>>) {
+  let first = lid * DIGITS_PER_INVOCATION;
+  var own: array<u32, DIGITS_PER_INVOCATION>;
+  var sum = 0u;
+  for (var i = 0u; i < DIGITS_PER_INVOCATION; i++) {
+    own[i] = sum;
+    if (first + i < RADIX) {
+      sum += (*digits)[first + i];
+    }
+  }
+  let scan = workgroup_exclusive_scan(lid, sum);
+  for (var i = 0u; i < DIGITS_PER_INVOCATION; i++) {
+    if (first + i < RADIX) {
+      (*digits)[first + i] = scan.exclusive + own[i];
+    }
+  }
+  workgroupBarrier();
+}

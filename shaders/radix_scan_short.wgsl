@@ -7,21 +7,20 @@
 // form were most of a small sort's time: each of their invocations is
 // emulated through every barrier, whatever the row's length.
 
+// Where each digit's keys start among all keys: a scan of the totals.
+var<workgroup> digit_starts: array<u32, RADIX>;
+
 // Each invocation takes DIGITS_PER_INVOCATION consecutive digits (radix_common.wgsl).
 @compute @workgroup_size(WG)
 fn main(@builtin(local_invocation_index) lid: u32) {
   let num_tiles = control.num_tiles;
   let first_digit = lid * DIGITS_PER_INVOCATION;
-  // Where each of this invocation's digits starts: a scan of the totals.
-  var starts: array<u32, DIGITS_PER_INVOCATION>;
-  var sum = 0u;
   for (var i = 0u; i < DIGITS_PER_INVOCATION; i++) {
-    starts[i] = sum;
     if (first_digit + i < RADIX) {
-      sum += atomicLoad(&digit_totals[pass_info.index * RADIX + first_digit + i]);
+      digit_starts[first_digit + i] = atomicLoad(&digit_totals[pass_info.index * RADIX + first_digit + i]);
     }
   }
-  let scan = workgroup_exclusive_scan(lid, sum);
+  exclusive_scan_digits(lid, &digit_starts);
   for (var i = 0u; i < DIGITS_PER_INVOCATION; i++) {
     let digit = first_digit + i;
     if (digit >= RADIX) {
@@ -34,7 +33,7 @@ fn main(@builtin(local_invocation_index) lid: u32) {
         loaded[t] = counts[row + t];
       }
     }
-    var carry = scan.exclusive + starts[i];
+    var carry = digit_starts[digit];
     for (var t = 0u; t < SHORT_SCAN_TILES; t++) {
       if (t < num_tiles) {
         counts[row + t] = carry;

@@ -31,28 +31,6 @@ var<workgroup> tile_first: array<u32, RADIX>;
 // Per digit: output place minus place in the tile for this tile's pairs.
 var<workgroup> digit_base: array<u32, RADIX>;
 
-// Exclusive scan of one value per digit, in place. Each invocation takes
-// DIGITS_PER_INVOCATION consecutive digits.
-
-fn exclusive_scan_digits(lid: u32, digits: ptr<workgroup, array<u32, RADIX>>) {
-  let first = lid * DIGITS_PER_INVOCATION;
-  var own: array<u32, DIGITS_PER_INVOCATION>;
-  var sum = 0u;
-  for (var i = 0u; i < DIGITS_PER_INVOCATION; i++) {
-    own[i] = sum;
-    if (first + i < RADIX) {
-      sum += (*digits)[first + i];
-    }
-  }
-  let scan = workgroup_exclusive_scan(lid, sum);
-  for (var i = 0u; i < DIGITS_PER_INVOCATION; i++) {
-    if (first + i < RADIX) {
-      (*digits)[first + i] = scan.exclusive + own[i];
-    }
-  }
-  workgroupBarrier();
-}
-
 @compute @workgroup_size(WG)
 fn main(
   @builtin(workgroup_id) wid: vec3<u32>,

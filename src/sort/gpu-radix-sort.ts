@@ -1,10 +1,10 @@
 /**
  * GPU radix sort of (u32 key, u32 value) pairs, in the three-phase form:
- * for each digit, (1) every workgroup counts its tile's digits, (2) one
- * workgroup per digit (one for all of them in a small sort) scans those
- * counts into global offsets, (3) every
- * workgroup ranks its tile stably and scatters it into the other of two
- * ping-pong buffers. No workgroup ever waits on another inside a dispatch,
+ * for each digit, (1) every workgroup counts its tile's digits (for the
+ * first digit, the histogram step does), (2) one workgroup per digit (one
+ * for all of them in a small sort) scans those counts into global offsets,
+ * (3) every workgroup ranks its tile stably and scatters it into the other
+ * of two ping-pong buffers. No workgroup ever waits on another inside a dispatch,
  * so it runs on every WebGPU implementation.
  *
  * Keeps the contract of sort-contract.ts. DOM-free: the browser, the Node

@@ -60,7 +60,6 @@ export interface RadixLayout {
   tile: number;
   /** Words of workgroup memory the portable scatter phase stages a tile in. */
   sharedWords: number;
-
   /** Subgroup ranking: the most subgroups a workgroup can hold (workgroupSize / smallest subgroup). */
   maxSubgroups: number;
   /** Subgroup ranking: the widest subgroup, which sets the width of a ballot mask. */
