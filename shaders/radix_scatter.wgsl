@@ -36,18 +36,38 @@ var<private> ranks: array<u32, ITEMS>;
 // Sets ranks[k] to the stable rank within the tile of items[k] by the nibble
 // at nibble_shift, given that invocation lid owns tile positions
 // lid * ITEMS .. lid * ITEMS + ITEMS - 1 in order.
+//
+// An invocation counts its own items' nibbles in two registers of eight
+// 4-bit counters (nibbles 0..7, 8..15) rather than in workgroup memory,
+// whose read-add-write per item is a dependent chain. Its last item is left
+// out of them and added when they are written out, so 4 bits hold up to 16
+// items (radix-layout.ts limits the portable ranking to that). On an H100,
+// 4M 32-bit pairs: 0.311 → 0.296 ms with the wider scan fan of
+// radix_common.wgsl.
 fn rank_by_nibble(lid: u32, nibble_shift: u32) {
-  for (var w = 0u; w < 8u; w++) {
-    shared_words[padded(w * WG + lid)] = 0u;
-  }
-  workgroupBarrier();
+  // ranks[k] starts as the number of this invocation's earlier items with
+  // the same nibble.
+  var low_counts = 0u;
+  var high_counts = 0u;
   for (var k = 0u; k < ITEMS; k++) {
     let d = (items[k] >> nibble_shift) & 15u;
-    let word = (d & 7u) * WG + lid;
-    let half = (d >> 3u) * 16u;
-    let before = shared_words[padded(word)];
-    ranks[k] = (before >> half) & 0xffffu;
-    shared_words[padded(word)] = before + (1u << half);
+    let shift = (d & 7u) * 4u;
+    let high = d >= 8u;
+    ranks[k] = (select(low_counts, high_counts, high) >> shift) & 15u;
+    if (k + 1u < ITEMS) {
+      let one = 1u << shift;
+      low_counts += select(one, 0u, high);
+      high_counts += select(0u, one, high);
+    }
+  }
+  // Counter word (d & 7) * WG + lid holds nibble d's count in half d >> 3.
+  // Only this invocation's column is written, and the phase before ended
+  // on a barrier: none is needed here.
+  let last = (items[ITEMS - 1u] >> nibble_shift) & 15u;
+  for (var w = 0u; w < 8u; w++) {
+    let shift = w * 4u;
+    let word = ((low_counts >> shift) & 15u) | (((high_counts >> shift) & 15u) << 16u);
+    shared_words[padded(w * WG + lid)] = word + select(0u, 1u << ((last >> 3u) * 16u), (last & 7u) == w);
   }
   workgroupBarrier();
 

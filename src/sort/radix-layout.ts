@@ -42,6 +42,13 @@ const MAX_SUBGROUPS_PER_WORKGROUP = 16;
 /** Most pairs per invocation offered (20 to 32 measured slower than 12 and 16 on an H100; docs/benchmarks.md). */
 const MAX_ITEMS_PER_INVOCATION = 32;
 
+/**
+ * Most pairs per invocation of the portable ranking: an invocation counts
+ * its own pairs' nibbles in 4-bit counters, all but the last pair, so 16
+ * at most (radix_scatter.wgsl).
+ */
+const MAX_PORTABLE_ITEMS_PER_INVOCATION = 16;
+
 /** The subgroup sizes a device may use (GPUAdapterInfo.subgroupMinSize / subgroupMaxSize). */
 export interface SubgroupSizes {
   min: number;
@@ -132,7 +139,11 @@ export function chooseRadixLayout(limits: LayoutLimits, options: RadixLayoutOpti
   const candidates =
     requested !== undefined ? [requested] : ranking === 'subgroup' ? [32, 24, 16, 12, 8, 4] : [12, 16, 8, 4];
   const items = candidates.find(fits);
-  if (items === undefined || items % 4 !== 0 || items > MAX_ITEMS_PER_INVOCATION || !fits(items)) {
+  const maxItems = ranking === 'subgroup' ? MAX_ITEMS_PER_INVOCATION : MAX_PORTABLE_ITEMS_PER_INVOCATION;
+  if (requested !== undefined && (!Number.isInteger(requested) || requested < 4 || requested % 4 !== 0 || requested > maxItems)) {
+    throw new Error(`the ${ranking} ranking takes 4 to ${maxItems} pairs per invocation in steps of 4 (asked for ${requested})`);
+  }
+  if (items === undefined || !fits(items)) {
     throw new Error(`no radix tile fits in ${limits.maxComputeWorkgroupStorageSize} bytes of workgroup memory (asked for ${requested ?? 'any'} pairs per invocation)`);
   }
   return {

@@ -177,15 +177,27 @@ test('bad arguments are refused with a clear error', async () => {
 // Workgroups smaller than the radix (256 digits): every phase then walks
 // several digits per invocation (the scatter's prefetched tile counts, the
 // histogram's tile counts, the scans). Larger workgroups (512 on big GPUs)
-// need a device that allows them; SwiftShader allows 256.
+// need a device that allows them; SwiftShader allows 256. The portable
+// ranking also runs at its fewest and most pairs per invocation: at 16 an
+// invocation's 4-bit nibble counters would overflow if its last pair were
+// counted in them (the equal-key patterns give every pair the same nibble).
 describe.each([
-  { ranking: 'portable' as const, workgroupSize: 128 },
-  { ranking: 'subgroup' as const, workgroupSize: 32 },
-])('$ranking ranking in workgroups of $workgroupSize', ({ ranking, workgroupSize }) => {
+  { ranking: 'portable' as const, workgroupSize: 128, items: undefined },
+  { ranking: 'portable' as const, workgroupSize: 128, items: 16 },
+  { ranking: 'portable' as const, workgroupSize: 64, items: 4 },
+  { ranking: 'subgroup' as const, workgroupSize: 32, items: undefined },
+])('$ranking ranking in workgroups of $workgroupSize, $items pairs per invocation', ({ ranking, workgroupSize, items }) => {
   test('sizes around a tile and many tiles, every key pattern', async () => {
-    const sorter = await GpuRadixSort.create(device, { capacity: 1024, ranking, workgroupSize, label: `test.sort.wg${workgroupSize}` });
+    const sorter = await GpuRadixSort.create(device, {
+      capacity: 1024,
+      ranking,
+      workgroupSize,
+      ...(items ? { itemsPerInvocation: items } : {}),
+      label: `test.sort.wg${workgroupSize}.i${items}`,
+    });
     try {
       expect(sorter.layout.workgroupSize).toBe(workgroupSize);
+      if (items) expect(sorter.layout.itemsPerInvocation).toBe(items);
       const tile = sorter.layout.tile;
       for (const n of [1, tile - 1, tile + 1, 40 * tile + 3]) {
         for (const pattern of KEY_PATTERNS) await checkSort(sorter, pattern, n, 32);

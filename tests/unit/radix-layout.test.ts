@@ -52,6 +52,14 @@ describe('subgroup ranking layouts', () => {
     expect(() => chooseRadixLayout(MID_LIMITS, { ranking: 'subgroup', subgroupSizes: { min: 4, max: 128 } })).toThrow(/32768 bytes/);
   });
 
+  test('pairs per invocation: a multiple of 4 up to 32, else a clear error', () => {
+    const sizes = { min: 32, max: 32 };
+    expect(chooseRadixLayout(LARGE_LIMITS, { ranking: 'subgroup', subgroupSizes: sizes, itemsPerInvocation: 32 }).tile).toBe(32 * 256);
+    expect(() => chooseRadixLayout(LARGE_LIMITS, { ranking: 'subgroup', subgroupSizes: sizes, itemsPerInvocation: 36 })).toThrow(
+      /subgroup ranking takes 4 to 32 .*asked for 36/,
+    );
+  });
+
   test('refuses missing or impossible subgroup sizes', () => {
     for (const sizes of [undefined, { min: 0, max: 0 }, { min: 3, max: 32 }, { min: 64, max: 32 }, { min: 4, max: 256 }]) {
       expect(() => chooseRadixLayout(DEFAULT_LIMITS, { ranking: 'subgroup', subgroupSizes: sizes })).toThrow(/subgroup sizes/);
@@ -70,11 +78,13 @@ describe('portable layouts', () => {
     }
   });
 
-  test('pairs per invocation: a multiple of 4 up to 32 that fits, else a clear error', () => {
-    expect(chooseRadixLayout(LARGE_LIMITS, { itemsPerInvocation: 32 }).tile).toBe(32 * WORKGROUP_SIZE);
-    expect(() => chooseRadixLayout(LARGE_LIMITS, { itemsPerInvocation: 6 })).toThrow(/asked for 6/);
-    expect(() => chooseRadixLayout(LARGE_LIMITS, { itemsPerInvocation: 36 })).toThrow(/asked for 36/);
-    expect(() => chooseRadixLayout(DEFAULT_LIMITS, { itemsPerInvocation: 32 })).toThrow(/16384 bytes/);
+  test('pairs per invocation: a multiple of 4 up to 16 that fits, else a clear error', () => {
+    expect(chooseRadixLayout(LARGE_LIMITS, { itemsPerInvocation: 16 }).tile).toBe(16 * WORKGROUP_SIZE);
+    expect(chooseRadixLayout(LARGE_LIMITS, { itemsPerInvocation: 4 }).tile).toBe(4 * WORKGROUP_SIZE);
+    expect(() => chooseRadixLayout(LARGE_LIMITS, { itemsPerInvocation: 6 })).toThrow(/4 to 16 pairs per invocation in steps of 4 \(asked for 6\)/);
+    expect(() => chooseRadixLayout(LARGE_LIMITS, { itemsPerInvocation: 20 })).toThrow(/portable ranking takes 4 to 16 .*asked for 20/);
+    expect(() => chooseRadixLayout(LARGE_LIMITS, { itemsPerInvocation: 0 })).toThrow(/asked for 0/);
+    expect(() => chooseRadixLayout({ ...DEFAULT_LIMITS, maxComputeWorkgroupStorageSize: 8192 }, { itemsPerInvocation: 12 })).toThrow(/8192 bytes/);
   });
 });
 
