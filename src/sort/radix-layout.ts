@@ -124,20 +124,21 @@ export function chooseRadixLayout(limits: LayoutLimits, options: RadixLayoutOpti
   }
   const stagingWords = (items: number) => portableStagingWords(items, workgroupSize);
   const bytes = (items: number) =>
-    ranking === 'subgroup'
-      ? 4 * subgroupScatterWords(items * workgroupSize, radix, workgroupSize, maxSubgroups)
-      : 4 * stagingWords(items) + 4 * (2 * workgroupSize + 2 * radix);
+    4 *
+    (ranking === 'subgroup'
+      ? subgroupScatterWords(items * workgroupSize, radix, workgroupSize, maxSubgroups)
+      : portableScatterWords(stagingWords(items), radix, workgroupSize));
   const fits = (items: number) => bytes(items) <= limits.maxComputeWorkgroupStorageSize;
-  // Portable: 12 comes first. On an H100, 8-bit digits, 32-bit keys: 1.03 ms
-  // for 16M pairs with 12 pairs per invocation (78 registers: 3 workgroups
-  // per multiprocessor), 1.00 with 16 (113 registers, 2 workgroups) but
-  // slower at 4M (0.317 against 0.309), 1.17 with 8 (more tiles to count and
-  // scan). Subgroup: the biggest tile that fits, its ranking has no per-pair
-  // barriers and amortises its per-tile work (1.11 ms with 32 pairs per
-  // invocation, 1.17 with 24, 1.27 with 16; docs/benchmarks.md).
+  // Portable: 16 comes first. On an H100, 8-bit digits, in one run (ms,
+  // 1M / 4M / 16M 32-bit pairs): 16 pairs per invocation 0.100 / 0.284 /
+  // 0.892, 12 pairs 0.112 / 0.293 / 0.962. (Before the scan of groups of
+  // 16 in radix_common.wgsl, 12 was faster at 4M.) Subgroup: the biggest
+  // tile that fits, its ranking has no per-pair barriers and amortises its
+  // per-tile work (1.11 ms with 32 pairs per invocation, 1.17 with 24, 1.27
+  // with 16; docs/benchmarks.md).
   const requested = options.itemsPerInvocation;
   const candidates =
-    requested !== undefined ? [requested] : ranking === 'subgroup' ? [32, 24, 16, 12, 8, 4] : [12, 16, 8, 4];
+    requested !== undefined ? [requested] : ranking === 'subgroup' ? [32, 24, 16, 12, 8, 4] : [16, 12, 8, 4];
   const items = candidates.find(fits);
   const maxItems = ranking === 'subgroup' ? MAX_ITEMS_PER_INVOCATION : MAX_PORTABLE_ITEMS_PER_INVOCATION;
   if (requested !== undefined && (!Number.isInteger(requested) || requested < 4 || requested % 4 !== 0 || requested > maxItems)) {
@@ -165,15 +166,25 @@ function validSubgroupSizes(sizes: SubgroupSizes | undefined): boolean {
   return !!sizes && pow2(sizes.min) && pow2(sizes.max) && sizes.min <= sizes.max;
 }
 
-/** Portable scatter: staging words, plus one padding word per 32 (see padded() in radix_scatter.wgsl). */
+/** Portable scatter: staging words (the tile, or 8 nibble-counter words per invocation), plus one padding word per 32 (see padded() in radix_scatter.wgsl). */
 function portableStagingWords(items: number, workgroupSize: number): number {
   const words = Math.max(items * workgroupSize, 8 * workgroupSize);
   return words + Math.ceil(words / 32);
 }
 
-/** Subgroup scatter: per-subgroup histograms, the staged tile, two digit tables, the scan buffer. */
+/** Words of workgroup_exclusive_scan's buffers (radix_common.wgsl): a value per invocation, a total per 16, in fours. */
+function scanWords(workgroupSize: number): number {
+  return workgroupSize + 4 * Math.ceil(workgroupSize / 16 / 4);
+}
+
+/** Portable scatter: staging, the digit bases, the scan (and 4 for alignment). */
+function portableScatterWords(stagingWords: number, radix: number, workgroupSize: number): number {
+  return stagingWords + radix + scanWords(workgroupSize) + 4;
+}
+
+/** Subgroup scatter: per-subgroup histograms, the staged tile, two digit tables, the scan, the subgroup counter (and alignment). */
 function subgroupScatterWords(tile: number, radix: number, workgroupSize: number, maxSubgroups: number): number {
-  return maxSubgroups * radix + tile + 2 * radix + 2 * workgroupSize + 4;
+  return maxSubgroups * radix + tile + 2 * radix + scanWords(workgroupSize) + 4;
 }
 
 /**
@@ -189,7 +200,7 @@ export function histogramGroups(numTiles: number): number {
 }
 
 /**
- * Rows of at most this many tiles (12,288 pairs with 3,072-pair tiles) are
+ * Rows of at most this many tiles (16,384 pairs with 4,096-pair tiles) are
  * scanned by one workgroup for all digits (radix_scan_short.wgsl) instead
  * of one workgroup per digit (radix_scan.wgsl). On SwiftShader that makes a
  * 3,089-pair 16-bit sort 14× faster (387 → 28 ms). On an H100, 10,000
