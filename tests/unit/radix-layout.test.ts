@@ -85,6 +85,9 @@ describe('portable layouts', () => {
     expect(() => chooseRadixLayout(LARGE_LIMITS, { itemsPerInvocation: 20 })).toThrow(/portable ranking takes 4 to 16 .*asked for 20/);
     expect(() => chooseRadixLayout(LARGE_LIMITS, { itemsPerInvocation: 0 })).toThrow(/asked for 0/);
     expect(() => chooseRadixLayout({ ...DEFAULT_LIMITS, maxComputeWorkgroupStorageSize: 8192 }, { itemsPerInvocation: 12 })).toThrow(/8192 bytes/);
+    // 16 where it fits (the fastest measured), else 12: WebGPU's default 16 KiB holds 12.
+    expect(chooseRadixLayout(MID_LIMITS).itemsPerInvocation).toBe(16);
+    expect(chooseRadixLayout(DEFAULT_LIMITS).itemsPerInvocation).toBe(12);
   });
 });
 
