@@ -39,6 +39,12 @@ export const FLY_BOOST = 4;
 export const FLY_SPEED_STEP = 1.25;
 const SPEED_RANGE = 1000;
 
+/** Fly mode's speed and the scene default its range is measured from. */
+export interface FlySpeed {
+  speed: number;
+  sceneSpeed: number;
+}
+
 export class FlyMotion {
   /** Scene units per second, without boost. */
   speed = 1;
@@ -52,6 +58,17 @@ export class FlyMotion {
     const diagonal = Math.hypot(bounds.max[0] - bounds.min[0], bounds.max[1] - bounds.min[1], bounds.max[2] - bounds.min[2]);
     this.sceneSpeed = Math.max(1e-6, diagonal / SECONDS_ACROSS_SCENE);
     this.speed = this.sceneSpeed;
+  }
+
+  /** The speed and the scene default it is bounded by, to come back to (restoreSpeed). */
+  saveSpeed(): FlySpeed {
+    return { speed: this.speed, sceneSpeed: this.sceneSpeed };
+  }
+
+  /** Puts back what saveSpeed() returned: a preview's scene gave way to the one before it. */
+  restoreSpeed(saved: FlySpeed): void {
+    this.speed = saved.speed;
+    this.sceneSpeed = saved.sceneSpeed;
   }
 
   /** speed ×= factor, within [1/1000, 1000]× the scene's default. */

@@ -317,6 +317,11 @@ export class ViewerGui {
     this.set('screenFilter', `${filter.variance} px²${filter.compensate ? ', compensated' : ''}${setting === 'auto' && scene ? ', from file' : ''}`, `${describeScreenFilter(filter)} (${why})`);
   }
 
+  /** A read-only display's text and tooltip. */
+  get(key: keyof ViewerInfo): { value: string; tooltip: string | undefined } {
+    return { value: this.info[key], tooltip: this.tooltips[key] };
+  }
+
   /** Sets a read-only display; it is redrawn on the next `update()`. */
   set(key: keyof ViewerInfo, value: string, tooltip?: string): void {
     if (this.info[key] === value && this.tooltips[key] === tooltip) return;

@@ -29,7 +29,7 @@ import { storageBufferLimit } from '../scene/gpu-splats';
 import { robustBounds, type Bounds, type SplatCloud } from '../scene/splat-cloud';
 import { CpuOrderClient } from '../sort/cpu-order-client';
 import { CAMERA_HELP, CameraInput, TOUCH_HELP } from './camera-input';
-import type { CameraMode } from '../app/fly-motion';
+import type { CameraMode, FlySpeed } from '../app/fly-motion';
 import { pickPoint } from '../app/pick-point';
 import { followCamera } from '../app/camera-damping';
 import { DropZone, FilePicker, HelpOverlay, MessageOverlay, PAGE_KEY_LISTENER, ProgressBar, el, isTypingKey, reportGpuErrors } from './overlays';
@@ -84,6 +84,8 @@ export interface ViewerState {
   difference: { pixels: number; fraction: number; largest: number } | null;
   /** The camera of the last frame drawn. */
   view: CameraView;
+  /** Fly mode's speed (scene units per second, without Shift). */
+  readonly flySpeed: number;
   /** The point the last double-click or held touch picked (null: none there), undefined before any. */
   picked?: [number, number, number] | null;
   ready: boolean;
@@ -108,7 +110,7 @@ export class ViewerPage {
   private readonly picker = new FilePicker((files) => void this.open(files, sceneName(files)));
   private readonly settings: ViewerSettings = { ...DEFAULT_SETTINGS };
   private readonly state: ViewerState = {
-    frames: 0, splats: 0, sceneName: '', activeSort: '', lastError: null, warnings: [], loading: false, ready: false, keyBits: 32, orderError: null, difference: null, view: createCameraView(),
+    frames: 0, splats: 0, sceneName: '', activeSort: '', lastError: null, warnings: [], loading: false, ready: false, keyBits: 32, orderError: null, difference: null, view: createCameraView(), flySpeed: 1,
   };
   /** The camera the controls move, links and camera files keep. */
   private readonly camera = new OrbitCamera({ yaw: HOME_YAW, pitch: HOME_PITCH });
@@ -148,7 +150,8 @@ export class ViewerPage {
   /** What the page showed before a load's preview replaced it, to come back to if the load does not complete. */
   private beforePreview: {
     bounds: Bounds | undefined; pickCloud: SplatCloud | undefined; antiAliasing: SceneAntiAliasing | undefined;
-    camera: OrbitCamera; upAxis: ViewerSettings['upAxis']; name: string; splats: number;
+    camera: OrbitCamera; cameraMoved: boolean; flySpeed: FlySpeed; upAxis: ViewerSettings['upAxis'];
+    upSource: { value: string; tooltip: string | undefined }; name: string; splats: number;
   } | null = null;
   /** What a pick needs of the scene on screen: its splats' shapes and opacities (not their colours). */
   private pickCloud: SplatCloud | undefined;
@@ -300,6 +303,8 @@ export class ViewerPage {
       },
       onPick: (x, y) => this.pickAt(x, y),
     });
+    // Read live: the wheel sets the speed without a frame to publish it.
+    Object.defineProperty(this.state, 'flySpeed', { get: () => this.input.fly.speed, enumerable: true });
   }
 
   /**
@@ -377,8 +382,9 @@ export class ViewerPage {
     }
     if (first) {
       this.beforePreview = {
-        bounds: this.bounds, pickCloud: this.pickCloud, antiAliasing: this.sceneAntiAliasing, camera: new OrbitCamera().copy(this.camera),
-        upAxis: this.settings.upAxis, name: this.state.sceneName, splats: this.state.splats,
+        bounds: this.bounds, pickCloud: this.pickCloud, antiAliasing: this.sceneAntiAliasing,
+        camera: new OrbitCamera().copy(this.camera), cameraMoved: this.cameraMoved, flySpeed: this.input.fly.saveSpeed(),
+        upAxis: this.settings.upAxis, upSource: this.gui.get('upSource'), name: this.state.sceneName, splats: this.state.splats,
       };
       this.frameNewScene(cloud, source);
     } else {
@@ -397,7 +403,10 @@ export class ViewerPage {
     this.pickCloud = before.pickCloud;
     this.sceneAntiAliasing = before.antiAliasing;
     this.camera.copy(before.camera);
+    this.cameraMoved = before.cameraMoved;
+    this.input.fly.restoreSpeed(before.flySpeed);
     this.settings.upAxis = before.upAxis;
+    this.gui.set('upSource', before.upSource.value, before.upSource.tooltip);
     this.gui.refreshUpAxis();
     this.snapShown = true;
     this.nameScene(before.name, before.splats > 0 ? before.splats.toLocaleString('en-US') : '—', before.splats);

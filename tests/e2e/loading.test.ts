@@ -2,8 +2,9 @@
  * Loading in the browser as users meet it: a slow `?url=` scene replaced by
  * a file the user opens (the slow one is cancelled and nothing of it stays,
  * nor does its error), a scene drawn while it downloads, the progress bar's
- * Cancel button and Escape, a malformed link, and a file that loads with a
- * warning. The slow scenes come from a local
+ * Cancel button and Escape, a file that fails after part of it was drawn
+ * (the scene before it comes back as the user left it), a malformed link,
+ * and a file that loads with a warning. The slow scenes come from a local
  * server in this file that sends a little at a time and records how much it
  * sent and whether the browser hung up, so the tests see the download stop.
  */
@@ -15,7 +16,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ViewerState } from '../../src/ui/viewer-page';
-import { BROWSER_TEST_TIMEOUT_MS, BROWSER_WAIT_TIMEOUT_MS, launchBrowser, saveScreenshot, settledView, startDevServer, type DevServer, type TestBrowser, type TestPage } from './browser';
+import { BROWSER_TEST_TIMEOUT_MS, BROWSER_WAIT_TIMEOUT_MS, launchBrowser, openPanel, saveScreenshot, settledView, startDevServer, type DevServer, type TestBrowser, type TestPage } from './browser';
 import { decodePng } from '../../cli/png';
 import { scenePath } from '../shared-scenes';
 import { concat, inriaPly } from '../support/splat-files';
@@ -272,6 +273,44 @@ describe('loading in the browser', { timeout: BROWSER_TEST_TIMEOUT_MS }, () => {
     expect(delivery.abandoned).toBe(true);
     await waitFor("window.__splatsort.sceneName === 'default-scene.ply' && !window.__splatsort.loading");
     expect((await state()).lastError).toBeNull();
+  });
+
+  it('a file that fails after it was drawn in part gives back the scene before it as the user left it', async () => {
+    await page.goto(server!.url);
+    await waitFor("document.body.dataset.viewer === 'ready' && !window.__splatsort.loading");
+    await page.setInputFiles('#file-input', SCENE_9K);
+    await waitFor("window.__splatsort.sceneName === 'inria_kacytran_iter7000_9k_sh3.ply' && !window.__splatsort.loading && window.__splatsort.ready");
+    // The user's own up axis and flying speed.
+    await openPanel(page);
+    const row = (name: string) => page.locator('.lil-gui .lil-controller').filter({ has: page.locator('.lil-name', { hasText: new RegExp(`^${name}$`) }) });
+    await row('up axis').locator('select').selectOption({ label: '+z' });
+    await waitFor("window.__splatsort.view.up.join() === '0,0,1'");
+    await page.keyboard.press('c');
+    await waitFor("new URLSearchParams(location.search).get('mode') === 'fly'");
+    const sceneSpeed = (await state()).flySpeed;
+    const canvas = (await page.locator('canvas.viewer-canvas').boundingBox())!;
+    await page.mouse.move(canvas.x + canvas.width / 2, canvas.y + canvas.height / 2);
+    await page.mouse.wheel(0, -300);
+    await waitFor(`window.__splatsort.flySpeed > ${sceneSpeed}`);
+    await waitFrames(2);
+    const before = await state();
+    expect(await row('up axis from').locator('input').inputValue()).toBe('chosen in the panel');
+
+    // 100k splats, the last with a NaN opacity: drawn as it decodes (framed
+    // as a new scene, with its own up and speed), refused at the end.
+    const path = join(tempDir, 'broken-at-the-end.ply');
+    await writeFile(path, inriaPly({ count: 100_000, value: (name, i) => (name === 'opacity' && i === 100_000 - 1 ? NaN : undefined) }));
+    await page.setInputFiles('#file-input', path);
+    await waitFor("window.__splatsort.lastError !== null && !window.__splatsort.loading");
+    await waitFrames(2);
+    const after = await state();
+    expect(after.lastError).toContain('Could not open broken-at-the-end.ply');
+    expect(after.sceneName).toBe('inria_kacytran_iter7000_9k_sh3.ply');
+    expect(after.splats).toBe(9080);
+    expect(after.view).toEqual(before.view);
+    expect(after.flySpeed).toBe(before.flySpeed);
+    expect(await row('up axis').locator('select').inputValue()).toBe('+z');
+    expect(await row('up axis from').locator('input').inputValue()).toBe('chosen in the panel');
   });
 
   it('names a malformed link and shows the default scene', async () => {

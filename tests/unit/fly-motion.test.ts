@@ -94,6 +94,20 @@ describe('fly mode', () => {
     for (let i = 0; i < 100; i++) motion.scaleSpeed(0.5);
     expect(motion.speed).toBeCloseTo(0.001, 12);
   });
+
+  it('comes back to a saved speed and its range when another scene gives way', () => {
+    const motion = new FlyMotion();
+    motion.setScene({ min: [0, 0, 0], max: [8, 0, 0] });
+    motion.scaleSpeed(4);
+    const saved = motion.saveSpeed();
+    motion.setScene({ min: [0, 0, 0], max: [800, 0, 0] });
+    expect(motion.speed).toBeCloseTo(100, 9);
+    motion.restoreSpeed(saved);
+    expect(motion.speed).toBeCloseTo(4, 9);
+    // The range is the first scene's again: at most 1000 × its default of 1.
+    for (let i = 0; i < 100; i++) motion.scaleSpeed(2);
+    expect(motion.speed).toBeCloseTo(1000, 9);
+  });
 });
 
 describe('OrbitCamera.look', () => {
