@@ -150,7 +150,7 @@ export class ViewerPage {
   /** What the page showed before a load's preview replaced it, to come back to if the load does not complete. */
   private beforePreview: {
     bounds: Bounds | undefined; pickCloud: SplatCloud | undefined; antiAliasing: SceneAntiAliasing | undefined;
-    camera: OrbitCamera; cameraMoved: boolean; flySpeed: FlySpeed; upAxis: ViewerSettings['upAxis'];
+    camera: OrbitCamera; flySpeed: FlySpeed; upAxis: ViewerSettings['upAxis'];
     upSource: { value: string; tooltip: string | undefined }; name: string; splats: number;
   } | null = null;
   /** What a pick needs of the scene on screen: its splats' shapes and opacities (not their colours). */
@@ -383,7 +383,7 @@ export class ViewerPage {
     if (first) {
       this.beforePreview = {
         bounds: this.bounds, pickCloud: this.pickCloud, antiAliasing: this.sceneAntiAliasing,
-        camera: new OrbitCamera().copy(this.camera), cameraMoved: this.cameraMoved, flySpeed: this.input.fly.saveSpeed(),
+        camera: new OrbitCamera().copy(this.camera), flySpeed: this.input.fly.saveSpeed(),
         upAxis: this.settings.upAxis, upSource: this.gui.get('upSource'), name: this.state.sceneName, splats: this.state.splats,
       };
       this.frameNewScene(cloud, source);
@@ -403,7 +403,6 @@ export class ViewerPage {
     this.pickCloud = before.pickCloud;
     this.sceneAntiAliasing = before.antiAliasing;
     this.camera.copy(before.camera);
-    this.cameraMoved = before.cameraMoved;
     this.input.fly.restoreSpeed(before.flySpeed);
     this.settings.upAxis = before.upAxis;
     this.gui.set('upSource', before.upSource.value, before.upSource.tooltip);

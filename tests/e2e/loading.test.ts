@@ -292,8 +292,8 @@ describe('loading in the browser', { timeout: BROWSER_TEST_TIMEOUT_MS }, () => {
     await page.mouse.move(canvas.x + canvas.width / 2, canvas.y + canvas.height / 2);
     await page.mouse.wheel(0, -300);
     await waitFor(`window.__splatsort.flySpeed > ${sceneSpeed}`);
-    await waitFrames(2);
     const before = await state();
+    const viewBefore = await settledView(page);
     expect(await row('up axis from').locator('input').inputValue()).toBe('chosen in the panel');
 
     // 100k splats, the last with a NaN opacity: drawn as it decodes (framed
@@ -302,12 +302,12 @@ describe('loading in the browser', { timeout: BROWSER_TEST_TIMEOUT_MS }, () => {
     await writeFile(path, inriaPly({ count: 100_000, value: (name, i) => (name === 'opacity' && i === 100_000 - 1 ? NaN : undefined) }));
     await page.setInputFiles('#file-input', path);
     await waitFor("window.__splatsort.lastError !== null && !window.__splatsort.loading");
-    await waitFrames(2);
+    const viewAfter = await settledView(page);
     const after = await state();
     expect(after.lastError).toContain('Could not open broken-at-the-end.ply');
     expect(after.sceneName).toBe('inria_kacytran_iter7000_9k_sh3.ply');
     expect(after.splats).toBe(9080);
-    expect(after.view).toEqual(before.view);
+    expect(viewAfter).toEqual(viewBefore);
     expect(after.flySpeed).toBe(before.flySpeed);
     expect(await row('up axis').locator('select').inputValue()).toBe('+z');
     expect(await row('up axis from').locator('input').inputValue()).toBe('chosen in the panel');
