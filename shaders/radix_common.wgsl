@@ -13,8 +13,7 @@
 @group(0) @binding(2) var<storage, read_write> keys_out: array<u32>;
 @group(0) @binding(3) var<storage, read_write> values_out: array<u32>;
 // counts[digit * num_tiles + tile]: digit counts per tile (phase 1), then
-// their exclusive prefix along each digit's row (phase 2): where the tile's
-// keys of that digit start among all keys of that digit.
+// each digit's base for the tile (phase 2); see "a tile's digit counts" below.
 @group(0) @binding(4) var<storage, read_write> counts: array<u32>;
 // digit_totals[pass * RADIX + digit]: how many keys have this digit in that
 // pass, counted once per sort by radix_histogram.wgsl. (Phase 1 used to add
@@ -35,13 +34,54 @@ fn tile_index(wid: vec3<u32>) -> u32 {
   return wid.y * control.tiles_x + wid.x;
 }
 
+// ---- a tile's digit counts, between phases 1 and 3 --------------------------
+// Phase 1 writes counts[digit * num_tiles + tile] as the tile's count of the
+// digit (low 16 bits) and how many of the tile's pairs have a smaller digit
+// (high 16 bits; a tile holds at most 32,768 pairs, radix-layout.ts). Phase
+// 2 replaces it with the digit's base for the tile: where the tile's pairs
+// of that digit go in the output, less where their run starts in the ranked
+// tile. Phase 3 adds a pair's place in the ranked tile to its digit's base,
+// with no pass over its ranked tile to find where each run starts. On an
+// H100 that pass cost 3-6 % of the scatter at 1M and 4M pairs; the scan
+// that replaces it adds 4 % to the count phase and 11 % to the histogram
+// step at 16M pairs (docs/benchmarks.md).
+fn pack_tile_count(count: u32, start_in_tile: u32) -> u32 {
+  return count | (start_in_tile << 16u);
+}
+
+fn tile_count_of(packed: u32) -> u32 {
+  return packed & 0xffffu;
+}
+
+fn start_in_tile_of(packed: u32) -> u32 {
+  return packed >> 16u;
+}
+
+// Writes a tile's packed counts. own[i] is the tile's count of digit
+// lid * DIGITS_PER_INVOCATION + i (zero past RADIX). Every invocation of
+// the workgroup calls it (it scans the counts across the workgroup).
+fn write_tile_counts(lid: u32, tile: u32, num_tiles: u32, own: array<u32, DIGITS_PER_INVOCATION>) {
+  var total = 0u;
+  for (var i = 0u; i < DIGITS_PER_INVOCATION; i++) {
+    total += own[i];
+  }
+  var start = workgroup_exclusive_scan(lid, total).exclusive;
+  for (var i = 0u; i < DIGITS_PER_INVOCATION; i++) {
+    let d = lid * DIGITS_PER_INVOCATION + i;
+    if (d < RADIX) {
+      counts[d * num_tiles + tile] = pack_tile_count(own[i], start);
+    }
+    start += own[i];
+  }
+}
+
 // ---- the scatter's start of each digit in the output ----------------------
 // Each invocation takes DIGITS_PER_INVOCATION consecutive digits (RADIX may
 // be smaller or larger than WG).
 const DIGITS_PER_INVOCATION: u32 = (RADIX + WG - 1u) / WG;
 
-// counts[d * num_tiles + tile] (after the scan: where the tile's pairs of
-// digit d start in the output) for this invocation's digits. The scatter
+// counts[d * num_tiles + tile] (after the scan: digit d's base for the
+// tile, see write_tile_counts) for this invocation's digits. The scatter
 // phases call it before loading their keys and use it after ranking: read
 // only then, it stalled every tile for a round trip to memory.
 fn load_tile_counts(lid: u32, tile: u32, num_tiles: u32) -> array<u32, DIGITS_PER_INVOCATION> {

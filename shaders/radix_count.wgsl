@@ -1,6 +1,8 @@
 // Radix pass, phase 1: each workgroup counts the digits of its tile and
 // writes the counts to counts[digit * num_tiles + tile] (digit-major, so that
-// phase 2 scans each digit's row and phase 3 finds (digit, tile) directly).
+// phase 2 scans each digit's row and phase 3 finds (digit, tile) directly),
+// each with where the digit starts in the tile (write_tile_counts in
+// radix_common.wgsl).
 // Local ranks are not stored: phase 3 recomputes them from the keys, which
 // costs less than writing and re-reading a rank per pair.
 
@@ -45,12 +47,16 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
   }
   workgroupBarrier();
 
-  let num_tiles = control.num_tiles;
-  for (var d = lid; d < RADIX; d += WG) {
+  var own: array<u32, DIGITS_PER_INVOCATION>;
+  for (var i = 0u; i < DIGITS_PER_INVOCATION; i++) {
+    let d = lid * DIGITS_PER_INVOCATION + i;
     var sum = 0u;
-    for (var c = 0u; c < COPIES; c++) {
-      sum += atomicLoad(&histogram[c * RADIX + d]);
+    if (d < RADIX) {
+      for (var c = 0u; c < COPIES; c++) {
+        sum += atomicLoad(&histogram[c * RADIX + d]);
+      }
     }
-    counts[d * num_tiles + tile] = sum;
+    own[i] = sum;
   }
+  write_tile_counts(lid, tile, control.num_tiles, own);
 }

@@ -78,14 +78,23 @@ fn main(
     // The tile's first-digit counts go out (what the first pass's count
     // phase would write) and into the pass-0 rows of the histogram.
     workgroupBarrier();
-    for (var d = lid; d < RADIX; d += WG) {
+    // Every element is assigned: Dawn (the `webgpu` package, 0.6.2) does not
+    // zero a var declared without an initializer each time a loop reaches
+    // the declaration, as WGSL says it should, so own[] kept the last
+    // tile's counts (on SwiftShader and on an H100).
+    var own: array<u32, DIGITS_PER_INVOCATION>;
+    for (var i = 0u; i < DIGITS_PER_INVOCATION; i++) {
+      let d = lid * DIGITS_PER_INVOCATION + i;
       var sum = 0u;
-      for (var c = 0u; c < COPIES; c++) {
-        sum += atomicExchange(&tile_histogram[c * RADIX + d], 0u);
+      if (d < RADIX) {
+        for (var c = 0u; c < COPIES; c++) {
+          sum += atomicExchange(&tile_histogram[c * RADIX + d], 0u);
+        }
+        atomicAdd(&histogram[d], sum);
       }
-      counts[d * num_tiles + tile] = sum;
-      atomicAdd(&histogram[d], sum);
+      own[i] = sum;
     }
+    write_tile_counts(lid, tile, num_tiles, own);
     workgroupBarrier();
   }
 

@@ -1,7 +1,8 @@
 // Radix pass, phase 2: one workgroup per digit turns that digit's row of tile
-// counts into output offsets, in place: the digit's start in the output (the
-// sum of the totals of all smaller digits, from radix_histogram.wgsl) plus
-// the exclusive prefix along the row. RADIX workgroups, each walking its row
+// counts into the digit's bases (radix_common.wgsl), in place: the digit's
+// start in the output (the sum of the totals of all smaller digits, from
+// radix_histogram.wgsl) plus the exclusive prefix along the row, less where
+// the digit starts in each tile. RADIX workgroups, each walking its row
 // in chunks: no workgroup waits on another, so the sort needs no
 // forward-progress guarantee.
 
@@ -27,15 +28,17 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
   var carry = workgroupUniformLoad(&digit_start);
   for (var chunk = 0u; chunk < num_tiles; chunk += WG * PER_INVOCATION) {
     let first = chunk + lid * PER_INVOCATION;
+    // values[i]: the count's prefix among this invocation's counts, less
+    // where the digit starts in its tile.
     var values: array<u32, PER_INVOCATION>;
     var sum = 0u;
     for (var i = 0u; i < PER_INVOCATION; i++) {
-      var c = 0u;
+      var packed = 0u;
       if (first + i < num_tiles) {
-        c = counts[row + first + i];
+        packed = counts[row + first + i];
       }
-      values[i] = sum;
-      sum += c;
+      values[i] = sum - start_in_tile_of(packed);
+      sum += tile_count_of(packed);
     }
     let scan = workgroup_exclusive_scan(lid, sum);
     for (var i = 0u; i < PER_INVOCATION; i++) {

@@ -1,11 +1,12 @@
 // Radix pass, phase 2 for short rows: when every digit's row of tile counts
 // is at most SHORT_SCAN_TILES long (a small sort), one workgroup scans all
 // of them instead of RADIX workgroups one row each. Same result as
-// radix_scan.wgsl: each count becomes its tile's first place among all keys
-// (the sum of the smaller digits' totals plus the counts before it in its
-// row). On a software GPU (SwiftShader) the RADIX workgroups of the long
-// form were most of a small sort's time: each of their invocations is
-// emulated through every barrier, whatever the row's length.
+// radix_scan.wgsl: each count becomes its digit's base for the tile (the sum
+// of the smaller digits' totals plus the counts before it in its row, less
+// where the digit starts in the tile). On a software GPU (SwiftShader) the
+// RADIX workgroups of the long form were most of a small sort's time: each
+// of their invocations is emulated through every barrier, whatever the
+// row's length.
 
 // Where each digit's keys start among all keys: a scan of the totals.
 var<workgroup> digit_starts: array<u32, RADIX>;
@@ -36,8 +37,8 @@ fn main(@builtin(local_invocation_index) lid: u32) {
     var carry = digit_starts[digit];
     for (var t = 0u; t < SHORT_SCAN_TILES; t++) {
       if (t < num_tiles) {
-        counts[row + t] = carry;
-        carry += loaded[t];
+        counts[row + t] = carry - start_in_tile_of(loaded[t]);
+        carry += tile_count_of(loaded[t]);
       }
     }
   }

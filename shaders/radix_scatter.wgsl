@@ -15,7 +15,6 @@
 // (d & 7) * WG + t; a scan over the words in index order scans nibbles 0..7
 // in the low halves and 8..15 in the high halves at once. The same memory
 // later stages the tile's items, ranks, keys and values.
-const COUNTER_WORDS: u32 = 8u * WG;
 var<workgroup> shared_words: array<u32, SHARED_WORDS>;
 
 // Word i of the staging area lives at padded(i): one spare word after every
@@ -26,16 +25,24 @@ var<workgroup> shared_words: array<u32, SHARED_WORDS>;
 fn padded(i: u32) -> u32 {
   return i + (i >> 5u);
 }
-// Where the tile's pairs of each digit go: output place minus place in tile.
+// Each digit's base for this tile (radix_common.wgsl): output place minus
+// place in the ranked tile.
 var<workgroup> digit_base: array<u32, RADIX>;
 
-// Per-invocation state, kept in registers (ITEMS is a small constant).
-var<private> items: array<u32, ITEMS>;  // (position in tile << 8) | digit
-var<private> ranks: array<u32, ITEMS>;
+// Per-invocation state, kept in registers (ITEMS is a small constant): an
+// item is (rank << RANK_SHIFT) | (position in tile << 8) | digit, the rank
+// by the nibble being ranked. One word per pair for both leaves room for the
+// values to be held from the start of the tile: the driver's count stays at
+// 127 registers on an H100 (two workgroups per multiprocessor), and the
+// values' load overlaps the ranking (docs/benchmarks.md). Tiles hold at most
+// MAX_PORTABLE_TILE (4,096) pairs so that rank and position fit 12 bits each.
+var<private> items: array<u32, ITEMS>;
+const ITEM_BITS: u32 = 0xfffffu;
+const RANK_SHIFT: u32 = 20u;
 
-// Sets ranks[k] to the stable rank within the tile of items[k] by the nibble
-// at nibble_shift, given that invocation lid owns tile positions
-// lid * ITEMS .. lid * ITEMS + ITEMS - 1 in order.
+// Sets the rank field of items[k] to the stable rank within the tile of
+// items[k] by the nibble at nibble_shift, given that invocation lid owns
+// tile positions lid * ITEMS .. lid * ITEMS + ITEMS - 1 in order.
 //
 // An invocation counts its own items' nibbles in two registers of eight
 // 4-bit counters (nibbles 0..7, 8..15) rather than in workgroup memory,
@@ -45,7 +52,7 @@ var<private> ranks: array<u32, ITEMS>;
 // this and a Hillis–Steele scan of 16 values per step (since replaced)
 // took a sort of 4M 32-bit pairs from 0.311 to 0.296 ms.
 fn rank_by_nibble(lid: u32, nibble_shift: u32) {
-  // ranks[k] starts as the number of this invocation's earlier items with
+  // The rank starts as the number of this invocation's earlier items with
   // the same nibble.
   var low_counts = 0u;
   var high_counts = 0u;
@@ -53,7 +60,7 @@ fn rank_by_nibble(lid: u32, nibble_shift: u32) {
     let d = (items[k] >> nibble_shift) & 15u;
     let shift = (d & 7u) * 4u;
     let high = d >= 8u;
-    ranks[k] = (select(low_counts, high_counts, high) >> shift) & 15u;
+    items[k] = (items[k] & ITEM_BITS) | (((select(low_counts, high_counts, high) >> shift) & 15u) << RANK_SHIFT);
     if (k + 1u < ITEMS) {
       let one = 1u << shift;
       low_counts += select(one, 0u, high);
@@ -92,7 +99,7 @@ fn rank_by_nibble(lid: u32, nibble_shift: u32) {
     let d = (items[k] >> nibble_shift) & 15u;
     let half = (d >> 3u) * 16u;
     let start = shared_words[padded((d & 7u) * WG + lid)] + low_total;
-    ranks[k] += (start >> half) & 0xffffu;
+    items[k] += ((start >> half) & 0xffffu) << RANK_SHIFT;
   }
   workgroupBarrier();
 }
@@ -110,24 +117,29 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
 
   let tile_counts = load_tile_counts(lid, tile, num_tiles);
 
-  // Load this invocation's ITEMS consecutive keys. Positions past n get the
-  // largest key: they rank after every real pair and are never written.
+  // Load this invocation's ITEMS consecutive pairs. Positions past n get the
+  // largest key: they rank after every real pair and are never written. The
+  // values are loaded now too, so that their latency overlaps the ranking
+  // (loaded after it, they stalled the staging of every tile).
   var keys: array<u32, ITEMS>;
+  var values: array<u32, ITEMS>;
   let own_first = lid * ITEMS;
   for (var q = 0u; q < ITEMS / 4u; q++) {
     let first = tile_start + own_first + 4u * q;
-    var v = vec4<u32>(0xffffffffu);
+    var k4 = vec4<u32>(0xffffffffu);
+    var v4 = vec4<u32>(0u);
     if (first < n) {
-      v = keys_in[first / 4u];
+      k4 = keys_in[first / 4u];
+      v4 = values_in[first / 4u];
     }
     for (var c = 0u; c < 4u; c++) {
       let k = 4u * q + c;
-      keys[k] = select(0xffffffffu, v[c], first + c < n);
+      keys[k] = select(0xffffffffu, k4[c], first + c < n);
       items[k] = ((own_first + k) << 8u) | digit_of(keys[k]);
+      values[k] = v4[c];
     }
   }
 
-  // The starts of the digits' runs in the tile are subtracted once it is ranked.
   for (var i = 0u; i < DIGITS_PER_INVOCATION; i++) {
     let d = lid * DIGITS_PER_INVOCATION + i;
     if (d < RADIX) {
@@ -141,7 +153,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
     rank_by_nibble(lid, 4u * nibble);
     if (nibble + 1u < DIGIT_BITS / 4u) {
       for (var k = 0u; k < ITEMS; k++) {
-        shared_words[padded(ranks[k])] = items[k];
+        shared_words[padded(items[k] >> RANK_SHIFT)] = items[k] & ITEM_BITS;
       }
       workgroupBarrier();
       for (var k = 0u; k < ITEMS; k++) {
@@ -150,59 +162,48 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
       workgroupBarrier();
     }
   }
-  // ranks[k] is now the final place of the pair at tile position
-  // items[k] >> 8; hand each rank back to the invocation holding that pair.
+  // The rank field of items[k] is now the final place of the pair at its
+  // tile position; hand each rank back to the invocation holding that pair.
+  var ranks: array<u32, ITEMS>;
   if (DIGIT_BITS > 4u) {
     for (var k = 0u; k < ITEMS; k++) {
-      shared_words[padded(items[k] >> 8u)] = ranks[k];
+      shared_words[padded((items[k] & ITEM_BITS) >> 8u)] = items[k] >> RANK_SHIFT;
     }
     workgroupBarrier();
     for (var k = 0u; k < ITEMS; k++) {
       ranks[k] = shared_words[padded(own_first + k)];
     }
     workgroupBarrier();
-  }
-
-  // items[] is free now: load this invocation's values into it, so that
-  // their latency overlaps staging and writing the keys.
-  for (var q = 0u; q < ITEMS / 4u; q++) {
-    let first = tile_start + own_first + 4u * q;
-    if (first < n) {
-      let v = values_in[first / 4u];
-      for (var c = 0u; c < 4u; c++) {
-        items[4u * q + c] = v[c];
-      }
+  } else {
+    for (var k = 0u; k < ITEMS; k++) {
+      ranks[k] = items[k] >> RANK_SHIFT;
     }
   }
 
-  // Keys: stage in ranked order, find where each digit's run starts, write.
-  // (keys[] then holds the key at tile place k * WG + lid, and after the
-  // write its destination: the array is reused to keep register use down.)
+  // Keys: stage in ranked order, then write the key at ranked place j to
+  // its digit's base plus j: the count phase found where each digit's run
+  // starts in the tile, so no pass over the staged keys looks for it.
+  // (keys[] then holds each written key's destination: the array is reused
+  // to keep register use down.)
   for (var k = 0u; k < ITEMS; k++) {
     shared_words[padded(ranks[k])] = keys[k];
   }
   workgroupBarrier();
   for (var k = 0u; k < ITEMS; k++) {
     let j = k * WG + lid;
-    keys[k] = shared_words[padded(j)];
-    let d = digit_of(keys[k]);
-    if (j < valid && (j == 0u || digit_of(shared_words[padded(j - 1u)]) != d)) {
-      digit_base[d] -= j;
-    }
-  }
-  workgroupBarrier();
-  for (var k = 0u; k < ITEMS; k++) {
-    let j = k * WG + lid;
-    let place = digit_base[digit_of(keys[k])] + j;
+    let key = shared_words[padded(j)];
+    let place = digit_base[digit_of(key)] + j;
     if (j < valid) {
-      keys_out[place] = keys[k];
+      keys_out[place] = key;
     }
     keys[k] = place;
   }
+  // Every staged key is read before the values are staged over them.
+  workgroupBarrier();
 
   // Values follow the same ranks.
   for (var k = 0u; k < ITEMS; k++) {
-    shared_words[padded(ranks[k])] = items[k];
+    shared_words[padded(ranks[k])] = values[k];
   }
   workgroupBarrier();
   for (var k = 0u; k < ITEMS; k++) {

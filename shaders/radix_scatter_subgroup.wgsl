@@ -127,7 +127,7 @@ fn main(
       for (var s = 0u; s < MAX_SUBGROUPS; s++) {
         atomicAdd(&subgroup_hist[s * RADIX + d], first);
       }
-      digit_base[d] = tile_counts[i] - first;
+      digit_base[d] = tile_counts[i];
     }
   }
   workgroupBarrier();

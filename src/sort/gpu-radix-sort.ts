@@ -51,6 +51,11 @@ export interface GpuRadixSortOptions {
    * tests can reach the 2D tile grid (used past 65,535 tiles) at small sizes.
    */
   maxWorkgroupsPerDimension?: number;
+  /**
+   * Caps the histogram step's workgroups (radix-layout.ts), so tests reach
+   * workgroups that count several tiles (past 1,024 tiles) at small sizes.
+   */
+  maxHistogramGroups?: number;
   label?: string;
 }
 
@@ -170,6 +175,7 @@ export class GpuRadixSort {
         ...(options.digitBits ? { digitBits: options.digitBits } : {}),
         ...(options.itemsPerInvocation ? { itemsPerInvocation: options.itemsPerInvocation } : {}),
         ...(options.workgroupSize ? { workgroupSize: options.workgroupSize } : {}),
+        ...(options.maxHistogramGroups ? { maxHistogramGroups: options.maxHistogramGroups } : {}),
       });
       const pipelines = await createPipelines(device, layout, options.label ?? 'GpuRadixSort');
       return new GpuRadixSort(device, layout, pipelines, options);
@@ -396,7 +402,7 @@ export class GpuRadixSort {
     const grid = this.tileGrid;
     grid.x = Math.min(numTiles, this.layout.maxGroupsX);
     grid.y = grid.x > 0 ? Math.ceil(numTiles / grid.x) : 1;
-    grid.hist = histogramGroups(numTiles);
+    grid.hist = histogramGroups(numTiles, this.layout.maxHistogramGroups);
     grid.shortScan = usesShortScan(numTiles);
     const control = this.controlScratch;
     control[CONTROL.word('n')] = count;

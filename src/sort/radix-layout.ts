@@ -49,6 +49,20 @@ const MAX_ITEMS_PER_INVOCATION = 32;
  */
 const MAX_PORTABLE_ITEMS_PER_INVOCATION = 16;
 
+/**
+ * Most pairs in a tile of the portable ranking: an invocation holds each
+ * pair's position in the tile and its rank in 12 bits each, beside the
+ * digit, in one register (radix_scatter.wgsl).
+ */
+export const MAX_PORTABLE_TILE = 4096;
+
+/**
+ * Most pairs in any tile: the count phase hands on a tile's count of a
+ * digit and where the digit starts in the tile in 16 bits each
+ * (radix_common.wgsl). 32 pairs per invocation in 1,024 invocations fit.
+ */
+const MAX_TILE = 32768;
+
 /** The subgroup sizes a device may use (GPUAdapterInfo.subgroupMinSize / subgroupMaxSize). */
 export interface SubgroupSizes {
   min: number;
@@ -72,6 +86,8 @@ export interface RadixLayout {
   /** Subgroup ranking: the widest subgroup, which sets the width of a ballot mask. */
   subgroupMaxSize: number;
   maxGroupsX: number;
+  /** Most workgroups of the histogram step (HISTOGRAM_MAX_GROUPS unless a test asks for fewer). */
+  maxHistogramGroups: number;
 }
 
 export interface RadixLayoutOptions {
@@ -87,6 +103,11 @@ export interface RadixLayoutOptions {
    * allows them.
    */
   workgroupSize?: number;
+  /**
+   * Caps the histogram step's workgroups below HISTOGRAM_MAX_GROUPS, so
+   * tests reach workgroups that count several tiles at small sizes.
+   */
+  maxHistogramGroups?: number;
 }
 
 type LayoutLimits = Pick<
@@ -128,7 +149,8 @@ export function chooseRadixLayout(limits: LayoutLimits, options: RadixLayoutOpti
     (ranking === 'subgroup'
       ? subgroupScatterWords(items * workgroupSize, radix, workgroupSize, maxSubgroups)
       : portableScatterWords(stagingWords(items), radix, workgroupSize));
-  const fits = (items: number) => bytes(items) <= limits.maxComputeWorkgroupStorageSize;
+  const maxTile = ranking === 'portable' ? MAX_PORTABLE_TILE : MAX_TILE;
+  const fits = (items: number) => bytes(items) <= limits.maxComputeWorkgroupStorageSize && items * workgroupSize <= maxTile;
   // Portable: 16 comes first. On an H100, 8-bit digits, in one run (ms,
   // 1M / 4M / 16M 32-bit pairs): 16 pairs per invocation 0.100 / 0.284 /
   // 0.892, 12 pairs 0.112 / 0.293 / 0.962. (Before the scan of groups of
@@ -144,6 +166,9 @@ export function chooseRadixLayout(limits: LayoutLimits, options: RadixLayoutOpti
   if (requested !== undefined && (!Number.isInteger(requested) || requested < 4 || requested % 4 !== 0 || requested > maxItems)) {
     throw new Error(`the ${ranking} ranking takes 4 to ${maxItems} pairs per invocation in steps of 4 (asked for ${requested})`);
   }
+  if (requested !== undefined && requested * workgroupSize > maxTile) {
+    throw new Error(`the ${ranking} ranking's tiles hold at most ${maxTile} pairs (asked for ${requested} pairs per invocation in workgroups of ${workgroupSize})`);
+  }
   if (items === undefined || !fits(items)) {
     throw new Error(`no radix tile fits in ${limits.maxComputeWorkgroupStorageSize} bytes of workgroup memory (asked for ${requested ?? 'any'} pairs per invocation)`);
   }
@@ -158,6 +183,7 @@ export function chooseRadixLayout(limits: LayoutLimits, options: RadixLayoutOpti
     maxSubgroups,
     subgroupMaxSize: ranking === 'subgroup' ? sizes!.max : 0,
     maxGroupsX: limits.maxComputeWorkgroupsPerDimension,
+    maxHistogramGroups: Math.max(1, Math.min(HISTOGRAM_MAX_GROUPS, Math.floor(options.maxHistogramGroups ?? HISTOGRAM_MAX_GROUPS))),
   };
 }
 
@@ -195,8 +221,8 @@ function subgroupScatterWords(tile: number, radix: number, workgroupSize: number
 export const HISTOGRAM_MAX_GROUPS = 1024;
 
 /** Workgroups of the histogram step (histogram_groups() in the prelude says the same). */
-export function histogramGroups(numTiles: number): number {
-  return Math.min(numTiles, HISTOGRAM_MAX_GROUPS);
+export function histogramGroups(numTiles: number, maxGroups = HISTOGRAM_MAX_GROUPS): number {
+  return Math.min(numTiles, maxGroups);
 }
 
 /**
@@ -226,7 +252,7 @@ export function radixPrelude(layout: RadixLayout): string {
     `const RADIX: u32 = ${layout.radix}u;`,
     `const SHARED_WORDS: u32 = ${layout.sharedWords}u;`,
     `const MAX_GROUPS_X: u32 = ${layout.maxGroupsX}u;`,
-    `fn histogram_groups(num_tiles: u32) -> u32 { return min(num_tiles, ${HISTOGRAM_MAX_GROUPS}u); }`,
+    `fn histogram_groups(num_tiles: u32) -> u32 { return min(num_tiles, ${layout.maxHistogramGroups}u); }`,
     `const SHORT_SCAN_TILES: u32 = ${SHORT_SCAN_TILES}u;`,
     `fn uses_short_scan(num_tiles: u32) -> bool { return num_tiles <= SHORT_SCAN_TILES; }`,
   ];

@@ -29,8 +29,12 @@ afterAll(() => {
 });
 
 /** One sorter per configuration, reused by every test of that configuration. */
-async function sorterFor(ranking: Ranking, digitBits: DigitBits, extra: { maxWorkgroupsPerDimension?: number } = {}): Promise<GpuRadixSort> {
-  const key = `${ranking}/${digitBits}/${extra.maxWorkgroupsPerDimension ?? ''}`;
+async function sorterFor(
+  ranking: Ranking,
+  digitBits: DigitBits,
+  extra: { maxWorkgroupsPerDimension?: number; maxHistogramGroups?: number } = {},
+): Promise<GpuRadixSort> {
+  const key = `${ranking}/${digitBits}/${extra.maxWorkgroupsPerDimension ?? ''}/${extra.maxHistogramGroups ?? ''}`;
   let s = sorters.get(key);
   if (!s) {
     s = await GpuRadixSort.create(device, { capacity: 1024, digitBits, ranking, ...extra, label: `test.sort${key}` });
@@ -151,6 +155,26 @@ test('the count is read from a GPU buffer (indirect dispatch), clamped to the ca
   device.queue.writeBuffer(countBuffer, 8, new Uint32Array([capacity + 1000]));
   const got = await gpuSort(sorter, all, identityValues(capacity), { countBuffer: { buffer: countBuffer, offset: 8 }, keyBits: 32 });
   expectSameOrder({ keys: got.keys.subarray(0, capacity), values: got.values.subarray(0, capacity) }, cpuReference(all, 32));
+  countBuffer.destroy();
+});
+
+test('histogram workgroups that each count several tiles (as past 1,024 tiles)', async () => {
+  // Three histogram workgroups: each counts every third tile, writing each
+  // tile's counts in turn (a per-tile array that kept the last tile's
+  // values once sorted 28,675 pairs wrongly here).
+  const sorter = await sorterFor(ranking, 8, { maxHistogramGroups: 3 });
+  const tile = sorter.layout.tile;
+  for (const n of [4 * tile, 7 * tile + 5]) {
+    for (const pattern of KEY_PATTERNS) await checkSort(sorter, pattern, n, 32);
+    await checkSort(sorter, 'random', n, 13);
+  }
+  // The same through the GPU-side count (the prepare step sizes the histogram's dispatch).
+  const n = 7 * tile + 5;
+  const keys = makeKeys('random', n, 17);
+  const countBuffer = device.createBuffer({ size: 4, usage: GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST });
+  device.queue.writeBuffer(countBuffer, 0, new Uint32Array([n]));
+  const got = await gpuSort(sorter, keys, identityValues(n), { countBuffer: { buffer: countBuffer }, keyBits: 24 });
+  expectSameOrder(got, referenceSortPairs(keys, identityValues(n), 24));
   countBuffer.destroy();
 });
 

@@ -96,6 +96,12 @@ test('the histogram step: one workgroup per tile up to a cap, the same in TypeSc
   expect(histogramGroups(5)).toBe(5);
   expect(histogramGroups(10 * HISTOGRAM_MAX_GROUPS)).toBe(HISTOGRAM_MAX_GROUPS);
   expect(radixPrelude(chooseRadixLayout(DEFAULT_LIMITS))).toContain(`min(num_tiles, ${HISTOGRAM_MAX_GROUPS}u)`);
+  // Tests cap it to reach workgroups that count several tiles; never above the default.
+  const capped = chooseRadixLayout(DEFAULT_LIMITS, { maxHistogramGroups: 3 });
+  expect(capped.maxHistogramGroups).toBe(3);
+  expect(histogramGroups(10, capped.maxHistogramGroups)).toBe(3);
+  expect(radixPrelude(capped)).toContain('min(num_tiles, 3u)');
+  expect(chooseRadixLayout(DEFAULT_LIMITS, { maxHistogramGroups: 1e9 }).maxHistogramGroups).toBe(HISTOGRAM_MAX_GROUPS);
 });
 
 test('the scan phase: one workgroup for every digit while rows are short, the same in TypeScript and WGSL', () => {
