@@ -32,9 +32,11 @@ var<workgroup> digit_base: array<u32, RADIX>;
 // Per-invocation state, kept in registers (ITEMS is a small constant): an
 // item is (rank << RANK_SHIFT) | (position in tile << 8) | digit, the rank
 // by the nibble being ranked. One word per pair for both leaves room for the
-// values to be held from the start of the tile: the driver's count stays at
-// 127 registers on an H100 (two workgroups per multiprocessor), and the
-// values' load overlaps the ranking (docs/benchmarks.md). Tiles hold at most
+// values to be held from the start of the tile: on an H100 the driver's
+// count stayed at 127 registers (two workgroups per multiprocessor; read
+// with the keys and values loaded in two loops, before they were merged
+// into one with the same timings), and the values' load overlaps the
+// ranking (docs/benchmarks.md). Tiles hold at most
 // MAX_PORTABLE_TILE (4,096) pairs so that rank and position fit 12 bits each.
 var<private> items: array<u32, ITEMS>;
 const ITEM_BITS: u32 = 0xfffffu;

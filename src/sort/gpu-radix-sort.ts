@@ -28,9 +28,9 @@ export interface GpuRadixSortOptions {
   digitBits?: DigitBits;
   /**
    * How tiles are ranked (radix-layout.ts). 'portable' (default): on an
-   * H100 it is the faster of the two by 4–7 % (32-bit pairs: 0.109 against
-   * 0.113 ms at 1M, 1.03 against 1.11 ms at 16M; docs/benchmarks.md), and
-   * it needs no subgroups and no startup check. 'auto': the subgroup
+   * H100 it is the faster of the two at every size (32-bit pairs: 0.097
+   * against 0.125 ms at 1M, 0.898 against 1.08 ms at 16M;
+   * docs/benchmarks.md), and it needs no subgroups and no startup check. 'auto': the subgroup
    * ranking where the device has subgroups and it sorts a set of check
    * inputs exactly as the CPU does (once per device), else the portable one.
    * 'subgroup' fails on a device without subgroups.
