@@ -258,7 +258,8 @@ describe('loading in the browser', { timeout: BROWSER_TEST_TIMEOUT_MS }, () => {
     await page.locator('.progress-cancel').click();
     await until(() => delivery.abandoned || delivery.finished, 'the slow download ends');
     expect(delivery.abandoned).toBe(true);
-    await waitFor("window.__splatsort.sceneName === 'default-scene.ply' && window.__splatsort.ready");
+    // The default scene's own load has a progress bar too: it must have ended (not only drawn) for the bar to go.
+    await waitFor("window.__splatsort.sceneName === 'default-scene.ply' && window.__splatsort.ready && !window.__splatsort.loading");
     expect(await page.locator('.progress').isHidden()).toBe(true);
     expect((await state()).lastError).toBeNull();
     expect(await page.locator('.message').count()).toBe(0);
