@@ -30,20 +30,21 @@ fn padded(i: u32) -> u32 {
 var<workgroup> digit_base: array<u32, RADIX>;
 
 // Per-invocation state, kept in registers (ITEMS is a small constant): an
-// item is (rank << RANK_SHIFT) | (position in tile << 8) | digit, the rank
-// by the nibble being ranked. One word per pair for both leaves room for the
-// values to be held from the start of the tile: on an H100 the driver's
-// count stayed at 127 registers (two workgroups per multiprocessor; read
-// with the keys and values loaded in two loops, before they were merged
-// into one with the same timings), and the values' load overlaps the
-// ranking (docs/benchmarks.md). Tiles hold at most
-// MAX_PORTABLE_TILE (4,096) pairs so that rank and position fit 12 bits each.
+// item is (rank << RANK_SHIFT) | (position in tile << 4) | nibble, the
+// nibble being ranked and the rank by it; before the items move to their
+// ranked places, each takes its pair's next nibble from the key, which the
+// invocation holding the pair still has. One word per pair for both leaves
+// room for the values to be held from the start of the tile: on an H100 the
+// driver's count stayed at 127 registers (two workgroups per
+// multiprocessor), and the values' load overlaps the ranking
+// (docs/benchmarks.md). Rank and position take TILE_BITS (the prelude)
+// each, so tiles hold at most MAX_PORTABLE_TILE (16,384) pairs.
 var<private> items: array<u32, ITEMS>;
-const ITEM_BITS: u32 = 0xfffffu;
-const RANK_SHIFT: u32 = 20u;
+const RANK_SHIFT: u32 = 4u + TILE_BITS;
+const ITEM_BITS: u32 = (1u << RANK_SHIFT) - 1u;
 
 // Sets the rank field of items[k] to the stable rank within the tile of
-// items[k] by the nibble at nibble_shift, given that invocation lid owns
+// items[k] by its nibble, given that invocation lid owns
 // tile positions lid * ITEMS .. lid * ITEMS + ITEMS - 1 in order.
 //
 // An invocation counts its own items' nibbles in two registers of eight
@@ -53,13 +54,13 @@ const RANK_SHIFT: u32 = 20u;
 // items (radix-layout.ts limits the portable ranking to that). On an H100,
 // this and a Hillis–Steele scan of 16 values per step (since replaced)
 // took a sort of 4M 32-bit pairs from 0.311 to 0.296 ms.
-fn rank_by_nibble(lid: u32, nibble_shift: u32) {
+fn rank_by_nibble(lid: u32) {
   // The rank starts as the number of this invocation's earlier items with
   // the same nibble.
   var low_counts = 0u;
   var high_counts = 0u;
   for (var k = 0u; k < ITEMS; k++) {
-    let d = (items[k] >> nibble_shift) & 15u;
+    let d = items[k] & 15u;
     let shift = (d & 7u) * 4u;
     let high = d >= 8u;
     items[k] = (items[k] & ITEM_BITS) | (((select(low_counts, high_counts, high) >> shift) & 15u) << RANK_SHIFT);
@@ -72,7 +73,7 @@ fn rank_by_nibble(lid: u32, nibble_shift: u32) {
   // Counter word (d & 7) * WG + lid holds nibble d's count in half d >> 3.
   // Only this invocation's column is written, and the phase before ended
   // on a barrier: none is needed here.
-  let last = (items[ITEMS - 1u] >> nibble_shift) & 15u;
+  let last = items[ITEMS - 1u] & 15u;
   for (var w = 0u; w < 8u; w++) {
     let shift = w * 4u;
     let word = ((low_counts >> shift) & 15u) | (((high_counts >> shift) & 15u) << 16u);
@@ -98,7 +99,7 @@ fn rank_by_nibble(lid: u32, nibble_shift: u32) {
   // High halves (nibbles 8..15) start after every low-half nibble.
   let low_total = (scan.total & 0xffffu) << 16u;
   for (var k = 0u; k < ITEMS; k++) {
-    let d = (items[k] >> nibble_shift) & 15u;
+    let d = items[k] & 15u;
     let half = (d >> 3u) * 16u;
     let start = shared_words[padded((d & 7u) * WG + lid)] + low_total;
     items[k] += ((start >> half) & 0xffffu) << RANK_SHIFT;
@@ -137,7 +138,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
     for (var c = 0u; c < 4u; c++) {
       let k = 4u * q + c;
       keys[k] = select(0xffffffffu, k4[c], first + c < n);
-      items[k] = ((own_first + k) << 8u) | digit_of(keys[k]);
+      items[k] = ((own_first + k) << 4u) | (digit_of(keys[k]) & 15u);
       values[k] = v4[c];
     }
   }
@@ -152,10 +153,13 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
   // Rank by the digit's nibbles, low first; between nibbles the items move
   // to their ranked places so the next count sees them in that order.
   for (var nibble = 0u; nibble < DIGIT_BITS / 4u; nibble++) {
-    rank_by_nibble(lid, 4u * nibble);
+    rank_by_nibble(lid);
     if (nibble + 1u < DIGIT_BITS / 4u) {
+      // items[k] is still the pair at position own_first + k (8-bit digits
+      // have two nibbles), whose key this invocation holds.
       for (var k = 0u; k < ITEMS; k++) {
-        shared_words[padded(items[k] >> RANK_SHIFT)] = items[k] & ITEM_BITS;
+        let next = (digit_of(keys[k]) >> (4u * (nibble + 1u))) & 15u;
+        shared_words[padded(items[k] >> RANK_SHIFT)] = (items[k] & (ITEM_BITS & ~15u)) | next;
       }
       workgroupBarrier();
       for (var k = 0u; k < ITEMS; k++) {
@@ -169,7 +173,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
   var ranks: array<u32, ITEMS>;
   if (DIGIT_BITS > 4u) {
     for (var k = 0u; k < ITEMS; k++) {
-      shared_words[padded((items[k] & ITEM_BITS) >> 8u)] = items[k] >> RANK_SHIFT;
+      shared_words[padded((items[k] & ITEM_BITS) >> 4u)] = items[k] >> RANK_SHIFT;
     }
     workgroupBarrier();
     for (var k = 0u; k < ITEMS; k++) {

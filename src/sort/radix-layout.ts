@@ -51,10 +51,19 @@ const MAX_PORTABLE_ITEMS_PER_INVOCATION = 16;
 
 /**
  * Most pairs in a tile of the portable ranking: an invocation holds each
- * pair's position in the tile and its rank in 12 bits each, beside the
- * digit, in one register (radix_scatter.wgsl).
+ * pair's position in the tile and its rank (tileBits(tile) bits each)
+ * beside a 4-bit nibble of its digit in one register (radix_scatter.wgsl).
+ * Tiles past 4,096 pairs need workgroups past 256 invocations and ran
+ * slower on an H100 (16M 32-bit pairs: 8,192-pair tiles of 512 × 16,
+ * 0.934 ms; of 1,024 × 8, 1.28 ms; the default 256 × 16, 0.898 ms;
+ * docs/benchmarks.md), but the ranking does not rule them out.
  */
-export const MAX_PORTABLE_TILE = 4096;
+export const MAX_PORTABLE_TILE = 16384;
+
+/** Bits that hold a place in a tile of this many pairs (TILE_BITS in the prelude). */
+export function tileBits(tile: number): number {
+  return Math.max(1, Math.ceil(Math.log2(tile)));
+}
 
 /**
  * Most pairs in any tile: the count phase hands on a tile's count of a
@@ -248,6 +257,7 @@ export function radixPrelude(layout: RadixLayout): string {
     `const WG: u32 = ${layout.workgroupSize}u;`,
     `const ITEMS: u32 = ${layout.itemsPerInvocation}u;`,
     `const TILE: u32 = ${layout.tile}u;`,
+    `const TILE_BITS: u32 = ${tileBits(layout.tile)}u;`,
     `const DIGIT_BITS: u32 = ${layout.digitBits}u;`,
     `const RADIX: u32 = ${layout.radix}u;`,
     `const SHARED_WORDS: u32 = ${layout.sharedWords}u;`,

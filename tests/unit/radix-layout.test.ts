@@ -4,7 +4,9 @@
  * themselves run in tests/gpu/gpu-radix-sort.test.ts.)
  */
 import { describe, expect, test } from 'vitest';
-import { chooseRadixLayout, histogramGroups, HISTOGRAM_MAX_GROUPS, radixPrelude, SHORT_SCAN_TILES, usesShortScan, WORKGROUP_SIZE } from '../../src/sort/radix-layout';
+import {
+  chooseRadixLayout, histogramGroups, HISTOGRAM_MAX_GROUPS, MAX_PORTABLE_TILE, radixPrelude, SHORT_SCAN_TILES, tileBits, usesShortScan, WORKGROUP_SIZE,
+} from '../../src/sort/radix-layout';
 
 /** WebGPU's default limits, SwiftShader's workgroup memory, and what an H100 offers through Dawn. */
 const DEFAULT_LIMITS = { maxComputeWorkgroupStorageSize: 16384, maxComputeInvocationsPerWorkgroup: 256, maxComputeWorkgroupsPerDimension: 65535 };
@@ -122,5 +124,17 @@ describe('requested workgroup sizes', () => {
     expect(() => chooseRadixLayout(LARGE_LIMITS, { workgroupSize: 384 })).toThrow(/power of two/);
     // 1024 invocations of 32 lanes: 32 histograms, more than a workgroup keeps.
     expect(() => chooseRadixLayout(LARGE_LIMITS, { ranking: 'subgroup', subgroupSizes: sizes, workgroupSize: 1024 })).toThrow(/at most 16/);
+  });
+
+  test('portable tiles past 4,096 pairs: nibble, position and rank of a pair still share one word', () => {
+    const big = chooseRadixLayout(LARGE_LIMITS, { workgroupSize: 1024, itemsPerInvocation: 8 });
+    expect(big.tile).toBe(8192);
+    expect(radixPrelude(big)).toContain('const TILE_BITS: u32 = 13u;');
+    expect(radixPrelude(chooseRadixLayout(LARGE_LIMITS))).toContain('const TILE_BITS: u32 = 12u;');
+    expect([256, 3072, 4096, 4097, 16384].map(tileBits)).toEqual([8, 12, 12, 13, 14]);
+    // 4 bits of nibble, then position and rank (radix_scatter.wgsl).
+    expect(4 + 2 * tileBits(MAX_PORTABLE_TILE)).toBeLessThanOrEqual(32);
+    // 16 pairs in 1,024 invocations: the staged tile alone takes 64 KiB.
+    expect(() => chooseRadixLayout(LARGE_LIMITS, { workgroupSize: 1024, itemsPerInvocation: 16 })).toThrow(/49152 bytes/);
   });
 });
