@@ -2,9 +2,10 @@
  * GPU radix sort of (u32 key, u32 value) pairs, in the three-phase form:
  * for each digit, (1) every workgroup counts its tile's digits (for the
  * first digit, the histogram step does), (2) one workgroup per digit (one
- * for all of them in a small sort) scans those counts into global offsets,
- * (3) every workgroup ranks its tile stably and scatters it into the other
- * of two ping-pong buffers. No workgroup ever waits on another inside a dispatch,
+ * for all of them in a small sort) scans those counts into each digit's
+ * base for each tile (where its pairs go, radix_common.wgsl), (3) every
+ * workgroup ranks its tile stably and scatters it into the other of two
+ * ping-pong buffers. No workgroup ever waits on another inside a dispatch,
  * so it runs on every WebGPU implementation.
  *
  * Keeps the contract of sort-contract.ts. DOM-free: the browser, the Node
@@ -30,10 +31,10 @@ export interface GpuRadixSortOptions {
    * How tiles are ranked (radix-layout.ts). 'portable' (default): on an
    * H100 it is the faster of the two at every size (32-bit pairs: 0.097
    * against 0.125 ms at 1M, 0.898 against 1.08 ms at 16M;
-   * docs/benchmarks.md), and it needs no subgroups and no startup check. 'auto': the subgroup
-   * ranking where the device has subgroups and it sorts a set of check
-   * inputs exactly as the CPU does (once per device), else the portable one.
-   * 'subgroup' fails on a device without subgroups.
+   * docs/benchmarks.md), and it needs no subgroups and no startup check.
+   * 'auto': the subgroup ranking where the device has subgroups and it
+   * sorts a set of check inputs exactly as the CPU does (once per device),
+   * else the portable one. 'subgroup' fails on a device without subgroups.
    */
   ranking?: Ranking | 'auto';
   /**

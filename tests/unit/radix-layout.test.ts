@@ -136,5 +136,9 @@ describe('requested workgroup sizes', () => {
     expect(4 + 2 * tileBits(MAX_PORTABLE_TILE)).toBeLessThanOrEqual(32);
     // 16 pairs in 1,024 invocations: the staged tile alone takes 64 KiB.
     expect(() => chooseRadixLayout(LARGE_LIMITS, { workgroupSize: 1024, itemsPerInvocation: 16 })).toThrow(/49152 bytes/);
+    // Past MAX_PORTABLE_TILE the ranks would not fit their word, whatever the memory: refused by name.
+    const huge = { ...LARGE_LIMITS, maxComputeInvocationsPerWorkgroup: 2048, maxComputeWorkgroupStorageSize: 1 << 20 };
+    expect(chooseRadixLayout(huge, { workgroupSize: 1024, itemsPerInvocation: 16 }).tile).toBe(MAX_PORTABLE_TILE);
+    expect(() => chooseRadixLayout(huge, { workgroupSize: 2048, itemsPerInvocation: 16 })).toThrow(/portable ranking's tiles hold at most 16384 pairs/);
   });
 });
