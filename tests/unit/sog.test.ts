@@ -357,13 +357,14 @@ describe('cross-checks with @playcanvas/splat-transform', () => {
     // no hard bound, so the limits are about twice what this scene measures
     // with the seeded k-means (log scale: median 0.0064, max 0.050; DC:
     // median 0.0033, max 0.035; higher SH: 99% under 0.003, max 0.016).
-    // Unseeded, one run in several reached 0.066 on the higher SH.
+    // Unseeded, one run in several reached 0.066 on the higher SH, over the
+    // 0.05 this test allowed then.
     expect(quantile(errors.logScale, 0.5)).toBeLessThan(0.015);
     expect(quantile(errors.logScale, 1)).toBeLessThan(0.1);
     expect(quantile(errors.dc, 0.5)).toBeLessThan(0.008);
     expect(quantile(errors.dc, 1)).toBeLessThan(0.07);
     expect(quantile(errors.sh, 0.99)).toBeLessThan(0.01);
-    expect(quantile(errors.sh, 1)).toBeLessThan(0.05);
+    expect(quantile(errors.sh, 1)).toBeLessThan(0.035);
   });
 
   for (const version of [2, 1] as const) {
