@@ -28,8 +28,9 @@
  * per invocation (i4..i32; default: as the viewer picks), and optionally
  * invocations per workgroup (w64..w1024): d8, d8s, d8pi12, d8si16w512.
  * --phases adds, per GPU row, the time of each phase summed over the passes
- * (each dispatch then runs in its own timed compute pass; the histogram's
- * time includes the first pass's count, which it does). --verify checks
+ * (each dispatch then runs in its own timed compute pass; "prepare" is the
+ * step that sizes the dispatches from a GPU-side count, an empty pass when
+ * the count is known on the CPU, as here). --verify checks
  * every GPU result pair by pair against the CPU radix sort ("verified").
  */
 import { parseArgs } from 'node:util';
@@ -260,7 +261,7 @@ async function profilePhases(
   const used = 1 + PHASES_PER_PASS * Math.ceil(keyBits / sorter.layout.digitBits);
   const querySet = device.createQuerySet({ type: 'timestamp', count: 2 * phases });
   const resolved = device.createBuffer({ size: 16 * phases, usage: GPUBufferUsage.QUERY_RESOLVE | GPUBufferUsage.COPY_SRC });
-  const names = ['histogram', 'count', 'scan', 'scatter'] as const;
+  const names = ['prepare', 'count', 'scan', 'scatter'] as const;
   type Sums = Record<(typeof names)[number], number>;
   // Every sample's breakdown, in order: the measured ones are the last `runs`.
   const history: Sums[] = [];
@@ -272,9 +273,9 @@ async function profilePhases(
     encoder.resolveQuerySet(querySet, 0, 2 * phases, resolved, 0);
     device.queue.submit([encoder.finish()]);
     const t = new BigInt64Array((await readBufferU32(device, resolved, 4 * phases)).buffer);
-    const sums: Sums = { histogram: 0, count: 0, scan: 0, scatter: 0 };
+    const sums: Sums = { prepare: 0, count: 0, scan: 0, scatter: 0 };
     for (let i = 0; i < used; i++) {
-      const kind = i === 0 ? 'histogram' : names[1 + ((i - 1) % PHASES_PER_PASS)]!;
+      const kind = i === 0 ? 'prepare' : names[1 + ((i - 1) % PHASES_PER_PASS)]!;
       sums[kind] += Number(t[2 * i + 1]! - t[2 * i]!) / 1e6;
     }
     history.push(sums);

@@ -54,7 +54,7 @@ for (const config of configs) {
   console.log(
     `GPU radix sort, ${config}${ranking ? ` (${ranking} ranking)` : ''}, beside CUB, same GPU, same run; ms, median of timestamped runs after ${warmup(config)}; spread = p90 / p10 - 1.\n`,
   );
-  console.log('| pairs | key bits | Splatsort | spread | CUB | ratio | histogram | count | scan | scatter |');
+  console.log('| pairs | key bits | Splatsort | spread | CUB | ratio | prepare | count | scan | scatter |');
   console.log('|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const keyBits of bitsList) {
     for (const n of sizes) {
@@ -64,7 +64,7 @@ for (const config of configs) {
       const ratio = cub && typeof ours.ms === 'number' ? `${(ours.ms / cub).toFixed(2)}×` : '–';
       const ms = fmt(ours.ms) + (ours.drift ? ' (drift)' : '');
       console.log(
-        `| ${label(n)} | ${keyBits} | ${ms} | ${pct(ours.spread)} | ${fmt(cub)} | ${ratio} | ${fmt(ours.histogramMs)} | ${fmt(ours.countMs)} | ${fmt(ours.scanMs)} | ${fmt(ours.scatterMs)} |`,
+        `| ${label(n)} | ${keyBits} | ${ms} | ${pct(ours.spread)} | ${fmt(cub)} | ${ratio} | ${fmt(ours.prepareMs)} | ${fmt(ours.countMs)} | ${fmt(ours.scanMs)} | ${fmt(ours.scatterMs)} |`,
       );
     }
   }
@@ -86,31 +86,30 @@ if (configs.length > 1) {
   console.log('');
 }
 
-// Per-phase traffic, from the --phases rows. Bytes moved per pair:
-//  histogram (once per sort, with the prepare step): reads the key (4 B);
-// and per pass:
+// Per-phase traffic, from the --phases rows. Bytes moved per pair and pass:
 //  count: reads the key (4 B);
 //  scan: the per-tile digit counts, radix × 4 B per tile, written by count,
 //        then read and written by the scan and read by the scatter, taken as
-//        8 × radix × 4 B per tile (an estimate; small beside the others);
+//        8 × radix × 4 B per tile (an estimate that leaves out the scan's
+//        reads of the block sums; small beside the others);
 //  scatter: reads and writes key and value (16 B).
+// (The prepare step moves no pairs.)
 // Achieved GB/s = bytes/pair × n × passes / time; "% copy" is that against
 // the copy kernel measured in the same run.
 const phaseRows = gpuRows.filter((r) => typeof r.countMs === 'number');
 if (phaseRows.length) {
   const copyGbps = typeof copy?.gbps === 'number' ? copy.gbps : undefined;
   console.log(
-    `Phase bandwidth (bytes per pair: histogram 4 once; per pass count 4, scan 8 × radix × 4 / tile, scatter 16)${copyGbps ? `; % of the copy kernel's ${copyGbps} GB/s` : ''}.\n`,
+    `Phase bandwidth (bytes per pair and pass: count 4, scan 8 × radix × 4 / tile, scatter 16)${copyGbps ? `; % of the copy kernel's ${copyGbps} GB/s` : ''}.\n`,
   );
-  console.log('| config | pairs | key bits | passes | histogram GB/s | % copy | count GB/s | % copy | scan B/pair | scan GB/s | % copy | scatter GB/s | % copy |');
-  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+  console.log('| config | pairs | key bits | passes | count GB/s | % copy | scan B/pair | scan GB/s | % copy | scatter GB/s | % copy |');
+  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const r of phaseRows.sort((a, b) => a.config.localeCompare(b.config) || a.keyBits - b.keyBits || a.n - b.n)) {
     const passes = Math.ceil(r.keyBits / r.digitBits);
     const radix = r.radix ?? 2 ** r.digitBits;
     const scanBytes = (8 * radix * 4) / r.tile;
     const gbps = (bytes, ms) => (ms > 0 ? (bytes * r.n * passes) / (ms * 1e6) : undefined);
     const cells = [
-      [4 / passes, r.histogramMs],
       [4, r.countMs],
       [scanBytes, r.scanMs],
       [16, r.scatterMs],
@@ -119,7 +118,7 @@ if (phaseRows.length) {
       return [g === undefined ? '–' : g < 10 ? g.toPrecision(2) : g.toFixed(0), g !== undefined && copyGbps ? pct(g / copyGbps) : '–'];
     });
     console.log(
-      `| ${r.config} | ${label(r.n)} | ${r.keyBits} | ${passes} | ${cells[0].join(' | ')} | ${cells[1].join(' | ')} | ${scanBytes.toFixed(2)} | ${cells[2].join(' | ')} | ${cells[3].join(' | ')} |`,
+      `| ${r.config} | ${label(r.n)} | ${r.keyBits} | ${passes} | ${cells[0].join(' | ')} | ${scanBytes.toFixed(2)} | ${cells[1].join(' | ')} | ${cells[2].join(' | ')} |`,
     );
   }
   console.log('');

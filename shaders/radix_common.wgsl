@@ -12,15 +12,18 @@
 @group(0) @binding(1) var<storage, read> values_in: array<vec4<u32>>;
 @group(0) @binding(2) var<storage, read_write> keys_out: array<u32>;
 @group(0) @binding(3) var<storage, read_write> values_out: array<u32>;
-// counts[digit * num_tiles + tile]: digit counts per tile (phase 1), then
-// each digit's base for the tile (phase 2); see "a tile's digit counts" below.
+// counts[tile * RADIX + digit]: digit counts per tile (phase 1), then each
+// digit's base for the tile (phase 2); see "a tile's digit counts" below.
+// Tile-major, so that a tile's counts go out and come back in whole
+// sectors. (Digit-major, each tile wrote its 256 counts to 256 sectors:
+// 13 of the count phase's 41 µs a pass at 16M pairs on an H200;
+// docs/benchmarks.md.)
 @group(0) @binding(4) var<storage, read_write> counts: array<u32>;
-// digit_totals[pass * RADIX + digit]: how many keys have this digit in that
-// pass, counted once per sort by radix_histogram.wgsl. (Phase 1 used to add
-// them up with one global atomic per (tile, digit); 5,462 tiles adding into
-// the same 256 words serialised in the L2 and held the count phase at a
-// quarter of memory speed: docs/benchmarks.md.)
-@group(0) @binding(5) var<storage, read_write> digit_totals: array<atomic<u32>>;
+// block_sums[(pass * SCAN_BLOCKS + block) * RADIX + digit]: how many keys of
+// the block's tiles have this digit in that pass, added up by the count
+// phase and read by the scan phase (blocks: SCAN_BLOCKS in radix-layout.ts).
+// Cleared before each sort.
+@group(0) @binding(5) var<storage, read_write> block_sums: array<atomic<u32>>;
 @group(0) @binding(6) var<uniform> control: Control;
 @group(0) @binding(7) var<uniform> pass_info: Pass;
 
@@ -35,7 +38,7 @@ fn tile_index(wid: vec3<u32>) -> u32 {
 }
 
 // ---- a tile's digit counts, between phases 1 and 3 --------------------------
-// Phase 1 writes counts[digit * num_tiles + tile] as the tile's count of the
+// Phase 1 writes counts[tile * RADIX + digit] as the tile's count of the
 // digit (low 16 bits) and how many of the tile's pairs have a smaller digit
 // (high 16 bits; a tile holds at most 32,768 pairs, radix-layout.ts). Phase
 // 2 replaces it with the digit's base for the tile: where the tile's pairs
@@ -43,8 +46,8 @@ fn tile_index(wid: vec3<u32>) -> u32 {
 // tile. Phase 3 adds a pair's place in the ranked tile to its digit's base,
 // with no pass over its ranked tile to find where each run starts. On an
 // H100 that pass cost 3-6 % of the scatter at 1M and 4M pairs; the scan
-// that replaces it adds 4 % to the count phase and 11 % to the histogram
-// step at 16M pairs (docs/benchmarks.md).
+// that replaces it adds 4 % to the count phase at 16M pairs
+// (docs/benchmarks.md).
 fn pack_tile_count(count: u32, start_in_tile: u32) -> u32 {
   return count | (start_in_tile << 16u);
 }
@@ -57,19 +60,24 @@ fn start_in_tile_of(packed: u32) -> u32 {
   return packed >> 16u;
 }
 
-// Writes a tile's packed counts. own[i] is the tile's count of digit
-// lid * DIGITS_PER_INVOCATION + i (zero past RADIX). Every invocation of
-// the workgroup calls it (it scans the counts across the workgroup).
-fn write_tile_counts(lid: u32, tile: u32, num_tiles: u32, own: array<u32, DIGITS_PER_INVOCATION>) {
+// Writes a tile's packed counts and adds them into its block's sums.
+// own[i] is the tile's count of digit lid * DIGITS_PER_INVOCATION + i (zero
+// past RADIX). Every invocation of the workgroup calls it (it scans the
+// counts across the workgroup).
+fn write_tile_counts(lid: u32, tile: u32, own: array<u32, DIGITS_PER_INVOCATION>) {
   var total = 0u;
   for (var i = 0u; i < DIGITS_PER_INVOCATION; i++) {
     total += own[i];
   }
   var start = workgroup_exclusive_scan(lid, total).exclusive;
+  let sums = (pass_info.index * SCAN_BLOCKS + tile / control.block_tiles) * RADIX;
   for (var i = 0u; i < DIGITS_PER_INVOCATION; i++) {
     let d = lid * DIGITS_PER_INVOCATION + i;
     if (d < RADIX) {
-      counts[d * num_tiles + tile] = pack_tile_count(own[i], start);
+      counts[tile * RADIX + d] = pack_tile_count(own[i], start);
+      if (own[i] != 0u) {
+        atomicAdd(&block_sums[sums + d], own[i]);
+      }
     }
     start += own[i];
   }
@@ -80,16 +88,16 @@ fn write_tile_counts(lid: u32, tile: u32, num_tiles: u32, own: array<u32, DIGITS
 // be smaller or larger than WG).
 const DIGITS_PER_INVOCATION: u32 = (RADIX + WG - 1u) / WG;
 
-// counts[d * num_tiles + tile] (after the scan: digit d's base for the
-// tile, see write_tile_counts) for this invocation's digits. The scatter
-// phases call it before loading their keys and use it after ranking: read
-// only then, it stalled every tile for a round trip to memory.
-fn load_tile_counts(lid: u32, tile: u32, num_tiles: u32) -> array<u32, DIGITS_PER_INVOCATION> {
+// counts[tile * RADIX + d] (after the scan: digit d's base for the tile,
+// see write_tile_counts) for this invocation's digits. The scatter phases
+// call it before loading their keys and use it after ranking: read only
+// then, it stalled every tile for a round trip to memory.
+fn load_tile_counts(lid: u32, tile: u32) -> array<u32, DIGITS_PER_INVOCATION> {
   var own: array<u32, DIGITS_PER_INVOCATION>;
   for (var i = 0u; i < DIGITS_PER_INVOCATION; i++) {
     let d = lid * DIGITS_PER_INVOCATION + i;
     if (d < RADIX) {
-      own[i] = counts[d * num_tiles + tile];
+      own[i] = counts[tile * RADIX + d];
     }
   }
   return own;

@@ -1,8 +1,7 @@
 // Radix pass, phase 1: each workgroup counts the digits of its tile and
-// writes the counts to counts[digit * num_tiles + tile] (digit-major, so that
-// phase 2 scans each digit's row and phase 3 finds (digit, tile) directly),
-// each with where the digit starts in the tile (write_tile_counts in
-// radix_common.wgsl).
+// writes the counts to counts[tile * RADIX + digit], each with where the
+// digit starts in the tile, and adds them into its block's sums for phase 2
+// (write_tile_counts in radix_common.wgsl).
 // Local ranks are not stored: phase 3 recomputes them from the keys, which
 // costs less than writing and re-reading a rank per pair.
 
@@ -58,5 +57,5 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
     }
     own[i] = sum;
   }
-  write_tile_counts(lid, tile, control.num_tiles, own);
+  write_tile_counts(lid, tile, own);
 }

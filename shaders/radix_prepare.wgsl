@@ -3,7 +3,7 @@
 // Reading the count from a GPU buffer lets an earlier pass (e.g. culling)
 // decide how many pairs are sorted without a round trip to the CPU.
 //
-// Constants and histogram_groups() from the prelude (src/sort/radix-layout.ts).
+// Constants and scan_block_tiles() from the prelude (src/sort/radix-layout.ts).
 
 // The structs are in radix_structs.wgsl.
 @group(0) @binding(0) var<storage, read> source: CountSource;
@@ -22,17 +22,12 @@ fn main() {
   dispatch.x = tiles_x;
   dispatch.y = tiles_y;
   dispatch.z = 1u;
-  dispatch.hist_x = histogram_groups(num_tiles);
-  dispatch.hist_y = 1u;
-  dispatch.hist_z = 1u;
-  let short_rows = uses_short_scan(num_tiles);
-  dispatch.scan_x = select(RADIX, 0u, short_rows);
+  let block_tiles = scan_block_tiles(num_tiles);
+  dispatch.scan_x = (num_tiles + block_tiles - 1u) / block_tiles;
   dispatch.scan_y = 1u;
   dispatch.scan_z = 1u;
-  dispatch.short_scan_x = select(0u, 1u, short_rows);
-  dispatch.short_scan_y = 1u;
-  dispatch.short_scan_z = 1u;
   control.n = n;
   control.num_tiles = num_tiles;
   control.tiles_x = tiles_x;
+  control.block_tiles = block_tiles;
 }

@@ -1,51 +1,85 @@
-// Radix pass, phase 2: one workgroup per digit turns that digit's row of tile
-// counts into the digit's bases (radix_common.wgsl), in place: the digit's
-// start in the output (the sum of the totals of all smaller digits, from
-// radix_histogram.wgsl) plus the exclusive prefix along the row, less where
-// the digit starts in each tile. RADIX workgroups, each walking its row
-// in chunks: no workgroup waits on another, so the sort needs no
+// Radix pass, phase 2: turns the tiles' digit counts into each digit's base
+// for each tile (radix_common.wgsl), in place. The tiles are split into
+// blocks of control.block_tiles consecutive tiles, one workgroup each. A
+// workgroup first reads every block's sums (block_sums, added up by phase
+// 1): over all blocks they give each digit's total, hence where each digit
+// starts in the output; over the blocks before its own, how many pairs of
+// each digit come before its first tile. Then it walks its own tiles in
+// order. No workgroup waits on another, so the sort needs no
 // forward-progress guarantee.
 
-const PER_INVOCATION: u32 = 4u;
-var<workgroup> digit_start: atomic<u32>;
+// Each digit's total, then (after the scan over digits) where it starts.
+var<workgroup> digit_starts: array<u32, RADIX>;
+
+// Block sums and tile counts are read this many at a time, so that their
+// round trips to memory overlap.
+const SUM_BATCH: u32 = 32u;
+const TILE_BATCH: u32 = 16u;
 
 @compute @workgroup_size(WG)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
-  let digit = wid.x;
+  let block = wid.x;
   let num_tiles = control.num_tiles;
-  let row = digit * num_tiles;
-  if (lid == 0u) {
-    atomicStore(&digit_start, 0u);
+  let block_tiles = control.block_tiles;
+  let num_blocks = (num_tiles + block_tiles - 1u) / block_tiles;
+  if (block >= num_blocks) {
+    return;
   }
-  workgroupBarrier();
-  var smaller = 0u;
-  for (var d = lid; d < digit; d += WG) {
-    smaller += atomicLoad(&digit_totals[pass_info.index * RADIX + d]);
-  }
-  if (smaller != 0u) {
-    atomicAdd(&digit_start, smaller);
-  }
-  var carry = workgroupUniformLoad(&digit_start);
-  for (var chunk = 0u; chunk < num_tiles; chunk += WG * PER_INVOCATION) {
-    let first = chunk + lid * PER_INVOCATION;
-    // values[i]: the count's prefix among this invocation's counts, less
-    // where the digit starts in its tile.
-    var values: array<u32, PER_INVOCATION>;
-    var sum = 0u;
-    for (var i = 0u; i < PER_INVOCATION; i++) {
-      var packed = 0u;
-      if (first + i < num_tiles) {
-        packed = counts[row + first + i];
+  let sums = pass_info.index * SCAN_BLOCKS * RADIX;
+
+  // carry[i]: pairs of this invocation's i-th digit before the block's first
+  // tile (within the digit's run, then from the start of the output).
+  var carry: array<u32, DIGITS_PER_INVOCATION>;
+  for (var i = 0u; i < DIGITS_PER_INVOCATION; i++) {
+    let d = lid * DIGITS_PER_INVOCATION + i;
+    var total = 0u;
+    var before = 0u;
+    if (d < RADIX) {
+      for (var b0 = 0u; b0 < num_blocks; b0 += SUM_BATCH) {
+        var got: array<u32, SUM_BATCH>;
+        for (var j = 0u; j < SUM_BATCH; j++) {
+          got[j] = 0u;
+          if (b0 + j < num_blocks) {
+            got[j] = atomicLoad(&block_sums[sums + (b0 + j) * RADIX + d]);
+          }
+        }
+        for (var j = 0u; j < SUM_BATCH; j++) {
+          total += got[j];
+          before += select(0u, got[j], b0 + j < block);
+        }
       }
-      values[i] = sum - start_in_tile_of(packed);
-      sum += tile_count_of(packed);
+      digit_starts[d] = total;
     }
-    let scan = workgroup_exclusive_scan(lid, sum);
-    for (var i = 0u; i < PER_INVOCATION; i++) {
-      if (first + i < num_tiles) {
-        counts[row + first + i] = carry + scan.exclusive + values[i];
+    carry[i] = before;
+  }
+  exclusive_scan_digits(lid, &digit_starts);
+  for (var i = 0u; i < DIGITS_PER_INVOCATION; i++) {
+    let d = lid * DIGITS_PER_INVOCATION + i;
+    if (d < RADIX) {
+      carry[i] += digit_starts[d];
+    }
+  }
+
+  let first = block * block_tiles;
+  let end = min(num_tiles, first + block_tiles);
+  for (var t0 = first; t0 < end; t0 += TILE_BATCH) {
+    for (var i = 0u; i < DIGITS_PER_INVOCATION; i++) {
+      let d = lid * DIGITS_PER_INVOCATION + i;
+      if (d < RADIX) {
+        var packed: array<u32, TILE_BATCH>;
+        for (var j = 0u; j < TILE_BATCH; j++) {
+          packed[j] = 0u;
+          if (t0 + j < end) {
+            packed[j] = counts[(t0 + j) * RADIX + d];
+          }
+        }
+        for (var j = 0u; j < TILE_BATCH; j++) {
+          if (t0 + j < end) {
+            counts[(t0 + j) * RADIX + d] = carry[i] - start_in_tile_of(packed[j]);
+            carry[i] += tile_count_of(packed[j]);
+          }
+        }
       }
     }
-    carry += scan.total;
   }
 }

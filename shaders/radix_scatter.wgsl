@@ -114,11 +114,10 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
     return;
   }
   let n = control.n;
-  let num_tiles = control.num_tiles;
   let tile_start = tile * TILE;
   let valid = min(TILE, n - tile_start);
 
-  let tile_counts = load_tile_counts(lid, tile, num_tiles);
+  let tile_counts = load_tile_counts(lid, tile);
 
   // Load this invocation's ITEMS consecutive pairs. Positions past n get the
   // largest key: they rank after every real pair and are never written. The

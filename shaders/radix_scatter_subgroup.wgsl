@@ -63,8 +63,7 @@ fn main(
   // Where this tile's pairs of each digit start in the output, fetched
   // with the keys so that the latencies overlap (read after the ranking,
   // it stalled every tile for a round trip to memory).
-  let num_tiles = control.num_tiles;
-  let tile_counts = load_tile_counts(lid, tile, num_tiles);
+  let tile_counts = load_tile_counts(lid, tile);
 
   // Positions past n get the largest key: they rank after every real pair
   // (last in the tile, largest digit) and are never written.

@@ -13,30 +13,24 @@ struct Control {
   n: u32,           // pairs to sort
   num_tiles: u32,   // ceil(n / TILE)
   tiles_x: u32,     // tiles per row of the 2D tile grid (> 65,535 tiles need 2D)
-  pad0: u32,
+  block_tiles: u32, // tiles per block of the scan phase: scan_block_tiles(num_tiles)
 }
 
-// Indirect dispatch arguments of the tile phases and the histogram step, in a
+// Indirect dispatch arguments of the tile phases and the scan phase, in a
 // buffer of their own so the indirect buffer is never also bound to the
 // dispatch it launches.
 struct DispatchArgs {
   x: u32,       // tile grid of the count and scatter phases
   y: u32,
   z: u32,
-  hist_x: u32,  // workgroups of the histogram step (radix_histogram.wgsl)
-  hist_y: u32,
-  hist_z: u32,
-  scan_x: u32,  // workgroups of the scan phase: RADIX, or 0 for short rows
+  scan_x: u32,  // workgroups of the scan phase: one per block of tiles
   scan_y: u32,
   scan_z: u32,
-  short_scan_x: u32,  // 1 where the rows are short (radix_scan_short.wgsl), else 0
-  short_scan_y: u32,
-  short_scan_z: u32,
 }
 
 // One entry per (pass, key width): which bits of the key this pass sorts on.
 struct Pass {
   shift: u32,
   mask: u32,   // (1 << bits in this digit) - 1; below RADIX - 1 on a short last digit
-  index: u32,  // pass number: selects this pass's digit totals
+  index: u32,  // pass number: selects this pass's block sums
 }

@@ -1,12 +1,12 @@
 /**
  * GPU radix sort of (u32 key, u32 value) pairs, in the three-phase form:
- * for each digit, (1) every workgroup counts its tile's digits (for the
- * first digit, the histogram step does), (2) one workgroup per digit (one
- * for all of them in a small sort) scans those counts into each digit's
- * base for each tile (where its pairs go, radix_common.wgsl), (3) every
- * workgroup ranks its tile stably and scatters it into the other of two
- * ping-pong buffers. No workgroup ever waits on another inside a dispatch,
- * so it runs on every WebGPU implementation.
+ * for each digit, (1) every workgroup counts its tile's digits and adds
+ * them into its block's sums, (2) one workgroup per block of tiles turns
+ * those counts into each digit's base for each tile (where its pairs go,
+ * radix_common.wgsl), (3) every workgroup ranks its tile stably and
+ * scatters it into the other of two ping-pong buffers. No workgroup ever
+ * waits on another inside a dispatch, so it runs on every WebGPU
+ * implementation.
  *
  * Keeps the contract of sort-contract.ts. DOM-free: the browser, the Node
  * tests and the benchmark all use this same class.
@@ -16,7 +16,7 @@
  * are in the buffers `encode` returns.
  */
 import { checkKeyBits } from './sort-contract';
-import { chooseRadixLayout, histogramGroups, passCount, usesShortScan, type DigitBits, type RadixLayout, type Ranking } from './radix-layout';
+import { chooseRadixLayout, passCount, scanBlockTiles, type DigitBits, type RadixLayout, type Ranking } from './radix-layout';
 import { checkSubgroupRanking } from './subgroup-check';
 import { radixShaderSources } from './radix-shaders';
 import { setTimestampWrites } from '../gpu/pass-timer';
@@ -53,10 +53,10 @@ export interface GpuRadixSortOptions {
    */
   maxWorkgroupsPerDimension?: number;
   /**
-   * Caps the histogram step's workgroups (radix-layout.ts), so tests reach
-   * workgroups that count several tiles (past 1,024 tiles) at small sizes.
+   * Caps the scan phase's blocks of tiles (radix-layout.ts), so tests reach
+   * blocks of several tiles (past SCAN_BLOCKS tiles) at small sizes.
    */
-  maxHistogramGroups?: number;
+  scanBlocks?: number;
   label?: string;
 }
 
@@ -79,15 +79,15 @@ export interface SortEncodeOptions {
   timestampWrites?: GPUComputePassTimestampWrites;
   /**
    * Profiling: puts every dispatch in a compute pass of its own, timed into
-   * this query set (2 queries per phase: prepare and histogram together,
-   * then count, scan, scatter for each pass; see PHASES_PER_PASS; the first
-   * pass's count is an empty pass, its work done in the histogram step).
-   * Adds pass boundaries, so the total is a little above an unprofiled sort.
+   * this query set (2 queries per phase: the prepare step, then count, scan,
+   * scatter for each pass; see PHASES_PER_PASS; the prepare step is an
+   * empty pass when the count is known on the CPU). Adds pass boundaries,
+   * so the total is a little above an unprofiled sort.
    */
   phaseTimestamps?: GPUQuerySet;
 }
 
-/** Timed phases of one radix pass (count, scan, scatter), after the prepare and histogram steps. */
+/** Timed phases of one radix pass (count, scan, scatter), after the prepare step. */
 export const PHASES_PER_PASS = 3;
 
 function phaseWrites(querySet: GPUQuerySet, phase: number): GPUComputePassTimestampWrites {
@@ -104,10 +104,10 @@ export interface SortedBuffers {
 interface TileGrid {
   x: number;
   y: number;
-  /** Workgroups of the histogram step. */
-  hist: number;
-  /** The scan phase's short form (one workgroup for every digit's row): usesShortScan. */
-  shortScan: boolean;
+  /** Tiles per block of the scan phase (scanBlockTiles). */
+  blockTiles: number;
+  /** Workgroups of the scan phase: one per block. */
+  blocks: number;
 }
 
 /** The ranking a sorter gets when none is asked for (see GpuRadixSortOptions.ranking). */
@@ -123,10 +123,8 @@ function subgroupSizes(device: GPUDevice, widest = 0): { min: number; max: numbe
 
 interface Pipelines {
   prepare: GPUComputePipeline;
-  histogram: GPUComputePipeline;
   count: GPUComputePipeline;
   scan: GPUComputePipeline;
-  shortScan: GPUComputePipeline;
   scatter: GPUComputePipeline;
   passLayout: GPUBindGroupLayout;
   prepareLayout: GPUBindGroupLayout;
@@ -147,7 +145,7 @@ interface SizedBuffers {
 export class GpuRadixSort {
   readonly layout: RadixLayout;
   private readonly passStride: number;
-  private readonly digitTotals: GPUBuffer;
+  private readonly blockSums: GPUBuffer;
   private readonly control: GPUBuffer;
   private readonly dispatchArgs: GPUBuffer;
   private readonly countSource: GPUBuffer;
@@ -158,7 +156,7 @@ export class GpuRadixSort {
   private readonly passOffsets: number[][] = [];
   private readonly passDescriptor: GPUComputePassDescriptor;
   private readonly controlScratch = new Uint32Array(CONTROL.size / 4);
-  private readonly tileGrid: TileGrid = { x: 0, y: 0, hist: 0, shortScan: false };
+  private readonly tileGrid: TileGrid = { x: 0, y: 0, blockTiles: 1, blocks: 0 };
 
   static async create(device: GPUDevice, options: GpuRadixSortOptions): Promise<GpuRadixSort> {
     const limits = {
@@ -176,7 +174,7 @@ export class GpuRadixSort {
         ...(options.digitBits ? { digitBits: options.digitBits } : {}),
         ...(options.itemsPerInvocation ? { itemsPerInvocation: options.itemsPerInvocation } : {}),
         ...(options.workgroupSize ? { workgroupSize: options.workgroupSize } : {}),
-        ...(options.maxHistogramGroups ? { maxHistogramGroups: options.maxHistogramGroups } : {}),
+        ...(options.scanBlocks ? { scanBlocks: options.scanBlocks } : {}),
       });
       const pipelines = await createPipelines(device, layout, options.label ?? 'GpuRadixSort');
       return new GpuRadixSort(device, layout, pipelines, options);
@@ -220,7 +218,7 @@ export class GpuRadixSort {
   ) {
     this.layout = layout;
     this.passStride = Math.max(256, device.limits.minUniformBufferOffsetAlignment);
-    this.digitTotals = this.buffer('digitTotals', 4 * layout.radix * Math.ceil(32 / layout.digitBits), GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST);
+    this.blockSums = this.buffer('blockSums', this.blockSumBytes(passCount(32, layout.digitBits)), GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST);
     this.control = this.buffer('control', CONTROL.size, GPUBufferUsage.STORAGE | GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST);
     this.dispatchArgs = this.buffer('dispatchArgs', DISPATCH_ARGS.size, GPUBufferUsage.STORAGE | GPUBufferUsage.INDIRECT);
     this.countSource = this.buffer('countSource', COUNT_SOURCE.size, GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST);
@@ -290,8 +288,8 @@ export class GpuRadixSort {
     checkKeyBits(keyBits);
     const tiles = this.encodeCount(encoder, options);
     const passes = passCount(keyBits, this.layout.digitBits);
-    // The histogram step adds into the digit totals (4 bytes per pass and digit).
-    encoder.clearBuffer(this.digitTotals);
+    // The count phases add into the block sums.
+    encoder.clearBuffer(this.blockSums, 0, this.blockSumBytes(passes));
     if (options.phaseTimestamps) {
       this.encodeProfiled(encoder, passes, keyBits, options.phaseTimestamps, tiles);
     } else {
@@ -299,7 +297,6 @@ export class GpuRadixSort {
       setTimestampWrites(descriptor, options.timestampWrites);
       const pass = encoder.beginComputePass(descriptor);
       if (!tiles) this.recordPrepare(pass);
-      this.recordHistogram(pass, passes, keyBits, tiles);
       for (let p = 0; p < passes; p++) {
         for (let phase = 0; phase < PHASES_PER_PASS; phase++) this.recordPhase(pass, p, keyBits, phase, tiles);
       }
@@ -313,7 +310,6 @@ export class GpuRadixSort {
     const timed = (index: number) => encoder.beginComputePass({ label: `${this.label}.phase${index}`, timestampWrites: phaseWrites(querySet, index) });
     let pass = timed(0);
     if (!tiles) this.recordPrepare(pass);
-    this.recordHistogram(pass, passes, keyBits, tiles);
     pass.end();
     for (let p = 0; p < passes; p++) {
       for (let phase = 0; phase < PHASES_PER_PASS; phase++) {
@@ -330,43 +326,23 @@ export class GpuRadixSort {
     pass.dispatchWorkgroups(1);
   }
 
-  /** The digit totals of every pass, bound with the last pass's entry (radix_histogram.wgsl). */
-  private recordHistogram(pass: GPUComputePassEncoder, passes: number, keyBits: number, tiles: TileGrid | null): void {
-    const { layout } = this;
-    const last = passes - 1;
-    const bits = keyBits - last * layout.digitBits;
-    pass.setPipeline(this.pipelines.histogram);
-    pass.setBindGroup(0, this.sized.bindGroups[0], this.passOffsets[last * layout.digitBits + bits - 1]!);
-    if (!tiles) pass.dispatchWorkgroupsIndirect(this.dispatchArgs, DISPATCH_ARGS.offset('hist_x'));
-    else if (tiles.hist > 0) pass.dispatchWorkgroups(tiles.hist);
+  /** Bytes of block sums the count phases of `passes` passes add into (radix_common.wgsl). */
+  private blockSumBytes(passes: number): number {
+    return 4 * this.layout.radix * this.layout.scanBlocks * passes;
   }
 
   /**
    * Phase 0 (count), 1 (scan) or 2 (scatter) of radix pass `p`; tiles: the
-   * grid when the count is known here. The first pass has no count
-   * dispatch: the histogram step writes its counts (radix_histogram.wgsl).
+   * grid when the count is known here.
    */
   private recordPhase(pass: GPUComputePassEncoder, p: number, keyBits: number, phase: number, tiles: TileGrid | null): void {
-    if (p === 0 && phase === 0) return;
     const { layout, pipelines } = this;
     const bits = Math.min(layout.digitBits, keyBits - p * layout.digitBits);
     pass.setBindGroup(0, this.sized.bindGroups[p % 2], this.passOffsets[p * layout.digitBits + bits - 1]!);
     if (phase === 1) {
-      // Short rows (a small sort) take one workgroup for all digits; a GPU
-      // count leaves the choice to the prepare step, which gives the other
-      // form no workgroups.
-      if (!tiles) {
-        pass.setPipeline(pipelines.scan);
-        pass.dispatchWorkgroupsIndirect(this.dispatchArgs, DISPATCH_ARGS.offset('scan_x'));
-        pass.setPipeline(pipelines.shortScan);
-        pass.dispatchWorkgroupsIndirect(this.dispatchArgs, DISPATCH_ARGS.offset('short_scan_x'));
-      } else if (tiles.shortScan) {
-        pass.setPipeline(pipelines.shortScan);
-        pass.dispatchWorkgroups(1);
-      } else {
-        pass.setPipeline(pipelines.scan);
-        pass.dispatchWorkgroups(layout.radix);
-      }
+      pass.setPipeline(pipelines.scan);
+      if (!tiles) pass.dispatchWorkgroupsIndirect(this.dispatchArgs, DISPATCH_ARGS.offset('scan_x'));
+      else if (tiles.blocks > 0) pass.dispatchWorkgroups(tiles.blocks);
       return;
     }
     pass.setPipeline(phase === 0 ? pipelines.count : pipelines.scatter);
@@ -376,7 +352,7 @@ export class GpuRadixSort {
 
   destroy(): void {
     this.destroySized();
-    for (const b of [this.digitTotals, this.control, this.dispatchArgs, this.countSource, this.passInfo]) b.destroy();
+    for (const b of [this.blockSums, this.control, this.dispatchArgs, this.countSource, this.passInfo]) b.destroy();
   }
 
   /**
@@ -403,12 +379,13 @@ export class GpuRadixSort {
     const grid = this.tileGrid;
     grid.x = Math.min(numTiles, this.layout.maxGroupsX);
     grid.y = grid.x > 0 ? Math.ceil(numTiles / grid.x) : 1;
-    grid.hist = histogramGroups(numTiles, this.layout.maxHistogramGroups);
-    grid.shortScan = usesShortScan(numTiles);
+    grid.blockTiles = scanBlockTiles(numTiles, this.layout.scanBlocks);
+    grid.blocks = Math.ceil(numTiles / grid.blockTiles);
     const control = this.controlScratch;
     control[CONTROL.word('n')] = count;
     control[CONTROL.word('num_tiles')] = numTiles;
     control[CONTROL.word('tiles_x')] = grid.x;
+    control[CONTROL.word('block_tiles')] = grid.blockTiles;
     this.device.queue.writeBuffer(this.control, 0, control);
     return grid;
   }
@@ -457,7 +434,7 @@ export class GpuRadixSort {
           { binding: 2, resource: { buffer: keys[1 - from]! } },
           { binding: 3, resource: { buffer: values[1 - from]! } },
           { binding: 4, resource: { buffer: counts } },
-          { binding: 5, resource: { buffer: this.digitTotals } },
+          { binding: 5, resource: { buffer: this.blockSums } },
           { binding: 6, resource: { buffer: this.control } },
           { binding: 7, resource: { buffer: this.passInfo, size: Math.ceil(PASS.size / 16) * 16 } },
         ],
@@ -521,10 +498,8 @@ async function createPipelines(device: GPUDevice, layout: RadixLayout, label: st
     });
   };
   const prepare = await pipeline('prepare', prepareLayout);
-  const histogram = await pipeline('histogram', passLayout);
   const count = await pipeline('count', passLayout);
   const scan = await pipeline('scan', passLayout);
-  const shortScan = await pipeline('shortScan', passLayout);
   const scatter = await pipeline('scatter', passLayout);
-  return { prepare, histogram, count, scan, shortScan, scatter, passLayout, prepareLayout };
+  return { prepare, count, scan, scatter, passLayout, prepareLayout };
 }

@@ -95,8 +95,8 @@ export interface RadixLayout {
   /** Subgroup ranking: the widest subgroup, which sets the width of a ballot mask. */
   subgroupMaxSize: number;
   maxGroupsX: number;
-  /** Most workgroups of the histogram step (HISTOGRAM_MAX_GROUPS unless a test asks for fewer). */
-  maxHistogramGroups: number;
+  /** Most blocks of tiles the scan phase splits the tiles into (SCAN_BLOCKS unless a test asks for fewer). */
+  scanBlocks: number;
 }
 
 export interface RadixLayoutOptions {
@@ -113,10 +113,10 @@ export interface RadixLayoutOptions {
    */
   workgroupSize?: number;
   /**
-   * Caps the histogram step's workgroups below HISTOGRAM_MAX_GROUPS, so
-   * tests reach workgroups that count several tiles at small sizes.
+   * Caps the scan phase's blocks below SCAN_BLOCKS, so tests reach blocks
+   * of several tiles at small sizes.
    */
-  maxHistogramGroups?: number;
+  scanBlocks?: number;
 }
 
 type LayoutLimits = Pick<
@@ -192,7 +192,7 @@ export function chooseRadixLayout(limits: LayoutLimits, options: RadixLayoutOpti
     maxSubgroups,
     subgroupMaxSize: ranking === 'subgroup' ? sizes!.max : 0,
     maxGroupsX: limits.maxComputeWorkgroupsPerDimension,
-    maxHistogramGroups: Math.max(1, Math.min(HISTOGRAM_MAX_GROUPS, Math.floor(options.maxHistogramGroups ?? HISTOGRAM_MAX_GROUPS))),
+    scanBlocks: Math.max(1, Math.min(SCAN_BLOCKS, Math.floor(options.scanBlocks ?? SCAN_BLOCKS))),
   };
 }
 
@@ -223,31 +223,22 @@ function subgroupScatterWords(tile: number, radix: number, workgroupSize: number
 }
 
 /**
- * Most workgroups of the histogram step (radix_histogram.wgsl): one per tile
- * up to this many, then each takes several. Every workgroup adds one global
- * atomic per pass and digit, so the cap bounds how many meet on one total.
+ * The scan phase (radix_scan.wgsl) splits the tiles into at most this many
+ * blocks of consecutive tiles, one workgroup each, and blocks hold at least
+ * MIN_BLOCK_TILES tiles. The count phase adds each tile's counts into its
+ * block's sums; a scan workgroup reads every block's sums (the digit
+ * totals, and what the blocks before its own hold), then walks its own
+ * tiles. More blocks walk fewer tiles each but read more sums. On an H200
+ * (32-bit pairs, whole sort; docs/benchmarks.md), at most 32 / 64 / 128
+ * blocks of at least one tile: 1M 0.0945 / 0.0979 / 0.111 ms, 4M 0.245 /
+ * 0.246 / 0.258, 16M 0.764 / 0.747 / 0.747.
  */
-export const HISTOGRAM_MAX_GROUPS = 1024;
+export const SCAN_BLOCKS = 64;
+export const MIN_BLOCK_TILES = 8;
 
-/** Workgroups of the histogram step (histogram_groups() in the prelude says the same). */
-export function histogramGroups(numTiles: number, maxGroups = HISTOGRAM_MAX_GROUPS): number {
-  return Math.min(numTiles, maxGroups);
-}
-
-/**
- * Rows of at most this many tiles (16,384 pairs with 4,096-pair tiles) are
- * scanned by one workgroup for all digits (radix_scan_short.wgsl) instead
- * of one workgroup per digit (radix_scan.wgsl). On SwiftShader that makes a
- * 3,089-pair 16-bit sort 14× faster (387 → 28 ms). On an H100, 10,000
- * 32-bit pairs (4 tiles) take 0.068 against 0.069 ms, but 16 tiles 0.085
- * against 0.072: one workgroup's serial walk along longer rows costs more
- * than the launch it saves.
- */
-export const SHORT_SCAN_TILES = 4;
-
-/** Whether the scan phase takes its short form (uses_short_scan() in the prelude says the same). */
-export function usesShortScan(numTiles: number): boolean {
-  return numTiles <= SHORT_SCAN_TILES;
+/** Tiles per scan block (scan_block_tiles() in the prelude says the same). */
+export function scanBlockTiles(numTiles: number, scanBlocks = SCAN_BLOCKS): number {
+  return Math.max(MIN_BLOCK_TILES, Math.ceil(numTiles / scanBlocks));
 }
 
 /** WGSL that every radix shader starts with: the subgroup extension where used, and the constants. */
@@ -262,9 +253,8 @@ export function radixPrelude(layout: RadixLayout): string {
     `const RADIX: u32 = ${layout.radix}u;`,
     `const SHARED_WORDS: u32 = ${layout.sharedWords}u;`,
     `const MAX_GROUPS_X: u32 = ${layout.maxGroupsX}u;`,
-    `fn histogram_groups(num_tiles: u32) -> u32 { return min(num_tiles, ${layout.maxHistogramGroups}u); }`,
-    `const SHORT_SCAN_TILES: u32 = ${SHORT_SCAN_TILES}u;`,
-    `fn uses_short_scan(num_tiles: u32) -> bool { return num_tiles <= SHORT_SCAN_TILES; }`,
+    `const SCAN_BLOCKS: u32 = ${layout.scanBlocks}u;`,
+    `fn scan_block_tiles(num_tiles: u32) -> u32 { return max(${MIN_BLOCK_TILES}u, (num_tiles + SCAN_BLOCKS - 1u) / SCAN_BLOCKS); }`,
   ];
   if (layout.ranking === 'subgroup') {
     lines.push(`const MAX_SUBGROUPS: u32 = ${layout.maxSubgroups}u;`, '', ballotMaskHelpers(layout.subgroupMaxSize));

@@ -2,10 +2,8 @@
 import structsSource from '../../shaders/radix_structs.wgsl?raw';
 import prepareSource from '../../shaders/radix_prepare.wgsl?raw';
 import commonSource from '../../shaders/radix_common.wgsl?raw';
-import histogramSource from '../../shaders/radix_histogram.wgsl?raw';
 import countSource from '../../shaders/radix_count.wgsl?raw';
 import scanSource from '../../shaders/radix_scan.wgsl?raw';
-import shortScanSource from '../../shaders/radix_scan_short.wgsl?raw';
 import scatterSource from '../../shaders/radix_scatter.wgsl?raw';
 import subgroupScatterSource from '../../shaders/radix_scatter_subgroup.wgsl?raw';
 import { radixPrelude, type RadixLayout } from './radix-layout';
@@ -13,10 +11,8 @@ import { unrollConstantLoops } from '../gpu/wgsl-unroll';
 
 export interface RadixShaderSources {
   prepare: string;
-  histogram: string;
   count: string;
   scan: string;
-  shortScan: string;
   scatter: string;
 }
 
@@ -27,10 +23,8 @@ export function radixShaderSources(layout: RadixLayout): RadixShaderSources {
   const unrolled = (body: string) => unrollConstantLoops(phase(body));
   return {
     prepare: `${prelude}\n${prepareSource}`,
-    histogram: unrolled(histogramSource),
     count: phase(countSource),
-    scan: phase(scanSource),
-    shortScan: phase(shortScanSource),
+    scan: unrolled(scanSource),
     scatter: layout.ranking === 'subgroup' ? unrolled(subgroupScatterSource) : phase(scatterSource),
   };
 }

@@ -14,22 +14,16 @@ export const CONTROL = defineStruct('Control', [
   ['n', 'u32'],
   ['num_tiles', 'u32'],
   ['tiles_x', 'u32'],
-  ['pad0', 'u32'],
+  ['block_tiles', 'u32'],
 ]);
 
 export const DISPATCH_ARGS = defineStruct('DispatchArgs', [
   ['x', 'u32'],
   ['y', 'u32'],
   ['z', 'u32'],
-  ['hist_x', 'u32'],
-  ['hist_y', 'u32'],
-  ['hist_z', 'u32'],
   ['scan_x', 'u32'],
   ['scan_y', 'u32'],
   ['scan_z', 'u32'],
-  ['short_scan_x', 'u32'],
-  ['short_scan_y', 'u32'],
-  ['short_scan_z', 'u32'],
 ]);
 
 export const PASS = defineStruct('Pass', [

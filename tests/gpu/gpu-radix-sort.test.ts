@@ -10,7 +10,7 @@ import { CpuRadixSort } from '../../src/sort/cpu-sort';
 import { referenceSortPairs } from '../../src/sort/reference-sort';
 import { KEY_PATTERNS, identityValues, makeKeys, type KeyPattern } from '../../src/sort/test-keys';
 import { readBufferU32 } from '../../src/gpu/readback';
-import { SHORT_SCAN_TILES, type DigitBits, type Ranking } from '../../src/sort/radix-layout';
+import { MIN_BLOCK_TILES, type DigitBits, type Ranking } from '../../src/sort/radix-layout';
 import { checkSubgroupRanking } from '../../src/sort/subgroup-check';
 
 /** Both rankings run every test; SwiftShader has subgroups (4 lanes), so neither is skipped. */
@@ -32,9 +32,9 @@ afterAll(() => {
 async function sorterFor(
   ranking: Ranking,
   digitBits: DigitBits,
-  extra: { maxWorkgroupsPerDimension?: number; maxHistogramGroups?: number } = {},
+  extra: { maxWorkgroupsPerDimension?: number; scanBlocks?: number } = {},
 ): Promise<GpuRadixSort> {
-  const key = `${ranking}/${digitBits}/${extra.maxWorkgroupsPerDimension ?? ''}/${extra.maxHistogramGroups ?? ''}`;
+  const key = `${ranking}/${digitBits}/${extra.maxWorkgroupsPerDimension ?? ''}/${extra.scanBlocks ?? ''}`;
   let s = sorters.get(key);
   if (!s) {
     s = await GpuRadixSort.create(device, { capacity: 1024, digitBits, ranking, ...extra, label: `test.sort${key}` });
@@ -103,10 +103,10 @@ describe.each([8, 4] as const)('%i-bit digits', (digitBits) => {
     }
   });
 
-  test('either side of the short scan (one workgroup for every digit row) and the long one', async () => {
+  test('either side of a scan block boundary (one block, then a second of one tile)', async () => {
     const sorter = await sorterFor(ranking, digitBits);
     const tile = sorter.layout.tile;
-    for (const n of [SHORT_SCAN_TILES * tile, SHORT_SCAN_TILES * tile + 1]) await checkSort(sorter, 'random', n, 32);
+    for (const n of [MIN_BLOCK_TILES * tile, MIN_BLOCK_TILES * tile + 1]) await checkSort(sorter, 'random', n, 32);
   });
 
   test('odd key widths sort only the low bits (a short last digit)', async () => {
@@ -158,18 +158,18 @@ test('the count is read from a GPU buffer (indirect dispatch), clamped to the ca
   countBuffer.destroy();
 });
 
-test('histogram workgroups that each count several tiles (as past 1,024 tiles)', async () => {
-  // Three histogram workgroups: each counts every third tile, writing each
-  // tile's counts in turn (a per-tile array that kept the last tile's
-  // values once sorted 28,675 pairs wrongly here).
-  const sorter = await sorterFor(ranking, 8, { maxHistogramGroups: 3 });
+test('scan blocks longer than MIN_BLOCK_TILES (as past SCAN_BLOCKS blocks)', async () => {
+  // At most 2 blocks: 25 tiles make blocks of 13 and 12, 9 tiles blocks of
+  // 8 and 1; each count phase adds its tiles into the block's sums, and
+  // each scan workgroup walks its own block after reading both.
+  const sorter = await sorterFor(ranking, 8, { scanBlocks: 2 });
   const tile = sorter.layout.tile;
-  for (const n of [4 * tile, 7 * tile + 5]) {
+  for (const n of [9 * tile, 25 * tile - 7]) {
     for (const pattern of KEY_PATTERNS) await checkSort(sorter, pattern, n, 32);
     await checkSort(sorter, 'random', n, 13);
   }
-  // The same through the GPU-side count (the prepare step sizes the histogram's dispatch).
-  const n = 7 * tile + 5;
+  // The same through the GPU-side count (the prepare step sizes the scan's dispatch).
+  const n = 25 * tile - 7;
   const keys = makeKeys('random', n, 17);
   const countBuffer = device.createBuffer({ size: 4, usage: GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST });
   device.queue.writeBuffer(countBuffer, 0, new Uint32Array([n]));

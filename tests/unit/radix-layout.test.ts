@@ -5,7 +5,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import {
-  chooseRadixLayout, histogramGroups, HISTOGRAM_MAX_GROUPS, MAX_PORTABLE_TILE, radixPrelude, SHORT_SCAN_TILES, tileBits, usesShortScan, WORKGROUP_SIZE,
+  chooseRadixLayout, MAX_PORTABLE_TILE, MIN_BLOCK_TILES, radixPrelude, SCAN_BLOCKS, scanBlockTiles, tileBits, WORKGROUP_SIZE,
 } from '../../src/sort/radix-layout';
 
 /** WebGPU's default limits, SwiftShader's workgroup memory, and what an H100 offers through Dawn. */
@@ -93,26 +93,23 @@ describe('portable layouts', () => {
   });
 });
 
-test('the histogram step: one workgroup per tile up to a cap, the same in TypeScript and WGSL', () => {
-  expect(histogramGroups(0)).toBe(0);
-  expect(histogramGroups(5)).toBe(5);
-  expect(histogramGroups(10 * HISTOGRAM_MAX_GROUPS)).toBe(HISTOGRAM_MAX_GROUPS);
-  expect(radixPrelude(chooseRadixLayout(DEFAULT_LIMITS))).toContain(`min(num_tiles, ${HISTOGRAM_MAX_GROUPS}u)`);
-  // Tests cap it to reach workgroups that count several tiles; never above the default.
-  const capped = chooseRadixLayout(DEFAULT_LIMITS, { maxHistogramGroups: 3 });
-  expect(capped.maxHistogramGroups).toBe(3);
-  expect(histogramGroups(10, capped.maxHistogramGroups)).toBe(3);
-  expect(radixPrelude(capped)).toContain('min(num_tiles, 3u)');
-  expect(chooseRadixLayout(DEFAULT_LIMITS, { maxHistogramGroups: 1e9 }).maxHistogramGroups).toBe(HISTOGRAM_MAX_GROUPS);
-});
-
-test('the scan phase: one workgroup for every digit while rows are short, the same in TypeScript and WGSL', () => {
-  expect(usesShortScan(0)).toBe(true);
-  expect(usesShortScan(SHORT_SCAN_TILES)).toBe(true);
-  expect(usesShortScan(SHORT_SCAN_TILES + 1)).toBe(false);
-  const prelude = radixPrelude(chooseRadixLayout(DEFAULT_LIMITS));
-  expect(prelude).toContain(`const SHORT_SCAN_TILES: u32 = ${SHORT_SCAN_TILES}u;`);
-  expect(prelude).toContain('return num_tiles <= SHORT_SCAN_TILES;');
+test('the scan phase: blocks of at least MIN_BLOCK_TILES tiles, at most SCAN_BLOCKS of them, the same in TypeScript and WGSL', () => {
+  expect(scanBlockTiles(0)).toBe(MIN_BLOCK_TILES);
+  expect(scanBlockTiles(1)).toBe(MIN_BLOCK_TILES);
+  expect(scanBlockTiles(MIN_BLOCK_TILES * SCAN_BLOCKS)).toBe(MIN_BLOCK_TILES);
+  expect(scanBlockTiles(MIN_BLOCK_TILES * SCAN_BLOCKS + 1)).toBe(MIN_BLOCK_TILES + 1);
+  expect(Math.ceil(4096 / scanBlockTiles(4096))).toBeLessThanOrEqual(SCAN_BLOCKS);
+  const layout = chooseRadixLayout(DEFAULT_LIMITS);
+  expect(layout.scanBlocks).toBe(SCAN_BLOCKS);
+  const prelude = radixPrelude(layout);
+  expect(prelude).toContain(`const SCAN_BLOCKS: u32 = ${SCAN_BLOCKS}u;`);
+  expect(prelude).toContain(`return max(${MIN_BLOCK_TILES}u, (num_tiles + SCAN_BLOCKS - 1u) / SCAN_BLOCKS);`);
+  // Tests cap the blocks to reach longer blocks at small sizes; never above the default.
+  const capped = chooseRadixLayout(DEFAULT_LIMITS, { scanBlocks: 2 });
+  expect(capped.scanBlocks).toBe(2);
+  expect(scanBlockTiles(25, capped.scanBlocks)).toBe(13);
+  expect(radixPrelude(capped)).toContain('const SCAN_BLOCKS: u32 = 2u;');
+  expect(chooseRadixLayout(DEFAULT_LIMITS, { scanBlocks: 1e9 }).scanBlocks).toBe(SCAN_BLOCKS);
 });
 
 describe('requested workgroup sizes', () => {
