@@ -1,7 +1,8 @@
 /**
  * Sort benchmark under Node: the GPU radix sort (through Dawn, timed with
  * timestamp queries around its compute pass), the copy bandwidth of the same
- * GPU, and the two CPU sorts, on random pairs. Prints one JSON object per
+ * GPU, and the two CPU sorts, on random pairs (or another key pattern,
+ * --keys). Prints one JSON object per
  * line on stdout:
  *   {"machine": {vendor, architecture, device, description, node, webgpu, ...}}   (first)
  *   {"impl":"copy"|"copy-buffer", "bytes", "ms", "gbps", ...}
@@ -16,6 +17,7 @@
  *                         [--gpu-configs d8,d8p,d8s,d4,d8i16] [--phases] [--verify]
  *                         [--stable-tol 0.02] [--warmup-max-s 20] [--warmup-batch 10]
  *                         [--compare "/tmp/cub 1048576 4194304"] [--without-features subgroups]
+ *                         [--keys random|equal|sorted|reversed|high-bits|low-bits]
  *
  * Timing (stable-timing.ts): before each GPU row, batches of --warmup-batch
  * timed runs until the medians of 3 consecutive batches agree within
@@ -44,7 +46,7 @@ import { GpuPassTimer } from '../src/gpu/pass-timer';
 import { GpuRadixSort, PHASES_PER_PASS, type GpuRadixSortOptions, type SortedBuffers } from '../src/sort/gpu-radix-sort';
 import { readBufferU32 } from '../src/gpu/readback';
 import { CpuCountingSort16, CpuRadixSort, type CpuSorter } from '../src/sort/cpu-sort';
-import { identityValues, makeKeys } from '../src/sort/test-keys';
+import { identityValues, KEY_PATTERNS, makeKeys, type KeyPattern } from '../src/sort/test-keys';
 import type { DigitBits } from '../src/sort/radix-layout';
 import { measureStable, median, timingFields, timingStats, timingWarning, type StableTimingOptions } from './stable-timing';
 import { measureCopyBandwidth } from './copy-bandwidth';
@@ -65,6 +67,7 @@ const { values: args } = parseArgs({
     'warmup-batch': { type: 'string', default: '10' },
     compare: { type: 'string' },
     'without-features': { type: 'string', default: '' },
+    keys: { type: 'string', default: 'random' },
   },
 });
 const list = (s: string) => s.split(',').map((x) => x.trim()).filter(Boolean);
@@ -72,6 +75,10 @@ const sizes = list(args.sizes).map(Number);
 const keyBitsList = list(args.bits).map(Number);
 const cpuRuns = Number(args['cpu-runs']);
 const impls = new Set(list(args.impl));
+if (!(KEY_PATTERNS as readonly string[]).includes(args.keys)) {
+  throw new Error(`--keys must be one of ${KEY_PATTERNS.join(', ')} (got "${args.keys}")`);
+}
+const keyPattern = args.keys as KeyPattern;
 const timing: StableTimingOptions & { tol: number } = {
   batch: Number(args['warmup-batch']),
   window: 3,
@@ -174,8 +181,8 @@ async function benchGpu(ctx: GpuContext): Promise<OurRow[]> {
     }
     const ranking = sorter.ranking;
     for (const n of sizes) {
-      // The same random keys for every key width; bits above keyBits are ignored by the sort.
-      const keys = makeKeys('random', n, 0x9e3779b9);
+      // The same keys for every key width; bits above keyBits are ignored by the sort.
+      const keys = makeKeys(keyPattern, n, 0x9e3779b9);
       device.queue.writeBuffer(pristineKeys, 0, keys);
       for (const keyBits of keyBitsList) {
         let result: SortedBuffers = { keys: sorter.keys, values: sorter.values };
@@ -206,6 +213,7 @@ async function benchGpu(ctx: GpuContext): Promise<OurRow[]> {
           maxPairs: GpuRadixSort.maxCapacity(device),
           n,
           keyBits,
+          ...(keyPattern === 'random' ? {} : { keys: keyPattern }),
           ...fields,
           ...phases,
           ...(verified === undefined ? {} : { verified }),
@@ -305,7 +313,7 @@ function benchCpu(sorter: CpuSorter, bitsList: number[]): void {
   const keys = new Uint32Array(maxN);
   const values = new Uint32Array(maxN);
   for (const n of sizes) {
-    const source = makeKeys('random', n, 0x9e3779b9);
+    const source = makeKeys(keyPattern, n, 0x9e3779b9);
     const ids = identityValues(n);
     for (const keyBits of bitsList) {
       const times: number[] = [];
@@ -321,6 +329,7 @@ function benchCpu(sorter: CpuSorter, bitsList: number[]): void {
         impl: sorter.name,
         n,
         keyBits,
+        ...(keyPattern === 'random' ? {} : { keys: keyPattern }),
         ms: round(s.median),
         runs: times.length,
         min: round(s.min),

@@ -241,6 +241,26 @@ export function scanBlockTiles(numTiles: number, scanBlocks = SCAN_BLOCKS): numb
   return Math.max(MIN_BLOCK_TILES, Math.ceil(numTiles / scanBlocks));
 }
 
+/**
+ * Most lanes of the scan phase (radix_scan.wgsl): each lane reads every
+ * SCAN_MAX_LANES-th block's sums and a share of the block's tiles, four
+ * digits per invocation. 4 lanes of 64 invocations make the default
+ * workgroup for 8-bit digits.
+ */
+export const SCAN_MAX_LANES = 4;
+
+/** The scan phase's split of the digits into quads over invocations and lanes. */
+function scanLaneConstants(layout: RadixLayout): string[] {
+  const quads = layout.radix / 4;
+  const perRow = Math.min(layout.workgroupSize, quads);
+  return [
+    `const QUADS: u32 = ${quads}u;`,
+    `const QUADS_PER_LANE_ROW: u32 = ${perRow}u;`,
+    `const QUADS_PER_INVOCATION: u32 = ${quads / perRow}u;`,
+    `const SCAN_LANES: u32 = ${Math.min(SCAN_MAX_LANES, layout.workgroupSize / perRow)}u;`,
+  ];
+}
+
 /** WGSL that every radix shader starts with: the subgroup extension where used, and the constants. */
 export function radixPrelude(layout: RadixLayout): string {
   const lines = [
@@ -254,6 +274,7 @@ export function radixPrelude(layout: RadixLayout): string {
     `const SHARED_WORDS: u32 = ${layout.sharedWords}u;`,
     `const MAX_GROUPS_X: u32 = ${layout.maxGroupsX}u;`,
     `const SCAN_BLOCKS: u32 = ${layout.scanBlocks}u;`,
+    ...scanLaneConstants(layout),
     `fn scan_block_tiles(num_tiles: u32) -> u32 { return max(${MIN_BLOCK_TILES}u, (num_tiles + SCAN_BLOCKS - 1u) / SCAN_BLOCKS); }`,
   ];
   if (layout.ranking === 'subgroup') {

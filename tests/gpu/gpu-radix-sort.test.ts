@@ -161,13 +161,15 @@ test('the count is read from a GPU buffer (indirect dispatch), clamped to the ca
 test('scan blocks longer than MIN_BLOCK_TILES (as past SCAN_BLOCKS blocks)', async () => {
   // At most 2 blocks: 25 tiles make blocks of 13 and 12, 9 tiles blocks of
   // 8 and 1; each count phase adds its tiles into the block's sums, and
-  // each scan workgroup walks its own block after reading both.
+  // each scan workgroup walks its own block after reading both. 140 tiles
+  // make blocks of 70, whose lanes walk more rows than they load at once.
   const sorter = await sorterFor(ranking, 8, { scanBlocks: 2 });
   const tile = sorter.layout.tile;
   for (const n of [9 * tile, 25 * tile - 7]) {
     for (const pattern of KEY_PATTERNS) await checkSort(sorter, pattern, n, 32);
     await checkSort(sorter, 'random', n, 13);
   }
+  await checkSort(sorter, 'random', 140 * tile - 3, 32);
   // The same through the GPU-side count (the prepare step sizes the scan's dispatch).
   const n = 25 * tile - 7;
   const keys = makeKeys('random', n, 17);

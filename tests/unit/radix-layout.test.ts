@@ -5,7 +5,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import {
-  chooseRadixLayout, MAX_PORTABLE_TILE, MIN_BLOCK_TILES, radixPrelude, SCAN_BLOCKS, scanBlockTiles, tileBits, WORKGROUP_SIZE,
+  chooseRadixLayout, MAX_PORTABLE_TILE, MIN_BLOCK_TILES, radixPrelude, SCAN_BLOCKS, SCAN_MAX_LANES, scanBlockTiles, tileBits, WORKGROUP_SIZE,
 } from '../../src/sort/radix-layout';
 
 /** WebGPU's default limits, SwiftShader's workgroup memory, and what an H100 offers through Dawn. */
@@ -110,6 +110,20 @@ test('the scan phase: blocks of at least MIN_BLOCK_TILES tiles, at most SCAN_BLO
   expect(scanBlockTiles(25, capped.scanBlocks)).toBe(13);
   expect(radixPrelude(capped)).toContain('const SCAN_BLOCKS: u32 = 2u;');
   expect(chooseRadixLayout(DEFAULT_LIMITS, { scanBlocks: 1e9 }).scanBlocks).toBe(SCAN_BLOCKS);
+});
+
+test('the scan phase splits the digits into quads over invocations and at most SCAN_MAX_LANES lanes', () => {
+  const lanes = (layout: ReturnType<typeof chooseRadixLayout>) => {
+    const prelude = radixPrelude(layout);
+    const value = (name: string) => Number(new RegExp(`const ${name}: u32 = (\\d+)u;`).exec(prelude)?.[1]);
+    return [value('QUADS'), value('QUADS_PER_LANE_ROW'), value('QUADS_PER_INVOCATION'), value('SCAN_LANES')];
+  };
+  // 8-bit digits, 256 invocations: 64 quads side by side, 4 lanes.
+  expect(lanes(chooseRadixLayout(DEFAULT_LIMITS))).toEqual([64, 64, 1, SCAN_MAX_LANES]);
+  // 4-bit digits: 4 quads; the lanes stop at SCAN_MAX_LANES (the other invocations only join the barriers).
+  expect(lanes(chooseRadixLayout(DEFAULT_LIMITS, { digitBits: 4 }))).toEqual([4, 4, 1, SCAN_MAX_LANES]);
+  // Fewer invocations than quads: each takes two, in one lane.
+  expect(lanes(chooseRadixLayout(DEFAULT_LIMITS, { workgroupSize: 32, itemsPerInvocation: 8 }))).toEqual([64, 32, 2, 1]);
 });
 
 describe('requested workgroup sizes', () => {
