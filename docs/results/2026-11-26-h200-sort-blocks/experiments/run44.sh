@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Seventh round, run 11: the official command on the final build (bench-dist); the final build
+# beside the sixth round's code (head) and the first step of this round (tmf, de52453) without
+# timestamps; --verify; the final build on low-entropy keys.
+set -u
+source .devkit/setup.sh >/dev/null 2>&1
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee $OUT/gpu44.txt
+nvcc -O3 -arch=native -o /tmp/cub .devkit/cub_sort.cu
+node bench-dist/bench-sort.mjs --impl gpu,copy --gpu-configs d8,d8s --sizes 1048576,4194304,16777216 --bits 16,32 --phases --compare "/tmp/cub 1048576 4194304 16777216" > $OUT/sort.txt 2>&1
+log=$OUT/run44.txt
+run() { local name=$1; shift; node bench-exp/$name/bench-sort.mjs "$@" 2>>$OUT/stderr44.txt | sed "s/^/$name /" >> $log; }
+S="--sizes 1048576,4194304,16777216 --bits 16,32"
+for i in 1 2; do for v in head tmf final; do run $v --impl gpu --gpu-configs d8 $S; done; done
+/tmp/cub 1048576 4194304 16777216 > $OUT/cub44.txt 2>&1
+for k in equal sorted low-bits; do run final --impl gpu --gpu-configs d8 --sizes 1048576,16777216 --bits 16,32 --keys $k; done
+run final --impl gpu --gpu-configs d8,d8s,d8i12,d4 --sizes 1000003,4000037,16777216 --bits 13,32 --verify
+run final --impl gpu --gpu-configs d8 --sizes 1000003,16777216 --bits 32 --keys equal --verify
+node bench-dist/bench-sort.mjs --impl gpu,copy --gpu-configs d8,d8s --sizes 1048576,4194304,16777216 --bits 16,32 --phases --compare "/tmp/cub 1048576 4194304 16777216" > $OUT/sort-repeat.txt 2>&1
+echo done
