@@ -10,7 +10,8 @@ const records = process.argv
   .flatMap((file) => readFileSync(file, 'utf8').split('\n'))
   .filter((line) => line.startsWith('{'))
   .map((line) => JSON.parse(line));
-const rows = records.filter((r) => r.impl);
+// The tables are of random keys: rows of another pattern (bench-sort --keys) are left out.
+const rows = records.filter((r) => r.impl && r.keys === undefined);
 
 // "unstable": the row never settled (ms null); "–": not measured.
 const fmt = (ms) => (ms === undefined ? '–' : ms === null ? 'unstable' : ms < 1 ? ms.toFixed(3) : ms.toFixed(2));

@@ -26,7 +26,8 @@
 // QUADS_PER_INVOCATION quads). Invocations past SCAN_LANES lanes only
 // join the barriers and the workgroup scan.
 const LANES: u32 = SCAN_LANES;
-// Block sums and tile rows each lane loads before using any.
+// Block sums and tile rows each lane loads before using any: with at most
+// SCAN_BLOCKS (64) blocks and 64-tile blocks at 16M pairs, one round each.
 const SUM_LOADS: u32 = 16u;
 const TILE_LOADS: u32 = 16u;
 
@@ -139,7 +140,8 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
   let share = (block_tiles + LANES - 1u) / LANES;
   let mine = min(end, first + lane * share);
   let mine_end = min(end, mine + share);
-  workgroupBarrier();
+  // No barrier before these writes: lane 0 read lane_totals before the
+  // workgroup scan, whose barriers every invocation has passed since.
   for (var qi = 0u; qi < QUADS_PER_INVOCATION; qi++) {
     if (!in_lane) {
       break;

@@ -16,7 +16,7 @@ for part in text.split('// Dumped WGSL:')[1:]:
         if l.strip() == '' or l.startswith(' ') or l.startswith(';') or l.startswith('%') or l.startswith('Op'):
             lines.append(l)
     name = 'unknown'
-    for key, nm in (('subgroup_hist', 'scatter_subgroup'), ('shared_words', 'scatter'), ('digit_starts', 'scan'), ('COPIES: u32 = 8u', 'count'), ('dispatch', 'prepare')):
+    for key, nm in (('subgroup_hist', 'scatter_subgroup'), ('shared_words', 'scatter'), ('quad_starts', 'scan'), ('const COPIES: u32', 'count'), ('dispatch', 'prepare')):
         if key in wgsl: name = nm; break
     n += 1
     base = f'{outdir}/{n:02d}-{name}'

@@ -104,8 +104,6 @@ export interface SortedBuffers {
 interface TileGrid {
   x: number;
   y: number;
-  /** Tiles per block of the scan phase (scanBlockTiles). */
-  blockTiles: number;
   /** Workgroups of the scan phase: one per block. */
   blocks: number;
 }
@@ -156,7 +154,7 @@ export class GpuRadixSort {
   private readonly passOffsets: number[][] = [];
   private readonly passDescriptor: GPUComputePassDescriptor;
   private readonly controlScratch = new Uint32Array(CONTROL.size / 4);
-  private readonly tileGrid: TileGrid = { x: 0, y: 0, blockTiles: 1, blocks: 0 };
+  private readonly tileGrid: TileGrid = { x: 0, y: 0, blocks: 0 };
 
   static async create(device: GPUDevice, options: GpuRadixSortOptions): Promise<GpuRadixSort> {
     const limits = {
@@ -379,13 +377,13 @@ export class GpuRadixSort {
     const grid = this.tileGrid;
     grid.x = Math.min(numTiles, this.layout.maxGroupsX);
     grid.y = grid.x > 0 ? Math.ceil(numTiles / grid.x) : 1;
-    grid.blockTiles = scanBlockTiles(numTiles, this.layout.scanBlocks);
-    grid.blocks = Math.ceil(numTiles / grid.blockTiles);
+    const blockTiles = scanBlockTiles(numTiles, this.layout.scanBlocks);
+    grid.blocks = Math.ceil(numTiles / blockTiles);
     const control = this.controlScratch;
     control[CONTROL.word('n')] = count;
     control[CONTROL.word('num_tiles')] = numTiles;
     control[CONTROL.word('tiles_x')] = grid.x;
-    control[CONTROL.word('block_tiles')] = grid.blockTiles;
+    control[CONTROL.word('block_tiles')] = blockTiles;
     this.device.queue.writeBuffer(this.control, 0, control);
     return grid;
   }

@@ -230,8 +230,8 @@ function subgroupScatterWords(tile: number, radix: number, workgroupSize: number
  * totals, and what the blocks before its own hold), then walks its own
  * tiles. More blocks walk fewer tiles each but read more sums. On an H200
  * (32-bit pairs, whole sort; docs/benchmarks.md), at most 32 / 64 / 128
- * blocks of at least one tile: 1M 0.0945 / 0.0979 / 0.111 ms, 4M 0.245 /
- * 0.246 / 0.258, 16M 0.764 / 0.747 / 0.747.
+ * blocks: 4M 0.2371 / 0.2375 / 0.2422 ms, 16M 0.7272 / 0.7160 / 0.7175;
+ * blocks of at least 4 tiles instead of 8: 1M 0.0944 against 0.0927.
  */
 export const SCAN_BLOCKS = 64;
 export const MIN_BLOCK_TILES = 8;
