@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Eighth round, run 6: the kept change (count without its own clearing, counter words picked by
+# selects) — the benchmark command twice with CUB, head beside it, --keys and --verify.
+set -u
+source .devkit/setup.sh >/dev/null 2>&1
+nvcc -O3 -arch=native -o /tmp/cub .devkit/cub_sort.cu
+nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.max.mem --format=csv > $OUT/gpu.txt
+node bench-dist/bench-sort.mjs --impl gpu --gpu-configs d8 --sizes 16777216 --bits 32 > /dev/null 2>&1   # warm the machine
+C="node bench-dist/bench-sort.mjs --impl gpu,copy --gpu-configs d8,d8s --sizes 1048576,4194304,16777216 --bits 16,32 --phases --compare"
+$C "/tmp/cub 1048576 4194304 16777216" > $OUT/sort.txt 2> $OUT/warnings.txt
+$C "/tmp/cub 1048576 4194304 16777216" > $OUT/sort-repeat.txt 2>> $OUT/warnings.txt
+log=$OUT/run53.txt
+run() { local name=$1; shift; node bench-exp/$name/bench-sort.mjs "$@" 2>>$OUT/stderr53.txt | sed "s/^/$name /" >> $log; }
+S="--sizes 1048576,4194304,16777216 --bits 16,32"
+for i in 1 2; do for v in head prod; do run $v --impl gpu --gpu-configs d8 $S; done; done
+for v in head prod; do run $v --impl gpu --gpu-configs d8 --sizes 16777216 --bits 32 --keys equal,sorted,reversed,high-bits,low-bits; done
+run prod --impl gpu --gpu-configs d8,d8s,d4,d8i12 --sizes 1000003,4000037,16777216 --bits 13,32 --verify
+run prod --impl gpu --gpu-configs d8 --sizes 16777216 --bits 32 --keys equal,sorted,reversed,high-bits,low-bits --verify
+echo done
