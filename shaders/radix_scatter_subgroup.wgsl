@@ -42,13 +42,8 @@ fn main(
   if (tile >= control.num_tiles) {
     return;
   }
-  for (var i = lid; i < MAX_SUBGROUPS * RADIX; i += WG) {
-    atomicStore(&subgroup_hist[i], 0u);
-  }
-  if (lid == 0u) {
-    atomicStore(&next_subgroup, 0u);
-  }
-  workgroupBarrier();  // the zeroes are visible before any subgroup counts
+  // subgroup_hist and next_subgroup start at zero: WebGPU zero-fills
+  // workgroup memory when a workgroup starts (as the count phase relies on).
 
   var taken = 0u;
   if (subgroupElect()) {
