@@ -148,9 +148,16 @@ describe('a desktop window, 1280×800', { timeout: BROWSER_TEST_TIMEOUT_MS }, ()
     // lil-gui's options carry their labels only.
     await upAxis.selectOption({ label: home.up[1] === -1 ? '−y (captured scenes)' : '+y (default scene)' });
     await page.waitForFunction((up) => window.__splatsort!.view.up.join() === up, home.up.join(), { polling: 100 });
+    // Choosing an axis frames the scene anew (for the window and panel of that moment), and that
+    // framing is what R returns to.
+    const framed = await settledView(page);
+    // A select in focus takes the arrow keys itself (they would choose another axis): the keys go
+    // to the page once it lets go of the focus.
+    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
     // Tilt the view, then level it: the up becomes the screen's up, not an axis.
     for (let i = 0; i < 3; i++) await afterKey('ArrowUp');
     const tilted = (await state()).view;
+    expect(distance(tilted.eye, framed.eye)).toBeGreaterThan(0.01 * distance(framed.eye, framed.target));
     await page.locator('.lil-gui button').filter({ hasText: 'level' }).click();
     await page.waitForFunction((up) => window.__splatsort!.view.up.join() !== up, home.up.join(), { polling: 100 });
     const levelled = (await state()).view;
@@ -160,7 +167,7 @@ describe('a desktop window, 1280×800', { timeout: BROWSER_TEST_TIMEOUT_MS }, ()
     const forward = levelled.target.map((t, i) => t - levelled.eye[i]!);
     expect(Math.abs(forward.reduce((sum, f, i) => sum + f * levelled.up[i]!, 0)) / Math.hypot(...forward)).toBeLessThan(1e-6);
     await page.keyboard.press('r');
-    await waitForEye(home.eye);
+    await waitForEye(framed.eye);
     expect((await state()).view.up).toEqual(home.up);
   });
 
