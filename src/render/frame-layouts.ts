@@ -8,6 +8,7 @@
  * against them, so a field added on one side only fails a test.
  */
 import { defineStruct } from '../gpu/struct-layout';
+import { defineBindSlots } from '../gpu/bind-slots';
 
 /** The per-frame uniform block (shaders/splat_common.wgsl), written by src/render/frame-uniforms.ts. */
 export const FRAME = defineStruct('Frame', [
@@ -92,6 +93,9 @@ export const ORDER_ERROR = defineStruct('OrderError', [
   ['beyond', 'atomic<u32>'],
   ['largest', 'atomic<u32>'],
 ]);
+
+/** The ordering-error measure's bind group (src/render/order-error-pass.ts). */
+export const ORDER_ERROR_SLOTS = defineBindSlots('OrderErrorPass', ['order_error.wgsl'], { order: 0, depths: 1, state: 2, error: 3 });
 
 /** What the sort difference view counts (shaders/splat_resolve.wgsl), in 8-bit levels. */
 export const DIFFERENCE_STATS = defineStruct('DifferenceStats', [

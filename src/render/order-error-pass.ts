@@ -8,7 +8,7 @@ import commonSource from '../../shaders/splat_common.wgsl?raw';
 import recordsSource from '../../shaders/splat_records.wgsl?raw';
 import errorSource from '../../shaders/order_error.wgsl?raw';
 import { createCheckedShaderModule } from '../gpu/shader';
-import { ORDER_ERROR } from './frame-layouts';
+import { ORDER_ERROR, ORDER_ERROR_SLOTS } from './frame-layouts';
 import type { GpuCount } from './splat-projector';
 
 export interface OrderErrorMeasure {
@@ -79,12 +79,12 @@ export class OrderErrorPass {
       const group = this.device.createBindGroup({
         label: 'OrderErrorPass.bindGroup',
         layout: this.pipeline.getBindGroupLayout(0),
-        entries: [
-          { binding: 0, resource: { buffer: input.order } },
-          { binding: 1, resource: { buffer: input.depths } },
-          { binding: 2, resource: { buffer: input.state } },
-          { binding: 3, resource: { buffer: this.result } },
-        ],
+        entries: ORDER_ERROR_SLOTS.entries({
+          order: { buffer: input.order },
+          depths: { buffer: input.depths },
+          state: { buffer: input.state },
+          error: { buffer: this.result },
+        }),
       });
       this.bound = { order: input.order, depths: input.depths, state: input.state, group };
     }

@@ -10,14 +10,18 @@ import { describe, expect, test } from 'vitest';
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { join, resolve } from 'node:path';
-import { checkWgslStructs, defineStruct, parseWgslStructs } from '../../src/gpu/struct-layout';
+import { checkWgslStructs, defineStruct, parseWgslStructs, type StructLayout } from '../../src/gpu/struct-layout';
+import { checkWgslBindings, defineBindSlots, parseWgslBindings, type BindSlots } from '../../src/gpu/bind-slots';
 import * as frameLayouts from '../../src/render/frame-layouts';
 import * as radixStructs from '../../src/sort/radix-structs';
 import { PROJECT_TILE, SCAN_BLOCK } from '../../src/render/splat-projector';
 
 const SHADERS = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../shaders');
 const sources = Object.fromEntries(readdirSync(SHADERS).filter((f) => f.endsWith('.wgsl')).map((f) => [f, readFileSync(join(SHADERS, f), 'utf8')]));
-const layouts = [...Object.values(frameLayouts), ...Object.values(radixStructs)];
+const described = [...Object.values(frameLayouts), ...Object.values(radixStructs)];
+const isBindSlots = (x: object): x is BindSlots<string> => 'slots' in x;
+const layouts = described.filter((x): x is StructLayout => !isBindSlots(x));
+const bindSlots = described.filter(isBindSlots);
 /** Structs that live only inside a shader (function results, stage interfaces): no buffer holds them. */
 const SHADER_ONLY = ['ShCursor', 'Projection', 'VertexOut', 'ScanResult'];
 
@@ -34,6 +38,47 @@ test('the check finds a field changed, added or reordered on one side, a struct 
   expect(checkWgslStructs({ ...sources, 'copy.wgsl': 'struct Frame { a: f32 }' }, layouts, SHADER_ONLY)).toEqual([expect.stringMatching(/struct Frame is declared in both/)]);
   expect(checkWgslStructs(sources, [...layouts, defineStruct('Orphan', [['a', 'f32']])], SHADER_ONLY)).toEqual(['layout Orphan is declared in no shader']);
   expect(checkWgslStructs(sources, layouts)).toEqual(expect.arrayContaining([expect.stringMatching(/struct VertexOut .* has no layout/)]));
+});
+
+test('every bind-slot table matches the @binding of each variable its shaders declare', () => {
+  // The files some table names; every variable they declare must be bound by a table naming its file.
+  const named = new Set(bindSlots.flatMap((t) => t.shaders));
+  const covered = Object.fromEntries(Object.entries(sources).filter(([file]) => named.has(file)));
+  expect(bindSlots.length).toBeGreaterThan(0);
+  expect(checkWgslBindings(covered, bindSlots)).toEqual([]);
+});
+
+describe('bind-slot tables', () => {
+  const wgsl = {
+    'a.wgsl': '@group(0) @binding(0) var<uniform> frame: Frame;\n// @group(0) @binding(9) var<storage> gone: u32;\n@group(0) @binding(1)\nvar<storage, read_write> state: array<u32>;',
+    'b.wgsl': '@group(0) @binding(2) var picture: texture_2d<f32>;\n@group(1) @binding(0) var<storage, read> extra: array<f32>;',
+  };
+
+  test('the parser reads each variable\'s group and binding, past comments and line breaks', () => {
+    expect([...parseWgslBindings(wgsl['a.wgsl'])]).toEqual([['frame', { group: 0, binding: 0 }], ['state', { group: 0, binding: 1 }]]);
+    expect(parseWgslBindings(wgsl['b.wgsl']).get('extra')).toEqual({ group: 1, binding: 0 });
+    expect(() => parseWgslBindings('@binding(0) var<uniform> x: u32;')).toThrow(/without @group/);
+  });
+
+  test('a table builds its entries by name, and refuses a slot it does not have or a number given twice', () => {
+    const slots = defineBindSlots('Test', ['a.wgsl'], { state: 1, frame: 0 });
+    const frame = { buffer: {} as GPUBuffer };
+    const state = { buffer: {} as GPUBuffer };
+    expect(slots.entries({ state, frame })).toEqual([{ binding: 0, resource: frame }, { binding: 1, resource: state }]);
+    expect(() => slots.entries({ other: frame } as never)).toThrow(/has no slot other/);
+    expect(() => defineBindSlots('Twice', ['a.wgsl'], { a: 1, b: 1 })).toThrow(/share binding 1/);
+  });
+
+  test('the check finds a slot renumbered on either side, a variable no table binds, a file that is not there', () => {
+    const good = [defineBindSlots('A', ['a.wgsl'], { frame: 0, state: 1 }), defineBindSlots('B', ['b.wgsl'], { picture: 2 }), defineBindSlots('B1', ['b.wgsl'], { extra: 0 }, 1)];
+    expect(checkWgslBindings(wgsl, good)).toEqual([]);
+    expect(checkWgslBindings(wgsl, [defineBindSlots('A', ['a.wgsl'], { frame: 0, state: 2 }), ...good.slice(1)]))
+      .toEqual([expect.stringMatching(/A binds state at @group\(0\) @binding\(2\), but a.wgsl declares it at @group\(0\) @binding\(1\)/)]);
+    expect(checkWgslBindings({ ...wgsl, 'a.wgsl': wgsl['a.wgsl'].replace('@binding(1)', '@binding(3)') }, good)).toHaveLength(1);
+    expect(checkWgslBindings(wgsl, good.slice(0, 2))).toEqual(['b.wgsl declares var extra, which no bind-slot table binds']);
+    expect(checkWgslBindings(wgsl, [...good, defineBindSlots('C', ['c.wgsl'], { x: 0 })])).toEqual([expect.stringMatching(/C names c.wgsl, which is not a shader/)]);
+    expect(checkWgslBindings(wgsl, [...good, defineBindSlots('D', ['a.wgsl'], { missing: 4 })])).toEqual(['D binds missing at 4, but a.wgsl declares no var missing']);
+  });
 });
 
 test('the projector\'s tile sizes are the same numbers in TypeScript and WGSL', () => {
