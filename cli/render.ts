@@ -1,48 +1,21 @@
 /**
  * Headless render command: one frame of a scene (any format the viewer
- * opens) with the viewer's own passes, written as a PNG; prints the frame's
- * per-pass GPU timings as one JSON line.
- *
- *   npm run render -- --scene FILE --out OUT.png [--camera CAMERA.json]
- *     [--width 1280 --height 800] [--up +y|-y|+z|-z|+x|-x]
- *     [--key-bits 32] [--accumulation rgba16float|rgba32float|rgb10a2unorm|direct]
- *     [--anti-aliasing auto|off|on] [--reference] [--difference [--order-camera OTHER.json]]
- *
- * --anti-aliasing picks the screen filter as the viewer's setting does
- * (src/scene/anti-aliasing.ts): auto follows the file, off is the
- * reference's +0.3 px², on the anti-aliased filter; the JSON line names it.
- * --reference also renders the CPU reference rasterizer's picture
- * (src/render/reference-rasterizer.ts), writes it beside OUT as
- * OUT.reference.png and adds its PSNR against the GPU picture (psnrDb).
- * --difference writes the sort difference view instead of the picture: the
- * frame drawn in the GPU sort's order at --key-bits, or, with
- * --order-camera, in the exact order of that other camera (a stale order,
- * as a frozen one after the camera moved), against the exact order of this
- * frame; the JSON line adds how many pixels differ and by how much.
- *
- * Without --camera the scene is framed as the viewer opens it
- * (src/app/home-view.ts) at --width × --height, with --up up or, without
- * it, the viewer's choice (sceneUp: +y for its default scene, a guess from
- * the splats where they show a clear ground, else −y); the JSON line gives
- * that camera, to edit and pass back with --camera. The camera file format
- * is in src/app/camera-file.ts. Colours are written as the renderer computes
- * them (no extra gamma).
+ * opens, through the same Viewer and loader) with the viewer's own passes,
+ * written as a PNG; prints the frame's per-pass GPU timings as one JSON
+ * line. `npm run render -- --help` prints the options (HELP below).
  */
 import { parseArgs } from 'node:util';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { basename } from 'node:path';
-import { createNodeGpuContext } from '../src/gpu/node-gpu';
-import { loadSplatFile } from '../src/io/parse-splat-file';
-import { GpuSplats } from '../src/scene/gpu-splats';
-import { SplatFrame, type FrameView } from '../src/app/splat-frame';
-import { GpuSortOrder } from '../src/app/gpu-sort-order';
+import { createNodeViewer } from '../src/app/node-viewer';
 import { parseCameraFile, type CameraFile } from '../src/app/camera-file';
-import { OFFSCREEN_FORMAT, renderOffscreen } from '../src/app/offscreen-render';
+import { rgbToHex } from '../src/app/viewer-settings';
 import { ACCUMULATIONS, DEFAULT_ACCUMULATION, type Accumulation } from '../src/render/accumulation-target';
 import { renderReferenceCamera } from '../src/render/reference-rasterizer';
 import { psnr, toRgba8 } from '../src/render/picture-compare';
 import { encodePng } from './png';
-import { homeCameraFile, isUpAxis, sceneUp, UP_AXES, type UpAxis } from '../src/app/home-view';
+import { isUpAxis, UP_AXES } from '../src/app/home-view';
+import type { SplatCloud } from '../src/scene/splat-cloud';
 import { ANTI_ALIASING_SETTINGS, describeScreenFilter, screenFilterFor, type AntiAliasingSetting, type ScreenFilter } from '../src/scene/anti-aliasing';
 
 /** The viewer's background, #101318. */
@@ -51,6 +24,30 @@ const VIEWER_BACKGROUND: [number, number, number] = [0x10 / 255, 0x13 / 255, 0x1
 const USAGE =
   'usage: npm run render -- --scene FILE --out OUT.png [--camera CAMERA.json | --width 1280 --height 800 --up -y] [--key-bits 32] ' +
   `[--accumulation ${ACCUMULATIONS.join('|')}] [--anti-aliasing ${ANTI_ALIASING_SETTINGS.join('|')}] [--reference] [--difference [--order-camera OTHER.json]]`;
+
+const HELP = `Renders one frame of a scene into a PNG, as the viewer draws it, and prints one JSON line:
+the output, its size, the splat count, the screen filter and the GPU time of each pass.
+
+  --scene FILE          any scene file the viewer opens (a SOG meta.json with its images beside it)
+  --out OUT.png         where the picture goes
+  --camera CAMERA.json  a camera file (the viewer's "save camera"); without it the scene is framed
+                        as the viewer opens it, at --width × --height (default 1280 × 800), with
+                        --up up or the viewer's choice (+y for its default scene, a guess from the
+                        splats where they show a clear ground, else −y); the JSON line then gives
+                        that camera, to edit and pass back with --camera
+  --key-bits N          bits of the depth key the GPU sort orders by, 1 to 32 (default 32)
+  --accumulation A      where splats are blended: ${ACCUMULATIONS.join(', ')} (default ${DEFAULT_ACCUMULATION})
+  --anti-aliasing S     the screen filter, as the viewer's setting: auto follows the file, off is the
+                        reference's +0.3 px², on the anti-aliased filter (${ANTI_ALIASING_SETTINGS.join('|')})
+  --reference           also renders the CPU reference rasterizer's picture beside OUT as
+                        OUT.reference.png, and prints its PSNR against the GPU picture (psnrDb)
+  --difference          writes the sort difference view instead of the picture: the frame in the GPU
+                        sort's order at --key-bits against the exact order of the same frame; the JSON
+                        line adds how many pixels differ and by how much
+  --order-camera OTHER  with --difference: the frame drawn in the exact order of that other camera
+                        (a stale order, as a frozen one after the camera moved) instead
+Colours are written as the renderer computes them (no extra gamma). Warnings about the file (bytes
+after its splats, splats far larger than the scene) go to standard error.`;
 
 async function main(): Promise<void> {
   const { values: args } = parseArgs({
@@ -67,8 +64,13 @@ async function main(): Promise<void> {
       reference: { type: 'boolean', default: false },
       difference: { type: 'boolean', default: false },
       'order-camera': { type: 'string' },
+      help: { type: 'boolean', short: 'h', default: false },
     },
   });
+  if (args.help) {
+    console.log(`${USAGE}\n\n${HELP}`);
+    return;
+  }
   if (!args.scene || !args.out) throw new Error(USAGE);
   const [width, height] = [Number(args.width), Number(args.height)];
   for (const [name, v] of [['--width', width], ['--height', height]] as const) {
@@ -82,48 +84,56 @@ async function main(): Promise<void> {
   const antiAliasing = args['anti-aliasing'] as AntiAliasingSetting;
   if (!ANTI_ALIASING_SETTINGS.includes(antiAliasing)) throw new Error(`--anti-aliasing must be one of ${ANTI_ALIASING_SETTINGS.join(', ')}, got ${args['anti-aliasing']}`);
   if (args['order-camera'] && !args.difference) throw new Error('--order-camera goes with --difference');
+  const cameraFile = args.camera ? parseCameraFile(readFileSync(args.camera, 'utf8')) : null;
   const orderCamera = args['order-camera'] ? parseCameraFile(readFileSync(args['order-camera'], 'utf8')) : null;
-  const cloud = await loadSplatFile(readFileSync(args.scene), basename(args.scene));
-  // The viewer's rule, unless --up says otherwise.
-  const up: UpAxis = args.up !== undefined && isUpAxis(args.up) ? args.up : sceneUp(cloud, basename(args.scene) === 'default-scene.ply').axis;
-  const screenFilter = screenFilterFor(antiAliasing, cloud.antiAliasing);
-  const camera = args.camera
-    ? parseCameraFile(readFileSync(args.camera, 'utf8'))
-    : homeCameraFile(cloud, { width, height, up, background: VIEWER_BACKGROUND, shDegree: cloud.shDegree });
-  const { device, adapterName } = await createNodeGpuContext('render');
-  const scene = new GpuSplats(device, cloud, 'render.scene');
-  const frame = await SplatFrame.create(device, OFFSCREEN_FORMAT, { accumulation });
-  const order = await GpuSortOrder.create(device);
-  const fields: Record<string, unknown> = {};
+
+  const { viewer, gpu, destroy } = await createNodeViewer('render', { frame: { accumulation } });
   try {
-    let view: FrameView = 'picture';
+    // The viewer's own load: the same formats, limits, errors and warnings.
+    let cloud: SplatCloud | null = null;
+    viewer.on('opened', (opened) => {
+      cloud = opened.cloud;
+      for (const warning of opened.warnings) console.error(`render: warning: ${warning}`);
+    });
+    const name = basename(args.scene);
+    const outcome = await viewer.open(args.scene, { name, defaultScene: name === 'default-scene.ply' });
+    if (outcome !== 'opened' || !cloud) throw new Error(viewer.state.lastError ?? `${name} did not open`);
+    const scene: SplatCloud = cloud;
+    Object.assign(viewer.settings, { keyBits, antiAliasing, background: rgbToHex(VIEWER_BACKGROUND) });
+    // The viewer's up rule, unless --up says otherwise.
+    if (args.up !== undefined && isUpAxis(args.up)) {
+      viewer.settings.upAxis = args.up;
+      viewer.upAxisChosen();
+    }
+    const camera = cameraFile ?? viewer.homeCamera(width, height);
+    const screenFilter = screenFilterFor(antiAliasing, scene.antiAliasing);
     if (args.difference) {
-      await frame.prepareDifferenceView();
-      view = 'difference';
+      await viewer.prepareDifferenceView();
+      viewer.settings.view = 'difference';
     }
     if (orderCamera) {
       // The order drawn last becomes the frozen order: the exact order of the other camera.
-      await renderOffscreen(device, frame, order, scene, { ...orderCamera, width: camera.width, height: camera.height }, { screenFilter });
+      Object.assign(viewer.settings, { keyBits: 32, view: 'picture' });
+      await viewer.render({ ...orderCamera, width: camera.width, height: camera.height });
+      Object.assign(viewer.settings, { keyBits, view: 'difference', freezeOrder: true });
     }
-    const picture = await renderOffscreen(device, frame, orderCamera ? 'frozen' : order, scene, camera, { keyBits, view, screenFilter });
+    const picture = await viewer.render(camera);
     writeFileSync(args.out, encodePng(picture.width, picture.height, picture.rgba));
+    const fields: Record<string, unknown> = {};
     if (picture.difference) {
       const d = picture.difference;
       Object.assign(fields, { differingPixels: d.pixels, differingFraction: round(d.fraction, 6), largestDifference: d.largest, meanDifference: round(d.mean, 3) });
     }
-    if (args.reference) Object.assign(fields, referenceFields(cloud, camera, screenFilter, picture.rgba, args.out));
-    if (!args.camera) fields.camera = camera;
-    console.log(JSON.stringify({ out: args.out, width: picture.width, height: picture.height, splats: cloud.count, accumulation, screenFilter: describeScreenFilter(screenFilter), ...fields, ...msFields(picture.timings), adapter: adapterName }));
+    if (args.reference) Object.assign(fields, referenceFields(scene, camera, screenFilter, picture.rgba, args.out));
+    if (!cameraFile) fields.camera = camera;
+    console.log(JSON.stringify({ out: args.out, width: picture.width, height: picture.height, splats: scene.count, accumulation, screenFilter: describeScreenFilter(screenFilter), ...fields, ...msFields(picture.timings), adapter: gpu.adapterName }));
   } finally {
-    scene.destroy();
-    frame.destroy();
-    order.destroy();
-    device.destroy();
+    destroy();
   }
 }
 
 /** Renders the reference picture, writes it beside `out` and measures the GPU picture against it. */
-function referenceFields(cloud: Parameters<typeof renderReferenceCamera>[0], camera: CameraFile, screenFilter: ScreenFilter, gpu: Uint8Array, out: string): Record<string, unknown> {
+function referenceFields(cloud: SplatCloud, camera: CameraFile, screenFilter: ScreenFilter, gpu: Uint8Array, out: string): Record<string, unknown> {
   const started = performance.now();
   const reference = renderReferenceCamera(cloud, camera, { screenFilter });
   const referenceMs = performance.now() - started;

@@ -1,10 +1,15 @@
 /**
- * Browser composition root: takes the browser's WebGPU entry point, opens the
- * device and hands it to the page: the viewer, or with `?selftest` in the URL
- * the GPU sort's self-test. Everything that touches the DOM lives in src/ui/.
+ * Browser composition root: takes the browser's WebGPU entry point, opens
+ * the device and builds what the page shows: the Viewer, loading scenes in
+ * a worker and sorting on the CPU in another, or with `?selftest` in the
+ * URL the GPU sort's self-test. Everything that touches the DOM lives in
+ * src/ui/.
  */
 
 import { requestGpuContext, WebGpuUnavailableError, type GpuContext } from './gpu/device';
+import { SplatLoader } from './io/splat-loader';
+import { CpuOrderClient } from './sort/cpu-order-client';
+import { Viewer } from './app/viewer';
 import { SelfTestPage } from './ui/self-test-page';
 import { ViewerPage } from './ui/viewer-page';
 
@@ -37,7 +42,12 @@ async function viewer(): Promise<void> {
   }
   const page = ViewerPage.mount();
   try {
-    await page.start(context);
+    const loader = new SplatLoader();
+    const viewer = await Viewer.create<File[] | string>(context.device, navigator.gpu.getPreferredCanvasFormat(), {
+      load: (source, options) => loader.load(source, options),
+      cpuSort: () => new CpuOrderClient(),
+    });
+    await page.start(viewer, context);
   } catch (error) {
     page.showFatal(error);
   }

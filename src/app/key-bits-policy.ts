@@ -13,7 +13,8 @@
  */
 import type { OrderErrorMeasure } from '../render/order-error-pass';
 
-export type KeyBitsSetting = 'auto' | 16 | 24 | 32;
+/** 'auto', or a fixed width: the panel offers 16, 24 and 32, the render command any from 1 to 32. */
+export type KeyBitsSetting = 'auto' | number;
 export type KeyWidth = 16 | 24 | 32;
 
 /**
@@ -69,6 +70,6 @@ export function nextAutoKeyBits(state: AutoKeyBits, measure: Pick<OrderErrorMeas
 }
 
 /** The key width a setting draws with now. */
-export function keyBitsOf(setting: KeyBitsSetting, auto: AutoKeyBits): KeyWidth {
+export function keyBitsOf(setting: KeyBitsSetting, auto: AutoKeyBits): number {
   return setting === 'auto' ? auto.bits : setting;
 }

@@ -1,34 +1,63 @@
 /**
- * One frame of a scene, rendered offscreen with the viewer's own passes
- * (SplatFrame: projector → GPU radix sort → splats) from a camera file, and
- * read back as tightly packed RGBA rows. DOM-free: the render command and
- * the tests use it.
+ * One frame rendered offscreen and read back as tightly packed RGBA rows:
+ * through the viewer core (the Viewer's render command path, screenshots)
+ * or straight through a SplatFrame with an order of the caller's (the GPU
+ * tests). DOM-free.
  */
-import type { ScreenFilter } from '../scene/anti-aliasing';
 import { mat4, vec3 } from 'gl-matrix';
-import { SplatFrame, type FrameOrder, type FrameTimings, type FrameView } from './splat-frame';
+import type { SplatFrame, FrameTimings, FrameView } from './splat-frame';
+import type { DrawOrder } from './draw-order';
+import type { FrameReport, FrameSettings, ViewerCore } from './viewer-core';
 import { cameraMatrices, type CameraFile } from './camera-file';
 import type { GpuSplats } from '../scene/gpu-splats';
+import type { ScreenFilter } from '../scene/anti-aliasing';
 import type { FrameParameters } from '../render/frame-uniforms';
 import type { DifferenceMeasure } from '../render/splat-resolve';
+import { readTextureRgba } from '../gpu/readback';
 
-/** The target format: 8-bit RGBA, colours stored as the shader computes them (no sRGB encoding). */
+/** The target format of the Node tools: 8-bit RGBA, colours stored as the shader computes them (no sRGB encoding). */
 export const OFFSCREEN_FORMAT: GPUTextureFormat = 'rgba8unorm';
 
 export interface OffscreenPicture {
   width: number;
   height: number;
   rgba: Uint8Array;
-  /** GPU time of each pass of this frame; null without timestamp-query. */
+  /** GPU time of each pass of this frame; null without timestamp-query (or when the frame could not be timed). */
   timings: FrameTimings;
   /** What the sort difference view counted (view 'difference' only). */
   difference: DifferenceMeasure | null;
 }
 
+const UNTIMED: FrameTimings = { project: null, sort: null, render: null };
+
+function createTarget(device: GPUDevice, label: string, width: number, height: number, format: GPUTextureFormat): GPUTexture {
+  return device.createTexture({ label, size: [width, height], format, usage: GPUTextureUsage.RENDER_ATTACHMENT | GPUTextureUsage.COPY_SRC });
+}
+
+/** One frame of the viewer core into a new `format` texture of the parameters' size, read back. */
+export async function drawOffscreen(
+  core: ViewerCore,
+  format: GPUTextureFormat,
+  parameters: FrameParameters,
+  background: readonly [number, number, number],
+  settings: FrameSettings,
+): Promise<OffscreenPicture & { report: FrameReport }> {
+  const { width, height } = parameters;
+  const texture = createTarget(core.device, 'drawOffscreen.target', width, height, format);
+  try {
+    const report = core.drawFrame({ view: texture.createView(), background }, parameters, settings);
+    const [rgba, results] = await Promise.all([readTextureRgba(core.device, texture), core.lastFrameResults()]);
+    return { width, height, rgba, timings: results.timings ?? UNTIMED, difference: results.difference, report };
+  } finally {
+    texture.destroy();
+  }
+}
+
+/** One frame of `scene` from a camera file, drawn by `frame` in `order`, into rgba8unorm and read back. */
 export async function renderOffscreen(
   device: GPUDevice,
   frame: SplatFrame,
-  order: FrameOrder,
+  order: DrawOrder,
   scene: GpuSplats,
   camera: CameraFile,
   options: { keyBits?: number; splatScale?: number; view?: FrameView; screenFilter?: ScreenFilter } = {},
@@ -49,30 +78,16 @@ export async function renderOffscreen(
   };
   cameraMatrices(camera, parameters.view, parameters.projection);
   frame.setScene(scene);
-
-  const texture = device.createTexture({
-    label: 'renderOffscreen.target',
-    size: [width, height],
-    format: OFFSCREEN_FORMAT,
-    usage: GPUTextureUsage.RENDER_ATTACHMENT | GPUTextureUsage.COPY_SRC,
-  });
-  const bytesPerRow = Math.ceil((width * 4) / 256) * 256;
-  const readback = device.createBuffer({ label: 'renderOffscreen.readback', size: bytesPerRow * height, usage: GPUBufferUsage.COPY_DST | GPUBufferUsage.MAP_READ });
+  const texture = createTarget(device, 'renderOffscreen.target', width, height, OFFSCREEN_FORMAT);
   try {
     const encoder = device.createCommandEncoder({ label: 'renderOffscreen' });
     frame.encode(encoder, parameters, { view: texture.createView(), background: camera.background }, order, { view: options.view });
-    encoder.copyTextureToBuffer({ texture }, { buffer: readback, bytesPerRow }, [width, height]);
     device.queue.submit([encoder.finish()]);
     const timings = await frame.readTimings();
     const difference = options.view === 'difference' ? await frame.readDifference() : null;
-    await readback.mapAsync(GPUMapMode.READ);
-    const padded = new Uint8Array(readback.getMappedRange());
-    const rgba = new Uint8Array(width * height * 4);
-    for (let y = 0; y < height; y++) rgba.set(padded.subarray(y * bytesPerRow, y * bytesPerRow + width * 4), y * width * 4);
-    readback.unmap();
+    const rgba = await readTextureRgba(device, texture);
     return { width, height, rgba, timings, difference };
   } finally {
     texture.destroy();
-    readback.destroy();
   }
 }

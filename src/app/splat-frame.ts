@@ -5,8 +5,8 @@
  *
  * The order is a DrawOrder: the GPU sort of this frame's keys (drawn with
  * drawIndirect from the projector's visible count), an uploaded CPU order,
- * or 'frozen': the order drawn last, re-drawn without sorting (the records
- * are still projected for this frame's camera).
+ * or the frame's own FrozenOrder: the order drawn last, re-drawn without
+ * sorting (the records are still projected for this frame's camera).
  *
  * The splats are blended into a float accumulation target and resolved to
  * the output format in a last pass (src/render/accumulation-target.ts says
@@ -18,25 +18,18 @@
 import { GpuPassTimer, setTimestampWrites } from '../gpu/pass-timer';
 import { FrameUniforms, type FrameParameters } from '../render/frame-uniforms';
 import { OrderErrorPass, type OrderErrorMeasure } from '../render/order-error-pass';
-import { SplatProjector, type GpuCount, type SplatProjectorOptions } from '../render/splat-projector';
+import { SplatProjector, type SplatProjectorOptions } from '../render/splat-projector';
 import { SplatRenderer, type SplatDraw, type SplatDrawTarget, type SplatRendererOptions } from '../render/splat-renderer';
 import { SplatResolve, type DifferenceMeasure } from '../render/splat-resolve';
 import { AccumulationTargets, checkAccumulation, DEFAULT_ACCUMULATION, type Accumulation } from '../render/accumulation-target';
 import type { GpuSplats } from '../scene/gpu-splats';
 import type { DrawOrder, OrderFrame, OrderedSplats } from './draw-order';
 import { GpuSortOrder } from './gpu-sort-order';
-
-/** drawIndirect's four u32 arguments. */
-const DRAW_ARGS_BYTES = 16;
-/** The kept draw arguments, then the kept count (padded to 16). */
-const KEPT_COUNTS_BYTES = 32;
+import { FrozenOrder } from './frozen-order';
 
 export type FramePass = 'project' | 'sort' | 'render';
 export type FrameTimings = Record<FramePass, number | null>;
 const FRAME_PASSES: readonly FramePass[] = ['project', 'sort', 'render'];
-
-/** The order a frame draws: a DrawOrder that makes it this frame, or the last one drawn. */
-export type FrameOrder = DrawOrder | 'frozen';
 
 export interface SplatFrameOptions extends SplatProjectorOptions, SplatRendererOptions {
   /** Where the splats are blended (default rgba16float, then resolved to the output format). */
@@ -58,18 +51,8 @@ export class SplatFrame {
   readonly timer: GpuPassTimer<FramePass>;
   private scene: GpuSplats | null = null;
   private timerBusy = false;
-  /** The order drawn last (what 'frozen' re-draws), null after a scene change; `kept` is its storage. */
-  private lastDrawn: OrderedSplats | null = null;
-  private readonly kept: OrderedSplats = { order: null as unknown as GPUBuffer, count: 0, drawArgs: null, maxCount: 0 };
-  /**
-   * The GPU-counted draw arguments and count of the order drawn last, copied
-   * each frame: a frozen frame of the difference view counts this frame's
-   * visible splats (for the exact order), which must not change how many
-   * entries of the frozen order are drawn.
-   */
-  private readonly keptCounts: GPUBuffer;
-  private readonly keptArgs: GpuCount;
-  private readonly keptCount: GpuCount;
+  /** The order drawn last, drawn again while the order is frozen. */
+  readonly frozen: FrozenOrder;
   private readonly draw: SplatDraw = { records: null as unknown as GPUBuffer, order: null as unknown as GPUBuffer, count: 0 };
   private readonly orderFrame: OrderFrame = {
     encoder: null as unknown as GPUCommandEncoder,
@@ -113,23 +96,7 @@ export class SplatFrame {
     this.uniforms = uniforms;
     this.timer = new GpuPassTimer(device, FRAME_PASSES, 'SplatFrame.timer');
     this.targets = accumulation === 'direct' ? null : new AccumulationTargets(device, accumulation);
-    this.keptCounts = device.createBuffer({ label: 'SplatFrame.keptCounts', size: KEPT_COUNTS_BYTES, usage: GPUBufferUsage.INDIRECT | GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
-    this.keptArgs = { buffer: this.keptCounts, offset: 0 };
-    this.keptCount = { buffer: this.keptCounts, offset: DRAW_ARGS_BYTES };
-  }
-
-  /** Remembers `drawn` as the order a frozen frame re-draws, its GPU counts copied. */
-  private keep(encoder: GPUCommandEncoder, drawn: OrderedSplats): OrderedSplats {
-    const kept = Object.assign(this.kept, drawn);
-    if (drawn.drawArgs) {
-      encoder.copyBufferToBuffer(drawn.drawArgs.buffer, drawn.drawArgs.offset, this.keptCounts, 0, DRAW_ARGS_BYTES);
-      kept.drawArgs = this.keptArgs;
-    }
-    if (typeof drawn.count !== 'number') {
-      encoder.copyBufferToBuffer(drawn.count.buffer, drawn.count.offset, this.keptCounts, DRAW_ARGS_BYTES, 4);
-      kept.count = this.keptCount;
-    }
-    return kept;
+    this.frozen = new FrozenOrder(device);
   }
 
   /**
@@ -154,17 +121,17 @@ export class SplatFrame {
     this.scene = scene;
     if (scene) this.projector.setScene(scene);
     else this.projector.destroy();
-    this.lastDrawn = null;
+    this.frozen.forget();
   }
 
   /** The order drawn by the last frame (borrowed; null before one, or after a scene change). */
   get drawn(): OrderedSplats | null {
-    return this.lastDrawn;
+    return this.frozen.drawn;
   }
 
-  /** True when 'frozen' has an order of this scene to re-draw. */
+  /** True when the frozen order has an order of this scene to draw again. */
   get canFreeze(): boolean {
-    return this.lastDrawn !== null;
+    return this.frozen.ready;
   }
 
   /**
@@ -173,7 +140,7 @@ export class SplatFrame {
    * readOrderError after the submit); false when nothing was drawn or an
    * earlier measure is still being read.
    */
-  encode(encoder: GPUCommandEncoder, parameters: FrameParameters, target: SplatDrawTarget, order: FrameOrder, options: FrameEncodeOptions = {}): boolean {
+  encode(encoder: GPUCommandEncoder, parameters: FrameParameters, target: SplatDrawTarget, order: DrawOrder, options: FrameEncodeOptions = {}): boolean {
     this.uniforms.write(parameters);
     const scene = this.scene;
     const timing = !this.timerBusy && this.timer.enabled;
@@ -185,25 +152,22 @@ export class SplatFrame {
     if (difference && !this.exactOrder) throw new Error('the sort difference view was asked for before prepareDifferenceView() finished');
     if (scene && scene.count > 0) {
       const projector = this.projector;
-      const keyTarget = order === 'frozen' ? null : order.keyTarget(scene.count);
+      const keyTarget = order.keyTarget(scene.count);
       const exactTarget = difference ? this.exactOrder!.keyTarget(scene.count) : null;
       projector.encode(encoder, keyTarget, timing ? this.timer.timestampWrites('project') : undefined, exactTarget);
       if (timing) this.timed.add('project');
-      if (order !== 'frozen') {
-        const f = this.orderFrame;
-        f.encoder = encoder;
-        f.keyBits = parameters.keyBits;
-        f.visibleCount = projector.visibleCount;
-        f.drawArgs = projector.drawArgs;
-        f.capacity = projector.capacity;
-        const sortWrites = timing && keyTarget ? this.timer.timestampWrites('sort') : undefined;
-        setTimestampWrites(f, sortWrites);
-        if (sortWrites) this.timed.add('sort');
-        drawn = order.encode(f);
-        this.lastDrawn = drawn && this.keep(encoder, drawn);
-      } else {
-        drawn = this.lastDrawn;
-      }
+      const f = this.orderFrame;
+      f.encoder = encoder;
+      f.keyBits = parameters.keyBits;
+      f.visibleCount = projector.visibleCount;
+      f.drawArgs = projector.drawArgs;
+      f.capacity = projector.capacity;
+      // Only an order made from this frame's keys sorts.
+      const sortWrites = timing && keyTarget ? this.timer.timestampWrites('sort') : undefined;
+      setTimestampWrites(f, sortWrites);
+      if (sortWrites) this.timed.add('sort');
+      drawn = order.encode(f);
+      this.frozen.keep(encoder, drawn);
       if (drawn && options.measure) {
         measured = this.measure.encode(encoder, { ...drawn, depths: projector.depths!, state: projector.state! });
       }
@@ -310,7 +274,7 @@ export class SplatFrame {
     this.measure.destroy();
     this.timer.destroy();
     this.resolve?.destroy();
-    this.keptCounts.destroy();
+    this.frozen.destroy();
     this.targets?.destroy();
     this.exactOrder?.destroy();
   }

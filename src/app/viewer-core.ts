@@ -1,15 +1,17 @@
 /**
- * The viewer without its page: the scene on the GPU, the frame, the two
- * draw orders (the GPU sort, the CPU sort's uploaded order) and the
- * decisions between them, the auto key width and the ordering-error
- * measure. DOM-free: the page (src/ui/viewer-page.ts) wires input, panels
- * and overlays to it, the GPU tests drive it with a CPU sort of their own.
+ * The frame engine under the Viewer (src/app/viewer.ts): the scene on the
+ * GPU, the frame, the draw orders (the GPU sort, the CPU sort's uploaded
+ * order, the frozen order) and the decisions between them, the auto key
+ * width and the ordering-error measure. DOM-free. The Viewer decides which
+ * scene is on screen and owns the scenes' lifetimes; the GPU tests drive
+ * the core directly with a synchronous CPU sort.
  *
  * Each drawFrame records and submits one frame and reports what it did.
  * Nothing on that path allocates once warm, beyond what WebGPU returns.
  */
 import type { mat4 } from 'gl-matrix';
-import { SplatFrame, type FrameOrder, type FrameTimings, type FrameView } from './splat-frame';
+import { SplatFrame, type FrameTimings, type FrameView, type SplatFrameOptions } from './splat-frame';
+import type { DrawOrder } from './draw-order';
 import { GpuSortOrder } from './gpu-sort-order';
 import { UploadedOrder } from './uploaded-order';
 import { chooseOrder, type OrderChoice, type OrderState, type SortMode } from './order-policy';
@@ -19,22 +21,7 @@ import type { OrderErrorMeasure } from '../render/order-error-pass';
 import type { DifferenceMeasure } from '../render/splat-resolve';
 import { GpuSplats } from '../scene/gpu-splats';
 import type { SplatCloud } from '../scene/splat-cloud';
-import type { CpuSortAlgorithm } from '../sort/cpu-order-worker';
-import type { CpuOrder } from '../sort/cpu-order-client';
-
-export type { CpuOrder };
-
-/** The CPU sort behind the CPU modes: the worker in the browser, a synchronous sort in tests. */
-export interface CpuOrderSource {
-  setScene(positions: Float32Array, count: number): void;
-  /** Asks for the order of `view`; false while an earlier request is being sorted. */
-  request(view: mat4, keyBits: number, algorithm: CpuSortAlgorithm, frame: number): boolean;
-  /** The newest finished order not yet taken. */
-  take(): CpuOrder | null;
-  recycle(order: Uint32Array): void;
-  readonly error: string | null;
-  dispose(): void;
-}
+import type { CpuOrderSource, CpuSortAlgorithm } from '../sort/cpu-order-source';
 
 /** What the user asks of a frame. */
 export interface FrameSettings {
@@ -64,8 +51,6 @@ export interface FrameReport {
 
 export class ViewerCore {
   private scene: GpuSplats | null = null;
-  /** The scene a preview replaced (src/io/scene-preview.ts), shown again if its load does not complete. */
-  private held: { scene: GpuSplats | null; positions: Float32Array; count: number } | null = null;
   private sceneId = 0;
   private positions: Float32Array = new Float32Array(0);
   private splatCount = 0;
@@ -87,7 +72,7 @@ export class ViewerCore {
   private measuredBits = 32;
   private measuredAuto = false;
   private framesSinceMeasure = 0;
-  private order: FrameOrder;
+  private order: DrawOrder;
   /** Reused every frame: the policy's input and the frame's report. */
   private readonly orderState: OrderState = { hasScene: false, mode: 'gpu', freeze: false, canFreeze: false, cpuOrderReady: false, cpuFailed: false };
   private readonly report: FrameReport = { choice: chooseOrder(this.orderState), keyBits: 32, orderAge: 0, cpuSortMs: null };
@@ -100,10 +85,12 @@ export class ViewerCore {
   orderError: (OrderErrorMeasure & { keyBits: number }) | null = null;
   /** Called with each frame's GPU pass times that could be read (not every frame). */
   onTimings: (times: FrameTimings) => void = () => {};
+  /** The read of the last frame's GPU pass times (null: that frame was not timed, a read was pending). */
+  private lastTimings: Promise<FrameTimings> | null = null;
   private timingPending = false;
 
-  static async create(device: GPUDevice, format: GPUTextureFormat, makeCpu: () => CpuOrderSource): Promise<ViewerCore> {
-    const [frame, gpuOrder] = await Promise.all([SplatFrame.create(device, format), GpuSortOrder.create(device)]);
+  static async create(device: GPUDevice, format: GPUTextureFormat, makeCpu: () => CpuOrderSource, options: SplatFrameOptions = {}): Promise<ViewerCore> {
+    const [frame, gpuOrder] = await Promise.all([SplatFrame.create(device, format, options), GpuSortOrder.create(device)]);
     return new ViewerCore(device, frame, gpuOrder, new UploadedOrder(device), makeCpu);
   }
 
@@ -128,13 +115,15 @@ export class ViewerCore {
   }
 
   /** The order the last frame drew (a screenshot draws the same). */
-  get currentOrder(): FrameOrder {
+  get currentOrder(): DrawOrder {
     return this.order;
   }
 
   /** What the difference view counted last (null before it is first shown). */
   difference: DifferenceMeasure | null = null;
   private differenceReading = false;
+  /** The read of the last frame's difference counts (null: that frame did not count). */
+  private lastDifference: Promise<DifferenceMeasure> | null = null;
   /** Why the difference view could not be made (null: it could, or was never asked for). */
   differenceError: string | null = null;
 
@@ -144,52 +133,11 @@ export class ViewerCore {
   }
 
   /**
-   * Puts `cloud` on the GPU in place of the scene before (destroyed, and so
-   * is the scene a preview held aside). Throws, keeping the old scene, if it
-   * does not fit.
+   * Puts `cloud` on the GPU and shows it from the next frame on. The scene
+   * it replaces is not destroyed: its owner decides (it may be held aside
+   * and shown again). Throws, the scene on screen kept, if it does not fit.
    */
-  setScene(cloud: SplatCloud, label: string): GpuSplats {
-    const scene = this.upload(cloud, label);
-    if (this.held) {
-      if (this.held.scene !== this.scene) this.held.scene?.destroy();
-      this.held = null;
-    }
-    this.scene?.destroy();
-    this.show(scene, cloud.positions, cloud.count);
-    return scene;
-  }
-
-  /**
-   * Shows the part of a scene loaded so far in place of the one on screen,
-   * which is held aside (not destroyed) until the load ends: setScene (it
-   * completed) frees it, restoreScene (it failed or was cancelled) shows it
-   * again. Throws, keeping what is on screen, if the part does not fit.
-   */
-  showPreview(cloud: SplatCloud, label: string): void {
-    const scene = this.upload(cloud, label);
-    if (!this.held) this.held = { scene: this.scene, positions: this.positions, count: this.splatCount };
-    // The preview before this one.
-    else this.scene?.destroy();
-    this.show(scene, cloud.positions, cloud.count);
-  }
-
-  /** A preview is on screen, in place of the scene held aside. */
-  get previewing(): boolean {
-    return this.held !== null;
-  }
-
-  /** Ends a preview: the scene it replaced (or none) is shown again, the preview destroyed. */
-  restoreScene(): void {
-    const held = this.held;
-    if (!held) return;
-    this.held = null;
-    this.frame.setScene(held.scene);
-    this.scene?.destroy();
-    this.show(held.scene, held.positions, held.count);
-  }
-
-  /** `cloud` on the GPU and in the frame; throws, the frame left on the scene it had, if it does not fit. */
-  private upload(cloud: SplatCloud, label: string): GpuSplats {
+  showCloud(cloud: SplatCloud, label: string): GpuSplats {
     const scene = new GpuSplats(this.device, cloud, label);
     try {
       this.frame.setScene(scene);
@@ -198,11 +146,13 @@ export class ViewerCore {
       this.frame.setScene(this.scene);
       throw error;
     }
+    this.show(scene, cloud.positions, cloud.count);
     return scene;
   }
 
-  /** Makes `scene` (already in the frame) the one on screen: the orders and the CPU sort start over. */
-  private show(scene: GpuSplats | null, positions: Float32Array, count: number): void {
+  /** Shows `scene` (already on the GPU, or none) from the next frame on: the orders and the CPU sort start over. */
+  show(scene: GpuSplats | null, positions: Float32Array, count: number): void {
+    this.frame.setScene(scene);
     this.scene = scene;
     this.sceneId++;
     this.positions = positions;
@@ -238,7 +188,7 @@ export class ViewerCore {
     if (choice.source === 'frozen') {
       params.keyBits = this.drawnBits;
       report.orderAge = this.drawnAge + (this.frames - this.drawnAt);
-      this.order = 'frozen';
+      this.order = this.frame.frozen;
     } else if (choice.source === 'uploaded') {
       params.keyBits = this.cpuOrderBits;
       report.orderAge = this.frames - this.cpuOrderFrame;
@@ -272,18 +222,33 @@ export class ViewerCore {
       // A failed read (the device lost) leaves the measure unread; the pass frees itself either way.
       this.frame.readOrderError().then((m) => this.measured(m, sceneId), () => {});
     }
+    this.lastDifference = null;
     if (this.encodeOptions.view === 'difference' && !this.differenceReading) {
       const reading = this.frame.readDifference();
       if (reading) {
         this.differenceReading = true;
+        this.lastDifference = reading;
         reading.then(this.differenceRead, this.differenceFailed);
       }
     }
+    this.lastTimings = null;
     if (!this.timingPending && this.frame.timer.enabled) {
       this.timingPending = true;
-      this.frame.readTimings().then(this.timingsRead, this.timingsFailed);
+      this.lastTimings = this.frame.readTimings();
+      this.lastTimings.then(this.timingsRead, this.timingsFailed);
     }
     return report;
+  }
+
+  /**
+   * The GPU pass times and the difference view's counts of the frame just
+   * drawn, once the GPU has done it (null where that frame did not time or
+   * count): for callers that render one frame and wait for it (the render
+   * command, the benchmarks).
+   */
+  async lastFrameResults(): Promise<{ timings: FrameTimings | null; difference: DifferenceMeasure | null }> {
+    const [timings, difference] = await Promise.all([this.lastTimings, this.lastDifference]);
+    return { timings: timings ?? null, difference: difference ?? null };
   }
 
   /** The view this frame can show: the difference view once its second sort is made (asked for here). */
@@ -351,8 +316,8 @@ export class ViewerCore {
   };
 
   destroy(): void {
+    // The scenes are their owner's (the Viewer's) to destroy.
     this.cpu?.dispose();
-    this.scene?.destroy();
     this.frame.destroy();
     this.gpuOrder.destroy();
     this.uploaded.destroy();

@@ -5,20 +5,10 @@
  * is allocated per frame once warm.
  */
 import type { mat4 } from 'gl-matrix';
-import type { CpuOrderRequest, CpuOrderResponse, CpuSortAlgorithm } from './cpu-order-worker';
+import type { CpuOrderRequest, CpuOrderResponse } from './cpu-order-worker';
+import type { CpuOrder, CpuOrderSource, CpuSortAlgorithm } from './cpu-order-source';
 
-export interface CpuOrder {
-  order: Uint32Array;
-  /** The frame number whose camera the order was sorted for. */
-  frame: number;
-  keyBits: number;
-  algorithm: CpuSortAlgorithm;
-  /** Wall time of the sort (keys excluded) and of the key computation, in the worker. */
-  sortMs: number;
-  keyMs: number;
-}
-
-export class CpuOrderClient {
+export class CpuOrderClient implements CpuOrderSource {
   private readonly worker: Worker;
   private sceneId = 0;
   private count = 0;

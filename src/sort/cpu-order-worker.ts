@@ -6,8 +6,7 @@
  */
 import { computeDepthKeys } from './cpu-depth-keys';
 import { CpuCountingSort16, CpuRadixSort, type CpuSorter } from './cpu-sort';
-
-export type CpuSortAlgorithm = 'radix' | 'counting16';
+import type { CpuSortAlgorithm } from './cpu-order-source';
 
 export type CpuOrderRequest =
   | { type: 'scene'; positions: Float32Array; count: number; sceneId: number }

@@ -70,6 +70,8 @@ export interface CameraInputOptions {
    * top-left corner; the page picks the point there.
    */
   onPick?: (x: number, y: number) => void;
+  /** Fly mode's motion, which the keys press and the wheel speeds up (the Viewer's, which steps it every frame). */
+  fly?: FlyMotion;
 }
 
 type Drag = 'none' | 'orbit' | 'pan' | 'pinch';
@@ -77,8 +79,8 @@ type Drag = 'none' | 'orbit' | 'pan' | 'pinch';
 export class CameraInput {
   onChange: (() => void) | undefined;
   mode: CameraMode = 'orbit';
-  /** Fly mode's held keys and speed; the page steps it every frame (step()). */
-  readonly fly = new FlyMotion();
+  /** Fly mode's held keys and speed; whoever owns it steps it every frame. */
+  readonly fly: FlyMotion;
   private readonly bounds: (() => Bounds | undefined) | undefined;
   private readonly onPick: ((x: number, y: number) => void) | undefined;
   private hold: { timer: ReturnType<typeof setTimeout>; x: number; y: number } | null = null;
@@ -96,6 +98,7 @@ export class CameraInput {
     options: CameraInputOptions = {},
   ) {
     this.onChange = options.onChange;
+    this.fly = options.fly ?? new FlyMotion();
     this.bounds = options.bounds;
     this.onPick = options.onPick;
     // Without this the browser scrolls or zooms the page on touch drags and pinches.
@@ -127,13 +130,6 @@ export class CameraInput {
     this.pointers.clear();
     this.cancelHold();
     this.canvas.style.touchAction = this.previousTouchAction;
-  }
-
-  /** Moves the camera by fly mode's held keys over `seconds`; whether it moved. */
-  step(seconds: number): boolean {
-    if (this.mode !== 'fly' || !this.fly.step(this.camera, seconds)) return false;
-    this.changed();
-    return true;
   }
 
   private pick(clientX: number, clientY: number): void {

@@ -9,6 +9,7 @@ import { createCameraView, type CameraView, type OrbitCamera } from '../app/orbi
 import { readViewMode, readViewParams, writeViewParams } from '../app/view-url';
 import type { CameraMode } from '../app/fly-motion';
 import { cameraFileOf, parseCameraFile } from '../app/camera-file';
+import { hexToRgb, rgbToHex, type ViewerSettings } from '../app/viewer-settings';
 import { FilePicker, type Tone } from './overlays';
 
 const URL_DEBOUNCE_MS = 250;
@@ -17,13 +18,13 @@ export interface ViewSharingHost {
   camera: OrbitCamera;
   /** Canvas size in device pixels. */
   size(): [number, number];
-  background(): [number, number, number];
-  shDegree(): number;
-  /** The camera mode, which links and camera files keep. */
-  mode(): CameraMode;
+  /** The background, SH degree and camera mode, which links and camera files keep. */
+  settings: Readonly<Pick<ViewerSettings, 'background' | 'shDegree' | 'cameraMode'>>;
+  /** Shows a loaded camera file's view. */
+  setView(view: CameraView): void;
   applyMode(mode: CameraMode): void;
-  /** Applies a loaded camera file's background and SH degree. */
-  applyLook(background: [number, number, number], shDegree: number): void;
+  /** Applies a loaded camera file's background (a CSS colour) and SH degree. */
+  applyLook(background: string, shDegree: number): void;
   /** Renders the current view at width × height and returns a PNG. */
   capture(width: number, height: number): Promise<Blob>;
   /** Shows a message until dismissed; an error unless `tone` says otherwise. */
@@ -91,7 +92,7 @@ export class ViewSharing {
     const url = new URL(location.href);
     url.searchParams.delete('url');
     if (this.sceneUrl) url.searchParams.set('url', this.sceneUrl);
-    writeViewParams(this.host.camera.getView(this.view), url.searchParams, this.host.mode());
+    writeViewParams(this.host.camera.getView(this.view), url.searchParams, this.host.settings.cameraMode);
     return url.href;
   }
 
@@ -109,15 +110,16 @@ export class ViewSharing {
 
   saveCamera(): void {
     const [width, height] = this.host.size();
-    const file = cameraFileOf(this.host.camera.getView(this.view), { width, height, background: this.host.background(), shDegree: this.host.shDegree(), mode: this.host.mode() });
+    const { background, shDegree, cameraMode } = this.host.settings;
+    const file = cameraFileOf(this.host.camera.getView(this.view), { width, height, background: hexToRgb(background, [0, 0, 0]), shDegree, mode: cameraMode });
     download(new Blob([JSON.stringify(file, null, 2) + '\n'], { type: 'application/json' }), 'splatsort-camera.json');
   }
 
   async loadCamera(file: File): Promise<void> {
     try {
       const camera = parseCameraFile(await file.text());
-      this.host.camera.setView({ eye: camera.eye, target: camera.target, up: camera.up, fovyDeg: camera.fovy_deg });
-      this.host.applyLook(camera.background, camera.sh_degree);
+      this.host.setView({ eye: camera.eye, target: camera.target, up: camera.up, fovyDeg: camera.fovy_deg });
+      this.host.applyLook(rgbToHex(camera.background), camera.sh_degree);
       this.host.applyMode(camera.mode ?? 'orbit');
       this.scheduleUrlUpdate();
     } catch (error) {

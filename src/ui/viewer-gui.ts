@@ -5,16 +5,10 @@
  * The two differ, e.g. while the first CPU order is still being sorted.
  */
 
-import type { UpAxis } from '../app/home-view';
 import GUI, { type Controller } from 'lil-gui';
 import { SORT_LABELS, type SortMode } from '../app/order-policy';
-import type { KeyBitsSetting } from '../app/key-bits-policy';
-import type { FrameSettings } from '../app/viewer-core';
-import type { FrameView } from '../app/splat-frame';
+import type { ViewerSettings } from '../app/viewer-settings';
 import type { DifferenceMeasure } from '../render/splat-resolve';
-import type { Bounds, SplatCloud } from '../scene/splat-cloud';
-import type { CameraMode } from '../app/fly-motion';
-import { formatBytes, formatDuration, formatExtent } from './scene-facts';
 import { describeScreenFilter, screenFilterFor, type AntiAliasingSetting, type SceneAntiAliasing } from '../scene/anti-aliasing';
 
 export { SORT_LABELS, type SortMode };
@@ -26,57 +20,7 @@ export { SORT_LABELS, type SortMode };
  */
 export const SIDE_PANEL_MIN_WIDTH = 720;
 
-export interface ViewerSettings extends FrameSettings {
-  sortMode: SortMode;
-  /** 'auto': the fewest bits whose ordering error stays under the threshold (src/app/key-bits-policy.ts). */
-  keyBits: KeyBitsSetting;
-  /** Highest SH band to evaluate; the scene's own degree caps it. */
-  shDegree: number;
-  splatScale: number;
-  /** CSS hex colour, e.g. '#101318'. */
-  background: string;
-  /** Keep drawing the last order: no keys, no sort, no uploads (the splats are still projected for the camera). */
-  freezeOrder: boolean;
-  /** Measure the drawn order's ordering error every frame it can (a pass each). */
-  measureOrder: boolean;
-  /** The picture, or the sort difference view: where the order on screen changes the picture against the exact order. */
-  view: FrameView;
-  /** The screen filter: as the file says (auto), the reference's classic one (off), or anti-aliased (on). */
-  antiAliasing: AntiAliasingSetting;
-  /** Screenshot size as a multiple of the canvas size. */
-  screenshotScale: number;
-  /** Turn the camera about the target, AUTO_ROTATE_DEG_PER_S. */
-  autoRotate: boolean;
-  /** The drawn camera glides to where the controls move it (src/app/camera-damping.ts), or jumps. */
-  smoothCamera: boolean;
-  /** Show the stats panels and the timing chart. */
-  showStats: boolean;
-  /** Orbit around a point, or fly through the scene (C switches). */
-  cameraMode: CameraMode;
-  /**
-   * The scene's up direction. Captured INRIA scenes point y down; the
-   * default scene has y up. Set on every load, changeable by hand.
-   */
-  upAxis: UpAxis | 'levelled';
-}
-
-export const DEFAULT_SETTINGS: ViewerSettings = {
-  sortMode: 'gpu',
-  keyBits: 'auto',
-  shDegree: 3,
-  splatScale: 1,
-  background: '#101318',
-  freezeOrder: false,
-  measureOrder: false,
-  view: 'picture',
-  antiAliasing: 'auto',
-  screenshotScale: 1,
-  autoRotate: false,
-  cameraMode: 'orbit',
-  showStats: true,
-  smoothCamera: true,
-  upAxis: '+y',
-};
+export type { ViewerSettings };
 
 /** Read-only displays; strings so they show exactly what the viewer decided. */
 export interface ViewerInfo {
@@ -301,14 +245,6 @@ export class ViewerGui {
     else this.set('difference', `${(100 * m.fraction).toPrecision(2)} % · max ${m.largest}/255 · mean ${m.mean.toFixed(1)}`);
   }
 
-  /** A new scene's facts: SH degree, file size, load time, and the extent of its bulk (`bounds`). */
-  showSceneFacts(cloud: SplatCloud, bytes: number | null, loadMs: number, bounds: Bounds): void {
-    this.set('sceneSh', String(cloud.shDegree));
-    this.set('fileSize', formatBytes(bytes), bytes === null ? 'not counted for this kind of load' : `${bytes.toLocaleString('en-US')} bytes`);
-    this.set('loadTime', formatDuration(loadMs), 'from the start of the load to the scene on screen');
-    this.set('extent', formatExtent(bounds), 'x × y × z of the middle 98 % of the splats, in scene units');
-  }
-
   /** Shows the screen filter the setting picks for a scene, and where it comes from. */
   showScreenFilter(setting: AntiAliasingSetting, scene: SceneAntiAliasing | undefined): void {
     const filter = screenFilterFor(setting, scene);
@@ -339,13 +275,4 @@ export class ViewerGui {
       c.domElement.title = this.tooltips[c.property as keyof ViewerInfo] ?? String(c.getValue());
     }
   }
-}
-
-/** '#rrggbb' → 0..1 channels in `out`; the canvas format is not sRGB, so they show as that CSS colour. */
-export function hexToRgb(hex: string, out: [number, number, number]): [number, number, number] {
-  const value = Number.parseInt(hex.slice(1), 16) || 0;
-  out[0] = ((value >> 16) & 255) / 255;
-  out[1] = ((value >> 8) & 255) / 255;
-  out[2] = (value & 255) / 255;
-  return out;
 }

@@ -11,7 +11,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { createServer, type ViteDevServer } from 'vite';
-import type { ViewerState } from '../../src/ui/viewer-page';
+import type { ViewerState } from '../../src/app/viewer-state';
 
 export const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export const RESULTS_DIR = join(PROJECT_ROOT, 'test-results');

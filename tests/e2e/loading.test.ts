@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ViewerState } from '../../src/ui/viewer-page';
+import type { ViewerState } from '../../src/app/viewer-state';
 import { BROWSER_TEST_TIMEOUT_MS, BROWSER_WAIT_TIMEOUT_MS, launchBrowser, openPanel, saveScreenshot, settledView, startDevServer, type DevServer, type TestBrowser, type TestPage } from './browser';
 import { decodePng } from '../../cli/png';
 import { scenePath } from '../shared-scenes';

@@ -13,7 +13,7 @@
 
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ViewerState } from '../../src/ui/viewer-page';
+import type { ViewerState } from '../../src/app/viewer-state';
 import { SIDE_PANEL_MIN_WIDTH } from '../../src/ui/viewer-gui';
 import {
   BROWSER_TEST_TIMEOUT_MS,

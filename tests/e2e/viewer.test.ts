@@ -17,7 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ViewerState } from '../../src/ui/viewer-page';
+import type { ViewerState } from '../../src/app/viewer-state';
 import {
   BROWSER_TEST_TIMEOUT_MS,
   BROWSER_VIEWPORT,

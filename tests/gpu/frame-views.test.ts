@@ -13,7 +13,8 @@ import { createNodeGpuContext } from '../../src/gpu/node-gpu';
 import { parseSplatPly } from '../../src/io/ply';
 import { GpuSplats } from '../../src/scene/gpu-splats';
 import { allocateSplatCloud, computeBounds, SH_C0, type SplatCloud } from '../../src/scene/splat-cloud';
-import { SplatFrame, type FrameEncodeOptions, type FrameOrder } from '../../src/app/splat-frame';
+import { SplatFrame, type FrameEncodeOptions } from '../../src/app/splat-frame';
+import type { DrawOrder } from '../../src/app/draw-order';
 import { GpuSortOrder } from '../../src/app/gpu-sort-order';
 import type { Accumulation } from '../../src/render/accumulation-target';
 import type { FrameParameters } from '../../src/render/frame-uniforms';
@@ -34,7 +35,7 @@ afterAll(() => {
 });
 
 /** Renders one frame into an rgba8unorm target of the parameters' size and reads it back (rows of `bytesPerRow`). */
-async function render(frame: SplatFrame, params: FrameParameters, drawOrder: FrameOrder, options: FrameEncodeOptions = {}): Promise<{ pixels: Uint8Array; bytesPerRow: number }> {
+async function render(frame: SplatFrame, params: FrameParameters, drawOrder: DrawOrder, options: FrameEncodeOptions = {}): Promise<{ pixels: Uint8Array; bytesPerRow: number }> {
   const { width, height } = params;
   const target = device.createTexture({ size: [width, height], format: 'rgba8unorm', usage: GPUTextureUsage.RENDER_ATTACHMENT | GPUTextureUsage.COPY_SRC });
   const bytesPerRow = Math.ceil((4 * width) / 256) * 256;
@@ -192,8 +193,8 @@ describe('the sort difference view', () => {
     expect(colouredPixels(fresh.pixels)).toBe(0);
 
     await render(frame, view(false), order); // the order drawn last is the first view's
-    const frozenBefore = await render(frame, turned, 'frozen');
-    const stale = await render(frame, turned, 'frozen', { view: 'difference' });
+    const frozenBefore = await render(frame, turned, frame.frozen);
+    const stale = await render(frame, turned, frame.frozen, { view: 'difference' });
     const staleMeasure = (await frame.readDifference())!;
     console.log(`frozen order after the camera turned: ${staleMeasure.pixels} of ${staleMeasure.pixelCount} pixels differ, largest ${staleMeasure.largest} levels, mean ${staleMeasure.mean.toFixed(1)}`);
     expect(staleMeasure.pixels).toBeGreaterThan(0);
@@ -201,6 +202,6 @@ describe('the sort difference view', () => {
     expect(colouredPixels(stale.pixels)).toBe(staleMeasure.pixels);
     // The exact order counted this frame's visible splats; the frozen order
     // is still drawn with its own count, before and after.
-    expect((await render(frame, turned, 'frozen')).pixels).toEqual(frozenBefore.pixels);
+    expect((await render(frame, turned, frame.frozen)).pixels).toEqual(frozenBefore.pixels);
   });
 });

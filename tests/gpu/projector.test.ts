@@ -11,7 +11,8 @@ import { mat4, vec3 } from 'gl-matrix';
 import { createNodeGpuContext } from '../../src/gpu/node-gpu';
 import { readBufferU32 } from '../../src/gpu/readback';
 import { parseSplatPly } from '../../src/io/ply';
-import { SplatFrame, type FrameOrder } from '../../src/app/splat-frame';
+import { SplatFrame } from '../../src/app/splat-frame';
+import type { DrawOrder } from '../../src/app/draw-order';
 import { GpuSortOrder } from '../../src/app/gpu-sort-order';
 import { UploadedOrder } from '../../src/app/uploaded-order';
 import { OrbitCamera } from '../../src/app/orbit-camera';
@@ -87,7 +88,7 @@ function cameras(): { name: string; params: FrameParameters }[] {
 }
 
 /** Records one frame and reads back its picture (RGBA8, VIEW_BYTES_PER_ROW a row); any WebGPU error fails the test. */
-async function render(f: SplatFrame, params: FrameParameters, order: FrameOrder): Promise<Uint8Array> {
+async function render(f: SplatFrame, params: FrameParameters, order: DrawOrder): Promise<Uint8Array> {
   const readback = device.createBuffer({ size: VIEW_BYTES_PER_ROW * HEIGHT, usage: GPUBufferUsage.COPY_DST | GPUBufferUsage.MAP_READ });
   device.pushErrorScope('validation');
   const encoder = device.createCommandEncoder();
@@ -174,7 +175,7 @@ test('a view where everything is culled draws the background, with every order',
   frame.setScene(scene);
   expect(backgroundOnly(await render(frame, params, gpuOrder))).toBe(true);
   expect(await visibleState(frame)).toMatchObject({ visible: 0, instances: 0 });
-  expect(backgroundOnly(await render(frame, params, 'frozen'))).toBe(true);
+  expect(backgroundOnly(await render(frame, params, frame.frozen))).toBe(true);
   const uploaded = new UploadedOrder(device);
   try {
     const keys = new Uint32Array(cloud.count);

@@ -16,7 +16,8 @@ import { OrbitCamera } from '../../src/app/orbit-camera';
 import { mat4, vec3 } from 'gl-matrix';
 import { robustBounds } from '../../src/scene/splat-cloud';
 import { GpuSplats } from '../../src/scene/gpu-splats';
-import { SplatFrame, type FrameOrder } from '../../src/app/splat-frame';
+import { SplatFrame } from '../../src/app/splat-frame';
+import type { DrawOrder } from '../../src/app/draw-order';
 import { GpuSortOrder } from '../../src/app/gpu-sort-order';
 import { UploadedOrder } from '../../src/app/uploaded-order';
 import { VISIBLE_STATE } from '../../src/render/frame-layouts';
@@ -62,7 +63,7 @@ function parameters(keyBits: number): FrameParameters {
   return viewOf(medianCentre(cloud), { splatCount: cloud.count, shDegree: 3 }, keyBits);
 }
 
-async function renderFrame(params: FrameParameters, order: FrameOrder, measure = false): Promise<{ pixels: Uint8Array; error: OrderErrorMeasure | null }> {
+async function renderFrame(params: FrameParameters, order: DrawOrder, measure = false): Promise<{ pixels: Uint8Array; error: OrderErrorMeasure | null }> {
   const encoder = device.createCommandEncoder();
   frame.encode(encoder, params, { view: target.createView(), background: VIEW_BACKGROUND }, order, { measure });
   const bytesPerRow = 256;
@@ -135,7 +136,7 @@ test('the picture is not blank; the CPU order, uploaded, and the frozen order gi
   expect(coveredFraction(gpu.pixels)).toBeGreaterThan(0.05);
   uploaded.upload(cpuOrder(params), cloud.count);
   const cpu = await renderFrame(params, uploaded);
-  const frozen = await renderFrame(params, 'frozen');
+  const frozen = await renderFrame(params, frame.frozen);
   let maxDiff = 0;
   for (let i = 0; i < cpu.pixels.length; i++) maxDiff = Math.max(maxDiff, Math.abs(cpu.pixels[i]! - gpu.pixels[i]!));
   expect(maxDiff).toBeLessThanOrEqual(2);

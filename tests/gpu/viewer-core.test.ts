@@ -4,70 +4,49 @@
  * worker: the order each frame draws follows the policy through GPU → CPU →
  * frozen → a new scene; the CPU order draws the same picture as the GPU
  * sort; a frozen order asks for no new one; auto key bits measure and
- * settle.
+ * settle. (The scene session above it, previews included, is
+ * tests/gpu/viewer.test.ts.)
  */
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { readFileSync } from 'node:fs';
-import type { mat4 } from 'gl-matrix';
 import { createNodeGpuContext } from '../../src/gpu/node-gpu';
 import { parseSplatPly } from '../../src/io/ply';
-import { ViewerCore, type CpuOrder, type CpuOrderSource, type FrameSettings } from '../../src/app/viewer-core';
-import { CpuRadixSort } from '../../src/sort/cpu-sort';
-import { computeDepthKeys } from '../../src/sort/cpu-depth-keys';
-import type { CpuSortAlgorithm } from '../../src/sort/cpu-order-worker';
+import { ViewerCore, type FrameSettings } from '../../src/app/viewer-core';
+import { SyncCpuOrder } from '../../src/sort/cpu-order-source';
 import type { SplatCloud } from '../../src/scene/splat-cloud';
+import type { GpuSplats } from '../../src/scene/gpu-splats';
 import { scenePath } from '../shared-scenes';
 import { coveredFraction, medianCentre, viewOf, VIEW_BACKGROUND, VIEW_BYTES_PER_ROW, VIEW_HEIGHT, VIEW_WIDTH } from '../support/test-view';
-
-/** The CPU sort, synchronous: each request is sorted at once and waits to be taken. */
-class SyncCpuSort implements CpuOrderSource {
-  private positions: Float32Array = new Float32Array(0);
-  private count = 0;
-  private ready: CpuOrder | null = null;
-  requests = 0;
-  error: string | null = null;
-  setScene(positions: Float32Array, count: number): void {
-    this.positions = positions;
-    this.count = count;
-    this.ready = null;
-  }
-  request(view: mat4, keyBits: number, algorithm: CpuSortAlgorithm, frame: number): boolean {
-    const keys = new Uint32Array(this.count);
-    const order = new Uint32Array(this.count);
-    computeDepthKeys(this.positions, this.count, view, keyBits, keys, order);
-    new CpuRadixSort(this.count).sort(keys, order, this.count, keyBits);
-    this.ready = { order, frame, keyBits, algorithm, sortMs: 1, keyMs: 1 };
-    this.requests++;
-    return true;
-  }
-  take(): CpuOrder | null {
-    const taken = this.ready;
-    this.ready = null;
-    return taken;
-  }
-  recycle(): void {}
-  dispose(): void {}
-}
 
 let device: GPUDevice;
 let cloud: SplatCloud;
 let core: ViewerCore;
-let cpu: SyncCpuSort;
+let cpu: SyncCpuOrder;
+/** The scene on screen: the core shows scenes, their owner destroys them. */
+let shown: GpuSplats | null = null;
 let target: GPUTexture;
 
 beforeAll(async () => {
   ({ device } = await createNodeGpuContext('viewer-core.test'));
   cloud = parseSplatPly(readFileSync(scenePath('inria_kacytran_iter7000_9k_sh3.ply')));
-  cpu = new SyncCpuSort();
+  cpu = new SyncCpuOrder();
   core = await ViewerCore.create(device, 'rgba8unorm', () => cpu);
   target = device.createTexture({ size: [VIEW_WIDTH, VIEW_HEIGHT], format: 'rgba8unorm', usage: GPUTextureUsage.RENDER_ATTACHMENT | GPUTextureUsage.COPY_SRC });
 });
 
 afterAll(() => {
+  shown?.destroy();
   core?.destroy();
   target?.destroy();
   device?.destroy();
 });
+
+/** Shows `scene` in place of the one before, which is destroyed. */
+function setScene(scene: SplatCloud, label: string): void {
+  const before = shown;
+  shown = core.showCloud(scene, label);
+  before?.destroy();
+}
 
 const settings = (change: Partial<FrameSettings> = {}): FrameSettings => ({ sortMode: 'gpu', keyBits: 32, freezeOrder: false, measureOrder: false, ...change });
 
@@ -96,7 +75,7 @@ test('no scene: the frame clears and says so', async () => {
 
 test('an empty scene draws nothing and measures nothing, however often a measure is asked for', async () => {
   const empty: SplatCloud = { ...cloud, count: 0, positions: new Float32Array(0), scales: new Float32Array(0), rotations: new Float32Array(0), opacities: new Float32Array(0), dc: new Float32Array(0), sh: new Float32Array(0) };
-  core.setScene(empty, 'core-empty');
+  setScene(empty, 'core-empty');
   for (let k = 0; k < 3; k++) {
     const { source, pixels } = await draw(settings({ measureOrder: true }));
     expect(source).toBe('gpu-sort');
@@ -110,7 +89,7 @@ test('an empty scene draws nothing and measures nothing, however often a measure
 });
 
 test('GPU → CPU → frozen → GPU → a new scene: each frame draws what the policy chose', async () => {
-  core.setScene(cloud, 'core-test');
+  setScene(cloud, 'core-test');
   const gpu = await draw(settings());
   expect(gpu.source).toBe('gpu-sort');
   expect(coveredFraction(gpu.pixels)).toBeGreaterThan(0.05);
@@ -133,14 +112,14 @@ test('GPU → CPU → frozen → GPU → a new scene: each frame draws what the 
   expect((await draw(settings())).source).toBe('gpu-sort');
 
   // A new scene: nothing to freeze yet, and the CPU order of the old one is not drawn.
-  core.setScene(cloud, 'core-test-2');
+  setScene(cloud, 'core-test-2');
   expect((await draw(settings({ freezeOrder: true }))).source).toBe('gpu-sort');
-  core.setScene(cloud, 'core-test-3');
+  setScene(cloud, 'core-test-3');
   expect((await draw(settings({ sortMode: 'cpu-radix' }))).source).toBe('gpu-sort');
 });
 
 test('auto key bits: starts exact and, measured, settles below 32 on this small view', async () => {
-  core.setScene(cloud, 'core-auto');
+  setScene(cloud, 'core-auto');
   const widths = new Set<number>();
   // Measuring every frame feeds auto every frame (on its own it measures every AUTO_MEASURE_INTERVAL frames).
   for (let k = 0; k < 40 && !(widths.has(16) || widths.has(24)); k++) {
@@ -156,7 +135,7 @@ test('auto key bits: starts exact and, measured, settles below 32 on this small 
 });
 
 test('the sort difference view: the picture until its sort is made, then zero for the exact order and the CPU order of the same camera', async () => {
-  core.setScene(cloud, 'core-difference');
+  setScene(cloud, 'core-difference');
   const first = await draw(settings({ view: 'difference' }));
   // The view's second sort is being made: this frame shows the picture.
   expect(first.source).toBe('gpu-sort');
@@ -175,57 +154,4 @@ test('the sort difference view: the picture until its sort is made, then zero fo
   // The camera does not move, so the CPU's order (uploaded) is as exact as the GPU's.
   expect(await measured(settings({ view: 'difference', sortMode: 'cpu-radix' }))).toMatchObject({ pixels: 0 });
   expect(core.differenceError).toBeNull();
-});
-
-/** The first `n` splats of `cloud`, as a scene still loading shows them (views, not copies). */
-function firstSplats(n: number): SplatCloud {
-  const k = cloud.sh.length / cloud.count;
-  return {
-    ...cloud, count: n, positions: cloud.positions.subarray(0, 3 * n), scales: cloud.scales.subarray(0, 3 * n), rotations: cloud.rotations.subarray(0, 4 * n),
-    opacities: cloud.opacities.subarray(0, n), dc: cloud.dc.subarray(0, 3 * n), sh: cloud.sh.subarray(0, k * n),
-  };
-}
-
-test('a scene while it loads: shown in place of the one on screen, which comes back if the load ends early', async () => {
-  core.setScene(cloud, 'core-before');
-  const before = await draw(settings());
-  const part = Math.floor(cloud.count / 4);
-  core.showPreview(firstSplats(part), 'core-preview-1');
-  expect(core.previewing).toBe(true);
-  expect(core.gpuScene!.count).toBe(part);
-  const quarter = await draw(settings());
-  expect(quarter.source).toBe('gpu-sort');
-  expect(coveredFraction(quarter.pixels)).toBeGreaterThan(0);
-  expect(maxDiff(quarter.pixels, before.pixels)).toBeGreaterThan(0);
-  core.showPreview(firstSplats(2 * part), 'core-preview-2');
-  expect(core.gpuScene!.count).toBe(2 * part);
-  await draw(settings());
-
-  // The load failed or was cancelled: the scene before it, drawn as before.
-  core.restoreScene();
-  expect(core.previewing).toBe(false);
-  expect(core.gpuScene!.count).toBe(cloud.count);
-  expect(Buffer.from((await draw(settings())).pixels).equals(Buffer.from(before.pixels))).toBe(true);
-
-  // A load that completes replaces its preview, and frees the scene held aside.
-  core.showPreview(firstSplats(part), 'core-preview-3');
-  core.setScene(cloud, 'core-after');
-  expect(core.previewing).toBe(false);
-  expect(Buffer.from((await draw(settings())).pixels).equals(Buffer.from(before.pixels))).toBe(true);
-  core.restoreScene(); // nothing held: nothing changes
-  expect(core.gpuScene!.count).toBe(cloud.count);
-});
-
-test('a preview of the first scene ends with no scene at all', async () => {
-  const fresh = await ViewerCore.create(device, 'rgba8unorm', () => new SyncCpuSort());
-  try {
-    fresh.showPreview(firstSplats(100), 'fresh-preview');
-    expect(fresh.gpuScene!.count).toBe(100);
-    fresh.restoreScene();
-    expect(fresh.gpuScene).toBeNull();
-    const params = viewOf(medianCentre(cloud), { splatCount: 0, shDegree: 3 }, 32);
-    expect(fresh.drawFrame({ view: target.createView(), background: VIEW_BACKGROUND }, params, settings()).choice.source).toBe('none');
-  } finally {
-    fresh.destroy();
-  }
 });

@@ -1,0 +1,80 @@
+/**
+ * What the user asks of the viewer: the settings the panel edits, the view
+ * links and camera files carry, and the Viewer reads every frame. DOM-free.
+ */
+import type { UpAxis } from './home-view';
+import type { SortMode } from './order-policy';
+import type { KeyBitsSetting } from './key-bits-policy';
+import type { FrameView } from './splat-frame';
+import type { CameraMode } from './fly-motion';
+import type { AntiAliasingSetting } from '../scene/anti-aliasing';
+
+export interface ViewerSettings {
+  sortMode: SortMode;
+  /** 'auto': the fewest bits whose ordering error stays under the threshold (src/app/key-bits-policy.ts). */
+  keyBits: KeyBitsSetting;
+  /** Highest SH band to evaluate; the scene's own degree caps it. */
+  shDegree: number;
+  splatScale: number;
+  /** CSS hex colour, e.g. '#101318'. */
+  background: string;
+  /** Keep drawing the last order: no keys, no sort, no uploads (the splats are still projected for the camera). */
+  freezeOrder: boolean;
+  /** Measure the drawn order's ordering error every frame it can (a pass each). */
+  measureOrder: boolean;
+  /**
+   * The picture, or the sort difference view (the frame drawn again in the
+   * exact order, and a heat map of where the two differ). Until the view's
+   * second sort is made, frames show the picture.
+   */
+  view: FrameView;
+  /** The screen filter: as the file says (auto), the reference's classic one (off), or anti-aliased (on). */
+  antiAliasing: AntiAliasingSetting;
+  /** Screenshot size as a multiple of the canvas size. */
+  screenshotScale: number;
+  /** Turn the camera about the target, AUTO_ROTATE_DEG_PER_S. */
+  autoRotate: boolean;
+  /** The drawn camera glides to where the controls move it (src/app/camera-damping.ts), or jumps. */
+  smoothCamera: boolean;
+  /** Show the stats panels and the timing chart. */
+  showStats: boolean;
+  /** Orbit around a point, or fly through the scene (C switches). */
+  cameraMode: CameraMode;
+  /**
+   * The scene's up direction. Captured INRIA scenes point y down; the
+   * default scene has y up. Set on every load, changeable by hand.
+   */
+  upAxis: UpAxis | 'levelled';
+}
+
+export const DEFAULT_SETTINGS: Readonly<ViewerSettings> = {
+  sortMode: 'gpu',
+  keyBits: 'auto',
+  shDegree: 3,
+  splatScale: 1,
+  background: '#101318',
+  freezeOrder: false,
+  measureOrder: false,
+  view: 'picture',
+  antiAliasing: 'auto',
+  screenshotScale: 1,
+  autoRotate: false,
+  cameraMode: 'orbit',
+  showStats: true,
+  smoothCamera: true,
+  upAxis: '+y',
+};
+
+/** '#rrggbb' → 0..1 channels in `out`; the canvas format is not sRGB, so they show as that CSS colour. */
+export function hexToRgb(hex: string, out: [number, number, number]): [number, number, number] {
+  const value = Number.parseInt(hex.slice(1), 16) || 0;
+  out[0] = ((value >> 16) & 255) / 255;
+  out[1] = ((value >> 8) & 255) / 255;
+  out[2] = (value & 255) / 255;
+  return out;
+}
+
+/** 0..1 channels → '#rrggbb'. */
+export function rgbToHex(rgb: readonly [number, number, number]): string {
+  return `#${rgb.map((c) => Math.round(Math.min(1, Math.max(0, c)) * 255).toString(16).padStart(2, '0')).join('')}`;
+}

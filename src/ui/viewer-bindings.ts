@@ -1,0 +1,75 @@
+/**
+ * The page as a view of the Viewer: what each of the Viewer's events
+ * changes on the page (the progress bar, the messages, the panel's scene
+ * rows, the up axis, the view link, the page's ready flag). The Viewer
+ * never calls the page; this is the one place that listens.
+ */
+import type { AnyViewer } from '../app/viewer';
+import type { SceneFacts } from '../app/viewer-state';
+import type { MessageOverlay, ProgressBar } from './overlays';
+import type { ViewerGui } from './viewer-gui';
+import type { ViewSharing } from './view-sharing';
+import { formatBytes, formatDuration, formatExtent } from './scene-facts';
+
+export interface PageViews {
+  gui: ViewerGui;
+  messages: MessageOverlay;
+  progress: ProgressBar;
+  sharing: ViewSharing;
+}
+
+const count = (n: number) => n.toLocaleString('en-US');
+
+/** Wires `viewer`'s events to the page's views. */
+export function bindViewer(viewer: AnyViewer, { gui, messages, progress, sharing }: PageViews): void {
+  /** Removes the message of the last load that failed, if it still shows. */
+  let clearLoadError = () => {};
+  /** Removes the warnings about the scene on screen, if they still show. */
+  let clearWarnings = () => {};
+  const showWarnings = (name: string, warnings: readonly string[]) => {
+    clearWarnings();
+    const removers = warnings.map((text) => messages.show(`${name} opened with a warning`, text, { tone: 'warn' }));
+    clearWarnings = () => removers.forEach((remove) => remove());
+  };
+
+  viewer.on('loadStart', (name) => progress.start(name));
+  viewer.on('progress', (p) => progress.update(p.stage, p.fraction));
+  viewer.on('loadEnd', () => progress.finish());
+  viewer.on('failed', ({ name, reason }) => {
+    clearLoadError();
+    clearLoadError = messages.show(`Could not open ${name}`, reason);
+  });
+  viewer.on('opened', ({ name, warnings, keepError }) => {
+    // A scene that opened makes the messages about the one before stale.
+    if (!keepError) clearLoadError();
+    showWarnings(name, warnings);
+    gui.setSceneShDegree(viewer.settings.shDegree);
+  });
+  viewer.on('scene', (facts) => {
+    showSceneRows(gui, facts);
+    gui.showScreenFilter(viewer.settings.antiAliasing, facts?.antiAliasing);
+  });
+  viewer.on('up', (choice) => {
+    gui.set('upSource', choice.source, choice.why);
+    gui.refreshUpAxis();
+  });
+  viewer.on('camera', () => sharing.scheduleUrlUpdate());
+  viewer.on('message', ({ title, text, tone }) => {
+    if (tone === 'notice') messages.notify(title, text);
+    else messages.show(title, text);
+  });
+  viewer.on('ready', () => {
+    document.body.dataset.viewer = 'ready';
+  });
+}
+
+/** The panel's rows about the scene on screen. */
+function showSceneRows(gui: ViewerGui, facts: SceneFacts | null): void {
+  gui.set('scene', facts?.name || '—');
+  gui.set('splats', facts ? `${count(facts.splats)}${facts.partial ? ' so far' : ''}` : '—');
+  gui.set('sceneSh', facts ? String(facts.shDegree) : '—');
+  const bytes = facts?.bytes ?? null;
+  gui.set('fileSize', formatBytes(bytes), bytes === null ? 'not counted for this kind of load' : `${count(bytes)} bytes`);
+  gui.set('loadTime', facts?.loadMs == null ? '—' : formatDuration(facts.loadMs), 'from the start of the load to the scene on screen');
+  gui.set('extent', facts ? formatExtent(facts.bounds) : '—', 'x × y × z of the middle 98 % of the splats, in scene units');
+}
