@@ -39,7 +39,7 @@ import { GpuSortOrder } from '../src/app/gpu-sort-order';
 import { parseCameraFile, type CameraFile } from '../src/app/camera-file';
 import { OFFSCREEN_FORMAT, renderOffscreen } from '../src/app/offscreen-render';
 import { ACCUMULATIONS, DEFAULT_ACCUMULATION, type Accumulation } from '../src/render/accumulation-target';
-import { renderReferenceCamera } from '../src/render/reference-rasterizer';
+import { renderReferenceCamera } from '../src/app/reference-camera';
 import { psnr, toRgba8 } from '../src/render/picture-compare';
 import { encodePng } from './png';
 import { homeCameraFile, isUpAxis, sceneUp, UP_AXES, type UpAxis } from '../src/app/home-view';
