@@ -11,7 +11,7 @@ import { createNodeViewer } from '../src/app/node-viewer';
 import { parseCameraFile, type CameraFile } from '../src/app/camera-file';
 import { rgbToHex } from '../src/app/viewer-settings';
 import { ACCUMULATIONS, DEFAULT_ACCUMULATION, type Accumulation } from '../src/render/accumulation-target';
-import { renderReferenceCamera } from '../src/render/reference-rasterizer';
+import { renderReferenceCamera } from '../src/app/reference-camera';
 import { psnr, toRgba8 } from '../src/render/picture-compare';
 import { encodePng } from './png';
 import { isUpAxis, UP_AXES } from '../src/app/home-view';

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * Regenerates data/default-scene.ply from src/scene/default-scene.ts
+ * Regenerates data/default-scene.ply from tests/support/default-scene.ts
  * (`npm run scene:default`). Node cannot import TypeScript, so the modules
  * go through vite's SSR loader, the same transform the dev server uses.
  */
@@ -22,7 +22,7 @@ const server = await createServer({
   optimizeDeps: { noDiscovery: true, include: [] },
 });
 try {
-  const { makeDefaultScene } = await server.ssrLoadModule('/src/scene/default-scene.ts');
+  const { makeDefaultScene } = await server.ssrLoadModule('/tests/support/default-scene.ts');
   const { writeSplatPly } = await server.ssrLoadModule('/src/io/ply-writer.ts');
   const started = performance.now();
   const cloud = makeDefaultScene();

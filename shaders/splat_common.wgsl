@@ -1,8 +1,9 @@
 // Declarations shared by the frame's shaders: the per-frame camera (written
 // by src/render/frame-uniforms.ts), and the scene's chunk buffers with the
 // functions that read a splat from them (src/scene/gpu-splats.ts), which
-// the projector binds at group-0 slots 1 and 2..5. Layouts are described
-// once in src/render/frame-layouts.ts.
+// the projector binds at group-0 slots 1 and 2..5. Layouts and slots are
+// described once, the camera's in src/render/frame-layouts.ts, the
+// scene's in src/scene/splat-layouts.ts.
 
 struct Frame {
   view: mat4x4<f32>,

@@ -11,7 +11,8 @@
 // when the draw order may name it, a record marked culled).
 //
 // The scene's bindings (1..5) are declared in splat_common.wgsl, the
-// record types in splat_records.wgsl.
+// record types in splat_records.wgsl; the slots below follow the scene's
+// (PROJECT_SLOTS in src/render/frame-layouts.ts).
 
 @group(0) @binding(0) var<uniform> frame: Frame;
 @group(0) @binding(6) var<storage, read_write> records: array<ProjectedSplat>;

@@ -30,7 +30,8 @@ import type { FrameParameters } from '../render/frame-uniforms';
 import { screenFilterFor } from '../scene/anti-aliasing';
 import { robustBounds, type SplatCloud } from '../scene/splat-cloud';
 import { storageBufferLimit, type GpuSplats } from '../scene/gpu-splats';
-import { loadLimitsFor, type LoadLimits } from '../io/load-limits';
+import type { LoadLimits } from '../io/load-limits';
+import { loadLimitsFor } from '../render/renderer-limits';
 import type { LoadedScene, LoadProgressReport } from '../io/splat-loader';
 import { SyncCpuOrder, type CpuOrderSource } from '../sort/cpu-order-source';
 

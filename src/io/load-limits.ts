@@ -6,11 +6,10 @@
  * its size, a stream that never ends or a decompression bomb is refused as
  * soon as it passes what a real scene of this device could be, with a
  * SplatLimitError that says which limit it passed. DOM-free: the limits are
- * plain data, computed on the main thread from the device and sent to the
- * load worker.
+ * plain data, computed on the main thread from the device (loadLimitsFor in
+ * src/render/renderer-limits.ts, where the renderer's buffers are known)
+ * and sent to the load worker.
  */
-import { chunkLayout } from '../scene/gpu-splats';
-import { PROJECTED_SPLAT } from '../render/frame-layouts';
 import type { ShDegree } from '../scene/splat-cloud';
 import { SplatFormatError } from './format-error';
 
@@ -28,28 +27,20 @@ export interface LoadLimits {
  */
 export const PLY_ROW_BYTES: readonly [number, number, number, number] = [68, 104, 164, 248];
 /** Room for headers, tables and the elements a PLY may carry beside its vertices. */
-const HEADER_SLACK_BYTES = 16 * 2 ** 20;
-
-/**
- * The limits of a renderer whose storage buffers hold `storageBufferBytes`
- * each (storageBufferLimit(device) in src/scene/gpu-splats.ts): the scene's
- * chunked layout and the projector's one record buffer (a ProjectedSplat
- * per splat) decide how many splats fit, and the largest file of that many
- * splats bounds the bytes.
- */
-export function loadLimitsFor(storageBufferBytes: number): LoadLimits {
-  const degrees: ShDegree[] = [0, 1, 2, 3];
-  const records = Math.floor(storageBufferBytes / PROJECTED_SPLAT.size);
-  const maxSplats = degrees.map((d) => Math.min(chunkLayout(0, d, storageBufferBytes).maxSplats, records)) as [number, number, number, number];
-  const maxBytes = Math.max(...degrees.map((d) => maxSplats[d] * PLY_ROW_BYTES[d])) + HEADER_SLACK_BYTES;
-  return { maxSplats, maxBytes };
-}
+export const HEADER_SLACK_BYTES = 16 * 2 ** 20;
 
 /**
  * The limits when a caller names none: those of the WebGPU default storage
- * buffer binding size (128 MiB), which every device offers.
+ * buffer binding size (128 MiB), which every device offers. They are
+ * loadLimitsFor(128 MiB) written out, since the loader sits below the
+ * renderer that decides them (tests/unit/load-bounds.test.ts holds the two
+ * equal): 4.2M splats of SH degree 0 or 1, 2.1M of degree 2 or 3, and the
+ * PLY of 2.1M degree-3 splats plus HEADER_SLACK_BYTES.
  */
-export const DEFAULT_LOAD_LIMITS: LoadLimits = loadLimitsFor(128 * 2 ** 20);
+export const DEFAULT_LOAD_LIMITS: LoadLimits = {
+  maxSplats: [4_194_304, 4_194_304, 2_097_152, 2_097_152],
+  maxBytes: 536_870_912,
+};
 
 /** A file that would need more than the limits allow: a size, count or stream past what this device can show. */
 export class SplatLimitError extends SplatFormatError {

@@ -1,14 +1,18 @@
 /**
- * The byte layouts of everything a frame's shaders share with TypeScript:
- * the per-frame uniform block, the scene's per-splat record and chunk
- * uniform, the projector's records and counters, the ordering-error
- * result. Each is described here once; the writers take offsets from
- * these descriptions (no float indices picked by hand), and
- * tests/unit/wgsl-layouts.test.ts checks every WGSL struct declaration
- * against them, so a field added on one side only fails a test.
+ * The byte layouts and bind slots of everything a frame's passes share
+ * with their shaders: the per-frame uniform block, the projector's records
+ * and counters, the renderer's, the resolve's and the ordering-error
+ * measure's bind groups (the scene's record, chunk uniform and slots are
+ * in src/scene/splat-layouts.ts). Each is described here once; the writers
+ * take offsets from these descriptions (no float indices picked by hand),
+ * the passes build their bind groups' entries from the slot tables (no
+ * binding numbers written beside them), and tests/unit/wgsl-layouts.test.ts
+ * checks every WGSL struct and @binding declaration against them, so a
+ * field or a slot changed on one side only fails a test.
  */
 import { defineStruct } from '../gpu/struct-layout';
 import { defineBindSlots } from '../gpu/bind-slots';
+import { FIRST_PASS_BINDING } from '../scene/splat-layouts';
 
 /** The per-frame uniform block (shaders/splat_common.wgsl), written by src/render/frame-uniforms.ts. */
 export const FRAME = defineStruct('Frame', [
@@ -25,31 +29,6 @@ export const FRAME = defineStruct('Frame', [
   ['filter_variance', 'f32'],
   ['filter_compensate', 'u32'],
   ['pad0', 'u32'],
-]);
-
-/**
- * One splat as the scene's chunk buffers hold it (src/scene/gpu-splats.ts
- * packs it; struct Splat in splat_common.wgsl): position and opacity, the
- * 3D covariance's upper triangle, the SH degree-0 coefficients.
- */
-export const SPLAT = defineStruct('Splat', [
-  ['position', 'vec3<f32>'],
-  ['opacity', 'f32'],
-  ['cov_a', 'vec3<f32>'],
-  ['pad0', 'f32'],
-  ['cov_b', 'vec3<f32>'],
-  ['pad1', 'f32'],
-  ['dc', 'vec3<f32>'],
-  ['pad2', 'f32'],
-]);
-
-/** Where each splat lives among a scene's chunk buffers (struct SceneLayout). */
-export const SCENE_LAYOUT = defineStruct('SceneLayout', [
-  ['chunk_shift', 'u32'],
-  ['sh_floats', 'u32'],
-  ['pad0', 'u32'],
-  ['pad1', 'u32'],
-  ['sh_start', 'vec4<u32>'],
 ]);
 
 /**
@@ -85,6 +64,27 @@ export const VISIBLE_STATE = defineStruct('VisibleState', [
   ['tiles', 'array<u32>'],
 ]);
 
+/**
+ * The projector's project dispatch (shaders/splat_project.wgsl): the frame,
+ * then the scene's slots (SCENE_SLOTS, filled by GpuSplats), then its own
+ * outputs.
+ */
+export const PROJECT_SLOTS = defineBindSlots('SplatProjector.project', ['splat_project.wgsl'], {
+  frame: 0,
+  records: FIRST_PASS_BINDING,
+  depths: FIRST_PASS_BINDING + 1,
+  state: FIRST_PASS_BINDING + 2,
+});
+
+/** The projector's two scan dispatches (shaders/visible_scan.wgsl). */
+export const SCAN_SLOTS = defineBindSlots('SplatProjector.scan', ['visible_scan.wgsl'], { frame: 0, state: 1 });
+
+/** The projector's keys dispatch (shaders/visible_keys.wgsl): the sort's pairs are its last two slots. */
+export const KEYS_SLOTS = defineBindSlots('SplatProjector.keys', ['visible_keys.wgsl'], { frame: 0, depths: 1, state: 2, keys: 3, values: 4 });
+
+/** The renderer's draw (shaders/splat_render.wgsl): projected records drawn in an order. */
+export const RENDER_SLOTS = defineBindSlots('SplatRenderer', ['splat_render.wgsl'], { frame: 0, records: 1, order: 2 });
+
 /** The ordering-error measure's result (shaders/order_error.wgsl). */
 export const ORDER_ERROR = defineStruct('OrderError', [
   ['count', 'u32'],
@@ -104,3 +104,9 @@ export const DIFFERENCE_STATS = defineStruct('DifferenceStats', [
   ['total', 'atomic<u32>'],
   ['pad0', 'u32'],
 ]);
+
+/**
+ * The resolve's slots (shaders/splat_resolve.wgsl): the picture pass binds
+ * `picture` only, the difference pass all three.
+ */
+export const RESOLVE_SLOTS = defineBindSlots('SplatResolve', ['splat_resolve.wgsl'], { picture: 0, exact: 1, stats: 2 });

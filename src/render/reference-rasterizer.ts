@@ -47,16 +47,8 @@
  * or decides on them (depth, centre, conic, radius, the rectangle).
  */
 import { mat4, type ReadonlyVec3 } from 'gl-matrix';
-import { cameraMatrices, type CameraFile } from '../app/camera-file';
 import { shCoefficients, type SplatCloud } from '../scene/splat-cloud';
 import { CLASSIC_FILTER, type ScreenFilter } from '../scene/anti-aliasing';
-
-export interface ReferenceOptions {
-  /** Multiplies every splat's scales (the viewer's splat-scale setting); 1 by default. */
-  splatScale?: number;
-  /** The screen filter (src/scene/anti-aliasing.ts); the reference's own +0.3 px² by default. */
-  screenFilter?: ScreenFilter;
-}
 
 /** What the per-splat projection needs of a view: the geometry the GPU frame takes. */
 export interface ReferenceProjection {
@@ -102,27 +94,7 @@ const SH_C3 = [-0.5900435899266435, 2.890611442640554, -0.4570457994644658, 0.37
 
 const f = Math.fround;
 
-/**
- * Renders `cloud` from a camera file as the reference rasterizer does, with
- * the view matrix the GPU frame gets from the same file (cameraMatrices).
- */
-export function renderReferenceCamera(cloud: SplatCloud, camera: CameraFile, options: ReferenceOptions = {}): ReferencePicture {
-  const view = mat4.create();
-  cameraMatrices(camera, view, mat4.create());
-  return renderReference(cloud, {
-    view,
-    eye: camera.eye,
-    fovY: (camera.fovy_deg * Math.PI) / 180,
-    width: camera.width,
-    height: camera.height,
-    shDegree: camera.sh_degree,
-    splatScale: options.splatScale ?? 1,
-    screenFilter: options.screenFilter,
-    background: camera.background,
-  });
-}
-
-/** Renders `cloud` from frame parameters (a view matrix, not a camera file). */
+/** Renders `cloud` from frame parameters (a view matrix; src/app/reference-camera.ts takes a camera file). */
 export function renderReference(cloud: SplatCloud, view: ReferenceView): ReferencePicture {
   const { width, height } = view;
   const tilesX = Math.ceil(width / TILE);

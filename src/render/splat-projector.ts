@@ -41,9 +41,9 @@ import tileScanSource from '../../shaders/tile_scan.wgsl?raw';
 import keysSource from '../../shaders/visible_keys.wgsl?raw';
 import { setTimestampWrites } from '../gpu/pass-timer';
 import { createCheckedShaderModule } from '../gpu/shader';
-import { FIRST_PASS_BINDING, type GpuSplats } from '../scene/gpu-splats';
+import type { GpuSplats } from '../scene/gpu-splats';
 import { CLIP_MARGIN_PX, CLIP_SLACK_PX } from './splat-size-cap';
-import { PROJECTED_SPLAT, VISIBLE_STATE } from './frame-layouts';
+import { KEYS_SLOTS, PROJECT_SLOTS, PROJECTED_SPLAT, SCAN_SLOTS, VISIBLE_STATE } from './frame-layouts';
 
 /** Splats per projector tile: the workgroup size of the project and keys dispatches (PROJECT_TILE in WGSL). */
 export const PROJECT_TILE = 256;
@@ -254,10 +254,7 @@ export class SplatProjector {
       device.createBindGroup({
         label: 'SplatProjector.scanBindGroup',
         layout: pipeline.getBindGroupLayout(0),
-        entries: [
-          { binding: 0, resource: { buffer: this.frame } },
-          { binding: 1, resource: { buffer: state } },
-        ],
+        entries: SCAN_SLOTS.entries({ frame: { buffer: this.frame }, state: { buffer: state } }),
       });
     this.buffers = {
       scene,
@@ -326,11 +323,13 @@ export class SplatProjector {
       label: 'SplatProjector.projectBindGroup',
       layout: pipeline.getBindGroupLayout(0),
       entries: [
-        { binding: 0, resource: { buffer: this.frame } },
+        ...PROJECT_SLOTS.entries({
+          frame: { buffer: this.frame },
+          records: { buffer: b.records },
+          depths: { buffer: b.depths },
+          state: { buffer: b.state },
+        }),
         ...b.scene.bindGroupEntries(),
-        { binding: FIRST_PASS_BINDING, resource: { buffer: b.records } },
-        { binding: FIRST_PASS_BINDING + 1, resource: { buffer: b.depths } },
-        { binding: FIRST_PASS_BINDING + 2, resource: { buffer: b.state } },
       ],
     });
   }
@@ -341,13 +340,13 @@ export class SplatProjector {
     const group = this.device.createBindGroup({
       label: `SplatProjector.keysBindGroup${which === 1 ? '(exact)' : ''}`,
       layout: this.keysPipelines[which].getBindGroupLayout(0),
-      entries: [
-        { binding: 0, resource: { buffer: this.frame } },
-        { binding: 1, resource: { buffer: b.depths } },
-        { binding: 2, resource: { buffer: b.state } },
-        { binding: 3, resource: { buffer: pairs.keys } },
-        { binding: 4, resource: { buffer: pairs.values } },
-      ],
+      entries: KEYS_SLOTS.entries({
+        frame: { buffer: this.frame },
+        depths: { buffer: b.depths },
+        state: { buffer: b.state },
+        keys: { buffer: pairs.keys },
+        values: { buffer: pairs.values },
+      }),
     });
     b.keys[which] = { pairs: { keys: pairs.keys, values: pairs.values }, group };
     return group;

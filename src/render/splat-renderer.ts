@@ -10,6 +10,7 @@ import recordsSource from '../../shaders/splat_records.wgsl?raw';
 import renderSource from '../../shaders/splat_render.wgsl?raw';
 import { setTimestampWrites } from '../gpu/pass-timer';
 import { createCheckedShaderModule } from '../gpu/shader';
+import { RENDER_SLOTS } from './frame-layouts';
 import type { GpuCount } from './splat-projector';
 
 /** Options of SplatRenderer.create. */
@@ -103,11 +104,7 @@ export class SplatRenderer {
     const group = this.device.createBindGroup({
       label: 'SplatRenderer.bindGroup',
       layout: this.pipeline.getBindGroupLayout(0),
-      entries: [
-        { binding: 0, resource: { buffer: this.frame } },
-        { binding: 1, resource: { buffer: draw.records } },
-        { binding: 2, resource: { buffer: draw.order } },
-      ],
+      entries: RENDER_SLOTS.entries({ frame: { buffer: this.frame }, records: { buffer: draw.records }, order: { buffer: draw.order } }),
     });
     // The oldest goes: orders change only with a new scene, a larger sort or a new upload buffer.
     if (bound.length === BOUND_DRAWS) bound.pop();

@@ -9,7 +9,7 @@
 import resolveSource from '../../shaders/splat_resolve.wgsl?raw';
 import { setTimestampWrites } from '../gpu/pass-timer';
 import { createCheckedShaderModule } from '../gpu/shader';
-import { DIFFERENCE_STATS } from './frame-layouts';
+import { DIFFERENCE_STATS, RESOLVE_SLOTS } from './frame-layouts';
 
 /** What the difference view measured, in 8-bit levels of the resolved picture. */
 export interface DifferenceMeasure {
@@ -79,7 +79,7 @@ export class SplatResolve {
       const group = this.device.createBindGroup({
         label: 'SplatResolve.pictureBindGroup',
         layout: this.picturePipeline.getBindGroupLayout(0),
-        entries: [{ binding: 0, resource: picture }],
+        entries: RESOLVE_SLOTS.entries({ picture }),
       });
       b = this.boundPicture = { picture, exact: null, group };
     }
@@ -105,11 +105,7 @@ export class SplatResolve {
       const group = this.device.createBindGroup({
         label: 'SplatResolve.differenceBindGroup',
         layout: this.differencePipeline.getBindGroupLayout(0),
-        entries: [
-          { binding: 0, resource: picture },
-          { binding: 1, resource: exact },
-          { binding: 2, resource: { buffer: this.stats } },
-        ],
+        entries: RESOLVE_SLOTS.entries({ picture, exact, stats: { buffer: this.stats } }),
       });
       b = this.boundDifference = { picture, exact, group };
     }

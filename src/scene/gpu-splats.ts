@@ -8,7 +8,7 @@
  * index i & (S - 1). Each chunk is one GPUBuffer:
  *
  *   records: one struct Splat per splat of the chunk (64 bytes, laid out
- *     in src/render/frame-layouts.ts): position and opacity, the
+ *     in src/scene/splat-layouts.ts): position and opacity, the
  *     covariance's upper triangle (xx xy xz, yy yz zz), the SH degree-0
  *     coefficients (raw f_dc);
  *   then sh: shCoefficients(shDegree) * 3 floats per splat of the chunk,
@@ -17,14 +17,17 @@
  *
  * The projector binds MAX_CHUNKS chunk buffers and a small uniform (struct
  * SceneLayout) with the chunk shift, the SH stride and where each chunk's
- * SH starts. It picks a pipeline per scene: for a scene in one chunk the
- * chunk switch is compiled out (override `chunked` = false). Everything
- * after the projector reads its records, whatever the chunks.
+ * SH starts, at the slots of SCENE_SLOTS. It picks a pipeline per scene:
+ * for a scene in one chunk the chunk switch is compiled out (override
+ * `chunked` = false). Everything after the projector reads its records,
+ * whatever the chunks.
  */
 import { shCoefficients, type ShDegree, type SplatCloud } from './splat-cloud';
-import { SCENE_LAYOUT, SPLAT } from '../render/frame-layouts';
+import { chunkSlot, MAX_CHUNKS, SCENE_LAYOUT, SCENE_SLOTS, SPLAT, type ChunkSlot } from './splat-layouts';
 
-/** Floats of one splat's record (struct Splat, src/render/frame-layouts.ts). */
+export { MAX_CHUNKS } from './splat-layouts';
+
+/** Floats of one splat's record (struct Splat, src/scene/splat-layouts.ts). */
 export const SPLAT_FLOATS = SPLAT.size / 4;
 /** Where packSplats writes each field, in floats from the record's start. */
 const AT = {
@@ -36,22 +39,7 @@ const AT = {
 };
 const SPLAT_BYTES = SPLAT_FLOATS * 4;
 
-/**
- * Chunk buffers the projector binds. The default maxStorageBuffersPerShaderStage
- * is 8: the projector reads the chunks and writes its records, depths and
- * counters beside them, so 4 leaves room (it uses 7 of 8) and keeps the
- * binding switch small. The chunk bindings and the switch cases in
- * shaders/splat_common.wgsl match it.
- */
-export const MAX_CHUNKS = 4;
-
-/** Bindings of group 0 that the scene fills in both pipelines (see splat_common.wgsl). */
-export const SCENE_LAYOUT_BINDING = 1;
-export const FIRST_CHUNK_BINDING = 2;
-/** The first binding after the scene's, free for each pipeline's own buffers. */
-export const FIRST_PASS_BINDING = FIRST_CHUNK_BINDING + MAX_CHUNKS;
-
-/** Bytes of the SceneLayout uniform (src/render/frame-layouts.ts). */
+/** Bytes of the SceneLayout uniform (src/scene/splat-layouts.ts). */
 export const SCENE_LAYOUT_BYTES = SCENE_LAYOUT.size;
 
 /** Splats packed per writeBuffer call: bounds the staging memory (4 MiB) for any scene size. */
@@ -182,14 +170,14 @@ export class GpuSplats {
   }
 
   /**
-   * Bind-group entries of the scene's bindings (the layout uniform and
-   * MAX_CHUNKS chunk slots; slots past the scene's chunks repeat chunk 0,
-   * which the shaders never read through them).
+   * Bind-group entries of the scene's slots (SCENE_SLOTS: the layout
+   * uniform and MAX_CHUNKS chunk slots; slots past the scene's chunks
+   * repeat chunk 0, which the shaders never read through them).
    */
   bindGroupEntries(): GPUBindGroupEntry[] {
-    const entries: GPUBindGroupEntry[] = [{ binding: SCENE_LAYOUT_BINDING, resource: { buffer: this.layoutBuffer } }];
-    for (let c = 0; c < MAX_CHUNKS; c++) entries.push({ binding: FIRST_CHUNK_BINDING + c, resource: { buffer: this.chunks[c] ?? this.chunks[0]! } });
-    return entries;
+    const resources: Partial<Record<'scene' | ChunkSlot, GPUBindingResource>> = { scene: { buffer: this.layoutBuffer } };
+    for (let c = 0; c < MAX_CHUNKS; c++) resources[chunkSlot(c)] = { buffer: this.chunks[c] ?? this.chunks[0]! };
+    return SCENE_SLOTS.entries(resources);
   }
 
   destroy(): void {

@@ -16,7 +16,7 @@ import { GpuSplats } from '../../src/scene/gpu-splats';
 import { SplatFrame } from '../../src/app/splat-frame';
 import { GpuSortOrder } from '../../src/app/gpu-sort-order';
 import { renderOffscreen } from '../../src/app/offscreen-render';
-import { renderReferenceCamera } from '../../src/render/reference-rasterizer';
+import { renderReferenceCamera } from '../../src/app/reference-camera';
 import { psnr, toRgba8 } from '../../src/render/picture-compare';
 import { ANTIALIASED_FILTER, CLASSIC_FILTER, MIP_FILTER, screenFilterFor } from '../../src/scene/anti-aliasing';
 import { allocateSplatCloud, computeBounds, SH_C0, type SplatCloud } from '../../src/scene/splat-cloud';

@@ -13,7 +13,7 @@ import { GpuSplats } from '../../src/scene/gpu-splats';
 import { SplatFrame } from '../../src/app/splat-frame';
 import { GpuSortOrder } from '../../src/app/gpu-sort-order';
 import { renderOffscreen } from '../../src/app/offscreen-render';
-import { renderReferenceCamera } from '../../src/render/reference-rasterizer';
+import { renderReferenceCamera } from '../../src/app/reference-camera';
 import { psnr, toRgba8 } from '../../src/render/picture-compare';
 import type { CameraFile } from '../../src/app/camera-file';
 import type { SplatCloud } from '../../src/scene/splat-cloud';

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { splatPlyRowBytes, writeSplatPly } from '../../src/io/ply-writer';
-import { makeDefaultScene } from '../../src/scene/default-scene';
+import { makeDefaultScene } from '../support/default-scene';
 import { computeBounds, shCoefficients, type ShDegree, type SplatCloud } from '../../src/scene/splat-cloud';
 
 const DATA_FILE = new URL('../../data/default-scene.ply', import.meta.url);

@@ -7,7 +7,8 @@
  * stopped pulling there.
  */
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_LOAD_LIMITS, loadLimitsFor, SplatLimitError, type LoadLimits } from '../../src/io/load-limits';
+import { DEFAULT_LOAD_LIMITS, SplatLimitError, type LoadLimits } from '../../src/io/load-limits';
+import { loadLimitsFor } from '../../src/render/renderer-limits';
 import { PLY_TRAILING_READ_LIMIT } from '../../src/io/ply-stream';
 import { parseSplatPly, SplatFormatError } from '../../src/io/ply';
 import { resolveSceneUrl } from '../../src/io/scene-url';

@@ -4,7 +4,7 @@ import { describe, expect, test } from 'vitest';
 import { guessUpAxis, measureUpCues, type UpCues } from '../../src/app/up-guess';
 import { UP_AXES, type UpAxis } from '../../src/app/home-view';
 import { loadSplatFile } from '../../src/io/parse-splat-file';
-import { makeDefaultScene } from '../../src/scene/default-scene';
+import { makeDefaultScene } from '../support/default-scene';
 import { scenePath } from '../shared-scenes';
 
 type Vec3 = [number, number, number];

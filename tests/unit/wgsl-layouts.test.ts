@@ -1,10 +1,12 @@
 /**
- * One source of truth for byte layouts: every struct the shaders share with
- * TypeScript is described once (src/render/frame-layouts.ts,
+ * One source of truth for byte layouts and bind slots: every struct the
+ * shaders share with TypeScript, and every bind group's slots, are
+ * described once (src/scene/splat-layouts.ts, src/render/frame-layouts.ts,
  * src/sort/radix-structs.ts) and the WGSL declarations must match those
- * descriptions field for field; a struct added or changed on one side only
- * fails here. Also the layout rules themselves, against offsets worked out
- * by hand from the WGSL specification.
+ * descriptions field for field and slot for slot; a struct or a slot added
+ * or changed on one side only fails here. Also the layout rules
+ * themselves, against offsets worked out by hand from the WGSL
+ * specification.
  */
 import { describe, expect, test } from 'vitest';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -12,15 +14,17 @@ import { fileURLToPath } from 'node:url';
 import { join, resolve } from 'node:path';
 import { checkWgslStructs, defineStruct, parseWgslStructs, type StructLayout } from '../../src/gpu/struct-layout';
 import { checkWgslBindings, defineBindSlots, parseWgslBindings, type BindSlots } from '../../src/gpu/bind-slots';
+import * as sceneLayouts from '../../src/scene/splat-layouts';
 import * as frameLayouts from '../../src/render/frame-layouts';
 import * as radixStructs from '../../src/sort/radix-structs';
 import { PROJECT_TILE, SCAN_BLOCK } from '../../src/render/splat-projector';
 
 const SHADERS = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../shaders');
 const sources = Object.fromEntries(readdirSync(SHADERS).filter((f) => f.endsWith('.wgsl')).map((f) => [f, readFileSync(join(SHADERS, f), 'utf8')]));
-const described = [...Object.values(frameLayouts), ...Object.values(radixStructs)];
-const isBindSlots = (x: object): x is BindSlots<string> => 'slots' in x;
-const layouts = described.filter((x): x is StructLayout => !isBindSlots(x));
+const described: unknown[] = [...Object.values(sceneLayouts), ...Object.values(frameLayouts), ...Object.values(radixStructs)];
+const isBindSlots = (x: unknown): x is BindSlots<string> => typeof x === 'object' && x !== null && 'slots' in x;
+const isStructLayout = (x: unknown): x is StructLayout => typeof x === 'object' && x !== null && 'fields' in x;
+const layouts = described.filter(isStructLayout);
 const bindSlots = described.filter(isBindSlots);
 /** Structs that live only inside a shader (function results, stage interfaces): no buffer holds them. */
 const SHADER_ONLY = ['ShCursor', 'Projection', 'VertexOut', 'ScanResult'];
@@ -40,12 +44,19 @@ test('the check finds a field changed, added or reordered on one side, a struct 
   expect(checkWgslStructs(sources, layouts)).toEqual(expect.arrayContaining([expect.stringMatching(/struct VertexOut .* has no layout/)]));
 });
 
-test('every bind-slot table matches the @binding of each variable its shaders declare', () => {
-  // The files some table names; every variable they declare must be bound by a table naming its file.
-  const named = new Set(bindSlots.flatMap((t) => t.shaders));
-  const covered = Object.fromEntries(Object.entries(sources).filter(([file]) => named.has(file)));
+test('every variable a WGSL file declares with @binding is bound, at that slot, by a table naming its file', () => {
+  const checked = { ...sources };
+  for (const file of ['radix_common.wgsl', 'radix_count.wgsl', 'radix_prepare.wgsl', 'radix_scan.wgsl', 'radix_scatter.wgsl', 'radix_scatter_subgroup.wgsl', 'radix_structs.wgsl']) delete checked[file];
   expect(bindSlots.length).toBeGreaterThan(0);
-  expect(checkWgslBindings(covered, bindSlots)).toEqual([]);
+  expect(checkWgslBindings(checked, bindSlots)).toEqual([]);
+});
+
+test('the projector\'s own slots start after the scene\'s, so the two tables fill one group', () => {
+  const scene = Object.values<number>(sceneLayouts.SCENE_SLOTS.slots);
+  const project = Object.values<number>(frameLayouts.PROJECT_SLOTS.slots);
+  expect(sceneLayouts.SCENE_SLOTS.group).toBe(frameLayouts.PROJECT_SLOTS.group);
+  expect(project.filter((binding) => scene.includes(binding))).toEqual([]);
+  expect(Object.keys(sceneLayouts.SCENE_SLOTS.slots)).toHaveLength(1 + sceneLayouts.MAX_CHUNKS);
 });
 
 describe('bind-slot tables', () => {
@@ -116,7 +127,7 @@ describe('layout rules (WGSL alignment and size)', () => {
 
   test('the frame uniform and the projected record have the sizes the shaders expect', () => {
     expect(frameLayouts.FRAME.size).toBe(192);
-    expect(frameLayouts.SPLAT.size).toBe(64);
+    expect(sceneLayouts.SPLAT.size).toBe(64);
     expect(frameLayouts.PROJECTED_SPLAT.size).toBe(32);
   });
 });

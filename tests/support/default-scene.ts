@@ -2,8 +2,10 @@
  * The viewer's default scene, generated rather than downloaded: a blue-and-
  * white porcelain vase on a round walnut plinth, about 37,000 splats at SH
  * degree 3. Y is up, the scene spans y = -1..1 and is centred on the y axis.
- * DOM-free and deterministic (xorshift32), so a test can check that the
- * stored data/default-scene.ply still matches this code.
+ * Deterministic (xorshift32), so a test can check that the stored
+ * data/default-scene.ply still matches this code. The viewer loads that
+ * file and never this code, which `npm run scene:default` and the tests
+ * run.
  *
  * Everything is a surface of revolution: each part is a profile (r, y)
  * swept around the y axis, sampled in rings at a roughly even spacing. Each
@@ -17,7 +19,7 @@
  */
 
 import { quat } from 'gl-matrix';
-import { computeBounds, SH_C0, type SplatCloud } from './splat-cloud';
+import { computeBounds, SH_C0, type SplatCloud } from '../../src/scene/splat-cloud';
 
 type Vec2 = [number, number];
 type Rgb = [number, number, number];

@@ -1,0 +1,35 @@
+/**
+ * The reference rasterizer (src/render/reference-rasterizer.ts) at a camera
+ * file: the view matrix and frame parameters the GPU frame gets from the
+ * same file, so the two pictures compare pixel for pixel. DOM-free; the
+ * render command and the tests use it.
+ */
+import { mat4 } from 'gl-matrix';
+import { cameraMatrices, type CameraFile } from './camera-file';
+import { renderReference, type ReferencePicture } from '../render/reference-rasterizer';
+import type { SplatCloud } from '../scene/splat-cloud';
+import type { ScreenFilter } from '../scene/anti-aliasing';
+
+export interface ReferenceOptions {
+  /** Multiplies every splat's scales (the viewer's splat-scale setting); 1 by default. */
+  splatScale?: number;
+  /** The screen filter (src/scene/anti-aliasing.ts); the reference's own +0.3 px² by default. */
+  screenFilter?: ScreenFilter;
+}
+
+/** Renders `cloud` from a camera file as the reference rasterizer does (cameraMatrices gives the view). */
+export function renderReferenceCamera(cloud: SplatCloud, camera: CameraFile, options: ReferenceOptions = {}): ReferencePicture {
+  const view = mat4.create();
+  cameraMatrices(camera, view, mat4.create());
+  return renderReference(cloud, {
+    view,
+    eye: camera.eye,
+    fovY: (camera.fovy_deg * Math.PI) / 180,
+    width: camera.width,
+    height: camera.height,
+    shDegree: camera.sh_degree,
+    splatScale: options.splatScale ?? 1,
+    screenFilter: options.screenFilter,
+    background: camera.background,
+  });
+}

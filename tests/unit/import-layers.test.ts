@@ -1,0 +1,91 @@
+/**
+ * The layers of src/ (README, "Layers"): each module imports only from
+ * earlier layers and from its own, and no imports form a cycle. The real
+ * tree is checked whole; a small made-up tree shows the check fails where
+ * it should.
+ */
+import { describe, expect, test } from 'vitest';
+import { readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { join, relative, resolve, sep } from 'node:path';
+import { importCycles, importGraph, layeringProblems, upwardImports, type Layering } from '../support/import-layers';
+
+/** The layers of src/, earliest first: a layer may import only from those before it, and from itself without cycles. */
+const LAYERS: Layering = { root: 'src', layers: ['gpu', 'scene', 'io', 'sort', 'render', 'app', 'ui', 'main.ts'] };
+
+const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
+
+/** Every module under src/ (declaration files declare, they are never imported). */
+function sourceTree(): Map<string, string> {
+  const files = new Map<string, string>();
+  for (const entry of readdirSync(join(ROOT, 'src'), { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile() || !entry.name.endsWith('.ts') || entry.name.endsWith('.d.ts')) continue;
+    const path = join(entry.parentPath, entry.name);
+    files.set(relative(ROOT, path).split(sep).join('/'), readFileSync(path, 'utf8'));
+  }
+  return files;
+}
+
+test('no module of src/ imports from a later layer, and no imports form a cycle', () => {
+  const files = sourceTree();
+  expect(files.size).toBeGreaterThan(50);
+  expect(layeringProblems(files, LAYERS)).toEqual([]);
+});
+
+describe('the check', () => {
+  const tree = (files: Record<string, string>) => new Map(Object.entries(files));
+
+  test('finds an upward import, a cycle within a layer and one across layers, each named with its files', () => {
+    const files = tree({
+      'src/gpu/device.ts': "import { frame } from '../render/frame';",
+      'src/scene/a.ts': "import { b } from './b';\nexport const a = 1;",
+      'src/scene/b.ts': "export { a } from './a.ts';",
+      'src/render/frame.ts': "import type { Device } from '../gpu/device';\nimport shader from '../../shaders/x.wgsl?raw';",
+      'src/main.ts': "import { a } from './scene/a';\nimport { mat4 } from 'gl-matrix';",
+    });
+    expect(layeringProblems(files, LAYERS)).toEqual([
+      'src/gpu/device.ts imports src/render/frame.ts: gpu may not import from render, a later layer',
+      'import cycle: src/gpu/device.ts → src/render/frame.ts → src/gpu/device.ts',
+      'import cycle: src/scene/a.ts → src/scene/b.ts → src/scene/a.ts',
+    ]);
+  });
+
+  test('passes a tree whose imports all point to earlier layers or within one, packages and shaders aside', () => {
+    const files = tree({
+      'src/gpu/device.ts': "import { mat4 } from 'gl-matrix';",
+      'src/scene/a.ts': "import { device } from '../gpu/device';\nimport { b } from './b';",
+      'src/scene/b.ts': 'export const b = 1;',
+      'src/render/frame.ts': "import shader from '../../shaders/x.wgsl?raw';\nimport type { A } from '../scene/a';",
+      'src/ui/page.ts': "const url = new URL('../../data/scene.ply', import.meta.url);",
+      'src/main.ts': "import { frame } from './render/frame';\nimport { page } from './ui/page';",
+    });
+    expect(layeringProblems(files, LAYERS)).toEqual([]);
+  });
+
+  test('counts a worker started from a module as imported, and a type-only import or a re-export as an import', () => {
+    const files = tree({
+      'src/io/loader.ts': "const worker = new Worker(new URL('../app/worker.ts', import.meta.url), { type: 'module' });",
+      'src/app/worker.ts': "export type { Loader } from '../ui/page';",
+      'src/ui/page.ts': "import type { Loader } from '../io/loader';",
+    });
+    const { graph } = importGraph(files);
+    expect(graph.get('src/io/loader.ts')).toEqual(['src/app/worker.ts']);
+    expect(upwardImports(graph, LAYERS)).toEqual([
+      'src/io/loader.ts imports src/app/worker.ts: io may not import from app, a later layer',
+      'src/app/worker.ts imports src/ui/page.ts: app may not import from ui, a later layer',
+    ]);
+    expect(importCycles(graph)).toEqual(['import cycle: src/app/worker.ts → src/ui/page.ts → src/io/loader.ts → src/app/worker.ts']);
+  });
+
+  test('names the rest of a knot of cycles, a module that imports itself, a file in no layer, an import of nothing', () => {
+    const knot = tree({
+      'src/sort/a.ts': "import './b';\nimport './c';",
+      'src/sort/b.ts': "import './a';",
+      'src/sort/c.ts': "import './b';",
+    });
+    expect(importCycles(importGraph(knot).graph)).toEqual(['import cycle: src/sort/a.ts → src/sort/b.ts → src/sort/a.ts (in one knot with src/sort/c.ts)']);
+    expect(layeringProblems(tree({ 'src/app/self.ts': "import './self';" }), LAYERS)).toEqual(['import cycle: src/app/self.ts → src/app/self.ts']);
+    expect(layeringProblems(tree({ 'src/tools/x.ts': "import '../gpu/y';", 'src/gpu/y.ts': '' }), LAYERS)).toEqual(['src/tools/x.ts is in no layer (gpu, scene, io, sort, render, app, ui, main.ts)']);
+    expect(layeringProblems(tree({ 'src/gpu/x.ts': "import { gone } from './gone';" }), LAYERS)).toEqual(['src/gpu/x.ts imports ./gone, which is no file of the tree']);
+  });
+});
