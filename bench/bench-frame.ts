@@ -23,7 +23,7 @@
  * one from a real capture; --chunks N also runs every pose with the scene
  * split across N buffers, to compare with one buffer.
  */
-import { isUpAxis, UP_AXES, type UpAxis } from '../src/app/home-view';
+import { isUpAxis, UP_AXES, type UpAxis } from '../src/app/up-axis';
 import { parseArgs } from 'node:util';
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';

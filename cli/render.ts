@@ -14,7 +14,7 @@ import { ACCUMULATIONS, DEFAULT_ACCUMULATION, type Accumulation } from '../src/r
 import { renderReferenceCamera } from '../src/app/reference-camera';
 import { psnr, toRgba8 } from '../src/render/picture-compare';
 import { encodePng } from './png';
-import { isUpAxis, UP_AXES } from '../src/app/home-view';
+import { isUpAxis, UP_AXES } from '../src/app/up-axis';
 import type { SplatCloud } from '../src/scene/splat-cloud';
 import { ANTI_ALIASING_SETTINGS, describeScreenFilter, screenFilterFor, type AntiAliasingSetting, type ScreenFilter } from '../src/scene/anti-aliasing';
 

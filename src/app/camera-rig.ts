@@ -7,7 +7,8 @@
 import { OrbitCamera } from './orbit-camera';
 import { FlyMotion, type FlySpeed } from './fly-motion';
 import { followCamera } from './camera-damping';
-import { frameHome, HOME_PITCH, HOME_YAW, type UpAxis } from './home-view';
+import { frameHome, HOME_PITCH, HOME_YAW } from './home-view';
+import type { UpAxis } from './up-axis';
 import type { Bounds } from '../scene/splat-cloud';
 
 /** Auto-rotate's speed: a turn in 36 s, slow enough to look at the scene as it turns. */

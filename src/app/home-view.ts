@@ -5,6 +5,7 @@
  * to the window, with the scene's up axis up. DOM-free.
  */
 import { guessUpAxis } from './up-guess';
+import { UP_AXES, type UpAxis } from './up-axis';
 import { OrbitCamera } from './orbit-camera';
 import type { CameraFile } from './camera-file';
 import { cameraFileOf } from './camera-file';
@@ -12,31 +13,6 @@ import { robustBounds, type SplatCloud } from '../scene/splat-cloud';
 
 export const HOME_YAW = 0.6;
 export const HOME_PITCH = 0.3;
-
-/**
- * Which way is up: +y for the viewer's own default scene, −y for captured
- * scenes (the INRIA trainers' convention, which the other formats follow),
- * or any other axis a scene was made with.
- */
-export const UP_AXES = {
-  '+y': [0, 1, 0],
-  '-y': [0, -1, 0],
-  '+z': [0, 0, 1],
-  '-z': [0, 0, -1],
-  '+x': [1, 0, 0],
-  '-x': [-1, 0, 0],
-} as const satisfies Record<string, readonly [number, number, number]>;
-export type UpAxis = keyof typeof UP_AXES;
-
-export function isUpAxis(value: string): value is UpAxis {
-  return Object.hasOwn(UP_AXES, value);
-}
-
-/** The axis `up` is exactly, or null for another direction (a levelled view). */
-export function upAxisOf(up: ArrayLike<number>): UpAxis | null {
-  const found = Object.entries(UP_AXES).find(([, v]) => v[0] === up[0] && v[1] === up[1] && v[2] === up[2]);
-  return found ? (found[0] as UpAxis) : null;
-}
 
 /** Frames `camera` on the bounds from the home angle with `up` up; that pose becomes its home. */
 export function frameHome(camera: OrbitCamera, bounds: ReturnType<typeof robustBounds>, up: UpAxis, aspect: number): void {

@@ -15,7 +15,7 @@
  * worse than the usual frame. tests/unit/up-guess.test.ts prints the
  * figures quoted below for the real scenes.
  */
-import type { UpAxis } from './home-view';
+import type { UpAxis } from './up-axis';
 import { robustBounds } from '../scene/splat-cloud';
 
 export interface UpGuess {

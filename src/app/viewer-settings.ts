@@ -2,7 +2,7 @@
  * What the user asks of the viewer: the settings the panel edits, the view
  * links and camera files carry, and the Viewer reads every frame. DOM-free.
  */
-import type { UpAxis } from './home-view';
+import type { UpAxis } from './up-axis';
 import type { SortMode } from './order-policy';
 import type { KeyBitsSetting } from './key-bits-policy';
 import type { FrameView } from './splat-frame';

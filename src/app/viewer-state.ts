@@ -6,7 +6,7 @@
  */
 import type { CameraView } from './orbit-camera';
 import { createCameraView } from './orbit-camera';
-import type { UpAxis } from './home-view';
+import type { UpAxis } from './up-axis';
 import type { LoadOutcome } from './scene-loads';
 import type { FrameTimings } from './splat-frame';
 import type { OrderErrorMeasure } from '../render/order-error-pass';

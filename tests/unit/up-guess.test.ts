@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
 import { guessUpAxis, measureUpCues, type UpCues } from '../../src/app/up-guess';
-import { UP_AXES, type UpAxis } from '../../src/app/home-view';
+import { UP_AXES, type UpAxis } from '../../src/app/up-axis';
 import { loadSplatFile } from '../../src/io/parse-splat-file';
 import { makeDefaultScene } from '../support/default-scene';
 import { scenePath } from '../shared-scenes';
