@@ -22,18 +22,21 @@
  * --copies tiles the scene on a grid (bench/replicate.ts) to make a large
  * one from a real capture; --chunks N also runs every pose with the scene
  * split across N buffers, to compare with one buffer.
+ *
+ * The scene is opened by the Viewer, as the page and the render command
+ * open it (the same loader, under the load limits of this device's real
+ * buffer sizes); the timed frames then drive its frame's passes directly,
+ * one frame per accumulation target, to time each pass beside its flat twin.
  */
 import { isUpAxis, UP_AXES, type UpAxis } from '../src/app/up-axis';
 import { parseArgs } from 'node:util';
-import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { mat4, vec3 } from 'gl-matrix';
-import { createNodeGpuContext } from '../src/gpu/node-gpu';
 import { GpuPassTimer } from '../src/gpu/pass-timer';
 import { readBufferU32 } from '../src/gpu/readback';
-import { loadSplatFile } from '../src/io/parse-splat-file';
 import { GpuSplats } from '../src/scene/gpu-splats';
-import { robustBounds } from '../src/scene/splat-cloud';
+import type { SplatCloud } from '../src/scene/splat-cloud';
+import { createNodeViewer, loadScenePath } from '../src/app/node-viewer';
 import { SplatFrame, type FrameTimings } from '../src/app/splat-frame';
 import { ACCUMULATIONS, DEFAULT_ACCUMULATION, type Accumulation } from '../src/render/accumulation-target';
 import { GpuSortOrder } from '../src/app/gpu-sort-order';
@@ -70,10 +73,19 @@ const WARM_BATCH = 10;
 const STABLE = 0.03;
 const MAX_WARM_BATCHES = Number(args['max-warm-batches']);
 
-const { device, adapterName, hasTimestamps } = await createNodeGpuContext('bench-frame');
+const { viewer, gpu } = await createNodeViewer('bench-frame', {
+  load: async (path, options) => {
+    const loaded = await loadScenePath(path, options);
+    return { ...loaded, cloud: replicateCloud(loaded.cloud, copies) };
+  },
+});
+const { device, adapterName, hasTimestamps } = gpu;
 if (!hasTimestamps) throw new Error(`${adapterName} has no timestamp-query: GPU times cannot be measured`);
-const source = await loadSplatFile(readFileSync(args.scene), basename(args.scene));
-const cloud = replicateCloud(source, copies);
+let opened: SplatCloud | null = null;
+viewer.on('opened', ({ cloud }) => (opened = cloud));
+if ((await viewer.open(args.scene, { name: basename(args.scene) })) !== 'opened' || !opened) throw new Error(viewer.state.lastError ?? `${args.scene} did not open`);
+const cloud: SplatCloud = opened;
+const bounds = viewer.state.scene!.bounds;
 const accumulations = args.accumulation!.split(',').map((a) => {
   if (!ACCUMULATIONS.includes(a as Accumulation)) throw new Error(`--accumulation: ${a} is not one of ${ACCUMULATIONS.join(', ')}`);
   return a as Accumulation;
@@ -112,7 +124,6 @@ const setups = await Promise.all(accumulations.map(setup));
 
 /** The camera path: outside the scene, half of it off screen, closer, then inside looking level and back. */
 function poses(): { name: string; camera: OrbitCamera }[] {
-  const bounds = robustBounds(cloud.positions, cloud.count);
   const make = (edit: (c: OrbitCamera) => void) => {
     const c = new OrbitCamera({ yaw: 0.6, pitch: 0.35 });
     c.setUp(UP_AXES[args.up as UpAxis]);
@@ -218,9 +229,8 @@ async function measureRow(s: Setup, poseName: string, camera: OrbitCamera, keyBi
   }));
 }
 
-const single = new GpuSplats(device, cloud, 'bench.scene');
+const single = viewer.core.gpuScene!;
 await run(single, 1);
-single.destroy();
 const chunks = Number(args.chunks);
 if (chunks > 1) {
   // A chunk holds a power of two of splats: the smallest that splits the
@@ -234,4 +244,5 @@ if (chunks > 1) {
 }
 for (const s of setups) s.destroy();
 order.destroy();
+viewer.destroy();
 device.destroy();

@@ -16,7 +16,8 @@
  * - splat-transform: its readFile + materializeToDataTable, the documented
  *   way to get every column of a file decoded (raw stored values, no
  *   activations) from a MemoryReadFileSystem.
- * MB/s is file bytes (10^6) per second of median time.
+ * MB/s is file bytes (10^6) per second of median time. The loader runs
+ * under the load limits of this machine's GPU, as the viewer's would.
  */
 import { parseArgs } from 'node:util';
 import { readFileSync } from 'node:fs';
@@ -24,6 +25,7 @@ import { basename } from 'node:path';
 import { createChunkDataPool, materializeToDataTable, MemoryReadFileSystem, readFile } from '@playcanvas/splat-transform';
 import { chunksOf, loadSplatStream } from '../src/io/splat-stream';
 import { median } from '../src/sort/self-test';
+import { nodeLoadLimits } from '../src/app/node-viewer';
 
 const { values: args } = parseArgs({
   options: {
@@ -35,14 +37,16 @@ const { values: args } = parseArgs({
 if (!args.files) throw new Error('--files A.ply[,B.ply] is required');
 const files = args.files.split(',').map((f) => f.trim()).filter(Boolean);
 const runs = Number(args.runs);
+// What this machine's GPU could draw, as the viewer would allow it.
+const limits = await nodeLoadLimits();
 
 type Reader = (bytes: Uint8Array, name: string) => Promise<number>;
 
 const READERS: Record<string, Reader> = {
   'splatsort-stream': async (bytes, name) =>
-    (await loadSplatStream(chunksOf(bytes, 1 << 20), { name, totalBytes: bytes.length })).count,
+    (await loadSplatStream(chunksOf(bytes, 1 << 20), { name, totalBytes: bytes.length, limits })).count,
   'splatsort-buffer': async (bytes, name) =>
-    (await loadSplatStream([bytes], { name, totalBytes: bytes.length })).count,
+    (await loadSplatStream([bytes], { name, totalBytes: bytes.length, limits })).count,
   'splat-transform': async (bytes, name) => {
     const fileSystem = new MemoryReadFileSystem();
     fileSystem.set(name, bytes);

@@ -10,6 +10,9 @@ import { basename } from 'node:path';
 import { createNodeGpuContext } from '../gpu/node-gpu';
 import type { GpuContext } from '../gpu/device';
 import { chunksOf, loadSplatStream } from '../io/splat-stream';
+import type { LoadLimits } from '../io/load-limits';
+import { storageBufferLimit } from '../scene/gpu-splats';
+import { loadLimitsFor } from '../render/renderer-limits';
 import { Viewer, type SceneLoader, type ViewerOptions } from './viewer';
 import { OFFSCREEN_FORMAT } from './offscreen-render';
 
@@ -54,4 +57,18 @@ export async function createNodeViewer<S = string>(
       gpu.device.destroy();
     },
   };
+}
+
+/**
+ * The load limits of this machine's GPU, as a Viewer on it has them: for
+ * Node tools that decode scenes without drawing them (the parse benchmark),
+ * so they refuse exactly what the viewer would.
+ */
+export async function nodeLoadLimits(): Promise<LoadLimits> {
+  const { device } = await createNodeGpuContext('load-limits');
+  try {
+    return loadLimitsFor(storageBufferLimit(device));
+  } finally {
+    device.destroy();
+  }
 }

@@ -32,6 +32,13 @@ test('no module of src/ imports from a later layer, and no imports form a cycle'
   expect(layeringProblems(files, LAYERS)).toEqual([]);
 });
 
+test('the page is a view of the Viewer: it imports only from app/ and ui/', () => {
+  const { graph } = importGraph(sourceTree());
+  const page = graph.get('src/ui/viewer-page.ts');
+  expect(page?.length).toBeGreaterThan(0);
+  expect(page!.filter((target) => !/^src\/(app|ui)\//.test(target))).toEqual([]);
+});
+
 describe('the check', () => {
   const tree = (files: Record<string, string>) => new Map(Object.entries(files));
 

@@ -1,0 +1,167 @@
+/**
+ * The scenes of a Viewer: the one on screen, and while a load shows the
+ * part of its file that has arrived, the one that part replaced, held
+ * aside whole (its GPU scene, the camera and fly speed, the up axis, its
+ * facts and warnings) to come back if the load does not complete. Owns the
+ * GPU scenes' lifetimes; frames each new scene and chooses its up axis.
+ * DOM-free.
+ */
+import type { ViewerCore } from './viewer-core';
+import type { CameraRig, RigSnapshot } from './camera-rig';
+import { sceneUp } from './home-view';
+import { upAxisOf, type UpAxis } from './up-axis';
+import type { CameraView } from './orbit-camera';
+import type { ViewerSettings } from './viewer-settings';
+import type { Emitter } from 'nanoevents';
+import type { SceneFacts, UpChoice, ViewerEvents, ViewerState } from './viewer-state';
+import { robustBounds, type SplatCloud } from '../scene/splat-cloud';
+import type { GpuSplats } from '../scene/gpu-splats';
+
+/** How a scene came to the session: its name, and how to frame it. */
+export interface SceneArrival {
+  name: string;
+  /** The viewer's own default scene: +y up. */
+  defaultScene?: boolean;
+  /** The view to show the scene from (a shared link's), instead of framing it. */
+  view?: CameraView | null;
+}
+
+/** The scene on screen, and what framing, picking and the panel need of it. */
+interface ShownScene {
+  gpu: GpuSplats | null;
+  positions: Float32Array;
+  count: number;
+  /** Its splats' shapes and opacities (not their colours), for picks. */
+  pickCloud: SplatCloud | null;
+  facts: SceneFacts | null;
+}
+
+const NO_SCENE: ShownScene = { gpu: null, positions: new Float32Array(0), count: 0, pickCloud: null, facts: null };
+
+export class SceneSession {
+  private shown: ShownScene = NO_SCENE;
+  /** What a preview replaced, to come back to if its load does not complete. */
+  private held: { scene: ShownScene; rig: RigSnapshot; up: UpChoice; warnings: string[] } | null = null;
+
+  constructor(
+    private readonly core: ViewerCore,
+    private readonly rig: CameraRig,
+    private readonly settings: ViewerSettings,
+    private readonly state: ViewerState,
+    private readonly events: Emitter<ViewerEvents>,
+  ) {}
+
+  /** What picks hit: the splats of the scene on screen, without colours (null: none). */
+  get pickCloud(): SplatCloud | null {
+    return this.shown.pickCloud;
+  }
+
+  /** The whole of a scene that opened, in place of the one on screen or its preview (both freed). Throws, keeping what is on screen, if it does not fit. */
+  showLoaded(cloud: SplatCloud, arrival: SceneArrival, load: { bytes: number | null; loadMs: number }): void {
+    const gpu = this.core.showCloud(cloud, `GpuSplats(${arrival.name})`);
+    const previewed = this.held !== null;
+    if (this.held && this.held.scene.gpu !== this.shown.gpu) this.held.scene.gpu?.destroy();
+    this.held = null;
+    this.shown.gpu?.destroy();
+    this.shown = this.sceneOf(gpu, cloud, { name: arrival.name, partial: false, ...load });
+    if (previewed) this.rig.reframe(this.shown.facts!.bounds, this.framingUp());
+    else this.frameNewScene(cloud, arrival);
+    this.publish('opened');
+  }
+
+  /**
+   * Shows the part of a scene that has arrived (a file decoded as it
+   * downloads): the first part framed as a new scene, the next ones as the
+   * scene growing; what was on screen is held aside until the load ends.
+   */
+  showPreview(cloud: SplatCloud, arrival: SceneArrival): void {
+    let gpu: GpuSplats;
+    try {
+      gpu = this.core.showCloud(cloud, `GpuSplats(${arrival.name}, so far)`);
+    } catch {
+      // A part the GPU cannot hold: no preview; the load itself says what is wrong.
+      return;
+    }
+    const first = this.held === null;
+    if (first) this.held = { scene: this.shown, rig: this.rig.save(), up: { ...this.state.up }, warnings: this.state.warnings };
+    // The preview before this one.
+    else this.shown.gpu?.destroy();
+    this.shown = this.sceneOf(gpu, cloud, { name: arrival.name, partial: true, bytes: null, loadMs: null });
+    if (first) this.frameNewScene(cloud, arrival);
+    else this.rig.reframe(this.shown.facts!.bounds, this.framingUp());
+    this.publish('preview');
+  }
+
+  /** Ends a preview of a load that did not complete: what was on screen before it comes back. */
+  endPreview(): void {
+    const held = this.held;
+    if (!held) return;
+    this.held = null;
+    this.core.show(held.scene.gpu, held.scene.positions, held.scene.count);
+    this.shown.gpu?.destroy();
+    this.shown = held.scene;
+    this.rig.restore(held.rig);
+    this.state.warnings = held.warnings;
+    this.setUp(held.up);
+    this.publish('restored');
+    this.events.emit('camera');
+  }
+
+  /** Says which way is up and where that came from; the panel's up axis follows. */
+  setUp(choice: UpChoice): void {
+    this.settings.upAxis = choice.axis;
+    this.state.up = choice;
+    this.events.emit('up', choice);
+  }
+
+  /** The axis framing uses: the chosen one, or for a levelled view the axis the camera's up is, else −y. */
+  framingUp(): UpAxis {
+    const axis = this.settings.upAxis;
+    return axis === 'levelled' ? upAxisOf(this.rig.camera.up) ?? '-y' : axis;
+  }
+
+  destroy(): void {
+    if (this.held && this.held.scene.gpu !== this.shown.gpu) this.held.scene.gpu?.destroy();
+    this.held = null;
+    this.shown.gpu?.destroy();
+    this.shown = NO_SCENE;
+  }
+
+  private sceneOf(gpu: GpuSplats, cloud: SplatCloud, load: Pick<SceneFacts, 'name' | 'partial' | 'bytes' | 'loadMs'>): ShownScene {
+    // The bulk of the scene, not its floaters.
+    const bounds = robustBounds(cloud.positions, cloud.count);
+    this.rig.fly.setScene(bounds);
+    return {
+      gpu,
+      positions: cloud.positions,
+      count: cloud.count,
+      pickCloud: { ...cloud, dc: new Float32Array(0), sh: new Float32Array(0), shDegree: 0 },
+      facts: { ...load, splats: cloud.count, shDegree: cloud.shDegree, bounds, antiAliasing: cloud.antiAliasing },
+    };
+  }
+
+  private publish(how: 'opened' | 'preview' | 'restored'): void {
+    const facts = this.shown.facts;
+    this.state.scene = facts;
+    this.state.sceneName = facts?.name ?? '';
+    this.state.splats = facts?.splats ?? 0;
+    this.events.emit('scene', facts, how);
+  }
+
+  /** Frames a new scene from the home angle, up as the scene suggests, or from the view it arrived with. */
+  private frameNewScene(cloud: SplatCloud, arrival: SceneArrival): void {
+    const up = sceneUp(cloud, arrival.defaultScene ?? false);
+    this.rig.frameHome(this.shown.facts!.bounds, up.axis);
+    this.rig.moved = false;
+    if (arrival.view) {
+      // A shared link: the exact view it names (framing above set the zoom limits), kept as the scene grows.
+      this.rig.camera.setView(arrival.view);
+      this.rig.moved = true;
+      this.setUp({ axis: upAxisOf(this.rig.camera.up) ?? 'levelled', source: 'the link', why: undefined });
+    } else {
+      this.setUp({ axis: up.axis, source: up.source, why: up.why });
+    }
+    this.rig.jump();
+    this.events.emit('camera');
+  }
+}
