@@ -8,12 +8,13 @@
  * at once. DOM-free.
  */
 import type { SplatCloud } from '../scene/splat-cloud';
-import type { LoadRequest, LoadResponse, LoadStage } from './load-worker';
+import type { LoadRequest, LoadResponse } from './load-worker';
+import type { LoadedScene, LoadStage } from './scene-source';
 import { SplatFormatError } from './format-error';
 import { DEFAULT_LOAD_LIMITS, SplatLimitError, type LoadLimits } from './load-limits';
 import { ScenePreview } from './scene-preview';
 
-export type { LoadStage };
+export type { LoadedScene, LoadStage };
 export interface LoadProgressReport {
   stage: LoadStage;
   /** 0..1 */
@@ -33,14 +34,6 @@ export interface LoadOptions {
    * received (its arrays valid until the next call; src/io/scene-preview.ts).
    */
   onPreview?: (cloud: SplatCloud) => void;
-}
-
-export interface LoadedScene {
-  cloud: SplatCloud;
-  /** Things about the file worth telling the user that did not stop the load. */
-  warnings: string[];
-  /** Bytes of its file(s) read or downloaded; null where the load does not count them (a SOG link). */
-  bytes: number | null;
 }
 
 /** Rebuilds the worker's error on this side, keeping the format errors recognisable. */

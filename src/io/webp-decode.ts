@@ -24,7 +24,7 @@ import decodeWithLibwebp, { init as initLibwebp } from '@jsquash/webp/decode.js'
 // (dev server and build alike), independent of where dependency
 // pre-bundling puts the JavaScript.
 import wasmUrl from '@jsquash/webp/codec/dec/webp_dec.wasm?url';
-import { SplatFormatError } from './ply';
+import { SplatFormatError } from './format-error';
 
 export interface DecodedWebp {
   width: number;

@@ -4,7 +4,8 @@ import { gzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { detectSplatFormat, loadSplatFile, parseSplatFile } from '../../src/io/parse-splat-file';
 import { SplatFormatError } from '../../src/io/ply';
-import { isSpz, parseSpz } from '../../src/io/spz';
+import { isSpz } from '../../src/io/spz/layout';
+import { parseSpz } from '../../src/io/spz/parse';
 import { SH_C0, type SplatCloud } from '../../src/scene/splat-cloud';
 import { scenePath } from '../shared-scenes';
 
