@@ -46,18 +46,6 @@ const VERTEX_REQUIRED = ['packed_position', 'packed_rotation', 'packed_scale', '
 
 const PROGRESS_ROWS = 65536;
 
-/**
- * True when the header describes a compressed PLY: a `chunk` element and a
- * vertex element with packed_* properties (any of them: one that lacks
- * packed_position is a broken compressed PLY, to be reported as such).
- */
-export function isCompressedPly(header: PlyHeader): boolean {
-  const chunk = header.elements.find((e) => e.name === 'chunk');
-  const vertex = header.elements.find((e) => e.name === 'vertex');
-  return chunk !== undefined && vertex !== undefined &&
-    vertex.properties.some((p) => p.name.startsWith('packed_'));
-}
-
 function scalarColumn(element: PlyElement, name: string, types: readonly PlyScalarType[]): PlyScalarProperty | undefined {
   const prop = element.properties.find((p) => p.name === name);
   if (!prop) return undefined;

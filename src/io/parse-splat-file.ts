@@ -1,5 +1,5 @@
 /**
- * Parses any supported splat file held in memory into a SplatCloud, the
+ * Loads any supported splat file held in memory into a SplatCloud, the
  * format told by detection over the formats' list (formats/). DOM-free.
  */
 import type { SplatCloud } from '../scene/splat-cloud';
@@ -40,8 +40,8 @@ function needsCompanions(format: SplatFormat): SplatFormatError {
 /**
  * Parses any supported splat file held in memory (what the streaming loader
  * calls for the formats it gathers) and checks the decoded values
- * (validateSplatCloud). SPZ and SOG are asynchronous (their streams and
- * images are decompressed), the other formats are not.
+ * (validateSplatCloud). Asynchronous: a format's decoder is loaded when
+ * first needed, and SPZ and SOG decompress their streams and images.
  */
 export async function loadSplatFile(
   buffer: ArrayBuffer | Uint8Array,
@@ -50,25 +50,8 @@ export async function loadSplatFile(
 ): Promise<SplatCloud> {
   const bytes = buffer instanceof Uint8Array ? buffer : new Uint8Array(buffer);
   const format = detectFormat(bytes, name);
-  let cloud: SplatCloud;
-  if (format.read) cloud = format.read(bytes, options);
-  else if (format.readAsync) cloud = await format.readAsync(bytes, options);
-  else throw needsCompanions(format);
+  if (!format.read) throw needsCompanions(format);
+  const cloud = await format.read(bytes, options);
   validateSplatCloud(cloud);
   return cloud;
-}
-
-/** Parses a splat file of a format read at once (all but SPZ and SOG: loadSplatFile), as detectSplatFormat tells it. */
-export function parseSplatFile(
-  buffer: ArrayBuffer | Uint8Array,
-  name?: string,
-  options: ParseSplatFileOptions = {},
-): SplatCloud {
-  const bytes = buffer instanceof Uint8Array ? buffer : new Uint8Array(buffer);
-  const format = detectFormat(bytes, name);
-  if (format.read) return format.read(bytes, options);
-  if (format.readAsync) {
-    throw new SplatFormatError(`${format.label} files are decompressed asynchronously: open them with loadSplatFile`);
-  }
-  throw needsCompanions(format);
 }

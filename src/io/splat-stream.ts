@@ -164,7 +164,7 @@ export async function loadSplatStream(
       const start = head.length > 0 ? head.bytes() : chunk;
       // Fails on an unknown format now, not after gathering all of it.
       const format = sniffFormat(start, options.name);
-      if (format !== 'more') sink = open(format, start);
+      if (format !== 'more') sink = await open(format, start);
       else if (start === chunk) head.append(chunk);
     }
     reportRead();
@@ -175,15 +175,15 @@ export async function loadSplatStream(
   }
   signal?.throwIfAborted();
   // A stream that ended while still deciding is a short file.
-  sink ??= open(detectFormat(head.bytes(), options.name), head.bytes());
+  sink ??= await open(detectFormat(head.bytes(), options.name), head.bytes());
   return sink.finish();
 
   /** Where the chunks of a file of `format` go, `start` being those that arrived so far. */
-  function open(format: SplatFormat, start: Uint8Array): Sink {
+  async function open(format: SplatFormat, start: Uint8Array): Promise<Sink> {
     if (format.stream) {
       // Without a known size, records decoded is the only progress there is.
       const recordProgress = progressBytes === undefined ? (f: number) => onProgress?.('read', f) : undefined;
-      const stream = format.stream(start, { totalBytes, onProgress: recordProgress, limits, onWarning: options.onWarning });
+      const stream = await format.stream(start, { totalBytes, onProgress: recordProgress, limits, onWarning: options.onWarning });
       // The decoder checks the values it decodes (RecordStream.finish).
       return { push: (chunk) => stream.push(chunk), decoded: stream, enough: () => stream.enough, finish: async () => stream.finish() };
     }

@@ -41,9 +41,8 @@ describe('the formats list', () => {
     for (const format of SPLAT_FORMATS) {
       expect(format.sniff !== undefined || format.byName === true, `${format.id} can be recognised`).toBe(true);
       expect(format.signature !== undefined, `${format.id} names its signature when it has a sniff`).toBe(format.sniff !== undefined);
-      const ways = [format.read, format.readAsync, format.companions].filter((way) => way !== undefined);
-      expect(ways, `${format.id} has one way to be read`).toHaveLength(1);
-      // An ended stream or parseSplatFile reads a streaming format's bytes whole.
+      // Read from its bytes (streamed or whole), or from them and the files beside it.
+      expect(format.read !== undefined, `${format.id} has one way to be read`).toBe(format.companions === undefined);
       if (format.stream) expect(format.read, `${format.id} streams and reads whole`).toBeDefined();
       expect(format.extensions.length).toBeGreaterThan(0);
       for (const extension of [...format.extensions, ...(format.companions?.extensions ?? [])]) expect(extension).toMatch(/^\.[a-z0-9]+$/);

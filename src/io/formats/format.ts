@@ -5,6 +5,11 @@
  * scene-source.ts), the file picker's accept list and the help text
  * (scene-files.ts) all read that list, so a new format is one module and
  * one line there. DOM-free.
+ *
+ * A description's sniff is light and imported with it; its decoder is
+ * loaded when a file of the format is read (a dynamic import, a chunk of its
+ * own in the browser): the page lists the formats for its help text and
+ * file picker, and the decoders stay in the load worker.
  */
 import type { SplatCloud } from '../../scene/splat-cloud';
 import type { LoadLimits } from '../load-limits';
@@ -77,16 +82,14 @@ export interface SplatFormat<Id extends string = string> {
    * (.ksplat), and those opened by name before their bytes are read.
    */
   readonly byName?: boolean;
-  /** Reads the whole file held in memory, at once. */
-  readonly read?: (bytes: Uint8Array, options: ReadOptions) => SplatCloud;
-  /** Reads the whole file held in memory, asynchronously (a stream to inflate, images to decode). */
-  readonly readAsync?: (bytes: Uint8Array, options: ReadOptions) => Promise<SplatCloud>;
+  /** Reads the whole file held in memory (every format but those read with companions). */
+  readonly read?: (bytes: Uint8Array, options: ReadOptions) => Promise<SplatCloud>;
   /**
    * Decodes the file while its bytes arrive: given the first bytes (those
-   * the sniff saw), returns a decoder that the rest is pushed into.
-   * Formats without one are gathered whole, then read.
+   * the sniff saw), a decoder that the rest is pushed into. Formats without
+   * one are gathered whole, then read.
    */
-  readonly stream?: (start: Uint8Array, options: StreamOptions) => RecordStream;
+  readonly stream?: (start: Uint8Array, options: StreamOptions) => Promise<RecordStream>;
   /** The files it needs beside it: such a format is read from a scene source (scene-source.ts), not from bytes alone. */
   readonly companions?: Companions;
 }

@@ -3,10 +3,8 @@
  * whose vertex rows hold the splats' parameters, decoded row by row while
  * the file arrives (ply-stream.ts). DOM-free.
  */
-import { isCompressedPly } from '../compressed-ply';
-import { parseSplatPly } from '../ply';
 import { parsePlyHeader, sniffPlyHeader } from '../ply-header';
-import { createPlyVertexStream } from '../ply-stream';
+import { isCompressedPly } from './compressed-ply';
 import type { SplatFormat } from './format';
 
 export const INRIA_PLY: SplatFormat<'ply'> = {
@@ -21,9 +19,10 @@ export const INRIA_PLY: SplatFormat<'ply'> = {
     // A header cut short is read as this one, whose parser says what is missing.
     return header === 'truncated' || !isCompressedPly(header) ? 'yes' : 'no';
   },
-  read: (bytes, options) => parseSplatPly(bytes, options),
-  stream: (start, options) => {
+  read: async (bytes, options) => (await import('../ply')).parseSplatPly(bytes, options),
+  stream: async (start, options) => {
     const header = parsePlyHeader(start);
+    const { createPlyVertexStream } = await import('../ply-stream');
     const stream = createPlyVertexStream(header, options);
     stream.push(start.subarray(header.headerLength));
     return stream;

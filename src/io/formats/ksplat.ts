@@ -3,7 +3,6 @@
  * counts agree with each other and the file's length (a file still arriving
  * shows only its version bytes), or by its name. DOM-free.
  */
-import { parseKsplat } from '../ksplat/decode';
 import { looksLikeKsplat, startsLikeKsplat } from '../ksplat/layout';
 import type { SplatFormat } from './format';
 
@@ -15,5 +14,5 @@ export const KSPLAT: SplatFormat<'ksplat'> = {
   sniff: (bytes, { partial }) => ((partial ? startsLikeKsplat(bytes) : looksLikeKsplat(bytes)) ? 'yes' : 'no'),
   // A damaged file named .ksplat gets the ksplat reader's message rather than "unrecognised".
   byName: true,
-  read: (bytes, options) => parseKsplat(bytes, options),
+  read: async (bytes, options) => (await import('../ksplat/decode')).parseKsplat(bytes, options),
 };

@@ -1,5 +1,5 @@
 /** PlayCanvas SOG bundle: a zip of meta.json and its images, whose directory is at its end, so it is gathered whole. DOM-free. */
-import { isZip, parseSogBundle } from '../sog/bundle';
+import { isZip } from '../zip-directory';
 import type { SplatFormat } from './format';
 
 export const SOG_BUNDLE: SplatFormat<'sog'> = {
@@ -8,5 +8,5 @@ export const SOG_BUNDLE: SplatFormat<'sog'> = {
   extensions: ['.sog'],
   signature: 'a zip (.sog) signature',
   sniff: (bytes) => (isZip(bytes) ? 'yes' : 'no'),
-  readAsync: (bytes, options) => parseSogBundle(bytes, options),
+  read: async (bytes, options) => (await import('../sog/bundle')).parseSogBundle(bytes, options),
 };

@@ -3,7 +3,6 @@
  * and the .webp images it names, read from beside it (files opened with
  * it, or fetched from beside its URL: scene-source.ts). DOM-free.
  */
-import { parseSog } from '../sog/decode';
 import { SOG_META_MAX_BYTES } from '../sog/meta';
 import type { SplatFormat } from './format';
 
@@ -17,6 +16,6 @@ export const SOG_META: SplatFormat<'sog-meta'> = {
     extensions: ['.webp'],
     what: 'images',
     maxMainBytes: SOG_META_MAX_BYTES,
-    read: (meta, companion, options) => parseSog(meta, companion, options),
+    read: async (meta, companion, options) => (await import('../sog/decode')).parseSog(meta, companion, options),
   },
 };

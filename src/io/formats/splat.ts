@@ -3,7 +3,6 @@
  * by its name alone, and decoded record by record while it arrives
  * (splat-format.ts). DOM-free.
  */
-import { parseSplatFormat, SplatRecordStream } from '../splat-format';
 import type { SplatFormat } from './format';
 
 export const SPLAT: SplatFormat<'splat'> = {
@@ -11,9 +10,9 @@ export const SPLAT: SplatFormat<'splat'> = {
   label: '.splat',
   extensions: ['.splat'],
   byName: true,
-  read: (bytes, options) => parseSplatFormat(bytes, options),
-  stream: (start, options) => {
-    const stream = new SplatRecordStream(options);
+  read: async (bytes, options) => (await import('../splat-format')).parseSplatFormat(bytes, options),
+  stream: async (start, options) => {
+    const stream = new (await import('../splat-format')).SplatRecordStream(options);
     stream.push(start);
     return stream;
   },

@@ -1,6 +1,5 @@
-/** Niantic SPZ: gzip-wrapped (versions 2 and 3) or zstd streams (version 4), decompressed asynchronously. DOM-free. */
+/** Niantic SPZ: gzip-wrapped (versions 2 and 3) or zstd streams (version 4), decompressed by spz/. DOM-free. */
 import { isSpz } from '../spz/layout';
-import { parseSpz } from '../spz/parse';
 import type { SplatFormat } from './format';
 
 export const SPZ: SplatFormat<'spz'> = {
@@ -9,8 +8,8 @@ export const SPZ: SplatFormat<'spz'> = {
   extensions: ['.spz'],
   signature: 'an SPZ magic',
   sniff: (bytes) => (isSpz(bytes) ? 'yes' : 'no'),
-  readAsync: async (bytes, options) => {
-    const cloud = await parseSpz(bytes, { limits: options.limits });
+  read: async (bytes, options) => {
+    const cloud = await (await import('../spz/parse')).parseSpz(bytes, { limits: options.limits });
     options.onProgress?.(1);
     return cloud;
   },

@@ -7,20 +7,12 @@
 import type { SplatCloud } from '../../scene/splat-cloud';
 import { SplatFormatError } from '../format-error';
 import { lastPathSegment } from '../path-name';
-import { inflateExactly, listZipEntries, zipEntryData, type ZipEntry } from '../zip-entries';
+import { isZip, listZipEntries, zipEntryData, type ZipEntry } from '../zip-directory';
+import { inflateExactly, MAX_DEFLATE_RATIO } from '../zip-inflate';
 import { decodeSog, type ParseSogOptions } from './decode';
 import type { BoundedReader } from './images';
 import { metaTooLarge, parseSogMeta, SOG_META_MAX_BYTES } from './meta';
 
-/** True for a zip archive (local file header magic PK\x03\x04), as a .sog bundle is. */
-export function isZip(bytes: Uint8Array): boolean {
-  return bytes.length >= 4 && bytes[0] === 0x50 && bytes[1] === 0x4b && bytes[2] === 0x03 && bytes[3] === 0x04;
-}
-
-// Zip entries are refused when their stated size could not come from their
-// compressed size (deflate expands at most about 1032:1): such an archive is
-// damaged or forged, whatever the bound.
-const MAX_DEFLATE_RATIO = 1032;
 const MAX_ENTRIES = 4096;
 
 function zipError(err: unknown): SplatFormatError {
@@ -42,6 +34,7 @@ function unpackEntry(bytes: Uint8Array, entry: ZipEntry, maxBytes: number, refus
     throw new SplatFormatError(`${what} uses zip compression method ${method}; only stored and deflate are supported`);
   }
   if (entry.encrypted) throw new SplatFormatError(`${what} is encrypted`);
+  // A stated size its compressed size could not give: damaged or forged, whatever the bound.
   const plausible = method === 0 ? compressedSize : compressedSize * MAX_DEFLATE_RATIO + 1024;
   if (size > plausible) {
     throw new SplatFormatError(`${what} claims ${size} bytes from ${compressedSize} compressed: the archive is damaged`);

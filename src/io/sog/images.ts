@@ -8,7 +8,8 @@
  */
 import { SplatFormatError } from '../format-error';
 import { checkByteCount, type LoadLimits } from '../load-limits';
-import { decodeWebp, readWebpSize, webpByteBound, type DecodedWebp, type WebpSize } from '../webp-decode';
+import { decodeWebp, type DecodedWebp } from '../webp-decode';
+import { readWebpSize, webpByteBound, type WebpSize } from '../webp-header';
 import { MAX_PALETTE, PALETTE_ROW } from './meta';
 
 /** The most bytes an image file may hold, and the error for one that holds more. */

@@ -38,7 +38,7 @@
  * (192, 512, 960); the palette is as large as the centroids image.
  */
 import { SplatFormatError } from '../format-error';
-import { WEBP_MAX_DIMENSION } from '../webp-decode';
+import { WEBP_MAX_DIMENSION } from '../webp-header';
 
 /**
  * The most bytes of a meta.json that are read. Real ones are a few KB: a

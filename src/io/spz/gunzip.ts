@@ -9,10 +9,8 @@
  */
 import { SplatFormatError } from '../format-error';
 import { allocateBytes, checkByteCount, checkSplatCount, type LoadLimits } from '../load-limits';
+import { MAX_DEFLATE_RATIO } from '../zip-inflate';
 import { HEADER_BYTES, planeSizes, readSpzHeader, V4_HEADER_BYTES, v4DataEnd, v4TableEnd } from './layout';
-
-/** The most bytes deflate can expand one compressed byte to. */
-const MAX_DEFLATE_RATIO = 1032;
 
 /**
  * Bytes arriving from a decompression stream, gathered only as far as they
