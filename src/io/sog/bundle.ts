@@ -2,7 +2,7 @@
  * Parser for a bundled .sog scene: a zip archive holding meta.json and the
  * images it names. Each entry is refused by its stated size before a byte
  * is inflated, and inflated as a stream that stops at that size
- * (zip-entries.ts). DOM-free.
+ * (zip-directory.ts, zip-inflate.ts). DOM-free.
  */
 import type { SplatCloud } from '../../scene/splat-cloud';
 import { SplatFormatError } from '../format-error';
