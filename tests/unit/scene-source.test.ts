@@ -72,6 +72,18 @@ describe('loadSceneFile (Node)', () => {
     await expect(loadSceneFile(path, { limits })).rejects.toThrow(/100 splats of SH degree 0: more than the 99/);
   });
 
+  it('reads no more of a meta.json, or an image, than such a file can hold', async () => {
+    const big = join(dir, 'big');
+    mkdirSync(big);
+    writeFileSync(join(big, 'meta.json'), ' '.repeat(2 ** 20 + 1));
+    await expect(loadSceneFile(join(big, 'meta.json'))).rejects.toThrow(/meta\.json is 1,048,577 bytes: more than the 1,048,576 it can take/);
+    const images = join(dir, 'big-images');
+    mkdirSync(images);
+    writeFileSync(join(images, 'meta.json'), sog.metaJson);
+    for (const [name, bytes] of sog.files) writeFileSync(join(images, name), name === 'quats.webp' ? new Uint8Array(64 * 2 ** 20) : bytes);
+    await expect(loadSceneFile(join(images, 'meta.json'))).rejects.toThrow(/quats\.webp' is 67,108,864 bytes: more than the [\d,]+ it can take/);
+  });
+
   it('says a folder is a folder, and a missing file missing', async () => {
     await expect(loadSceneFile(join(dir, 'garden'))).rejects.toThrow(/is a folder, not a scene file/);
     await expect(loadSceneFile(join(dir, 'nothing.ply'))).rejects.toThrow(/There is no file at/);
