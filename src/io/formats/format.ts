@@ -61,7 +61,7 @@ export interface Companions {
 
 export interface SplatFormat<Id extends string = string> {
   readonly id: Id;
-  /** Its name in help text and messages ("SPZ", "SOG meta.json with its images"). */
+  /** Its name in help text and messages ("SPZ", "SOG meta.json"). */
   readonly label: string;
   /** How its files end, lower case with the dot ('.ply'): the picker accepts them. */
   readonly extensions: readonly string[];
