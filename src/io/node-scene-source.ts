@@ -9,7 +9,9 @@ import { readFile, stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { SplatFormatError } from './format-error';
 import { SplatLimitError } from './load-limits';
-import { loadScene, type LoadedScene, type SceneLoadOptions, type SceneSource } from './scene-source';
+import { previewSender } from './preview-sender';
+import { ScenePreview } from './scene-preview';
+import { loadScene, type LoadedScene, type LoadOptions, type SceneSource } from './scene-source';
 
 /** The file's size; a clear error for a folder, or a path where nothing is. */
 async function fileSize(path: string): Promise<number> {
@@ -48,11 +50,19 @@ export function nodeFileSource(path: string): SceneSource {
 }
 
 /**
- * Loads the scene file at `path` (with the files it names beside it),
- * streaming it through the loader within `options.limits`: the cloud, what
- * is odd about it (warnings) and the bytes read, as the browser's loader
- * gives them (SplatLoader.load).
+ * Loads the scene file at `path` (with the files it names beside it) as the
+ * browser's loader loads a file (SplatLoader.load, the same options): streamed
+ * through the decoder within `options.limits`, the scene so far handed to
+ * onPreview while it decodes; resolves with the cloud, what is odd about it
+ * (warnings) and the bytes read.
  */
-export function loadSceneFile(path: string, options: SceneLoadOptions = {}): Promise<LoadedScene> {
-  return loadScene(nodeFileSource(path), options);
+export function loadSceneFile(path: string, options: LoadOptions = {}): Promise<LoadedScene> {
+  const { onPreview, onProgress } = options;
+  const preview = onPreview ? new ScenePreview() : undefined;
+  return loadScene(nodeFileSource(path), {
+    limits: options.limits,
+    signal: options.signal,
+    onProgress: onProgress && ((stage, fraction) => onProgress({ stage, fraction })),
+    onDecoded: preview && previewSender((part) => onPreview!(preview.add(part))),
+  });
 }

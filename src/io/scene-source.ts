@@ -52,6 +52,28 @@ export interface SceneLoadOptions {
   signal?: AbortSignal;
 }
 
+export interface LoadProgressReport {
+  stage: LoadStage;
+  /** 0..1 */
+  fraction: number;
+}
+export type LoadProgress = (p: LoadProgressReport) => void;
+
+/** What a caller of a scene loader (SplatLoader.load, loadSceneFile) may ask of the load. */
+export interface LoadOptions {
+  onProgress?: LoadProgress;
+  /** Cancels the load: it rejects with the signal's reason (an AbortError). */
+  signal?: AbortSignal;
+  /** What the scene may cost (from the device: loadLimitsFor); default DEFAULT_LOAD_LIMITS. */
+  limits?: LoadLimits;
+  /**
+   * The scene so far, for a file decoded as it arrives (INRIA PLY, .splat),
+   * a few times a second while it loads: a SplatCloud over the splats
+   * received (its arrays valid until the next call; src/io/scene-preview.ts).
+   */
+  onPreview?: (cloud: SplatCloud) => void;
+}
+
 export interface LoadedScene {
   cloud: SplatCloud;
   /** Things about the file worth telling the user that did not stop the load. */

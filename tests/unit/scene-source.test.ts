@@ -63,8 +63,10 @@ describe('loadSceneFile (Node)', () => {
     const ply = concat(inriaPly({ count: 100 }), new Uint8Array(100));
     writeFileSync(path, ply);
     const stages = new Set<LoadStage>();
-    const loaded = await loadSceneFile(path, { onProgress: (stage) => stages.add(stage) });
+    const previews: number[] = [];
+    const loaded = await loadSceneFile(path, { onProgress: ({ stage }) => stages.add(stage), onPreview: (cloud) => previews.push(cloud.count) });
     expect(loaded.cloud.count).toBe(100);
+    expect(previews).toEqual([100]);
     expect(loaded.bytes).toBe(ply.length);
     expect(loaded.warnings).toEqual([expect.stringMatching(/holds 100 bytes after the 100 splats/)]);
     expect([...stages]).toEqual(['read']);
