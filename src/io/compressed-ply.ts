@@ -29,7 +29,10 @@
 import { allocateSplatCloud,
   computeBounds, shCoefficients, shDegreeFromRestCount, SH_C0, type SplatCloud,
 } from '../scene/splat-cloud';
-import { SplatFormatError, type PlyElement, type PlyHeader, type PlyScalarProperty, type PlyScalarType } from './ply';
+import { SplatFormatError } from './format-error';
+import {
+  PLY_SCALAR_SIZES, readPlyScalar, type PlyElement, type PlyHeader, type PlyScalarProperty, type PlyScalarType,
+} from './ply-header';
 import { checkSplatCount, DEFAULT_LOAD_LIMITS, type LoadLimits } from './load-limits';
 
 export const CHUNK_SPLATS = 256;
@@ -42,36 +45,6 @@ const CHUNK_COLOUR = ['min_r', 'min_g', 'min_b', 'max_r', 'max_g', 'max_b'] as c
 const VERTEX_REQUIRED = ['packed_position', 'packed_rotation', 'packed_scale', 'packed_color'] as const;
 
 const PROGRESS_ROWS = 65536;
-
-/** Bytes of each PLY scalar type. */
-const SIZES: Record<PlyScalarType, number> = {
-  int8: 1, uint8: 1, int16: 2, uint16: 2, int32: 4, uint32: 4, float32: 4, float64: 8,
-};
-
-/**
- * True when the header describes a compressed PLY: a `chunk` element and a
- * vertex element with packed_* properties (any of them: one that lacks
- * packed_position is a broken compressed PLY, to be reported as such).
- */
-export function isCompressedPly(header: PlyHeader): boolean {
-  const chunk = header.elements.find((e) => e.name === 'chunk');
-  const vertex = header.elements.find((e) => e.name === 'vertex');
-  return chunk !== undefined && vertex !== undefined &&
-    vertex.properties.some((p) => p.name.startsWith('packed_'));
-}
-
-function readScalar(view: DataView, at: number, type: PlyScalarType, le: boolean): number {
-  switch (type) {
-    case 'int8': return view.getInt8(at);
-    case 'uint8': return view.getUint8(at);
-    case 'int16': return view.getInt16(at, le);
-    case 'uint16': return view.getUint16(at, le);
-    case 'int32': return view.getInt32(at, le);
-    case 'uint32': return view.getUint32(at, le);
-    case 'float32': return view.getFloat32(at, le);
-    case 'float64': return view.getFloat64(at, le);
-  }
-}
 
 function scalarColumn(element: PlyElement, name: string, types: readonly PlyScalarType[]): PlyScalarProperty | undefined {
   const prop = element.properties.find((p) => p.name === name);
@@ -91,7 +64,7 @@ function requireColumn(element: PlyElement, name: string, types: readonly PlySca
 }
 
 function readPacked(view: DataView, row: number, col: PlyScalarProperty, le: boolean): number {
-  return readScalar(view, row + col.offset, col.type, le) >>> 0;
+  return readPlyScalar(view, row + col.offset, col.type, le) >>> 0;
 }
 
 const FLOATS: readonly PlyScalarType[] = ['float32', 'float64'];
@@ -128,7 +101,7 @@ export function parseCompressedPly(
     if (starts.has(element.name)) throw new SplatFormatError(`Compressed PLY has element "${element.name}" twice`);
     const names = new Set<string>();
     for (const prop of element.properties) {
-      if (prop.kind !== 'scalar' || !Object.hasOwn(SIZES, prop.type)) {
+      if (prop.kind !== 'scalar' || !Object.hasOwn(PLY_SCALAR_SIZES, prop.type)) {
         throw new SplatFormatError(`Compressed PLY property "${element.name}.${prop.name}" has an unknown type`);
       }
       if (names.has(prop.name)) {
@@ -204,11 +177,11 @@ export function parseCompressedPly(
     const base = chunkStart + c * chunkRow;
     for (let j = 0; j < 12; j++) {
       const col = chunkCols[j]!;
-      table[c * 18 + j] = readScalar(view, base + col.offset, col.type, le);
+      table[c * 18 + j] = readPlyScalar(view, base + col.offset, col.type, le);
     }
     for (let j = 0; j < 6; j++) {
       const col = colourCols[j];
-      table[c * 18 + 12 + j] = col ? readScalar(view, base + col.offset, col.type, le) : j < 3 ? 0 : 1;
+      table[c * 18 + 12 + j] = col ? readPlyScalar(view, base + col.offset, col.type, le) : j < 3 ? 0 : 1;
     }
   }
 

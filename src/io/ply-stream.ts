@@ -19,7 +19,7 @@ import { RecordStream } from './record-stream';
 import { expForFloat32 } from './fast-exp';
 import { MAX_MAGNITUDE, validateSplatCloud } from './validate-splats';
 import { checkSplatCount, type LoadLimits } from './load-limits';
-import type { PlyHeader, PlyScalarProperty, PlyScalarType } from './ply';
+import { readPlyScalar, type PlyHeader, type PlyScalarProperty } from './ply-header';
 import { foldFilter3D, MIP_FILTER } from '../scene/anti-aliasing';
 
 const REQUIRED = [
@@ -204,7 +204,7 @@ export class PlyVertexStream extends RecordStream {
    * (on the way, not in another pass); throws when fewer rows arrived than
    * the header declares, or when a value is unusable.
    */
-  finish(): SplatCloud {
+  override finish(): SplatCloud {
     if (this.records < this.count) {
       throw new SplatFormatError(
         `PLY file is truncated: the header declares ${this.count.toLocaleString('en-US')} splats, ` +
@@ -229,7 +229,7 @@ export class PlyVertexStream extends RecordStream {
    * PLY_TRAILING_READ_LIMIT bytes came after the rows. The caller may stop
    * reading then.
    */
-  get enough(): boolean {
+  override get enough(): boolean {
     if (!this.complete) return false;
     return this.layout.extraBytes !== undefined || this.trailingBytes > PLY_TRAILING_READ_LIMIT;
   }
@@ -334,7 +334,7 @@ export class PlyVertexStream extends RecordStream {
     if (this.mixedBlock.length < rows * n) this.mixedBlock = new Float32Array(rows * n);
     const block = this.mixedBlock;
     for (let r = 0; r < rows; r++) {
-      for (let j = 0; j < n; j++) block[r * n + j] = readScalar(view, r * rowSize + byteOffset[j]!, used[j]!.type, littleEndian);
+      for (let j = 0; j < n; j++) block[r * n + j] = readPlyScalar(view, r * rowSize + byteOffset[j]!, used[j]!.type, littleEndian);
     }
     this.decodeFloatRows(block, rows, n, this.usedOrder);
   }
@@ -363,20 +363,5 @@ export class PlyVertexStream extends RecordStream {
       `PLY property ${name} of splat ${splat} is ${first?.value ?? 'not finite'} ` +
       `(${bad.toLocaleString('en-US')} of the ${rows.toLocaleString('en-US')} splats read with it have a NaN or infinite opacity, scale or rotation)`,
     );
-  }
-
-
-}
-
-function readScalar(view: DataView, at: number, type: PlyScalarType, littleEndian: boolean): number {
-  switch (type) {
-    case 'int8': return view.getInt8(at);
-    case 'uint8': return view.getUint8(at);
-    case 'int16': return view.getInt16(at, littleEndian);
-    case 'uint16': return view.getUint16(at, littleEndian);
-    case 'int32': return view.getInt32(at, littleEndian);
-    case 'uint32': return view.getUint32(at, littleEndian);
-    case 'float32': return view.getFloat32(at, littleEndian);
-    case 'float64': return view.getFloat64(at, littleEndian);
   }
 }

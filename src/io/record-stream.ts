@@ -105,6 +105,20 @@ export abstract class RecordStream {
     return this.trailing;
   }
 
+  /**
+   * True when the stream has all it needs and the rest of the file may be
+   * left unread (never, unless a decoder says otherwise).
+   */
+  get enough(): boolean {
+    return false;
+  }
+
+  /**
+   * The decoded scene, its values checked as validateSplatCloud checks them;
+   * throws when the bytes that arrived do not make a whole file.
+   */
+  abstract finish(): SplatCloud;
+
   /** Decodes the whole records in `bytes` and keeps a trailing partial record for the next push. */
   push(bytes: Uint8Array): void {
     let at = 0;

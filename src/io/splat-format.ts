@@ -12,6 +12,7 @@ import { computeBounds, SH_C0, writeUnitQuaternion, type SplatCloud } from '../s
 import { SplatFormatError } from './format-error';
 import { RecordStream } from './record-stream';
 import { checkSplatCount, type LoadLimits } from './load-limits';
+import { validateSplatCloud } from './validate-splats';
 
 /** Bytes per splat record. */
 export const SPLAT_RECORD_SIZE = 32;
@@ -38,8 +39,8 @@ export class SplatRecordStream extends RecordStream {
     this.reportDone = options.onProgress;
   }
 
-  /** The decoded scene; throws when the bytes did not end on a whole record. */
-  finish(): SplatCloud {
+  /** The decoded scene, its values checked (validateSplatCloud); throws when the bytes did not end on a whole record. */
+  override finish(): SplatCloud {
     const received = this.decodedRecords * SPLAT_RECORD_SIZE + this.partialBytes;
     checkLength(received);
     if (this.totalBytes !== undefined && received !== this.totalBytes) {
@@ -49,6 +50,7 @@ export class SplatRecordStream extends RecordStream {
     }
     const cloud = this.trimmedCloud();
     cloud.bounds = computeBounds(cloud.positions, cloud.count);
+    validateSplatCloud(cloud);
     this.reportDone?.(1);
     return cloud;
   }

@@ -7,41 +7,13 @@
  * decoding stops, the download is aborted with it, and its memory is freed
  * at once. DOM-free.
  */
-import type { SplatCloud } from '../scene/splat-cloud';
-import type { LoadRequest, LoadResponse, LoadStage } from './load-worker';
+import type { LoadRequest, LoadResponse } from './load-worker';
+import type { LoadedScene, LoadOptions, LoadProgress, LoadProgressReport, LoadStage } from './scene-source';
 import { SplatFormatError } from './format-error';
-import { DEFAULT_LOAD_LIMITS, SplatLimitError, type LoadLimits } from './load-limits';
+import { DEFAULT_LOAD_LIMITS, SplatLimitError } from './load-limits';
 import { ScenePreview } from './scene-preview';
 
-export type { LoadStage };
-export interface LoadProgressReport {
-  stage: LoadStage;
-  /** 0..1 */
-  fraction: number;
-}
-export type LoadProgress = (p: LoadProgressReport) => void;
-
-export interface LoadOptions {
-  onProgress?: LoadProgress;
-  /** Cancels the load: it rejects with the signal's reason (an AbortError) and its worker is terminated. */
-  signal?: AbortSignal;
-  /** What the scene may cost (from the device: loadLimitsFor); default DEFAULT_LOAD_LIMITS. */
-  limits?: LoadLimits;
-  /**
-   * The scene so far, for a file decoded as it arrives (INRIA PLY, .splat),
-   * a few times a second while it loads: a SplatCloud over the splats
-   * received (its arrays valid until the next call; src/io/scene-preview.ts).
-   */
-  onPreview?: (cloud: SplatCloud) => void;
-}
-
-export interface LoadedScene {
-  cloud: SplatCloud;
-  /** Things about the file worth telling the user that did not stop the load. */
-  warnings: string[];
-  /** Bytes of its file(s) read or downloaded; null where the load does not count them (a SOG link). */
-  bytes: number | null;
-}
+export type { LoadedScene, LoadOptions, LoadProgress, LoadProgressReport, LoadStage };
 
 /** Rebuilds the worker's error on this side, keeping the format errors recognisable. */
 function toError(message: string, name: string): Error {

@@ -2,22 +2,20 @@
  * Loads a splat file from a stream of byte chunks (a fetch body, a File
  * stream) while the bytes arrive. DOM-free.
  *
- * INRIA PLY, the format of big trainer output, and antimatter15 .splat are
- * decoded record by record as the chunks come in: only a partial record is
- * kept from the file, never the file itself. The compressed formats
- * (compressed PLY, SPZ, ksplat, SOG) are small for their splat count or need
- * the whole file (a zip's directory is at its end), so their chunks are
- * gathered into one buffer of the file's size and parsed at the end.
+ * The format is sniffed from the first bytes (formats/detect.ts). A format
+ * that decodes as it arrives (INRIA PLY, the format of big trainer output,
+ * and antimatter15 .splat: their `stream`) gets the chunks record by record:
+ * only a partial record is kept from the file, never the file itself. The
+ * others (compressed PLY, SPZ, ksplat, SOG) are small for their splat count
+ * or need the whole file (a zip's directory is at its end), so their chunks
+ * are gathered into one buffer of the file's size and parsed at the end.
  */
 import type { SplatCloud } from '../scene/splat-cloud';
 import { SplatFormatError } from './format-error';
-import { parsePlyHeader } from './ply';
-import { createPlyVertexStream } from './ply-stream';
-import { SplatRecordStream } from './splat-format';
+import { detectFormat, SNIFF_BYTES, sniffFormat } from './formats/detect';
+import type { SplatFormat } from './formats/format';
 import type { RecordStream } from './record-stream';
-import { validateSplatCloud } from './validate-splats';
-import { isCompressedPly } from './compressed-ply';
-import { detectSplatFormat, loadSplatFile } from './parse-splat-file';
+import { loadSplatFile } from './parse-splat-file';
 import { allocateBytes, checkByteCount, DEFAULT_LOAD_LIMITS, type LoadLimits } from './load-limits';
 
 export type StreamStage = 'read' | 'parse';
@@ -57,11 +55,6 @@ export interface SplatStreamOptions {
   onDecoded?: (cloud: SplatCloud, decoded: number, expected: number | undefined) => void;
 }
 
-/** A PLY header longer than this is not a splat file (real ones are under 2 KB). */
-const MAX_PLY_HEADER = 1 << 20;
-/** Bytes enough to recognise every non-PLY format by its first bytes. */
-const SNIFF_BYTES = 4096;
-
 /**
  * Reads a ReadableStream as an async iterable of chunks (older browsers lack
  * its async iterator). A reader that stops early (an error, a cancelled
@@ -91,32 +84,7 @@ export function* chunksOf(bytes: Uint8Array, chunkSize: number): Generator<Uint8
   for (let at = 0; at < bytes.length; at += chunkSize) yield bytes.subarray(at, Math.min(bytes.length, at + chunkSize));
 }
 
-/** Position of the byte after the `end_header` line, or -1 while the header is incomplete. */
-function plyHeaderEnd(bytes: Uint8Array): number {
-  const marker = [0x65, 0x6e, 0x64, 0x5f, 0x68, 0x65, 0x61, 0x64, 0x65, 0x72]; // "end_header"
-  let from = 0;
-  for (;;) {
-    const at = bytes.indexOf(0x65, from);
-    if (at < 0 || at + marker.length > bytes.length) return -1;
-    let match = at === 0 || bytes[at - 1] === 0x0a;
-    for (let i = 1; match && i < marker.length; i++) match = bytes[at + i] === marker[i];
-    if (match) {
-      const lineEnd = bytes.indexOf(0x0a, at + marker.length);
-      return lineEnd < 0 ? -1 : lineEnd + 1;
-    }
-    from = at + 1;
-  }
-}
-
-function isPlyStart(bytes: Uint8Array): boolean {
-  return bytes.length >= 4 && bytes[0] === 0x70 && bytes[1] === 0x6c && bytes[2] === 0x79 &&
-    (bytes[3] === 0x0a || bytes[3] === 0x0d);
-}
-
-/** Decoding records as they arrive, or gathering the file to parse it at the end. */
-type Way = 'ply-rows' | 'splat-records' | 'gather';
-
-/** Where the chunks go once the format is known. */
+/** Where the chunks go once the format is known: a decoder of records as they arrive, or a buffer to parse at the end. */
 interface Sink {
   push(chunk: Uint8Array): void;
   /** Where a sink that decodes as the bytes arrive has come (src/io/record-stream.ts). */
@@ -194,8 +162,9 @@ export async function loadSplatStream(
       // A first chunk that is enough to decide is used as it is, not copied.
       if (head.length > 0) head.append(chunk);
       const start = head.length > 0 ? head.bytes() : chunk;
-      const way = decide(start, false);
-      if (way !== 'wait') sink = open(way, start);
+      // Fails on an unknown format now, not after gathering all of it.
+      const format = sniffFormat(start, options.name);
+      if (format !== 'more') sink = await open(format, start);
       else if (start === chunk) head.append(chunk);
     }
     reportRead();
@@ -206,61 +175,25 @@ export async function loadSplatStream(
   }
   signal?.throwIfAborted();
   // A stream that ended while still deciding is a short file.
-  sink ??= open(decide(head.bytes(), true), head.bytes());
+  sink ??= await open(detectFormat(head.bytes(), options.name), head.bytes());
   return sink.finish();
 
-  /** How to read the file, from its first bytes: wait for more, decode records as they come, or gather it. */
-  function decide(bytes: Uint8Array, ended: boolean): 'wait' | Way {
-    if (isPlyStart(bytes)) {
-      if (plyHeaderEnd(bytes) >= 0) return isCompressedPly(parsePlyHeader(bytes)) ? 'gather' : 'ply-rows';
-      if (bytes.length > MAX_PLY_HEADER) {
-        throw new SplatFormatError(
-          `PLY header is not a splat header: no "end_header" line in the first ${MAX_PLY_HEADER / 1024} KB`,
-        );
-      }
-      // Ended inside the header: the parser names what is missing.
-      return ended ? 'gather' : 'wait';
+  /** Where the chunks of a file of `format` go, `start` being those that arrived so far. */
+  async function open(format: SplatFormat, start: Uint8Array): Promise<Sink> {
+    if (format.stream) {
+      // Without a known size, records decoded is the only progress there is.
+      const recordProgress = progressBytes === undefined ? (f: number) => onProgress?.('read', f) : undefined;
+      const stream = await format.stream(start, { totalBytes, onProgress: recordProgress, limits, onWarning: options.onWarning });
+      // The decoder checks the values it decodes (RecordStream.finish).
+      return { push: (chunk) => stream.push(chunk), decoded: stream, enough: () => stream.enough, finish: async () => stream.finish() };
     }
-    if (bytes.length < SNIFF_BYTES && !ended) return 'wait';
-    // Fails on an unknown format now, not after gathering all of it.
-    return detectSplatFormat(bytes, options.name, { partial: !ended }) === 'splat' ? 'splat-records' : 'gather';
-  }
-
-  function open(way: Way | 'wait', start: Uint8Array): Sink {
-    // Without a known size, records decoded is the only progress there is.
-    const recordProgress = progressBytes === undefined ? (f: number) => onProgress?.('read', f) : undefined;
-    switch (way) {
-      case 'ply-rows': {
-        const header = parsePlyHeader(start);
-        const stream = createPlyVertexStream(header, { totalBytes, onProgress: recordProgress, limits, onWarning: options.onWarning });
-        stream.push(start.subarray(header.headerLength));
-        // The PLY decoder checks its values on the way.
-        return { push: (chunk) => stream.push(chunk), decoded: stream, enough: () => stream.enough, finish: async () => stream.finish() };
-      }
-      case 'splat-records': {
-        const stream = new SplatRecordStream({ totalBytes, onProgress: recordProgress, limits });
-        stream.push(start);
-        return {
-          push: (chunk) => stream.push(chunk),
-          decoded: stream,
-          enough: () => false,
-          finish: async () => {
-            const cloud = stream.finish();
-            validateSplatCloud(cloud);
-            return cloud;
-          },
-        };
-      }
-      case 'gather':
-      case 'wait': {
-        const gatherer = new ByteGatherer(totalBytes, limits);
-        gatherer.append(start);
-        return {
-          push: (chunk) => gatherer.append(chunk),
-          enough: () => false,
-          finish: () => loadSplatFile(gatherer.bytes(), options.name, { onProgress: (f) => onProgress?.('parse', f), limits }),
-        };
-      }
-    }
+    const gatherer = new ByteGatherer(totalBytes, limits);
+    gatherer.append(start);
+    return {
+      push: (chunk) => gatherer.append(chunk),
+      enough: () => false,
+      // Detected again on the whole file: a partial file is told by fewer bytes (a ksplat by its version).
+      finish: () => loadSplatFile(gatherer.bytes(), options.name, { onProgress: (f) => onProgress?.('parse', f), limits }),
+    };
   }
 }

@@ -6,13 +6,14 @@
  * outside.
  */
 
+import { SCENE_FILE_ACCEPT, SCENE_FILES_TEXT } from '../io/formats/scene-files';
 import type { LoadStage } from '../io/splat-loader';
 
 /** info: news (a link copied); warn: something odd that did not stop anything; fail: an error. */
 export type Tone = 'info' | 'warn' | 'fail';
 
 /** The scene files the viewer opens, as the help and the drop zone name them. */
-const SCENE_FILES = 'a splat file (.ply .splat .spz .ksplat .sog, or a SOG meta.json with its images)';
+const SCENE_FILES = SCENE_FILES_TEXT;
 
 /** How long a notice (MessageOverlay.notify) stays: long enough to read a link. */
 export const NOTICE_MS = 4000;
@@ -194,7 +195,7 @@ export class HelpOverlay {
 }
 
 /** Splat files the viewer opens; a SOG meta.json comes with its .webp images. */
-export const SPLAT_FILE_ACCEPT = '.ply,.splat,.spz,.ksplat,.sog,.json,.webp';
+export const SPLAT_FILE_ACCEPT = SCENE_FILE_ACCEPT;
 
 /**
  * The hidden file input behind "open scene…" (id `file-input`, so tests can

@@ -1,15 +1,11 @@
 /**
  * How the viewer names what it opens, in messages and the panel. DOM-free.
  */
+import { lastPathSegment } from '../io/path-name';
 
-/** The last path segment of an absolute URL, for messages ("scene.ply"). */
+/** The last path segment of an absolute URL, for messages ("scene.ply"); the URL itself when it has none. */
 export function fileName(url: string): string {
-  const last = new URL(url).pathname.split('/').pop() || url;
-  try {
-    return decodeURIComponent(last);
-  } catch {
-    return last;
-  }
+  return lastPathSegment(url) || url;
 }
 
 /** A link's text, cut to a length that reads in a message title. */

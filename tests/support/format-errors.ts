@@ -14,3 +14,12 @@ export function expectFormatError(run: () => unknown, ...patterns: RegExp[]): st
   for (const pattern of patterns) expect(message).toMatch(pattern);
   return message;
 }
+
+/** Expects `promise` to reject with a SplatFormatError whose message matches every pattern; returns the message. */
+export async function expectFormatRejection(promise: Promise<unknown>, ...patterns: RegExp[]): Promise<string> {
+  const caught = await promise.then(() => undefined, (error: unknown) => error);
+  expect(caught, 'expected a SplatFormatError').toBeInstanceOf(SplatFormatError);
+  const message = (caught as Error).message;
+  for (const pattern of patterns) expect(message).toMatch(pattern);
+  return message;
+}

@@ -27,10 +27,12 @@ import { deflateRun, gzipRun, sogWith, spzHeader } from './bombs';
 import { writeKsplat } from './ksplat-writer';
 import { bundleSog, writeSog } from './sog-writer';
 import { parseSplatPly } from '../../src/io/ply';
+import type { SplatFormatId } from '../../src/io/formats/index';
 
 export { HarnessWorker, runLoad, type Outcome } from './loader-harness';
 
-export type SeedFormat = 'ply' | 'compressed-ply' | 'spz' | 'splat' | 'ksplat' | 'sog';
+/** The formats read from one file's bytes (a SOG meta.json's images are fuzzed inside .sog bundles). */
+export type SeedFormat = Exclude<SplatFormatId, 'sog-meta'>;
 
 export interface FuzzSeed {
   id: string;

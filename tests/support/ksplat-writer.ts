@@ -1,6 +1,6 @@
 /**
  * Writes a SplatCloud as a GaussianSplats3D `.ksplat` file, for tests. Written
- * from the format description (see the header comment of src/io/ksplat.ts for
+ * from the format description (see the header comment of src/io/ksplat/layout.ts for
  * the byte layout) and deliberately sharing no code with the parser, so the
  * round-trip tests check one against the other.
  *

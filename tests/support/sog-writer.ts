@@ -1,6 +1,6 @@
 /**
  * A SOG writer for the tests, written from the format description (see the
- * header of src/io/sog.ts), not from any other writer. It aims at output
+ * header of src/io/sog/meta.ts), not from any other writer. It aims at output
  * whose decoding is predictable rather than small:
  * - positions: the log transform, 16 bits per axis over the per-axis range,
  *   rounded to the nearest step;

@@ -16,11 +16,13 @@
 import { crc32, deflateRawSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkSplatCount, DEFAULT_LOAD_LIMITS, SplatLimitError, type LoadLimits } from '../../src/io/load-limits';
-import { parseSplatFile } from '../../src/io/parse-splat-file';
+import { loadSplatFile } from '../../src/io/parse-splat-file';
 import { parseSplatPly, SplatFormatError } from '../../src/io/ply';
-import { parseSog, parseSogBundle, SOG_META_MAX_BYTES } from '../../src/io/sog';
-import { parseSpz } from '../../src/io/spz';
-import { webpByteBound } from '../../src/io/webp-decode';
+import { parseSogBundle } from '../../src/io/sog/bundle';
+import { parseSog } from '../../src/io/sog/decode';
+import { SOG_META_MAX_BYTES } from '../../src/io/sog/meta';
+import { parseSpz } from '../../src/io/spz/parse';
+import { webpByteBound } from '../../src/io/webp-header';
 import { SCENES_DIR } from '../shared-scenes';
 import { deflateRun, gzipRun, type Deflated, sogWith, spzHeader, spzPlaneBytes, zipArchive, zstdRleFrame } from '../support/bombs';
 import { buildHarness, removeHarness } from '../support/build-harness';
@@ -159,15 +161,6 @@ async function rejection(promise: Promise<unknown>): Promise<Error> {
   return err;
 }
 
-function thrown(run: () => unknown): Error {
-  try {
-    run();
-  } catch (err) {
-    return err as Error;
-  }
-  throw new Error('expected an error');
-}
-
 describe('counts are checked against the limits before allocating', () => {
   it('SPZ (raw, gzipped, version 4): the limit loads, one more is refused', async () => {
     for (const bytes of [spzPayload({ version: 3, count: 40, shDegree: 1 }), gzipRun(spzPayload({ version: 2, count: 40, shDegree: 1 }), 0, 1),
@@ -193,16 +186,16 @@ describe('counts are checked against the limits before allocating', () => {
     expect(err.message).toMatch(/^SPZ data is truncated: the header's count of 1000000 splats calls for 19000016 bytes, but a \d+-byte gzip stream inflates to at most/);
   });
 
-  it('compressed PLY and ksplat', () => {
+  it('compressed PLY and ksplat', async () => {
     const cply = compressedPly({ count: 300, shDegree: 1 });
-    expect(parseSplatFile(cply, 'a.ply', { limits: splats(300) }).count).toBe(300);
-    const cErr = thrown(() => parseSplatFile(cply, 'a.ply', { limits: splats(299) }));
+    expect((await loadSplatFile(cply, 'a.ply', { limits: splats(300) })).count).toBe(300);
+    const cErr = await rejection(loadSplatFile(cply, 'a.ply', { limits: splats(299) }));
     expect(cErr).toBeInstanceOf(SplatLimitError);
     expect(cErr.message).toMatch(/^The compressed PLY header declares 300 splats of SH degree 1: more than the 299/);
 
     const ksplat = writeKsplat(parseSplatPly(inriaPly({ count: 40, shDegree: 2 })), { level: 1, bucketSize: 16 }).bytes;
-    expect(parseSplatFile(ksplat, 'a.ksplat', { limits: splats(40) }).count).toBe(40);
-    const kErr = thrown(() => parseSplatFile(ksplat, 'a.ksplat', { limits: splats(39) }));
+    expect((await loadSplatFile(ksplat, 'a.ksplat', { limits: splats(40) })).count).toBe(40);
+    const kErr = await rejection(loadSplatFile(ksplat, 'a.ksplat', { limits: splats(39) }));
     expect(kErr).toBeInstanceOf(SplatLimitError);
     expect(kErr.message).toMatch(/^The \.ksplat header declares 40 splats of SH degree 2: more than the 39/);
   });

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { isCompressedPly, parseCompressedPly } from '../../src/io/compressed-ply';
-import { parseSplatFile } from '../../src/io/parse-splat-file';
+import { parseCompressedPly } from '../../src/io/compressed-ply';
+import { isCompressedPly } from '../../src/io/formats/compressed-ply';
+import { loadSplatFile } from '../../src/io/parse-splat-file';
 import { parsePlyHeader, SplatFormatError } from '../../src/io/ply';
 import { SH_C0, type SplatCloud } from '../../src/scene/splat-cloud';
 import { scenePath } from '../shared-scenes';
@@ -241,10 +242,10 @@ describe('parseCompressedPly on inconsistent files', () => {
 });
 
 describe('the loader entry point', () => {
-  it('tells compressed from INRIA PLY by its elements', () => {
-    const compressed = parseSplatFile(readFileSync(scenePath('playcanvas_biker.compressed.ply')), 'biker.ply');
+  it('tells compressed from INRIA PLY by its elements', async () => {
+    const compressed = await loadSplatFile(readFileSync(scenePath('playcanvas_biker.compressed.ply')), 'biker.ply');
     expect(compressed.count).toBe(152_746);
-    const inria = parseSplatFile(readFileSync(scenePath('inria_kacytran_iter7000_9k_sh3.ply')), 'scene.ply');
+    const inria = await loadSplatFile(readFileSync(scenePath('inria_kacytran_iter7000_9k_sh3.ply')), 'scene.ply');
     expect(inria.count).toBe(9_080);
     expect(inria.shDegree).toBe(3);
   });

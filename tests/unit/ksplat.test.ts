@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { MemoryReadFileSystem, readKsplat } from '@playcanvas/splat-transform';
-import { looksLikeKsplat, parseKsplat } from '../../src/io/ksplat';
+import { parseKsplat } from '../../src/io/ksplat/decode';
+import { looksLikeKsplat } from '../../src/io/ksplat/layout';
 import { parseSplatPly, SplatFormatError } from '../../src/io/ply';
 import {
   allocateSplatCloud, computeBounds, SH_C0, shCoefficients, type ShDegree, type SplatCloud,

@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { detectSplatFormat, parseSplatFile } from '../../src/io/parse-splat-file';
+import { detectSplatFormat, loadSplatFile } from '../../src/io/parse-splat-file';
 import { parseSplatFormat } from '../../src/io/splat-format';
 import { SH_C0, type SplatCloud } from '../../src/scene/splat-cloud';
 import { scenePath } from '../shared-scenes';
-import { expectFormatError } from '../support/format-errors';
+import { expectFormatError, expectFormatRejection } from '../support/format-errors';
 import { firstDifference } from '../support/clouds';
 
 const SPLAT_FILE = 'justdealman_model.splat';
@@ -75,9 +75,9 @@ describe('parseSplatFormat on a real .splat file', () => {
     }
   });
 
-  it('gives the same cloud through parseSplatFile, from an unaligned view, with progress', () => {
+  it('gives the same cloud through loadSplatFile, from an unaligned view, with progress', async () => {
     const fractions: number[] = [];
-    const viaFile = parseSplatFile(bytes, 'scenes/model.splat', { onProgress: (f) => fractions.push(f) });
+    const viaFile = await loadSplatFile(bytes, 'scenes/model.splat', { onProgress: (f) => fractions.push(f) });
     expect(viaFile.count).toBe(cloud.count);
     expect(firstDifference(viaFile.positions, cloud.positions)).toBe(-1);
     expect(fractions.at(-1)).toBe(1);
@@ -132,30 +132,30 @@ describe('synthetic .splat records', () => {
 });
 
 describe('bad .splat files', () => {
-  it('rejects a truncated file, saying how many bytes are left over', () => {
+  it('rejects a truncated file, saying how many bytes are left over', async () => {
     const bytes = readScene(SPLAT_FILE);
     const truncated = bytes.subarray(0, bytes.byteLength - 5);
     expectFormatError(() => parseSplatFormat(truncated), /3729563 bytes/, /not a multiple of the 32-byte/, /27 bytes left over/);
-    expectFormatError(() => parseSplatFile(truncated, 'model.splat'), /27 bytes left over/);
+    await expectFormatRejection(loadSplatFile(truncated, 'model.splat'), /27 bytes left over/);
     expectFormatError(() => parseSplatFormat(new Uint8Array(7)), /7 bytes left over/);
   });
 
-  it('rejects an empty file', () => {
+  it('rejects an empty file', async () => {
     expectFormatError(() => parseSplatFormat(new Uint8Array(0)), /empty/, /0 splats/);
-    expectFormatError(() => parseSplatFile(new Uint8Array(0), 'empty.splat'), /empty/);
+    await expectFormatRejection(loadSplatFile(new Uint8Array(0), 'empty.splat'), /empty/);
   });
 });
 
 describe('detectSplatFormat', () => {
   const text = (s: string): Uint8Array => new TextEncoder().encode(s);
 
-  it('says ply by content, whatever the name', () => {
+  it('says ply by content, whatever the name', async () => {
     const ply = readScene(PLY_FILE);
     expect(detectSplatFormat(ply)).toBe('ply');
     expect(detectSplatFormat(ply, 'scene.splat')).toBe('ply');
     expect(detectSplatFormat(text('ply\r\nformat ascii 1.0\r\n'), 'x.bin')).toBe('ply');
-    // parseSplatFile follows the content too.
-    const cloud = parseSplatFile(ply, 'misnamed.splat');
+    // loadSplatFile follows the content too.
+    const cloud = await loadSplatFile(ply, 'misnamed.splat');
     expect(cloud.count).toBe(9080);
     expect(cloud.shDegree).toBe(3);
   });
@@ -167,13 +167,13 @@ describe('detectSplatFormat', () => {
     expect(detectSplatFormat(bytes, 'https://example.com/a/model.splat?v=2#top')).toBe('splat');
   });
 
-  it('rejects garbage with a message naming what was seen', () => {
+  it('rejects garbage with a message naming what was seen', async () => {
     const garbage = text('GARBAGE\x01\x02 more bytes');
     expectFormatError(() => detectSplatFormat(garbage, 'scene.bin'), /Unrecognised/, /"GARBAGE\\x01"/, /'ply'/, /scene\.bin/, /\.splat/);
     expectFormatError(() => detectSplatFormat(garbage), /no file name/);
-    expectFormatError(() => parseSplatFile(garbage, 'scene.splat.bak'), /scene\.splat\.bak/);
+    await expectFormatRejection(loadSplatFile(garbage, 'scene.splat.bak'), /scene\.splat\.bak/);
     expectFormatError(() => detectSplatFormat(new Uint8Array(0), 'x'), /empty file/);
     // A .splat without a .splat name is not guessed at.
-    expectFormatError(() => parseSplatFile(readScene(SPLAT_FILE), 'model.bin'), /Unrecognised/);
+    await expectFormatRejection(loadSplatFile(readScene(SPLAT_FILE), 'model.bin'), /Unrecognised/);
   });
 });

@@ -2,9 +2,10 @@ import { readFileSync } from 'node:fs';
 import { ANTIALIASED_FILTER } from '../../src/scene/anti-aliasing';
 import { gzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { detectSplatFormat, loadSplatFile, parseSplatFile } from '../../src/io/parse-splat-file';
+import { detectSplatFormat, loadSplatFile } from '../../src/io/parse-splat-file';
 import { SplatFormatError } from '../../src/io/ply';
-import { isSpz, parseSpz } from '../../src/io/spz';
+import { isSpz } from '../../src/io/spz/layout';
+import { parseSpz } from '../../src/io/spz/parse';
 import { SH_C0, type SplatCloud } from '../../src/scene/splat-cloud';
 import { scenePath } from '../shared-scenes';
 
@@ -15,7 +16,7 @@ describe('parseSpz on the PlayCanvas biker (version 4)', () => {
   beforeAll(async () => {
     spzBytes = readFileSync(scenePath('playcanvas_biker_v4.spz'));
     spz = await parseSpz(spzBytes);
-    ply = parseSplatFile(readFileSync(scenePath('playcanvas_biker.compressed.ply')), 'biker.ply');
+    ply = await loadSplatFile(readFileSync(scenePath('playcanvas_biker.compressed.ply')), 'biker.ply');
   });
 
   it('is recognised by its magic', () => {

@@ -1,20 +1,15 @@
 /**
- * Reading single entries of a zip archive held in memory, at a cost bounded
- * by what the caller allows rather than by what the archive claims.
- * DOM-free.
- *
- * The central directory (APPNOTE.TXT 4.3.12 to 4.3.16, with the Zip64
- * records of 4.3.14 and 4.5.3) is read here for names, sizes, methods and
- * offsets, so that an entry can be judged by its stated size before a byte
- * of it is inflated. Inflating is fflate's streaming Inflate fed in small
- * slices into a buffer of the stated size, and it stops at the first slice
- * whose output passes that size: fflate's inflateSync with a preallocated
- * `out` goes on inflating past a short buffer (it grows a copy), so a
- * deflate bomb behind a small stated size would cost its whole inflation.
+ * The structure of a zip archive held in memory: its signature, and its
+ * entries' names, sizes, methods and offsets from the central directory
+ * (APPNOTE.TXT 4.3.12 to 4.3.16, with the Zip64 records of 4.3.14 and
+ * 4.5.3), so that an entry can be judged by its stated size before a byte
+ * of it is inflated (zip-inflate.ts). Reads, inflates nothing. DOM-free.
  */
-import { Inflate } from 'fflate';
-import { allocateBytes } from './load-limits';
-import { SplatFormatError } from './format-error';
+
+/** True for a zip archive: it starts with a local file header (PK\x03\x04), as a .sog bundle does. */
+export function isZip(bytes: Uint8Array): boolean {
+  return bytes.length >= 4 && bytes[0] === 0x50 && bytes[1] === 0x4b && bytes[2] === 0x03 && bytes[3] === 0x04;
+}
 
 export interface ZipEntry {
   name: string;
@@ -33,13 +28,6 @@ const ZIP64_LOCATOR = 0x07064b50;
 const ZIP64_EOCD = 0x06064b50;
 const CENTRAL = 0x02014b50;
 const LOCAL = 0x04034b50;
-/**
- * Compressed bytes per push into the inflater. Deflate expands at most
- * about 1032:1, so one push yields at most ~4 MiB (in a buffer fflate
- * doubles to at most 8 MiB) before the size check can stop it; real
- * entries pay a few copies of fflate's 32 KiB window per slice.
- */
-const INFLATE_SLICE = 4 * 1024;
 
 class ZipReader {
   readonly view: DataView;
@@ -139,36 +127,4 @@ export function zipEntryData(bytes: Uint8Array, entry: ZipEntry): Uint8Array {
   const start = entry.localOffset + 30 + zip.u16(entry.localOffset + 26) + zip.u16(entry.localOffset + 28);
   zip.need(start, entry.compressedSize, `the data of '${entry.name}'`);
   return bytes.subarray(start, start + entry.compressedSize);
-}
-
-/**
- * Inflates a raw deflate stream that must come to exactly `size` bytes:
- * allocates `size` once and stops as soon as the output would pass it.
- * `what` names the entry in messages (SplatFormatError).
- */
-export function inflateExactly(compressed: Uint8Array, size: number, what: string): Uint8Array {
-  const out = allocateBytes(size, what);
-  let at = 0;
-  const inflate = new Inflate((chunk) => {
-    if (at + chunk.length > size) {
-      throw new SplatFormatError(`${what} inflates to more than the ${size.toLocaleString('en-US')} bytes its zip header states: the archive is damaged or forged`);
-    }
-    out.set(chunk, at);
-    at += chunk.length;
-  });
-  try {
-    let p = 0;
-    do {
-      const end = Math.min(compressed.length, p + INFLATE_SLICE);
-      inflate.push(compressed.subarray(p, end), end === compressed.length);
-      p = end;
-    } while (p < compressed.length);
-  } catch (err) {
-    if (err instanceof SplatFormatError) throw err;
-    throw new SplatFormatError(`${what} could not be inflated (truncated or damaged?): ${(err as Error).message}`);
-  }
-  if (at !== size) {
-    throw new SplatFormatError(`${what} inflated to ${at.toLocaleString('en-US')} bytes instead of the ${size.toLocaleString('en-US')} its zip header states: the archive is truncated or damaged`);
-  }
-  return out;
 }

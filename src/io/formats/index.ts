@@ -1,0 +1,17 @@
+/**
+ * Every splat file format the loaders read, each described in a module of
+ * its own (format.ts says what a description holds). This list is the one
+ * place a format is named: detection asks its sniffs in this order, and the
+ * file picker and the help text list their files in it. DOM-free.
+ */
+import { COMPRESSED_PLY } from './compressed-ply';
+import { INRIA_PLY } from './inria-ply';
+import { KSPLAT } from './ksplat';
+import { SOG_BUNDLE } from './sog-bundle';
+import { SOG_META } from './sog-meta';
+import { SPLAT } from './splat';
+import { SPZ } from './spz';
+
+export const SPLAT_FORMATS = [INRIA_PLY, COMPRESSED_PLY, SPLAT, SPZ, KSPLAT, SOG_BUNDLE, SOG_META] as const;
+
+export type SplatFormatId = (typeof SPLAT_FORMATS)[number]['id'];

@@ -1,0 +1,19 @@
+/**
+ * antimatter15 .splat: bare 32-byte records with no header, so it is known
+ * by its name alone, and decoded record by record while it arrives
+ * (splat-format.ts). DOM-free.
+ */
+import type { SplatFormat } from './format';
+
+export const SPLAT: SplatFormat<'splat'> = {
+  id: 'splat',
+  label: '.splat',
+  extensions: ['.splat'],
+  byName: true,
+  read: async (bytes, options) => (await import('../splat-format')).parseSplatFormat(bytes, options),
+  stream: async (start, options) => {
+    const stream = new (await import('../splat-format')).SplatRecordStream(options);
+    stream.push(start);
+    return stream;
+  },
+};

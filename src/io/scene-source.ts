@@ -1,0 +1,178 @@
+/**
+ * Loading a scene from wherever its files are: a source gives the main
+ * file's bytes as they arrive, and any file beside it by the name the main
+ * file gives (a SOG meta.json's images). The browser's sources (dropped or
+ * picked files, a URL, bytes in memory: web-scene-sources.ts) and Node's
+ * file system (node-scene-source.ts) are read the same way here: a format
+ * with companions (formats/) is chosen by the main file's name and read
+ * with them; any other file is streamed through loadSplatStream. DOM-free.
+ */
+import { oversizedSplatWarning } from '../scene/oversized-splats';
+import type { SplatCloud } from '../scene/splat-cloud';
+import { formatWithCompanionsFor } from './formats/detect';
+import type { Companions } from './formats/format';
+import { DEFAULT_LOAD_LIMITS, SplatLimitError, type LoadLimits } from './load-limits';
+import { lastPathSegment } from './path-name';
+import { loadSplatStream } from './splat-stream';
+import { validateSplatCloud } from './validate-splats';
+
+/** How far a load has come: its bytes downloading or being read, or a gathered file being parsed. */
+export type LoadStage = 'download' | 'read' | 'parse';
+
+/** A file's bytes as they arrive. */
+export interface SourceBytes {
+  chunks: AsyncIterable<Uint8Array> | Iterable<Uint8Array>;
+  /** The file's size, when known for certain. */
+  totalBytes: number | undefined;
+  /** What the source announces, for progress only, when that is not known to be the size. */
+  expectedBytes?: number;
+}
+
+export interface SceneSource {
+  /** The main file's name, path or URL: its last path segment names it in messages and tells formats by name. */
+  readonly name: string;
+  /** How its bytes arrive: 'download' over the network, 'read' from a disk or memory. */
+  readonly stage: 'download' | 'read';
+  /** The main file's bytes. */
+  open(): Promise<SourceBytes>;
+  /**
+   * A file beside the main one, by the name the main file gives it. Throws
+   * (SplatLimitError) rather than hold more than `maxBytes`.
+   */
+  companion(name: string, maxBytes: number): Promise<Uint8Array>;
+}
+
+export interface SceneLoadOptions {
+  /** What the scene may cost (default DEFAULT_LOAD_LIMITS). */
+  limits?: LoadLimits;
+  onProgress?: (stage: LoadStage, fraction: number) => void;
+  /** For a file decoded as it arrives: how far the decoding has come (SplatStreamOptions.onDecoded). */
+  onDecoded?: (cloud: SplatCloud, decoded: number, expected: number | undefined) => void;
+  /** Stops the load: it rejects with the signal's reason. */
+  signal?: AbortSignal;
+}
+
+export interface LoadProgressReport {
+  stage: LoadStage;
+  /** 0..1 */
+  fraction: number;
+}
+export type LoadProgress = (p: LoadProgressReport) => void;
+
+/** What a caller of a scene loader (SplatLoader.load, loadSceneFile) may ask of the load. */
+export interface LoadOptions {
+  onProgress?: LoadProgress;
+  /** Cancels the load: it rejects with the signal's reason (an AbortError). */
+  signal?: AbortSignal;
+  /** What the scene may cost (from the device: loadLimitsFor); default DEFAULT_LOAD_LIMITS. */
+  limits?: LoadLimits;
+  /**
+   * The scene so far, for a file decoded as it arrives (INRIA PLY, .splat),
+   * a few times a second while it loads: a SplatCloud over the splats
+   * received (its arrays valid until the next call; src/io/scene-preview.ts).
+   */
+  onPreview?: (cloud: SplatCloud) => void;
+}
+
+export interface LoadedScene {
+  cloud: SplatCloud;
+  /** Things about the file worth telling the user that did not stop the load. */
+  warnings: string[];
+  /** Bytes of its file(s) read or downloaded; null where the load could not count them. */
+  bytes: number | null;
+}
+
+/**
+ * All of a file's bytes, refused with a SplatLimitError as soon as they pass
+ * `maxBytes` (a size known up front is checked first), so a lying or
+ * endless source costs no more than the bound.
+ */
+export async function readBounded(source: SourceBytes, maxBytes: number, what: string): Promise<Uint8Array> {
+  const refuse = (bytes: number, more: string) => {
+    throw new SplatLimitError(`${what} is ${bytes.toLocaleString('en-US')} bytes${more}: more than the ${maxBytes.toLocaleString('en-US')} it can take`);
+  };
+  if (source.totalBytes !== undefined && source.totalBytes > maxBytes) refuse(source.totalBytes, '');
+  const parts: Uint8Array[] = [];
+  let length = 0;
+  for await (const chunk of source.chunks) {
+    length += chunk.length;
+    if (length > maxBytes) refuse(length, ' or more');
+    parts.push(chunk);
+  }
+  const bytes = new Uint8Array(length);
+  let at = 0;
+  for (const part of parts) {
+    bytes.set(part, at);
+    at += part.length;
+  }
+  return bytes;
+}
+
+/** `chunks`, counting their bytes into `count.bytes` as they pass. */
+async function* counted(chunks: AsyncIterable<Uint8Array> | Iterable<Uint8Array>, count: { bytes: number }): AsyncIterable<Uint8Array> {
+  for await (const chunk of chunks) {
+    count.bytes += chunk.length;
+    yield chunk;
+  }
+}
+
+/** A scene whose main file names files beside it: the main file read whole (bounded), then the format reads the rest. */
+async function loadWithCompanions(
+  source: SceneSource,
+  companions: Companions,
+  options: SceneLoadOptions,
+  count: { bytes: number },
+): Promise<SplatCloud> {
+  const main = await readBounded(await source.open(), companions.maxMainBytes, lastPathSegment(source.name));
+  count.bytes += main.length;
+  options.signal?.throwIfAborted();
+  const companion = async (name: string, maxBytes: number) => {
+    options.signal?.throwIfAborted();
+    const bytes = await source.companion(name, maxBytes);
+    count.bytes += bytes.length;
+    return bytes;
+  };
+  // The companions are downloaded as they are decoded; from a disk, decoding is the cost.
+  const stage = source.stage === 'download' ? 'download' : 'parse';
+  const cloud = await companions.read(main, companion, { limits: options.limits, onProgress: (f) => options.onProgress?.(stage, f) });
+  validateSplatCloud(cloud);
+  return cloud;
+}
+
+/**
+ * Loads the scene a source holds, checks its values, and says what is odd
+ * about it (bytes a PLY holds after its splats, splats that cover the
+ * window). Throws SplatFormatError for a file that cannot be read; errors
+ * of the source itself (a network failure, a missing file) pass through.
+ */
+export async function loadScene(source: SceneSource, options: SceneLoadOptions = {}): Promise<LoadedScene> {
+  const { onProgress, signal } = options;
+  const limits = options.limits ?? DEFAULT_LOAD_LIMITS;
+  signal?.throwIfAborted();
+  const warnings: string[] = [];
+  const count = { bytes: 0 };
+  let bytes: number | null;
+  let cloud: SplatCloud;
+  const companions = formatWithCompanionsFor(source.name)?.companions;
+  if (companions) {
+    cloud = await loadWithCompanions(source, companions, { ...options, limits }, count);
+    bytes = count.bytes;
+  } else {
+    const opened = await source.open();
+    cloud = await loadSplatStream(opened.totalBytes === undefined ? counted(opened.chunks, count) : opened.chunks, {
+      name: lastPathSegment(source.name),
+      totalBytes: opened.totalBytes,
+      expectedBytes: opened.expectedBytes,
+      limits,
+      onWarning: (message) => warnings.push(message),
+      onProgress: (stage, fraction) => onProgress?.(stage === 'read' ? source.stage : 'parse', fraction),
+      onDecoded: options.onDecoded,
+      signal,
+    });
+    // A file's size is known; a download's is what arrived.
+    bytes = opened.totalBytes ?? count.bytes;
+  }
+  const oversized = oversizedSplatWarning(cloud);
+  if (oversized) warnings.push(oversized);
+  return { cloud, warnings, bytes };
+}

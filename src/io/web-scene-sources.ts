@@ -1,0 +1,123 @@
+/**
+ * The scene sources of the load worker (scene-source.ts): files dropped or
+ * picked (a SOG meta.json among its images), a URL (its companions fetched
+ * from beside it, and only from there), and bytes in memory. DOM-free: File,
+ * fetch and Response are those of a worker, or of Node.
+ */
+import { SplatFormatError } from './format-error';
+import { formatWithCompanionsFor } from './formats/detect';
+import { SPLAT_FORMATS } from './formats/index';
+import { OPEN_TOGETHER_TEXT } from './formats/scene-files';
+import { SplatLimitError } from './load-limits';
+import { lastPathSegment } from './path-name';
+import { readBounded, type SceneSource, type SourceBytes } from './scene-source';
+import { checkSceneUrl } from './scene-url';
+import { chunksOf, streamChunks } from './splat-stream';
+
+/** A dropped or picked file's bytes, refused before reading when it is larger than `maxBytes`. */
+async function readFileBounded(file: File, maxBytes: number): Promise<Uint8Array> {
+  if (file.size > maxBytes) {
+    throw new SplatLimitError(`'${file.name}' is ${file.size.toLocaleString('en-US')} bytes: more than the ${maxBytes.toLocaleString('en-US')} it can take`);
+  }
+  return new Uint8Array(await file.arrayBuffer());
+}
+
+/**
+ * Files opened together: one splat file, or the main file of a format with
+ * companions (a SOG meta.json) and the files it names, found among the
+ * others by name.
+ */
+export function fileSource(files: readonly File[]): SceneSource {
+  const main = files.length === 1 ? files[0] : files.find((file) => formatWithCompanionsFor(file.name));
+  if (!main) {
+    const mains = SPLAT_FORMATS.flatMap((format) => (format.companions ? [`a ${format.label}`] : []));
+    throw new SplatFormatError(`${files.length} files were given and none is ${mains.join(' or ')}: open ${OPEN_TOGETHER_TEXT}`);
+  }
+  const byName = new Map(files.map((file) => [file.name.toLowerCase(), file]));
+  return {
+    name: main.name,
+    stage: 'read',
+    open: async () => ({ chunks: streamChunks(main.stream()), totalBytes: main.size }),
+    companion: async (name, maxBytes) => {
+      const file = byName.get(name.toLowerCase());
+      if (file) return readFileBounded(file, maxBytes);
+      const companions = formatWithCompanionsFor(main.name)?.companions;
+      const them = companions ? `its ${companions.extensions.join(' ')} ${companions.what}` : 'the files it names';
+      throw new Error(files.length === 1
+        ? `only ${main.name} was opened: open it together with ${them}`
+        : `it was not among the ${files.length} files opened with ${main.name}`);
+    },
+  };
+}
+
+/** Fetches a scene URL (http, https or blob only), refusing error statuses and web pages. */
+async function fetchScene(url: string): Promise<Response> {
+  checkSceneUrl(url);
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`Could not download ${url}: HTTP ${response.status} ${response.statusText}`);
+  // A dev server or a single-page host answers a wrong path with its index page.
+  if ((response.headers.get('Content-Type') ?? '').startsWith('text/html')) {
+    throw new SplatFormatError(`${url} is a web page, not a splat file: check the address`);
+  }
+  return response;
+}
+
+/** A response's body as it arrives, with what its headers say of its size. */
+async function responseBytes(response: Response): Promise<SourceBytes> {
+  // With a Content-Encoding the length is of the compressed body, not the
+  // file; and a cross-origin response hides that header unless the server
+  // exposes it, so there the length is only a guide to progress.
+  const length = Number(response.headers.get('Content-Length') ?? 0);
+  const announced = length > 0 ? length : undefined;
+  const certain = response.type === 'basic' && !response.headers.get('Content-Encoding');
+  const chunks = response.body ? streamChunks(response.body) : chunksOf(new Uint8Array(await response.arrayBuffer()), 1 << 20);
+  return { chunks, totalBytes: certain ? announced : undefined, expectedBytes: announced };
+}
+
+/**
+ * The URL of a file that the scene at `mainUrl` names: beside it, in its
+ * folder or one below, on the same server. A name that leads elsewhere (an
+ * absolute URL, "../") is refused: a scene file does not send the viewer to
+ * fetch from other places.
+ */
+export function companionUrl(name: string, mainUrl: string): string {
+  const main = new URL(mainUrl);
+  const folder = main.pathname.slice(0, main.pathname.lastIndexOf('/') + 1);
+  let url: URL | undefined;
+  try {
+    url = new URL(name, main);
+  } catch {
+    // Not a URL relative to the main one (blob: URLs have no folder).
+  }
+  if (!url || url.origin !== main.origin || !url.pathname.startsWith(folder)) {
+    throw new SplatFormatError(
+      `${lastPathSegment(mainUrl)} names '${name}', which is not beside it: only files in its folder on the same server are fetched`,
+    );
+  }
+  return url.href;
+}
+
+/** A scene at a URL; the files its main file names are fetched from beside it. */
+export function urlSource(url: string): SceneSource {
+  return {
+    name: url,
+    stage: 'download',
+    open: async () => responseBytes(await fetchScene(url)),
+    companion: async (name, maxBytes) => {
+      const companion = companionUrl(name, url);
+      return readBounded(await responseBytes(await fetchScene(companion)), maxBytes, companion);
+    },
+  };
+}
+
+/** A file's bytes already in memory, under its name; it has nothing beside it. */
+export function bufferSource(bytes: Uint8Array, name: string): SceneSource {
+  return {
+    name,
+    stage: 'read',
+    open: async () => ({ chunks: chunksOf(bytes, 1 << 20), totalBytes: bytes.length }),
+    companion: async () => {
+      throw new Error(`only the bytes of ${name} were given, not the files beside it`);
+    },
+  };
+}

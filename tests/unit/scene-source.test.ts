@@ -1,0 +1,162 @@
+/**
+ * Scene sources: a main file and the files it names, read one way from
+ * Node's file system, from files opened together and from a URL; the SOG
+ * meta.json written by the test writer, on disk and on a local server.
+ */
+import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadSceneFile } from '../../src/io/node-scene-source';
+import { parseSplatPly } from '../../src/io/ply';
+import { loadScene, type LoadStage } from '../../src/io/scene-source';
+import { parseSog } from '../../src/io/sog/decode';
+import { bufferSource, companionUrl, fileSource, urlSource } from '../../src/io/web-scene-sources';
+import type { SplatCloud } from '../../src/scene/splat-cloud';
+import { scenePath } from '../shared-scenes';
+import { expectSameCloud } from '../support/clouds';
+import { writeSog, type WrittenSog } from '../support/sog-writer';
+import { concat, inriaPly } from '../support/splat-files';
+
+let dir: string;
+let sog: WrittenSog;
+/** The scene as parseSog reads it from memory. */
+let expected: SplatCloud;
+/** Bytes of meta.json and every image. */
+let sogBytes: number;
+
+const imageFiles = (): File[] => [...sog.files].map(([name, bytes]) => new File([bytes as Uint8Array<ArrayBuffer>], name));
+
+beforeAll(async () => {
+  const cloud = parseSplatPly(readFileSync(scenePath('inria_kacytran_iter7000_9k_sh3.ply')));
+  sog = await writeSog(cloud, { shDegree: 1, paletteSize: 256, iterations: 1 });
+  expected = await parseSog(sog.metaJson, async (name) => sog.files.get(name)!);
+  dir = mkdtempSync(join(tmpdir(), 'splatsort-scene-source-'));
+  mkdirSync(join(dir, 'garden'));
+  writeFileSync(join(dir, 'garden', 'meta.json'), sog.metaJson);
+  for (const [name, bytes] of sog.files) writeFileSync(join(dir, 'garden', name), bytes);
+  sogBytes = new TextEncoder().encode(sog.metaJson).length + [...sog.files.values()].reduce((sum, b) => sum + b.length, 0);
+}, 120_000);
+
+afterAll(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('loadSceneFile (Node)', () => {
+  it('loads a SOG meta.json with the images beside it, counting every byte read', async () => {
+    const loaded = await loadSceneFile(join(dir, 'garden', 'meta.json'));
+    expectSameCloud(loaded.cloud, expected);
+    expect(loaded.bytes).toBe(sogBytes);
+    expect(loaded.warnings).toEqual([]);
+  });
+
+  it('names the image a meta.json lacks', async () => {
+    const lonely = join(dir, 'lonely');
+    mkdirSync(lonely);
+    writeFileSync(join(lonely, 'meta.json'), sog.metaJson);
+    await expect(loadSceneFile(join(lonely, 'meta.json'))).rejects.toThrow(/means_l\.webp.*no file at/);
+  });
+
+  it('streams a PLY within the limits, and tells of the bytes after its splats', async () => {
+    const path = join(dir, 'extra.ply');
+    const ply = concat(inriaPly({ count: 100 }), new Uint8Array(100));
+    writeFileSync(path, ply);
+    const stages = new Set<LoadStage>();
+    const previews: number[] = [];
+    const loaded = await loadSceneFile(path, { onProgress: ({ stage }) => stages.add(stage), onPreview: (cloud) => previews.push(cloud.count) });
+    expect(loaded.cloud.count).toBe(100);
+    expect(previews).toEqual([100]);
+    expect(loaded.bytes).toBe(ply.length);
+    expect(loaded.warnings).toEqual([expect.stringMatching(/holds 100 bytes after the 100 splats/)]);
+    expect([...stages]).toEqual(['read']);
+    const limits = { maxSplats: [99, 99, 99, 99] as const, maxBytes: 1 << 20 };
+    await expect(loadSceneFile(path, { limits })).rejects.toThrow(/100 splats of SH degree 0: more than the 99/);
+  });
+
+  it('reads no more of a meta.json, or an image, than such a file can hold', async () => {
+    const big = join(dir, 'big');
+    mkdirSync(big);
+    writeFileSync(join(big, 'meta.json'), ' '.repeat(2 ** 20 + 1));
+    await expect(loadSceneFile(join(big, 'meta.json'))).rejects.toThrow(/meta\.json is 1,048,577 bytes: more than the 1,048,576 it can take/);
+    const images = join(dir, 'big-images');
+    mkdirSync(images);
+    writeFileSync(join(images, 'meta.json'), sog.metaJson);
+    for (const [name, bytes] of sog.files) writeFileSync(join(images, name), name === 'quats.webp' ? new Uint8Array(64 * 2 ** 20) : bytes);
+    await expect(loadSceneFile(join(images, 'meta.json'))).rejects.toThrow(/quats\.webp' is 67,108,864 bytes: more than the [\d,]+ it can take/);
+  });
+
+  it('says a folder is a folder, and a missing file missing', async () => {
+    await expect(loadSceneFile(join(dir, 'garden'))).rejects.toThrow(/is a folder, not a scene file/);
+    await expect(loadSceneFile(join(dir, 'nothing.ply'))).rejects.toThrow(/There is no file at/);
+  });
+});
+
+describe('files opened together', () => {
+  it('finds meta.json among its images and reads them by name', async () => {
+    const loaded = await loadScene(fileSource([...imageFiles(), new File([sog.metaJson], 'meta.json')]));
+    expectSameCloud(loaded.cloud, expected);
+    expect(loaded.bytes).toBe(sogBytes);
+  });
+
+  it('says what is missing: the images of a meta.json alone, or a meta.json among several files', async () => {
+    await expect(loadScene(fileSource([new File([sog.metaJson], 'meta.json')])))
+      .rejects.toThrow(/only meta.json was opened: open it together with its \.webp images/);
+    expect(() => fileSource(imageFiles()))
+      .toThrow(/files were given and none is a SOG meta.json: open one splat file at a time, or a SOG meta.json with its images/);
+  });
+
+  it('streams a single splat file, and bytes in memory, as one', async () => {
+    const ply = inriaPly({ count: 10 });
+    expect((await loadScene(fileSource([new File([ply as Uint8Array<ArrayBuffer>], 'a.ply')]))).cloud.count).toBe(10);
+    expect((await loadScene(bufferSource(ply, 'a.ply'))).cloud.count).toBe(10);
+  });
+});
+
+describe('a scene at a URL', () => {
+  let server: Server;
+  let base: string;
+
+  beforeAll(async () => {
+    server = createServer((request, response) => {
+      const path = decodeURIComponent(new URL(request.url!, 'http://localhost').pathname);
+      try {
+        const bytes = readFileSync(join(dir, path));
+        response.writeHead(200, { 'Content-Type': 'application/octet-stream', 'Content-Length': bytes.length }).end(bytes);
+      } catch {
+        response.writeHead(404).end();
+      }
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const address = server.address();
+    base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  });
+
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  it('fetches a meta.json\'s images from beside it, reported as the download', async () => {
+    const stages = new Set<LoadStage>();
+    const loaded = await loadScene(urlSource(`${base}/garden/meta.json?v=1`), { onProgress: (stage) => stages.add(stage) });
+    expectSameCloud(loaded.cloud, expected);
+    expect(loaded.bytes).toBe(sogBytes);
+    expect([...stages]).toEqual(['download']);
+  });
+
+  it('fetches nothing a meta.json names outside its folder or server', async () => {
+    const meta = JSON.parse(sog.metaJson) as { means: { files: string[] } };
+    meta.means.files[0] = '../extra.ply';
+    mkdirSync(join(dir, 'escape'));
+    writeFileSync(join(dir, 'escape', 'meta.json'), JSON.stringify(meta));
+    await expect(loadScene(urlSource(`${base}/escape/meta.json`))).rejects.toThrow(/names '\.\.\/extra\.ply', which is not beside it/);
+  });
+
+  it('resolves a companion beside the main file, in its folder or below, on its server only', () => {
+    const main = 'https://example.com/scenes/garden/meta.json?v=2';
+    expect(companionUrl('means_l.webp', main)).toBe('https://example.com/scenes/garden/means_l.webp');
+    expect(companionUrl('images/means_l.webp', main)).toBe('https://example.com/scenes/garden/images/means_l.webp');
+    for (const name of ['../means_l.webp', '/means_l.webp', 'https://elsewhere.example/means_l.webp', '//elsewhere.example/x.webp']) {
+      expect(() => companionUrl(name, main), name).toThrow(/meta.json names .* which is not beside it/);
+    }
+    expect(() => companionUrl('means_l.webp', 'blob:https://example.com/5f2c-41')).toThrow(/not beside it/);
+  });
+});
