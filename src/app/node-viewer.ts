@@ -5,34 +5,17 @@
  * or accepted by what this GPU holds, as in the browser. Scenes are read
  * from the file system. Never imported by the browser build.
  */
-import { readFile, stat } from 'node:fs/promises';
-import { basename } from 'node:path';
 import { createNodeGpuContext } from '../gpu/node-gpu';
 import type { GpuContext } from '../gpu/device';
-import { chunksOf, loadSplatStream } from '../io/splat-stream';
+import { loadSceneFile } from '../io/node-scene-source';
 import type { LoadLimits } from '../io/load-limits';
 import { storageBufferLimit } from '../scene/gpu-splats';
 import { loadLimitsFor } from '../render/renderer-limits';
 import { Viewer, type SceneLoader, type ViewerOptions } from './viewer';
 import { OFFSCREEN_FORMAT } from './offscreen-render';
 
-/** Reads a scene file by path, streaming it through the viewer's decoder (a preview of the part decoded so far included). */
-export const loadScenePath: SceneLoader<string> = async (path, options) => {
-  const info = await stat(path);
-  if (info.isDirectory()) throw new Error(`${path} is a folder, not a splat file`);
-  const bytes = new Uint8Array(await readFile(path));
-  options.signal.throwIfAborted();
-  const warnings: string[] = [];
-  const cloud = await loadSplatStream(chunksOf(bytes, 1 << 20), {
-    name: basename(path),
-    totalBytes: bytes.length,
-    limits: options.limits,
-    signal: options.signal,
-    onWarning: (message) => warnings.push(message),
-    onProgress: (stage, fraction) => options.onProgress({ stage, fraction }),
-  });
-  return { cloud, warnings, bytes: bytes.length };
-};
+/** Reads a scene file by path (and the files it names beside it), as the page's worker reads a dropped file. */
+export const loadScenePath: SceneLoader<string> = (path, options) => loadSceneFile(path, options);
 
 export interface NodeViewer<S> {
   viewer: Viewer<S>;

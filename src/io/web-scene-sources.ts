@@ -5,7 +5,7 @@
  * fetch and Response are those of a worker, or of Node.
  */
 import { SplatFormatError } from './format-error';
-import { formatWithCompanionsFor } from './formats/detect';
+import { formatWithCompanionsFor, mainFileOf } from './formats/detect';
 import { SPLAT_FORMATS } from './formats/index';
 import { OPEN_TOGETHER_TEXT } from './formats/scene-files';
 import { SplatLimitError } from './load-limits';
@@ -28,7 +28,7 @@ async function readFileBounded(file: File, maxBytes: number): Promise<Uint8Array
  * others by name.
  */
 export function fileSource(files: readonly File[]): SceneSource {
-  const main = files.length === 1 ? files[0] : files.find((file) => formatWithCompanionsFor(file.name));
+  const main = mainFileOf(files);
   if (!main) {
     const mains = SPLAT_FORMATS.flatMap((format) => (format.companions ? [`a ${format.label}`] : []));
     throw new SplatFormatError(`${files.length} files were given and none is ${mains.join(' or ')}: open ${OPEN_TOGETHER_TEXT}`);

@@ -48,6 +48,8 @@ const scripted: SceneLoader<Script> = async (script, { signal, onPreview }) => {
     await new Promise((resolve) => setImmediate(resolve));
   }
   await new Promise<void>((resolve, reject) => {
+    // Aborted already (while the last part was shown): an abort listener would never hear of it.
+    if (signal.aborted) reject(abortError());
     signal.addEventListener('abort', () => reject(abortError()), { once: true });
     void (script.gate ?? Promise.resolve()).then(resolve);
   });

@@ -47,6 +47,14 @@ export function formatWithCompanionsFor(name: string): Listed | undefined {
   return SPLAT_FORMATS.find((format) => format.companions !== undefined && isNamedFor(format, name));
 }
 
+/**
+ * Of files opened together, the one to read: the only one, or the main
+ * file of a format with companions (a SOG meta.json among its images).
+ */
+export function mainFileOf<F extends { name: string }>(files: readonly F[]): F | undefined {
+  return files.length === 1 ? files[0] : files.find((file) => formatWithCompanionsFor(file.name));
+}
+
 function find(bytes: Uint8Array, name: string | undefined, partial: boolean): Listed | 'more' {
   let more = false;
   for (const format of SPLAT_FORMATS) {
