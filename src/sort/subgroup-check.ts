@@ -5,10 +5,25 @@
  * full), so the sort is run on inputs that exercise what the ranking relies
  * on and compared pair by pair with the CPU sort. DOM-free.
  */
-import type { GpuRadixSort } from './gpu-radix-sort';
 import { CpuRadixSort } from './cpu-sort';
+import type { RadixLayout } from './radix-layout';
+import type { SortedBuffers } from './radix-buffers';
+import type { SortEncodeOptions } from './radix-encode';
 import { identityValues, makeKeys, type KeyPattern } from './test-keys';
 import { readBufferU32 } from '../gpu/readback';
+
+/**
+ * What the check needs of a sorter: GpuRadixSort, described here so that
+ * the sorter can call the check without the two files importing each other.
+ */
+export interface SorterUnderCheck {
+  readonly layout: Pick<RadixLayout, 'tile'>;
+  readonly keys: GPUBuffer;
+  readonly values: GPUBuffer;
+  ensureCapacity(capacity: number): boolean;
+  encode(encoder: GPUCommandEncoder, options: SortEncodeOptions): SortedBuffers;
+  destroy(): void;
+}
 
 /**
  * Several tiles and a partial one (ranks across subgroups and tiles), random
@@ -28,8 +43,8 @@ function checkCases(tile: number): { n: number; keyBits: number; pattern: KeyPat
  * check cases exactly as the CPU does. Never throws: a shader the device
  * refuses or a wrong order is a "no", with the reason logged.
  */
-export async function checkSubgroupRanking(device: GPUDevice, makeSorter: () => Promise<GpuRadixSort>): Promise<boolean> {
-  let sorter: GpuRadixSort | undefined;
+export async function checkSubgroupRanking(device: GPUDevice, makeSorter: () => Promise<SorterUnderCheck>): Promise<boolean> {
+  let sorter: SorterUnderCheck | undefined;
   try {
     sorter = await makeSorter();
     for (const { n, keyBits, pattern } of checkCases(sorter.layout.tile)) {
@@ -57,4 +72,21 @@ export async function checkSubgroupRanking(device: GPUDevice, makeSorter: () => 
   } finally {
     sorter?.destroy();
   }
+}
+
+/** One verdict per device on the subgroup ranking. */
+const verdicts = new WeakMap<GPUDevice, Promise<boolean>>();
+
+/**
+ * Whether this device has subgroups and the subgroup ranking passes
+ * checkSubgroupRanking; decided once per device (the first call's
+ * `makeSorter` builds the sorter checked).
+ */
+export function subgroupRankingVerdict(device: GPUDevice, makeSorter: () => Promise<SorterUnderCheck>): Promise<boolean> {
+  let verdict = verdicts.get(device);
+  if (!verdict) {
+    verdict = device.features.has('subgroups') ? checkSubgroupRanking(device, makeSorter) : Promise.resolve(false);
+    verdicts.set(device, verdict);
+  }
+  return verdict;
 }

@@ -1,0 +1,176 @@
+/**
+ * Records one sort into a command encoder: the count handed over (from the
+ * CPU, or copied from a GPU buffer for the prepare step), the block sums
+ * cleared, then count, scan and scatter for each radix pass, in one compute
+ * pass (or one pass per phase when profiling). Allocates nothing when
+ * called every frame (cached descriptors, offsets and tile grid).
+ */
+import { checkKeyBits } from './sort-contract';
+import { passCount, scanBlockTiles, type RadixLayout } from './radix-layout';
+import type { RadixPipelines } from './radix-pipelines';
+import type { RadixBuffers, SortedBuffers } from './radix-buffers';
+import { CONTROL, COUNT_SOURCE, DISPATCH_ARGS } from './radix-structs';
+import { setTimestampWrites } from '../gpu/pass-timer';
+
+export interface SortEncodeOptions {
+  /**
+   * Pairs to sort, known on the CPU. Either this or `countBuffer`. A count
+   * known here sizes the dispatches directly, without the prepare step and
+   * the indirect dispatches a GPU-side count needs. It reaches the GPU by
+   * queue.writeBuffer when `encode` is called (as a CPU count always has):
+   * submit a sort before encoding the same sorter again.
+   */
+  count?: number;
+  /**
+   * Pairs to sort, read on the GPU from a u32 at `offset` (a multiple of 4)
+   * in a buffer with COPY_SRC usage. Clamped to the capacity.
+   */
+  countBuffer?: { buffer: GPUBuffer; offset?: number };
+  /** Sort on the low keyBits bits of each key (default 32). */
+  keyBits?: number;
+  timestampWrites?: GPUComputePassTimestampWrites;
+  /**
+   * Profiling: puts every dispatch in a compute pass of its own, timed into
+   * this query set (2 queries per phase: the prepare step, then count, scan,
+   * scatter for each pass; see PHASES_PER_PASS; the prepare step is an
+   * empty pass when the count is known on the CPU). Adds pass boundaries,
+   * so the total is a little above an unprofiled sort.
+   */
+  phaseTimestamps?: GPUQuerySet;
+}
+
+/** Timed phases of one radix pass (count, scan, scatter), after the prepare step. */
+export const PHASES_PER_PASS = 3;
+
+function phaseWrites(querySet: GPUQuerySet, phase: number): GPUComputePassTimestampWrites {
+  return { querySet, beginningOfPassWriteIndex: 2 * phase, endOfPassWriteIndex: 2 * phase + 1 };
+}
+
+/** Workgroups of the count and scatter dispatches, when the count is known on the CPU. */
+interface TileGrid {
+  x: number;
+  y: number;
+  /** Workgroups of the scan phase: one per block. */
+  blocks: number;
+}
+
+export class RadixSortEncoder {
+  private readonly passDescriptor: GPUComputePassDescriptor;
+  private readonly controlScratch = new Uint32Array(CONTROL.size / 4);
+  private readonly tileGrid: TileGrid = { x: 0, y: 0, blocks: 0 };
+
+  constructor(
+    private readonly device: GPUDevice,
+    private readonly layout: RadixLayout,
+    private readonly pipelines: RadixPipelines,
+    private readonly buffers: RadixBuffers,
+    private readonly label: string,
+  ) {
+    this.passDescriptor = { label: `${label}.pass` };
+  }
+
+  /** Where a sort on keyBits bits leaves the sorted pairs (the passes' parity decides). */
+  resultBuffers(keyBits: number): SortedBuffers {
+    checkKeyBits(keyBits);
+    return this.buffers.result(passCount(keyBits, this.layout.digitBits) % 2 === 0 ? 0 : 1);
+  }
+
+  /** Records the sort into `encoder`; returns where the sorted pairs will be. */
+  encode(encoder: GPUCommandEncoder, options: SortEncodeOptions): SortedBuffers {
+    const keyBits = options.keyBits ?? 32;
+    checkKeyBits(keyBits);
+    const tiles = this.encodeCount(encoder, options);
+    const passes = passCount(keyBits, this.layout.digitBits);
+    // The count phases add into the block sums.
+    encoder.clearBuffer(this.buffers.blockSums, 0, this.buffers.blockSumBytes(passes));
+    if (options.phaseTimestamps) {
+      this.encodeProfiled(encoder, passes, keyBits, options.phaseTimestamps, tiles);
+    } else {
+      const descriptor = this.passDescriptor;
+      setTimestampWrites(descriptor, options.timestampWrites);
+      const pass = encoder.beginComputePass(descriptor);
+      if (!tiles) this.recordPrepare(pass);
+      for (let p = 0; p < passes; p++) {
+        for (let phase = 0; phase < PHASES_PER_PASS; phase++) this.recordPhase(pass, p, keyBits, phase, tiles);
+      }
+      pass.end();
+    }
+    return this.resultBuffers(keyBits);
+  }
+
+  /** Every dispatch in a compute pass of its own, timed into `querySet` (see phaseTimestamps). */
+  private encodeProfiled(encoder: GPUCommandEncoder, passes: number, keyBits: number, querySet: GPUQuerySet, tiles: TileGrid | null): void {
+    const timed = (index: number) => encoder.beginComputePass({ label: `${this.label}.phase${index}`, timestampWrites: phaseWrites(querySet, index) });
+    let pass = timed(0);
+    if (!tiles) this.recordPrepare(pass);
+    pass.end();
+    for (let p = 0; p < passes; p++) {
+      for (let phase = 0; phase < PHASES_PER_PASS; phase++) {
+        pass = timed(1 + p * PHASES_PER_PASS + phase);
+        this.recordPhase(pass, p, keyBits, phase, tiles);
+        pass.end();
+      }
+    }
+  }
+
+  private recordPrepare(pass: GPUComputePassEncoder): void {
+    pass.setPipeline(this.pipelines.prepare);
+    pass.setBindGroup(0, this.buffers.prepareBindGroup);
+    pass.dispatchWorkgroups(1);
+  }
+
+  /**
+   * Phase 0 (count), 1 (scan) or 2 (scatter) of radix pass `p`; tiles: the
+   * grid when the count is known here.
+   */
+  private recordPhase(pass: GPUComputePassEncoder, p: number, keyBits: number, phase: number, tiles: TileGrid | null): void {
+    const { layout, pipelines, buffers } = this;
+    const bits = Math.min(layout.digitBits, keyBits - p * layout.digitBits);
+    pass.setBindGroup(0, buffers.passBindGroup(p), buffers.passOffsets[p * layout.digitBits + bits - 1]!);
+    if (phase === 1) {
+      pass.setPipeline(pipelines.scan);
+      if (!tiles) pass.dispatchWorkgroupsIndirect(buffers.dispatchArgs, DISPATCH_ARGS.offset('scan_x'));
+      else if (tiles.blocks > 0) pass.dispatchWorkgroups(tiles.blocks);
+      return;
+    }
+    pass.setPipeline(phase === 0 ? pipelines.count : pipelines.scatter);
+    if (!tiles) pass.dispatchWorkgroupsIndirect(buffers.dispatchArgs, 0);
+    else if (tiles.x > 0) pass.dispatchWorkgroups(tiles.x, tiles.y);
+  }
+
+  /**
+   * Hands the count to the sort: a GPU count is copied in for the prepare
+   * step (returns null); a CPU count fills the control block here and
+   * returns the tile grid to dispatch.
+   */
+  private encodeCount(encoder: GPUCommandEncoder, options: SortEncodeOptions): TileGrid | null {
+    if (options.countBuffer) {
+      if (options.count !== undefined) throw new Error('give either count or countBuffer, not both');
+      const offset = options.countBuffer.offset ?? 0;
+      encoder.copyBufferToBuffer(options.countBuffer.buffer, offset, this.buffers.countSource, COUNT_SOURCE.offset('count'), 4);
+      return null;
+    }
+    const count = options.count;
+    if (count === undefined || !Number.isInteger(count) || count < 0) {
+      throw new RangeError(`count must be a non-negative integer, got ${count}`);
+    }
+    const capacity = this.buffers.capacity;
+    if (count > capacity) {
+      throw new RangeError(`count ${count} exceeds the sorter's capacity ${capacity}; call ensureCapacity first`);
+    }
+    // The same arithmetic as radix_prepare.wgsl.
+    const numTiles = Math.ceil(count / this.layout.tile);
+    const grid = this.tileGrid;
+    grid.x = Math.min(numTiles, this.layout.maxGroupsX);
+    grid.y = grid.x > 0 ? Math.ceil(numTiles / grid.x) : 1;
+    const blockTiles = scanBlockTiles(numTiles, this.layout.scanBlocks);
+    grid.blocks = Math.ceil(numTiles / blockTiles);
+    const control = this.controlScratch;
+    control[CONTROL.word('n')] = count;
+    control[CONTROL.word('num_tiles')] = numTiles;
+    control[CONTROL.word('tiles_x')] = grid.x;
+    control[CONTROL.word('block_tiles')] = blockTiles;
+    this.device.queue.writeBuffer(this.buffers.control, 0, control);
+    return grid;
+  }
+}
