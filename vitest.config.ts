@@ -33,6 +33,8 @@ export default defineConfig({
         test: {
           name: 'browser',
           include: [BROWSER_TESTS],
+          // The page built and served once for every browser test file.
+          globalSetup: ['tests/e2e/global-setup.ts'],
           maxWorkers: 1,
           sequence: { groupOrder: 1 },
         },
