@@ -111,11 +111,11 @@ export class GpuFixture {
 
   /**
    * Records one frame of whatever scene `frame` shows into a new
-   * rgba8unorm target of the parameters' size, and reads it back as
-   * tightly packed RGBA rows, over VIEW_BACKGROUND unless told. A WebGPU validation error fails the test
-   * (a picture left over from before must not pass for this one).
-   * Measures and the difference view's counts are read from `frame`
-   * afterwards (readOrderError, readDifference).
+   * rgba8unorm target of the parameters' size, over VIEW_BACKGROUND unless
+   * told, and reads it back as tightly packed RGBA rows. A WebGPU
+   * validation error fails the test (a picture left over from before must
+   * not pass for this one). Measures and the difference view's counts are
+   * read from `frame` afterwards (readOrderError, readDifference).
    */
   async render(frame: SplatFrame, params: FrameParameters, order: DrawOrder, options: FrameEncodeOptions & { background?: readonly [number, number, number] } = {}): Promise<Uint8Array> {
     const { device } = this;
