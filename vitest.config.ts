@@ -1,4 +1,5 @@
 import { configDefaults, defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 // The GPU tests run on Dawn (the `webgpu` package) over SwiftShader's Vulkan
 // driver, which Debian's chromium package ships. The variable must be set
@@ -8,12 +9,34 @@ process.env.VK_ICD_FILENAMES ??= swiftShaderIcd;
 
 const BROWSER_TESTS = 'tests/e2e/**/*.test.ts';
 
+/**
+ * The node files that take longest, longest first. They start before the
+ * rest so that neither worker is left running one of them alone at the
+ * end: a fresh clone has no timings of an earlier run for vitest to order
+ * by, and would order by file size. (Measured on 2 busy cores: the GPU sort
+ * several minutes, the render command's runs and the 152k-splat frame one
+ * to three each.)
+ */
+const LONGEST_FIRST = ['tests/gpu/gpu-radix-sort.test.ts', 'tests/gpu/render-command.test.ts', 'tests/gpu/splat-frame.test.ts'];
+
+class LongestFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const rank = (file: TestSpecification) => {
+      const known = LONGEST_FIRST.findIndex((path) => file.moduleId.endsWith(path));
+      return known < 0 ? LONGEST_FIRST.length : known;
+    };
+    const sorted = await super.sort(files);
+    return sorted.map((file, at) => ({ file, at })).sort((a, b) => rank(a.file) - rank(b.file) || a.at - b.at).map(({ file }) => file);
+  }
+}
+
 export default defineConfig({
   test: {
     // Native addon (Dawn) + long GPU tests: separate processes, generous timeouts.
     pool: 'forks',
     testTimeout: 300_000,
     hookTimeout: 300_000,
+    sequence: { sequencer: LongestFirst },
     projects: [
       {
         extends: true,
@@ -21,6 +44,10 @@ export default defineConfig({
           name: 'node',
           include: ['tests/**/*.test.ts'],
           exclude: [...configDefaults.exclude, BROWSER_TESTS],
+          // Two files at a time, one a core: most of a file's time is one
+          // thread (JavaScript, or Dawn feeding SwiftShader), and vitest's
+          // default on 2 cores is one file at a time.
+          maxWorkers: 2,
         },
       },
       {
@@ -28,11 +55,13 @@ export default defineConfig({
         // that draws keeps Chromium's GPU process (SwiftShader) busy on every
         // core, so a browser test beside a Dawn/SwiftShader test or another
         // browser test slows both, on a machine with few cores past their
-        // limits. (On 2 cores vitest runs one file at a time anyway.)
+        // limits.
         extends: true,
         test: {
           name: 'browser',
           include: [BROWSER_TESTS],
+          // The page built and served once for every browser test file.
+          globalSetup: ['tests/e2e/global-setup.ts'],
           maxWorkers: 1,
           sequence: { groupOrder: 1 },
         },

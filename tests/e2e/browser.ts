@@ -1,16 +1,28 @@
 /**
- * Shared setup for the browser tests: vite's dev server on a free localhost
- * port, and Debian's Chromium with WebGPU on SwiftShader (CPU Vulkan), so the
- * page runs its real GPU code on machines without a GPU.
+ * The browser tests' fixture: Debian's Chromium with WebGPU on SwiftShader
+ * (CPU Vulkan), so the page runs its real GPU code on machines without a
+ * GPU, showing the viewer page that tests/e2e/global-setup.ts built and
+ * serves once for all the files.
+ *
+ * `useViewerPage(options)` at the top of a file gives the file one browser
+ * and one page, loaded once and shared by its tests in order (a page load
+ * costs ~15 s of GPU pipeline creation on SwiftShader); a test that needs
+ * a fresh page or another one says so (goto, newPage). The page opens with
+ * the default scene thinned to one splat in eight unless the file asks for
+ * the stored one: the same vase, framed the same, for a quarter of the
+ * frame time (tests whose subject is the scene ask for `fullDefaultScene`).
+ *
+ * Every wait is on the page's own state (window.__splatsort, the DOM),
+ * never on a time, and gives up after WAIT_TIMEOUT_MS with what it waited
+ * for and what the page showed then.
  */
-
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import { createServer, type ViteDevServer } from 'vite';
+import { chromium, errors as playwrightErrors, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
+import { afterAll, beforeAll, inject } from 'vitest';
+import type { CameraView } from '../../src/app/orbit-camera';
 import type { ViewerState } from '../../src/app/viewer-state';
 
 export const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -37,83 +49,39 @@ export const CHROMIUM_ARGS = [
 ];
 
 /**
- * The window every page opens with. Small, because SwiftShader rasterizes on
- * the CPU: at 480×360 a frame of the default scene takes about a second on a
- * 2-core machine, at 1024×768 several, and a page that is busy drawing is slow
- * to answer everything else (clicks, screenshots, other pages).
+ * The window every page opens with unless a file asks for another. Small,
+ * because SwiftShader rasterizes on the CPU and a page that is busy drawing
+ * is slow to answer everything else (clicks, screenshots).
  */
 export const BROWSER_VIEWPORT = { width: 480, height: 360 } as const;
 
 /**
- * The time one browser test may take. A test waits on the page's own state
- * (ready, frames drawn, a scene's splat count), never on a time, so this is
- * only the point at which a test is declared stuck: generous enough for a
- * machine several times slower than CI's 2 cores without a GPU. Give it to
- * the file's tests and hooks (`describe(name, { timeout }, …)`,
- * `beforeAll(fn, timeout)`).
+ * The longest any one wait on a page may take before it fails with its own
+ * message. The slowest legitimate wait (a page load: device, pipelines,
+ * scene, first frame) took ~30 s on 2 cores busy with other work; this
+ * leaves room for a machine several times slower than that.
  */
+export const WAIT_TIMEOUT_MS = 180_000;
+
+/** The time one browser test may take in all (several waits): only the point at which a test is declared stuck. */
 export const BROWSER_TEST_TIMEOUT_MS = 600_000;
 
-/**
- * The default time limit of every Playwright wait on a page (clicks, waits
- * for a function, an event, a navigation, a screenshot): a little under the
- * test's own, so that a stuck wait fails with its own message (what it waited
- * for) rather than as a bare test timeout, and never sooner than the test
- * allows. Playwright's own default (30 s) is less than one slow frame's worth
- * of work on SwiftShader once a page is loaded.
- */
-export const BROWSER_WAIT_TIMEOUT_MS = BROWSER_TEST_TIMEOUT_MS - 30_000;
-
-export interface DevServer {
-  /** Base URL with a trailing slash, e.g. http://127.0.0.1:41234/ */
-  url: string;
-  close(): Promise<void>;
-}
-
-export async function startDevServer(): Promise<DevServer> {
-  const server: ViteDevServer = await createServer({
-    root: PROJECT_ROOT,
-    configFile: join(PROJECT_ROOT, 'vite.config.ts'),
-    logLevel: 'warn',
-    clearScreen: false,
-    // Port 0: the OS picks a free port. No HMR: the page is loaded once.
-    server: { host: '127.0.0.1', port: 0, strictPort: true, hmr: false, open: false },
-  });
-  await server.listen();
-  const url = server.resolvedUrls?.local[0];
-  if (!url) {
-    await server.close();
-    throw new Error('vite dev server started without a local URL');
-  }
-  return { url, close: () => server.close() };
-}
-
-export interface TestBrowser {
-  context: BrowserContext;
-  /**
-   * A new page in front, with BROWSER_VIEWPORT and BROWSER_WAIT_TIMEOUT_MS.
-   * Only one page should draw at a time: SwiftShader shares the machine's
-   * cores among all pages, so close (or navigate) one before opening the next.
-   */
-  newPage(): Promise<TestPage>;
-  close(): Promise<void>;
-}
-
-export interface TestPage {
-  page: Page;
-  /** Console errors, uncaught page errors and failed HTTP responses seen so far. */
-  errors: string[];
-}
-
-/** How the browser presents itself: a desktop window by default, or a phone's touch screen. */
-export interface BrowserOptions {
+export interface ViewerPageOptions {
   viewport?: { width: number; height: number };
   /** A touch screen as the only pointer (touch events, `pointer: coarse`), as on a phone. */
   touch?: boolean;
+  /** The stored default scene (37k splats) instead of its light copy. */
+  fullDefaultScene?: boolean;
+  /**
+   * What beforeAll opens: a query for the viewer page ('' by default: the
+   * page as a user opens it), or null for nothing (the file navigates
+   * itself).
+   */
+  query?: string | null;
 }
 
-/** Launches Chromium with a fresh profile; throws (never skips) when Chromium is missing. */
-export async function launchBrowser(options: BrowserOptions = {}): Promise<TestBrowser> {
+/** Launches Chromium; throws (never skips) when it is missing. */
+export async function launchChromium(): Promise<Browser> {
   if (!existsSync(CHROMIUM_PATH)) {
     throw new Error(
       `Chromium not found at ${CHROMIUM_PATH}. Install it with ` +
@@ -121,104 +89,224 @@ export async function launchBrowser(options: BrowserOptions = {}): Promise<TestB
         'or point SPLATSORT_CHROMIUM at a Chromium binary.',
     );
   }
-  const userDataDir = await mkdtemp(join(tmpdir(), 'splatsort-chromium-'));
-  let context: BrowserContext;
-  try {
-    context = await chromium.launchPersistentContext(userDataDir, {
-      executablePath: CHROMIUM_PATH,
-      // Headless mode is chosen by --headless=new in the arguments.
-      headless: false,
-      args: CHROMIUM_ARGS,
+  // Headless mode is chosen by --headless=new in the arguments.
+  return chromium.launch({ executablePath: CHROMIUM_PATH, headless: false, args: CHROMIUM_ARGS, timeout: WAIT_TIMEOUT_MS });
+}
+
+/** A page of the file's browser, with what went wrong in it recorded. */
+export class TestPage {
+  /** Console errors, uncaught page errors and failed HTTP responses seen so far. */
+  readonly errors: string[] = [];
+
+  constructor(readonly page: Page) {
+    page.on('console', (message) => {
+      if (message.type() === 'error') this.errors.push(`console.error: ${message.text()}`);
+    });
+    page.on('pageerror', (error) => this.errors.push(`page error: ${error.stack ?? error.message}`));
+    // The console's "Failed to load resource" line omits the URL: record it here.
+    page.on('response', (response) => {
+      if (response.status() >= 400) this.errors.push(`HTTP ${response.status()}: ${response.url()}`);
+    });
+  }
+
+  /** The viewer page's state for automated checks (window.__splatsort). */
+  state(): Promise<ViewerState> {
+    return this.page.evaluate(() => window.__splatsort as ViewerState);
+  }
+
+  /**
+   * Waits until `predicate` (an expression, or a function of `arg`) holds
+   * in the page; past WAIT_TIMEOUT_MS (or `timeout`) fails saying `what`
+   * was awaited and what the page showed.
+   */
+  async waitFor(what: string, predicate: string, arg?: undefined, timeout?: number): Promise<void>;
+  async waitFor<A>(what: string, predicate: (arg: A) => unknown, arg: A, timeout?: number): Promise<void>;
+  async waitFor(what: string, predicate: string | ((arg: never) => unknown), arg?: unknown, timeout = WAIT_TIMEOUT_MS): Promise<void> {
+    try {
+      // (Playwright takes either form; its types want the function's argument type spelled out.)
+      await this.page.waitForFunction(predicate as string, arg, { polling: 100, timeout });
+    } catch (error) {
+      if (!(error instanceof playwrightErrors.TimeoutError)) throw error;
+      throw new Error(`gave up after ${timeout / 1000} s waiting for ${what}${typeof predicate === 'string' ? ` (${predicate})` : ''}; the page: ${await this.describe()}`);
+    }
+  }
+
+  /** Waits until the viewer has drawn `count` more frames. */
+  async waitForFrames(count: number): Promise<void> {
+    const start = (await this.state()).frames;
+    await this.waitFor(`${count} more frames after frame ${start}`, `window.__splatsort.frames >= ${start + count}`);
+  }
+
+  /** Waits until the viewer has shown its first scene and drawn it, its load over. */
+  async waitForViewer(): Promise<void> {
+    await this.waitFor('the viewer to show its first scene, loaded', "document.body.dataset.viewer === 'ready' && !window.__splatsort.loading");
+  }
+
+  /**
+   * The camera once it has come to rest: the drawn camera glides to where
+   * the controls moved it (camera damping), so this waits until two frames
+   * in a row show the same view, and returns it.
+   */
+  async settledView(): Promise<CameraView> {
+    const deadline = Date.now() + WAIT_TIMEOUT_MS;
+    const seen: string[] = [];
+    while (Date.now() < deadline) {
+      const { view, frames } = await this.state();
+      await this.waitFor(`the frame after frame ${frames}`, `window.__splatsort.frames > ${frames}`);
+      const next = (await this.state()).view;
+      if (JSON.stringify(next) === JSON.stringify(view)) return next;
+      seen.push(JSON.stringify(next.eye));
+    }
+    throw new Error(`the view did not come to rest in ${WAIT_TIMEOUT_MS / 1000} s; the last eyes: ${seen.slice(-3).join(', ')}`);
+  }
+
+  /** Waits until a frame is drawn from `eye` (within 1e-6 of the viewing distance). */
+  async waitForEye(what: string, eye: readonly number[]): Promise<void> {
+    await this.waitFor(`the eye at ${what} [${eye.join(', ')}]`, (want) => {
+      const { eye: got, target } = window.__splatsort!.view;
+      const far = Math.hypot(got[0] - target[0], got[1] - target[1], got[2] - target[2]);
+      return Math.hypot(got[0] - want[0]!, got[1] - want[1]!, got[2] - want[2]!) <= 1e-6 * far;
+    }, [...eye]);
+  }
+
+  /**
+   * Opens the viewer's settings panel (closed by default on narrow
+   * windows), or closes it, and waits for its animation to end: during it
+   * (class lil-transition) its rows take no pointer events. `tap` on a
+   * touch screen.
+   */
+  async setPanelOpen(open: boolean, how: 'click' | 'tap' = 'click'): Promise<void> {
+    const title = this.page.locator('.lil-gui.lil-root > .lil-title');
+    if ((await title.getAttribute('aria-expanded')) !== String(open)) await (how === 'tap' ? title.tap() : title.click());
+    await this.waitFor(`the panel ${open ? 'open' : 'closed'}`, (want) => {
+      const root = document.querySelector('.lil-gui.lil-root');
+      // (lil-gui may leave the children's inline height set after the
+      // animation, so the class is what tells it has ended.)
+      return root !== null && root.classList.contains('lil-closed') === !want && !root.classList.contains('lil-transition');
+    }, open);
+  }
+
+  /** A row of the settings panel, by its exact name. */
+  row(name: string): Locator {
+    return this.page.locator('.lil-gui .lil-controller').filter({ has: this.page.locator('.lil-name', { hasText: new RegExp(`^${name}$`) }) });
+  }
+
+  /** Waits until a read-only panel row shows `value` (rows are redrawn a few times a second). */
+  async waitForRow(name: string, value: string | RegExp): Promise<void> {
+    const want = typeof value === 'string' ? { text: value } : { pattern: value.source };
+    await this.waitFor(`the panel's ${name} row to show ${value}`, ({ name, want }) => {
+      const row = Array.from(document.querySelectorAll('.lil-gui .lil-controller')).find((c) => c.querySelector('.lil-name')?.textContent === name);
+      const shown = (row?.querySelector('input') as HTMLInputElement | null)?.value;
+      return shown !== undefined && ('text' in want ? shown === want.text : new RegExp(want.pattern!).test(shown));
+    }, { name, want });
+  }
+
+  /** Saves a full-page screenshot under test-results/ and returns its path. */
+  async saveScreenshot(name: string): Promise<string> {
+    await mkdir(RESULTS_DIR, { recursive: true });
+    const path = join(RESULTS_DIR, name);
+    await this.page.screenshot({ path, fullPage: true });
+    return path;
+  }
+
+  /** What a failed wait reports of the page. */
+  private async describe(): Promise<string> {
+    try {
+      return await this.page.evaluate(() => {
+        const s = window.__splatsort;
+        const page = `body data-viewer=${document.body.dataset.viewer ?? 'unset'}`;
+        if (!s) return `${page}, no window.__splatsort`;
+        const { frames, ready, loading, sceneName, splats, lastError, view } = s;
+        return `${page}, ${JSON.stringify({ frames, ready, loading, sceneName, splats, lastError, eye: view.eye, target: view.target })}`;
+      });
+    } catch (error) {
+      return `(could not be read: ${error instanceof Error ? error.message : String(error)})`;
+    }
+  }
+}
+
+/** The file's browser and its main page. */
+export interface ViewerPageFixture {
+  /** The built viewer page, with a trailing slash. */
+  readonly url: string;
+  readonly browser: Browser;
+  readonly context: BrowserContext;
+  /** The file's page (its tests share it). */
+  readonly tab: TestPage;
+  readonly page: Page;
+  /** Loads the viewer page with `query` ('' for none) in the file's page, and waits for its first scene unless told not to. */
+  goto(query?: string, options?: { wait?: boolean }): Promise<void>;
+  /**
+   * Another page in the same context (the file's page is closed first
+   * unless `keep`: two pages that draw share SwiftShader's cores and
+   * starve each other).
+   */
+  newPage(options?: { keep?: boolean }): Promise<TestPage>;
+}
+
+/**
+ * The file's browser (one Chromium, one context of the given window) and
+ * page, opened in beforeAll with the viewer (unless `query` is null) and
+ * closed in afterAll.
+ */
+export function useViewerPage(options: ViewerPageOptions = {}): ViewerPageFixture {
+  let browser: Browser | undefined;
+  let context: BrowserContext | undefined;
+  let tab: TestPage | undefined;
+  const url = inject('splatsortPageUrl');
+  const need = <T>(value: T | undefined): T => {
+    if (value === undefined) throw new Error('the browser fixture was used outside its file\'s tests');
+    return value;
+  };
+
+  const fixture: ViewerPageFixture = {
+    url,
+    get browser() { return need(browser); },
+    get context() { return need(context); },
+    get tab() { return need(tab); },
+    get page() { return need(tab).page; },
+    async goto(query = '', { wait = true } = {}) {
+      await fixture.page.goto(`${url}${query}`);
+      if (wait) await fixture.tab.waitForViewer();
+    },
+    async newPage({ keep = false } = {}) {
+      if (!keep && tab && !tab.page.isClosed()) await tab.page.close();
+      const page = new TestPage(await fixture.context.newPage());
+      await page.page.bringToFront();
+      return page;
+    },
+  };
+
+  beforeAll(async () => {
+    browser = await launchChromium();
+    context = await browser.newContext({
       // A page gets this size from its first frame; setting it later would
-      // lay the page out (and start drawing) at a larger size first.
+      // lay the page out (and start drawing) at another size first.
       viewport: { ...(options.viewport ?? BROWSER_VIEWPORT) },
       // A phone at one device pixel per CSS pixel: SwiftShader draws 9× fewer pixels than at a phone's 3×.
       ...(options.touch ? { hasTouch: true, isMobile: true, deviceScaleFactor: 1 } : {}),
     });
-    context.setDefaultTimeout(BROWSER_WAIT_TIMEOUT_MS);
-    context.setDefaultNavigationTimeout(BROWSER_WAIT_TIMEOUT_MS);
-  } catch (error) {
-    await rm(userDataDir, { recursive: true, force: true });
-    throw error;
-  }
-  return {
-    context,
-    async newPage() {
-      const page = await context.newPage();
-      await page.bringToFront();
-      const errors: string[] = [];
-      page.on('console', (message) => {
-        if (message.type() === 'error') errors.push(`console.error: ${message.text()}`);
-      });
-      page.on('pageerror', (error) => errors.push(`page error: ${error.stack ?? error.message}`));
-      // The console's "Failed to load resource" line omits the URL: record it here.
-      page.on('response', (response) => {
-        if (response.status() >= 400) errors.push(`HTTP ${response.status()}: ${response.url()}`);
-      });
-      return { page, errors };
-    },
-    async close() {
-      await context.close();
-      await rm(userDataDir, { recursive: true, force: true });
-    },
-  };
+    context.setDefaultTimeout(WAIT_TIMEOUT_MS);
+    context.setDefaultNavigationTimeout(WAIT_TIMEOUT_MS);
+    if (!options.fullDefaultScene) await serveLightDefaultScene(context);
+    tab = await fixture.newPage();
+    if (options.query !== null) await fixture.goto(options.query ?? '');
+  }, BROWSER_TEST_TIMEOUT_MS);
+
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  return fixture;
 }
 
-/** Saves a full-page screenshot under test-results/ and returns its path. */
-export async function saveScreenshot(page: Page, name: string): Promise<string> {
-  await mkdir(RESULTS_DIR, { recursive: true });
-  const path = join(RESULTS_DIR, name);
-  await page.screenshot({ path, fullPage: true });
-  return path;
+/** Makes `context` get the light copy of the default scene (global-setup.ts) where the page asks for the stored one. */
+export async function serveLightDefaultScene(context: BrowserContext): Promise<void> {
+  const body = await readFile(inject('splatsortLightScene'));
+  await context.route('**/default-scene*.ply', (route) => route.fulfill({ body, contentType: 'application/octet-stream' }));
 }
 
-/** The viewer page's state for automated checks (window.__splatsort). */
-export function viewerState(page: Page): Promise<ViewerState> {
-  return page.evaluate(() => window.__splatsort as ViewerState);
-}
-
-/**
- * Waits until `predicate` holds in the page. No time limit of its own: the
- * page's default (a little under the test's) applies, since how long a state
- * takes depends on how fast the machine draws.
- */
-export async function waitForPage(page: Page, predicate: string): Promise<void> {
-  await page.waitForFunction(predicate, null, { polling: 100 });
-}
-
-/** Waits until the viewer page has drawn `count` more frames. */
-export async function waitForFrames(page: Page, count: number): Promise<void> {
-  const start = (await viewerState(page)).frames;
-  await waitForPage(page, `window.__splatsort.frames >= ${start + count}`);
-}
-
-/**
- * Opens the viewer's settings panel (closed by default on narrow windows)
- * and waits for its animation to end; `tap` on a touch screen.
- */
-export async function openPanel(page: Page, how: 'click' | 'tap' = 'click'): Promise<void> {
-  const title = page.locator('.lil-gui.lil-root > .lil-title');
-  if ((await title.getAttribute('aria-expanded')) !== 'true') await (how === 'tap' ? title.tap() : title.click());
-  await page.waitForFunction(
-    () => {
-      const root = document.querySelector('.lil-gui.lil-root');
-      return root !== null && !root.classList.contains('lil-closed') && !root.classList.contains('lil-transition');
-    },
-    null,
-    { polling: 100 },
-  );
-}
-
-/**
- * The viewer's camera once it has come to rest: the drawn camera glides to
- * where the controls moved it (camera damping), so this waits until two
- * frames in a row show the same view, and returns it.
- */
-export async function settledView(page: Page): Promise<ViewerState['view']> {
-  for (;;) {
-    const { view, frames } = await viewerState(page);
-    await waitForPage(page, `window.__splatsort.frames > ${frames}`);
-    const next = (await viewerState(page)).view;
-    if (JSON.stringify(next) === JSON.stringify(view)) return next;
-  }
+/** Gives `context` the stored default scene again. */
+export async function serveStoredDefaultScene(context: BrowserContext): Promise<void> {
+  await context.unroute('**/default-scene*.ply');
 }

@@ -4,26 +4,20 @@
  * (on a scene built so the answer is known: an opaque wall in the plane
  * z = 0), a double-click on the background changes nothing, and fly mode
  * (C) moves the eye along the view for a held W, with the mode kept in the
- * view link.
+ * view link, which opens in it.
  *
- * Every wait is on the page's own state (window.__splatsort), bounded only
- * by the test's time limit.
+ * Every wait is on the page's own state (window.__splatsort); each gives up
+ * with what it waited for after tests/e2e/browser.ts's WAIT_TIMEOUT_MS.
  */
 import { mat4, vec4 } from 'gl-matrix';
-import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  BROWSER_TEST_TIMEOUT_MS, launchBrowser, settledView, startDevServer, viewerState, waitForFrames, waitForPage,
-  type DevServer, type TestBrowser, type TestPage,
-} from './browser';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { BROWSER_TEST_TIMEOUT_MS, useViewerPage } from './browser';
 
-let server: DevServer | undefined;
-let browser: TestBrowser | undefined;
-let tab: TestPage;
-let page: Page;
-
-const state = () => viewerState(page);
-const waitFor = (predicate: string) => waitForPage(page, predicate);
+/** Opened from a fly-mode link: the first test checks the link's mode, then goes back to orbit. */
+const viewer = useViewerPage({ query: '?mode=fly' });
+const page = () => viewer.page;
+const state = () => viewer.tab.state();
+const waitFor = (what: string, predicate: string) => viewer.tab.waitFor(what, predicate);
 const sub = (a: readonly number[], b: readonly number[]) => [a[0]! - b[0]!, a[1]! - b[1]!, a[2]! - b[2]!];
 const dot = (a: readonly number[], b: readonly number[]) => a[0]! * b[0]! + a[1]! * b[1]! + a[2]! * b[2]!;
 const length = (a: readonly number[]) => Math.hypot(a[0]!, a[1]!, a[2]!);
@@ -57,29 +51,26 @@ function wallScene(): Buffer {
 
 describe('moving through a scene', { timeout: BROWSER_TEST_TIMEOUT_MS }, () => {
   beforeAll(async () => {
-    server = await startDevServer();
-    browser = await launchBrowser();
-    tab = await browser.newPage();
-    page = tab.page;
-    await page.goto(server.url);
-    await waitFor("document.body.dataset.viewer === 'ready'");
-    await page.setInputFiles('#file-input', { name: 'wall.splat', mimeType: 'application/octet-stream', buffer: wallScene() });
-    await waitFor("window.__splatsort.sceneName === 'wall.splat' && !window.__splatsort.loading");
-    await waitForFrames(page, 1);
+    await page().setInputFiles('#file-input', { name: 'wall.splat', mimeType: 'application/octet-stream', buffer: wallScene() });
+    await waitFor('the wall on screen, loaded', "window.__splatsort.sceneName === 'wall.splat' && !window.__splatsort.loading");
+    await viewer.tab.waitForFrames(1);
   }, BROWSER_TEST_TIMEOUT_MS);
 
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
+  it('opens a fly-mode link in fly mode; C goes back to orbit, and the link drops the mode', async () => {
+    const mode = page().locator('.lil-gui .lil-controller').filter({ hasText: 'camera (C)' }).locator('select');
+    expect(await mode.inputValue()).toBe('fly');
+    await page().keyboard.press('c');
+    await waitFor('orbit mode in the link', "!new URLSearchParams(location.search).has('mode')");
+    expect(await mode.inputValue()).toBe('orbit');
   });
 
   it('orbits the splat under a double-click: the eye stays, the point is on the wall and under the cursor', async () => {
-    const before = await settledView(page);
-    const canvas = (await page.locator('canvas.viewer-canvas').boundingBox())!;
+    const before = await viewer.tab.settledView();
+    const canvas = (await page().locator('canvas.viewer-canvas').boundingBox())!;
     // Left of the middle, still on the wall (framed to fill the window's height).
     const [x, y] = [canvas.x + canvas.width * 0.42, canvas.y + canvas.height * 0.55];
-    await page.mouse.dblclick(x, y);
-    await waitFor('window.__splatsort.picked !== undefined');
+    await page().mouse.dblclick(x, y);
+    await waitFor('a pick', 'window.__splatsort.picked !== undefined');
     const picked = (await state()).picked!;
     expect(picked).not.toBeNull();
     // On the wall: its plane, within its sides (a splat's σ of slack).
@@ -94,7 +85,7 @@ describe('moving through a scene', { timeout: BROWSER_TEST_TIMEOUT_MS }, () => {
     const pixel = [((clip[0] / clip[3] + 1) / 2) * canvas.width, ((1 - clip[1] / clip[3]) / 2) * canvas.height];
     expect(Math.abs(pixel[0]! - (x - canvas.x))).toBeLessThan(1);
     expect(Math.abs(pixel[1]! - (y - canvas.y))).toBeLessThan(1);
-    await waitFor(`Math.hypot(...window.__splatsort.view.target.map((t, i) => t - ${JSON.stringify(picked)}[i])) < 1e-6`);
+    await waitFor('the picked point as the target', `Math.hypot(...window.__splatsort.view.target.map((t, i) => t - ${JSON.stringify(picked)}[i])) < 1e-6`);
     const after = (await state()).view;
     expect(length(sub(after.eye, before.eye))).toBeLessThan(1e-6 * length(sub(before.eye, before.target)));
     // The picked point is now straight ahead: the picture turned to centre it.
@@ -102,28 +93,28 @@ describe('moving through a scene', { timeout: BROWSER_TEST_TIMEOUT_MS }, () => {
     expect(dot(forward, sub(picked!, after.eye)) / (length(forward) * length(sub(picked!, after.eye)))).toBeGreaterThan(1 - 1e-9);
 
     // The background has nothing to orbit: the view stays, and the page says so.
-    await page.evaluate(() => { window.__splatsort!.picked = undefined; });
-    await page.mouse.dblclick(canvas.x + 3, canvas.y + 3);
-    await waitFor('window.__splatsort.picked !== undefined');
+    await page().evaluate(() => { window.__splatsort!.picked = undefined; });
+    await page().mouse.dblclick(canvas.x + 3, canvas.y + 3);
+    await waitFor('a pick on the background', 'window.__splatsort.picked !== undefined');
     expect((await state()).picked).toBeNull();
-    await expect.poll(() => page.locator('.messages').textContent()).toContain('Nothing to orbit there');
+    await page().locator('.messages').filter({ hasText: 'Nothing to orbit there' }).waitFor();
     expect(length(sub((await state()).view.target, picked!))).toBeLessThan(1e-6);
   });
 
   it('flies: C switches to fly mode, kept in the link; a held W moves eye and target forward along the view', async () => {
-    await page.keyboard.press('r');
-    await page.keyboard.press('c');
-    await waitFor("new URLSearchParams(location.search).get('mode') === 'fly'");
-    const mode = page.locator('.lil-gui .lil-controller').filter({ hasText: 'camera (C)' }).locator('select');
+    await page().keyboard.press('r');
+    await page().keyboard.press('c');
+    await waitFor('fly mode in the link', "new URLSearchParams(location.search).get('mode') === 'fly'");
+    const mode = page().locator('.lil-gui .lil-controller').filter({ hasText: 'camera (C)' }).locator('select');
     expect(await mode.inputValue()).toBe('fly');
-    const start = await settledView(page);
+    const start = await viewer.tab.settledView();
     const startMs = Date.now();
-    await page.keyboard.down('w');
+    await page().keyboard.down('w');
     // Until the eye has moved a tenth of the way to the target, then let go.
-    await waitFor(`Math.hypot(...window.__splatsort.view.eye.map((e, i) => e - ${JSON.stringify(start.eye)}[i])) > 0.1 * ${length(sub(start.target, start.eye))}`);
-    await page.keyboard.up('w');
+    await waitFor('the eye a tenth of the way forward', `Math.hypot(...window.__splatsort.view.eye.map((e, i) => e - ${JSON.stringify(start.eye)}[i])) > 0.1 * ${length(sub(start.target, start.eye))}`);
+    await page().keyboard.up('w');
     const heldS = (Date.now() - startMs) / 1000;
-    const end = await settledView(page);
+    const end = await viewer.tab.settledView();
     const moved = sub(end.eye, start.eye);
     const forward = sub(start.target, start.eye);
     // Along the view, not turned: the target moved with the eye, by the same step.
@@ -133,20 +124,13 @@ describe('moving through a scene', { timeout: BROWSER_TEST_TIMEOUT_MS }, () => {
     const diagonal = Math.hypot(2 * WALL, 2 * WALL, 0);
     expect(length(moved)).toBeLessThan((diagonal / 8) * (heldS + 0.2));
     // The eye stays where it came to rest once W is let go.
-    await waitForFrames(page, 2);
+    await viewer.tab.waitForFrames(2);
     expect(length(sub((await state()).view.eye, end.eye))).toBe(0);
 
     // Back to orbit with C; the link drops the mode.
-    await page.keyboard.press('c');
-    await waitFor("!new URLSearchParams(location.search).has('mode')");
+    await page().keyboard.press('c');
+    await waitFor('orbit mode in the link', "!new URLSearchParams(location.search).has('mode')");
     expect(await mode.inputValue()).toBe('orbit');
-    expect(tab.errors).toEqual([]);
-  });
-
-  it('opens a fly-mode link in fly mode', async () => {
-    await page.goto(`${server!.url}?mode=fly`);
-    await waitFor("document.body.dataset.viewer === 'ready'");
-    const mode = page.locator('.lil-gui .lil-controller').filter({ hasText: 'camera (C)' }).locator('select');
-    expect(await mode.inputValue()).toBe('fly');
+    expect(viewer.tab.errors).toEqual([]);
   });
 });

@@ -8,26 +8,21 @@
  * Touches go through the DevTools protocol (Input.dispatchTouchEvent), as a
  * finger's would. Every wait is on the page's own state.
  */
-import type { CDPSession, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  BROWSER_TEST_TIMEOUT_MS, launchBrowser, openPanel, saveScreenshot, settledView, startDevServer, viewerState, waitForFrames, waitForPage,
-  type DevServer, type TestBrowser, type TestPage,
-} from './browser';
+import type { CDPSession } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { BROWSER_TEST_TIMEOUT_MS, useViewerPage } from './browser';
 
 const WIDTH = 390;
 const HEIGHT = 844;
 /** The smallest target a fingertip hits reliably. */
 const TOUCH_TARGET_PX = 44;
 
-let server: DevServer | undefined;
-let browser: TestBrowser | undefined;
-let tab: TestPage;
-let page: Page;
+const viewer = useViewerPage({ viewport: { width: WIDTH, height: HEIGHT }, touch: true });
+const page = () => viewer.page;
 let cdp: CDPSession;
 
-const state = () => viewerState(page);
-const waitFor = (predicate: string) => waitForPage(page, predicate);
+const state = () => viewer.tab.state();
+const waitFor = (what: string, predicate: string) => viewer.tab.waitFor(what, predicate);
 const distance = (a: readonly number[], b: readonly number[]) => Math.hypot(a[0]! - b[0]!, a[1]! - b[1]!, a[2]! - b[2]!);
 
 type Point = [number, number];
@@ -49,27 +44,15 @@ async function drag(from: Point[], to: Point[], steps = 8): Promise<void> {
 
 describe('a phone, 390×844 touch screen', { timeout: BROWSER_TEST_TIMEOUT_MS }, () => {
   beforeAll(async () => {
-    server = await startDevServer();
-    browser = await launchBrowser({ viewport: { width: WIDTH, height: HEIGHT }, touch: true });
-    tab = await browser.newPage();
-    page = tab.page;
-    cdp = await browser.context.newCDPSession(page);
-    await page.goto(server.url);
-    await waitFor("document.body.dataset.viewer === 'ready'");
-    await waitForFrames(page, 1);
+    cdp = await viewer.context.newCDPSession(page());
   }, BROWSER_TEST_TIMEOUT_MS);
 
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
-
   it('shows the touch controls in the help, not the keys', async () => {
-    expect(await page.evaluate(() => matchMedia('(pointer: coarse)').matches)).toBe(true);
-    const hint = page.locator('.hint');
+    expect(await page().evaluate(() => matchMedia('(pointer: coarse)').matches)).toBe(true);
+    const hint = page().locator('.hint');
     expect(await hint.textContent()).toBe('Help');
     await hint.tap();
-    const help = page.locator('.help');
+    const help = page().locator('.help');
     await help.waitFor({ state: 'visible' });
     const text = await help.textContent();
     expect(text).toContain('One-finger drag');
@@ -82,21 +65,21 @@ describe('a phone, 390×844 touch screen', { timeout: BROWSER_TEST_TIMEOUT_MS },
 
   it('opens the panel as a sheet along the bottom that leaves the scene in view, every control 44 px', async () => {
     // Closed at first: the scene has the screen.
-    expect(await page.locator('.lil-gui.lil-root').getAttribute('class')).toContain('lil-closed');
-    await openPanel(page, 'tap');
-    const sheet = (await page.locator('.lil-gui.lil-root').boundingBox())!;
+    expect(await page().locator('.lil-gui.lil-root').getAttribute('class')).toContain('lil-closed');
+    await viewer.tab.setPanelOpen(true, 'tap');
+    const sheet = (await page().locator('.lil-gui.lil-root').boundingBox())!;
     expect(sheet.x).toBe(0);
     expect(sheet.width).toBe(WIDTH);
     expect(Math.abs(sheet.y + sheet.height - HEIGHT)).toBeLessThanOrEqual(1);
     // Over less than half the screen: the scene (framed in the middle) shows above it.
     expect(sheet.height).toBeLessThanOrEqual(HEIGHT / 2);
     // The stats stay clear of it.
-    const stats = (await page.locator('.stats').boundingBox())!;
+    const stats = (await page().locator('.stats').boundingBox())!;
     expect(stats.y + stats.height).toBeLessThan(sheet.y);
-    await saveScreenshot(page, 'e2e-phone-sheet-390x844.png');
+    await viewer.tab.saveScreenshot('e2e-phone-sheet-390x844.png');
 
     // Every control in the panel, and the page's buttons, is at least 44 px high.
-    const heights = await page.evaluate(() =>
+    const heights = await page().evaluate(() =>
       [...document.querySelectorAll('.lil-gui .lil-controller:not(.read-only) .lil-widget, .lil-gui .lil-title, .hint')]
         .map((e) => ({ what: (e.closest('.lil-controller')?.querySelector('.lil-name')?.textContent ?? e.textContent ?? '').trim(), height: e.getBoundingClientRect().height }))
         .filter((e) => e.height > 0),
@@ -106,22 +89,21 @@ describe('a phone, 390×844 touch screen', { timeout: BROWSER_TEST_TIMEOUT_MS },
   });
 
   it('hides the stats from the panel, and shows them again', async () => {
-    const stats = page.locator('.stats');
-    const toggle = page.locator('.lil-gui .lil-controller').filter({ hasText: 'stats panels' });
+    const stats = page().locator('.stats');
+    const toggle = page().locator('.lil-gui .lil-controller').filter({ hasText: 'stats panels' });
     await toggle.scrollIntoViewIfNeeded();
     await toggle.tap();
     await stats.waitFor({ state: 'hidden' });
     await toggle.tap();
     await stats.waitFor({ state: 'visible' });
     // Closed again, for the touches on the scene.
-    await page.locator('.lil-gui.lil-root > .lil-title').tap();
-    await page.waitForFunction(() => document.querySelector('.lil-gui.lil-root')!.classList.contains('lil-closed'), null, { polling: 100 });
+    await viewer.tab.setPanelOpen(false, 'tap');
   });
 
   it('orbits with one finger and zooms with a pinch', async () => {
-    const start = await settledView(page);
+    const start = await viewer.tab.settledView();
     await drag([[WIDTH * 0.3, HEIGHT * 0.5]], [[WIDTH * 0.7, HEIGHT * 0.5]]);
-    await waitFor(`Math.hypot(...window.__splatsort.view.eye.map((e, i) => e - ${JSON.stringify(start.eye)}[i])) > 0`);
+    await waitFor('the eye moved by the drag', `Math.hypot(...window.__splatsort.view.eye.map((e, i) => e - ${JSON.stringify(start.eye)}[i])) > 0`);
     const orbited = (await state()).view;
     // Orbit keeps the target and the distance.
     expect(distance(orbited.target, start.target)).toBeLessThan(1e-6);
@@ -129,21 +111,21 @@ describe('a phone, 390×844 touch screen', { timeout: BROWSER_TEST_TIMEOUT_MS },
 
     // Fingers apart: closer.
     await drag([[WIDTH * 0.45, HEIGHT * 0.5], [WIDTH * 0.55, HEIGHT * 0.5]], [[WIDTH * 0.2, HEIGHT * 0.5], [WIDTH * 0.8, HEIGHT * 0.5]]);
-    await waitFor(`Math.hypot(...window.__splatsort.view.eye.map((e, i) => e - window.__splatsort.view.target[i])) < 0.8 * ${distance(orbited.eye, orbited.target)}`);
+    await waitFor('the eye closer after the pinch', `Math.hypot(...window.__splatsort.view.eye.map((e, i) => e - window.__splatsort.view.target[i])) < 0.8 * ${distance(orbited.eye, orbited.target)}`);
   });
 
   it('orbits the point under a held finger', async () => {
-    const before = await settledView(page);
-    await page.evaluate(() => { window.__splatsort!.picked = undefined; });
+    const before = await viewer.tab.settledView();
+    await page().evaluate(() => { window.__splatsort!.picked = undefined; });
     // The default scene fills the middle of the screen.
     await touch('touchStart', [[WIDTH / 2, HEIGHT / 2]]);
-    await waitFor('window.__splatsort.picked !== undefined');
+    await waitFor('a pick', 'window.__splatsort.picked !== undefined');
     await touch('touchEnd', []);
     const picked = (await state()).picked;
     expect(picked).not.toBeNull();
-    await waitFor(`Math.hypot(...window.__splatsort.view.target.map((t, i) => t - ${JSON.stringify(picked)}[i])) < 1e-6`);
+    await waitFor('the picked point as the target', `Math.hypot(...window.__splatsort.view.target.map((t, i) => t - ${JSON.stringify(picked)}[i])) < 1e-6`);
     // The eye stays.
     expect(distance((await state()).view.eye, before.eye)).toBeLessThan(1e-6 * distance(before.eye, before.target));
-    expect(tab.errors).toEqual([]);
+    expect(viewer.tab.errors).toEqual([]);
   });
 });

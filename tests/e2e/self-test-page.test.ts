@@ -4,14 +4,14 @@
  * WebGPU the page must explain how to get it instead of throwing.
  *
  * One page at a time, each closed before the next opens, and every wait is on
- * the page's own state (`data-selftest`, `data-webgpu`), bounded only by the
- * test's time limit: SwiftShader runs the sorts ~1000× slower than a GPU and
- * pipeline creation adds seconds, more on a slower or busier machine.
+ * the page's own state (`data-selftest`, `data-webgpu`), with a limit that
+ * says what it waited for: SwiftShader runs the sorts ~1000× slower than a
+ * GPU and pipeline creation adds seconds, more on a slower or busier machine.
  */
 
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { SortSelfTestResult } from '../../src/sort/self-test';
-import { BROWSER_TEST_TIMEOUT_MS, launchBrowser, saveScreenshot, startDevServer, type DevServer, type TestBrowser } from './browser';
+import { BROWSER_TEST_TIMEOUT_MS, useViewerPage } from './browser';
 
 interface RowInfo {
   n: string | undefined;
@@ -19,25 +19,20 @@ interface RowInfo {
   text: string;
 }
 
+/** Sorting takes ~70 s on 2 busy cores; allowed several times that. */
+const SELF_TEST_TIMEOUT_MS = 480_000;
+
+/** The file's page opens the self-test itself. */
+const fixture = useViewerPage({ query: null });
+
 describe('self-test page', { timeout: BROWSER_TEST_TIMEOUT_MS }, () => {
-  let server: DevServer | undefined;
-  let browser: TestBrowser | undefined;
-
-  beforeAll(async () => {
-    server = await startDevServer();
-    browser = await launchBrowser();
-  }, BROWSER_TEST_TIMEOUT_MS);
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
-
   it('sorts on the GPU and matches the CPU reference at every size', async () => {
-    const { page, errors } = await browser!.newPage();
+    const { tab } = fixture;
+    const { page, errors } = tab;
     try {
-      await page.goto(server!.url + '?selftest');
-      await page.waitForFunction(() => document.body.dataset.selftest !== undefined, null, { polling: 500 });
+      await fixture.goto('?selftest', { wait: false });
+      // Sorting a million pairs four ways on SwiftShader: far the longest wait of the browser tests.
+      await tab.waitFor('the self-test verdict', 'document.body.dataset.selftest !== undefined', undefined, SELF_TEST_TIMEOUT_MS);
       const verdict = await page.evaluate(() => document.body.dataset.selftest);
       const results = await page.evaluate(
         () => (window as { __splatsortSelfTest?: SortSelfTestResult[] }).__splatsortSelfTest ?? [],
@@ -69,19 +64,19 @@ describe('self-test page', { timeout: BROWSER_TEST_TIMEOUT_MS }, () => {
         if (r.gpuMs !== null) expect(r.gpuMs).toBeGreaterThanOrEqual(0);
       }
     } finally {
-      await saveScreenshot(page, 'e2e-self-test.png').catch(() => undefined);
-      await page.close();
+      await tab.saveScreenshot('e2e-self-test.png').catch(() => undefined);
     }
   });
 
   it('explains how to get WebGPU when the browser has none', async () => {
-    const { page, errors } = await browser!.newPage();
+    const tab = await fixture.newPage();
+    const { page, errors } = tab;
     try {
       await page.addInitScript(() => {
         Reflect.deleteProperty(Navigator.prototype, 'gpu');
       });
-      await page.goto(server!.url + '?selftest');
-      await page.waitForFunction(() => document.body.dataset.webgpu === 'unavailable', null, { polling: 100 });
+      await page.goto(`${fixture.url}?selftest`);
+      await tab.waitFor('the page to find no WebGPU', "document.body.dataset.webgpu === 'unavailable'");
 
       expect(await page.evaluate(() => 'gpu' in navigator)).toBe(false);
       expect(errors, 'console errors and page errors').toEqual([]);
@@ -91,7 +86,7 @@ describe('self-test page', { timeout: BROWSER_TEST_TIMEOUT_MS }, () => {
       expect(await page.locator('a[href="https://caniuse.com/webgpu"]').count()).toBe(1);
       expect(await page.evaluate(() => document.body.dataset.selftest)).toBe('fail');
     } finally {
-      await saveScreenshot(page, 'e2e-no-webgpu.png').catch(() => undefined);
+      await tab.saveScreenshot('e2e-no-webgpu.png').catch(() => undefined);
       await page.close();
     }
   });

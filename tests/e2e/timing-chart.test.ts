@@ -8,23 +8,15 @@
  * and the chart stays clear of the settings panel at 1280×800 and 390×844.
  *
  * Every wait is on the page's own state (ready, the chart's data-frames and
- * data-columns), bounded only by the test's generous time limit.
+ * data-columns); each gives up with what it waited for after
+ * tests/e2e/browser.ts's WAIT_TIMEOUT_MS.
  */
 
-import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ViewerState } from '../../src/app/viewer-state';
+import { join } from 'node:path';
+import { build, type Rolldown } from 'vite';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { SIDE_PANEL_MIN_WIDTH } from '../../src/ui/viewer-gui';
-import {
-  BROWSER_TEST_TIMEOUT_MS,
-  launchBrowser,
-  openPanel,
-  saveScreenshot,
-  startDevServer,
-  type DevServer,
-  type TestBrowser,
-  type TestPage,
-} from './browser';
+import { BROWSER_TEST_TIMEOUT_MS, PROJECT_ROOT, useViewerPage } from './browser';
 
 /** The stats panels' colours, which the chart must use (src/ui/stats-panels.ts). */
 const COLOURS = {
@@ -41,27 +33,33 @@ const CHART = '.stats [data-testid="timing-chart"]';
 /** Frames the page must have put in its chart before its pixels are read: enough for several GPU readings. */
 const FRAMES = 8;
 
-let server: DevServer | undefined;
-let browser: TestBrowser | undefined;
-let tab: TestPage;
-let page: Page;
+const viewer = useViewerPage();
+const page = () => viewer.page;
+const waitFor = (what: string, predicate: string) => viewer.tab.waitFor(what, predicate);
 
-async function waitFor(predicate: string): Promise<void> {
-  await page.waitForFunction(predicate, null, { polling: 100 });
+/**
+ * src/ui/timing-chart.ts bundled on its own (as the page's build bundles
+ * it), for charts beside the page's that the test feeds itself.
+ */
+async function timingChartModule(): Promise<string> {
+  const result = await build({
+    configFile: false,
+    root: PROJECT_ROOT,
+    logLevel: 'error',
+    build: { write: false, minify: false, lib: { entry: join(PROJECT_ROOT, 'src/ui/timing-chart.ts'), formats: ['es'], fileName: 'timing-chart' } },
+  });
+  const output = (Array.isArray(result) ? result[0] : result) as Rolldown.RolldownOutput;
+  return output.output[0].code;
 }
 
 async function chartFrames(selector = CHART): Promise<number> {
-  return Number(await page.locator(selector).getAttribute('data-frames'));
+  return Number(await page().locator(selector).getAttribute('data-frames'));
 }
 
 /** Waits until the chart has recorded `count` more frames. */
 async function waitChartFrames(count: number, selector = CHART): Promise<void> {
   const want = (await chartFrames(selector)) + count;
-  await page.waitForFunction(
-    ({ selector, want }) => Number(document.querySelector<HTMLElement>(selector)?.dataset.frames) >= want,
-    { selector, want },
-    { polling: 100 },
-  );
+  await viewer.tab.waitFor(`${want} frames in the chart`, ({ selector, want }) => Number(document.querySelector<HTMLElement>(selector)?.dataset.frames) >= want, { selector, want });
 }
 
 interface ChartPixels {
@@ -77,7 +75,7 @@ interface ChartPixels {
 
 /** Reads the chart canvas's pixels and finds the pass colours in them. */
 async function readChart(selector: string, runsAt: number[] = []): Promise<ChartPixels> {
-  return page.evaluate(
+  return page().evaluate(
     ({ selector, colours, runsAt }) => {
       const canvas = document.querySelector<HTMLCanvasElement>(selector)!;
       const { width, height } = canvas;
@@ -125,7 +123,7 @@ interface Box {
 }
 
 async function box(selector: string): Promise<Box> {
-  const b = await page.locator(selector).first().boundingBox();
+  const b = await page().locator(selector).first().boundingBox();
   expect(b, selector).not.toBeNull();
   return b!;
 }
@@ -135,24 +133,16 @@ function overlaps(a: Box, b: Box): boolean {
 }
 
 describe('timing chart', { timeout: BROWSER_TEST_TIMEOUT_MS }, () => {
+  let chartModule: string;
+
   beforeAll(async () => {
-    server = await startDevServer();
-    browser = await launchBrowser();
-    tab = await browser.newPage();
-    page = tab.page;
-    await page.goto(server.url);
-    await waitFor('document.body.dataset.viewer === "ready"');
+    chartModule = await timingChartModule();
   }, BROWSER_TEST_TIMEOUT_MS);
 
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
-
   it('has no pass colour before its first frame, and stacks fed timings per pass with gaps where none was measured', async () => {
-    // A chart of the page's own module (the dev server serves it by path), beside the page's.
+    // Charts of the page's own module, beside the page's.
     // (A string, so that the test's transform leaves the dynamic import alone.)
-    await page.evaluate(`import('/src/ui/timing-chart.ts').then((m) => {
+    await page().evaluate(`import(URL.createObjectURL(new Blob([${JSON.stringify(chartModule)}], { type: 'text/javascript' }))).then((m) => {
       const passes = {
         project: { label: 'PROJ', colour: '#7cf', description: 'projector' },
         sort: { label: 'SORT', colour: '#fc6', description: 'sort' },
@@ -171,15 +161,15 @@ describe('timing chart', { timeout: BROWSER_TEST_TIMEOUT_MS }, () => {
     })`);
     const fresh = '[data-testid="fresh"]';
     // Sized (and drawn empty) once laid out.
-    await waitFor(`Number(document.querySelector('${fresh}').dataset.columns) > 0`);
+    await waitFor('the fresh chart laid out', `Number(document.querySelector('${fresh}').dataset.columns) > 0`);
     const empty = await readChart(fresh);
     expect(empty.width).toBeGreaterThan(0);
     expect(empty.pixels).toEqual({ project: 0, sort: 0, render: 0, cpu: 0 });
-    expect(await page.locator(fresh).getAttribute('data-frames')).toBe('0');
-    expect(await page.locator(`${fresh} + .timing-chart-max`).textContent()).toBe('50 µs');
+    expect(await page().locator(fresh).getAttribute('data-frames')).toBe('0');
+    expect(await page().locator(`${fresh} + .timing-chart-max`).textContent()).toBe('50 µs');
 
     // 20 frames, 16 ms apart: a GPU reading in every other frame (0.2 + 0.3 + 0.5 ms), a CPU order (0.5 ms) in every frame.
-    await page.evaluate(() => {
+    await page().evaluate(() => {
       const chart = (window as unknown as Record<string, import('../../src/ui/timing-chart').TimingChart>).__chart_fresh!;
       for (let i = 0; i < 20; i++) {
         if (i % 2 === 0) chart.addGpuTimes(0.2, 0.3, 0.5);
@@ -187,8 +177,8 @@ describe('timing chart', { timeout: BROWSER_TEST_TIMEOUT_MS }, () => {
         chart.endFrame(1000 + 16 * i);
       }
     });
-    expect(await page.locator(fresh).getAttribute('data-max-ms')).toBe('1.5');
-    expect(await page.locator(`${fresh} + .timing-chart-max`).textContent()).toBe('1.5 ms');
+    expect(await page().locator(fresh).getAttribute('data-max-ms')).toBe('1.5');
+    expect(await page().locator(`${fresh} + .timing-chart-max`).textContent()).toBe('1.5 ms');
     const fed = await readChart(fresh, []);
     const { width, height } = fed;
     const newest = width - 1;
@@ -210,11 +200,11 @@ describe('timing chart', { timeout: BROWSER_TEST_TIMEOUT_MS }, () => {
 
     // Without timestamp-query the legend says so, and the CPU sort still shows.
     const na = '[data-testid="no-timestamps"]';
-    await waitFor(`Number(document.querySelector('${na}').dataset.columns) > 0`);
-    const legend = page.locator('.timing-chart').filter({ has: page.locator(na) }).locator('.timing-chart-legend');
+    await waitFor('the chart without timestamps laid out', `Number(document.querySelector('${na}').dataset.columns) > 0`);
+    const legend = page().locator('.timing-chart').filter({ has: page().locator(na) }).locator('.timing-chart-legend');
     expect(await legend.locator('.timing-chart-note').textContent()).toBe('GPU n/a');
     expect(await legend.locator('.timing-chart-off').count()).toBe(3);
-    await page.evaluate(() => {
+    await page().evaluate(() => {
       const chart = (window as unknown as Record<string, import('../../src/ui/timing-chart').TimingChart>)['__chart_no-timestamps']!;
       for (let i = 0; i < 5; i++) {
         chart.addCpuSort(2);
@@ -223,18 +213,18 @@ describe('timing chart', { timeout: BROWSER_TEST_TIMEOUT_MS }, () => {
     });
     expect((await readChart(na)).columns).toEqual({ project: 0, sort: 0, render: 0, cpu: 5 });
 
-    await page.evaluate(() => document.querySelectorAll('[data-testid="fresh"], [data-testid="no-timestamps"]').forEach((c) => c.closest('.timing-chart')!.parentElement!.remove()));
+    await page().evaluate(() => document.querySelectorAll('[data-testid="fresh"], [data-testid="no-timestamps"]').forEach((c) => c.closest('.timing-chart')!.parentElement!.remove()));
   });
 
   it("shows the GPU passes in the page's chart as frames are drawn", async () => {
     // The page's legend uses the stats panels' colours.
-    const swatches = await page.locator('.stats .timing-chart-key i').evaluateAll((is) => is.map((i) => getComputedStyle(i).backgroundColor));
+    const swatches = await page().locator('.stats .timing-chart-key i').evaluateAll((is) => is.map((i) => getComputedStyle(i).backgroundColor));
     expect(swatches).toEqual(PASSES.map((p) => `rgb(${COLOURS[p].join(', ')})`));
-    expect(await page.locator('.stats .timing-chart-note').count()).toBe(0);
+    expect(await page().locator('.stats .timing-chart-note').count()).toBe(0);
 
-    await waitFor(`Number(document.querySelector('${CHART}').dataset.frames) >= ${FRAMES}`);
+    await waitFor(`${FRAMES} frames in the page's chart`, `Number(document.querySelector('${CHART}').dataset.frames) >= ${FRAMES}`);
     const chart = await readChart(CHART);
-    const s = await page.evaluate(() => window.__splatsort as ViewerState);
+    const s = await viewer.tab.state();
     const detail = JSON.stringify({ columns: chart.columns, frames: s.frames, sort: s.activeSort });
     expect(s.activeSort).toBe('GPU radix');
     // SwiftShader in headless Chromium has timestamp-query: projector, sort and render were measured.
@@ -243,16 +233,16 @@ describe('timing chart', { timeout: BROWSER_TEST_TIMEOUT_MS }, () => {
     expect(chart.columns.cpu, detail).toBe(0);
     // Never more columns than frames drawn.
     expect(chart.columns.render).toBeLessThanOrEqual(s.frames);
-    const max = Number(await page.locator(CHART).getAttribute('data-max-ms'));
+    const max = Number(await page().locator(CHART).getAttribute('data-max-ms'));
     expect(max).toBeGreaterThan(0.05); // risen from its floor to the measured times
-    expect(await page.locator('.stats .timing-chart-max').textContent()).toMatch(/^[\d.]+ (µs|ms|s)$/);
+    expect(await page().locator('.stats .timing-chart-max').textContent()).toMatch(/^[\d.]+ (µs|ms|s)$/);
   });
 
   it('shows the CPU sort once the CPU sort is chosen', async () => {
-    await openPanel(page);
-    const row = page.locator('.lil-gui .lil-controller').filter({ has: page.locator('.lil-name', { hasText: /^sort mode$/ }) });
+    await viewer.tab.setPanelOpen(true);
+    const row = page().locator('.lil-gui .lil-controller').filter({ has: page().locator('.lil-name', { hasText: /^sort mode$/ }) });
     await row.locator('select').selectOption({ label: 'CPU 32-bit radix' });
-    await waitFor("window.__splatsort.activeSort === 'CPU 32-bit radix'");
+    await waitFor('the CPU sort active', "window.__splatsort.activeSort === 'CPU 32-bit radix'");
     await waitChartFrames(FRAMES);
     const chart = await readChart(CHART);
     expect(chart.columns.cpu, JSON.stringify(chart.columns)).toBeGreaterThan(0);
@@ -263,15 +253,15 @@ describe('timing chart', { timeout: BROWSER_TEST_TIMEOUT_MS }, () => {
 
   it('stays clear of the settings panel at 1280×800 and 390×844', async () => {
     for (const [width, height] of [[1280, 800], [390, 844]] as const) {
-      await page.setViewportSize({ width, height });
+      await page().setViewportSize({ width, height });
       // The page lays the panel out for the new size when it sees the canvas resized (a frame or so later).
-      await page.waitForFunction((narrow) => document.body.classList.contains('narrow-window') === narrow, width < SIDE_PANEL_MIN_WIDTH, { polling: 100 });
-      await openPanel(page);
+      await viewer.tab.waitFor(`the layout of a ${width} px window`, (narrow) => document.body.classList.contains('narrow-window') === narrow, width < SIDE_PANEL_MIN_WIDTH);
+      await viewer.tab.setPanelOpen(true);
       // The chart spans the stats grid: three panel columns wide, or two on narrow windows.
       const grid = await box('.stats .stats-grid');
       const chart = await box(CHART);
       expect(Math.abs(chart.width - grid.width)).toBeLessThanOrEqual(1);
-      await waitFor(`Number(document.querySelector('${CHART}').dataset.columns) === ${Math.round(chart.width)}`);
+      await waitFor('the chart redrawn at its new width', `Number(document.querySelector('${CHART}').dataset.columns) === ${Math.round(chart.width)}`);
       expect(chart.height).toBeGreaterThanOrEqual(40);
       expect(overlaps(chart, await box('.lil-gui.lil-root')), `${width}×${height}`).toBe(false);
       expect(chart.y + chart.height).toBeLessThanOrEqual(height);
@@ -281,9 +271,9 @@ describe('timing chart', { timeout: BROWSER_TEST_TIMEOUT_MS }, () => {
         const pixels = await readChart(CHART);
         expect(pixels.columns.render).toBeGreaterThan(0);
         expect(overlaps(await box('.stats'), await box('.lil-gui.lil-root'))).toBe(false);
-        await saveScreenshot(page, 'e2e-timing-chart-1280x800.png');
+        await viewer.tab.saveScreenshot('e2e-timing-chart-1280x800.png');
       }
     }
-    expect(tab.errors).toEqual([]);
+    expect(viewer.tab.errors).toEqual([]);
   });
 });

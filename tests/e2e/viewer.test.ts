@@ -4,33 +4,23 @@
  * scene opens through the file picker, and a broken file is reported on the
  * page while the current scene keeps rendering. One page for the whole file:
  * SwiftShader draws a few frames per second, so each state is reached once.
+ * The stored default scene is drawn and orbited; from the view link on, the
+ * page reloads with its light copy (tests/e2e/browser.ts), which the later
+ * tests, about the panel, sorts and files, do not depend on.
  *
  * Built to hold on machines much slower than CI's (2 cores, no GPU): one
  * viewer page draws at a time (SwiftShader's GPU process takes every core
  * while a page draws, and two drawing pages starve each other), and every
  * wait is on the page's own state (ready, frames drawn, splat counts, the
- * panel's open state), bounded only by the test's generous time limit.
+ * panel's open state), giving up with what it waited for after
+ * WAIT_TIMEOUT_MS.
  */
 
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ViewerState } from '../../src/app/viewer-state';
-import {
-  BROWSER_TEST_TIMEOUT_MS,
-  BROWSER_VIEWPORT,
-  launchBrowser,
-  saveScreenshot,
-  startDevServer,
-  type DevServer,
-  type TestBrowser,
-  type TestPage,
-  viewerState,
-  waitForFrames,
-  waitForPage,
-} from './browser';
+import { afterAll, describe, expect, it } from 'vitest';
+import { BROWSER_TEST_TIMEOUT_MS, BROWSER_VIEWPORT, serveLightDefaultScene, TestPage, useViewerPage } from './browser';
 import { scenePath } from '../shared-scenes';
 import { decodePng } from '../../cli/png';
 import { parseSplatPly } from '../../src/io/ply';
@@ -44,16 +34,16 @@ const BACKGROUND = [0x10, 0x13, 0x18] as const;
 /** Everything drawn over the canvas; left out of the pixel checks. */
 const CHROME = '.lil-gui.lil-root, .stats, .hint, .messages, .progress, .help';
 
-let server: DevServer | undefined;
-let browser: TestBrowser | undefined;
-let tab: TestPage;
-let page: Page;
+/** The default scene itself: the first tests look at it. */
+const viewer = useViewerPage({ fullDefaultScene: true });
+const page = () => viewer.page;
+const state = () => viewer.tab.state();
+const waitFor = (what: string, predicate: string) => viewer.tab.waitFor(what, predicate);
+const guiRow = (name: string) => viewer.tab.row(name);
+const waitForRow = (name: string, value: string) => viewer.tab.waitForRow(name, value);
+const setPanelOpen = (open: boolean) => viewer.tab.setPanelOpen(open);
 let tempDir: string | undefined;
 const pictures: Record<'default' | 'loaded', Picture> = {} as Record<'default' | 'loaded', Picture>;
-
-const state = () => viewerState(page);
-const waitFor = (predicate: string) => waitForPage(page, predicate);
-const waitFrames = (count: number) => waitForFrames(page, count);
 
 interface Rect {
   x: number;
@@ -77,13 +67,13 @@ interface Picture {
  * gets exactly one, used for both.
  */
 async function capture(name: string): Promise<Picture> {
-  const chrome = await page.evaluate((selector) => {
+  const chrome = await page().evaluate((selector) => {
     return [...document.querySelectorAll(selector)].map((e) => {
       const r = e.getBoundingClientRect();
       return { x: r.x, y: r.y, width: r.width, height: r.height };
     });
   }, CHROME);
-  const png = await readFile(await saveScreenshot(page, name));
+  const png = await readFile(await viewer.tab.saveScreenshot(name));
   return { ...decodePng(png), chrome };
 }
 
@@ -115,24 +105,11 @@ function analyse(a: Picture, b: Picture = a): { drawn: number; changed: number; 
 async function dragOnCanvas(dx: number, dy: number): Promise<void> {
   const { width, height } = VIEWPORT;
   const [x, y] = [width * 0.55, height * 0.5];
-  expect(await page.evaluate(([px, py]) => document.elementFromPoint(px!, py!)?.tagName, [x, y])).toBe('CANVAS');
-  await page.mouse.move(x, y);
-  await page.mouse.down();
-  await page.mouse.move(x + dx * width, y + dy * height, { steps: 3 });
-  await page.mouse.up();
-}
-
-/** A lil-gui row by its exact name. */
-function guiRow(name: string) {
-  return page.locator('.lil-gui .lil-controller').filter({ has: page.locator('.lil-name', { hasText: new RegExp(`^${name}$`) }) });
-}
-
-/** Waits until a read-only panel row shows `value` (rows are redrawn a few times a second). */
-async function waitForRow(name: string, value: string): Promise<void> {
-  await page.waitForFunction(([n, v]) => {
-    const row = Array.from(document.querySelectorAll('.lil-gui .lil-controller')).find((c) => c.querySelector('.lil-name')?.textContent === n);
-    return (row?.querySelector('input') as HTMLInputElement | null)?.value === v;
-  }, [name, value], { polling: 100 });
+  expect(await page().evaluate(([px, py]) => document.elementFromPoint(px!, py!)?.tagName, [x, y])).toBe('CANVAS');
+  await page().mouse.move(x, y);
+  await page().mouse.down();
+  await page().mouse.move(x + dx * width, y + dy * height, { steps: 3 });
+  await page().mouse.up();
 }
 
 /** Picks an option of a panel row (open the panel first). */
@@ -144,54 +121,14 @@ async function selectSort(label: string): Promise<void> {
   await select('sort mode', label);
 }
 
-/**
- * Opens or closes the panel with its title, as a person does. lil-gui
- * animates it over the next animation frames, which come slowly while
- * SwiftShader draws, so the title is clicked only when the panel is not
- * already in (or on its way to) the wanted state, and the test waits until
- * the animation has ended: during it (class lil-transition) the rows take no
- * pointer events, and a click on one would wait for them.
- */
-async function setPanelOpen(open: boolean): Promise<void> {
-  const title = page.locator('.lil-gui.lil-root > .lil-title');
-  if ((await title.getAttribute('aria-expanded')) !== String(open)) await title.click();
-  await page.waitForFunction(
-    (want) => {
-      const root = document.querySelector('.lil-gui.lil-root');
-      // (lil-gui may leave the children's inline height set after the
-      // animation, so the class is what tells it has ended.)
-      return root !== null && root.classList.contains('lil-closed') === !want && !root.classList.contains('lil-transition');
-    },
-    open,
-    { polling: 100 },
-  );
-}
-
-/** A new page, with the file's main page closed first: one viewer page draws at a time. */
-async function openAlone(): Promise<TestPage> {
-  if (!page.isClosed()) await page.close();
-  return browser!.newPage();
-}
-
 describe('viewer page', { timeout: BROWSER_TEST_TIMEOUT_MS }, () => {
-  beforeAll(async () => {
-    server = await startDevServer();
-    browser = await launchBrowser();
-    tab = await browser.newPage();
-    page = tab.page;
-    await page.goto(server.url);
-    await waitFor('document.body.dataset.viewer !== undefined');
-  }, BROWSER_TEST_TIMEOUT_MS);
-
   afterAll(async () => {
-    await browser?.close();
-    await server?.close();
     if (tempDir) await rm(tempDir, { recursive: true, force: true });
   });
 
   it('draws the default scene framed in the window', async () => {
-    expect(await page.evaluate(() => document.body.dataset.viewer)).toBe('ready');
-    await waitFrames(2);
+    expect(await page().evaluate(() => document.body.dataset.viewer)).toBe('ready');
+    await viewer.tab.waitForFrames(2);
     const s = await state();
     expect(s).toMatchObject({ ready: true, sceneName: 'default-scene.ply', activeSort: 'GPU radix', lastError: null });
     expect(s.splats).toBeGreaterThan(30_000);
@@ -208,8 +145,8 @@ describe('viewer page', { timeout: BROWSER_TEST_TIMEOUT_MS }, () => {
     const frames = (await state()).frames;
     await dragOnCanvas(0.15, -0.05);
     // The frame that started after the drag ended has the new camera.
-    await waitFor(`window.__splatsort.frames >= ${frames + 2}`);
-    await waitFrames(1);
+    await waitFor('the second frame after the drag', `window.__splatsort.frames >= ${frames + 2}`);
+    await viewer.tab.waitForFrames(1);
     const orbited = await capture('e2e-viewer-orbited.png');
     const { drawn, changed, total } = analyse(orbited, pictures.default);
     expect(drawn / total).toBeGreaterThan(0.08);
@@ -218,8 +155,8 @@ describe('viewer page', { timeout: BROWSER_TEST_TIMEOUT_MS }, () => {
 
   it('keeps the view in the URL, and a copied link opens the same view', async () => {
     // The orbit above moved the camera: the URL follows it (debounced).
-    await waitFor("new URL(location.href).searchParams.has('eye')");
-    const link = await page.evaluate(() => location.href);
+    await waitFor('the view in the address', "new URL(location.href).searchParams.has('eye')");
+    const link = await page().evaluate(() => location.href);
     const numbers = (href: string) => ['eye', 'target', 'up', 'fovy'].flatMap((k) => new URL(href).searchParams.get(k)!.split(',').map(Number));
     // The link opens in this same page, not in a second one: two viewer pages
     // drawing at once share SwiftShader's cores and starve each other. Its
@@ -230,15 +167,17 @@ describe('viewer page', { timeout: BROWSER_TEST_TIMEOUT_MS }, () => {
       respelled.searchParams.set(k, respelled.searchParams.get(k)!.split(',').map((v) => Number(v).toExponential()).join(','));
     }
     expect(numbers(respelled.href)).toEqual(numbers(link));
-    await page.goto(respelled.href);
-    await waitFor('document.body.dataset.viewer === "ready"');
-    await page.waitForFunction((opened) => location.href !== opened, respelled.href, { polling: 100 });
+    // From here on the page loads the light copy of the default scene (the view does not depend on it).
+    await serveLightDefaultScene(viewer.context);
+    await page().goto(respelled.href);
+    await viewer.tab.waitForViewer();
+    await viewer.tab.waitFor('the page to write its own view into its address', (opened) => location.href !== opened, respelled.href);
     // The restored page wrote its own view into its URL: the same view, to
     // double precision (the f32 matrices the GPU gets are equal).
-    const [got, want] = [numbers(await page.evaluate(() => location.href)), numbers(link)];
+    const [got, want] = [numbers(await page().evaluate(() => location.href)), numbers(link)];
     expect(got).toHaveLength(10);
     got.forEach((v, i) => expect(Math.abs(v - want[i]!)).toBeLessThanOrEqual(1e-12 * Math.max(1, Math.abs(want[i]!))));
-    expect(tab.errors).toEqual([]);
+    expect(viewer.tab.errors).toEqual([]);
   });
 
   it('saves a screenshot at twice the canvas size', async () => {
@@ -246,10 +185,10 @@ describe('viewer page', { timeout: BROWSER_TEST_TIMEOUT_MS }, () => {
     await setPanelOpen(true);
     await select('screenshot size', '2× canvas');
     const [download] = await Promise.all([
-      page.waitForEvent('download'),
+      page().waitForEvent('download'),
       guiRow('screenshot \\(P\\)').locator('button').click(),
     ]);
-    const size = await page.evaluate(() => [document.querySelector('canvas')!.width, document.querySelector('canvas')!.height]);
+    const size = await page().evaluate(() => [document.querySelector('canvas')!.width, document.querySelector('canvas')!.height]);
     const png = decodePng(await readFile((await download.path())!));
     expect([png.width, png.height]).toEqual([2 * size[0]!, 2 * size[1]!]);
     expect(download.suggestedFilename()).toBe(`splatsort-${png.width}x${png.height}.png`);
@@ -261,8 +200,8 @@ describe('viewer page', { timeout: BROWSER_TEST_TIMEOUT_MS }, () => {
     // The panel starts closed in a window this small.
     await setPanelOpen(true);
     await selectSort('CPU 32-bit radix');
-    await waitFor("window.__splatsort.activeSort === 'CPU 32-bit radix'");
-    await waitFrames(2);
+    await waitFor('the CPU sort active', "window.__splatsort.activeSort === 'CPU 32-bit radix'");
+    await viewer.tab.waitForFrames(2);
     expect((await state()).lastError).toBeNull();
     expect(await guiRow('requested').locator('input').inputValue()).toBe('CPU 32-bit radix');
     expect(await guiRow('active').locator('input').inputValue()).toBe('CPU 32-bit radix');
@@ -272,7 +211,7 @@ describe('viewer page', { timeout: BROWSER_TEST_TIMEOUT_MS }, () => {
     expect(drawn / total).toBeGreaterThan(0.05);
 
     await selectSort('GPU radix');
-    await waitFor("window.__splatsort.activeSort === 'GPU radix'");
+    await waitFor('the GPU sort active', "window.__splatsort.activeSort === 'GPU radix'");
     await setPanelOpen(false);
   });
 
@@ -280,15 +219,12 @@ describe('viewer page', { timeout: BROWSER_TEST_TIMEOUT_MS }, () => {
     await setPanelOpen(true);
     const shown = () => guiRow('ordering error').locator('input').inputValue();
     await guiRow('measure ordering error').locator('input').check();
-    await waitFor('window.__splatsort.orderError !== null && window.__splatsort.orderError.invertedFraction >= 0');
+    await waitFor('an ordering error measured', 'window.__splatsort.orderError !== null && window.__splatsort.orderError.invertedFraction >= 0');
     const measured = (await state()).orderError!;
     expect(measured.invertedFraction).toBeLessThanOrEqual(0.5);
     expect(measured.largest).toBeGreaterThanOrEqual(0);
     // The panel shows it within its refresh (a few times a second).
-    await page.waitForFunction(() => {
-      const row = Array.from(document.querySelectorAll('.lil-gui .lil-controller')).find((c) => c.querySelector('.lil-name')?.textContent === 'ordering error');
-      return (row?.querySelector('input') as HTMLInputElement | null)?.value !== 'off';
-    }, null, { polling: 100 });
+    await viewer.tab.waitForRow('ordering error', /^(?!off$)/);
     expect(await shown()).toMatch(/^(0|[\d.]+ %) · max \S+ of range \((16|24|32) bits\)$/);
     await guiRow('measure ordering error').locator('input').uncheck();
     await setPanelOpen(false);
@@ -299,13 +235,13 @@ describe('viewer page', { timeout: BROWSER_TEST_TIMEOUT_MS }, () => {
     await select('key bits', '32 bits');
     await select('show', 'sort difference (heat map)');
     // The exact order of this frame against itself: nothing differs.
-    await waitFor('window.__splatsort.difference !== null && window.__splatsort.difference.pixels === 0');
+    await waitFor('no pixel off with the exact order', 'window.__splatsort.difference !== null && window.__splatsort.difference.pixels === 0');
     await waitForRow('pixels off', 'none (exact order)');
     await guiRow('freeze order').locator('input').check();
     await setPanelOpen(false);
     await dragOnCanvas(0.2, 0);
     // The order drawn is the one sorted before the turn: now it differs from the exact one.
-    await waitFor('window.__splatsort.difference !== null && window.__splatsort.difference.pixels > 0');
+    await waitFor('pixels off with the frozen order', 'window.__splatsort.difference !== null && window.__splatsort.difference.pixels > 0');
     const measured = (await state()).difference!;
     expect(measured.largest).toBeGreaterThan(1);
     const heat = await capture('e2e-viewer-difference.png');
@@ -326,13 +262,13 @@ describe('viewer page', { timeout: BROWSER_TEST_TIMEOUT_MS }, () => {
     await guiRow('freeze order').locator('input').uncheck();
     await select('show', 'picture');
     await select('key bits', 'auto');
-    await waitFor('window.__splatsort.difference === null');
+    await waitFor('the difference view off', 'window.__splatsort.difference === null');
     await setPanelOpen(false);
   });
 
   it('opens an SPZ (version 4, zstd streams), with its anti-aliasing flag, and a .splat file', async () => {
-    await page.setInputFiles('#file-input', scenePath('playcanvas_biker_v4.spz'));
-    await waitFor('window.__splatsort.splats === 152746');
+    await page().setInputFiles('#file-input', scenePath('playcanvas_biker_v4.spz'));
+    await waitFor('the biker on screen', 'window.__splatsort.splats === 152746');
     await waitForRow('filter', '0.3 px²');
     // An SH-0 scene: the SH slider says 0 and offers nothing to choose.
     expect(await guiRow('SH degree').locator('input').inputValue()).toBe('0');
@@ -340,33 +276,33 @@ describe('viewer page', { timeout: BROWSER_TEST_TIMEOUT_MS }, () => {
     // The same file, flagged as trained anti-aliased (bit 0 of the header's flags byte): drawn with that filter.
     const flagged = await readFile(scenePath('playcanvas_biker_v4.spz'));
     flagged[14]! |= 1;
-    await page.setInputFiles('#file-input', { name: 'biker-antialiased.spz', mimeType: 'application/octet-stream', buffer: flagged });
+    await page().setInputFiles('#file-input', { name: 'biker-antialiased.spz', mimeType: 'application/octet-stream', buffer: flagged });
     await waitForRow('filter', '0.3 px², compensated, from file');
     expect(await guiRow('filter').getAttribute('title')).toBe('0.3 px² + opacity compensation (from SPZ flag "antialiased")');
-    await page.setInputFiles('#file-input', scenePath('justdealman_model.splat'));
-    await waitFor('window.__splatsort.splats === 116549');
+    await page().setInputFiles('#file-input', scenePath('justdealman_model.splat'));
+    await waitFor('the .splat scene on screen', 'window.__splatsort.splats === 116549');
     expect((await state()).lastError).toBeNull();
   });
 
   it('opens a .sog bundle, and a SOG meta.json picked with its images', async () => {
     const cloud = parseSplatPly(await readFile(SCENE_9K));
     const written = await writeSog(cloud, { shDegree: 1, paletteSize: 256 });
-    await page.setInputFiles('#file-input', { name: 'scene.sog', mimeType: 'application/zip', buffer: Buffer.from(bundleSog(written)) });
-    await waitFor("window.__splatsort.splats === 9080 && window.__splatsort.sceneName === 'scene.sog'");
+    await page().setInputFiles('#file-input', { name: 'scene.sog', mimeType: 'application/zip', buffer: Buffer.from(bundleSog(written)) });
+    await waitFor('the SOG bundle on screen', "window.__splatsort.splats === 9080 && window.__splatsort.sceneName === 'scene.sog'");
     const loose = [
       { name: 'meta.json', mimeType: 'application/json', buffer: Buffer.from(written.metaJson) },
       ...[...written.files].map(([name, bytes]) => ({ name, mimeType: 'image/webp', buffer: Buffer.from(bytes) })),
     ];
-    await page.setInputFiles('#file-input', loose);
-    await waitFor("window.__splatsort.sceneName === 'meta.json'");
+    await page().setInputFiles('#file-input', loose);
+    await waitFor('the SOG meta.json on screen', "window.__splatsort.sceneName === 'meta.json'");
     expect((await state()).splats).toBe(9080);
     expect((await state()).lastError).toBeNull();
   });
 
   it('opens a scene chosen in the file picker', async () => {
-    await page.setInputFiles('#file-input', SCENE_9K);
-    await waitFor('window.__splatsort.splats === 9080');
-    await waitFrames(2);
+    await page().setInputFiles('#file-input', SCENE_9K);
+    await waitFor('the 9k scene on screen', 'window.__splatsort.splats === 9080');
+    await viewer.tab.waitForFrames(2);
     const s = await state();
     expect(s.sceneName).toBe('inria_kacytran_iter7000_9k_sh3.ply');
     expect(s.lastError).toBeNull();
@@ -380,83 +316,76 @@ describe('viewer page', { timeout: BROWSER_TEST_TIMEOUT_MS }, () => {
     tempDir = await mkdtemp(join(tmpdir(), 'splatsort-e2e-'));
     const broken = join(tempDir, 'broken.ply');
     await writeFile(broken, Buffer.from('not a ply file \u0000\u00ff\u0013 garbage garbage garbage'));
-    await page.setInputFiles('#file-input', broken);
-    await waitFor('window.__splatsort.lastError !== null');
-    const message = (await page.locator('.message').first().textContent()) ?? '';
+    await page().setInputFiles('#file-input', broken);
+    await waitFor('the broken file reported', 'window.__splatsort.lastError !== null');
+    const message = (await page().locator('.message').first().textContent()) ?? '';
     expect(message).toContain('broken.ply');
     const s = await state();
     expect(s.lastError).toContain('Could not open broken.ply');
     expect(s.splats).toBe(9080);
     expect(s.sceneName).toBe('inria_kacytran_iter7000_9k_sh3.ply');
     const frames = s.frames;
-    await waitFrames(2);
+    await viewer.tab.waitForFrames(2);
     expect((await state()).frames).toBeGreaterThan(frames);
     const bad = await capture('e2e-viewer-bad-file.png');
     // The 9k scene is still on screen around the message.
     expect(analyse(bad, pictures.loaded).changed / analyse(bad).total).toBeLessThan(0.2);
 
-    await page.locator('.message button', { hasText: 'Dismiss' }).click();
-    expect(await page.locator('.message').count()).toBe(0);
+    await page().locator('.message button', { hasText: 'Dismiss' }).click();
+    expect(await page().locator('.message').count()).toBe(0);
   });
 
   it('toggles the keyboard help with H and closes it with Escape', async () => {
-    await page.locator('.viewer-canvas').focus();
-    await page.keyboard.press('h');
-    const help = page.locator('.help');
+    await page().locator('.viewer-canvas').focus();
+    await page().keyboard.press('h');
+    const help = page().locator('.help');
     // Waits on the page's state, not a time: expect.poll gives up after 1 s.
     await help.waitFor({ state: 'visible' });
     expect(await help.isVisible()).toBe(true);
     for (const text of ['Left drag', 'Orbit', 'Wheel', 'H or ?']) expect(await help.textContent()).toContain(text);
     // It names every format the viewer opens, not only .ply.
     expect(await help.textContent()).toContain('Drop a splat file (.ply .splat .spz .ksplat .sog, or a SOG meta.json with its images) anywhere');
-    await page.keyboard.press('Escape');
+    await page().keyboard.press('Escape');
     await help.waitFor({ state: 'hidden' });
     expect(await help.isVisible()).toBe(false);
-    expect(await page.locator('.hint').textContent()).toBe('H for help');
+    expect(await page().locator('.hint').textContent()).toBe('H for help');
   });
 
   it('logged no console errors', async () => {
     // The broken file is reported on the page only, never as a console error.
-    expect(tab.errors).toEqual([]);
-    await page.close();
+    expect(viewer.tab.errors).toEqual([]);
+    await page().close();
   });
 
+  // One more page load for both: a page without timestamp-query, opened from a link to a scene that is not there.
+  let other: TestPage;
+
   it('names a link to a scene that is not there, and shows the default scene', async () => {
-    const other = await openAlone();
-    try {
-      // The dev server answers an unknown path with its index page.
-      await other.page.goto(`${server!.url}?url=no-such-scene.ply`);
-      await other.page.waitForFunction('document.body.dataset.viewer === "ready"', null, { polling: 100 });
-      const s = await other.page.evaluate(() => window.__splatsort as ViewerState);
-      expect(s.sceneName).toBe('default-scene.ply');
-      expect(s.lastError).toMatch(/Could not open no-such-scene\.ply: .*no-such-scene\.ply is a web page, not a splat file/);
-      expect(await other.page.locator('.message h2').allTextContents()).toEqual(['Could not open no-such-scene.ply']);
-      // The address bar follows the view, and keeps the link's scene address so its typo can be fixed there.
-      await other.page.waitForFunction("new URL(location.href).searchParams.has('eye')", null, { polling: 100 });
-      expect(await other.page.evaluate(() => new URL(location.href).searchParams.get('url'))).toBe('no-such-scene.ply');
-    } finally {
-      await other.page.close();
-    }
+    other = await viewer.newPage();
+    // Hide the feature from the device the viewer requests (the next test looks at what the page says of it).
+    await other.page.addInitScript(() => {
+      const requestDevice = GPUAdapter.prototype.requestDevice;
+      GPUAdapter.prototype.requestDevice = function (descriptor?: GPUDeviceDescriptor) {
+        const requiredFeatures = [...(descriptor?.requiredFeatures ?? [])].filter((f) => f !== 'timestamp-query');
+        return requestDevice.call(this, { ...descriptor, requiredFeatures });
+      };
+    });
+    // The server answers an unknown path with its index page, as the dev server and single-page hosts do.
+    await other.page.goto(`${viewer.url}?url=no-such-scene.ply`);
+    await other.waitFor('the viewer ready', 'document.body.dataset.viewer === "ready"');
+    const s = await other.state();
+    expect(s.sceneName).toBe('default-scene.ply');
+    expect(s.lastError).toMatch(/Could not open no-such-scene\.ply: .*no-such-scene\.ply is a web page, not a splat file/);
+    expect(await other.page.locator('.message h2').allTextContents()).toEqual(['Could not open no-such-scene.ply']);
+    // The address bar follows the view, and keeps the link's scene address so its typo can be fixed there.
+    await other.waitFor('the view in the address', "new URL(location.href).searchParams.has('eye')");
+    expect(await other.page.evaluate(() => new URL(location.href).searchParams.get('url'))).toBe('no-such-scene.ply');
   });
 
   it('says "n/a" for GPU timings where the device has no timestamp-query', async () => {
-    const other = await openAlone();
-    try {
-      // Hide the feature from the device the viewer requests.
-      await other.page.addInitScript(() => {
-        const requestDevice = GPUAdapter.prototype.requestDevice;
-        GPUAdapter.prototype.requestDevice = function (descriptor?: GPUDeviceDescriptor) {
-          const requiredFeatures = [...(descriptor?.requiredFeatures ?? [])].filter((f) => f !== 'timestamp-query');
-          return requestDevice.call(this, { ...descriptor, requiredFeatures });
-        };
-      });
-      await other.page.goto(server!.url);
-      await other.page.waitForFunction('document.body.dataset.viewer === "ready"', null, { polling: 100 });
-      expect(await other.page.locator('.stats-note').textContent()).toBe('GPU timings n/a: no timestamp-query');
-      expect(await other.page.locator('.stats-na').count()).toBe(3);
-      expect(other.errors).toEqual([]);
-    } finally {
-      await other.page.close();
-    }
+    expect(await other.page.locator('.stats-note').textContent()).toBe('GPU timings n/a: no timestamp-query');
+    expect(await other.page.locator('.stats-na').count()).toBe(3);
+    expect(other.errors).toEqual([]);
+    await other.page.close();
   });
 });

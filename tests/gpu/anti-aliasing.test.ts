@@ -6,42 +6,32 @@
  * draws it with the classic filter; and one splat far under a pixel gets
  * the opacity compensation worked out by hand.
  */
-import { afterAll, beforeAll, expect, test } from 'vitest';
-import { readFileSync } from 'node:fs';
+import { beforeAll, expect, test } from 'vitest';
 import { vec3 } from 'gl-matrix';
-import { createNodeGpuContext } from '../../src/gpu/node-gpu';
-import { parseSplatPly } from '../../src/io/ply';
 import { writeSplatPly } from '../../src/io/ply-writer';
-import { GpuSplats } from '../../src/scene/gpu-splats';
-import { SplatFrame } from '../../src/app/splat-frame';
-import { GpuSortOrder } from '../../src/app/gpu-sort-order';
+import { parseSplatPly } from '../../src/io/ply';
+import type { GpuSplats } from '../../src/scene/gpu-splats';
+import type { SplatFrame } from '../../src/app/splat-frame';
+import type { GpuSortOrder } from '../../src/app/gpu-sort-order';
 import { renderOffscreen } from '../../src/app/offscreen-render';
 import { renderReferenceCamera } from '../../src/app/reference-camera';
 import { psnr, toRgba8 } from '../../src/render/picture-compare';
 import { ANTIALIASED_FILTER, CLASSIC_FILTER, MIP_FILTER, screenFilterFor } from '../../src/scene/anti-aliasing';
-import { allocateSplatCloud, computeBounds, SH_C0, type SplatCloud } from '../../src/scene/splat-cloud';
+import type { SplatCloud } from '../../src/scene/splat-cloud';
 import type { CameraFile } from '../../src/app/camera-file';
-import { scenePath } from '../shared-scenes';
+import { madeScene, realScene, useGpu } from '../support/gpu-fixture';
 import { medianCentre } from '../support/test-view';
 
-let device: GPUDevice;
+const gpu = useGpu('anti-aliasing.test');
 let order: GpuSortOrder;
 let frame: SplatFrame;
 let plain: SplatCloud;
 let plainScene: GpuSplats;
 
 beforeAll(async () => {
-  ({ device } = await createNodeGpuContext('anti-aliasing.test'));
-  plain = parseSplatPly(readFileSync(scenePath('inria_kacytran_iter7000_9k_sh3.ply')));
-  plainScene = new GpuSplats(device, plain, 'anti-aliasing.plain');
-  [order, frame] = await Promise.all([GpuSortOrder.create(device), SplatFrame.create(device, 'rgba8unorm')]);
-});
-
-afterAll(() => {
-  plainScene?.destroy();
-  frame?.destroy();
-  order?.destroy();
-  device?.destroy();
+  plain = await realScene('inria_kacytran_iter7000_9k_sh3.ply');
+  plainScene = gpu.upload(plain, 'anti-aliasing.plain');
+  [order, frame] = await Promise.all([gpu.gpuOrder(), gpu.frame()]);
 });
 
 /** A 96×72 camera a few units from the scene's median point, far enough that many splats are under a pixel. */
@@ -64,11 +54,11 @@ test('a file that records no anti-aliasing is drawn with the classic filter, as 
   expect(plain.antiAliasing).toBeUndefined();
   expect(screenFilterFor('auto', plain.antiAliasing)).toEqual(CLASSIC_FILTER);
   const cam = camera(plain);
-  const before = await renderOffscreen(device, frame, order, plainScene, cam);
-  const classic = await renderOffscreen(device, frame, order, plainScene, cam, { screenFilter: screenFilterFor('auto', plain.antiAliasing) });
+  const before = await renderOffscreen(gpu.device, frame, order, plainScene, cam);
+  const classic = await renderOffscreen(gpu.device, frame, order, plainScene, cam, { screenFilter: screenFilterFor('auto', plain.antiAliasing) });
   expect(Buffer.from(classic.rgba).equals(Buffer.from(before.rgba))).toBe(true);
   // The override does change it: the filter reaches the GPU.
-  const forced = await renderOffscreen(device, frame, order, plainScene, cam, { screenFilter: screenFilterFor('on', plain.antiAliasing) });
+  const forced = await renderOffscreen(gpu.device, frame, order, plainScene, cam, { screenFilter: screenFilterFor('on', plain.antiAliasing) });
   expect(differing(forced.rgba, before.rgba)).toBeGreaterThan(100);
 });
 
@@ -83,11 +73,11 @@ test("a Mip-Splatting file is drawn with its filters, as the reference draws it;
   expect(mip.scales[0]).toBeCloseTo(Math.hypot(plain.scales[0]!, filter3D[0]!), 6);
   expect(mip.opacities[0]).toBeLessThan(plain.opacities[0]!);
 
-  const scene = new GpuSplats(device, mip, 'anti-aliasing.mip');
+  const scene = gpu.upload(mip, 'anti-aliasing.mip');
   try {
     const cam = camera(mip);
-    const auto = await renderOffscreen(device, frame, order, scene, cam, { screenFilter: screenFilterFor('auto', mip.antiAliasing) });
-    const off = await renderOffscreen(device, frame, order, scene, cam, { screenFilter: screenFilterFor('off', mip.antiAliasing) });
+    const auto = await renderOffscreen(gpu.device, frame, order, scene, cam, { screenFilter: screenFilterFor('auto', mip.antiAliasing) });
+    const off = await renderOffscreen(gpu.device, frame, order, scene, cam, { screenFilter: screenFilterFor('off', mip.antiAliasing) });
     expect(differing(auto.rgba, off.rgba)).toBeGreaterThan(100);
     for (const [picture, filter] of [[auto, MIP_FILTER], [off, CLASSIC_FILTER]] as const) {
       const reference = toRgba8(renderReferenceCamera(mip, cam, { screenFilter: filter }).rgb);
@@ -96,7 +86,7 @@ test("a Mip-Splatting file is drawn with its filters, as the reference draws it;
       expect(db).toBeGreaterThanOrEqual(45);
     }
   } finally {
-    scene.destroy();
+    gpu.release(scene);
   }
 });
 
@@ -106,26 +96,19 @@ test('one splat far under a pixel: its centre pixel gets the compensated opacity
   const size = 33;
   const fovY = Math.PI / 3;
   const focal = size / (2 * Math.tan(fovY / 2));
-  const cloud = allocateSplatCloud(1, 0);
   const sigma = (Math.sqrt(0.5) * 10) / focal;
-  cloud.positions.set([0, 0, -10]);
-  cloud.scales.set([sigma, sigma, sigma]);
-  cloud.rotations.set([1, 0, 0, 0]);
-  cloud.opacities[0] = 0.9;
-  const colour = [0.2, 0.9, 0.4];
-  cloud.dc.set(colour.map((c) => (c - 0.5) / SH_C0));
-  cloud.bounds = computeBounds(cloud.positions, 1);
-  const scene = new GpuSplats(device, cloud, 'anti-aliasing.one');
+  const colour = [0.2, 0.9, 0.4] as const;
+  const scene = gpu.upload(madeScene([{ position: [0, 0, -10], scale: [sigma, sigma, sigma], opacity: 0.9, colour }]), 'anti-aliasing.one');
   try {
     const cam: CameraFile = { width: size, height: size, fovy_deg: 60, eye: [0, 0, 0], target: [0, 0, -1], up: [0, 1, 0], background: [0, 0, 0], sh_degree: 0 };
     const centre = 4 * (16 * size + 16);
     const centrePixel = async (filter: typeof CLASSIC_FILTER) =>
-      Array.from((await renderOffscreen(device, frame, order, scene, cam, { screenFilter: filter })).rgba.subarray(centre, centre + 3));
+      Array.from((await renderOffscreen(gpu.device, frame, order, scene, cam, { screenFilter: filter })).rgba.subarray(centre, centre + 3));
     const expectAlpha = (got: number[], alpha: number) => got.forEach((v, c) => expect(Math.abs(v - 255 * colour[c]! * alpha)).toBeLessThanOrEqual(1));
     expectAlpha(await centrePixel(CLASSIC_FILTER), 0.9);
     expectAlpha(await centrePixel(ANTIALIASED_FILTER), 0.9 * (0.5 / 0.8));
     expectAlpha(await centrePixel(MIP_FILTER), 0.9 * (0.5 / 0.6));
   } finally {
-    scene.destroy();
+    gpu.release(scene);
   }
 });

@@ -6,50 +6,23 @@
  * picture against the exact order of the same frame: nothing with the exact
  * order, the pixels a stale (frozen) order gets wrong after the camera turns.
  */
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { readFileSync } from 'node:fs';
+import { beforeAll, describe, expect, test } from 'vitest';
 import { mat4, vec3 } from 'gl-matrix';
-import { createNodeGpuContext } from '../../src/gpu/node-gpu';
-import { parseSplatPly } from '../../src/io/ply';
-import { GpuSplats } from '../../src/scene/gpu-splats';
-import { allocateSplatCloud, computeBounds, SH_C0, type SplatCloud } from '../../src/scene/splat-cloud';
-import { SplatFrame, type FrameEncodeOptions } from '../../src/app/splat-frame';
-import type { DrawOrder } from '../../src/app/draw-order';
-import { GpuSortOrder } from '../../src/app/gpu-sort-order';
+import type { GpuSplats } from '../../src/scene/gpu-splats';
+import type { SplatCloud } from '../../src/scene/splat-cloud';
+import { SplatFrame } from '../../src/app/splat-frame';
+import type { GpuSortOrder } from '../../src/app/gpu-sort-order';
 import type { Accumulation } from '../../src/render/accumulation-target';
 import type { FrameParameters } from '../../src/render/frame-uniforms';
-import { scenePath } from '../shared-scenes';
+import { madeScene, realScene, useGpu } from '../support/gpu-fixture';
 import { medianCentre, viewOf, VIEW_BACKGROUND, VIEW_BYTES_PER_ROW, VIEW_HEIGHT, VIEW_WIDTH } from '../support/test-view';
 
-let device: GPUDevice;
+const gpu = useGpu('frame-views.test');
 let order: GpuSortOrder;
 
 beforeAll(async () => {
-  ({ device } = await createNodeGpuContext('frame-views.test'));
-  order = await GpuSortOrder.create(device);
+  order = await gpu.gpuOrder();
 });
-
-afterAll(() => {
-  order?.destroy();
-  device?.destroy();
-});
-
-/** Renders one frame into an rgba8unorm target of the parameters' size and reads it back (rows of `bytesPerRow`). */
-async function render(frame: SplatFrame, params: FrameParameters, drawOrder: DrawOrder, options: FrameEncodeOptions = {}): Promise<{ pixels: Uint8Array; bytesPerRow: number }> {
-  const { width, height } = params;
-  const target = device.createTexture({ size: [width, height], format: 'rgba8unorm', usage: GPUTextureUsage.RENDER_ATTACHMENT | GPUTextureUsage.COPY_SRC });
-  const bytesPerRow = Math.ceil((4 * width) / 256) * 256;
-  const readback = device.createBuffer({ size: bytesPerRow * height, usage: GPUBufferUsage.COPY_DST | GPUBufferUsage.MAP_READ });
-  const encoder = device.createCommandEncoder();
-  frame.encode(encoder, params, { view: target.createView(), background: VIEW_BACKGROUND }, drawOrder, options);
-  encoder.copyTextureToBuffer({ texture: target }, { buffer: readback, bytesPerRow }, [width, height]);
-  device.queue.submit([encoder.finish()]);
-  await readback.mapAsync(GPUMapMode.READ);
-  const pixels = new Uint8Array(readback.getMappedRange().slice(0));
-  readback.destroy();
-  target.destroy();
-  return { pixels, bytesPerRow };
-}
 
 describe('float accumulation', () => {
   // 64 splats straight ahead, one behind the other, all of colour 0.75 and
@@ -64,19 +37,13 @@ describe('float accumulation', () => {
   let stack: GpuSplats;
 
   beforeAll(() => {
-    const cloud = allocateSplatCloud(LAYERS, 0);
-    for (let i = 0; i < LAYERS; i++) {
-      cloud.positions.set([0, 0, -5 - 0.01 * i], 3 * i);
-      cloud.scales.set([0.5, 0.5, 0.5], 3 * i);
-      cloud.rotations.set([1, 0, 0, 0], 4 * i);
-      cloud.opacities[i] = OPACITY;
-      cloud.dc.fill((COLOUR - 0.5) / SH_C0, 3 * i, 3 * i + 3);
-    }
-    cloud.bounds = computeBounds(cloud.positions, LAYERS);
-    stack = new GpuSplats(device, cloud, 'frame-views.stack');
+    stack = gpu.upload(madeScene(Array.from({ length: LAYERS }, (_, i) => ({
+      position: [0, 0, -5 - 0.01 * i] as const,
+      scale: [0.5, 0.5, 0.5] as const,
+      opacity: OPACITY,
+      colour: [COLOUR, COLOUR, COLOUR] as const,
+    }))), 'frame-views.stack');
   });
-
-  afterAll(() => stack?.destroy());
 
   function stackView(): FrameParameters {
     const fovY = Math.PI / 3;
@@ -95,15 +62,10 @@ describe('float accumulation', () => {
   }
 
   async function centreLevel(accumulation: Accumulation): Promise<number> {
-    const frame = await SplatFrame.create(device, 'rgba8unorm', { accumulation });
-    try {
-      frame.setScene(stack);
-      const { pixels, bytesPerRow } = await render(frame, stackView(), order);
-      const centre = (SIZE >> 1) * bytesPerRow + 4 * (SIZE >> 1);
-      return pixels[centre]!; // red: the background's 0.1 under it
-    } finally {
-      frame.destroy();
-    }
+    const frame = await gpu.frame({ accumulation });
+    frame.setScene(stack);
+    const pixels = await gpu.render(frame, stackView(), order);
+    return pixels[4 * ((SIZE >> 1) * SIZE + (SIZE >> 1))]!; // red at the centre: the background's 0.1 under it
   }
 
   const exactLevel = 255 * (COLOUR + (VIEW_BACKGROUND[0] - COLOUR) * (1 - OPACITY) ** LAYERS);
@@ -121,10 +83,10 @@ describe('float accumulation', () => {
   });
 
   test('rgba32float where the device can blend it; otherwise a clear refusal', async () => {
-    if (device.features.has('float32-blendable')) {
+    if (gpu.device.features.has('float32-blendable')) {
       expect(Math.abs((await centreLevel('rgba32float')) - exactLevel)).toBeLessThanOrEqual(1);
     } else {
-      await expect(SplatFrame.create(device, 'rgba8unorm', { accumulation: 'rgba32float' })).rejects.toThrow(/float32-blendable/);
+      await expect(SplatFrame.create(gpu.device, 'rgba8unorm', { accumulation: 'rgba32float' })).rejects.toThrow(/float32-blendable/);
     }
   });
 });
@@ -135,15 +97,10 @@ describe('the sort difference view', () => {
   let frame: SplatFrame;
 
   beforeAll(async () => {
-    cloud = parseSplatPly(readFileSync(scenePath('inria_kacytran_iter7000_9k_sh3.ply')));
-    scene = new GpuSplats(device, cloud, 'frame-views.scene');
-    frame = await SplatFrame.create(device, 'rgba8unorm');
+    cloud = await realScene('inria_kacytran_iter7000_9k_sh3.ply');
+    scene = gpu.upload(cloud, 'frame-views.scene');
+    frame = await gpu.frame();
     frame.setScene(scene);
-  });
-
-  afterAll(() => {
-    scene?.destroy();
-    frame?.destroy();
   });
 
   /** The test view, or the same centre seen from an eye turned about it. */
@@ -171,37 +128,37 @@ describe('the sort difference view', () => {
   }
 
   test('is refused before it is prepared', () => {
-    const encoder = device.createCommandEncoder();
-    const target = device.createTexture({ size: [VIEW_WIDTH, VIEW_HEIGHT], format: 'rgba8unorm', usage: GPUTextureUsage.RENDER_ATTACHMENT });
+    const encoder = gpu.device.createCommandEncoder();
+    const target = gpu.device.createTexture({ size: [VIEW_WIDTH, VIEW_HEIGHT], format: 'rgba8unorm', usage: GPUTextureUsage.RENDER_ATTACHMENT });
     expect(() => frame.encode(encoder, view(false), { view: target.createView(), background: VIEW_BACKGROUND }, order, { view: 'difference' })).toThrow(/prepareDifferenceView/);
     target.destroy();
   });
 
   test('all zero when the order is exact; the pixels a frozen order gets wrong after the camera turns', async () => {
     await frame.prepareDifferenceView();
-    const exact = await render(frame, view(false), order, { view: 'difference' });
+    const exact = await gpu.render(frame, view(false), order, { view: 'difference' });
     const exactMeasure = await frame.readDifference();
     expect(exactMeasure).toMatchObject({ pixelCount: VIEW_WIDTH * VIEW_HEIGHT, pixels: 0, largest: 0 });
-    expect(colouredPixels(exact.pixels)).toBe(0);
+    expect(colouredPixels(exact)).toBe(0);
     // The heat map's grey is the scene, dimmed: not an empty picture.
-    expect(exact.pixels.some((v, i) => i % 4 !== 3 && v > 10)).toBe(true);
+    expect(exact.some((v, i) => i % 4 !== 3 && v > 10)).toBe(true);
 
     const turned = view(true);
-    const fresh = await render(frame, turned, order, { view: 'difference' });
+    const fresh = await gpu.render(frame, turned, order, { view: 'difference' });
     const freshMeasure = await frame.readDifference();
     expect(freshMeasure?.pixels).toBe(0);
-    expect(colouredPixels(fresh.pixels)).toBe(0);
+    expect(colouredPixels(fresh)).toBe(0);
 
-    await render(frame, view(false), order); // the order drawn last is the first view's
-    const frozenBefore = await render(frame, turned, frame.frozen);
-    const stale = await render(frame, turned, frame.frozen, { view: 'difference' });
+    await gpu.render(frame, view(false), order); // the order drawn last is the first view's
+    const frozenBefore = await gpu.render(frame, turned, frame.frozen);
+    const stale = await gpu.render(frame, turned, frame.frozen, { view: 'difference' });
     const staleMeasure = (await frame.readDifference())!;
     console.log(`frozen order after the camera turned: ${staleMeasure.pixels} of ${staleMeasure.pixelCount} pixels differ, largest ${staleMeasure.largest} levels, mean ${staleMeasure.mean.toFixed(1)}`);
     expect(staleMeasure.pixels).toBeGreaterThan(0);
     expect(staleMeasure.largest).toBeGreaterThan(1);
-    expect(colouredPixels(stale.pixels)).toBe(staleMeasure.pixels);
+    expect(colouredPixels(stale)).toBe(staleMeasure.pixels);
     // The exact order counted this frame's visible splats; the frozen order
     // is still drawn with its own count, before and after.
-    expect((await render(frame, turned, frame.frozen)).pixels).toEqual(frozenBefore.pixels);
+    expect(await gpu.render(frame, turned, frame.frozen)).toEqual(frozenBefore);
   });
 });

@@ -7,20 +7,17 @@
  * SwiftShader). A scene needing more chunks than the shaders bind is refused
  * with a RangeError that says how many splats fit.
  */
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { readFileSync } from 'node:fs';
+import { beforeAll, describe, expect, test } from 'vitest';
 import type { vec3 } from 'gl-matrix';
-import { createNodeGpuContext } from '../../src/gpu/node-gpu';
 import { readBufferU32 } from '../../src/gpu/readback';
-import { parseSplatPly } from '../../src/io/ply';
 import { chunkLayout, GpuSplats, MAX_CHUNKS, storageBufferLimit } from '../../src/scene/gpu-splats';
-import { SplatFrame } from '../../src/app/splat-frame';
-import { GpuSortOrder } from '../../src/app/gpu-sort-order';
+import type { SplatFrame } from '../../src/app/splat-frame';
+import type { GpuSortOrder } from '../../src/app/gpu-sort-order';
 import { VISIBLE_STATE } from '../../src/render/frame-layouts';
 import type { FrameParameters } from '../../src/render/frame-uniforms';
 import { shCoefficients, type ShDegree, type SplatCloud } from '../../src/scene/splat-cloud';
-import { scenePath } from '../shared-scenes';
-import { coveredFraction, medianCentre, viewOf, VIEW_BACKGROUND, VIEW_HEIGHT, VIEW_WIDTH } from '../support/test-view';
+import { realScene, useGpu } from '../support/gpu-fixture';
+import { coveredFraction, medianCentre, viewOf } from '../support/test-view';
 
 const MiB = 2 ** 20;
 const DEGREES: ShDegree[] = [0, 1, 2, 3];
@@ -85,29 +82,16 @@ describe('chunk layout', () => {
 });
 
 describe('split scenes on the GPU', () => {
-  const WIDTH = VIEW_WIDTH;
-  const HEIGHT = VIEW_HEIGHT;
-  const BACKGROUND = VIEW_BACKGROUND;
-  let device: GPUDevice;
+  const gpu = useGpu('gpu-splats-chunks.test');
   let cloud: SplatCloud;
   let frame: SplatFrame;
   let order: GpuSortOrder;
-  let target: GPUTexture;
   let centre: vec3;
 
   beforeAll(async () => {
-    ({ device } = await createNodeGpuContext('gpu-splats-chunks.test'));
-    cloud = parseSplatPly(readFileSync(scenePath('inria_kacytran_iter7000_9k_sh3.ply')));
-    [frame, order] = await Promise.all([SplatFrame.create(device, 'rgba8unorm'), GpuSortOrder.create(device)]);
-    target = device.createTexture({ size: [WIDTH, HEIGHT], format: 'rgba8unorm', usage: GPUTextureUsage.RENDER_ATTACHMENT | GPUTextureUsage.COPY_SRC });
+    cloud = await realScene('inria_kacytran_iter7000_9k_sh3.ply');
+    [frame, order] = await Promise.all([gpu.frame(), gpu.gpuOrder()]);
     centre = medianCentre(cloud);
-  });
-
-  afterAll(() => {
-    frame?.destroy();
-    order?.destroy();
-    target?.destroy();
-    device?.destroy();
   });
 
   /** The first `count` splats of the scene, with the SH cut to `degree`. */
@@ -134,32 +118,16 @@ describe('split scenes on the GPU', () => {
   }
 
 
-  /** Runs `record` into one submitted command buffer; any WebGPU error fails the test (stale results must not pass). */
-  async function submitChecked(record: (encoder: GPUCommandEncoder) => void): Promise<void> {
-    device.pushErrorScope('validation');
-    device.pushErrorScope('out-of-memory');
-    const encoder = device.createCommandEncoder();
-    record(encoder);
-    device.queue.submit([encoder.finish()]);
-    const errors = [await device.popErrorScope(), await device.popErrorScope()];
-    expect(errors.map((e) => e?.message ?? null)).toEqual([null, null]);
-  }
-
   /**
    * One whole frame (projector, GPU sort, render): the projected splats
    * (depths, and the records of the kept ones), the draw order and the picture.
    */
   async function render(scene: GpuSplats): Promise<{ depths: Uint32Array; records: Uint32Array; order: Uint32Array; pixels: Uint8Array }> {
     frame.setScene(scene);
-    const bytesPerRow = 256;
-    const readback = device.createBuffer({ size: bytesPerRow * HEIGHT, usage: GPUBufferUsage.COPY_DST | GPUBufferUsage.MAP_READ });
-    await submitChecked((encoder) => {
-      frame.encode(encoder, parameters(scene), { view: target.createView(), background: BACKGROUND }, order);
-      encoder.copyTextureToBuffer({ texture: target }, { buffer: readback, bytesPerRow }, [WIDTH, HEIGHT]);
-    });
-    await readback.mapAsync(GPUMapMode.READ);
-    const pixels = new Uint8Array(readback.getMappedRange().slice(0));
-    readback.destroy();
+    const { device } = gpu;
+    device.pushErrorScope('out-of-memory');
+    const pixels = await gpu.render(frame, parameters(scene), order);
+    expect((await device.popErrorScope())?.message ?? null, 'out of memory').toBeNull();
     const visible = (await readBufferU32(device, frame.projector.state!, VISIBLE_STATE.size / 4))[VISIBLE_STATE.word('visible')]!;
     const depths = await readBufferU32(device, frame.projector.depths!, scene.count);
     const records = await readBufferU32(device, frame.projector.records!, 8 * scene.count);
@@ -171,8 +139,8 @@ describe('split scenes on the GPU', () => {
 
   /** Uploads `source` whole and split with `maxChunkBytes`; everything read back must match byte for byte. */
   async function expectSplitMatchesWhole(source: SplatCloud, maxChunkBytes: number, chunks: number): Promise<void> {
-    const whole = new GpuSplats(device, source, 'whole');
-    const split = new GpuSplats(device, source, 'split', { maxChunkBytes });
+    const whole = gpu.upload(source, 'whole');
+    const split = gpu.upload(source, 'split', { maxChunkBytes });
     try {
       expect(whole.chunks.length).toBe(1);
       expect(split.chunks.length).toBe(chunks);
@@ -187,13 +155,13 @@ describe('split scenes on the GPU', () => {
       for (let i = 0; i < pa.pixels.length; i++) if (pa.pixels[i] !== pb.pixels[i]) differing++;
       expect(differing, 'bytes of the picture that differ').toBe(0);
     } finally {
-      whole.destroy();
-      split.destroy();
+      gpu.release(whole);
+      gpu.release(split);
     }
   }
 
   test('the device limit holds the test scene in one chunk', () => {
-    expect(storageBufferLimit(device)).toBeGreaterThan(cloud.count * bytesPerSplat(3));
+    expect(storageBufferLimit(gpu.device)).toBeGreaterThan(cloud.count * bytesPerSplat(3));
     expect(cloud.shDegree).toBe(3);
     expect(cloud.count).toBeGreaterThan(2 * 4096);
   });
@@ -215,19 +183,19 @@ describe('split scenes on the GPU', () => {
   });
 
   test('a scene that needs 5 chunks is refused with how many splats fit', () => {
-    const attempt = () => new GpuSplats(device, cloud, 'too-big', { maxChunkBytes: 2048 * bytesPerSplat(3) });
+    const attempt = () => new GpuSplats(gpu.device, cloud, 'too-big', { maxChunkBytes: 2048 * bytesPerSplat(3) });
     expect(attempt).toThrow(RangeError);
     expect(attempt).toThrow(/9,\d{3} splats of SH degree 3 .*maxChunkBytes.*at most 8,192 splats .*needs 5 chunks/);
   });
 
   test('an empty scene clears to the background', async () => {
-    const empty = new GpuSplats(device, prefix(0, 3), 'empty', { maxChunkBytes: 4096 });
+    const empty = gpu.upload(prefix(0, 3), 'empty', { maxChunkBytes: 4096 });
     try {
       expect(empty.chunks.length).toBe(1);
       const { pixels } = await render(empty);
       expect(coveredFraction(pixels)).toBe(0);
     } finally {
-      empty.destroy();
+      gpu.release(empty);
     }
   });
 });

@@ -5,58 +5,37 @@
  * scenes: tests/gpu/gpu-splats-chunks.test.ts; the order and its error:
  * tests/gpu/splat-frame.test.ts.)
  */
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { readFileSync } from 'node:fs';
+import { beforeAll, describe, expect, test } from 'vitest';
 import { mat4, vec3 } from 'gl-matrix';
-import { createNodeGpuContext } from '../../src/gpu/node-gpu';
 import { readBufferU32 } from '../../src/gpu/readback';
-import { parseSplatPly } from '../../src/io/ply';
-import { SplatFrame } from '../../src/app/splat-frame';
-import type { DrawOrder } from '../../src/app/draw-order';
-import { GpuSortOrder } from '../../src/app/gpu-sort-order';
-import { UploadedOrder } from '../../src/app/uploaded-order';
+import type { SplatFrame } from '../../src/app/splat-frame';
+import type { GpuSortOrder } from '../../src/app/gpu-sort-order';
 import { OrbitCamera } from '../../src/app/orbit-camera';
 import { VISIBLE_STATE } from '../../src/render/frame-layouts';
 import type { FrameParameters } from '../../src/render/frame-uniforms';
-import { GpuSplats } from '../../src/scene/gpu-splats';
-import { robustBounds, type SplatCloud } from '../../src/scene/splat-cloud';
+import type { GpuSplats } from '../../src/scene/gpu-splats';
+import { robustBounds } from '../../src/scene/splat-cloud';
 import { CpuRadixSort } from '../../src/sort/cpu-sort';
 import { computeDepthKeys } from '../../src/sort/cpu-depth-keys';
-import { scenePath } from '../shared-scenes';
 import { cpuKeptDepths } from '../support/cpu-cull';
+import { realScene, useGpu } from '../support/gpu-fixture';
 import { medianCentre, VIEW_BACKGROUND, VIEW_BYTES_PER_ROW, VIEW_HEIGHT, VIEW_WIDTH } from '../support/test-view';
 
 const WIDTH = VIEW_WIDTH;
 const HEIGHT = VIEW_HEIGHT;
 
-let device: GPUDevice;
-// Parsed at load: the cameras below are made from it when the tests are collected.
-const cloud: SplatCloud = parseSplatPly(readFileSync(scenePath('inria_kacytran_iter7000_9k_sh3.ply')));
+const gpu = useGpu('projector.test');
+// Decoded at load: the cameras below are made from it when the tests are collected.
+const cloud = await realScene('inria_kacytran_iter7000_9k_sh3.ply');
 let scene: GpuSplats;
 let frame: SplatFrame;
 /** The same frame with frustum culling off: the picture culling must not change. */
 let unculled: SplatFrame;
 let gpuOrder: GpuSortOrder;
-let target: GPUTexture;
 
 beforeAll(async () => {
-  ({ device } = await createNodeGpuContext('projector.test'));
-  scene = new GpuSplats(device, cloud, 'projectorTest.scene');
-  [frame, unculled, gpuOrder] = await Promise.all([
-    SplatFrame.create(device, 'rgba8unorm'),
-    SplatFrame.create(device, 'rgba8unorm', { frustumCull: false }),
-    GpuSortOrder.create(device),
-  ]);
-  target = device.createTexture({ size: [WIDTH, HEIGHT], format: 'rgba8unorm', usage: GPUTextureUsage.RENDER_ATTACHMENT | GPUTextureUsage.COPY_SRC });
-});
-
-afterAll(() => {
-  scene?.destroy();
-  frame?.destroy();
-  unculled?.destroy();
-  gpuOrder?.destroy();
-  target?.destroy();
-  device?.destroy();
+  scene = gpu.upload(cloud, 'projectorTest.scene');
+  [frame, unculled, gpuOrder] = await Promise.all([gpu.frame(), gpu.frame({ frustumCull: false }), gpu.gpuOrder()]);
 });
 
 function parametersOf(view: mat4, eye: vec3, keyBits = 32): FrameParameters {
@@ -87,24 +66,9 @@ function cameras(): { name: string; params: FrameParameters }[] {
   ];
 }
 
-/** Records one frame and reads back its picture (RGBA8, VIEW_BYTES_PER_ROW a row); any WebGPU error fails the test. */
-async function render(f: SplatFrame, params: FrameParameters, order: DrawOrder): Promise<Uint8Array> {
-  const readback = device.createBuffer({ size: VIEW_BYTES_PER_ROW * HEIGHT, usage: GPUBufferUsage.COPY_DST | GPUBufferUsage.MAP_READ });
-  device.pushErrorScope('validation');
-  const encoder = device.createCommandEncoder();
-  f.encode(encoder, params, { view: target.createView(), background: VIEW_BACKGROUND }, order);
-  encoder.copyTextureToBuffer({ texture: target }, { buffer: readback, bytesPerRow: VIEW_BYTES_PER_ROW }, [WIDTH, HEIGHT]);
-  device.queue.submit([encoder.finish()]);
-  expect((await device.popErrorScope())?.message ?? null).toBeNull();
-  await readback.mapAsync(GPUMapMode.READ);
-  const pixels = new Uint8Array(readback.getMappedRange().slice(0));
-  readback.destroy();
-  return pixels;
-}
-
 /** The VisibleState header of a frame's projector. */
 async function visibleState(f: SplatFrame): Promise<{ visible: number; instances: number; capacity: number }> {
-  const words = await readBufferU32(device, f.projector.state!, VISIBLE_STATE.size / 4);
+  const words = await readBufferU32(gpu.device, f.projector.state!, VISIBLE_STATE.size / 4);
   const word = (name: string) => words[VISIBLE_STATE.word(name)]!;
   return { visible: word('visible'), instances: word('draw_instance_count'), capacity: word('capacity') };
 }
@@ -134,10 +98,10 @@ describe.each(cameras())('$name', ({ params }) => {
   test('the GPU keeps exactly the splats the rule keeps, and culling does not change the picture', async () => {
     frame.setScene(scene);
     unculled.setScene(scene);
-    const culledPicture = await render(frame, params, gpuOrder);
+    const culledPicture = await gpu.render(frame, params, gpuOrder);
     const state = await visibleState(frame);
     const cpuKept = cpuKeptDepths(cloud, params).filter((d) => d !== null).length;
-    const fullPicture = await render(unculled, params, gpuOrder);
+    const fullPicture = await gpu.render(unculled, params, gpuOrder);
     const unculledState = await visibleState(unculled);
     console.log(`${state.visible} of ${cloud.count} splats kept (CPU rule: ${cpuKept}); without frustum culling ${unculledState.visible}`);
     expect(state.visible).toBe(cpuKept);
@@ -152,12 +116,12 @@ describe.each(cameras())('$name', ({ params }) => {
 test('the visible count is clamped to the capacity, and the draw with it', async () => {
   const { params } = cameras()[0]!;
   frame.setScene(scene);
-  await render(frame, params, gpuOrder);
+  await gpu.render(frame, params, gpuOrder);
   const full = await visibleState(frame);
   expect(full.visible).toBeGreaterThan(200);
   frame.projector.setScene(scene, 100);
   try {
-    const picture = await render(frame, params, gpuOrder);
+    const picture = await gpu.render(frame, params, gpuOrder);
     const clamped = await visibleState(frame);
     expect(clamped).toEqual({ visible: 100, instances: 100, capacity: 100 });
     expect(backgroundOnly(picture)).toBe(false);
@@ -173,18 +137,14 @@ test('a view where everything is culled draws the background, with every order',
   const away = vec3.add(vec3.create(), eye, vec3.fromValues(0, 0, 1));
   const params = parametersOf(mat4.lookAt(mat4.create(), eye, away, [0, -1, 0]), eye);
   frame.setScene(scene);
-  expect(backgroundOnly(await render(frame, params, gpuOrder))).toBe(true);
+  expect(backgroundOnly(await gpu.render(frame, params, gpuOrder))).toBe(true);
   expect(await visibleState(frame)).toMatchObject({ visible: 0, instances: 0 });
-  expect(backgroundOnly(await render(frame, params, frame.frozen))).toBe(true);
-  const uploaded = new UploadedOrder(device);
-  try {
-    const keys = new Uint32Array(cloud.count);
-    const values = new Uint32Array(cloud.count);
-    computeDepthKeys(cloud.positions, cloud.count, params.view, 32, keys, values);
-    new CpuRadixSort(cloud.count).sort(keys, values, cloud.count, 32);
-    uploaded.upload(values, cloud.count);
-    expect(backgroundOnly(await render(frame, params, uploaded))).toBe(true);
-  } finally {
-    uploaded.destroy();
-  }
+  expect(backgroundOnly(await gpu.render(frame, params, frame.frozen))).toBe(true);
+  const uploaded = gpu.uploadedOrder();
+  const keys = new Uint32Array(cloud.count);
+  const values = new Uint32Array(cloud.count);
+  computeDepthKeys(cloud.positions, cloud.count, params.view, 32, keys, values);
+  new CpuRadixSort(cloud.count).sort(keys, values, cloud.count, 32);
+  uploaded.upload(values, cloud.count);
+  expect(backgroundOnly(await gpu.render(frame, params, uploaded))).toBe(true);
 });

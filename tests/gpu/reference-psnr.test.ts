@@ -4,26 +4,23 @@
  * at least 45 dB PSNR. The picture blended straight into 8 bits is
  * measured beside it, for the record.
  */
-import { afterAll, beforeAll, expect, test } from 'vitest';
-import { readFileSync } from 'node:fs';
+import { beforeAll, expect, test } from 'vitest';
 import { vec3 } from 'gl-matrix';
-import { createNodeGpuContext } from '../../src/gpu/node-gpu';
-import { parseSplatPly } from '../../src/io/ply';
-import { GpuSplats } from '../../src/scene/gpu-splats';
-import { SplatFrame } from '../../src/app/splat-frame';
-import { GpuSortOrder } from '../../src/app/gpu-sort-order';
+import type { GpuSplats } from '../../src/scene/gpu-splats';
+import type { SplatFrame } from '../../src/app/splat-frame';
+import type { GpuSortOrder } from '../../src/app/gpu-sort-order';
 import { renderOffscreen } from '../../src/app/offscreen-render';
 import { renderReferenceCamera } from '../../src/app/reference-camera';
 import { psnr, toRgba8 } from '../../src/render/picture-compare';
 import type { CameraFile } from '../../src/app/camera-file';
 import type { SplatCloud } from '../../src/scene/splat-cloud';
-import { scenePath } from '../shared-scenes';
+import { realScene, useGpu } from '../support/gpu-fixture';
 import { medianCentre } from '../support/test-view';
 
 /** The issue's target. */
 const MIN_PSNR_DB = 45;
 
-let device: GPUDevice;
+const gpu = useGpu('reference-psnr.test');
 let cloud: SplatCloud;
 let scene: GpuSplats;
 let order: GpuSortOrder;
@@ -31,18 +28,9 @@ let frame: SplatFrame;
 let direct: SplatFrame;
 
 beforeAll(async () => {
-  ({ device } = await createNodeGpuContext('reference-psnr.test'));
-  cloud = parseSplatPly(readFileSync(scenePath('inria_kacytran_iter7000_9k_sh3.ply')));
-  scene = new GpuSplats(device, cloud, 'reference-psnr.scene');
-  [order, frame, direct] = await Promise.all([GpuSortOrder.create(device), SplatFrame.create(device, 'rgba8unorm'), SplatFrame.create(device, 'rgba8unorm', { accumulation: 'direct' })]);
-});
-
-afterAll(() => {
-  scene?.destroy();
-  frame?.destroy();
-  direct?.destroy();
-  order?.destroy();
-  device?.destroy();
+  cloud = await realScene('inria_kacytran_iter7000_9k_sh3.ply');
+  scene = gpu.upload(cloud, 'reference-psnr.scene');
+  [order, frame, direct] = await Promise.all([gpu.gpuOrder(), gpu.frame(), gpu.frame({ accumulation: 'direct' })]);
 });
 
 /** A 160×120 camera a few units from the scene's median point (captured scene: y down). */
@@ -58,9 +46,9 @@ test.each([
 ] as [string, [number, number, number]][])(`the GPU picture is at least ${MIN_PSNR_DB} dB PSNR against the reference, camera "%s"`, async (_name, offset) => {
   const camera = cameraAt(offset);
   const reference = toRgba8(renderReferenceCamera(cloud, camera).rgb);
-  const gpu = await renderOffscreen(device, frame, order, scene, camera);
-  const eightBit = await renderOffscreen(device, direct, order, scene, camera);
-  const db = psnr(gpu.rgba, reference);
+  const picture = await renderOffscreen(gpu.device, frame, order, scene, camera);
+  const eightBit = await renderOffscreen(gpu.device, direct, order, scene, camera);
+  const db = psnr(picture.rgba, reference);
   const covered = reference.filter((v, i) => (i & 3) === 0 && Math.abs(v - 26) > 6).length / (camera.width * camera.height);
   console.log(`9k scene, camera ${JSON.stringify(offset)}: GPU (rgba16float) ${db.toFixed(2)} dB, blended into 8 bits ${psnr(eightBit.rgba, reference).toFixed(2)} dB; ${(100 * covered).toFixed(0)} % of pixels covered`);
   // A camera that shows little of the scene would make the comparison easy.

@@ -6,56 +6,39 @@
  * path; the picture is not blank and does not depend on which path sorted
  * it; the ordering-error measure sees what the order is.
  */
-import { afterAll, beforeAll, expect, test } from 'vitest';
-import { readFileSync } from 'node:fs';
-import { createNodeGpuContext } from '../../src/gpu/node-gpu';
+import { beforeAll, expect, test } from 'vitest';
 import { readBufferU32 } from '../../src/gpu/readback';
-import { parseSplatPly } from '../../src/io/ply';
-import { loadSplatFile } from '../../src/io/parse-splat-file';
 import { OrbitCamera } from '../../src/app/orbit-camera';
 import { mat4, vec3 } from 'gl-matrix';
 import { robustBounds } from '../../src/scene/splat-cloud';
-import { GpuSplats } from '../../src/scene/gpu-splats';
-import { SplatFrame } from '../../src/app/splat-frame';
+import type { GpuSplats } from '../../src/scene/gpu-splats';
+import type { SplatFrame } from '../../src/app/splat-frame';
 import type { DrawOrder } from '../../src/app/draw-order';
-import { GpuSortOrder } from '../../src/app/gpu-sort-order';
-import { UploadedOrder } from '../../src/app/uploaded-order';
+import type { GpuSortOrder } from '../../src/app/gpu-sort-order';
+import type { UploadedOrder } from '../../src/app/uploaded-order';
 import { VISIBLE_STATE } from '../../src/render/frame-layouts';
 import { CpuRadixSort } from '../../src/sort/cpu-sort';
 import { computeDepthKeys } from '../../src/sort/cpu-depth-keys';
 import type { FrameParameters } from '../../src/render/frame-uniforms';
 import type { OrderErrorMeasure } from '../../src/render/order-error-pass';
 import type { SplatCloud } from '../../src/scene/splat-cloud';
-import { scenePath } from '../shared-scenes';
 import { cpuKeptDepths } from '../support/cpu-cull';
-import { coveredFraction, medianCentre, viewOf, VIEW_BACKGROUND, VIEW_HEIGHT, VIEW_WIDTH } from '../support/test-view';
+import { realScene, useGpu } from '../support/gpu-fixture';
+import { coveredFraction, medianCentre, viewOf, VIEW_HEIGHT, VIEW_WIDTH } from '../support/test-view';
 
-const SCENE = scenePath('inria_kacytran_iter7000_9k_sh3.ply');
-
-let device: GPUDevice;
+const gpu = useGpu('splat-frame.test');
 let cloud: SplatCloud;
 let frame: SplatFrame;
 let gpuOrder: GpuSortOrder;
 let uploaded: UploadedOrder;
 let scene: GpuSplats;
-let target: GPUTexture;
 
 beforeAll(async () => {
-  ({ device } = await createNodeGpuContext('splat-frame.test'));
-  cloud = parseSplatPly(readFileSync(SCENE));
-  [frame, gpuOrder] = await Promise.all([SplatFrame.create(device, 'rgba8unorm'), GpuSortOrder.create(device)]);
-  uploaded = new UploadedOrder(device);
-  scene = new GpuSplats(device, cloud);
+  cloud = await realScene('inria_kacytran_iter7000_9k_sh3.ply');
+  [frame, gpuOrder] = await Promise.all([gpu.frame(), gpu.gpuOrder()]);
+  uploaded = gpu.uploadedOrder();
+  scene = gpu.upload(cloud, 'splatFrameTest.scene');
   frame.setScene(scene);
-  target = device.createTexture({ size: [VIEW_WIDTH, VIEW_HEIGHT], format: 'rgba8unorm', usage: GPUTextureUsage.RENDER_ATTACHMENT | GPUTextureUsage.COPY_SRC });
-});
-
-afterAll(() => {
-  scene?.destroy();
-  frame?.destroy();
-  gpuOrder?.destroy();
-  uploaded?.destroy();
-  device?.destroy();
 });
 
 /** The test view of the scene's median point. */
@@ -64,24 +47,15 @@ function parameters(keyBits: number): FrameParameters {
 }
 
 async function renderFrame(params: FrameParameters, order: DrawOrder, measure = false): Promise<{ pixels: Uint8Array; error: OrderErrorMeasure | null }> {
-  const encoder = device.createCommandEncoder();
-  frame.encode(encoder, params, { view: target.createView(), background: VIEW_BACKGROUND }, order, { measure });
-  const bytesPerRow = 256;
-  const readback = device.createBuffer({ size: bytesPerRow * VIEW_HEIGHT, usage: GPUBufferUsage.COPY_DST | GPUBufferUsage.MAP_READ });
-  encoder.copyTextureToBuffer({ texture: target }, { buffer: readback, bytesPerRow }, [VIEW_WIDTH, VIEW_HEIGHT]);
-  device.queue.submit([encoder.finish()]);
-  const error = measure ? await frame.readOrderError() : null;
-  await readback.mapAsync(GPUMapMode.READ);
-  const pixels = new Uint8Array(readback.getMappedRange().slice(0));
-  readback.destroy();
-  return { pixels, error };
+  const pixels = await gpu.render(frame, params, order, { measure });
+  return { pixels, error: measure ? await frame.readOrderError() : null };
 }
 
 /** The GPU sort's result for `keyBits`: the kept splats' indices and keys, in draw order. */
 async function gpuResult(keyBits: number): Promise<{ order: Uint32Array; keys: Uint32Array }> {
-  const visible = (await readBufferU32(device, frame.projector.state!, VISIBLE_STATE.size / 4))[VISIBLE_STATE.word('visible')]!;
+  const visible = (await readBufferU32(gpu.device, frame.projector.state!, VISIBLE_STATE.size / 4))[VISIBLE_STATE.word('visible')]!;
   const result = gpuOrder.sorter.resultBuffers(keyBits);
-  return { order: await readBufferU32(device, result.values, visible), keys: await readBufferU32(device, result.keys, visible) };
+  return { order: await readBufferU32(gpu.device, result.values, visible), keys: await readBufferU32(gpu.device, result.keys, visible) };
 }
 
 /** The CPU sort path's order of every splat (float-bit keys, stable). */
@@ -161,9 +135,8 @@ test('the ordering error: none at 32 bits, inversions within one step at 16, and
 });
 
 test('a second real scene (the 152k-splat biker, the viewer\'s first view): no inversion beyond a 16-bit step, where float-bit keys leave most pairs beyond', async () => {
-  const file = scenePath('playcanvas_biker_v4.spz');
-  const biker = await loadSplatFile(readFileSync(file), 'playcanvas_biker_v4.spz');
-  const bikerScene = new GpuSplats(device, biker, 'splatFrameTest.biker');
+  const biker = await realScene('playcanvas_biker_v4.spz');
+  const bikerScene = gpu.upload(biker, 'splatFrameTest.biker');
   try {
     frame.setScene(bikerScene);
     const camera = new OrbitCamera({ yaw: 0.6, pitch: 0.3 });
@@ -194,6 +167,6 @@ test('a second real scene (the 152k-splat biker, the viewer\'s first view): no i
     expect(floatBits.largest).toBeGreaterThan(100 * adaptive.largest);
   } finally {
     frame.setScene(scene);
-    bikerScene.destroy();
+    gpu.release(bikerScene);
   }
 });

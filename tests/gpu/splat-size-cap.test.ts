@@ -15,21 +15,18 @@
  * shows they take. The draw order is sorted on the CPU (the GPU sort is
  * tested elsewhere).
  */
-import { afterAll, beforeAll, expect, test } from 'vitest';
-import { readFileSync } from 'node:fs';
+import { beforeAll, expect, test } from 'vitest';
 import { mat4, vec3 } from 'gl-matrix';
-import { createNodeGpuContext } from '../../src/gpu/node-gpu';
-import { loadSplatFile } from '../../src/io/parse-splat-file';
 import { OrbitCamera } from '../../src/app/orbit-camera';
 import type { FrameParameters } from '../../src/render/frame-uniforms';
 import { CLIP_ALWAYS, CLIP_DROP, CLIP_NEVER, SplatProjector, type SplatProjectorOptions } from '../../src/render/splat-projector';
-import { SplatFrame } from '../../src/app/splat-frame';
-import { UploadedOrder } from '../../src/app/uploaded-order';
-import { GpuSplats } from '../../src/scene/gpu-splats';
-import { allocateSplatCloud, computeBounds, robustBounds, type SplatCloud } from '../../src/scene/splat-cloud';
+import type { SplatFrame } from '../../src/app/splat-frame';
+import type { UploadedOrder } from '../../src/app/uploaded-order';
+import type { GpuSplats } from '../../src/scene/gpu-splats';
+import { robustBounds, type SplatCloud } from '../../src/scene/splat-cloud';
 import { CpuRadixSort } from '../../src/sort/cpu-sort';
 import { computeDepthKeys } from '../../src/sort/cpu-depth-keys';
-import { scenePath } from '../shared-scenes';
+import { madeScene, realScene, useGpu } from '../support/gpu-fixture';
 import { medianCentre } from '../support/test-view';
 
 const WIDTH = 64;
@@ -51,57 +48,37 @@ const PATHS: Record<'default' | 'always' | 'never' | 'drop', SplatProjectorOptio
 };
 type Path = keyof typeof PATHS;
 
-let device: GPUDevice;
+const gpu = useGpu('splat-size-cap.test');
 let order: UploadedOrder;
-let target: GPUTexture;
-let readback: GPUBuffer;
 const frames = new Map<Path, SplatFrame>();
 const sorter = new CpuRadixSort(ORDER_CAPACITY);
 const keys = new Uint32Array(ORDER_CAPACITY);
 const values = new Uint32Array(ORDER_CAPACITY);
 
 beforeAll(async () => {
-  ({ device } = await createNodeGpuContext('splat-size-cap.test'));
-  order = new UploadedOrder(device);
-  target = device.createTexture({ label: 'sizeCapTest.target', size: [WIDTH, HEIGHT], format: 'rgba8unorm', usage: GPUTextureUsage.RENDER_ATTACHMENT | GPUTextureUsage.COPY_SRC });
-  readback = device.createBuffer({ label: 'sizeCapTest.readback', size: BYTES_PER_ROW * HEIGHT, usage: GPUBufferUsage.COPY_DST | GPUBufferUsage.MAP_READ });
+  order = gpu.uploadedOrder();
   // One frame per path, made once for the file (~0.7 s a pipeline on SwiftShader).
   const paths = Object.keys(PATHS) as Path[];
-  const made = await Promise.all(paths.map((path) => SplatFrame.create(device, 'rgba8unorm', PATHS[path])));
+  const made = await Promise.all(paths.map((path) => gpu.frame(PATHS[path])));
   paths.forEach((path, k) => frames.set(path, made[k]!));
-});
-
-afterAll(() => {
-  order?.destroy();
-  readback?.destroy();
-  target?.destroy();
-  for (const frame of frames.values()) frame.destroy();
-  device?.destroy();
 });
 
 test('the margin and slack must be finite f32s (within ±1e30)', async () => {
   for (const bad of [Number.NaN, Infinity, -Infinity, 1e31, -1e31]) {
     const frame = frames.get('default')!.uniforms.buffer;
-    await expect(SplatProjector.create(device, frame, { clipMarginPx: bad })).rejects.toThrow(RangeError);
-    await expect(SplatProjector.create(device, frame, { clipSlackPx: bad })).rejects.toThrow(RangeError);
+    await expect(SplatProjector.create(gpu.device, frame, { clipMarginPx: bad })).rejects.toThrow(RangeError);
+    await expect(SplatProjector.create(gpu.device, frame, { clipSlackPx: bad })).rejects.toThrow(RangeError);
   }
 });
 
-/** Draws `scene` back to front (CPU sort) through `path`; RGBA8 rows of BYTES_PER_ROW. */
-async function render(scene: GpuSplats, cloud: SplatCloud, params: FrameParameters, path: Path): Promise<Uint8Array> {
+/** Draws `scene` back to front (CPU sort) through `path`; RGBA8 rows of BYTES_PER_ROW (64 pixels: tightly packed). */
+function render(scene: GpuSplats, cloud: SplatCloud, params: FrameParameters, path: Path): Promise<Uint8Array> {
   computeDepthKeys(cloud.positions, cloud.count, params.view, 32, keys, values);
   sorter.sort(keys, values, cloud.count, 32);
   order.upload(values, cloud.count);
   const frame = frames.get(path)!;
   frame.setScene(scene);
-  const encoder = device.createCommandEncoder();
-  frame.encode(encoder, params, { view: target.createView(), background: BACKGROUND }, order);
-  encoder.copyTextureToBuffer({ texture: target }, { buffer: readback, bytesPerRow: BYTES_PER_ROW }, [WIDTH, HEIGHT]);
-  device.queue.submit([encoder.finish()]);
-  await readback.mapAsync(GPUMapMode.READ);
-  const pixels = new Uint8Array(readback.getMappedRange().slice(0));
-  readback.unmap();
-  return pixels;
+  return gpu.render(frame, params, order, { background: BACKGROUND });
 }
 
 /** PSNR over the RGB channels (Infinity when identical), the count of differing pixels, the largest channel difference. */
@@ -172,8 +149,8 @@ function cameras(cloud: SplatCloud): { name: string; params: FrameParameters }[]
 const SCENE_9K = 'inria_kacytran_iter7000_9k_sh3.ply';
 
 test(`${SCENE_9K}: the same picture through the default, the clipped and the unclipped path`, async () => {
-  const cloud = await loadSplatFile(readFileSync(scenePath(SCENE_9K)), SCENE_9K);
-  const scene = new GpuSplats(device, cloud, 'sizeCapTest.scene');
+  const cloud = await realScene(SCENE_9K);
+  const scene = gpu.upload(cloud, 'sizeCapTest.scene');
   try {
     for (const { name, params } of cameras(cloud)) {
       const never = await render(scene, cloud, params, 'never');
@@ -206,7 +183,7 @@ test(`${SCENE_9K}: the same picture through the default, the clipped and the unc
       if (name.includes('inside')) expect(dropped.differing).toBeGreaterThan(WIDTH * HEIGHT / 10);
     }
   } finally {
-    scene.destroy();
+    gpu.release(scene);
   }
 });
 
@@ -256,20 +233,6 @@ const HUGE: TestSplat[] = [
   // A normal splat in the middle (σ 0.05: 1.6 px): never clipped.
   { name: 'small, on screen', position: [0, 0, 0], scale: [0.05, 0.05, 0.05], rotation: [1, 0, 0, 0], opacity: 0.9, dc: [1, 1, 1], clippedByDefault: false },
 ];
-
-function cloudOf(splats: TestSplat[]): SplatCloud {
-  const cloud = allocateSplatCloud(splats.length, 0);
-  splats.forEach((s, i) => {
-    cloud.positions.set(s.position, 3 * i);
-    cloud.scales.set(s.scale, 3 * i);
-    const n = Math.hypot(...s.rotation);
-    cloud.rotations.set(s.rotation.map((q) => q / n), 4 * i);
-    cloud.opacities[i] = s.opacity;
-    cloud.dc.set(s.dc, 3 * i);
-  });
-  cloud.bounds = computeBounds(cloud.positions, cloud.count);
-  return cloud;
-}
 
 function hugeView(cloud: SplatCloud): FrameParameters {
   const view = mat4.lookAt(mat4.create(), EYE, [0, 0, 0], [0, 1, 0]);
@@ -352,8 +315,8 @@ function drawnPixels(pixels: Uint8Array): number {
 }
 
 test.each(HUGE)('$name: every path draws the Gaussian the CPU evaluates', async (splat) => {
-  const cloud = cloudOf([splat]);
-  const scene = new GpuSplats(device, cloud, 'sizeCapTest.huge');
+  const cloud = madeScene([splat]);
+  const scene = gpu.upload(cloud, 'sizeCapTest.huge');
   try {
     const params = hugeView(cloud);
     const expected = cpuPicture(cloud);
@@ -384,6 +347,6 @@ test.each(HUGE)('$name: every path draws the Gaussian the CPU evaluates', async 
     // The drop pipeline culls exactly what the default margin clips.
     expect(left).toBe(splat.clippedByDefault ? 0 : drawnPixels(pictures.default));
   } finally {
-    scene.destroy();
+    gpu.release(scene);
   }
 });

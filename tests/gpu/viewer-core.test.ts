@@ -7,18 +7,16 @@
  * settle. (The scene session above it, previews included, is
  * tests/gpu/viewer.test.ts.)
  */
-import { afterAll, beforeAll, expect, test } from 'vitest';
-import { readFileSync } from 'node:fs';
-import { createNodeGpuContext } from '../../src/gpu/node-gpu';
-import { parseSplatPly } from '../../src/io/ply';
+import { beforeAll, expect, test } from 'vitest';
 import { ViewerCore, type FrameSettings } from '../../src/app/viewer-core';
 import { SyncCpuOrder } from '../../src/sort/cpu-order-source';
 import type { SplatCloud } from '../../src/scene/splat-cloud';
 import type { GpuSplats } from '../../src/scene/gpu-splats';
-import { scenePath } from '../shared-scenes';
-import { coveredFraction, medianCentre, viewOf, VIEW_BACKGROUND, VIEW_BYTES_PER_ROW, VIEW_HEIGHT, VIEW_WIDTH } from '../support/test-view';
+import { readTextureRgba } from '../../src/gpu/readback';
+import { realScene, TEST_TARGET_FORMAT, useGpu } from '../support/gpu-fixture';
+import { coveredFraction, medianCentre, viewOf, VIEW_BACKGROUND, VIEW_HEIGHT, VIEW_WIDTH } from '../support/test-view';
 
-let device: GPUDevice;
+const gpu = useGpu('viewer-core.test');
 let cloud: SplatCloud;
 let core: ViewerCore;
 let cpu: SyncCpuOrder;
@@ -27,25 +25,17 @@ let shown: GpuSplats | null = null;
 let target: GPUTexture;
 
 beforeAll(async () => {
-  ({ device } = await createNodeGpuContext('viewer-core.test'));
-  cloud = parseSplatPly(readFileSync(scenePath('inria_kacytran_iter7000_9k_sh3.ply')));
+  cloud = await realScene('inria_kacytran_iter7000_9k_sh3.ply');
   cpu = new SyncCpuOrder();
-  core = await ViewerCore.create(device, 'rgba8unorm', () => cpu);
-  target = device.createTexture({ size: [VIEW_WIDTH, VIEW_HEIGHT], format: 'rgba8unorm', usage: GPUTextureUsage.RENDER_ATTACHMENT | GPUTextureUsage.COPY_SRC });
-});
-
-afterAll(() => {
-  shown?.destroy();
-  core?.destroy();
-  target?.destroy();
-  device?.destroy();
+  core = gpu.own(await ViewerCore.create(gpu.device, TEST_TARGET_FORMAT, () => cpu));
+  target = gpu.own(gpu.device.createTexture({ size: [VIEW_WIDTH, VIEW_HEIGHT], format: TEST_TARGET_FORMAT, usage: GPUTextureUsage.RENDER_ATTACHMENT | GPUTextureUsage.COPY_SRC }));
 });
 
 /** Shows `scene` in place of the one before, which is destroyed. */
 function setScene(scene: SplatCloud, label: string): void {
   const before = shown;
-  shown = core.showCloud(scene, label);
-  before?.destroy();
+  shown = gpu.own(core.showCloud(scene, label));
+  gpu.release(before);
 }
 
 const settings = (change: Partial<FrameSettings> = {}): FrameSettings => ({ sortMode: 'gpu', keyBits: 32, freezeOrder: false, measureOrder: false, ...change });
@@ -55,13 +45,7 @@ async function draw(s: FrameSettings): Promise<{ source: string; keyBits: number
   const report = core.drawFrame({ view: target.createView(), background: VIEW_BACKGROUND }, params, s);
   const { source } = report.choice;
   const keyBits = report.keyBits;
-  const readback = device.createBuffer({ size: VIEW_BYTES_PER_ROW * VIEW_HEIGHT, usage: GPUBufferUsage.COPY_DST | GPUBufferUsage.MAP_READ });
-  const encoder = device.createCommandEncoder();
-  encoder.copyTextureToBuffer({ texture: target }, { buffer: readback, bytesPerRow: VIEW_BYTES_PER_ROW }, [VIEW_WIDTH, VIEW_HEIGHT]);
-  device.queue.submit([encoder.finish()]);
-  await readback.mapAsync(GPUMapMode.READ);
-  const pixels = new Uint8Array(readback.getMappedRange().slice(0));
-  readback.destroy();
+  const pixels = await readTextureRgba(gpu.device, target);
   return { source, keyBits, pixels };
 }
 
@@ -81,7 +65,7 @@ test('an empty scene draws nothing and measures nothing, however often a measure
     expect(source).toBe('gpu-sort');
     expect(coveredFraction(pixels)).toBe(0);
   }
-  await device.queue.onSubmittedWorkDone();
+  await gpu.device.queue.onSubmittedWorkDone();
   await new Promise((resolve) => setImmediate(resolve));
   // No order was drawn, so no measure was recorded and none read.
   expect(core.orderError).toBeNull();
@@ -125,7 +109,7 @@ test('auto key bits: starts exact and, measured, settles below 32 on this small 
   for (let k = 0; k < 40 && !(widths.has(16) || widths.has(24)); k++) {
     const { keyBits } = await draw(settings({ keyBits: 'auto', measureOrder: true }));
     widths.add(keyBits);
-    await device.queue.onSubmittedWorkDone();
+    await gpu.device.queue.onSubmittedWorkDone();
     await new Promise((resolve) => setImmediate(resolve)); // lets the measure's read settle
   }
   expect(widths.has(32)).toBe(true);
@@ -145,7 +129,7 @@ test('the sort difference view: the picture until its sort is made, then zero fo
     for (let frames = 0; core.difference === null; frames++) {
       if (frames > 100) throw new Error(`no difference measure after 100 frames (${core.differenceError ?? 'no error'})`);
       await draw(s);
-      await device.queue.onSubmittedWorkDone();
+      await gpu.device.queue.onSubmittedWorkDone();
       await new Promise((resolve) => setImmediate(resolve));
     }
     return core.difference;
