@@ -23,7 +23,7 @@ const server = await createServer({
 });
 try {
   const { makeDefaultScene } = await server.ssrLoadModule('/tests/support/default-scene.ts');
-  const { writeSplatPly } = await server.ssrLoadModule('/src/io/ply-writer.ts');
+  const { writeSplatPly } = await server.ssrLoadModule('/tests/support/ply-writer.ts');
   const started = performance.now();
   const cloud = makeDefaultScene();
   const bytes = writeSplatPly(cloud);

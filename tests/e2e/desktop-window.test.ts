@@ -22,7 +22,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { decodePng } from '../../cli/png';
 import { loadSplatFile } from '../../src/io/parse-splat-file';
-import { writeSplatPly } from '../../src/io/ply-writer';
+import { writeSplatPly } from '../support/ply-writer';
 import { formatBytes } from '../../src/ui/scene-facts';
 import { scenePath } from '../shared-scenes';
 import { thinnedScene } from '../support/thinned-scene';

@@ -19,7 +19,7 @@ import { fileURLToPath } from 'node:url';
 import { build, preview } from 'vite';
 import type { TestProject } from 'vitest/node';
 import { parseSplatPly } from '../../src/io/ply';
-import { writeSplatPly } from '../../src/io/ply-writer';
+import { writeSplatPly } from '../support/ply-writer';
 import { thinnedScene } from '../support/thinned-scene';
 
 declare module 'vitest' {

@@ -4,11 +4,12 @@
  * filter (here a Mip-Splatting PLY, with its per-splat filter_3D) is drawn
  * with it, as the CPU reference draws it with the same filter, and "off"
  * draws it with the classic filter; and one splat far under a pixel gets
- * the opacity compensation worked out by hand.
+ * the opacity compensation worked out by hand, and an opaque one lets
+ * 1% of the background through, as the reference's alpha clamp does.
  */
 import { beforeAll, expect, test } from 'vitest';
 import { vec3 } from 'gl-matrix';
-import { writeSplatPly } from '../../src/io/ply-writer';
+import { writeSplatPly } from '../support/ply-writer';
 import { parseSplatPly } from '../../src/io/ply';
 import type { GpuSplats } from '../../src/scene/gpu-splats';
 import type { SplatFrame } from '../../src/app/splat-frame';
@@ -108,6 +109,22 @@ test('one splat far under a pixel: its centre pixel gets the compensated opacity
     expectAlpha(await centrePixel(CLASSIC_FILTER), 0.9);
     expectAlpha(await centrePixel(ANTIALIASED_FILTER), 0.9 * (0.5 / 0.8));
     expectAlpha(await centrePixel(MIP_FILTER), 0.9 * (0.5 / 0.6));
+  } finally {
+    gpu.release(scene);
+  }
+});
+
+test('an opaque splat lets 1% of what is behind it through at its centre (alpha is clamped to 0.99, as the reference clamps it)', async () => {
+  // Black, opacity 1, a broad Gaussian straight ahead over a white background:
+  // the centre pixel's Gaussian weight is 1, so its alpha is the clamp.
+  const size = 33;
+  const scene = gpu.upload(madeScene([{ position: [0, 0, -10], scale: [1, 1, 1], opacity: 1, colour: [0, 0, 0] }]), 'anti-aliasing.opaque');
+  try {
+    const cam: CameraFile = { width: size, height: size, fovy_deg: 60, eye: [0, 0, 0], target: [0, 0, -1], up: [0, 1, 0], background: [1, 1, 1], sh_degree: 0 };
+    const centre = 4 * (16 * size + 16);
+    const { rgba } = await renderOffscreen(gpu.device, frame, order, scene, cam, { screenFilter: CLASSIC_FILTER });
+    // 255 · (1 − 0.99) = 2.55 in every channel; with no clamp it would be 0.
+    for (const v of rgba.subarray(centre, centre + 3)) expect(Math.abs(v - 255 * 0.01)).toBeLessThanOrEqual(1);
   } finally {
     gpu.release(scene);
   }

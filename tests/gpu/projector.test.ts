@@ -18,7 +18,7 @@ import { robustBounds } from '../../src/scene/splat-cloud';
 import { CpuRadixSort } from '../../src/sort/cpu-sort';
 import { computeDepthKeys } from '../../src/sort/cpu-depth-keys';
 import { cpuKeptDepths } from '../support/cpu-cull';
-import { realScene, useGpu } from '../support/gpu-fixture';
+import { madeScene, realScene, useGpu } from '../support/gpu-fixture';
 import { medianCentre, VIEW_BACKGROUND, VIEW_BYTES_PER_ROW, VIEW_HEIGHT, VIEW_WIDTH } from '../support/test-view';
 
 const WIDTH = VIEW_WIDTH;
@@ -147,4 +147,23 @@ test('a view where everything is culled draws the background, with every order',
   new CpuRadixSort(cloud.count).sort(keys, values, cloud.count, 32);
   uploaded.upload(values, cloud.count);
   expect(backgroundOnly(await gpu.render(frame, params, uploaded))).toBe(true);
+});
+
+test('splats nearer than the near plane (view depth 0.2) are culled, and those just past it drawn', async () => {
+  // Small splats on the view axis, one a depth, seen from the origin looking down −z.
+  const depths = [0.05, 0.1, 0.15, 0.19, 0.21, 0.3, 0.5, 1];
+  const near = madeScene(depths.map((d) => ({ position: [0, 0, -d], scale: [0.002, 0.002, 0.002], opacity: 0.9, colour: [1, 0.2, 0.1] })));
+  const params = { ...parametersOf(mat4.create(), vec3.create()), splatCount: near.count, shDegree: 0 };
+  const kept = cpuKeptDepths(near, params).filter((d) => d !== null).length;
+  expect(kept, 'the CPU rule keeps the splats past 0.2').toBe(depths.filter((d) => d > 0.2).length);
+  const nearScene = gpu.upload(near, 'projectorTest.near');
+  try {
+    frame.setScene(nearScene);
+    const picture = await gpu.render(frame, params, gpuOrder);
+    expect(await visibleState(frame)).toMatchObject({ visible: kept, instances: kept });
+    expect(backgroundOnly(picture)).toBe(false);
+  } finally {
+    gpu.release(nearScene);
+    frame.setScene(scene);
+  }
 });

@@ -13,7 +13,7 @@
 import { expect } from 'vitest';
 import type { GpuRadixSort } from '../../src/sort/gpu-radix-sort';
 import { CpuRadixSort } from '../../src/sort/cpu-sort';
-import { referenceSortPairs } from '../../src/sort/reference-sort';
+import { referenceSortPairs } from '../support/reference-sort';
 import { identityValues, makeKeys, type KeyPattern } from '../../src/sort/test-keys';
 
 export interface SortCase {

@@ -5,7 +5,7 @@
  * Also where the sections of the real files start, for truncation.
  */
 import { gzipSync } from 'node:zlib';
-import { splatPlyProperties } from '../../src/io/ply-writer';
+import { splatPlyProperties } from './ply-writer';
 import { shCoefficients, type ShDegree } from '../../src/scene/splat-cloud';
 
 const encoder = new TextEncoder();

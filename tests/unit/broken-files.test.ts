@@ -32,7 +32,7 @@ import {
   ascii, compressedPly, concat, gzip, inriaPly, plyDataStart, plyHeaderText, spzPayload, spzPlaneSizes, spzV4,
   spzV4Streams, splatFile,
 } from '../support/splat-files';
-import { splatPlyProperties } from '../../src/io/ply-writer';
+import { splatPlyProperties } from '../support/ply-writer';
 
 /** A case that has not settled after this long is a hang. */
 const CASE_MS = 5_000;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CpuCountingSort16, CpuRadixSort, type CpuSorter } from '../../src/sort/cpu-sort';
-import { referenceSortPairs } from '../../src/sort/reference-sort';
+import { referenceSortPairs } from '../support/reference-sort';
 import { KEY_PATTERNS, identityValues, makeKeys } from '../../src/sort/test-keys';
 
 // Around the 256 and 65,536 bucket boundaries, plus a large odd size.

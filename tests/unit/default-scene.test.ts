@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { splatPlyRowBytes, writeSplatPly } from '../../src/io/ply-writer';
+import { splatPlyRowBytes, writeSplatPly } from '../support/ply-writer';
 import { makeDefaultScene } from '../support/default-scene';
 import { computeBounds, shCoefficients, type ShDegree, type SplatCloud } from '../../src/scene/splat-cloud';
 

@@ -9,7 +9,7 @@
  * file's channel-major f_rest (15 R, then 15 G, then 15 B at degree 3).
  */
 
-import { shCoefficients, type ShDegree, type SplatCloud } from '../scene/splat-cloud';
+import { shCoefficients, type ShDegree, type SplatCloud } from '../../src/scene/splat-cloud';
 
 /**
  * Opacity is clamped into [OPACITY_EPS, 1 - OPACITY_EPS] before the logit so

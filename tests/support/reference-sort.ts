@@ -4,7 +4,7 @@
  * by original index, then gather. Shares no code with the real sorts.
  */
 
-import { keyMask } from './sort-contract';
+import { keyMask } from '../../src/sort/sort-contract';
 
 export function referenceSortPairs(
   keys: Uint32Array,
