@@ -25,7 +25,7 @@ struct VisibleState {
   depth_max: atomic<u32>,
   visible: u32,            // splats kept, clamped to capacity (written by the scan)
   capacity: u32,           // the most the key and sort buffers hold
-  // drawIndirect's arguments: 4 vertices (a triangle strip) per visible splat.
+  // drawIndirect's arguments: QUAD_VERTICES per visible splat, one instance.
   draw_vertex_count: u32,
   draw_instance_count: u32,
   draw_first_vertex: u32,
@@ -35,6 +35,9 @@ struct VisibleState {
   // tiles, its total, then its first slot (shaders/visible_scan.wgsl).
   tiles: array<u32>,
 }
+
+// Vertices drawn a splat: two triangles (QUAD_VERTICES in src/render/frame-layouts.ts).
+const QUAD_VERTICES: u32 = 6u;
 
 // The depth recorded for a splat the projector culled.
 const CULLED_DEPTH: f32 = -1.0;

@@ -1,7 +1,9 @@
-// Splat renderer: one instanced quad per entry of the draw order (back to
-// front), blended as premultiplied alpha "over". Everything per splat was
-// computed once by the projector (shaders/splat_project.wgsl); the vertex
-// shader reads one ProjectedSplat per instance and places a corner. The
+// Splat renderer: one quad (two triangles, six vertices) per entry of the
+// draw order (back to front), blended as premultiplied alpha "over".
+// Everything per splat was computed once by the projector
+// (shaders/splat_project.wgsl); the vertex shader finds its entry and
+// corner from the vertex index (no instancing: src/render/splat-renderer.ts
+// says why), reads that ProjectedSplat and places the corner. The
 // fragment follows the reference 3D Gaussian Splatting rasterizer:
 // alpha = min(0.99, opacity * gaussian), fragments under 1/255 dropped.
 
@@ -20,8 +22,10 @@ struct VertexOut {
 const CULLED = VertexOut(vec4<f32>(0.0, 0.0, 2.0, 1.0), vec3<f32>(0.0), 0.0, vec2<f32>(0.0));
 
 @vertex
-fn vs_main(@builtin(vertex_index) corner_index: u32, @builtin(instance_index) instance: u32) -> VertexOut {
-  let splat = records[order[instance]];
+fn vs_main(@builtin(vertex_index) vertex: u32) -> VertexOut {
+  // Corners 0 1 2 and 1 3 2 of the quad (bit 0: x, bit 1: y), two bits each.
+  let corner_index = (0xb64u >> (2u * (vertex % QUAD_VERTICES))) & 3u;
+  let splat = records[order[vertex / QUAD_VERTICES]];
   let look = vec4<f32>(unpack2x16float(splat.look.x), unpack2x16float(splat.look.y));
   if (look.w <= 0.0) {
     return CULLED;  // culled this frame (an order that names every splat)

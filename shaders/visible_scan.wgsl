@@ -64,8 +64,8 @@ fn scan_totals(@builtin(local_invocation_index) lid: u32) {
   if (lid == SCAN_BLOCK - 1u) {
     let visible = min(through, state.capacity);
     state.visible = visible;
-    state.draw_vertex_count = 4u;
-    state.draw_instance_count = visible;
+    state.draw_vertex_count = QUAD_VERTICES * visible;
+    state.draw_instance_count = 1u;
     state.draw_first_vertex = 0u;
     state.draw_first_instance = 0u;
   }

@@ -51,6 +51,9 @@ export const PROJECTED_SPLAT = defineStruct('ProjectedSplat', [
   ['look', 'vec2<u32>'],
 ]);
 
+/** Vertices drawn a splat: two triangles (QUAD_VERTICES in shaders/splat_records.wgsl). */
+export const QUAD_VERTICES = 6;
+
 /** The projector's counters, then one u32 per tile (struct VisibleState). */
 export const VISIBLE_STATE = defineStruct('VisibleState', [
   ['depth_min', 'atomic<u32>'],

@@ -6,7 +6,7 @@
  *     writing a ProjectedSplat record (indexed by splat), the exact view
  *     depth, the tile's kept count and the frame's visible depth range;
  *   scan (shaders/visible_scan.wgsl, two dispatches): each tile's first
- *     slot, the visible count, the indirect draw's instance count;
+ *     slot, the visible count, the indirect draw's vertex count (six a splat);
  *   keys (shaders/visible_keys.wgsl): the sort's pairs for the kept splats
  *     only, in splat order: the depth key (exact f32 at 32 bits, the
  *     visible depth range on 2^bits steps below) and the splat index.
@@ -243,7 +243,7 @@ export class SplatProjector {
     const header = new Uint32Array(VISIBLE_STATE.size / 4);
     header[VISIBLE_STATE.word('depth_min')] = INFINITY_BITS;
     header[VISIBLE_STATE.word('capacity')] = Math.min(capacity, scene.count);
-    header[VISIBLE_STATE.word('draw_vertex_count')] = 4;
+    header[VISIBLE_STATE.word('draw_instance_count')] = 1;
     device.queue.writeBuffer(state, 0, header);
 
     const grid = (groups: number): [number, number] => {

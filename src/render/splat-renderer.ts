@@ -1,16 +1,25 @@
 /**
- * Draws projected splats (SplatProjector's records) as instanced quads in
- * the order of an index buffer (shaders/splat_render.wgsl), premultiplied
- * alpha "over", onto a colour target of the given format. The instance
- * count comes from the CPU or, for the GPU sort's order, from the
- * projector's drawIndirect arguments.
+ * Draws projected splats (SplatProjector's records) as quads in the order
+ * of an index buffer (shaders/splat_render.wgsl), premultiplied alpha
+ * "over", onto a colour target of the given format: one draw of six
+ * vertices per splat (two triangles), the vertex shader finding its splat
+ * and corner from the vertex index. The vertex count comes from the CPU
+ * or, for the GPU sort's order, from the projector's drawIndirect
+ * arguments.
+ *
+ * Not one instance per splat: CPU rasterizers pay for every instance
+ * (SwiftShader drew a 153k-splat frame at 64×40 in 5.0 s instanced, 0.3 s
+ * this way, and 54–64 s instanced beside a second such process on two
+ * cores), while on an H200 the render pass took the same time either way
+ * where raster-bound and up to 0.5 ms (2–6 %) longer where vertex-bound
+ * (1.8M small splats seen from outside; docs/benchmarks.md).
  */
 import commonSource from '../../shaders/splat_common.wgsl?raw';
 import recordsSource from '../../shaders/splat_records.wgsl?raw';
 import renderSource from '../../shaders/splat_render.wgsl?raw';
 import { setTimestampWrites } from '../gpu/pass-timer';
 import { createCheckedShaderModule } from '../gpu/shader';
-import { RENDER_SLOTS } from './frame-layouts';
+import { QUAD_VERTICES, RENDER_SLOTS } from './frame-layouts';
 import type { GpuCount } from './splat-projector';
 
 /** Options of SplatRenderer.create. */
@@ -66,7 +75,7 @@ export class SplatRenderer {
       layout: 'auto',
       vertex: { module, entryPoint: 'vs_main' },
       fragment: { module, entryPoint: options.fragment === 'flat' ? 'fs_flat' : 'fs_main', targets: [{ format, blend: { color: blend, alpha: blend } }] },
-      primitive: { topology: 'triangle-strip' },
+      primitive: { topology: 'triangle-list' },
     });
     return new SplatRenderer(device, pipeline, frame);
   }
@@ -92,7 +101,7 @@ export class SplatRenderer {
     if (draw && draw.count !== 0) {
       pass.setPipeline(this.pipeline);
       pass.setBindGroup(0, this.bindGroupFor(draw));
-      if (typeof draw.count === 'number') pass.draw(4, draw.count);
+      if (typeof draw.count === 'number') pass.draw(QUAD_VERTICES * draw.count);
       else pass.drawIndirect(draw.count.buffer, draw.count.offset);
     }
     pass.end();

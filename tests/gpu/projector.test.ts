@@ -11,7 +11,7 @@ import { readBufferU32 } from '../../src/gpu/readback';
 import type { SplatFrame } from '../../src/app/splat-frame';
 import type { GpuSortOrder } from '../../src/app/gpu-sort-order';
 import { OrbitCamera } from '../../src/app/orbit-camera';
-import { VISIBLE_STATE } from '../../src/render/frame-layouts';
+import { QUAD_VERTICES, VISIBLE_STATE } from '../../src/render/frame-layouts';
 import type { FrameParameters } from '../../src/render/frame-uniforms';
 import type { GpuSplats } from '../../src/scene/gpu-splats';
 import { robustBounds } from '../../src/scene/splat-cloud';
@@ -66,11 +66,13 @@ function cameras(): { name: string; params: FrameParameters }[] {
   ];
 }
 
-/** The VisibleState header of a frame's projector. */
+/** The VisibleState header of a frame's projector; `instances`: the splats its indirect draw draws. */
 async function visibleState(f: SplatFrame): Promise<{ visible: number; instances: number; capacity: number }> {
   const words = await readBufferU32(gpu.device, f.projector.state!, VISIBLE_STATE.size / 4);
   const word = (name: string) => words[VISIBLE_STATE.word(name)]!;
-  return { visible: word('visible'), instances: word('draw_instance_count'), capacity: word('capacity') };
+  expect(word('draw_instance_count')).toBe(1);
+  expect(word('draw_vertex_count') % QUAD_VERTICES).toBe(0);
+  return { visible: word('visible'), instances: word('draw_vertex_count') / QUAD_VERTICES, capacity: word('capacity') };
 }
 
 function maxDifference(a: Uint8Array, b: Uint8Array): number {
