@@ -65,15 +65,18 @@ export async function createRadixPipelines(device: GPUDevice, layout: RadixLayou
   });
   const pipeline = async (name: keyof typeof sources, bindLayout: GPUBindGroupLayout) => {
     const module = await createCheckedShaderModule(device, `${label}.${name}`, sources[name]);
-    return device.createComputePipeline({
+    return device.createComputePipelineAsync({
       label: `${label}.${name}`,
       layout: device.createPipelineLayout({ label: `${label}.${name}Layout`, bindGroupLayouts: [bindLayout] }),
       compute: { module, entryPoint: 'main' },
     });
   };
-  const prepare = await pipeline('prepare', prepareLayout);
-  const count = await pipeline('count', passLayout);
-  const scan = await pipeline('scan', passLayout);
-  const scatter = await pipeline('scatter', passLayout);
+  // Compiled side by side, without blocking the thread.
+  const [prepare, count, scan, scatter] = await Promise.all([
+    pipeline('prepare', prepareLayout),
+    pipeline('count', passLayout),
+    pipeline('scan', passLayout),
+    pipeline('scatter', passLayout),
+  ]);
   return { prepare, count, scan, scatter, passLayout, prepareLayout };
 }
