@@ -46,7 +46,14 @@ async function timingChartModule(): Promise<string> {
     configFile: false,
     root: PROJECT_ROOT,
     logLevel: 'error',
-    build: { write: false, minify: false, lib: { entry: join(PROJECT_ROOT, 'src/ui/timing-chart.ts'), formats: ['es'], fileName: 'timing-chart' } },
+    // One file: a module imported from a blob URL cannot import chunks beside it
+    // (the scene formats its overlays name load their decoders lazily).
+    build: {
+      write: false,
+      minify: false,
+      lib: { entry: join(PROJECT_ROOT, 'src/ui/timing-chart.ts'), formats: ['es'], fileName: 'timing-chart' },
+      rolldownOptions: { output: { codeSplitting: false } },
+    },
   });
   const output = (Array.isArray(result) ? result[0] : result) as Rolldown.RolldownOutput;
   return output.output[0].code;

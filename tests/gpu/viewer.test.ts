@@ -15,6 +15,7 @@ import type { SceneLoader } from '../../src/app/viewer';
 import type { CameraView } from '../../src/app/orbit-camera';
 import type { LoadOutcome } from '../../src/app/scene-loads';
 import type { ViewerEvents } from '../../src/app/viewer-state';
+import { loadSceneFile } from '../../src/io/node-scene-source';
 import { scenePath } from '../shared-scenes';
 
 /** What a scripted load does: previews of the first `parts` splats, then its end. */
@@ -227,6 +228,23 @@ describe('the camera and the frame', () => {
     expect(viewer.pick(0, 0)).toBeNull();
     expect(notices).toEqual(['Nothing to orbit there']);
     off();
+  });
+
+  // The render command prints this framing; the page opens every scene with it.
+  test.each(['playcanvas_biker_v4.spz', 'playcanvas_biker.compressed.ply', 'inria_kacytran_iter7000_9k_sh3.ply'])('%s is framed as it opens: up −y, filling most of the picture', async (name) => {
+    const viewer = node.viewer;
+    const { cloud } = await loadSceneFile(scenePath(name));
+    expect(await viewer.open({ cloud, end: 'scene' }, { name })).toBe('opened');
+    const camera = viewer.homeCamera(64, 40);
+    expect(camera).toMatchObject({ width: 64, height: 40, up: [0, -1, 0] });
+    const { rgba } = await viewer.render(camera);
+    const background = camera.background.map((c) => Math.round(c * 255));
+    const drawn = (x: number, y: number) => [0, 1, 2].reduce((d, c) => d + Math.abs(rgba[4 * (y * 64 + x) + c]! - background[c]!), 0) > 12;
+    const rows = Array.from({ length: 40 }, (_, y) => Array.from({ length: 64 }, (_, x) => drawn(x, y)));
+    // Not a grey blur, not a dot: a fair part covered, and the scene spans most of the height.
+    expect(rows.flat().filter(Boolean).length / (64 * 40)).toBeGreaterThan(0.1);
+    const spanned = rows.map((row) => row.some(Boolean));
+    expect(spanned.lastIndexOf(true) - spanned.indexOf(true) + 1).toBeGreaterThan(0.6 * 40);
   });
 
   test('a preview of the very first scene that fails leaves no scene at all', async () => {
