@@ -11,7 +11,7 @@
  * (SwiftShader drew a 153k-splat frame at 64×40 in 5.0 s instanced, 0.3 s
  * this way, and 54–64 s instanced beside a second such process on two
  * cores), while on an H200 the render pass took the same time either way
- * where raster-bound and up to 0.5 ms (2–6 %) longer where vertex-bound
+ * where raster-bound and up to 0.67 ms (2–6 %) longer where vertex-bound
  * (1.8M small splats seen from outside; docs/benchmarks.md).
  */
 import commonSource from '../../shaders/splat_common.wgsl?raw';
