@@ -230,6 +230,39 @@ describe('viewer page', { timeout: BROWSER_TEST_TIMEOUT_MS }, () => {
     await setPanelOpen(false);
   });
 
+  it('draws with every sort mode, key width, frozen or not, measured or not, without a WebGPU error', async () => {
+    await setPanelOpen(true);
+    const checkbox = (row: string, on: boolean) => (on ? guiRow(row).locator('input').check() : guiRow(row).locator('input').uncheck());
+    const tried: string[] = [];
+    for (const sort of ['GPU radix', 'CPU 32-bit radix', 'CPU 16-bit counting']) {
+      // A frozen order sorts nothing, so a new sort mode becomes active only once the order is live.
+      await checkbox('freeze order', false);
+      await selectSort(sort);
+      await waitFor(`${sort} active`, `window.__splatsort.activeSort === ${JSON.stringify(sort)}`);
+      // The CPU sorts have one key width each: the panel offers the choice for the GPU sort only.
+      const widths = (await guiRow('key bits').locator('select').isEnabled()) ? ['auto', '16 bits', '24 bits', '32 bits'] : ['its own'];
+      for (const bits of widths) {
+        if (bits !== 'its own') await select('key bits', bits);
+        for (const [freeze, measure] of [[false, true], [true, false], [true, true]] as const) {
+          await checkbox('freeze order', freeze);
+          await checkbox('measure ordering error', measure);
+          // Two frames drawn with these settings; a rejected frame shows as the page's last error.
+          await viewer.tab.waitForFrames(2);
+          const { lastError } = await state();
+          tried.push(`${sort}, ${bits}, ${freeze ? 'frozen' : 'live'}, ${measure ? 'measured' : 'not measured'}`);
+          expect(lastError, tried.at(-1)).toBeNull();
+        }
+      }
+    }
+    expect(await page().locator('.message', { hasText: 'WebGPU error' }).count()).toBe(0);
+    await checkbox('freeze order', false);
+    await checkbox('measure ordering error', false);
+    await selectSort('GPU radix');
+    await waitFor('the GPU sort active', "window.__splatsort.activeSort === 'GPU radix'");
+    await select('key bits', 'auto');
+    await setPanelOpen(false);
+  });
+
   it('shows where a frozen order changes the picture, in the sort difference view', async () => {
     await setPanelOpen(true);
     await select('key bits', '32 bits');
