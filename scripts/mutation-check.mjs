@@ -26,6 +26,8 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const SORT_TESTS = ['tests/gpu/gpu-radix-sort.test.ts'];
+const PROJECTOR_TESTS = ['tests/gpu/projector.test.ts'];
+const BLEND_TESTS = ['tests/gpu/splat-size-cap.test.ts', 'tests/gpu/reference-psnr.test.ts', 'tests/gpu/anti-aliasing.test.ts'];
 
 /**
  * One mutation: `edits` replaces each `find` (which must occur exactly
@@ -97,31 +99,31 @@ const MUTATIONS = [
     name: 'projector: near-plane cull loosened (depth > 0 kept)',
     file: 'shaders/splat_project.wgsl',
     edits: [['if (depth <= NEAR_CULL || threshold <= 0.0) {', 'if (depth <= 0.0 || threshold <= 0.0) {']],
-    tests: ['tests/gpu/projector.test.ts'],
+    tests: PROJECTOR_TESTS,
   },
   {
     name: 'projector: near-plane cull tightened (depth > 1 kept)',
     file: 'shaders/splat_project.wgsl',
     edits: [['if (depth <= NEAR_CULL || threshold <= 0.0) {', 'if (depth <= 5.0 * NEAR_CULL || threshold <= 0.0) {']],
-    tests: ['tests/gpu/projector.test.ts'],
+    tests: PROJECTOR_TESTS,
   },
   {
     name: 'projector: frustum test loosened (quads twice their size)',
     file: 'shaders/splat_project.wgsl',
     edits: [['any(abs(centre_px) - box_px > window)', 'any(abs(centre_px) - 2.0 * box_px > window)']],
-    tests: ['tests/gpu/projector.test.ts'],
+    tests: PROJECTOR_TESTS,
   },
   {
     name: 'blend: the 1/255 alpha skip removed',
     file: 'shaders/splat_render.wgsl',
     edits: [['if (alpha < 1.0 / 255.0) {\n    discard;\n  }', '']],
-    tests: ['tests/gpu/splat-size-cap.test.ts', 'tests/gpu/reference-psnr.test.ts', 'tests/gpu/anti-aliasing.test.ts'],
+    tests: BLEND_TESTS,
   },
   {
     name: 'blend: the 0.99 alpha clamp removed (clamped at 1)',
     file: 'shaders/splat_render.wgsl',
     edits: [['let alpha = min(0.99, in.opacity', 'let alpha = min(1.0, in.opacity']],
-    tests: ['tests/gpu/splat-size-cap.test.ts', 'tests/gpu/reference-psnr.test.ts', 'tests/gpu/anti-aliasing.test.ts'],
+    tests: BLEND_TESTS,
   },
 ];
 
@@ -159,9 +161,9 @@ function mutate(mutation) {
   const original = readFileSync(join(root, mutation.file), 'utf8');
   let text = original;
   for (const [find, replace, times = 1] of mutation.edits) {
-    const found = text.split(find).length - 1;
-    if (found !== times) throw new Error(`${mutation.name}: ${mutation.file} has ${found} of ${JSON.stringify(find)}, expected ${times}`);
-    text = text.split(find).join(replace);
+    const parts = text.split(find);
+    if (parts.length - 1 !== times) throw new Error(`${mutation.name}: ${mutation.file} has ${parts.length - 1} of ${JSON.stringify(find)}, expected ${times}`);
+    text = parts.join(replace);
   }
   return { original, text };
 }

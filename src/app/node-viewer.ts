@@ -9,13 +9,12 @@ import { createNodeGpuContext } from '../gpu/node-gpu';
 import type { GpuContext } from '../gpu/device';
 import { loadSceneFile } from '../io/node-scene-source';
 import type { LoadLimits } from '../io/load-limits';
-import { storageBufferLimit } from '../scene/gpu-splats';
-import { loadLimitsFor } from '../render/renderer-limits';
+import { deviceLoadLimits } from '../render/renderer-limits';
 import { Viewer, type SceneLoader, type ViewerOptions } from './viewer';
 import { OFFSCREEN_FORMAT } from './offscreen-render';
 
 /** Reads a scene file by path (and the files it names beside it), as the page's worker reads a dropped file. */
-export const loadScenePath: SceneLoader<string> = (path, options) => loadSceneFile(path, options);
+export const loadScenePath: SceneLoader<string> = loadSceneFile;
 
 export interface NodeViewer<S> {
   viewer: Viewer<S>;
@@ -50,7 +49,7 @@ export async function createNodeViewer<S = string>(
 export async function nodeLoadLimits(): Promise<LoadLimits> {
   const { device } = await createNodeGpuContext('load-limits');
   try {
-    return loadLimitsFor(storageBufferLimit(device));
+    return deviceLoadLimits(device);
   } finally {
     device.destroy();
   }

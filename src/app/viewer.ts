@@ -29,9 +29,8 @@ import { DEFAULT_SETTINGS, hexToRgb, type ViewerSettings } from './viewer-settin
 import type { OffscreenPicture } from './offscreen-render';
 import type { SplatFrameOptions } from './splat-frame';
 import type { SplatCloud } from '../scene/splat-cloud';
-import { storageBufferLimit } from '../scene/gpu-splats';
 import type { LoadLimits } from '../io/load-limits';
-import { loadLimitsFor } from '../render/renderer-limits';
+import { deviceLoadLimits } from '../render/renderer-limits';
 import type { LoadedScene, LoadProgressReport } from '../io/splat-loader';
 import { SyncCpuOrder, type CpuOrderSource } from '../sort/cpu-order-source';
 
@@ -77,7 +76,7 @@ export class Viewer<S> {
   }
 
   private constructor(readonly core: ViewerCore, readonly format: GPUTextureFormat, options: ViewerOptions<S>) {
-    this.limits = options.limits ?? loadLimitsFor(storageBufferLimit(core.device));
+    this.limits = options.limits ?? deviceLoadLimits(core.device);
     this.loads = new SceneLoads((source, o) => options.load(source, { ...o, limits: this.limits }));
     this.session = new SceneSession(core, this.rig, this.settings, this.state, this.events);
     this.frames = new ViewerFrames(core, format, this.settings, this.state, this.events, () => this.state.scene?.antiAliasing);

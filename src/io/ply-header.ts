@@ -22,7 +22,7 @@ const CR = 0x0d;
  * message). The one test of the magic: detection, the stream and the header
  * parser all ask it.
  */
-export function hasPlyMagic(bytes: Uint8Array): boolean {
+function hasPlyMagic(bytes: Uint8Array): boolean {
   return bytes.length >= 4 && bytes[0] === 0x70 && bytes[1] === 0x6c && bytes[2] === 0x79 &&
     (bytes[3] === LF || bytes[3] === CR);
 }

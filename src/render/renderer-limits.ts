@@ -5,7 +5,7 @@
  * projector's record size are both known, and handed down to the loader as
  * plain data.
  */
-import { chunkLayout } from '../scene/gpu-splats';
+import { chunkLayout, storageBufferLimit } from '../scene/gpu-splats';
 import type { ShDegree } from '../scene/splat-cloud';
 import { HEADER_SLACK_BYTES, PLY_ROW_BYTES, type LoadLimits } from '../io/load-limits';
 import { PROJECTED_SPLAT } from './frame-layouts';
@@ -23,4 +23,9 @@ export function loadLimitsFor(storageBufferBytes: number): LoadLimits {
   const maxSplats = degrees.map((d) => Math.min(chunkLayout(0, d, storageBufferBytes).maxSplats, records)) as [number, number, number, number];
   const maxBytes = Math.max(...degrees.map((d) => maxSplats[d] * PLY_ROW_BYTES[d])) + HEADER_SLACK_BYTES;
   return { maxSplats, maxBytes };
+}
+
+/** The load limits of `device`: what its storage buffers let the renderer draw. */
+export function deviceLoadLimits(device: GPUDevice): LoadLimits {
+  return loadLimitsFor(storageBufferLimit(device));
 }

@@ -13,7 +13,6 @@ import type { LoadStage } from '../io/splat-loader';
 export type Tone = 'info' | 'warn' | 'fail';
 
 /** The scene files the viewer opens, as the help and the drop zone name them. */
-const SCENE_FILES = SCENE_FILES_TEXT;
 
 /** How long a notice (MessageOverlay.notify) stays: long enough to read a link. */
 export const NOTICE_MS = 4000;
@@ -184,7 +183,7 @@ export class HelpOverlay {
     }
     const close = el('button', { type: 'button', textContent: 'Close' });
     close.addEventListener('click', () => this.toggle(false));
-    const opening = touch ? 'Open a scene with "open scene…" in the panel.' : `Drop ${SCENE_FILES} anywhere to open it, or use "open scene…" in the panel.`;
+    const opening = touch ? 'Open a scene with "open scene…" in the panel.' : `Drop ${SCENE_FILES_TEXT} anywhere to open it, or use "open scene…" in the panel.`;
     this.dom.append(el('h2', { textContent: 'Controls' }), list, el('p', { className: 'muted', textContent: opening }), close);
     this.hint.addEventListener('click', () => this.toggle());
   }
@@ -193,9 +192,6 @@ export class HelpOverlay {
     this.dom.hidden = !show;
   }
 }
-
-/** Splat files the viewer opens; a SOG meta.json comes with its .webp images. */
-export const SPLAT_FILE_ACCEPT = SCENE_FILE_ACCEPT;
 
 /**
  * The hidden file input behind "open scene…" (id `file-input`, so tests can
@@ -206,7 +202,7 @@ export class FilePicker {
 
   constructor(onFiles: (files: File[]) => void, options: { accept?: string; id?: string; multiple?: boolean } = {}) {
     this.dom = el('input', {
-      type: 'file', accept: options.accept ?? SPLAT_FILE_ACCEPT, multiple: options.multiple ?? true,
+      type: 'file', accept: options.accept ?? SCENE_FILE_ACCEPT, multiple: options.multiple ?? true,
       id: options.id ?? 'file-input', hidden: true,
     });
     this.dom.addEventListener('change', () => {
@@ -229,7 +225,7 @@ export class FilePicker {
  */
 export class DropZone {
   readonly dom = el('div', { className: 'drop-zone', hidden: true },
-    el('p', { textContent: `Drop ${SCENE_FILES} to open it` }));
+    el('p', { textContent: `Drop ${SCENE_FILES_TEXT} to open it` }));
   private depth = 0;
 
   constructor(target: Window, onFiles: (files: File[]) => void) {

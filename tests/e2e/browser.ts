@@ -305,8 +305,3 @@ export async function serveLightDefaultScene(context: BrowserContext): Promise<v
   const body = await readFile(inject('splatsortLightScene'));
   await context.route('**/default-scene*.ply', (route) => route.fulfill({ body, contentType: 'application/octet-stream' }));
 }
-
-/** Gives `context` the stored default scene again. */
-export async function serveStoredDefaultScene(context: BrowserContext): Promise<void> {
-  await context.unroute('**/default-scene*.ply');
-}

@@ -15,6 +15,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { decodePng } from '../../cli/png';
 import { scenePath } from '../shared-scenes';
+import { drawnFraction, drawnRowSpan } from '../support/test-view';
 
 const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
 const WORK = mkdtempSync(join(tmpdir(), 'splatsort-render-'));
@@ -39,24 +40,6 @@ function render(scene: string, camera: object, name: string, flags: string[] = [
   return { png: readFileSync(out), timings: JSON.parse(line) as Record<string, unknown> };
 }
 
-function coverage(png: Buffer, background: number[]): number {
-  const { rgba, width, height } = decodePng(png);
-  let drawn = 0;
-  for (let i = 0; i < width * height; i++) {
-    const d = [0, 1, 2].reduce((s, c) => s + Math.abs(rgba[4 * i + c]! - background[c]! * 255), 0);
-    if (d > 12) drawn++;
-  }
-  return drawn / (width * height);
-}
-
-/** How many rows, from the first to the last with a drawn pixel, the scene spans. */
-function drawnRows(png: Buffer, background: number[]): number {
-  const { rgba, width, height } = decodePng(png);
-  const rows = Array.from({ length: height }, (_, y) =>
-    Array.from({ length: width }, (_, x) => [0, 1, 2].reduce((d, c) => d + Math.abs(rgba[4 * (y * width + x) + c]! - background[c]! * 255), 0)).some((d) => d > 12));
-  return rows.lastIndexOf(true) - rows.indexOf(true) + 1;
-}
-
 /**
  * The default scene at DEFAULT_CAMERA, rendered by two runs of the command,
  * the second with --reference (which must not change the GPU picture).
@@ -75,7 +58,7 @@ test('renders the default scene twice to identical PNGs, not blank, with per-pas
   const { plain: a, withReference: b } = defaultScene();
   expect(a.png.equals(b.png)).toBe(true);
   expect(decodePng(a.png)).toMatchObject({ width: 64, height: 48 });
-  expect(coverage(a.png, DEFAULT_CAMERA.background)).toBeGreaterThan(0.05);
+  expect(drawnFraction(decodePng(a.png), DEFAULT_CAMERA.background)).toBeGreaterThan(0.05);
   for (const pass of ['projectMs', 'sortMs', 'renderMs']) expect(a.timings[pass]).toBeTypeOf('number');
 });
 
@@ -91,8 +74,8 @@ test('without a camera file, frames the scene as the viewer opens it, and prints
   const png = readFileSync(out);
   expect(decodePng(png)).toMatchObject({ width: 64, height: 40 });
   // The biker is tall and thin: it fills most of the picture's height, and covers a fair part of it.
-  expect(coverage(png, line.camera.background)).toBeGreaterThan(0.1);
-  expect(drawnRows(png, line.camera.background)).toBeGreaterThan(0.6 * 40);
+  expect(drawnFraction(decodePng(png), line.camera.background)).toBeGreaterThan(0.1);
+  expect(drawnRowSpan(decodePng(png), line.camera.background)).toBeGreaterThan(0.6 * 40);
   expect(render(scenePath(name), line.camera, `${name}.again`).png.equals(png)).toBe(true);
 });
 
@@ -118,7 +101,7 @@ test('--reference writes the reference rasterizer\'s picture beside the GPU one 
   expect(line.reference).toBe(referencePath);
   const reference = decodePng(readFileSync(referencePath));
   expect(reference).toMatchObject({ width: 64, height: 48 });
-  expect(coverage(readFileSync(referencePath), DEFAULT_CAMERA.background)).toBeGreaterThan(0.05);
+  expect(drawnFraction(reference, DEFAULT_CAMERA.background)).toBeGreaterThan(0.05);
   expect(line.psnrDb).toBeTypeOf('number');
   expect(line.psnrDb).toBeGreaterThan(40);
   // The default scene records no anti-aliasing: the classic filter.

@@ -35,16 +35,35 @@ export function viewOf(
   return { view, projection, eye, fovY, width: VIEW_WIDTH, height: VIEW_HEIGHT, splatScale: 1, keyBits, ...scene };
 }
 
-/** Fraction of the read-back picture's pixels that differ from the background by more than 12/255 summed. */
+/** An RGBA8 picture, its rows `bytesPerRow` apart (tightly packed unless told). */
+export interface Rgba8Picture {
+  rgba: Uint8Array;
+  width: number;
+  height: number;
+  bytesPerRow?: number;
+}
+
+/** Per row, per pixel: whether it differs from `background` (0..1 RGB) by more than 12/255 summed over RGB. */
+export function drawnPixels({ rgba, width, height, bytesPerRow = 4 * width }: Rgba8Picture, background: readonly number[]): boolean[][] {
+  return Array.from({ length: height }, (_, y) =>
+    Array.from({ length: width }, (_, x) => {
+      const p = y * bytesPerRow + 4 * x;
+      return [0, 1, 2].reduce((d, c) => d + Math.abs(rgba[p + c]! - background[c]! * 255), 0) > 12;
+    }));
+}
+
+/** Fraction of the picture's pixels drawn over `background`. */
+export function drawnFraction(picture: Rgba8Picture, background: readonly number[]): number {
+  return drawnPixels(picture, background).flat().filter(Boolean).length / (picture.width * picture.height);
+}
+
+/** Rows from the first to the last with a pixel drawn over `background` (0 when none). */
+export function drawnRowSpan(picture: Rgba8Picture, background: readonly number[]): number {
+  const rows = drawnPixels(picture, background).map((row) => row.some(Boolean));
+  return rows.includes(true) ? rows.lastIndexOf(true) - rows.indexOf(true) + 1 : 0;
+}
+
+/** Fraction of the 64×48 read-back picture (VIEW_BYTES_PER_ROW rows) drawn over VIEW_BACKGROUND. */
 export function coveredFraction(pixels: Uint8Array): number {
-  let covered = 0;
-  for (let y = 0; y < VIEW_HEIGHT; y++) {
-    for (let x = 0; x < VIEW_WIDTH; x++) {
-      const p = y * VIEW_BYTES_PER_ROW + 4 * x;
-      let d = 0;
-      for (let c = 0; c < 3; c++) d += Math.abs(pixels[p + c]! - VIEW_BACKGROUND[c]! * 255);
-      if (d > 12) covered++;
-    }
-  }
-  return covered / (VIEW_WIDTH * VIEW_HEIGHT);
+  return drawnFraction({ rgba: pixels, width: VIEW_WIDTH, height: VIEW_HEIGHT, bytesPerRow: VIEW_BYTES_PER_ROW }, VIEW_BACKGROUND);
 }
