@@ -85,6 +85,8 @@ export class ViewerCore {
   orderError: (OrderErrorMeasure & { keyBits: number }) | null = null;
   /** Called with each frame's GPU pass times that could be read (not every frame). */
   onTimings: (times: FrameTimings) => void = () => {};
+  /** Called with each count of the difference view as soon as it is read. */
+  onDifference: (m: DifferenceMeasure) => void = () => {};
   /** The read of the last frame's GPU pass times (null: that frame was not timed, a read was pending). */
   private lastTimings: Promise<FrameTimings> | null = null;
   private timingPending = false;
@@ -264,6 +266,7 @@ export class ViewerCore {
   private readonly differenceRead = (m: DifferenceMeasure): void => {
     this.differenceReading = false;
     this.difference = m;
+    this.onDifference(m);
   };
 
   private readonly differenceFailed = (): void => {

@@ -120,6 +120,8 @@ export interface ViewerEvents {
   message(message: ViewerMessage): void;
   /** GPU times of a frame's passes (not every frame's). */
   timings(times: FrameTimings): void;
+  /** A count of the sort difference view, read (while that view is shown). */
+  difference(m: DifferenceMeasure): void;
   /** The first frame with a scene is done. */
   ready(): void;
 }

@@ -81,6 +81,12 @@ export class Viewer<S> {
     this.session = new SceneSession(core, this.rig, this.settings, this.state, this.events);
     this.frames = new ViewerFrames(core, format, this.settings, this.state, this.events, () => this.state.scene?.antiAliasing);
     core.onTimings = (times) => this.events.emit('timings', times);
+    core.onDifference = (m) => {
+      // Published at once, not at the next frame: on a slow adapter that is seconds later.
+      if (this.settings.view !== 'difference') return;
+      this.state.difference = m;
+      this.events.emit('difference', m);
+    };
   }
 
   on<E extends keyof ViewerEvents>(event: E, listener: ViewerEvents[E]): Unsubscribe {

@@ -40,6 +40,10 @@ export class FrameLoop {
     private readonly stats: StatsPanels,
   ) {
     viewer.on('timings', (times) => stats.addGpuTimes(times));
+    viewer.on('difference', (m) => {
+      gui.showDifference(m, true, true);
+      gui.update();
+    });
     requestAnimationFrame(this.tick);
   }
 
@@ -95,6 +99,10 @@ export class FrameLoop {
       age: source === 'uploaded' ? report.orderAge : null,
     });
     if (s.measureOrder || s.keyBits === 'auto') gui.showOrderError(viewer.state.orderError);
-    gui.showDifference(viewer.state.difference, s.view === 'difference');
+    gui.showDifference(viewer.state.difference, s.view === 'difference', viewer.core.frame.canShowDifference);
+    // Once, after every row is set: a row set after the redraw would show
+    // one refresh late (the difference view's first count did, seconds late
+    // on a software adapter).
+    gui.update();
   }
 }

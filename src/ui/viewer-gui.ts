@@ -216,7 +216,6 @@ export class ViewerGui {
     this.set('activeSort', o.active);
     this.set('keyBitsActive', `${o.keyBits}${o.frozen ? ' (frozen)' : o.auto ? ' (auto)' : ''}`);
     this.set('orderAge', o.age === null ? '—' : `${o.age} frame${o.age === 1 ? '' : 's'}`);
-    this.update();
   }
 
   /**
@@ -236,11 +235,15 @@ export class ViewerGui {
   /**
    * Shows what the sort difference view counted: the share of pixels the
    * order on screen changes by at least one 8-bit level against the exact
-   * order, and the largest change ('off' outside the view).
+   * order, and the largest change ('off' outside the view). Before the
+   * first count it says which step it waits for: the exact order's sort
+   * being made, then the first frame drawn both ways being counted (on a
+   * software adapter each takes a few frames, seconds apart).
    */
-  showDifference(m: DifferenceMeasure | null, on: boolean): void {
+  showDifference(m: DifferenceMeasure | null, on: boolean, prepared: boolean): void {
     if (!on) this.set('difference', 'off');
-    else if (!m) this.set('difference', 'measuring…');
+    else if (!prepared) this.set('difference', 'preparing the exact order…');
+    else if (!m) this.set('difference', 'counting…');
     else if (m.pixels === 0) this.set('difference', 'none (exact order)');
     else this.set('difference', `${(100 * m.fraction).toPrecision(2)} % · max ${m.largest}/255 · mean ${m.mean.toFixed(1)}`);
   }

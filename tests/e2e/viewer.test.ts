@@ -266,10 +266,35 @@ describe('viewer page', { timeout: BROWSER_TEST_TIMEOUT_MS }, () => {
   it('shows where a frozen order changes the picture, in the sort difference view', async () => {
     await setPanelOpen(true);
     await select('key bits', '32 bits');
+    // Every animation frame from here on: once the page has a count, the
+    // "pixels off" row shows it, not a waiting text (it used to lag a panel
+    // refresh or more behind, seconds on a slow adapter).
+    await page().evaluate(() => {
+      const row = [...document.querySelectorAll('.lil-controller')].find((r) => r.querySelector('.lil-name')?.textContent === 'pixels off');
+      const input = row!.querySelector('input')!;
+      const check = { stale: [] as string[], frames: 0, stop: false };
+      (window as unknown as { differenceRowCheck: typeof check }).differenceRowCheck = check;
+      const look = () => {
+        if (check.stop) return;
+        if (window.__splatsort?.difference) {
+          check.frames++;
+          if (input.value.endsWith('…')) check.stale.push(input.value);
+        }
+        requestAnimationFrame(look);
+      };
+      requestAnimationFrame(look);
+    });
     await select('show', 'sort difference (heat map)');
     // The exact order of this frame against itself: nothing differs.
     await waitFor('no pixel off with the exact order', 'window.__splatsort.difference !== null && window.__splatsort.difference.pixels === 0');
     await waitForRow('pixels off', 'none (exact order)');
+    const rowCheck = await page().evaluate(() => {
+      const check = (window as unknown as { differenceRowCheck: { stale: string[]; frames: number; stop: boolean } }).differenceRowCheck;
+      check.stop = true;
+      return check;
+    });
+    expect(rowCheck.frames).toBeGreaterThan(0);
+    expect(rowCheck.stale).toEqual([]);
     await guiRow('freeze order').locator('input').check();
     await setPanelOpen(false);
     await dragOnCanvas(0.2, 0);
