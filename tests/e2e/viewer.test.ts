@@ -409,6 +409,38 @@ describe('viewer page', { timeout: BROWSER_TEST_TIMEOUT_MS }, () => {
     expect(await page().locator('.hint').textContent()).toBe('H for help');
   });
 
+  it('fits the whole help, and the loading bar beside the panel, in a window 500 px high', async () => {
+    await page().setViewportSize({ width: 800, height: 500 });
+    try {
+      await setPanelOpen(false);
+      await page().locator('.viewer-canvas').focus();
+      await page().keyboard.press('h');
+      const help = page().locator('.help');
+      await help.waitFor({ state: 'visible' });
+      // Nothing scrolled out of sight: the last key (Esc) and the Close button are in the window.
+      const fit = await help.evaluate((e) => ({ scroll: e.scrollHeight, client: e.clientHeight }));
+      expect(fit.scroll).toBeLessThanOrEqual(fit.client);
+      for (const part of [help.locator('dt', { hasText: 'Esc' }), help.locator('button', { hasText: 'Close' })]) {
+        const box = (await part.boundingBox())!;
+        expect(box.y + box.height).toBeLessThanOrEqual(500);
+      }
+      await page().keyboard.press('Escape');
+      await help.waitFor({ state: 'hidden' });
+      // The loading bar as a load shows it, against the panel's title bar (closed) and the open panel.
+      const overlaps = await page().evaluate(() => {
+        const bar = document.querySelector<HTMLElement>('.progress')!;
+        bar.hidden = false;
+        const a = bar.getBoundingClientRect();
+        const b = document.querySelector('.lil-gui.lil-root > .lil-title')!.getBoundingClientRect();
+        bar.hidden = true;
+        return a.right > b.left && b.right > a.left && a.bottom > b.top && b.bottom > a.top;
+      });
+      expect(overlaps).toBe(false);
+    } finally {
+      await page().setViewportSize(VIEWPORT);
+    }
+  });
+
   it('logged no console errors', async () => {
     // The broken file is reported on the page only, never as a console error.
     expect(viewer.tab.errors).toEqual([]);
