@@ -5,17 +5,22 @@
  * default scene matches a golden image within a stated tolerance, and
  * without a camera file the scene is framed as the viewer frames it. Each
  * run costs seconds of pipeline compilation on SwiftShader, so the runs
- * are few and shared: six in all.
+ * are few and shared: nine in all (and one --help). It reads what the
+ * viewer reads and says what the viewer says: a SOG meta.json with its
+ * images, a PLY's bytes past its data as a warning, a folder as a folder.
  */
 import { beforeAll, expect, test } from 'vitest';
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { decodePng } from '../../cli/png';
 import { scenePath } from '../shared-scenes';
 import { drawnFraction, drawnRowSpan } from '../support/test-view';
+import { parseSplatPly } from '../../src/io/ply';
+import { thinnedScene } from '../support/thinned-scene';
+import { writeSog } from '../support/sog-writer';
 
 const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
 const WORK = mkdtempSync(join(tmpdir(), 'splatsort-render-'));
@@ -122,4 +127,40 @@ test('--difference: nothing differs in the exact order (with --anti-aliasing on 
   let coloured = 0;
   for (let i = 0; i < rgba.length; i += 4) if (rgba[i] !== rgba[i + 1] || rgba[i + 1] !== rgba[i + 2]) coloured++;
   expect(coloured).toBe(stale.timings.differingPixels);
+});
+
+/** The command as a user runs it, its exit status and both streams (a failure is a result here, not a throw). */
+function run(args: string[]): { status: number | null; stdout: string; stderr: string } {
+  const r = spawnSync('node', ['bench-dist/render.mjs', ...args], { cwd: ROOT, encoding: 'utf8' });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+test('reads what the viewer reads and says what it says: --help, a folder, a SOG meta.json with its images, a PLY with bytes past its data', async () => {
+  const help = run(['--help']);
+  expect(help.status).toBe(0);
+  for (const option of ['--scene', '--camera', '--out', '--width', '--reference', '--difference']) expect(help.stdout).toContain(option);
+
+  const folder = run(['--scene', WORK, '--out', join(WORK, 'folder.png')]);
+  expect(folder.status).toBe(1);
+  expect(folder.stderr).toContain(`'${WORK}' is a folder, not a scene file`);
+  expect(folder.stderr).not.toContain('EISDIR');
+
+  const small = thinnedScene(parseSplatPly(new Uint8Array(readFileSync(DEFAULT_SCENE))), 16);
+  const sog = await writeSog(small);
+  const sogFolder = join(WORK, 'sog');
+  mkdirSync(sogFolder);
+  writeFileSync(join(sogFolder, 'meta.json'), sog.metaJson);
+  for (const [name, bytes] of sog.files) writeFileSync(join(sogFolder, name), bytes);
+  const sogRun = run(['--scene', join(sogFolder, 'meta.json'), '--out', join(WORK, 'sog.png'), '--width', '64', '--height', '48']);
+  expect(sogRun.stderr).not.toContain('render:');
+  expect(sogRun.status).toBe(0);
+  const sogLine = JSON.parse(sogRun.stdout.trim().split('\n').pop()!) as { splats: number; camera: { background: number[] } };
+  expect(sogLine.splats).toBe(small.count);
+  expect(drawnFraction(decodePng(readFileSync(join(WORK, 'sog.png'))), sogLine.camera.background)).toBeGreaterThan(0.05);
+
+  const padded = join(WORK, 'padded.ply');
+  writeFileSync(padded, Buffer.concat([readFileSync(DEFAULT_SCENE), Buffer.alloc(100)]));
+  const paddedRun = run(['--scene', padded, '--out', join(WORK, 'padded.png'), '--width', '64', '--height', '48']);
+  expect(paddedRun.status).toBe(0);
+  expect(paddedRun.stderr).toMatch(/^render: warning: .*100 bytes/m);
 });
