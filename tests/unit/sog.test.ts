@@ -17,6 +17,7 @@ import { readWebpSize } from '../../src/io/webp-header';
 import { SplatLimitError, type LoadLimits } from '../../src/io/load-limits';
 import { shCoefficients, type ShDegree, type SplatCloud } from '../../src/scene/splat-cloud';
 import { scenePath } from '../shared-scenes';
+import { zipArchive, type ZipInput } from '../support/bombs';
 import { bundleSog, encodeLosslessWebp, writeSog, type WrittenSog } from '../support/sog-writer';
 
 const SCENE = 'inria_kacytran_iter7000_9k_sh3.ply';
@@ -432,6 +433,56 @@ describe('broken SOG input: SplatFormatError with a message that names the probl
   it('a zip without meta.json', async () => {
     const err = await formatError(parseSogBundle(bundleSog(written, { omit: ['meta.json'] })));
     expect(err.message).toMatch(/\.sog bundle has no meta\.json/);
+  });
+
+  /** The written scene as stored zip entries, renamed by `rename` (to '' to leave one out), with `extra` after them. */
+  const entriesOf = (rename: (name: string) => string = (n) => n, extra: ZipInput[] = []): ZipInput[] => [
+    { name: 'meta.json' as string, stored: new TextEncoder().encode(written.metaJson) },
+    ...[...written.files].map(([name, stored]) => ({ name, stored })),
+  ].map((e): ZipInput => ({ ...e, name: rename(e.name) })).filter((e) => e.name !== '').concat(extra);
+
+  it('two entries of one name, or of names that differ only by "./", folders or case, are refused by name', async () => {
+    // Another valid image under a name already there: a reader that took the last one would load it.
+    const scales = written.files.get('scales.webp')!;
+    const cases: [ZipInput[], RegExp][] = [
+      [entriesOf(undefined, [{ name: 'quats.webp', stored: scales }]), /holds two entries named 'quats\.webp'/],
+      [entriesOf(undefined, [{ name: './quats.webp', stored: scales }]), /holds both 'quats\.webp' and '\.\/quats\.webp', names of the same file/],
+      [entriesOf(undefined, [{ name: 'Quats.webp', stored: scales }]), /holds both 'quats\.webp' and 'Quats\.webp'/],
+      [entriesOf(undefined, [{ name: 'x/../meta.json', stored: new TextEncoder().encode('{}') }]), /holds both 'meta\.json' and 'x\/\.\.\/meta\.json'/],
+      [entriesOf((n) => `scene/${n}`, [{ name: 'scene//sh0.webp', stored: scales }]), /holds both 'scene\/sh0\.webp' and 'scene\/\/sh0\.webp'/],
+    ];
+    for (const [entries, pattern] of cases) {
+      const err = await formatError(parseSogBundle(zipArchive(entries)));
+      expect(err.message).toMatch(pattern);
+      expect(err.message).toMatch(/zip readers differ on which one to take/);
+    }
+  });
+
+  it('entries named with "./" or "\\" are found, folder entries are no files, and meta.json in two folders is refused', async () => {
+    const reference = await parseSogBundle(bundle);
+    for (const rename of [(n: string) => `./${n}`, (n: string) => `scene\\${n}`, (n: string) => `scene/./${n}`]) {
+      const entries = entriesOf(rename, [{ name: 'scene/', stored: new Uint8Array(0) }, { name: 'scene/', stored: new Uint8Array(0) }]);
+      const cloud = await parseSogBundle(zipArchive(entries));
+      expect(sameValues(cloud.positions, reference.positions)).toBe(true);
+    }
+    const twice = [...entriesOf((n) => `a/${n}`), ...entriesOf((n) => `b/${n}`)];
+    const err = await formatError(parseSogBundle(zipArchive(twice)));
+    expect(err.message).toMatch(/has no meta\.json at its root but 2 in folders \('a\/meta\.json', 'b\/meta\.json'\)/);
+  });
+
+  it('an entry whose local header gives another name than the directory', async () => {
+    const zip = zipArchive(entriesOf()).slice();
+    const view = new DataView(zip.buffer);
+    // Local headers (PK\x03\x04): name length at +26, name at +30.
+    let patched = 0;
+    for (let at = 0; at + 30 < zip.length; at++) {
+      if (view.getUint32(at, true) !== 0x04034b50) continue;
+      const name = new TextDecoder().decode(zip.subarray(at + 30, at + 30 + view.getUint16(at + 26, true)));
+      if (name === 'quats.webp') { zip[at + 30] = 'Q'.charCodeAt(0); patched++; }
+    }
+    expect(patched).toBe(1);
+    const err = await formatError(parseSogBundle(zip));
+    expect(err.message).toMatch(/entry 'quats\.webp' could not be unpacked.*the local header of 'quats\.webp' names it 'Quats\.webp'/);
   });
 
   it('a zip missing an image meta.json names', async () => {
