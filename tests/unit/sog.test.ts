@@ -601,11 +601,20 @@ describe('broken SOG input: SplatFormatError with a message that names the probl
       [(m) => { (m['scales'] as Record<string, unknown>)['codebook'] = 'x'; }, /scales\.codebook must be an array of 1 to 256 finite numbers/],
       [(m) => { (m['sh0'] as Record<string, unknown>)['files'] = []; }, /sh0\.files must list one file name/],
       [(m) => { (m['shN'] as Record<string, unknown>)['bands'] = 5; }, /shN\.bands must be 1, 2 or 3/],
+      // An array of the right length: the element that is wrong is named.
+      [(m) => { (m['scales'] as { codebook: unknown[] }).codebook[235] = true; }, /scales\.codebook must be an array of 1 to 256 finite numbers, found an array of 256 whose element 235 is true$/],
+      [(m) => { (m['sh0'] as { codebook: unknown[] }).codebook[4] = '-0.88'; }, /sh0\.codebook .* whose element 4 is "-0\.88"$/],
+      [(m) => { (m['means'] as { files: unknown[] }).files[1] = ''; }, /means\.files must list 2 file names, found an array of 2 whose element 1 is ""$/],
+      [(m) => { (m['quats'] as { files: unknown[] }).files[0] = null; }, /quats\.files must list one file name, found an array of 1 whose element 0 is null$/],
     ];
     for (const [edit, pattern] of cases) {
       const err = await formatError(parseSog(withMeta(edit), readerOf(written.files)));
       expect(err.message).toMatch(pattern);
     }
+    // JSON's 1e999 reads as Infinity, which no range may hold.
+    const infinite = written.metaJson.replace(/"mins":\[[^\],]*/, '"mins":[1e999');
+    expect((await formatError(parseSog(infinite, readerOf(written.files)))).message)
+      .toMatch(/means\.mins must be an array of 3 finite numbers, found an array of 3 whose element 0 is Infinity$/);
   });
 
   it('a short codebook that the image indexes past', async () => {
