@@ -97,12 +97,12 @@ if (values.case !== undefined) {
   console.log(`fuzzing: seed ${seed}, cases ${values.from}..${integer('from', values.from) + cases - 1}, ${workers} worker(s), ${timeoutMs} ms per case`);
   const summary = await fuzz.runFuzz({
     bundle, seed, cases, from: integer('from', values.from), workers, timeoutMs, format: values.format,
-    onCase(result, done) {
+    onCase(result, done, total) {
       if (['crash', 'non-finite', 'absurd-alloc', 'hang'].includes(result.outcome.kind)) {
         console.log(`  FAIL ${fuzz.describeResult(result)}`);
       }
       if (done % every === 0) {
-        console.log(`  ${done}/${cases} cases, ${((performance.now() - started) / 1000).toFixed(0)} s`);
+        console.log(`  ${done}/${total} cases, ${((performance.now() - started) / 1000).toFixed(0)} s`);
       }
     },
   });

@@ -190,7 +190,8 @@ export interface FuzzOptions {
   timeoutMs?: number;
   /** Only the cases whose seed file is of this format (the others are skipped, not counted). */
   format?: SeedFormat;
-  onCase?: (result: FuzzResult, done: number) => void;
+  /** Called after each case with how many are done, of how many to run (fewer than `cases` with `format`). */
+  onCase?: (result: FuzzResult, done: number, total: number) => void;
 }
 
 export interface FuzzResult {
@@ -252,7 +253,7 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzSummary> {
           outcome: reply.outcome, stage: info.stage,
         };
         results.push(result);
-        options.onCase?.(result, ++done);
+        options.onCase?.(result, ++done, indices.length);
       }
     }));
   } finally {
