@@ -65,7 +65,8 @@ function archivePath(path: string): string {
 
 /**
  * The bundle's files by archivePath (folder entries, which hold no data,
- * left out). Two entries of one path, or of paths that differ only in case,
+ * left out). Two entries of one path, or of paths that differ only in case
+ * or in how an accented letter is composed (macOS writes names decomposed),
  * are refused: zip readers differ on which one such a name means (some take
  * the first, some the last, and unpacked on a file system that ignores case
  * one overwrites the other), so the same bundle would show different scenes.
@@ -76,14 +77,15 @@ function filesByPath(entries: readonly ZipEntry[]): Map<string, ZipEntry> {
   for (const entry of entries) {
     if (/[/\\]$/.test(entry.name)) continue;
     const path = archivePath(entry.name);
-    const twin = byFoldedPath.get(path.toLowerCase());
+    const folded = path.normalize('NFC').toLowerCase();
+    const twin = byFoldedPath.get(folded);
     if (twin) {
       throw new SplatFormatError(twin.name === entry.name
         ? `The .sog bundle holds two entries named '${entry.name}': zip readers differ on which one to take, so the bundle is refused`
-        : `The .sog bundle holds both '${twin.name}' and '${entry.name}', names of the same file (compared without './' ` +
-          `and case): zip readers differ on which one to take, so the bundle is refused`);
+        : `The .sog bundle holds both '${twin.name}' and '${entry.name}', names of the same file (compared without './', ` +
+          `case and how accents are composed): zip readers differ on which one to take, so the bundle is refused`);
     }
-    byFoldedPath.set(path.toLowerCase(), entry);
+    byFoldedPath.set(folded, entry);
     byPath.set(path, entry);
   }
   return byPath;
