@@ -3,10 +3,10 @@
  * sets, chunk deletes and duplications, truncations, header number and token
  * edits, special floats, splices between files: fuzz-bytes.ts; SOG scenes
  * edited inside meta.json and their images and zipped again: fuzz-sog.ts),
- * loads each mutant the way
- * the viewer does (loadSplatFile, then validateSplatCloud) in a worker with a
- * time limit, and reports every outcome that is not "accepted" or "rejected
- * with a SplatFormatError" (see loader-harness.ts).
+ * loads each mutant the way the viewer does (loadSplatFile, then
+ * validateSplatCloud) in a worker with a time limit, and reports every
+ * outcome that is not "accepted" or "rejected with a SplatFormatError" (see
+ * loader-harness.ts).
  *
  * Every case is a pure function of (seed, case number): a failure is
  * reproduced by running that one case again (`node scripts/fuzz.mjs --seed S
@@ -268,7 +268,8 @@ function messageCounts(results: FuzzResult[], most: number): [string, number][] 
   const messages = new Map<string, number>();
   for (const r of results) {
     if (r.outcome.kind !== 'rejected') continue;
-    const key = (r.outcome.message ?? '').replace(/-?\d[\d,.e+]*/g, 'N').replace(/"[^"]*"/g, '"…"').slice(0, 110);
+    // Numbers inside names ('sh0.webp', UTF-8) are kept.
+    const key = (r.outcome.message ?? '').replace(/(?<![\w.-])-?\d[\d,.e+]*/g, 'N').replace(/"[^"]*"/g, '"…"').slice(0, 110);
     messages.set(key, (messages.get(key) ?? 0) + 1);
   }
   return [...messages].sort((a, b) => b[1] - a[1]).slice(0, most);
