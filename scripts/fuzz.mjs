@@ -10,6 +10,7 @@
  * `npm run bench:build` (`npm run fuzz` builds it first).
  *
  *   npm run fuzz -- --cases 10000 --seed 1 [--workers 2] [--timeout 10000] [--from 0]
+ *   npm run fuzz -- --cases 10000 --format sog   (only the cases, among those, of one format's seeds)
  *   node scripts/fuzz.mjs --seed 1 --case 4711 [--write case.bin]   (one case: what it does, its bytes)
  *   (--bundle FILE: another build of the engine than bench-dist/fuzz.mjs)
  *
@@ -36,6 +37,7 @@ const { values } = parseArgs({
     case: { type: 'string' },
     write: { type: 'string' },
     bundle: { type: 'string' },
+    format: { type: 'string' },
     help: { type: 'boolean', short: 'h' },
   },
 });
@@ -43,7 +45,7 @@ const { values } = parseArgs({
 const bundle = resolve(values.bundle ?? join(root, 'bench-dist', 'fuzz.mjs'));
 
 if (values.help) {
-  console.log('usage: node scripts/fuzz.mjs [--cases N] [--seed S] [--from I] [--workers W] [--timeout MS]\n' +
+  console.log('usage: node scripts/fuzz.mjs [--cases N] [--seed S] [--from I] [--workers W] [--timeout MS] [--format F]\n' +
     '       node scripts/fuzz.mjs --seed S --case I [--write FILE]');
   process.exit(0);
 }
@@ -71,7 +73,7 @@ const timeoutMs = integer('timeout', values.timeout);
 if (values.case !== undefined) {
   // One case: rebuild it here, say what it does, run it in a worker.
   const index = integer('case', values.case);
-  const c = fuzz.fuzzCase(await fuzz.loadFuzzCorpus(), seed, index);
+  const c = await fuzz.fuzzCase(await fuzz.loadFuzzCorpus(), seed, index);
   console.log(`seed ${seed} case ${index}: ${c.seedId} (${c.format}), ${c.bytes.length} bytes, loaded as "${c.name}"`);
   for (const op of c.ops) console.log(`  ${op}`);
   if (values.write) {
@@ -94,13 +96,13 @@ if (values.case !== undefined) {
   const started = performance.now();
   console.log(`fuzzing: seed ${seed}, cases ${values.from}..${integer('from', values.from) + cases - 1}, ${workers} worker(s), ${timeoutMs} ms per case`);
   const summary = await fuzz.runFuzz({
-    bundle, seed, cases, from: integer('from', values.from), workers, timeoutMs,
-    onCase(result, done) {
+    bundle, seed, cases, from: integer('from', values.from), workers, timeoutMs, format: values.format,
+    onCase(result, done, total) {
       if (['crash', 'non-finite', 'absurd-alloc', 'hang'].includes(result.outcome.kind)) {
         console.log(`  FAIL ${fuzz.describeResult(result)}`);
       }
       if (done % every === 0) {
-        console.log(`  ${done}/${cases} cases, ${((performance.now() - started) / 1000).toFixed(0)} s`);
+        console.log(`  ${done}/${total} cases, ${((performance.now() - started) / 1000).toFixed(0)} s`);
       }
     },
   });

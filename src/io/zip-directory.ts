@@ -70,16 +70,17 @@ function findDirectory(zip: ZipReader): { offset: number; size: number; entries:
 }
 
 /**
- * The entries of a zip archive by name, from its central directory; unpacks
- * nothing. Throws a plain Error when the directory cannot be read, or when
- * it lists more than `maxEntries` entries.
+ * The entries of a zip archive in the order its central directory lists
+ * them, names as written (two entries may share one: the caller decides
+ * what a name means); unpacks nothing. Throws a plain Error when the
+ * directory cannot be read, or when it lists more than `maxEntries` entries.
  */
-export function listZipEntries(bytes: Uint8Array, maxEntries: number): Map<string, ZipEntry> {
+export function listZipEntries(bytes: Uint8Array, maxEntries: number): ZipEntry[] {
   const zip = new ZipReader(bytes);
   if (bytes.length < 22) throw new Error(`${bytes.length} bytes, too short for a zip archive`);
   const directory = findDirectory(zip);
   if (directory.entries > maxEntries) throw new Error(`it lists ${directory.entries} entries, more than the ${maxEntries} accepted`);
-  const entries = new Map<string, ZipEntry>();
+  const entries: ZipEntry[] = [];
   let at = directory.offset;
   for (let i = 0; i < directory.entries; i++) {
     zip.need(at, 46, `central directory entry ${i}`);
@@ -89,9 +90,7 @@ export function listZipEntries(bytes: Uint8Array, maxEntries: number): Map<strin
     const extraLength = zip.u16(at + 30);
     const commentLength = zip.u16(at + 32);
     zip.need(at + 46, nameLength + extraLength + commentLength, `central directory entry ${i}`);
-    // Bit 11: the name is UTF-8; otherwise code page 437, read here as Latin-1.
-    const nameBytes = bytes.subarray(at + 46, at + 46 + nameLength);
-    const name = new TextDecoder(flags & 0x800 ? 'utf-8' : 'latin1').decode(nameBytes);
+    const name = entryName(bytes, at + 46, nameLength, flags);
     let size = zip.u32(at + 24);
     let compressedSize = zip.u32(at + 20);
     let localOffset = zip.u32(at + 42);
@@ -113,18 +112,32 @@ export function listZipEntries(bytes: Uint8Array, maxEntries: number): Map<strin
       }
       e += 4 + length;
     }
-    entries.set(name, { name, method: zip.u16(at + 10), compressedSize, size, localOffset, encrypted: (flags & 1) !== 0 });
+    entries.push({ name, method: zip.u16(at + 10), compressedSize, size, localOffset, encrypted: (flags & 1) !== 0 });
     at += 46 + nameLength + extraLength + commentLength;
   }
   return entries;
 }
 
-/** The compressed bytes of an entry, found through its local header. */
+/** A name in a central or local header: UTF-8 when flag bit 11 is set, else code page 437, read here as Latin-1. */
+function entryName(bytes: Uint8Array, at: number, length: number, flags: number): string {
+  return new TextDecoder(flags & 0x800 ? 'utf-8' : 'latin1').decode(bytes.subarray(at, at + length));
+}
+
+/**
+ * The compressed bytes of an entry, found through its local header. The
+ * local header must give the entry the name the directory gives it: readers
+ * that walk the local headers would otherwise see another file there.
+ */
 export function zipEntryData(bytes: Uint8Array, entry: ZipEntry): Uint8Array {
   const zip = new ZipReader(bytes);
-  zip.need(entry.localOffset, 30, `the local header of '${entry.name}'`);
-  if (zip.u32(entry.localOffset) !== LOCAL) throw new Error(`the local header of '${entry.name}' has no PK\\x03\\x04 signature`);
-  const start = entry.localOffset + 30 + zip.u16(entry.localOffset + 26) + zip.u16(entry.localOffset + 28);
+  const at = entry.localOffset;
+  zip.need(at, 30, `the local header of '${entry.name}'`);
+  if (zip.u32(at) !== LOCAL) throw new Error(`the local header of '${entry.name}' has no PK\\x03\\x04 signature`);
+  const nameLength = zip.u16(at + 26);
+  zip.need(at + 30, nameLength, `the local header of '${entry.name}'`);
+  const localName = entryName(bytes, at + 30, nameLength, zip.u16(at + 6));
+  if (localName !== entry.name) throw new Error(`the local header of '${entry.name}' names it '${localName}'`);
+  const start = at + 30 + nameLength + zip.u16(at + 28);
   zip.need(start, entry.compressedSize, `the data of '${entry.name}'`);
   return bytes.subarray(start, start + entry.compressedSize);
 }

@@ -87,11 +87,21 @@ function startEncoder(): Promise<unknown> {
 }
 
 /** Lossless, exact WebP of an RGBA8 image. */
-export async function encodeLosslessWebp(rgba: Uint8Array, width: number, height: number): Promise<Uint8Array> {
+export function encodeLosslessWebp(rgba: Uint8Array, width: number, height: number): Promise<Uint8Array> {
+  return encodeWebp(rgba, width, height);
+}
+
+/**
+ * WebP of an RGBA8 image: lossless and exact, or with `lossyQuality` (0..100)
+ * lossy, which changes the pixels (what a SOG decoder must survive).
+ */
+export async function encodeWebp(rgba: Uint8Array, width: number, height: number, lossyQuality?: number): Promise<Uint8Array> {
   await startEncoder();
   const image = { data: new Uint8ClampedArray(rgba.buffer, rgba.byteOffset, rgba.byteLength), width, height, colorSpace: 'srgb' } as ImageData;
-  const webp = await encodeWithLibwebp(image, { lossless: 1, exact: 1, quality: 25, method: 1 });
-  return new Uint8Array(webp);
+  const options = lossyQuality === undefined
+    ? { lossless: 1, exact: 1, quality: 25, method: 1 }
+    : { lossless: 0, quality: lossyQuality, method: 0 };
+  return new Uint8Array(await encodeWithLibwebp(image, options));
 }
 
 /** 256 evenly spaced levels over [min, max]: the level nearest to v. */
@@ -360,6 +370,8 @@ export interface BundleOptions {
   metaJson?: string;
 }
 
+const BUNDLE_TIME = new Date(2024, 0, 1);
+
 /** Zips a written scene into a .sog bundle. */
 export function bundleSog(written: WrittenSog, options: BundleOptions = {}): Uint8Array {
   const prefix = options.folder ? `${options.folder.replace(/\/$/, '')}/` : '';
@@ -372,5 +384,6 @@ export function bundleSog(written: WrittenSog, options: BundleOptions = {}): Uin
   for (const [name, bytes] of written.files) {
     if (!omit.has(name)) entries[`${prefix}${name}`] = [bytes, { level }];
   }
-  return zipSync(entries);
+  // A fixed time stamp: the same scene zips to the same bytes on every run.
+  return zipSync(entries, { mtime: BUNDLE_TIME });
 }

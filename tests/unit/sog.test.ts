@@ -17,6 +17,7 @@ import { readWebpSize } from '../../src/io/webp-header';
 import { SplatLimitError, type LoadLimits } from '../../src/io/load-limits';
 import { shCoefficients, type ShDegree, type SplatCloud } from '../../src/scene/splat-cloud';
 import { scenePath } from '../shared-scenes';
+import { zipArchive, type ZipInput } from '../support/bombs';
 import { bundleSog, encodeLosslessWebp, writeSog, type WrittenSog } from '../support/sog-writer';
 
 const SCENE = 'inria_kacytran_iter7000_9k_sh3.ply';
@@ -434,6 +435,70 @@ describe('broken SOG input: SplatFormatError with a message that names the probl
     expect(err.message).toMatch(/\.sog bundle has no meta\.json/);
   });
 
+  /** The written scene as stored zip entries, renamed by `rename` (to '' to leave one out), with `extra` after them. */
+  const entriesOf = (rename: (name: string) => string = (n) => n, extra: ZipInput[] = []): ZipInput[] => [
+    { name: 'meta.json' as string, stored: new TextEncoder().encode(written.metaJson) },
+    ...[...written.files].map(([name, stored]) => ({ name, stored })),
+  ].map((e): ZipInput => ({ ...e, name: rename(e.name) })).filter((e) => e.name !== '').concat(extra);
+
+  /** The archive with every name flagged as UTF-8 (general purpose bit 11), as writers flag names that are not ASCII. */
+  const utf8Names = (zip: Uint8Array): Uint8Array => {
+    const view = new DataView(zip.buffer, zip.byteOffset, zip.byteLength);
+    for (let at = 0; at + 4 <= zip.length; at++) {
+      const signature = view.getUint32(at, true);
+      // Flags at +6 of a local header (PK\x03\x04), +8 of a central one (PK\x01\x02).
+      if (signature === 0x04034b50) view.setUint16(at + 6, view.getUint16(at + 6, true) | 0x800, true);
+      if (signature === 0x02014b50) view.setUint16(at + 8, view.getUint16(at + 8, true) | 0x800, true);
+    }
+    return zip;
+  };
+
+  it('two entries of one name, or of names that differ only by "./", folders, case or accent composition, are refused by name', async () => {
+    // Another valid image under a name already there: a reader that took the last one would load it.
+    const scales = written.files.get('scales.webp')!;
+    const cases: [ZipInput[], RegExp][] = [
+      [entriesOf(undefined, [{ name: 'quats.webp', stored: scales }]), /holds two entries named 'quats\.webp'/],
+      [entriesOf(undefined, [{ name: './quats.webp', stored: scales }]), /holds both 'quats\.webp' and '\.\/quats\.webp', names of the same file/],
+      [entriesOf(undefined, [{ name: 'Quats.webp', stored: scales }]), /holds both 'quats\.webp' and 'Quats\.webp'/],
+      [entriesOf(undefined, [{ name: 'x/../meta.json', stored: new TextEncoder().encode('{}') }]), /holds both 'meta\.json' and 'x\/\.\.\/meta\.json'/],
+      [entriesOf((n) => `scene/${n}`, [{ name: 'scene//sh0.webp', stored: scales }]), /holds both 'scene\/sh0\.webp' and 'scene\/\/sh0\.webp'/],
+      // 'é' composed (NFC) and decomposed (NFD, as macOS writes it).
+      [entriesOf((n) => (n === 'meta.json' ? n : `caf\u00e9/${n}`), [{ name: 'cafe\u0301/sh0.webp', stored: scales }]), /holds both 'caf\u00e9\/sh0\.webp' and 'cafe\u0301\/sh0\.webp'/],
+    ];
+    for (const [entries, pattern] of cases) {
+      const err = await formatError(parseSogBundle(utf8Names(zipArchive(entries))));
+      expect(err.message).toMatch(pattern);
+      expect(err.message).toMatch(/zip readers differ on which one to take/);
+    }
+  });
+
+  it('entries named with "./" or "\\" are found, folder entries are no files, and meta.json in two folders is refused', async () => {
+    const reference = await parseSogBundle(bundle);
+    for (const rename of [(n: string) => `./${n}`, (n: string) => `scene\\${n}`, (n: string) => `scene/./${n}`]) {
+      const entries = entriesOf(rename, [{ name: 'scene/', stored: new Uint8Array(0) }, { name: 'scene/', stored: new Uint8Array(0) }]);
+      const cloud = await parseSogBundle(zipArchive(entries));
+      expect(sameValues(cloud.positions, reference.positions)).toBe(true);
+    }
+    const twice = [...entriesOf((n) => `a/${n}`), ...entriesOf((n) => `b/${n}`)];
+    const err = await formatError(parseSogBundle(zipArchive(twice)));
+    expect(err.message).toMatch(/has no meta\.json at its root but 2 in folders \('a\/meta\.json', 'b\/meta\.json'\)/);
+  });
+
+  it('an entry whose local header gives another name than the directory', async () => {
+    const zip = zipArchive(entriesOf()).slice();
+    const view = new DataView(zip.buffer);
+    // Local headers (PK\x03\x04): name length at +26, name at +30.
+    let patched = 0;
+    for (let at = 0; at + 30 < zip.length; at++) {
+      if (view.getUint32(at, true) !== 0x04034b50) continue;
+      const name = new TextDecoder().decode(zip.subarray(at + 30, at + 30 + view.getUint16(at + 26, true)));
+      if (name === 'quats.webp') { zip[at + 30] = 'Q'.charCodeAt(0); patched++; }
+    }
+    expect(patched).toBe(1);
+    const err = await formatError(parseSogBundle(zip));
+    expect(err.message).toMatch(/entry 'quats\.webp' could not be unpacked.*the local header of 'quats\.webp' names it 'Quats\.webp'/);
+  });
+
   it('a zip missing an image meta.json names', async () => {
     const err = await formatError(parseSogBundle(bundleSog(written, { omit: ['quats.webp'] })));
     expect(err.message).toMatch(/\.sog bundle has no entry 'quats\.webp' that meta\.json names/);
@@ -550,11 +615,20 @@ describe('broken SOG input: SplatFormatError with a message that names the probl
       [(m) => { (m['scales'] as Record<string, unknown>)['codebook'] = 'x'; }, /scales\.codebook must be an array of 1 to 256 finite numbers/],
       [(m) => { (m['sh0'] as Record<string, unknown>)['files'] = []; }, /sh0\.files must list one file name/],
       [(m) => { (m['shN'] as Record<string, unknown>)['bands'] = 5; }, /shN\.bands must be 1, 2 or 3/],
+      // An array of the right length: the element that is wrong is named.
+      [(m) => { (m['scales'] as { codebook: unknown[] }).codebook[235] = true; }, /scales\.codebook must be an array of 1 to 256 finite numbers, found an array of 256 whose element 235 is true$/],
+      [(m) => { (m['sh0'] as { codebook: unknown[] }).codebook[4] = '-0.88'; }, /sh0\.codebook .* whose element 4 is "-0\.88"$/],
+      [(m) => { (m['means'] as { files: unknown[] }).files[1] = ''; }, /means\.files must list 2 file names, found an array of 2 whose element 1 is ""$/],
+      [(m) => { (m['quats'] as { files: unknown[] }).files[0] = null; }, /quats\.files must list one file name, found an array of 1 whose element 0 is null$/],
     ];
     for (const [edit, pattern] of cases) {
       const err = await formatError(parseSog(withMeta(edit), readerOf(written.files)));
       expect(err.message).toMatch(pattern);
     }
+    // JSON's 1e999 reads as Infinity, which no range may hold.
+    const infinite = written.metaJson.replace(/"mins":\[[^\],]*/, '"mins":[1e999');
+    expect((await formatError(parseSog(infinite, readerOf(written.files)))).message)
+      .toMatch(/means\.mins must be an array of 3 finite numbers, found an array of 3 whose element 0 is Infinity$/);
   });
 
   it('a short codebook that the image indexes past', async () => {

@@ -6,7 +6,6 @@
  */
 import type { SplatCloud } from '../../scene/splat-cloud';
 import { SplatFormatError } from '../format-error';
-import { lastPathSegment } from '../path-name';
 import { isZip, listZipEntries, zipEntryData, type ZipEntry } from '../zip-directory';
 import { inflateExactly, MAX_DEFLATE_RATIO } from '../zip-inflate';
 import { decodeSog, type ParseSogOptions } from './decode';
@@ -49,10 +48,14 @@ function unpackEntry(bytes: Uint8Array, entry: ZipEntry, maxBytes: number, refus
   return method === 0 ? data : inflateExactly(data, size, what);
 }
 
-/** A path inside the archive: `name` relative to the folder `dir` ('' or ending in '/'). */
-function resolveEntryName(dir: string, name: string): string {
+/**
+ * A path inside the archive in one spelling: '/' between its parts (a '\'
+ * too, as some zip writers use), and no '.', '..' or empty parts. Entries
+ * are found by this path, and names meta.json gives are resolved to it.
+ */
+function archivePath(path: string): string {
   const parts: string[] = [];
-  for (const part of `${dir}${name}`.split('/')) {
+  for (const part of path.split(/[/\\]/)) {
     if (part === '' || part === '.') continue;
     if (part === '..') parts.pop();
     else parts.push(part);
@@ -61,40 +64,95 @@ function resolveEntryName(dir: string, name: string): string {
 }
 
 /**
- * Parses a bundled .sog scene: a zip archive holding meta.json and the images
- * it names (meta.json at the root, or alone in one folder).
+ * The bundle's files by archivePath (folder entries, which hold no data,
+ * left out). Two entries of one path, or of paths that differ only in case
+ * or in how an accented letter is composed (macOS writes names decomposed),
+ * are refused: zip readers differ on which one such a name means (some take
+ * the first, some the last, and unpacked on a file system that ignores case
+ * one overwrites the other), so the same bundle would show different scenes.
  */
-export async function parseSogBundle(bytes: Uint8Array, options: ParseSogOptions = {}): Promise<SplatCloud> {
+function filesByPath(entries: readonly ZipEntry[]): Map<string, ZipEntry> {
+  const byPath = new Map<string, ZipEntry>();
+  const byFoldedPath = new Map<string, ZipEntry>();
+  for (const entry of entries) {
+    if (/[/\\]$/.test(entry.name)) continue;
+    const path = archivePath(entry.name);
+    const folded = path.normalize('NFC').toLowerCase();
+    const twin = byFoldedPath.get(folded);
+    if (twin) {
+      throw new SplatFormatError(twin.name === entry.name
+        ? `The .sog bundle holds two entries named '${entry.name}': zip readers differ on which one to take, so the bundle is refused`
+        : `The .sog bundle holds both '${twin.name}' and '${entry.name}', names of the same file (compared without './', ` +
+          `case and how accents are composed): zip readers differ on which one to take, so the bundle is refused`);
+    }
+    byFoldedPath.set(folded, entry);
+    byPath.set(path, entry);
+  }
+  return byPath;
+}
+
+/** Where meta.json is: at the root, else alone in one folder. */
+function findMeta(files: ReadonlyMap<string, ZipEntry>): string {
+  if (files.has('meta.json')) return 'meta.json';
+  const nested = [...files.keys()].filter((path) => path.endsWith('/meta.json'));
+  if (nested.length === 1) return nested[0]!;
+  if (nested.length > 1) {
+    const listed = nested.slice(0, 4).map((path) => `'${files.get(path)!.name}'`).join(', ');
+    throw new SplatFormatError(
+      `The .sog bundle has no meta.json at its root but ${nested.length} in folders (${listed}${nested.length > 4 ? ', …' : ''}): ` +
+      'it is not clear which scene to load',
+    );
+  }
+  const listed = [...files.values()].slice(0, 10).map((entry) => `'${entry.name}'`).join(', ');
+  throw new SplatFormatError(`The .sog bundle has no meta.json (its entries: ${listed || 'none'})`);
+}
+
+/** A bundle whose zip directory is read and whose meta.json is unpacked (not yet parsed). */
+export interface OpenedSogBundle {
+  /** meta.json's bytes. */
+  meta: Uint8Array;
+  /** Reads a file meta.json names, relative to meta.json's folder. */
+  readEntry: BoundedReader;
+}
+
+/**
+ * The zip layer of a .sog bundle: its directory, its files by path and its
+ * meta.json unpacked. Throws SplatFormatError for what is not a readable
+ * bundle.
+ */
+export function openSogBundle(bytes: Uint8Array): OpenedSogBundle {
   if (!isZip(bytes)) {
     const head = Array.from(bytes.subarray(0, 4), (b) => b.toString(16).padStart(2, '0')).join(' ');
     throw new SplatFormatError(
       `Not a .sog bundle: a .sog file is a zip archive (starting 50 4b 03 04), but this ${head === '' ? 'is empty' : `starts ${head}`}`,
     );
   }
-  let entries: Map<string, ZipEntry>;
+  let entries: ZipEntry[];
   try {
     entries = listZipEntries(bytes, MAX_ENTRIES);
   } catch (err) {
     throw zipError(err);
   }
-  let metaName = entries.has('meta.json') ? 'meta.json' : undefined;
-  if (!metaName) {
-    const nested = [...entries.keys()].filter((n) => lastPathSegment(n) === 'meta.json');
-    if (nested.length === 1) metaName = nested[0];
-  }
-  if (!metaName) {
-    const listed = [...entries.keys()].slice(0, 10).map((n) => `'${n}'`).join(', ');
-    throw new SplatFormatError(`The .sog bundle has no meta.json (its entries: ${listed || 'none'})`);
-  }
-  const dir = metaName.slice(0, metaName.lastIndexOf('/') + 1);
-  const meta = unpackEntry(bytes, entries.get(metaName)!, SOG_META_MAX_BYTES, (size) => { throw metaTooLarge(size); });
-  const layout = parseSogMeta(meta);
-  options.onProgress?.(0.02);
+  const files = filesByPath(entries);
+  const metaPath = findMeta(files);
+  const dir = metaPath.slice(0, metaPath.lastIndexOf('/') + 1);
+  const meta = unpackEntry(bytes, files.get(metaPath)!, SOG_META_MAX_BYTES, (size) => { throw metaTooLarge(size); });
   const readEntry: BoundedReader = async (name, bound) => {
-    const entry = entries.get(resolveEntryName(dir, name));
+    const entry = files.get(archivePath(`${dir}${name}`));
     if (!entry) throw new SplatFormatError(`The .sog bundle has no entry '${name}' that meta.json names`);
     return unpackEntry(bytes, entry, bound.maxBytes, (size) => bound.refuse(name, size));
   };
+  return { meta, readEntry };
+}
+
+/**
+ * Parses a bundled .sog scene: a zip archive holding meta.json and the images
+ * it names (meta.json at the root, or alone in one folder).
+ */
+export async function parseSogBundle(bytes: Uint8Array, options: ParseSogOptions = {}): Promise<SplatCloud> {
+  const { meta, readEntry } = openSogBundle(bytes);
+  const layout = parseSogMeta(meta);
+  options.onProgress?.(0.02);
   return decodeSog(layout, readEntry, {
     limits: options.limits,
     onProgress: (f) => options.onProgress?.(0.02 + 0.98 * f),

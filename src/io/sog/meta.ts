@@ -84,9 +84,16 @@ function isObject(value: unknown): value is Json {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function describeValue(value: unknown): string {
+/**
+ * A value as a message shows it. For an array, `fits` (what its elements
+ * must be) names the first element that is not.
+ */
+function describeValue(value: unknown, fits?: (element: unknown) => boolean): string {
   if (typeof value === 'string') return `"${value.length > 40 ? `${value.slice(0, 40)}…` : value}"`;
-  if (Array.isArray(value)) return `an array of ${value.length}`;
+  if (Array.isArray(value)) {
+    const bad = fits ? value.findIndex((v) => !fits(v)) : -1;
+    return `an array of ${value.length}${bad < 0 ? '' : ` whose element ${bad} is ${describeValue(value[bad])}`}`;
+  }
   if (value === null) return 'null';
   if (typeof value === 'object') return 'an object';
   return String(value);
@@ -105,10 +112,13 @@ function objectAt(parent: Json, path: string): Json {
   return value;
 }
 
+const isFiniteNumber = (v: unknown): boolean => typeof v === 'number' && Number.isFinite(v);
+const isFileName = (v: unknown): boolean => typeof v === 'string' && v !== '';
+
 function numbersAt(parent: Json, path: string, length: number): number[] {
   const value = member(parent, path);
-  if (!Array.isArray(value) || value.length !== length || !value.every((v) => typeof v === 'number' && Number.isFinite(v))) {
-    throw new SplatFormatError(`meta.json's ${path} must be an array of ${length} finite numbers, found ${describeValue(value)}`);
+  if (!Array.isArray(value) || value.length !== length || !value.every(isFiniteNumber)) {
+    throw new SplatFormatError(`meta.json's ${path} must be an array of ${length} finite numbers, found ${describeValue(value, isFiniteNumber)}`);
   }
   return value as number[];
 }
@@ -123,18 +133,18 @@ function numberAt(parent: Json, path: string): number {
 
 function codebookAt(parent: Json, path: string): number[] {
   const value = member(parent, path);
-  if (!Array.isArray(value) || value.length < 1 || value.length > 256 ||
-      !value.every((v) => typeof v === 'number' && Number.isFinite(v))) {
-    throw new SplatFormatError(`meta.json's ${path} must be an array of 1 to 256 finite numbers, found ${describeValue(value)}`);
+  if (!Array.isArray(value) || value.length < 1 || value.length > 256 || !value.every(isFiniteNumber)) {
+    throw new SplatFormatError(`meta.json's ${path} must be an array of 1 to 256 finite numbers, found ${describeValue(value, isFiniteNumber)}`);
   }
   return value as number[];
 }
 
 function filesAt(parent: Json, path: string, length: number): string[] {
   const value = member(parent, path);
-  if (!Array.isArray(value) || value.length < length || !value.slice(0, length).every((v) => typeof v === 'string' && v !== '')) {
+  if (!Array.isArray(value) || value.length < length || !value.slice(0, length).every(isFileName)) {
     const what = length === 1 ? 'one file name' : `${length} file names`;
-    throw new SplatFormatError(`meta.json's ${path} must list ${what}, found ${describeValue(value)}`);
+    const found = Array.isArray(value) ? describeValue(value.slice(0, length), isFileName) : describeValue(value);
+    throw new SplatFormatError(`meta.json's ${path} must list ${what}, found ${found}`);
   }
   return value.slice(0, length) as string[];
 }
