@@ -112,3 +112,15 @@ export function cloudOf(points: Vec3[]): SplatCloud {
   cloud.bounds = computeBounds(cloud.positions, cloud.count);
   return cloud;
 }
+
+/** `count` points on the upper half (+y) of a sphere of `radius` about the origin: a sky dome over a scene. */
+export function skyDome(count: number, radius: number, seed = 3): Vec3[] {
+  const rand = random(seed);
+  const points: Vec3[] = [];
+  while (points.length < count) {
+    const d: Vec3 = [gaussian(rand), gaussian(rand), gaussian(rand)];
+    const length = Math.hypot(...d);
+    if (d[1] >= 0) points.push([(radius * d[0]) / length, (radius * d[1]) / length, (radius * d[2]) / length]);
+  }
+  return points;
+}
