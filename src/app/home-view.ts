@@ -34,6 +34,12 @@ export function homeCameraFile(
 }
 
 /**
+ * Where the up axis comes from when neither the file nor its splats say:
+ * the page offers to turn such a scene over (it may be upside down).
+ */
+export const UP_BY_CONVENTION = 'convention (−y)';
+
+/**
  * Which way is up in a scene that opens, and what the panel says of it. No
  * format the viewer reads records an up axis, so it is the default scene's
  * own (+y), a guess from the splats where they show a clear ground
@@ -42,10 +48,10 @@ export function homeCameraFile(
 export function sceneUp(cloud: SplatCloud, isDefaultScene: boolean): { axis: UpAxis; source: string; why: string } {
   if (isDefaultScene) return { axis: '+y', source: 'the default scene', why: 'The default scene is made with +y up.' };
   const guess = guessUpAxis(cloud.positions, cloud.count);
-  if (guess) return { axis: guess.axis, source: 'guessed from the splats', why: `${guess.reason} Change it in "up axis" if it is wrong.` };
+  if (guess) return { axis: guess.axis, source: 'guessed (a ground)', why: `${guess.reason} Change it in "up axis" (or flip it with I) if it is wrong.` };
   return {
     axis: '-y',
-    source: 'convention (−y)',
+    source: UP_BY_CONVENTION,
     why: 'The file does not say which way is up and the splats show no clear ground: −y, the convention of captured scenes (COLMAP, INRIA trainers).',
   };
 }

@@ -37,7 +37,7 @@ export interface SceneFacts {
 /** Which way is up in the scene on screen, and where that came from. */
 export interface UpChoice {
   axis: UpAxis | 'levelled';
-  /** Short: 'guessed from the splats', 'the link', 'chosen in the panel', ... */
+  /** Short: 'guessed (a ground)', 'the link', 'chosen in the panel', ... */
   source: string;
   /** A sentence for a tooltip, where there is one. */
   why: string | undefined;

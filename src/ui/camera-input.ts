@@ -23,6 +23,9 @@ import type { OrbitCamera } from '../app/orbit-camera';
 import type { Bounds } from '../scene/splat-cloud';
 import { isTypingKey, PAGE_KEY_LISTENER } from './overlays';
 
+/** The key that turns the scene upside down (the up axis to its opposite); the page names it in its hint. */
+export const FLIP_UP_KEY = 'I';
+
 /** The controls, for a keyboard-help overlay (a mouse and a keyboard). */
 export const CAMERA_HELP: ReadonlyArray<[string, string]> = [
   ['Left drag', 'Orbit (fly mode: look around)'],
@@ -34,6 +37,7 @@ export const CAMERA_HELP: ReadonlyArray<[string, string]> = [
   ['Double-click', 'Orbit the point under the cursor'],
   ['R', 'Reset the view'],
   ['F', 'Frame the whole scene'],
+  [FLIP_UP_KEY, 'Turn the scene upside down (the up axis to its opposite)'],
 ];
 
 /** The controls on a touch screen. */
@@ -72,6 +76,8 @@ export interface CameraInputOptions {
   onPick?: (x: number, y: number) => void;
   /** Fly mode's motion, which the keys press and the wheel speeds up (the Viewer's, which steps it every frame). */
   fly?: FlyMotion;
+  /** FLIP_UP_KEY: the page turns the scene's up axis over (and frames it anew). */
+  onFlipUp?: () => void;
 }
 
 type Drag = 'none' | 'orbit' | 'pan' | 'pinch';
@@ -83,6 +89,7 @@ export class CameraInput {
   readonly fly: FlyMotion;
   private readonly bounds: (() => Bounds | undefined) | undefined;
   private readonly onPick: ((x: number, y: number) => void) | undefined;
+  private readonly onFlipUp: (() => void) | undefined;
   private hold: { timer: ReturnType<typeof setTimeout>; x: number; y: number } | null = null;
   private readonly abort = new AbortController();
   private readonly pointers = new Map<number, { x: number; y: number }>();
@@ -98,6 +105,7 @@ export class CameraInput {
     options: CameraInputOptions = {},
   ) {
     this.onChange = options.onChange;
+    this.onFlipUp = options.onFlipUp;
     this.fly = options.fly ?? new FlyMotion();
     this.bounds = options.bounds;
     this.onPick = options.onPick;
@@ -267,6 +275,11 @@ export class CameraInput {
         else this.camera.reset();
         break;
       }
+      case FLIP_UP_KEY.toLowerCase(): case FLIP_UP_KEY:
+        // The page changes the up axis and frames the scene; no camera change of ours to report.
+        this.onFlipUp?.();
+        e.preventDefault();
+        return;
       default: return;
     }
     e.preventDefault();

@@ -1,9 +1,27 @@
 /**
- * How the page names files it is handed, in messages and the panel. DOM-free.
+ * How the page names files it is handed, in messages and the panel, and how
+ * a long name is shortened to the room it has. DOM-free.
  */
 import { mainFileOf } from '../io/formats/detect';
 
 /** How opened files are named in messages: the file, or the main one of those opened together (a SOG's meta.json among its images). */
 export function sceneName(files: File[]): string {
   return mainFileOf(files)?.name ?? `${files.length} files`;
+}
+
+/**
+ * `text` cut in the middle to the longest form that `fits` ("inria_ka…9k_sh3.ply"),
+ * keeping a file's start and its extension; whole when it fits.
+ */
+export function ellipsizeMiddle(text: string, fits: (shown: string) => boolean): string {
+  if (fits(text)) return text;
+  const cut = (kept: number) => `${text.slice(0, Math.floor(kept / 2))}…${text.slice(text.length - Math.ceil(kept / 2))}`;
+  // The most characters kept around the ellipsis that still fit (a binary search: fits is a measurement).
+  let low = 0, high = text.length - 1;
+  while (low < high) {
+    const mid = Math.ceil((low + high) / 2);
+    if (fits(cut(mid))) low = mid;
+    else high = mid - 1;
+  }
+  return cut(low);
 }

@@ -4,6 +4,7 @@
  * rows, the up axis, the view link, the page's ready flag). The Viewer
  * never calls the page; this is the one place that listens.
  */
+import { UP_BY_CONVENTION } from '../app/home-view';
 import type { AnyViewer } from '../app/viewer';
 import type { SceneFacts } from '../app/viewer-state';
 import type { MessageOverlay, ProgressBar } from './overlays';
@@ -52,6 +53,8 @@ export function bindViewer(viewer: AnyViewer, { gui, messages, progress, sharing
   viewer.on('up', (choice) => {
     gui.set('upSource', choice.source, choice.why);
     gui.refreshUpAxis();
+    // Only a scene whose up is the bare convention may be upside down; any other choice (a guess, the user's) ends the offer.
+    gui.showUpHint(choice.source === UP_BY_CONVENTION);
   });
   viewer.on('camera', () => sharing.scheduleUrlUpdate());
   viewer.on('message', ({ title, text, tone }) => {

@@ -10,6 +10,9 @@ import { SORT_LABELS, type SortMode } from '../app/order-policy';
 import type { ViewerSettings } from '../app/viewer-settings';
 import type { DifferenceMeasure } from '../render/splat-resolve';
 import { describeScreenFilter, screenFilterFor, type AntiAliasingSetting, type SceneAntiAliasing } from '../scene/anti-aliasing';
+import { FLIP_UP_KEY } from './camera-input';
+import { el } from './overlays';
+import { ellipsizeMiddle } from './scene-names';
 
 export { SORT_LABELS, type SortMode };
 
@@ -57,6 +60,8 @@ export interface ViewerGuiActions {
   fullscreen(): void;
   /** Make what is up on screen the scene's up. */
   level(): void;
+  /** Turn the scene upside down: the up axis to its opposite (FLIP_UP_KEY). */
+  flipUp(): void;
   /** Hide the panel, the stats and the help hint (U; the page's `ui=0`). */
   hideUi(): void;
   /** Any setting changed (the viewer reads `settings` itself). */
@@ -73,6 +78,12 @@ export class ViewerGui {
   private readonly upAxisController: Controller;
   private readonly cameraModeController: Controller;
   private readonly shDegreeController: Controller;
+  /** Under the file's name while its up axis is only the convention: it may be upside down. */
+  private readonly upHint: HTMLButtonElement;
+  /** Measures the read-only rows' texts, to shorten those longer than their row. */
+  private readonly measure = document.createElement('canvas').getContext('2d');
+  /** What each read-only row shows, for the text and the room it was fitted to. */
+  private readonly fitted = new Map<Controller, { text: string; room: number; shown: string }>();
   /** The SH degree of the scene on screen: the slider's top. */
   private sceneShDegree = 3;
   private dirty = true;
@@ -90,23 +101,19 @@ export class ViewerGui {
       const c = folder.add(this.info, key).name(label).disable();
       c.domElement.classList.add('read-only');
       this.infoControllers.push(c);
+      return c;
     };
 
     const scene = gui.addFolder('Scene');
     scene.add({ open: () => actions.openFile() }, 'open').name('open scene…');
     scene.add({ reset: () => actions.resetCamera() }, 'reset').name('reset camera');
     this.upAxisController = scene
-      .add(settings, 'upAxis', {
-        '+y (default scene)': '+y',
-        '−y (captured scenes)': '-y',
-        '+z': '+z',
-        '−z': '-z',
-        '+x': '+x',
-        '−x': '-x',
-        'levelled (from a view)': 'levelled',
-      })
+      .add(settings, 'upAxis', { '+y': '+y', '−y': '-y', '+z': '+z', '−z': '-z', '+x': '+x', '−x': '-x', levelled: 'levelled' })
       .name('up axis')
       .onChange(changed('upAxis'));
+    // Short labels fit the row; what they mean is in the tooltip.
+    this.upAxisController.domElement.title =
+      `The scene's up: +y for the default scene, −y for captured scenes (COLMAP, INRIA trainers), levelled after "level". ${FLIP_UP_KEY} turns it over.`;
     scene.add({ level: () => actions.level() }, 'level').name('level (up = screen up)');
     const view = gui.addFolder('View');
     view.add({ copy: () => actions.copyViewLink() }, 'copy').name('copy view link');
@@ -120,7 +127,12 @@ export class ViewerGui {
     view.add({ fullscreen: () => actions.fullscreen() }, 'fullscreen').name('fullscreen');
     view.add(settings, 'showStats').name('stats panels').onChange(changed('showStats'));
     view.add({ hide: () => actions.hideUi() }, 'hide').name('hide panels (U)');
-    readOnly(scene, 'scene', 'file');
+    const file = readOnly(scene, 'scene', 'file');
+    this.upHint = el('button', { type: 'button', className: 'up-hint', hidden: true, textContent: `upside down? press ${FLIP_UP_KEY}` });
+    this.upHint.title = 'The file does not say which way is up and its splats show no clear ground: it opened with −y up, the convention of captured scenes. Click or press ' +
+      `${FLIP_UP_KEY} to turn it over.`;
+    this.upHint.addEventListener('click', () => actions.flipUp());
+    file.domElement.after(this.upHint);
     readOnly(scene, 'splats', 'splats');
     readOnly(scene, 'sceneSh', 'SH in file');
     readOnly(scene, 'fileSize', 'file size');
@@ -187,6 +199,11 @@ export class ViewerGui {
   /** Shows a setting the viewer changed itself (the up axis picked on load). */
   refreshUpAxis(): void {
     this.upAxisController.updateDisplay();
+  }
+
+  /** Shows or hides the offer to turn the scene over (its up is only the convention). */
+  showUpHint(show: boolean): void {
+    this.upHint.hidden = !show;
   }
 
   /**
@@ -269,13 +286,41 @@ export class ViewerGui {
     this.dirty = true;
   }
 
-  /** Redraws the read-only displays, only when one of them changed. */
+  /**
+   * Redraws the read-only displays when one of them changed, and cuts a
+   * text longer than its row in the middle (a file name keeps its start and
+   * extension); the tooltip has it whole.
+   */
   update(): void {
-    if (!this.dirty) return;
-    this.dirty = false;
-    for (const c of this.infoControllers) {
-      c.updateDisplay();
-      c.domElement.title = this.tooltips[c.property as keyof ViewerInfo] ?? String(c.getValue());
+    if (this.dirty) {
+      this.dirty = false;
+      for (const c of this.infoControllers) {
+        c.updateDisplay();
+        this.fitted.delete(c);
+        c.domElement.title = this.tooltips[c.property as keyof ViewerInfo] ?? String(c.getValue());
+      }
     }
+    for (const c of this.infoControllers) this.fit(c);
+  }
+
+  /** Shows `c`'s text in the room its row has now, cut in the middle if it is longer. */
+  private fit(c: Controller): void {
+    const input = c.domElement.querySelector('input');
+    if (!input || !this.measure) return;
+    const text = String(c.getValue());
+    const room = input.clientWidth;
+    const last = this.fitted.get(c);
+    if (last && last.text === text && last.room === room) {
+      if (input.value !== last.shown) input.value = last.shown;
+      return;
+    }
+    // A closed panel or a hidden row has no room to measure: fitted once it shows.
+    if (room === 0) return;
+    const style = getComputedStyle(input);
+    const inner = room - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+    this.measure.font = style.font;
+    const shown = ellipsizeMiddle(text, (t) => this.measure!.measureText(t).width <= inner);
+    this.fitted.set(c, { text, room, shown });
+    input.value = shown;
   }
 }

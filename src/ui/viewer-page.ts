@@ -15,6 +15,7 @@ import { createViewerState, type ViewerState } from '../app/viewer-state';
 import type { ViewerSettings } from '../app/viewer-settings';
 import type { CameraMode } from '../app/fly-motion';
 import { openFirstScene } from '../app/first-scene';
+import { flippedUpAxis } from '../app/up-axis';
 import { sceneName } from './scene-names';
 import { CAMERA_HELP, CameraInput, TOUCH_HELP } from './camera-input';
 import { DropZone, FilePicker, HelpOverlay, MessageOverlay, PAGE_KEY_LISTENER, ProgressBar, el, isTypingKey, reportGpuErrors } from './overlays';
@@ -110,6 +111,7 @@ export class ViewerPage {
       screenshot: () => void this.sharing.screenshot(viewer.settings.screenshotScale),
       fullscreen: () => this.layout.toggleFullscreen(),
       level: () => viewer.level(),
+      flipUp: () => this.flipUp(),
       hideUi: () => this.layout.setUiHidden(true),
       changed: (name) => this.settingChanged(name),
     });
@@ -132,6 +134,7 @@ export class ViewerPage {
         this.sharing.scheduleUrlUpdate();
       },
       onPick: (x, y) => void viewer.pick(x, y),
+      onFlipUp: () => this.flipUp(),
     });
     window.addEventListener('keydown', (event) => {
       if (isTypingKey(event) || event.ctrlKey || event.metaKey || event.altKey) return;
@@ -214,6 +217,13 @@ export class ViewerPage {
       // Auto measures on its own every few frames; without either, nothing is measured.
       if (!s.measureOrder && s.keyBits !== 'auto') gui.showOrderError(null);
     }
+  }
+
+  /** Turns the scene upside down (the I key, the panel's hint): the opposite up axis, the scene framed anew. */
+  private flipUp(): void {
+    this.viewer.settings.upAxis = flippedUpAxis(this.viewer.settings.upAxis, this.viewer.camera.up);
+    this.gui.refreshUpAxis();
+    this.settingChanged('upAxis');
   }
 
   /** Orbit or fly (the C key, a link, a camera file), shown in the panel; `link`: the view link follows. */

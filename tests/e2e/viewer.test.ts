@@ -25,6 +25,9 @@ import { scenePath } from '../shared-scenes';
 import { decodePng } from '../../cli/png';
 import { parseSplatPly } from '../../src/io/ply';
 import { bundleSog, writeSog } from '../support/sog-writer';
+import { writeSplatPly } from '../support/ply-writer';
+import { aerialTown, cloudOf, placed } from '../support/up-scenes';
+import { UP_BY_CONVENTION } from '../../src/app/home-view';
 
 const SCENE_9K = scenePath('inria_kacytran_iter7000_9k_sh3.ply');
 /** Every page's size (small, so that SwiftShader keeps up: ~1 frame/s). */
@@ -391,6 +394,52 @@ describe('viewer page', { timeout: BROWSER_TEST_TIMEOUT_MS }, () => {
 
     await page().locator('.message button', { hasText: 'Dismiss' }).click();
     expect(await page().locator('.message').count()).toBe(0);
+  });
+
+  it('offers to turn over a scene whose up is only the convention; I turns it and the offer goes, as it does for a scene with a ground', async () => {
+    // The 9k scene: no ground to go by, so −y by convention, and the offer under its name.
+    const hint = page().locator('.up-hint');
+    expect((await state()).up.source).toBe(UP_BY_CONVENTION);
+    await setPanelOpen(true);
+    await hint.waitFor({ state: 'visible' });
+    expect(await hint.textContent()).toBe('upside down? press I');
+
+    // In an 800 × 500 window the up axis, the file's name and the offer show whole in their rows.
+    await page().setViewportSize({ width: 800, height: 500 });
+    await waitFor('the panel beside the scene', "!document.body.classList.contains('narrow-window')");
+    const rows = ['.up-hint', ...['file', 'up axis from'].map((name) => `row:${name}`), 'select:up axis'];
+    await viewer.tab.waitFor('every row fitted to its width', (rows: string[]) => rows.every((what) => {
+      const [kind, name] = what.split(':');
+      const row = Array.from(document.querySelectorAll('.lil-gui .lil-controller')).find((c) => c.querySelector('.lil-name')?.textContent === name);
+      const shown = kind === 'row' ? row?.querySelector('input') : kind === 'select' ? row?.querySelector('.lil-display') : document.querySelector(what);
+      return !!shown && shown.clientWidth > 0 && shown.scrollWidth <= shown.clientWidth;
+    }), rows);
+    const file = guiRow('file');
+    expect(await file.locator('input').inputValue()).toMatch(/^inria_.+….+_sh3\.ply$/);
+    expect(await file.getAttribute('title')).toBe('inria_kacytran_iter7000_9k_sh3.ply');
+    await page().setViewportSize(VIEWPORT);
+    await waitFor('the panel a sheet again', "document.body.classList.contains('narrow-window')");
+
+    // I turns the scene over: +y up, framed anew; the offer goes and stays gone.
+    await page().keyboard.press('i');
+    await waitFor('+y up', "window.__splatsort.view.up.join() === '0,1,0'");
+    await hint.waitFor({ state: 'hidden' });
+    expect((await state()).up).toMatchObject({ axis: '+y', source: 'chosen in the panel' });
+    expect(await guiRow('up axis').locator('select').inputValue()).toBe('+y');
+    await page().keyboard.press('i');
+    await waitFor('−y up again', "window.__splatsort.view.up.join() === '0,-1,0'");
+    expect(await hint.isHidden()).toBe(true);
+
+    // The scene opened anew is −y by convention again, with the offer; a town on its ground (+z up) is guessed, without it.
+    await page().setInputFiles('#file-input', SCENE_9K);
+    await viewer.tab.waitFor('the 9k scene by convention', (source: string) => window.__splatsort!.up.source === source, UP_BY_CONVENTION);
+    await hint.waitFor({ state: 'visible' });
+    const town = cloudOf(placed(aerialTown(), '+z'));
+    await page().setInputFiles('#file-input', { name: 'town.ply', mimeType: 'application/octet-stream', buffer: Buffer.from(writeSplatPly(town)) });
+    await waitFor('the town on screen', `window.__splatsort.splats === ${town.count} && !window.__splatsort.loading`);
+    expect((await state()).up.axis).toBe('+z');
+    await hint.waitFor({ state: 'hidden' });
+    await setPanelOpen(false);
   });
 
   it('toggles the keyboard help with H and closes it with Escape', async () => {

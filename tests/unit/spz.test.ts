@@ -1,12 +1,15 @@
 import { readFileSync } from 'node:fs';
 import { ANTIALIASED_FILTER } from '../../src/scene/anti-aliasing';
 import { gzipSync } from 'node:zlib';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { mat4 } from 'gl-matrix';
+import { beforeAll, describe, expect, it, test } from 'vitest';
 import { detectSplatFormat, loadSplatFile } from '../../src/io/parse-splat-file';
 import { SplatFormatError } from '../../src/io/ply';
 import { isSpz } from '../../src/io/spz/layout';
 import { parseSpz } from '../../src/io/spz/parse';
+import { renderReference, type ReferenceView } from '../../src/render/reference-rasterizer';
 import { SH_C0, type SplatCloud } from '../../src/scene/splat-cloud';
+import { concat, gzip, rng, zstdStored } from '../support/splat-files';
 import { scenePath } from '../shared-scenes';
 
 describe('parseSpz on the PlayCanvas biker (version 4)', () => {
@@ -177,5 +180,76 @@ describe('the loader entry point', () => {
     expect(detectSplatFormat(bytes, 'anything.bin')).toBe('spz');
     const cloud = await loadSplatFile(bytes, 'biker.spz');
     expect(cloud.count).toBe(152746);
+  });
+});
+
+/** Attribute planes of `count` splats inside a unit ball, large enough to cover pixels, with random rotations and SH of degree 3. */
+function frameTestPlanes(count: number): Uint8Array[] {
+  const random = rng(29);
+  const byte = () => Math.floor(random() * 256);
+  const positions = new Uint8Array(count * 9);
+  for (let i = 0; i < count * 3; i++) {
+    const fixed = Math.round((2 * random() - 1) * 4096) & 0xffffff; // ±1 at 12 fractional bits
+    positions.set([fixed & 0xff, (fixed >> 8) & 0xff, fixed >> 16], 3 * i);
+  }
+  const scales = Uint8Array.from({ length: count * 3 }, () => 112 + Math.floor(random() * 24)); // log scale -3..-1.5
+  const alphas = Uint8Array.from({ length: count }, () => 160 + Math.floor(random() * 80));
+  const colours = Uint8Array.from({ length: count * 3 }, byte);
+  const rotations = Uint8Array.from({ length: count * 4 }, byte);
+  const sh = Uint8Array.from({ length: count * 45 }, byte);
+  return [positions, alphas, colours, scales, rotations, sh];
+}
+
+function spzHeaderBytes(version: 3 | 4, count: number, bytes: number): Uint8Array {
+  const header = new Uint8Array(bytes);
+  const view = new DataView(header.buffer);
+  view.setUint32(0, 0x5053474e, true);
+  view.setUint32(4, version, true);
+  view.setUint32(8, count, true);
+  header[12] = 3;
+  header[13] = 12;
+  return header;
+}
+
+/** The same planes as a gzip-wrapped version 3 file and as a version 4 file of stored zstd streams. */
+function frameTestFiles(count: number): { version: number; bytes: Uint8Array }[] {
+  const planes = frameTestPlanes(count);
+  const v3 = gzip(concat(spzHeaderBytes(3, count, 16), ...planes));
+  const frames = planes.map(zstdStored);
+  const header = spzHeaderBytes(4, count, 32);
+  header[15] = frames.length;
+  new DataView(header.buffer).setUint32(16, 32, true);
+  const table = new Uint8Array(frames.length * 16);
+  const tableView = new DataView(table.buffer);
+  frames.forEach((frame, s) => {
+    tableView.setBigUint64(s * 16, BigInt(frame.length), true);
+    tableView.setBigUint64(s * 16 + 8, BigInt(planes[s]!.length), true);
+  });
+  return [{ version: 3, bytes: v3 }, { version: 4, bytes: concat(header, table, ...frames) }];
+}
+
+describe('SPZ files open in the PLY convention, every version alike', () => {
+  const SIZE = 48;
+  const turn = ([x, y, z]: number[]): [number, number, number] => [x!, -y!, -z!];
+  const view = (eye: [number, number, number], up: [number, number, number], shDegree: number): ReferenceView => ({
+    view: mat4.lookAt(mat4.create(), eye, [0, 0, 0], up), eye, fovY: Math.PI / 3, width: SIZE, height: SIZE, shDegree, background: [0, 0, 0],
+  });
+
+  test.each(frameTestFiles(80))('version $version: the scene drawn in its RUB frame is the scene drawn in the PLY frame, SH bands included', async ({ bytes }) => {
+    const rub = await parseSpz(bytes, { coordinates: 'rub' });
+    const rdf = await parseSpz(bytes);
+    for (let i = 0; i < rub.count * 3; i++) expect(rdf.positions[i]).toBe(i % 3 === 0 ? rub.positions[i] : -rub.positions[i]!);
+    // A camera in the PLY frame, −y up, and the same camera turned into SPZ's frame (y and z negated).
+    const eye: [number, number, number] = [1.2, -1.5, -3];
+    const inPly = renderReference(rdf, view(eye, [0, -1, 0], 3));
+    const inSpz = renderReference(rub, view(turn(eye), turn([0, -1, 0]), 3));
+    let largest = 0;
+    for (let i = 0; i < inPly.rgb.length; i++) largest = Math.max(largest, Math.abs(inPly.rgb[i]! - inSpz.rgb[i]!));
+    expect(largest).toBeLessThan(1e-4);
+    // The view-dependent bands matter in this picture: without them it differs.
+    const flat = renderReference(rdf, view(eye, [0, -1, 0], 0));
+    let shEffect = 0;
+    for (let i = 0; i < inPly.rgb.length; i++) shEffect = Math.max(shEffect, Math.abs(inPly.rgb[i]! - flat.rgb[i]!));
+    expect(shEffect).toBeGreaterThan(0.05);
   });
 });

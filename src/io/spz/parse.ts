@@ -16,7 +16,13 @@
  * SPZ stores coordinates as RUB (x right, y up, z back); PLY scenes are RDF
  * (y down, z forward). By default the parser converts to RDF (a 180° turn
  * about x: y and z of positions and quaternion axes negated, SH bands
- * sign-flipped accordingly) so SPZ and PLY scenes line up.
+ * sign-flipped accordingly) so SPZ and PLY scenes line up. Versions 2, 3
+ * and 4 turn alike; the PlayCanvas biker's .spz and .compressed.ply then
+ * agree splat for splat. The header has no field for the frame, and a
+ * writer that skips the conversion (the reference library's default
+ * "unspecified" frame) stores PLY axes as they are: such a file opens
+ * upside down here, and only the up-axis guess (app/up-guess.ts) or the
+ * user can tell.
  */
 import { ANTIALIASED_FILTER } from '../../scene/anti-aliasing';
 import { allocateSplatCloud, computeBounds, shCoefficients, type SplatCloud } from '../../scene/splat-cloud';
