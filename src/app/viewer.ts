@@ -274,7 +274,7 @@ export class Viewer<S> {
     return this.frames.capture(this.rig.shown, width, height);
   }
 
-  /** The camera file of the scene's home view at width × height, as the viewer opens it without a panel. */
+  /** The camera file of the scene's home view at width × height, as the viewer opens it without overlays. */
   homeCamera(width: number, height: number): CameraFile {
     const camera = new OrbitCamera().copy(this.camera);
     camera.setInsets(NO_INSETS);
