@@ -270,8 +270,8 @@ describe('a desktop window, 1280×800', { timeout: BROWSER_TEST_TIMEOUT_MS }, ()
     const beside = await viewer.tab.sceneCoverage(overlays);
     console.log(`cube drawn over ${beside.drawn} px, ${beside.under.join(' and ')} of them under the stats and the panel; free part x ${free.x}..${free.x + free.width}`);
     expect(beside.drawn).toBeGreaterThan(0.1 * WIDTH * HEIGHT);
-    // Under the overlays: none but the splats' soft edges.
-    expect(beside.under[0]! + beside.under[1]!).toBeLessThan(0.01 * beside.drawn);
+    // Under the overlays: none but the splats' soft edges (framed beside the panel only, 1.1 % lay under the stats).
+    expect(beside.under[0]! + beside.under[1]!).toBeLessThan(0.002 * beside.drawn);
 
     // Folded to a tab, the stats leave the whole height beside the panel: the cube is framed larger, still clear of both.
     await page().locator('.stats-toggle').click();
@@ -280,7 +280,7 @@ describe('a desktop window, 1280×800', { timeout: BROWSER_TEST_TIMEOUT_MS }, ()
     const folded = await viewer.tab.sceneCoverage(overlays);
     console.log(`folded: drawn over ${folded.drawn} px, ${folded.under.join(' and ')} under the tab and the panel; free part x ${wider.x}..${wider.x + wider.width}`);
     expect(folded.box.bottom - folded.box.top).toBeGreaterThan(beside.box.bottom - beside.box.top);
-    expect(folded.under[0]! + folded.under[1]!).toBeLessThan(0.01 * folded.drawn);
+    expect(folded.under[0]! + folded.under[1]!).toBeLessThan(0.002 * folded.drawn);
     expect(await page().evaluate(() => window.__splatsortViewer!.settings.statsCollapsed)).toBe(true);
     await page().locator('.stats-toggle').click();
     await viewer.tab.waitFor('the stats unfolded', () => !window.__splatsortViewer!.settings.statsCollapsed, undefined);
