@@ -38,7 +38,8 @@ export function followCamera(shown: OrbitCamera, goal: OrbitCamera, seconds: num
   const pitchGap = goal.pitch - shown.pitch;
   const zoomGap = Math.log(goal.distance / shown.distance);
   const targetGap = vec3.distance(shown.target, goal.target);
-  const insetGap = INSET_SIDES.reduce((gap, side) => Math.max(gap, Math.abs(goal.insets[side] - shown.insets[side])), 0);
+  let insetGap = 0;
+  for (const side of INSET_SIDES) insetGap = Math.max(insetGap, Math.abs(goal.insets[side] - shown.insets[side]));
   const settled = Math.abs(yawGap) < SETTLED && Math.abs(pitchGap) < SETTLED && Math.abs(zoomGap) < SETTLED &&
     targetGap < SETTLED * goal.distance && insetGap < SETTLED;
   if (share >= 1 || settled || !Number.isFinite(zoomGap)) {

@@ -257,12 +257,12 @@ export class OrbitCamera {
 
   /** Takes what overlays cover of the window (clamped so at least MIN_FREE_SHARE of each side stays free). */
   setInsets(insets: Readonly<ViewInsets>): void {
-    const fit = (a: number, b: number): [number, number] => {
-      const lo = clamp(a, 0, 1 - MIN_FREE_SHARE) || 0;
-      return [lo, clamp(b, 0, 1 - MIN_FREE_SHARE - lo) || 0];
-    };
-    [this.insets.left, this.insets.right] = fit(insets.left, insets.right);
-    [this.insets.top, this.insets.bottom] = fit(insets.top, insets.bottom);
+    // (NaN becomes 0.) Written in place: the drawn camera takes them every frame.
+    const i = this.insets;
+    i.left = clamp(insets.left, 0, 1 - MIN_FREE_SHARE) || 0;
+    i.right = clamp(insets.right, 0, 1 - MIN_FREE_SHARE - i.left) || 0;
+    i.top = clamp(insets.top, 0, 1 - MIN_FREE_SHARE) || 0;
+    i.bottom = clamp(insets.bottom, 0, 1 - MIN_FREE_SHARE - i.top) || 0;
   }
 
   /** Takes every setting of `from`: pose, up, field of view, zoom limits, insets and home. */
