@@ -2,9 +2,10 @@
  * The viewer's cameras: the one the controls move (links and camera files
  * keep it), the one drawn, which follows it smoothly
  * (src/app/camera-damping.ts), and fly mode's motion; framing a scene from
- * the home angle in the part of the window the panel leaves free. DOM-free.
+ * the home angle in the part of the window the overlays leave free, and
+ * following that part as it changes. DOM-free.
  */
-import { OrbitCamera } from './orbit-camera';
+import { OrbitCamera, type ViewInsets } from './orbit-camera';
 import { FlyMotion, type FlySpeed } from './fly-motion';
 import { followCamera } from './camera-damping';
 import { frameHome, HOME_PITCH, HOME_YAW } from './home-view';
@@ -35,10 +36,32 @@ export class CameraRig {
   /** Width over height of the window the scene is framed in. */
   private aspect = 1;
 
-  /** The window's shape, and the share of its width an open panel covers at the right (framing leaves it out). */
-  setWindow(width: number, height: number, coveredRight: number): void {
-    this.aspect = width > 0 && height > 0 ? width / height : 1;
-    this.camera.coveredRight = coveredRight;
+  /**
+   * The window's shape, and what its overlays cover (framing leaves it
+   * out). Returns whether either changed.
+   */
+  setWindow(width: number, height: number, insets: Readonly<ViewInsets>): boolean {
+    const aspect = width > 0 && height > 0 ? width / height : 1;
+    const before = { ...this.camera.insets };
+    this.camera.setInsets(insets);
+    const changed = aspect !== this.aspect || (Object.keys(before) as (keyof ViewInsets)[]).some((side) => before[side] !== this.camera.insets[side]);
+    this.aspect = aspect;
+    return changed;
+  }
+
+  /**
+   * The window or its free part changed (an overlay opened, closed or
+   * moved; a resize): the home pose is fitted to it anew, and so is the
+   * camera while the user has not moved it, from where it looks now (an
+   * auto-rotate's turn is kept). A camera the user moved keeps its pose:
+   * only the lens shift follows the free part. The drawn camera glides
+   * to either (camera damping): no jump.
+   */
+  refit(bounds: Bounds, up: UpAxis): void {
+    const framed = new OrbitCamera().copy(this.camera);
+    this.frameHome(bounds, up, framed);
+    this.camera.takeHome(framed);
+    if (!this.moved) this.camera.frame(bounds, this.aspect);
   }
 
   /** Frames `bounds` from the home angle with `up` up; that pose becomes the home pose (R). */
@@ -100,10 +123,10 @@ export class CameraRig {
   }
 
   restore(saved: RigSnapshot): void {
-    const coveredRight = this.camera.coveredRight;
+    const insets = { ...this.camera.insets };
     this.camera.copy(saved.camera);
-    // The panel is where it is now, not where it was.
-    this.camera.coveredRight = coveredRight;
+    // The overlays are where they are now, not where they were.
+    this.camera.setInsets(insets);
     this.fly.restoreSpeed(saved.flySpeed);
     this.moved = saved.moved;
     this.snap = true;

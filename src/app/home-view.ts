@@ -1,21 +1,23 @@
 /**
  * The view a scene opens with, in the viewer and in `npm run render`
  * without a camera file: seen from a little to the right and above (yaw
- * HOME_YAW, pitch HOME_PITCH), the bulk of its splats (robustBounds) fitted
- * to the window, with the scene's up axis up. DOM-free.
+ * HOME_YAW, pitch HOME_PITCH), the bulk of its visible mass
+ * (visibleMassBounds) fitted to the window, with the scene's up axis up.
+ * DOM-free.
  */
 import { guessUpAxis } from './up-guess';
 import { UP_AXES, type UpAxis } from './up-axis';
 import { OrbitCamera } from './orbit-camera';
 import type { CameraFile } from './camera-file';
 import { cameraFileOf } from './camera-file';
-import { robustBounds, type SplatCloud } from '../scene/splat-cloud';
+import type { Bounds, SplatCloud } from '../scene/splat-cloud';
+import { visibleMassBounds } from '../scene/visible-mass';
 
 export const HOME_YAW = 0.6;
 export const HOME_PITCH = 0.3;
 
 /** Frames `camera` on the bounds from the home angle with `up` up; that pose becomes its home. */
-export function frameHome(camera: OrbitCamera, bounds: ReturnType<typeof robustBounds>, up: UpAxis, aspect: number): void {
+export function frameHome(camera: OrbitCamera, bounds: Bounds, up: UpAxis, aspect: number): void {
   camera.setUp(UP_AXES[up]);
   camera.yaw = HOME_YAW;
   camera.pitch = HOME_PITCH;
@@ -29,7 +31,7 @@ export function homeCameraFile(
   look: { width: number; height: number; up: UpAxis; background: [number, number, number]; shDegree: number },
 ): CameraFile {
   const camera = new OrbitCamera();
-  frameHome(camera, robustBounds(cloud.positions, cloud.count), look.up, look.width / look.height);
+  frameHome(camera, visibleMassBounds(cloud), look.up, look.width / look.height);
   return cameraFileOf(camera.getView({ eye: [0, 0, 0], target: [0, 0, 0], up: [0, 1, 0], fovyDeg: 60 }), look);
 }
 

@@ -60,7 +60,7 @@ export async function renderOffscreen(
   order: DrawOrder,
   scene: GpuSplats,
   camera: CameraFile,
-  options: { keyBits?: number; splatScale?: number; view?: FrameView; screenFilter?: ScreenFilter } = {},
+  options: { keyBits?: number; splatScale?: number; view?: FrameView; screenFilter?: ScreenFilter; shiftNdc?: readonly [number, number] } = {},
 ): Promise<OffscreenPicture> {
   const { width, height } = camera;
   const parameters: FrameParameters = {
@@ -77,6 +77,8 @@ export async function renderOffscreen(
     screenFilter: options.screenFilter,
   };
   cameraMatrices(camera, parameters.view, parameters.projection);
+  // A lens shift (the viewer's beside overlays; OrbitCamera.projectionMatrix).
+  if (options.shiftNdc) [parameters.projection[8], parameters.projection[9]] = options.shiftNdc;
   frame.setScene(scene);
   const texture = createTarget(device, 'renderOffscreen.target', width, height, OFFSCREEN_FORMAT);
   try {

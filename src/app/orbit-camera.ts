@@ -38,6 +38,24 @@ export function createCameraView(): CameraView {
   return { eye: [0, 0, 1], target: [0, 0, 0], up: [0, 1, 0], fovyDeg: 60 };
 }
 
+/**
+ * The shares of the window's width (left, right) and height (top, bottom)
+ * that overlays cover at each edge: the scene is framed in the rest, the
+ * free rectangle.
+ */
+export interface ViewInsets {
+  left: number;
+  top: number;
+  right: number;
+  bottom: number;
+}
+
+/** No overlay: the whole window is free. */
+export const NO_INSETS: Readonly<ViewInsets> = { left: 0, top: 0, right: 0, bottom: 0 };
+
+/** The free rectangle keeps at least this share of the window's width and height, whatever the overlays. */
+const MIN_FREE_SHARE = 0.1;
+
 export interface OrbitCameraOptions {
   /** Vertical field of view in radians (default 60°). */
   fovY?: number;
@@ -72,13 +90,14 @@ export class OrbitCamera {
   /** Rᵀ as a 4×4 (scene → orbit), for the view matrix. */
   private readonly sceneToOrbit = mat4.create();
   /**
-   * The fraction of the window's width that a panel covers at its right
-   * edge (0 to 0.5). The picture is shifted left by half of it, so the
-   * target shows in the middle of the part left uncovered, and frame() fits
-   * the scene into that part. The view itself (eye, target) is unchanged:
-   * view links and camera files do not depend on the window's panels.
+   * What overlays cover of the window (setInsets). The projection is
+   * shifted (a lens shift: the eye and its orientation stay, the picture
+   * slides in the image plane) so the target shows in the middle of the
+   * free rectangle, and frame() fits the scene into it; orbiting still
+   * turns about the target. The view itself (eye, target) is unchanged:
+   * view links and camera files do not depend on the window's overlays.
    */
-  coveredRight = 0;
+  readonly insets: ViewInsets = { ...NO_INSETS };
 
   private readonly home: Pose;
   // Camera state in double precision, so a view written out (URL, camera
@@ -226,16 +245,27 @@ export class OrbitCamera {
     const { min, max } = bounds;
     this.toOrbit(this.target, [(min[0] + max[0]) / 2, (min[1] + max[1]) / 2, (min[2] + max[2]) / 2]);
     const radius = Math.max(1e-3, Math.hypot(max[0] - min[0], max[1] - min[1], max[2] - min[2]) / 2);
-    const halfY = this.fovY / 2;
-    // The uncovered part of the window is (1 − coveredRight) of its width.
-    const halfX = Math.atan(Math.tan(halfY) * (aspect > 0 ? aspect : 1) * (1 - this.shift()));
+    // The free rectangle's half-angles: the lens shift centres it on the view axis, the sphere's image a circle about it.
+    const tanY = Math.tan(this.fovY / 2);
+    const halfY = Math.atan(tanY * this.freeShare('top', 'bottom'));
+    const halfX = Math.atan(tanY * (aspect > 0 ? aspect : 1) * this.freeShare('left', 'right'));
     // A sphere of radius r at distance d subtends a half-angle asin(r / d).
     this.distance = radius / Math.sin(Math.min(halfY, halfX));
     this.minDistance = radius * MIN_DISTANCE_PER_RADIUS;
     this.maxDistance = Math.max(this.distance, radius * MAX_DISTANCE_PER_RADIUS);
   }
 
-  /** Takes every setting of `from`: pose, up, field of view, zoom limits, panel shift and home. */
+  /** Takes what overlays cover of the window (clamped so at least MIN_FREE_SHARE of each side stays free). */
+  setInsets(insets: Readonly<ViewInsets>): void {
+    // (NaN becomes 0.) Written in place: the drawn camera takes them every frame.
+    const i = this.insets;
+    i.left = clamp(insets.left, 0, 1 - MIN_FREE_SHARE) || 0;
+    i.right = clamp(insets.right, 0, 1 - MIN_FREE_SHARE - i.left) || 0;
+    i.top = clamp(insets.top, 0, 1 - MIN_FREE_SHARE) || 0;
+    i.bottom = clamp(insets.bottom, 0, 1 - MIN_FREE_SHARE - i.top) || 0;
+  }
+
+  /** Takes every setting of `from`: pose, up, field of view, zoom limits, insets and home. */
   copy(from: OrbitCamera): this {
     this.setUp(from.up);
     vec3.copy(this.target, from.target);
@@ -245,7 +275,7 @@ export class OrbitCamera {
     this.fovY = from.fovY;
     this.minDistance = from.minDistance;
     this.maxDistance = from.maxDistance;
-    this.coveredRight = from.coveredRight;
+    this.setInsets(from.insets);
     vec3.copy(this.home.target, from.home.target);
     vec3.copy(this.home.up, from.home.up);
     this.home.distance = from.home.distance;
@@ -357,14 +387,18 @@ export class OrbitCamera {
   /** Infinite far plane: z/w runs from 0 at the near plane towards 1 at infinity. */
   projectionMatrix(out: mat4, aspect: number): mat4 {
     mat4.perspectiveZO(out, this.fovY, aspect, this.near, Infinity);
-    // x_ndc = (P[0]·x + P[8]·z) / −z: P[8] = c moves every point by −c, the
-    // middle of the uncovered part [−1, 1 − 2c].
-    out[8] = this.shift();
+    // x_ndc = (P[0]·x + P[8]·z) / −z: P[8] = c moves every point by −c. The
+    // free part runs from 2·left − 1 to 1 − 2·right, its middle left − right;
+    // y likewise, from the bottom up: its middle is bottom − top.
+    const { left, top, right, bottom } = this.insets;
+    out[8] = right - left;
+    out[9] = top - bottom;
     return out;
   }
 
-  private shift(): number {
-    return clamp(this.coveredRight, 0, 0.5);
+  /** The share of the window's width (left, right) or height (top, bottom) left free. */
+  private freeShare(a: keyof ViewInsets, b: keyof ViewInsets): number {
+    return 1 - this.insets[a] - this.insets[b];
   }
 }
 

@@ -28,8 +28,10 @@ import type { SplatCloud } from '../scene/splat-cloud';
 
 /** The view the pick looks through: the frame's geometry, the projection's shift included. */
 export interface PickView extends ReferenceProjection {
-  /** The projection's horizontal shift in NDC (projectionMatrix()[8]); 0 when no panel covers the window. */
+  /** The projection's horizontal shift in NDC (projectionMatrix()[8]); 0 when no overlay covers the window. */
   shiftNdc: number;
+  /** Its vertical shift in NDC (projectionMatrix()[9]); 0 by default. */
+  shiftNdcY?: number;
 }
 
 export interface Pick {
@@ -130,7 +132,7 @@ export function pickCandidates(cloud: SplatCloud, view: PickView, px: number, py
   const limY = 1.3 * tanY;
   // The pixel relative to the view axis, in the reference's frame (x right, y down, pixel centres at integers).
   const offsetX = px - (width / 2 - 0.5 - (view.shiftNdc * width) / 2);
-  const offsetY = py - (height / 2 - 0.5);
+  const offsetY = py - (height / 2 - 0.5 + ((view.shiftNdcY ?? 0) * height) / 2);
   const scale2 = (view.splatScale ?? 1) ** 2;
   const variance = (view.screenFilter ?? CLASSIC_FILTER).variance;
   const { positions: p, scales: s, opacities } = cloud;
@@ -175,7 +177,7 @@ function pickOnRay(view: PickView, x: number, y: number, i: number, cloud: Splat
   const tanX = tanY * (width / height);
   // The inverse of the reference's ndc2Pix (the cursor's x − 0.5 in its frame), per unit of depth.
   const ux = ((2 * x) / width - 1 + view.shiftNdc) * tanX;
-  const uy = (1 - (2 * y) / height) * tanY;
+  const uy = (1 - (2 * y) / height + (view.shiftNdcY ?? 0)) * tanY;
   // View space (looking down −z, y up) back to the scene, in double precision.
   const toScene = mat4.invert(new Float64Array(16) as unknown as mat4, v);
   if (!toScene) return null;

@@ -15,6 +15,8 @@ export interface ReferenceOptions {
   splatScale?: number;
   /** The screen filter (src/scene/anti-aliasing.ts); the reference's own +0.3 px² by default. */
   screenFilter?: ScreenFilter;
+  /** A lens shift in NDC, as the viewer's projection has beside overlays (projectionMatrix()[8], [9]); none by default. */
+  shiftNdc?: readonly [number, number];
 }
 
 /** Renders `cloud` from a camera file as the reference rasterizer does (cameraMatrices gives the view). */
@@ -31,5 +33,7 @@ export function renderReferenceCamera(cloud: SplatCloud, camera: CameraFile, opt
     splatScale: options.splatScale ?? 1,
     screenFilter: options.screenFilter,
     background: camera.background,
+    shiftNdc: options.shiftNdc?.[0],
+    shiftNdcY: options.shiftNdc?.[1],
   });
 }

@@ -14,7 +14,8 @@ import type { CameraView } from './orbit-camera';
 import type { ViewerSettings } from './viewer-settings';
 import type { Emitter } from 'nanoevents';
 import type { SceneFacts, UpChoice, ViewerEvents, ViewerState } from './viewer-state';
-import { robustBounds, type SplatCloud } from '../scene/splat-cloud';
+import type { SplatCloud } from '../scene/splat-cloud';
+import { visibleMassBounds } from '../scene/visible-mass';
 import type { GpuSplats } from '../scene/gpu-splats';
 
 /** How a scene came to the session: its name, and how to frame it. */
@@ -128,8 +129,8 @@ export class SceneSession {
   }
 
   private sceneOf(gpu: GpuSplats, cloud: SplatCloud, load: Pick<SceneFacts, 'name' | 'partial' | 'bytes' | 'loadMs'>): ShownScene {
-    // The bulk of the scene, not its floaters.
-    const bounds = robustBounds(cloud.positions, cloud.count);
+    // Where the scene's visible mass is, not its floaters and faint strays.
+    const bounds = visibleMassBounds(cloud);
     this.rig.fly.setScene(bounds);
     return {
       gpu,

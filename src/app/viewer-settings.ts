@@ -38,6 +38,8 @@ export interface ViewerSettings {
   smoothCamera: boolean;
   /** Show the stats panels and the timing chart. */
   showStats: boolean;
+  /** The stats panels and the timing chart folded to a small tab (their toggle), leaving the scene more room. */
+  statsCollapsed: boolean;
   /** Orbit around a point, or fly through the scene (C switches). */
   cameraMode: CameraMode;
   /**
@@ -61,6 +63,7 @@ export const DEFAULT_SETTINGS: Readonly<ViewerSettings> = {
   autoRotate: false,
   cameraMode: 'orbit',
   showStats: true,
+  statsCollapsed: false,
   smoothCamera: true,
   upAxis: '+y',
 };

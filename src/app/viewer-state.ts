@@ -4,8 +4,8 @@
  * and the events that say when something a view shows has changed. The
  * Viewer never calls the page; the page subscribes. DOM-free.
  */
-import type { CameraView } from './orbit-camera';
-import { createCameraView } from './orbit-camera';
+import type { CameraView, ViewInsets } from './orbit-camera';
+import { createCameraView, NO_INSETS } from './orbit-camera';
 import type { UpAxis } from './up-axis';
 import type { LoadOutcome } from './scene-loads';
 import type { FrameTimings } from './splat-frame';
@@ -43,6 +43,14 @@ export interface UpChoice {
   why: string | undefined;
 }
 
+/** A rectangle of the window, CSS pixels from its top left corner. */
+export interface FreeRect {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
 export interface ViewerState {
   /** Frames submitted. */
   frames: number;
@@ -71,6 +79,10 @@ export interface ViewerState {
   difference: DifferenceMeasure | null;
   /** The camera of the last frame drawn. */
   view: CameraView;
+  /** The part of the window no overlay covers, CSS pixels (the page's; the whole window by default). */
+  freeRect: FreeRect;
+  /** The last frame's lens shift: the shares of the window it framed around (they glide to freeRect's). */
+  insets: ViewInsets;
   /** Fly mode's speed (scene units per second, without Shift). */
   readonly flySpeed: number;
   /** The point the last pick found (null: none there), undefined before any. */
@@ -81,6 +93,7 @@ export function createViewerState(flySpeed: () => number): ViewerState {
   const state = {
     frames: 0, ready: false, scene: null, sceneName: '', splats: 0, loading: false, load: null, lastError: null, warnings: [],
     up: { axis: '+y', source: '—', why: undefined }, activeSort: '', keyBits: 32, orderError: null, difference: null, view: createCameraView(),
+    freeRect: { x: 0, y: 0, width: 1, height: 1 }, insets: { ...NO_INSETS },
   } as Omit<ViewerState, 'flySpeed'>;
   // Read live: the wheel sets the speed without a frame to publish it.
   return Object.defineProperty(state, 'flySpeed', { get: flySpeed, enumerable: true }) as ViewerState;

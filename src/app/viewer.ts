@@ -22,9 +22,9 @@ import { ViewerFrames } from './viewer-frames';
 import { frameHome } from './home-view';
 import { upAxisOf } from './up-axis';
 import { cameraFileOf, type CameraFile } from './camera-file';
-import { createCameraView, OrbitCamera, type CameraView } from './orbit-camera';
+import { createCameraView, NO_INSETS, OrbitCamera, type CameraView } from './orbit-camera';
 import { pickPoint } from './pick-point';
-import { createViewerState, type ViewerEvents, type ViewerState } from './viewer-state';
+import { createViewerState, type FreeRect, type ViewerEvents, type ViewerState } from './viewer-state';
 import { DEFAULT_SETTINGS, hexToRgb, type ViewerSettings } from './viewer-settings';
 import type { OffscreenPicture } from './offscreen-render';
 import type { SplatFrameOptions } from './splat-frame';
@@ -158,11 +158,24 @@ export class Viewer<S> {
     return this.core.frame.prepareDifferenceView();
   }
 
-  /** The window the scene is framed in (CSS pixels), and the share of its width a panel covers at the right. */
-  setWindow(width: number, height: number, coveredRight = 0): void {
-    this.window.width = Math.max(1, width);
-    this.window.height = Math.max(1, height);
-    this.rig.setWindow(this.window.width, this.window.height, coveredRight);
+  /**
+   * The window the scene is shown in (CSS pixels), and the part of it no
+   * overlay covers (CSS pixels from its top left corner; the whole window
+   * by default): the scene is framed in that part, centred in it. When
+   * either changes, the view follows (CameraRig.refit).
+   */
+  setWindow(width: number, height: number, free?: FreeRect): void {
+    const w = (this.window.width = Math.max(1, width));
+    const h = (this.window.height = Math.max(1, height));
+    const insets = free
+      ? { left: free.x / w, top: free.y / h, right: 1 - (free.x + free.width) / w, bottom: 1 - (free.y + free.height) / h }
+      : NO_INSETS;
+    this.state.freeRect = free ? { ...free } : { x: 0, y: 0, width: w, height: h };
+    const facts = this.state.scene;
+    if (this.rig.setWindow(w, h, insets) && facts) {
+      this.rig.refit(facts.bounds, this.session.framingUp());
+      this.events.emit('camera');
+    }
   }
 
   /** The controls moved the camera: a scene that grows leaves the view alone from now on. */
@@ -227,7 +240,7 @@ export class Viewer<S> {
     const cloud = this.session.pickCloud;
     if (!cloud || this.state.frames === 0) return null;
     const scaleX = params.width / this.window.width, scaleY = params.height / this.window.height;
-    const found = pickPoint(cloud, { ...params, shiftNdc: params.projection[8]! }, x * scaleX, y * scaleY);
+    const found = pickPoint(cloud, { ...params, shiftNdc: params.projection[8]!, shiftNdcY: params.projection[9]! }, x * scaleX, y * scaleY);
     this.state.picked = found ? found.point : null;
     if (!found) {
       this.events.emit('message', { title: 'Nothing to orbit there', text: 'Double-click (or touch and hold) a part of the scene to orbit around it.', tone: 'notice' });
@@ -249,6 +262,7 @@ export class Viewer<S> {
     if (this.rig.advance(seconds, { autoRotate: s.autoRotate, fly: s.cameraMode === 'fly', smooth: s.smoothCamera })) this.events.emit('camera');
     const report = this.frames.draw(this.rig.shown, target, width, height);
     this.rig.shown.getView(this.state.view);
+    Object.assign(this.state.insets, this.rig.shown.insets);
     return report;
   }
 
@@ -266,10 +280,10 @@ export class Viewer<S> {
     return this.frames.capture(this.rig.shown, width, height);
   }
 
-  /** The camera file of the scene's home view at width × height, as the viewer opens it without a panel. */
+  /** The camera file of the scene's home view at width × height, as the viewer opens it without overlays. */
   homeCamera(width: number, height: number): CameraFile {
     const camera = new OrbitCamera().copy(this.camera);
-    camera.coveredRight = 0;
+    camera.setInsets(NO_INSETS);
     const facts = this.state.scene;
     if (facts) frameHome(camera, facts.bounds, this.session.framingUp(), width / height);
     const background = hexToRgb(this.settings.background, [0, 0, 0]);

@@ -33,10 +33,13 @@
  * 1e-5 px and is left out); the focal lengths and tan(fov/2) are the
  * frame's (src/render/frame-uniforms.ts: vertical fov from the camera,
  * horizontal from the aspect). The viewer's projection may be shifted
- * sideways (src/app/orbit-camera.ts, beside a panel): x_ndc gets −shift,
- * which the reference, given that projection matrix, would carry into
- * ndc2Pix as −shift·W/2; `shiftNdc` is that shift (0 by default). The
- * Jacobian's clamp stays symmetric, as the reference's tan(fov/2) is.
+ * (src/app/orbit-camera.ts, a lens shift beside overlays): x_ndc gets
+ * −shift, which the reference, given that projection matrix, would carry
+ * into ndc2Pix as −shift·W/2; `shiftNdc` is that shift (0 by default), and
+ * `shiftNdcY` the vertical one (y_ndc gets −shiftY: +shiftY·H/2 in rows
+ * counted from the top). A shift moves the picture in the image plane and
+ * leaves the EWA Jacobian as it is; its clamp stays symmetric about the
+ * view axis, as the reference's tan(fov/2) is.
  *
  * Precision: what the kernel keeps in float32 registers across splats (T,
  * the colour sums, alpha) is rounded to float32 at every step, so the
@@ -61,6 +64,8 @@ export interface ReferenceProjection {
   height: number;
   /** The projection's horizontal shift in NDC (the viewer's projectionMatrix()[8]); 0 by default. */
   shiftNdc?: number;
+  /** Its vertical shift in NDC (projectionMatrix()[9]); 0 by default. */
+  shiftNdcY?: number;
   splatScale?: number;
   /** The screen filter; the reference's own (+0.3 px², no compensation) by default. */
   screenFilter?: ScreenFilter;
@@ -227,6 +232,7 @@ export function preprocess(cloud: SplatCloud, view: ReferenceProjection, options
   const limY = 1.3 * tanY;
   // ndc2Pix of a shifted projection: x_ndc − shift lands shift·W/2 pixels to the left.
   const shiftPx = ((view.shiftNdc ?? 0) * view.width) / 2;
+  const shiftRows = ((view.shiftNdcY ?? 0) * view.height) / 2;
   const scale = view.splatScale ?? 1;
   const filter = view.screenFilter ?? CLASSIC_FILTER;
   const degree = Math.min(options.shDegree ?? 0, cloud.shDegree);
@@ -276,7 +282,7 @@ export function preprocess(cloud: SplatCloud, view: ReferenceProjection, options
     const radius = Math.ceil(f(3 * f(Math.sqrt(f(mid + spread)))));
     // ndc2Pix, in the pixel frame of the reference (y down): pixel centres at integers.
     const imageX = f(focalX * (cx / cz) + view.width / 2 - 0.5 - shiftPx);
-    const imageY = f(focalY * (cy / cz) + view.height / 2 - 0.5);
+    const imageY = f(focalY * (cy / cz) + view.height / 2 - 0.5 + shiftRows);
     // getRect: float arithmetic, truncated toward zero, clamped to the grid.
     const minX = Math.min(tilesX, Math.max(0, Math.trunc(f(f(imageX - radius) / TILE))));
     const minY = Math.min(tilesY, Math.max(0, Math.trunc(f(f(imageY - radius) / TILE))));

@@ -10,7 +10,7 @@
  * tests/unit/oversized-splats.test.ts).
  *
  * The criterion is the viewer's first view, made view-independent: the bulk
- * of the scene (robustBounds) framed as OrbitCamera.frame does, in a
+ * of the scene (visibleMassBounds) framed as OrbitCamera.frame does, in a
  * 1920×1080 window at a 60° vertical field of view. The camera then orbits
  * the bounds' centre c at distance D (the bounding sphere of radius r fits
  * the vertical field: D = r / sin 30° = 2r). Over all orbit directions the
@@ -32,7 +32,8 @@
  * seen face-on with its centre in the window's middle, its disc contains
  * every pixel of the window.
  */
-import { robustBounds, type Bounds, type SplatCloud } from './splat-cloud';
+import type { Bounds, SplatCloud } from './splat-cloud';
+import { visibleMassBounds } from './visible-mass';
 
 /** The view the check assumes: the viewer's default field of view in a 1080p window. */
 export const REFERENCE_VIEW = { width: 1920, height: 1080, fovY: Math.PI / 3 } as const;
@@ -67,7 +68,7 @@ export interface OversizedSplats {
 
 /** Options of the check: the framed bounds, and the radius that counts as covering the window. */
 export interface OversizedOptions {
-  /** The framed bounds when the caller has them (the viewer computes robustBounds anyway); otherwise robustBounds of a sample. */
+  /** The framed bounds when the caller has them (the viewer computes them anyway); otherwise visibleMassBounds of BOUNDS_SAMPLES splats. */
   bounds?: Bounds;
   /** On-screen radius (pixels) above which a splat counts (default WINDOW_RADIUS_PX); tests lower it to count more. */
   windowRadiusPx?: number;
@@ -77,7 +78,7 @@ export interface OversizedOptions {
 export function countOversizedSplats(cloud: SplatCloud, options: OversizedOptions = {}): OversizedSplats {
   const { count, positions, scales, opacities } = cloud;
   const limit = options.windowRadiusPx ?? WINDOW_RADIUS_PX;
-  const { min, max } = options.bounds ?? sampledRobustBounds(positions, count);
+  const { min, max } = options.bounds ?? visibleMassBounds(cloud, BOUNDS_SAMPLES);
   const cx = (min[0] + max[0]) / 2, cy = (min[1] + max[1]) / 2, cz = (min[2] + max[2]) / 2;
   const sceneSize = Math.hypot(max[0] - min[0], max[1] - min[1], max[2] - min[2]);
   // As OrbitCamera.frame: the sphere fits the narrower field of view.
@@ -119,26 +120,13 @@ export function countOversizedSplats(cloud: SplatCloud, options: OversizedOption
   return { count: oversized, share: count > 0 ? oversized / count : 0, largestRadiusPx, largestSigma, sceneSize };
 }
 
-/** Samples robustBounds draws from: its quantiles then err by ±0.3% of the splats, a few percent of the framing at most. */
-const BOUNDS_SAMPLES = 8192;
-
 /**
- * robustBounds (what the viewer frames) over BOUNDS_SAMPLES evenly strided
- * splats: its own 65,536 samples cost ~30 ms per scene (three sorts,
- * measured on 1M splats here), three times this whole check's budget.
+ * Splats the framed bounds are taken from: their quantiles then err by
+ * ±0.3 % of the splats, a few percent of the framing at most, for an
+ * eighth of the viewer's MASS_SAMPLES (which cost about as much as this
+ * whole check on 1M splats).
  */
-function sampledRobustBounds(positions: Float32Array, count: number): Bounds {
-  if (count <= BOUNDS_SAMPLES) return robustBounds(positions, count);
-  const sample = new Float32Array(3 * BOUNDS_SAMPLES);
-  const step = count / BOUNDS_SAMPLES;
-  for (let s = 0; s < BOUNDS_SAMPLES; s++) {
-    const i = 3 * Math.floor(s * step);
-    sample[3 * s] = positions[i]!;
-    sample[3 * s + 1] = positions[i + 1]!;
-    sample[3 * s + 2] = positions[i + 2]!;
-  }
-  return robustBounds(sample, BOUNDS_SAMPLES);
-}
+const BOUNDS_SAMPLES = 8192;
 
 /**
  * A warning for the user when more than OVERSIZED_WARNING_COUNT splats

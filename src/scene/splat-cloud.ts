@@ -129,9 +129,37 @@ export function robustBounds(positions: Float32Array, count: number, trim = 0.01
   const max: [number, number, number] = [0, 0, 0];
   for (let a = 0; a < 3; a++) {
     for (let s = 0; s < samples; s++) axis[s] = positions[3 * Math.floor(s * step) + a]!;
-    axis.sort();
-    min[a] = axis[Math.floor(trim * (samples - 1))]!;
-    max[a] = axis[Math.ceil((1 - trim) * (samples - 1))]!;
+    // Selection, not a sort: the same values, in a fraction of the time.
+    min[a] = selectNth(axis, Math.floor(trim * (samples - 1)));
+    max[a] = selectNth(axis, Math.ceil((1 - trim) * (samples - 1)));
   }
   return { min, max };
 }
+
+/**
+ * The k-th smallest of `values` (Hoare's selection, median of three
+ * pivots), reordering them; expected linear time.
+ */
+export function selectNth(values: Float32Array, k: number): number {
+  let lo = 0, hi = values.length - 1;
+  while (hi > lo) {
+    const mid = (lo + hi) >> 1;
+    const a = values[lo]!, b = values[mid]!, c = values[hi]!;
+    const pivot = a < b ? (b < c ? b : a < c ? c : a) : a < c ? a : b < c ? c : b;
+    let i = lo, j = hi;
+    while (i <= j) {
+      while (values[i]! < pivot) i++;
+      while (values[j]! > pivot) j--;
+      if (i <= j) {
+        const t = values[i]!;
+        values[i++] = values[j]!;
+        values[j--] = t;
+      }
+    }
+    if (k <= j) hi = j;
+    else if (k >= i) lo = i;
+    else break;
+  }
+  return values[k]!;
+}
+

@@ -13,6 +13,10 @@
  * Below the panels, a TimingChart keeps every frame's timings of the last
  * few hundred frames, stacked per pass in the same colours, so spikes that
  * the 250 ms means smooth away stay visible.
+ *
+ * A toggle in the box's corner folds panels and chart into a small tab, so
+ * they cover little of the scene (the page frames the scene beside them
+ * either way, src/ui/page-layout.ts).
  */
 
 import Stats from 'stats.js';
@@ -115,7 +119,9 @@ class Series {
 }
 
 export class StatsPanels {
-  readonly dom = el('div', { className: 'stats', ariaHidden: 'true' });
+  readonly dom = el('div', { className: 'stats' });
+  private readonly toggle = el('button', { className: 'stats-toggle', type: 'button' });
+  private readonly body = el('div', { className: 'stats-body', ariaHidden: 'true' });
   private readonly stats = new Stats();
   private readonly project = new Series('PROJ', 'ms', ['#7cf', '#012'], 'GPU time of the projector: cull, project and key the visible splats');
   private readonly sort = new Series('SORT', 'ms', ['#fc6', '#210'], 'GPU time of the radix sort');
@@ -126,7 +132,8 @@ export class StatsPanels {
   private readonly chart: TimingChart;
   private lastFlush = 0;
 
-  constructor(hasTimestamps: boolean) {
+  /** `collapsed`: folded to the tab at first; `onCollapse` hears of every fold and unfold. */
+  constructor(hasTimestamps: boolean, collapsed = false, private readonly onCollapse: (collapsed: boolean) => void = () => {}) {
     // stats.js positions its element itself; the stylesheet places it in the grid instead.
     this.stats.dom.style.cssText = '';
     this.stats.dom.className = 'stats-slot stats-fps';
@@ -143,11 +150,29 @@ export class StatsPanels {
     );
     // In the grid, spanning all its columns: it takes the grid's width at three columns and at two.
     const panels = el('div', { className: 'stats-grid' }, this.stats.dom, ...this.all.map((s) => s.slot), this.chart.dom);
-    this.dom.append(panels);
+    this.body.append(panels);
     if (!hasTimestamps) {
       for (const s of [this.project, this.sort, this.render]) s.unavailable = true;
-      this.dom.append(el('p', { className: 'stats-note', textContent: 'GPU timings n/a: no timestamp-query' }));
+      this.body.append(el('p', { className: 'stats-note', textContent: 'GPU timings n/a: no timestamp-query' }));
     }
+    this.toggle.addEventListener('click', () => {
+      this.collapsed = !this.collapsed;
+      this.onCollapse(this.collapsed);
+    });
+    this.dom.append(this.toggle, this.body);
+    this.collapsed = collapsed;
+  }
+
+  get collapsed(): boolean {
+    return this.dom.classList.contains('stats-collapsed');
+  }
+
+  /** Folds the panels and the chart into the tab, or unfolds them. */
+  set collapsed(on: boolean) {
+    this.dom.classList.toggle('stats-collapsed', on);
+    this.toggle.textContent = on ? 'stats ▸' : '▾';
+    this.toggle.title = on ? 'Show the stats panels and the timing chart' : 'Fold the stats panels and the timing chart into a tab';
+    this.toggle.ariaExpanded = String(!on);
   }
 
   begin(): void {

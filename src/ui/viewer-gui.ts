@@ -18,8 +18,8 @@ export { SORT_LABELS, type SortMode };
 
 /**
  * Windows narrower than this (phones, narrow tabs) start with the panel
- * closed, and an open panel there lies over the scene rather than beside
- * it: the picture is not shifted out from under it.
+ * closed, and an open panel there is a sheet along the bottom: the scene
+ * is framed above it (src/ui/page-layout.ts).
  */
 export const SIDE_PANEL_MIN_WIDTH = 720;
 
@@ -178,17 +178,6 @@ export class ViewerGui {
   /** Caps the panel's height (its folders scroll inside it); null: the whole window's. */
   setMaxHeight(pixels: number | null): void {
     this.gui.domElement.style.maxHeight = pixels === null ? '' : `${Math.max(120, pixels)}px`;
-  }
-
-  /**
-   * Pixels of a window `width` wide that the open panel covers at its
-   * right edge; 0 when it is closed or the window is narrow.
-   */
-  coveredRight(width: number): number {
-    if (this.gui._closed || width < SIDE_PANEL_MIN_WIDTH) return 0;
-    const panel = this.gui.domElement.getBoundingClientRect();
-    // A hidden panel (the page's hide-panels) has no box.
-    return panel.width === 0 ? 0 : Math.max(0, width - panel.left);
   }
 
   /** Shows the camera mode the viewer changed itself (the C key, a link, a camera file). */

@@ -101,7 +101,9 @@ export class ViewerPage {
     const context = this.canvas.getContext('webgpu');
     if (!context) throw new Error('The canvas has no WebGPU context');
     context.configure({ device: viewer.core.device, format: viewer.format, alphaMode: 'opaque' });
-    const stats = new StatsPanels(gpu.hasTimestamps);
+    const stats = new StatsPanels(gpu.hasTimestamps, viewer.settings.statsCollapsed, (collapsed) => {
+      viewer.settings.statsCollapsed = collapsed;
+    });
     this.gui = new ViewerGui(viewer.settings, gpu.adapterName, {
       openFile: () => this.picker.open(),
       resetCamera: () => viewer.resetCamera(),
@@ -116,7 +118,7 @@ export class ViewerPage {
       changed: (name) => this.settingChanged(name),
     });
     this.sharing = this.createSharing();
-    this.layout = new PageLayout(this.canvas, viewer, this.gui, this.messages);
+    this.layout = new PageLayout(this.canvas, viewer, this.gui, this.messages, stats.dom);
     bindViewer(viewer, { gui: this.gui, messages: this.messages, progress: this.progress, sharing: this.sharing });
     const loop = new FrameLoop(viewer, this.canvas, context, this.gui, stats);
     reportGpuErrors(viewer.core.device, this.messages, (text, lost) => {

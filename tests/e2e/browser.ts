@@ -160,6 +160,55 @@ export class TestPage {
     throw new Error(`the view did not come to rest in ${WAIT_TIMEOUT_MS / 1000} s; the last eyes: ${seen.slice(-3).join(', ')}`);
   }
 
+  /**
+   * The framing once it has followed the page's overlays: the last frame's
+   * lens shift is that of the free rectangle the page measured, and the
+   * view is at rest. Returns the free rectangle.
+   */
+  async settledFraming(): Promise<ViewerState['freeRect']> {
+    await this.waitFor('the lens shift at the free rectangle', () => {
+      const { freeRect: r, insets } = window.__splatsort!;
+      const canvas = document.querySelector('canvas')!;
+      const [w, h] = [canvas.clientWidth, canvas.clientHeight];
+      const want = { left: r.x / w, top: r.y / h, right: 1 - (r.x + r.width) / w, bottom: 1 - (r.y + r.height) / h };
+      return (Object.keys(want) as (keyof typeof want)[]).every((side) => Math.abs(insets[side] - want[side]) < 1e-4);
+    }, undefined);
+    await this.settledView();
+    return (await this.state()).freeRect;
+  }
+
+  /**
+   * The scene on screen drawn again without the page's overlays (the
+   * Viewer's capture at the window's size in CSS pixels): how many pixels
+   * show the scene (not the background), how many of them lie under each
+   * of `selectors`' boxes (the first element of each; none when hidden),
+   * and the box they span.
+   */
+  async sceneCoverage(selectors: string[]): Promise<{ drawn: number; under: number[]; box: { left: number; top: number; right: number; bottom: number } }> {
+    return this.page.evaluate(async (selectors) => {
+      const viewer = window.__splatsortViewer!;
+      const [w, h] = [window.innerWidth, window.innerHeight];
+      const rgba = await viewer.capture(w, h);
+      const hex = Number.parseInt(viewer.settings.background.slice(1), 16);
+      const background = [(hex >> 16) & 255, (hex >> 8) & 255, hex & 255];
+      const boxes = selectors.map((s) => document.querySelector(s)?.getBoundingClientRect() ?? null);
+      const under = selectors.map(() => 0);
+      let drawn = 0, left = w, top = h, right = -1, bottom = -1;
+      for (let y = 0; y < h; y++) {
+        for (let x = 0; x < w; x++) {
+          const i = 4 * (y * w + x);
+          if (Math.abs(rgba[i]! - background[0]!) + Math.abs(rgba[i + 1]! - background[1]!) + Math.abs(rgba[i + 2]! - background[2]!) <= 30) continue;
+          drawn++;
+          [left, top, right, bottom] = [Math.min(left, x), Math.min(top, y), Math.max(right, x), Math.max(bottom, y)];
+          boxes.forEach((b, k) => {
+            if (b && b.width > 0 && x >= b.left && x < b.right && y >= b.top && y < b.bottom) under[k]!++;
+          });
+        }
+      }
+      return { drawn, under, box: { left, top, right, bottom } };
+    }, selectors);
+  }
+
   /** Waits until a frame is drawn from `eye` (within 1e-6 of the viewing distance). */
   async waitForEye(what: string, eye: readonly number[]): Promise<void> {
     await this.waitFor(`the eye at ${what} [${eye.join(', ')}]`, (want) => {

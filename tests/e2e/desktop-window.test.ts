@@ -4,8 +4,9 @@
  * keys act from the first moment, before the canvas was ever clicked; F
  * frames the scene from the current angle and leaves the home view alone,
  * so R and "reset camera" go back to where the scene opened;
- * a scene is framed whole in the part of the window the open panel leaves
- * uncovered; a copied view link is a notice, not an error; the drop zone's
+ * a scene is framed whole in the part of the window the open panel and
+ * the stats leave uncovered, and in the larger part the folded stats
+ * leave; a copied view link is a notice, not an error; the drop zone's
  * text shows whole over the panel; the panel's widgets stay visible over a
  * white background.
  *
@@ -26,12 +27,31 @@ import { writeSplatPly } from '../support/ply-writer';
 import { formatBytes } from '../../src/ui/scene-facts';
 import { scenePath } from '../shared-scenes';
 import { thinnedScene } from '../support/thinned-scene';
+import { rng } from '../support/splat-files';
+import { allocateSplatCloud, computeBounds, SH_C0, type SplatCloud } from '../../src/scene/splat-cloud';
 import { BROWSER_TEST_TIMEOUT_MS, useViewerPage } from './browser';
 
 const WIDTH = 1280;
 const HEIGHT = 800;
 
 const viewer = useViewerPage({ viewport: { width: WIDTH, height: HEIGHT } });
+
+/** `count` opaque splats filling the cube [−1, 1]³. */
+function solidCube(count: number): SplatCloud {
+  const cloud = allocateSplatCloud(count, 0);
+  const random = rng(7);
+  for (let i = 0; i < count; i++) {
+    for (let a = 0; a < 3; a++) {
+      cloud.positions[3 * i + a] = 2 * random() - 1;
+      cloud.scales[3 * i + a] = 0.06;
+      cloud.dc[3 * i + a] = (0.3 + 0.5 * random() - 0.5) / SH_C0;
+    }
+    cloud.rotations[4 * i] = 1;
+    cloud.opacities[i] = 0.9;
+  }
+  cloud.bounds = computeBounds(cloud.positions, count);
+  return cloud;
+}
 const page = () => viewer.page;
 const state = () => viewer.tab.state();
 
@@ -234,18 +254,51 @@ describe('a desktop window, 1280×800', { timeout: BROWSER_TEST_TIMEOUT_MS }, ()
     }
     await page().locator('.lil-gui input[type=color]').fill('#101318');
   });
+  it('frames a scene beside the stats and the panel, and in the room the folded stats leave', async () => {
+    // A solid cube: from the home angle a corner reaches the lower left, where the stats are.
+    tempDir ??= await mkdtemp(join(tmpdir(), 'splatsort-desktop-'));
+    const file = join(tempDir, 'cube.ply');
+    await writeFile(file, writeSplatPly(solidCube(4000)));
+    await page().setInputFiles('#file-input', file);
+    await viewer.tab.waitFor('the cube on screen, loaded', "window.__splatsort.sceneName === 'cube.ply' && !window.__splatsort.loading");
+    const free = await viewer.tab.settledFraming();
+    const [stats, panel] = await Promise.all(['.stats', '.lil-gui.lil-root'].map(async (s) => (await page().locator(s).boundingBox())!));
+    // The free part is beside both: right of the stats, left of the panel.
+    expect(free.x).toBeGreaterThanOrEqual(stats!.x + stats!.width - 1);
+    expect(free.x + free.width).toBeLessThanOrEqual(panel!.x + 1);
+    const overlays = ['.stats', '.lil-gui.lil-root'];
+    const beside = await viewer.tab.sceneCoverage(overlays);
+    console.log(`cube drawn over ${beside.drawn} px, ${beside.under.join(' and ')} of them under the stats and the panel; free part x ${free.x}..${free.x + free.width}`);
+    expect(beside.drawn).toBeGreaterThan(0.1 * WIDTH * HEIGHT);
+    // Under the overlays: none but the splats' soft edges (framed beside the panel only, 1.1 % lay under the stats).
+    expect(beside.under[0]! + beside.under[1]!).toBeLessThan(0.002 * beside.drawn);
+
+    // Folded to a tab, the stats leave the whole height beside the panel: the cube is framed larger, still clear of both.
+    await page().locator('.stats-toggle').click();
+    await viewer.tab.waitFor('the free part past the folded stats', (x) => window.__splatsort!.freeRect.x < x, free.x);
+    const wider = await viewer.tab.settledFraming();
+    const folded = await viewer.tab.sceneCoverage(overlays);
+    console.log(`folded: drawn over ${folded.drawn} px, ${folded.under.join(' and ')} under the tab and the panel; free part x ${wider.x}..${wider.x + wider.width}`);
+    expect(folded.box.bottom - folded.box.top).toBeGreaterThan(beside.box.bottom - beside.box.top);
+    expect(folded.under[0]! + folded.under[1]!).toBeLessThan(0.002 * folded.drawn);
+    expect(await page().evaluate(() => window.__splatsortViewer!.settings.statsCollapsed)).toBe(true);
+    await page().locator('.stats-toggle').click();
+    await viewer.tab.waitFor('the stats unfolded', () => !window.__splatsortViewer!.settings.statsCollapsed, undefined);
+    expect(viewer.tab.errors).toEqual([]);
+  });
+
   // Last: a tall, thin scene makes every frame after it slower.
   it('frames a scene whole in the part of the window the open panel leaves uncovered', async () => {
     // The biker (152k splats, a figure 3.3 units tall) thinned to one splat in four, their sizes
     // kept: the same outline and bounds; drawn at 1280×800 at the full count, each frame took
     // several seconds.
     const biker = await loadSplatFile(new Uint8Array(await readFile(scenePath('playcanvas_biker_v4.spz'))), 'playcanvas_biker_v4.spz');
-    tempDir = await mkdtemp(join(tmpdir(), 'splatsort-desktop-'));
+    tempDir ??= await mkdtemp(join(tmpdir(), 'splatsort-desktop-'));
     const file = join(tempDir, 'biker-light.ply');
     await writeFile(file, writeSplatPly(thinnedScene(biker, 4, { grow: false })));
     await page().setInputFiles('#file-input', file);
     await viewer.tab.waitFor('the biker on screen, loaded', "window.__splatsort.sceneName === 'biker-light.ply' && !window.__splatsort.loading");
-    await viewer.tab.waitForFrames(2);
+    const free = await viewer.tab.settledFraming();
     const panel = await page().locator('.lil-gui.lil-root').boundingBox();
     expect(panel).not.toBeNull();
     const shot = decodePng(await readFile(await viewer.tab.saveScreenshot('e2e-framing-biker-1280x800.png')));
@@ -277,8 +330,9 @@ describe('a desktop window, 1280×800', { timeout: BROWSER_TEST_TIMEOUT_MS }, ()
     expect(bottom).toBeLessThan(0.98 * HEIGHT);
     expect(first).toBeGreaterThan(0);
     expect(right).toBeLessThan(left - 1);
-    // And centred in it, not in the window.
-    expect(Math.abs((first + right) / 2 - left / 2)).toBeLessThan(0.1 * left);
+    // And centred in the part the panel and the stats leave free, not in the window.
+    expect(free.x + free.width).toBeLessThanOrEqual(left + 1);
+    expect(Math.abs((first + right) / 2 - (free.x + free.width / 2))).toBeLessThan(0.1 * free.width);
     // Fitted, not merely inside: it fills a fair part of the height.
     expect(bottom - top).toBeGreaterThan(0.4 * HEIGHT);
 

@@ -65,10 +65,11 @@ describe('moving through a scene', { timeout: BROWSER_TEST_TIMEOUT_MS }, () => {
   });
 
   it('orbits the splat under a double-click: the eye stays, the point is on the wall and under the cursor', async () => {
-    const before = await viewer.tab.settledView();
+    const free = await viewer.tab.settledFraming();
+    const { view: before, insets } = await state();
     const canvas = (await page().locator('canvas.viewer-canvas').boundingBox())!;
-    // Left of the middle, still on the wall (framed to fill the window's height).
-    const [x, y] = [canvas.x + canvas.width * 0.42, canvas.y + canvas.height * 0.55];
+    // Left of the middle of the part the overlays leave free, still on the wall (framed to fill it).
+    const [x, y] = [canvas.x + free.x + free.width * 0.42, canvas.y + free.y + free.height * 0.55];
     await page().mouse.dblclick(x, y);
     await waitFor('a pick', 'window.__splatsort.picked !== undefined');
     const picked = (await state()).picked!;
@@ -78,9 +79,10 @@ describe('moving through a scene', { timeout: BROWSER_TEST_TIMEOUT_MS }, () => {
     expect(Math.abs(picked![0])).toBeLessThan(WALL + 0.06);
     expect(Math.abs(picked![1])).toBeLessThan(WALL + 0.06);
     // Under the cursor: seen from the view before the pick, the point projects onto the pixel clicked
-    // (the window is narrower than the side panel's minimum, so the picture is not shifted for it).
+    // (through the lens shift that centres the picture in the free part: OrbitCamera.projectionMatrix).
     const view = mat4.lookAt(mat4.create(), before.eye, before.target, before.up);
     const projection = mat4.perspectiveZO(mat4.create(), (before.fovyDeg * Math.PI) / 180, canvas.width / canvas.height, 0.01, Infinity);
+    [projection[8], projection[9]] = [insets.right - insets.left, insets.top - insets.bottom];
     const clip = vec4.transformMat4(vec4.create(), vec4.transformMat4(vec4.create(), [...picked!, 1], view), projection);
     const pixel = [((clip[0] / clip[3] + 1) / 2) * canvas.width, ((1 - clip[1] / clip[3]) / 2) * canvas.height];
     expect(Math.abs(pixel[0]! - (x - canvas.x))).toBeLessThan(1);

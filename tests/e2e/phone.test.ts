@@ -88,6 +88,30 @@ describe('a phone, 390×844 touch screen', { timeout: BROWSER_TEST_TIMEOUT_MS },
     expect(heights.filter((h) => h.height < TOUCH_TARGET_PX)).toEqual([]);
   });
 
+  it('frames the scene above the open sheet and beside the stats, and in the room the folded stats leave', async () => {
+    // The sheet is open (the test before): the free part ends above it.
+    const sheet = (await page().locator('.lil-gui.lil-root').boundingBox())!;
+    const free = await viewer.tab.settledFraming();
+    expect(free.y + free.height).toBeLessThanOrEqual(sheet.y + 1);
+    const overlays = ['.lil-gui.lil-root', '.stats'];
+    const above = await viewer.tab.sceneCoverage(overlays);
+    console.log(`sheet open: the scene drawn over ${above.drawn} px, ${above.under.join(' and ')} of them under the sheet and the stats; free part y ${free.y}..${free.y + free.height}`);
+    expect(above.drawn).toBeGreaterThan(0.02 * WIDTH * HEIGHT);
+    // (Framed in the whole window as before, 46 % of the scene's pixels lay under the sheet and the stats.)
+    expect(above.under[0]! + above.under[1]!).toBeLessThan(0.01 * above.drawn);
+
+    // The stats folded to their tab: more room above the sheet, the scene framed larger in it.
+    await page().locator('.stats-toggle').tap();
+    await viewer.tab.waitFor('a larger free part', (area) => window.__splatsort!.freeRect.width * window.__splatsort!.freeRect.height > area, free.width * free.height);
+    const roomier = await viewer.tab.settledFraming();
+    const folded = await viewer.tab.sceneCoverage(overlays);
+    console.log(`stats folded: drawn over ${folded.drawn} px, ${folded.under.join(' and ')} under the sheet and the tab; free part ${roomier.width}×${roomier.height}`);
+    expect(folded.drawn).toBeGreaterThan(above.drawn);
+    expect(folded.under[0]! + folded.under[1]!).toBeLessThan(0.01 * folded.drawn);
+    await page().locator('.stats-toggle').tap();
+    await viewer.tab.waitFor('the stats unfolded', () => !window.__splatsortViewer!.settings.statsCollapsed, undefined);
+  });
+
   it('hides the stats from the panel, and shows them again', async () => {
     const stats = page().locator('.stats');
     const toggle = page().locator('.lil-gui .lil-controller').filter({ hasText: 'stats panels' });

@@ -17,7 +17,8 @@ import type { LoadOutcome } from '../../src/app/scene-loads';
 import type { ViewerEvents } from '../../src/app/viewer-state';
 import { loadSceneFile } from '../../src/io/node-scene-source';
 import { scenePath } from '../shared-scenes';
-import { drawnFraction, drawnRowSpan } from '../support/test-view';
+import { drawnColumnSpan, drawnFraction, drawnRowSpan } from '../support/test-view';
+import { tableInHalo } from '../support/stray-halo';
 
 /** What a scripted load does: previews of the first `parts` splats, then its end. */
 interface Script {
@@ -239,6 +240,26 @@ describe('the camera and the frame', () => {
     // Not a grey blur, not a dot: a fair part covered, and the scene spans most of the height.
     expect(drawnFraction(picture, camera.background)).toBeGreaterThan(0.1);
     expect(drawnRowSpan(picture, camera.background)).toBeGreaterThan(0.6 * 40);
+  });
+
+  test('a table in a halo of faint strays (8 % of the splats, to 7× its radius) is framed on the table, filling most of the width', async () => {
+    const viewer = node.viewer;
+    // The strays in the background's own colour: what is drawn is the table, while framing sees the strays' opacity and size.
+    const background = [0x10 / 255, 0x13 / 255, 0x18 / 255] as const;
+    const { cloud, object } = tableInHalo({ haloColour: background });
+    expect(await viewer.open({ cloud, end: 'scene' }, { name: 'table-in-halo.ply' })).toBe('opened');
+    // The orbit target (what "+" zooms towards) is on the table.
+    const { target } = view();
+    for (let a = 0; a < 3; a++) {
+      expect(target[a]).toBeGreaterThan(object.min[a]!);
+      expect(target[a]).toBeLessThan(object.max[a]!);
+    }
+    const camera = viewer.homeCamera(48, 48);
+    camera.background.forEach((c, i) => expect(c).toBeCloseTo(background[i]!, 6));
+    const picture = await viewer.render(camera);
+    const span = drawnColumnSpan(picture, camera.background);
+    console.log(`table in a halo: drawn over ${span} of 48 columns, ${(100 * drawnFraction(picture, camera.background)).toFixed(0)} % of the picture`);
+    expect(span).toBeGreaterThan(0.6 * 48);
   });
 
   test('a preview of the very first scene that fails leaves no scene at all', async () => {

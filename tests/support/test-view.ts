@@ -63,6 +63,13 @@ export function drawnRowSpan(picture: Rgba8Picture, background: readonly number[
   return rows.includes(true) ? rows.lastIndexOf(true) - rows.indexOf(true) + 1 : 0;
 }
 
+/** Columns from the first to the last with a pixel drawn over `background` (0 when none). */
+export function drawnColumnSpan(picture: Rgba8Picture, background: readonly number[]): number {
+  const rows = drawnPixels(picture, background);
+  const columns = Array.from({ length: picture.width }, (_, x) => rows.some((row) => row[x]));
+  return columns.includes(true) ? columns.lastIndexOf(true) - columns.indexOf(true) + 1 : 0;
+}
+
 /** Fraction of the 64×48 read-back picture (VIEW_BYTES_PER_ROW rows) drawn over VIEW_BACKGROUND. */
 export function coveredFraction(pixels: Uint8Array): number {
   return drawnFraction({ rgba: pixels, width: VIEW_WIDTH, height: VIEW_HEIGHT, bytesPerRow: VIEW_BYTES_PER_ROW }, VIEW_BACKGROUND);

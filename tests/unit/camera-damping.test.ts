@@ -37,6 +37,18 @@ describe('camera damping', () => {
     expect([shown.yaw, shown.pitch, shown.distance]).toEqual([goal.yaw, goal.pitch, goal.distance]);
   });
 
+  it('slides the lens shift to where an overlay that opened leaves the scene, and the eye stays', () => {
+    const { shown, goal } = pair();
+    const eye = Array.from(shown.eye(vec3.create()));
+    // A sheet over the lower 40 % of the window.
+    goal.setInsets({ left: 0, top: 0, right: 0, bottom: 0.4 });
+    expect(followCamera(shown, goal, DAMPING_TIME_S)).toBe(true);
+    expect(shown.insets.bottom).toBeCloseTo(0.4 * (1 - Math.exp(-1)), 12);
+    while (followCamera(shown, goal, 1 / 60));
+    expect(shown.insets).toEqual(goal.insets);
+    expect(Array.from(shown.eye(vec3.create()))).toEqual(eye);
+  });
+
   it('zooms evenly in scale, and turns the short way across ±180°', () => {
     const { shown, goal } = pair();
     goal.zoom(1 / 16);

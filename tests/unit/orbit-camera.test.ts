@@ -105,7 +105,7 @@ describe('OrbitCamera', () => {
     const bounds: Bounds = { min: [-3, -1, 2], max: [5, 0.5, 2.5] };
     for (const [yaw, pitch] of [[0, 0], [0.7, 0.5], [-2.4, -1.2]]) {
       const camera = new OrbitCamera({ yaw, pitch });
-      camera.coveredRight = 0.2;
+      camera.setInsets({ left: 0, top: 0, right: 0.2, bottom: 0 });
       camera.frame(bounds, aspect);
       // The uncovered part is x in [−1, 0.6] in NDC; its middle is −0.2.
       const t = clip(camera, aspect, [...camera.target]);
@@ -118,6 +118,34 @@ describe('OrbitCamera', () => {
         expect(c[0]! / c[3]!).toBeLessThanOrEqual(0.6);
         expect(Math.abs(c[1]! / c[3]!)).toBeLessThanOrEqual(1);
       }
+    }
+  });
+
+  it.each([0.6, 1, 2.5])('with overlays on every side (stats at the left and top, a sheet at the bottom), frame() fits the free rectangle, the target in its middle (aspect %f)', (aspect) => {
+    const bounds: Bounds = { min: [-3, -1, 2], max: [5, 0.5, 2.5] };
+    const insets = { left: 0.25, top: 0.1, right: 0.05, bottom: 0.4 };
+    // In NDC (y up): x from −0.5 to 0.9, y from −0.2 to 0.8.
+    const free = { x: [2 * insets.left - 1, 1 - 2 * insets.right], y: [2 * insets.bottom - 1, 1 - 2 * insets.top] };
+    for (const [yaw, pitch] of [[0, 0], [0.7, 0.5], [-2.4, -1.2]]) {
+      const camera = new OrbitCamera({ yaw, pitch });
+      camera.setInsets(insets);
+      camera.frame(bounds, aspect);
+      const t = clip(camera, aspect, [...camera.target]);
+      expect(t[0]! / t[3]!).toBeCloseTo((free.x[0]! + free.x[1]!) / 2, 6);
+      expect(t[1]! / t[3]!).toBeCloseTo((free.y[0]! + free.y[1]!) / 2, 6);
+      let reach = 0;
+      for (let corner = 0; corner < 8; corner++) {
+        const p = [0, 1, 2].map((a) => ((corner >> a) & 1 ? bounds.max[a]! : bounds.min[a]!));
+        const c = clip(camera, aspect, p);
+        const [x, y] = [c[0]! / c[3]!, c[1]! / c[3]!];
+        expect(x).toBeGreaterThanOrEqual(free.x[0]! - 1e-9);
+        expect(x).toBeLessThanOrEqual(free.x[1]! + 1e-9);
+        expect(y).toBeGreaterThanOrEqual(free.y[0]! - 1e-9);
+        expect(y).toBeLessThanOrEqual(free.y[1]! + 1e-9);
+        reach = Math.max(reach, Math.abs(x - (free.x[0]! + free.x[1]!) / 2) / (free.x[1]! - free.x[0]!), Math.abs(y - (free.y[0]! + free.y[1]!) / 2) / (free.y[1]! - free.y[0]!));
+      }
+      // Fitted, not merely inside: some corner comes near an edge of the free part (its bounding sphere touches one).
+      expect(reach).toBeGreaterThan(0.1);
     }
   });
 

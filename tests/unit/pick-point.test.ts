@@ -21,8 +21,10 @@ import { rng } from '../support/splat-files';
 
 const WIDTH = 160;
 const HEIGHT = 120;
-/** A panel over 30 % of the window: the picture moves left by 0.15 of its width. */
+/** A panel over 30 % of the window's width and a sheet over 20 % of its height: the picture moves left by 0.15 of its width, up by 0.1 of its height. */
 const COVERED = 0.3;
+const COVERED_BOTTOM = 0.2;
+const INSETS = { left: 0, top: 0, right: COVERED, bottom: COVERED_BOTTOM };
 
 interface TestSplat {
   at: ArrayLike<number>;
@@ -46,7 +48,7 @@ function cloudOf(splats: TestSplat[]): SplatCloud {
 /** An oblique orbit view of the origin from 10 units, beside a panel. */
 function orbitCamera(): OrbitCamera {
   const camera = new OrbitCamera({ yaw: 0.4, pitch: 0.3, distance: 10 });
-  camera.coveredRight = COVERED;
+  camera.setInsets(INSETS);
   return camera;
 }
 
@@ -58,6 +60,7 @@ function pickViewOf(camera: OrbitCamera, width = WIDTH, height = HEIGHT): PickVi
     width,
     height,
     shiftNdc: camera.projectionMatrix(mat4.create(), width / height)[8]!,
+    shiftNdcY: camera.projectionMatrix(mat4.create(), width / height)[9]!,
   };
 }
 
@@ -85,7 +88,7 @@ describe('two large splats on the view axis', () => {
 
   test('the view axis is where the panel puts it', () => {
     expect(axisX).toBeCloseTo(((1 - COVERED) * WIDTH) / 2, 3);
-    expect(axisY).toBeCloseTo(HEIGHT / 2, 3);
+    expect(axisY).toBeCloseTo(((1 - COVERED_BOTTOM) * HEIGHT) / 2, 3);
   });
 
   test('an opaque front splat is the surface: its depth, on the cursor ray', () => {
@@ -220,7 +223,7 @@ describe('real scenes', () => {
   /** A framed view of the scene, as the viewer opens it, beside a panel. */
   function framedView(cloud: SplatCloud): { camera: OrbitCamera; view: PickView } {
     const camera = new OrbitCamera();
-    camera.coveredRight = COVERED;
+    camera.setInsets(INSETS);
     camera.setUp([0, -1, 0]);
     camera.frame(robustBounds(cloud.positions, cloud.count), SCENE_WIDTH / SCENE_HEIGHT);
     return { camera, view: pickViewOf(camera, SCENE_WIDTH, SCENE_HEIGHT) };
@@ -242,7 +245,7 @@ describe('real scenes', () => {
     const cloud = small;
     const { camera, view } = framedView(cloud);
     // The middle of the uncovered part, where the framed scene is.
-    const [x, y] = [Math.floor(((1 - COVERED) * SCENE_WIDTH) / 2) + 0.5, SCENE_HEIGHT / 2 + 0.5];
+    const [x, y] = [Math.floor(((1 - COVERED) * SCENE_WIDTH) / 2) + 0.5, Math.floor(((1 - COVERED_BOTTOM) * SCENE_HEIGHT) / 2) + 0.5];
     const pick = pickPoint(cloud, view, x, y);
     expect(pick).not.toBeNull();
     const blended = blendedAt(preprocess(cloud, view), Math.floor(x), Math.floor(y));
@@ -269,7 +272,7 @@ describe('real scenes', () => {
   test('the 1M scene: a pick and its time; the first pass keeps every splat blended', () => {
     const cloud = parseSplatPly(readFileSync(scenePath('inria_karangkidul_1M_sh0_decoded.ply')));
     const { camera, view } = framedView(cloud);
-    const [x, y] = [Math.floor(((1 - COVERED) * SCENE_WIDTH) / 2) + 0.5, SCENE_HEIGHT / 2 + 0.5];
+    const [x, y] = [Math.floor(((1 - COVERED) * SCENE_WIDTH) / 2) + 0.5, Math.floor(((1 - COVERED_BOTTOM) * SCENE_HEIGHT) / 2) + 0.5];
     const pick = pickPoint(cloud, view, x, y);
     expect(pick).not.toBeNull();
     const [px, py] = framebufferPixel(camera, pick!.point, SCENE_WIDTH, SCENE_HEIGHT);
