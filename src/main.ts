@@ -29,6 +29,16 @@ async function selfTest(): Promise<void> {
   }
 }
 
+/**
+ * The machine's memory, which bounds what a load may hold: Chromium says
+ * it (navigator.deviceMemory, in GiB, rounded and at most 8); other
+ * browsers do not, and the loader's default stands in.
+ */
+function hostMemoryBytes(): number | undefined {
+  const gib = (navigator as { deviceMemory?: number }).deviceMemory;
+  return typeof gib === 'number' && gib > 0 ? gib * 2 ** 30 : undefined;
+}
+
 async function viewer(): Promise<void> {
   let context: GpuContext;
   try {
@@ -46,6 +56,7 @@ async function viewer(): Promise<void> {
     const viewer = await Viewer.create<File[] | string>(context.device, navigator.gpu.getPreferredCanvasFormat(), {
       load: (source, options) => loader.load(source, options),
       cpuSort: () => new CpuOrderClient(),
+      hostMemoryBytes: hostMemoryBytes(),
     });
     await page.start(viewer, context);
   } catch (error) {

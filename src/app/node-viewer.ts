@@ -5,6 +5,7 @@
  * or accepted by what this GPU holds, as in the browser. Scenes are read
  * from the file system. Never imported by the browser build.
  */
+import { totalmem } from 'node:os';
 import { createNodeGpuContext } from '../gpu/node-gpu';
 import type { GpuContext } from '../gpu/device';
 import { loadSceneFile } from '../io/node-scene-source';
@@ -30,7 +31,7 @@ export async function createNodeViewer<S = string>(
 ): Promise<NodeViewer<S>> {
   const gpu = await createNodeGpuContext(label);
   const load = options.load ?? (loadScenePath as unknown as SceneLoader<S>);
-  const viewer = await Viewer.create<S>(gpu.device, options.format ?? OFFSCREEN_FORMAT, { ...options, load });
+  const viewer = await Viewer.create<S>(gpu.device, options.format ?? OFFSCREEN_FORMAT, { hostMemoryBytes: totalmem(), ...options, load });
   return {
     viewer,
     gpu,
@@ -42,14 +43,14 @@ export async function createNodeViewer<S = string>(
 }
 
 /**
- * The load limits of this machine's GPU, as a Viewer on it has them: for
+ * The load limits of this machine's GPU and memory, as a Viewer on it has them: for
  * Node tools that decode scenes without drawing them (the parse benchmark),
  * so they refuse exactly what the viewer would.
  */
 export async function nodeLoadLimits(): Promise<LoadLimits> {
   const { device } = await createNodeGpuContext('load-limits');
   try {
-    return deviceLoadLimits(device);
+    return deviceLoadLimits(device, totalmem());
   } finally {
     device.destroy();
   }

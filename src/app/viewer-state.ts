@@ -64,7 +64,12 @@ export interface ViewerState {
   /** A load is in progress, and how far it is. */
   loading: boolean;
   load: { name: string; progress: LoadProgressReport | null } | null;
-  /** Why the last load that failed failed (cleared when a scene opens, unless that open keeps it). */
+  /**
+   * Why the last load failed (or the GPU reported an error), until a scene
+   * opens: a scene that opens clears it, even where the page leaves the
+   * error's message up for the user to dismiss (the default scene standing
+   * in for a link that failed).
+   */
   lastError: string | null;
   /** Warnings about the scene on screen (extra bytes, oversized splats, ...). */
   warnings: string[];
@@ -121,7 +126,8 @@ export interface ViewerEvents {
   /**
    * A scene opened (after its 'scene' event). `cloud` is the whole scene
    * as decoded (the Viewer keeps only what it needs of it); `keepError`:
-   * the last load error stays (the default scene standing in for a link).
+   * the last load error's message stays up (the default scene standing in
+   * for a link), though the state's lastError is cleared.
    */
   opened(info: { name: string; cloud: SplatCloud; warnings: readonly string[]; keepError: boolean }): void;
   /** A load failed, or a source could not be opened at all. */

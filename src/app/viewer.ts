@@ -46,12 +46,22 @@ export interface ViewerOptions<S> {
   cpuSort?: () => CpuOrderSource;
   /** Passed to the frame (e.g. its accumulation target). */
   frame?: SplatFrameOptions;
-  /** What a scene may cost (default: what this device's buffers hold). */
+  /** What a scene may cost (default: what this device's buffers hold and hostMemoryBytes lets a load hold). */
   limits?: LoadLimits;
+  /**
+   * The machine's memory in bytes (navigator.deviceMemory in the browser,
+   * os.totalmem() in Node), which bounds what a load may hold; default
+   * DEFAULT_HOST_MEMORY_BYTES.
+   */
+  hostMemoryBytes?: number;
 }
 
 export interface OpenOptions extends SceneArrival {
-  /** A load error shown before stays (the default scene standing in for a link that failed). */
+  /**
+   * The message of a load error shown before stays up (the default scene
+   * standing in for a link that failed, whose message says why). The
+   * state's lastError clears all the same: a scene opened.
+   */
   keepError?: boolean;
 }
 
@@ -76,7 +86,7 @@ export class Viewer<S> {
   }
 
   private constructor(readonly core: ViewerCore, readonly format: GPUTextureFormat, options: ViewerOptions<S>) {
-    this.limits = options.limits ?? deviceLoadLimits(core.device);
+    this.limits = options.limits ?? deviceLoadLimits(core.device, options.hostMemoryBytes);
     this.loads = new SceneLoads((source, o) => options.load(source, { ...o, limits: this.limits }));
     this.session = new SceneSession(core, this.rig, this.settings, this.state, this.events);
     this.frames = new ViewerFrames(core, format, this.settings, this.state, this.events, () => this.state.scene?.antiAliasing);
@@ -147,7 +157,7 @@ export class Viewer<S> {
   private opened({ cloud, warnings, bytes }: LoadedScene, options: OpenOptions, loadMs: number): void {
     // The scene as trained: its SH degree (before the views hear of it).
     this.settings.shDegree = cloud.shDegree;
-    if (!options.keepError) this.state.lastError = null;
+    this.state.lastError = null;
     this.state.warnings = [...warnings];
     this.session.showLoaded(cloud, options, { bytes, loadMs });
     this.events.emit('opened', { name: options.name, cloud, warnings, keepError: options.keepError ?? false });

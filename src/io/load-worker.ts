@@ -60,7 +60,7 @@ scope.onmessage = async (event) => {
       limits: request.limits,
       onProgress: (stage, fraction) => scope.postMessage({ id, type: 'progress', fraction, stage }),
       onDecoded: request.preview
-        ? previewSender((part) => scope.postMessage({ id, type: 'preview', part }, transferables(part)))
+        ? previewSender((part) => scope.postMessage({ id, type: 'preview', part }, transferables(part)), request.limits)
         : undefined,
     });
     scope.postMessage({ id, type: 'done', ...loaded }, transferables(loaded.cloud));

@@ -63,6 +63,6 @@ export function loadSceneFile(path: string, options: LoadOptions = {}): Promise<
     limits: options.limits,
     signal: options.signal,
     onProgress: onProgress && ((stage, fraction) => onProgress({ stage, fraction })),
-    onDecoded: preview && previewSender((part) => onPreview!(preview.add(part))),
+    onDecoded: preview && previewSender((part) => onPreview!(preview.add(part)), options.limits),
   });
 }

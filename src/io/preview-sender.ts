@@ -11,6 +11,7 @@
  * 1/1.5² + … = 3 scenes' worth.
  */
 import { shCoefficients, type SplatCloud } from '../scene/splat-cloud';
+import { DEFAULT_LOAD_LIMITS, previewSplatLimit, type LoadLimits } from './load-limits';
 import type { PreviewPart } from './scene-preview';
 import { validateSplatCloud } from './validate-splats';
 
@@ -23,16 +24,23 @@ export const PREVIEW_GROWTH = 1.5;
  * An onDecoded callback that sends `send` each new range once it is due.
  * A range whose values would not pass the file's checks is not sent, nor
  * anything after it: the load itself then fails with the checks' message.
+ * The preview stops growing at previewSplatLimit(limits) splats (the load
+ * goes on to the scene's own bound).
  */
 export function previewSender(
   send: (part: PreviewPart) => void,
+  limits: LoadLimits = DEFAULT_LOAD_LIMITS,
   now: () => number = () => performance.now(),
 ): (cloud: SplatCloud, decoded: number, expected: number | undefined) => void {
   let sent = 0;
   let lastAt = -Infinity;
   let stopped = false;
-  return (cloud, decoded, expected) => {
-    if (stopped || decoded <= sent || decoded < sent * PREVIEW_GROWTH) return;
+  return (cloud, decodedSoFar, expected) => {
+    if (stopped) return;
+    const most = previewSplatLimit(limits, cloud.shDegree);
+    const decoded = Math.min(decodedSoFar, most);
+    // The last range, up to the preview's most, goes whenever it is due.
+    if (decoded <= sent || (decoded < sent * PREVIEW_GROWTH && decoded < most)) return;
     const time = now();
     if (time - lastAt < PREVIEW_INTERVAL_MS) return;
     const k = 3 * shCoefficients(cloud.shDegree);
@@ -40,6 +48,7 @@ export function previewSender(
       first: sent,
       count: decoded - sent,
       expected: expected ?? null,
+      most,
       shDegree: cloud.shDegree,
       positions: cloud.positions.slice(3 * sent, 3 * decoded),
       scales: cloud.scales.slice(3 * sent, 3 * decoded),

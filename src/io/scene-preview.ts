@@ -6,8 +6,9 @@
  *
  * Memory: one copy of the splats received, sized once by the count the
  * file declares (checked against the load limits before any splat was
- * decoded), or doubling as they come for a file that declares none. The
- * viewer drops it once the whole scene has arrived.
+ * decoded), or doubling as they come for a file that declares none, and
+ * never past the preview's most (src/io/load-limits.ts PREVIEW_SHARE).
+ * The loader drops it once the load ends, whichever way.
  */
 import { allocateSplatCloud, shCoefficients, type SplatCloud } from '../scene/splat-cloud';
 
@@ -17,6 +18,8 @@ export interface PreviewPart extends Omit<SplatCloud, 'bounds' | 'antiAliasing'>
   first: number;
   /** The splats the file declares, or null when it declares none. */
   expected: number | null;
+  /** The most splats the preview will hold (previewSplatLimit): its store never grows past them. */
+  most: number;
 }
 
 /** Fields copied per splat: [name, floats per splat] (sh: per SH degree). */
@@ -51,7 +54,8 @@ export class ScenePreview {
     const current = this.store;
     const capacity = current?.count ?? 0;
     if (current && needed <= capacity) return current;
-    const size = part.expected !== null && part.expected >= needed ? part.expected : Math.max(needed, 2 * capacity, FIRST_CAPACITY);
+    const wanted = part.expected !== null && part.expected >= needed ? part.expected : Math.max(needed, 2 * capacity, FIRST_CAPACITY);
+    const size = Math.max(needed, Math.min(wanted, part.most));
     const grown = allocateSplatCloud(size, part.shDegree);
     if (current) {
       for (const [name] of FIELDS) grown[name].set(current[name]);

@@ -59,19 +59,28 @@ export class SplatLoader {
     return new Promise<LoadedScene>((resolve, reject) => {
       // This exact form lets vite find and bundle the worker module.
       const worker = new Worker(new URL('./load-worker.ts', import.meta.url), { type: 'module' });
+      let preview: ScenePreview | null = new ScenePreview();
+      // Whichever way the load ends, nothing of it stays: the worker (its
+      // decoded arrays, its download, which terminating it aborts) and the
+      // page's copy of the scene so far go at once, not when this load's
+      // closures happen to be collected.
       const settle = (outcome: () => void) => {
         worker.terminate();
+        worker.onmessage = null;
+        worker.onerror = null;
+        preview = null;
         signal?.removeEventListener('abort', onAbort);
         this.running.delete(stop);
         outcome();
       };
       const stop = () => settle(() => reject(new Error('SplatLoader was disposed before the load finished')));
       const onAbort = () => settle(() => reject(abortReason(signal!)));
-      const preview = new ScenePreview();
       worker.onmessage = (event: MessageEvent<LoadResponse>) => {
         const message = event.data;
         if (message.type === 'progress') onProgress?.({ stage: message.stage, fraction: message.fraction });
-        else if (message.type === 'preview') onPreview?.(preview.add(message.part));
+        else if (message.type === 'preview') {
+          if (preview) onPreview?.(preview.add(message.part));
+        }
         else if (message.type === 'done') settle(() => resolve({ cloud: message.cloud, warnings: message.warnings, bytes: message.bytes }));
         else settle(() => reject(toError(message.message, message.name)));
       };

@@ -170,8 +170,10 @@ export async function loadSplatStream(
     reportRead();
     const decoded = sink?.decoded;
     if (decoded && options.onDecoded && decoded.decodedRecords > 0) options.onDecoded(decoded.decodedCloud, decoded.decodedRecords, decoded.expectedRecords);
-    // Leaving the loop stops the stream (and its download).
-    if (sink?.enough()) break;
+    // Leaving the loop stops the stream (and its download), which a browser
+    // then counts as an aborted request: so only when bytes are left to
+    // come. A stream that has delivered all it announced ends by itself.
+    if (sink?.enough() && (totalBytes === undefined || received < totalBytes)) break;
   }
   signal?.throwIfAborted();
   // A stream that ended while still deciding is a short file.

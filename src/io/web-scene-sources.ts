@@ -62,16 +62,48 @@ async function fetchScene(url: string): Promise<Response> {
   return response;
 }
 
+/** Bytes in words: "1.2 MB", "65.5 kB", "300 bytes". */
+function sizeText(bytes: number): string {
+  if (bytes >= 1e6) return `${(bytes / 1e6).toFixed(1)} MB`;
+  return bytes >= 1e3 ? `${(bytes / 1e3).toFixed(1)} kB` : `${bytes} bytes`;
+}
+
+/**
+ * `chunks` of a download, its failure (the browser says only "network
+ * error", Node "terminated") told with what arrived of how much: "The
+ * download of a.ply stopped after 1.2 MB of 3.7 MB (network error)", or
+ * "after 1.2 MB, size unknown" where the headers do not say.
+ * `total` is the file's size where the headers say it for certain.
+ */
+export async function* downloadChunks(chunks: AsyncIterable<Uint8Array>, name: string, total: number | undefined): AsyncGenerator<Uint8Array> {
+  let received = 0;
+  try {
+    // A reader that stops early returns through here, which cancels the download.
+    for await (const chunk of chunks) {
+      received += chunk.length;
+      yield chunk;
+    }
+  } catch (error) {
+    // Only the download's own failures land here: the reader's errors stay with the reader.
+    const reason = error instanceof Error ? error.message : String(error);
+    const of = total !== undefined ? ` of ${sizeText(total)}` : ', size unknown';
+    throw new Error(`The download of ${name} stopped after ${sizeText(received)}${of} (${reason})`, { cause: error });
+  }
+}
+
 /** A response's body as it arrives, with what its headers say of its size. */
-async function responseBytes(response: Response): Promise<SourceBytes> {
+async function responseBytes(response: Response, url: string): Promise<SourceBytes> {
   // With a Content-Encoding the length is of the compressed body, not the
   // file; and a cross-origin response hides that header unless the server
   // exposes it, so there the length is only a guide to progress.
   const length = Number(response.headers.get('Content-Length') ?? 0);
   const announced = length > 0 ? length : undefined;
   const certain = response.type === 'basic' && !response.headers.get('Content-Encoding');
-  const chunks = response.body ? streamChunks(response.body) : chunksOf(new Uint8Array(await response.arrayBuffer()), 1 << 20);
-  return { chunks, totalBytes: certain ? announced : undefined, expectedBytes: announced };
+  const totalBytes = certain ? announced : undefined;
+  const chunks = response.body
+    ? downloadChunks(streamChunks(response.body), lastPathSegment(url), totalBytes)
+    : chunksOf(new Uint8Array(await response.arrayBuffer()), 1 << 20);
+  return { chunks, totalBytes, expectedBytes: announced };
 }
 
 /**
@@ -102,10 +134,10 @@ export function urlSource(url: string): SceneSource {
   return {
     name: url,
     stage: 'download',
-    open: async () => responseBytes(await fetchScene(url)),
+    open: async () => responseBytes(await fetchScene(url), url),
     companion: async (name, maxBytes) => {
       const companion = companionUrl(name, url);
-      return readBounded(await responseBytes(await fetchScene(companion)), maxBytes, companion);
+      return readBounded(await responseBytes(await fetchScene(companion), companion), maxBytes, companion);
     },
   };
 }

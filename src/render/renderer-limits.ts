@@ -1,14 +1,51 @@
 /**
  * What a load may cost on this device (src/io/load-limits.ts says how the
- * loader uses it): the renderer's buffers decide how many splats fit, so
- * the limits are computed here, where the scene's chunk layout and the
- * projector's record size are both known, and handed down to the loader as
- * plain data.
+ * loader uses it): the renderer's buffers decide how many splats fit, and
+ * the machine's memory how many a load may hold, so the limits are
+ * computed here, where the scene's chunk layout and the projector's record
+ * size are both known, and handed down to the loader as plain data.
  */
 import { chunkLayout, storageBufferLimit } from '../scene/gpu-splats';
-import type { ShDegree } from '../scene/splat-cloud';
-import { HEADER_SLACK_BYTES, PLY_ROW_BYTES, type LoadLimits } from '../io/load-limits';
+import { shCoefficients, type ShDegree } from '../scene/splat-cloud';
+import { SPLAT } from '../scene/splat-layouts';
+import { boundByMemory, DEFAULT_HOST_MEMORY_BYTES, HEADER_SLACK_BYTES, PLY_ROW_BYTES, type HeldBytesPerSplat, type LoadLimits } from '../io/load-limits';
 import { PROJECTED_SPLAT } from './frame-layouts';
+
+/**
+ * Copies of the decoded splats (SplatCloud floats) a load holds on the CPU
+ * at its peak, per splat: the decoder's arrays growing by doubling (old and
+ * new alive at once: up to 3× the splats), the worker's copies of each
+ * preview range, the page's preview store growing the same way. Measured
+ * by pushing an endless .splat and a 513k-splat SH-3 PLY through
+ * loadSplatStream with the preview sender and store in one Node process
+ * (peak of process.memoryUsage().arrayBuffers over the splats): 198 bytes
+ * a splat at SH 0 (3.5 × its 56 bytes of floats), 575 at SH 3 (2.4 × 236).
+ */
+const CPU_COPIES = 3.5;
+/**
+ * Copies of a splat's GPU data (its scene record and SH, its projected
+ * record, its sort key and value in two buffers each): a preview's scene
+ * is uploaded while the one before it is still alive, and so is the
+ * whole scene while the last preview shows. On a software GPU
+ * (SwiftShader) and in the browser's staging, these are the machine's
+ * memory too.
+ */
+const GPU_COPIES = 2;
+/** Sort keys and values, each in two buffers (the radix sort's ping-pong). */
+const SORT_BYTES_PER_SPLAT = 4 * 4;
+
+/**
+ * Bytes a load holds per splat at its peak, by SH degree (420 at SH 0,
+ * 1,410 at SH 3): what the machine's memory is divided by.
+ */
+export function heldBytesPerSplat(): HeldBytesPerSplat {
+  return ([0, 1, 2, 3] as const).map((d) => {
+    const shBytes = 3 * shCoefficients(d) * 4;
+    const decoded = (3 + 3 + 4 + 1 + 3) * 4 + shBytes;
+    const gpu = SPLAT.size + shBytes + PROJECTED_SPLAT.size + SORT_BYTES_PER_SPLAT;
+    return Math.ceil(CPU_COPIES * decoded + GPU_COPIES * gpu);
+  }) as unknown as HeldBytesPerSplat;
+}
 
 /**
  * The limits of a renderer whose storage buffers hold `storageBufferBytes`
@@ -25,7 +62,12 @@ export function loadLimitsFor(storageBufferBytes: number): LoadLimits {
   return { maxSplats, maxBytes };
 }
 
-/** The load limits of `device`: what its storage buffers let the renderer draw. */
-export function deviceLoadLimits(device: GPUDevice): LoadLimits {
-  return loadLimitsFor(storageBufferLimit(device));
+/**
+ * The load limits of `device` on a machine of `hostMemoryBytes`: what its
+ * storage buffers let the renderer draw, and what that memory lets a load
+ * hold (the page passes navigator.deviceMemory where the browser gives
+ * it, Node tools os.totalmem()).
+ */
+export function deviceLoadLimits(device: GPUDevice, hostMemoryBytes = DEFAULT_HOST_MEMORY_BYTES): LoadLimits {
+  return boundByMemory(loadLimitsFor(storageBufferLimit(device)), hostMemoryBytes, heldBytesPerSplat());
 }

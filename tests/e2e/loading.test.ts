@@ -3,13 +3,15 @@
  * a file the user opens (the slow one is cancelled and nothing of it stays,
  * nor does its error), a scene drawn while it downloads, the progress bar's
  * Cancel button and Escape, a file that fails after part of it was drawn
- * (the scene before it comes back as the user left it), a malformed link,
- * and a file that loads with a warning. The slow scenes come from a local
- * server in this file that sends a little at a time and records how much it
- * sent and whether the browser hung up, so the tests see the download stop.
+ * (the scene before it comes back as the user left it), a malformed or
+ * empty link, a file that loads with a warning, the default scene
+ * downloaded once and to its end, and a .splat that never ends, refused at
+ * the bound the page's memory sets, after which the page's memory (its
+ * renderer and GPU processes, read from /proc) is back where it was. The
+ * slow and endless scenes come from local servers (./test-servers.ts) that
+ * record how much they sent and whether the browser hung up, so the tests
+ * see the download stop.
  */
-import { createServer, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,100 +20,12 @@ import { BROWSER_TEST_TIMEOUT_MS, useViewerPage, WAIT_TIMEOUT_MS } from './brows
 import { decodePng } from '../../cli/png';
 import { scenePath } from '../shared-scenes';
 import { concat, inriaPly } from '../support/splat-files';
+import { serveEndless, SlowServer, type Delivery } from './test-servers';
+import { chromiumMemoryByType, chromiumPageMemory, mib } from '../support/chromium-memory';
+import type { Request } from 'playwright-core';
+import type { LoadLimits } from '../../src/io/load-limits';
 
 const SCENE_9K = scenePath('inria_kacytran_iter7000_9k_sh3.ply');
-/** Sent at once, then TRICKLE_BYTES every TRICKLE_MS until released (80 KB/s). */
-const FIRST_BYTES = 64 * 1024;
-const TRICKLE_BYTES = 16 * 1024;
-const TRICKLE_MS = 200;
-
-/** One response of the slow server, as the server saw it. */
-interface Delivery {
-  sent: number;
-  /** Bytes sent when the test released the rest. */
-  sentAtRelease: number | undefined;
-  /** The whole body went out. */
-  finished: boolean;
-  /** The browser closed the connection before the body was complete (an aborted download). */
-  abandoned: boolean;
-}
-
-/**
- * Serves files slowly: each response sends FIRST_BYTES, then trickles until
- * release(), then sends the rest as fast as the socket takes it.
- */
-class SlowServer {
-  readonly deliveries = new Map<string, Delivery>();
-  private readonly files = new Map<string, Uint8Array>();
-  private released = false;
-  private server!: Server;
-  url = '';
-
-  async start(): Promise<void> {
-    this.server = createServer((request, response) => {
-      const path = new URL(request.url ?? '/', 'http://localhost').pathname;
-      const body = this.files.get(path);
-      if (!body) {
-        response.writeHead(404, { 'Access-Control-Allow-Origin': '*' }).end();
-        return;
-      }
-      response.writeHead(200, {
-        'Content-Type': 'application/octet-stream',
-        'Content-Length': String(body.length),
-        'Access-Control-Allow-Origin': '*',
-        'Cache-Control': 'no-store',
-      });
-      const delivery: Delivery = { sent: 0, sentAtRelease: undefined, finished: false, abandoned: false };
-      this.deliveries.set(path, delivery);
-      response.on('close', () => {
-        delivery.abandoned = !delivery.finished;
-      });
-      void this.send(body, response, delivery);
-    });
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
-    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
-  }
-
-  serve(path: string, body: Uint8Array): string {
-    this.files.set(path, body);
-    return `${this.url}${path}`;
-  }
-
-  release(): void {
-    this.released = true;
-    for (const delivery of this.deliveries.values()) delivery.sentAtRelease ??= delivery.sent;
-  }
-
-  /** Back to trickling, for the next test. */
-  hold(): void {
-    this.released = false;
-    this.deliveries.clear();
-  }
-
-  private async send(body: Uint8Array, response: ServerResponse, delivery: Delivery): Promise<void> {
-    while (delivery.sent < body.length && !response.destroyed) {
-      const size = delivery.sent === 0 ? FIRST_BYTES : this.released ? 256 * 1024 : TRICKLE_BYTES;
-      const chunk = body.subarray(delivery.sent, Math.min(body.length, delivery.sent + size));
-      delivery.sent += chunk.length;
-      const drained = response.write(chunk);
-      if (this.released) {
-        if (!drained) await new Promise((resolve) => response.once('drain', resolve).once('close', resolve));
-      } else {
-        await new Promise((resolve) => setTimeout(resolve, TRICKLE_MS));
-      }
-    }
-    if (delivery.sent >= body.length && !response.destroyed) {
-      delivery.finished = true;
-      response.end();
-    }
-  }
-
-  close(): Promise<void> {
-    this.server.closeAllConnections();
-    return new Promise((resolve) => this.server.close(() => resolve()));
-  }
-}
-
 /** Polls a condition of this process (the slow server's view) until it holds. */
 async function until(condition: () => boolean, what: string): Promise<void> {
   const deadline = Date.now() + WAIT_TIMEOUT_MS;
@@ -322,14 +236,153 @@ describe('loading in the browser', { timeout: BROWSER_TEST_TIMEOUT_MS }, () => {
 
   it('names a malformed link and shows the default scene', async () => {
     await openWithLink('http://[');
-    await waitFor('the viewer ready', 'document.body.dataset.viewer === "ready"');
+    await waitFor('the viewer ready', 'document.body.dataset.viewer === "ready" && !window.__splatsort.loading');
     const s = await state();
     expect(s.sceneName).toBe('default-scene.ply');
-    expect(s.lastError).toBe('Could not open http://[: The scene address "http://[" is not a valid URL');
+    // The link's message stays up over the default scene; the state's error went when that scene opened.
+    expect(s.lastError).toBeNull();
     expect(await page().locator('.message h2').allTextContents()).toEqual(['Could not open http://[']);
+    expect(await page().locator('.message p').allTextContents()).toEqual(['The scene address "http://[" is not a valid URL']);
     // The typo stays in the address bar, to be fixed there, while the view follows the camera.
     await waitFor('the view in the address', "new URL(location.href).searchParams.has('eye')");
     expect(await page().evaluate(() => new URL(location.href).searchParams.get('url'))).toBe('http://[');
     expect(viewer.tab.errors).toEqual([]);
   });
+
+  it('refuses an empty ?url= with a message, fetching nothing for it, and shows the default scene', async () => {
+    const fetched: string[] = [];
+    const onRequest = (request: Request) => {
+      if (request.resourceType() === 'fetch') fetched.push(request.url());
+    };
+    page().on('request', onRequest);
+    await viewer.goto('?url=', { wait: false });
+    await waitFor('the viewer ready', 'document.body.dataset.viewer === "ready" && !window.__splatsort.loading');
+    page().off('request', onRequest);
+    expect(await page().locator('.message h2').allTextContents()).toEqual(['Could not open the link\'s scene']);
+    expect(await page().locator('.message p').allTextContents()).toEqual(['the link\'s url= is empty: it names no scene']);
+    // The one download is the default scene's: nothing asked for the page's own address.
+    expect(fetched).toEqual([expect.stringMatching(/\/default-scene[^/]*\.ply$/)]);
+    expect((await state()).sceneName).toBe('default-scene.ply');
+  });
+
+  it('downloads the default scene once, and to its end (no request aborted)', async () => {
+    const isDefaultScene = (request: Request) => /\/default-scene[^/]*\.ply$/.test(new URL(request.url()).pathname);
+    const requested: string[] = [];
+    const failed: string[] = [];
+    const onRequest = (request: Request) => {
+      if (isDefaultScene(request)) requested.push(request.url());
+    };
+    const onFailed = (request: Request) => {
+      if (isDefaultScene(request)) failed.push(`${request.url()}: ${request.failure()?.errorText}`);
+    };
+    page().on('request', onRequest);
+    page().on('requestfailed', onFailed);
+    await viewer.goto('');
+    // A frame or two more: an abort after the scene is on screen would show by now.
+    await viewer.tab.waitForFrames(2);
+    page().off('request', onRequest);
+    page().off('requestfailed', onFailed);
+    expect(requested).toHaveLength(1);
+    expect(failed).toEqual([]);
+  });
+
+  it('stops an endless .splat at the bound this device\'s memory sets, and frees all it held', async () => {
+    // 0.5 GiB of memory, as the page would read it: a load may hold 256 MiB.
+    await page().addInitScript(() => Object.defineProperty(Navigator.prototype, 'deviceMemory', { get: () => 0.5, configurable: true }));
+    await viewer.goto('');
+    const limits = await page().evaluate(() => window.__splatsortViewer!.limits as LoadLimits);
+    expect(limits.memory).toMatchObject({ hostBytes: 2 ** 29, budgetBytes: 2 ** 28 });
+    const budget = limits.memory!.budgetBytes;
+    const maxSplats = limits.maxSplats[0];
+    const cdp = await viewer.context.newCDPSession(page());
+    const endless = await serveEndless();
+    const byType = () => Object.entries(chromiumMemoryByType()).map(([type, bytes]) => `${type} ${mib(bytes)}`).join(', ');
+
+    /** Opens the endless stream, watches the page's memory until it is refused, and checks the refusal. */
+    const refuse = async () => {
+      let peak = 0;
+      let mostShown = 0;
+      await page().evaluate((url) => void window.__splatsortViewer!.open(url, { name: 'endless.splat' }), endless.url);
+      const deadline = Date.now() + WAIT_TIMEOUT_MS;
+      for (;;) {
+        peak = Math.max(peak, chromiumPageMemory());
+        const s = await state();
+        if (s.loading && s.sceneName === 'endless.splat') mostShown = Math.max(mostShown, s.splats);
+        if (!s.loading && s.lastError !== null) break;
+        if (Date.now() > deadline) throw new Error(`the endless stream was not refused in ${WAIT_TIMEOUT_MS / 1000} s: ${s.splats} splats on screen`);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      const s = await state();
+      expect(s.lastError).toMatch(new RegExp(
+        `^Could not open endless\\.splat: The file holds at least [\\d,]+ splats of SH degree 0: more than the ${maxSplats.toLocaleString('en-US')} ` +
+          'that fit in the 0\\.25 GiB a load may hold of this device\'s memory \\(0\\.5 GiB\\)$',
+      ));
+      // The scene before it came back, and the download stopped.
+      expect(s.sceneName).toBe('default-scene.ply');
+      const delivery = endless.deliveries.at(-1)!;
+      await until(() => delivery.hungUp, 'the browser hangs up on the endless stream');
+      // What was sent past the bound was in flight: the sockets' buffers, the
+      // browser's network pipe, chunks the worker had not yet decoded
+      // (measured: 35.8 MB sent for a 20.5 MB bound).
+      expect(delivery.sent).toBeLessThan(2 * maxSplats * 32 + 16 * 2 ** 20);
+      // Previews stopped growing at their share of the bound.
+      expect(mostShown).toBeGreaterThan(0);
+      expect(mostShown).toBeLessThanOrEqual(Math.floor(maxSplats / 4));
+      return { peak, mostShown };
+    };
+
+    try {
+      // The first large scene the page draws raises the GPU process's floor
+      // for good (measured: +37 MiB after a first refused stream, and +28
+      // MiB after a 150k-splat scene that opened and was replaced by the
+      // default one; SwiftShader's and Dawn's own caches, not objects the
+      // viewer holds), so the page is measured around a second stream: had
+      // a refused load kept anything, every stream would add to it.
+      const start = await settledMemory(cdp, 'before the first stream');
+      const first = await refuse();
+      const before = await settledMemory(cdp, 'after the first stream');
+      const beforeByType = byType();
+      const second = await refuse();
+      const after = await settledMemory(cdp, 'after the second stream', before);
+      console.log(
+        `Chromium's pages and GPU process: ${mib(start)} at the start, first stream's peak +${mib(first.peak - start)}; ` +
+          `${mib(before)} before the second (${beforeByType}), its peak ${mib(second.peak)} (+${mib(second.peak - before)}, bound ${mib(budget)}), ` +
+          `${mib(after)} after (${byType()}); previews up to ${second.mostShown} of ${maxSplats} splats`,
+      );
+      for (const [peak, from] of [[first.peak, start], [second.peak, before]] as const) expect(peak - from).toBeLessThan(budget + PEAK_MARGIN_BYTES);
+      expect(Math.abs(after - before)).toBeLessThanOrEqual(0.1 * before);
+    } finally {
+      await endless.close();
+    }
+  });
 });
+
+/**
+ * What the page holds beyond a load's own bound at the peak of one: the
+ * download's and postMessage's buffers in flight, the GPU process's
+ * staging of each upload, and the frames drawn meanwhile.
+ */
+const PEAK_MARGIN_BYTES = 128 * 2 ** 20;
+
+/**
+ * The page's memory once it stops changing: garbage collected (the page's
+ * heap; the GPU process frees destroyed buffers as frames go on), then read
+ * every second until three readings in a row lie within 2 % of each other,
+ * or, given `near`, one lies within 10 % of it. Fails past a deadline
+ * saying what it read.
+ */
+async function settledMemory(cdp: import('playwright-core').CDPSession, what: string, near?: number): Promise<number> {
+  const readings: number[] = [];
+  const deadline = Date.now() + WAIT_TIMEOUT_MS;
+  while (Date.now() < deadline) {
+    await cdp.send('HeapProfiler.collectGarbage');
+    await viewer.tab.waitForFrames(1);
+    readings.push(chromiumPageMemory());
+    const last = readings.slice(-3);
+    const reading = last.at(-1)!;
+    if (near !== undefined && Math.abs(reading - near) <= 0.1 * near) return reading;
+    if (last.length === 3 && Math.max(...last) - Math.min(...last) <= 0.02 * Math.min(...last)) return reading;
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+  }
+  throw new Error(`the page's memory did not settle ${what} in ${WAIT_TIMEOUT_MS / 1000} s: ${readings.map(mib).join(', ')}`);
+}

@@ -180,11 +180,17 @@ describe('one load at a time, and what stays of each', () => {
     expect(viewer.state.sceneName).toBe('replacing.ply');
   });
 
-  test('keepError: the default scene standing in for a failed link leaves the link\'s error up', async () => {
+  test('keepError: the default scene standing in for a failed link leaves the link\'s message up, and lastError clears once it opens', async () => {
     const viewer = node.viewer;
     expect(await viewer.open({ cloud: small, end: new Error('HTTP 404') }, { name: 'link.ply' })).toBe('failed');
-    expect(await viewer.open({ cloud: small, end: 'scene' }, { name: 'default-scene.ply', defaultScene: true, keepError: true })).toBe('opened');
     expect(viewer.state.lastError).toBe('Could not open link.ply: HTTP 404');
+    const kept: boolean[] = [];
+    const unsubscribe = viewer.on('opened', ({ keepError }) => kept.push(keepError));
+    expect(await viewer.open({ cloud: small, end: 'scene' }, { name: 'default-scene.ply', defaultScene: true, keepError: true })).toBe('opened');
+    unsubscribe();
+    // The page keeps the link's message up (keepError); the state says no load error stands, a scene having opened.
+    expect(kept).toEqual([true]);
+    expect(viewer.state.lastError).toBeNull();
     expect(viewer.state.up).toMatchObject({ axis: '+y', source: 'the default scene' });
   });
 

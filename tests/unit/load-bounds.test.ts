@@ -7,8 +7,12 @@
  * stopped pulling there.
  */
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_LOAD_LIMITS, SplatLimitError, type LoadLimits } from '../../src/io/load-limits';
-import { loadLimitsFor } from '../../src/render/renderer-limits';
+import {
+  boundByMemory, checkByteCount, checkSplatCount, DEFAULT_LOAD_LIMITS, HOST_MEMORY_SHARE, MAX_LOAD_HOLD_BYTES, PREVIEW_SHARE, previewSplatLimit,
+  SplatLimitError, type LoadLimits,
+} from '../../src/io/load-limits';
+import { heldBytesPerSplat, loadLimitsFor } from '../../src/render/renderer-limits';
+import { SPLAT } from '../../src/scene/splat-layouts';
 import { PLY_TRAILING_READ_LIMIT } from '../../src/io/ply-stream';
 import { parseSplatPly, SplatFormatError } from '../../src/io/ply';
 import { resolveSceneUrl } from '../../src/io/scene-url';
@@ -65,6 +69,75 @@ describe('load limits from the device', () => {
     expect(DEFAULT_LOAD_LIMITS).toEqual(limits);
     expect(loadLimitsFor(2 ** 31).maxSplats[3]).toBe(16 * limits.maxSplats[3]);
     expect(loadLimitsFor(2 ** 31).maxSplats[0]).toBe(2 ** 31 / PROJECTED_SPLAT.size);
+  });
+});
+
+describe('load limits from the machine\'s memory', () => {
+  const GIB = 2 ** 30;
+  const gpu2g = loadLimitsFor(2 ** 31);
+  const held = heldBytesPerSplat();
+
+  it('hold per splat the decoded floats 3.5 times and the GPU records twice', () => {
+    // SH 0: 56 bytes of floats; 64 (scene) + 32 (projected) + 16 (sort) on the GPU.
+    expect(SPLAT.size).toBe(64);
+    expect(held[0]).toBe(3.5 * 56 + 2 * (64 + 32 + 16));
+    // SH 3: 45 more floats each side.
+    expect(held[3]).toBe(3.5 * (56 + 180) + 2 * (64 + 180 + 32 + 16));
+  });
+
+  it('are decided by the memory where it is the smaller: an 8 GiB machine with a 2 GiB binding', () => {
+    const limits = boundByMemory(gpu2g, 8 * GIB, held);
+    const budget = 8 * GIB * HOST_MEMORY_SHARE;
+    expect(limits.memory).toEqual({ hostBytes: 8 * GIB, budgetBytes: budget, maxSplats: held.map((b) => Math.floor(budget / b)) });
+    for (const d of [0, 1, 2, 3] as const) {
+      expect(limits.maxSplats[d]).toBe(Math.min(gpu2g.maxSplats[d], Math.floor(budget / held[d])));
+    }
+    // The GPU takes 67M splats of SH 0; 4 GiB at 420 bytes a splat hold 10.2M.
+    expect(gpu2g.maxSplats[0]).toBe(2 ** 26);
+    expect(limits.maxSplats[0]).toBe(Math.floor(4 * GIB / 420));
+    expect(limits.maxBytes).toBe(Math.min(gpu2g.maxBytes, budget));
+  });
+
+  it('are the GPU\'s where the memory allows more, and then say "this GPU"', () => {
+    const small = loadLimitsFor(128 * 2 ** 20);
+    const limits = boundByMemory(small, 8 * GIB, held);
+    expect(limits.maxSplats[3]).toBe(small.maxSplats[3]);
+    expect(limits.maxSplats[0]).toBe(small.maxSplats[0]);
+    expect(() => checkSplatCount(small.maxSplats[3] + 1, 3, limits, 'The file holds at least')).toThrow(/this GPU can draw$/);
+  });
+
+  it('never let a load hold more than the ceiling, however large the memory', () => {
+    const limits = boundByMemory(gpu2g, 512 * GIB, held);
+    expect(limits.memory!.budgetBytes).toBe(MAX_LOAD_HOLD_BYTES);
+    expect(limits.maxSplats[0]).toBe(Math.floor(MAX_LOAD_HOLD_BYTES / held[0]));
+    expect(() => checkSplatCount(limits.maxSplats[0] + 1, 0, limits, 'The file holds at least')).toThrow(
+      `more than the ${limits.maxSplats[0].toLocaleString('en-US')} that fit in the 16 GiB a load may hold at most, whatever the memory`,
+    );
+  });
+
+  it('say which bound a stream passed, and from what memory', async () => {
+    // 0.5 GiB: a load may hold 256 MiB, 639,132 splats of SH 0.
+    const limits = boundByMemory(gpu2g, GIB / 2, held);
+    expect(limits.maxSplats[0]).toBe(Math.floor(2 ** 28 / held[0]));
+    const source = new Source(endless(splatFile(64), splatFile(65536)));
+    const load = loadSplatStream(source, { name: 'endless.splat', limits });
+    await expect(load).rejects.toThrow(SplatLimitError);
+    await expect(load).rejects.toThrow(new RegExp(
+      `^The file holds at least [\\d,]+ splats of SH degree 0: more than the ${limits.maxSplats[0].toLocaleString('en-US')} ` +
+        'that fit in the 0\\.25 GiB a load may hold of this device\'s memory \\(0\\.5 GiB\\)$',
+    ));
+    // It stopped at the first chunk past the bound.
+    expect(source.bytes).toBeLessThanOrEqual(32 * (limits.maxSplats[0] + 64 + 65536));
+    // A gathered file's bytes count against the same budget.
+    expect(() => checkByteCount(2 ** 28 + 1, limits, 'The file')).toThrow(
+      'The file is 256 MiB: more than the 0.25 GiB a load may hold of this device\'s memory (0.5 GiB)',
+    );
+  });
+
+  it('let previews grow to a quarter of the bound', () => {
+    const limits = boundByMemory(gpu2g, 8 * GIB, held);
+    expect(PREVIEW_SHARE).toBe(1 / 4);
+    for (const d of [0, 1, 2, 3] as const) expect(previewSplatLimit(limits, d)).toBe(Math.floor(limits.maxSplats[d] / 4));
   });
 });
 
@@ -232,6 +305,28 @@ describe('cancelling a load', () => {
     expect(cloud.count).toBe(10);
     expect(cancelled).toBeUndefined();
     expect(pulls).toBeLessThanOrEqual(2);
+  });
+});
+
+describe('a stream read to its end', () => {
+  it('is not cancelled once all the bytes it announced have arrived (a browser counts that as an aborted download)', async () => {
+    const ply = inriaPly({ count: 10 });
+    let cancelled = false;
+    let given = false;
+    const stream = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        // All of the file, then the end on the next read.
+        if (given) controller.close();
+        else controller.enqueue(ply);
+        given = true;
+      },
+      cancel() {
+        cancelled = true;
+      },
+    }, { highWaterMark: 0 });
+    const cloud = await loadSplatStream(streamChunks(stream), { name: 'a.ply', totalBytes: ply.length });
+    expect(cloud.count).toBe(10);
+    expect(cancelled).toBe(false);
   });
 });
 

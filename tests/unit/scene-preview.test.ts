@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_LOAD_LIMITS, PREVIEW_SHARE, previewSplatLimit, type LoadLimits } from '../../src/io/load-limits';
 import { PREVIEW_GROWTH, PREVIEW_INTERVAL_MS, previewSender } from '../../src/io/preview-sender';
 import { ScenePreview, type PreviewPart } from '../../src/io/scene-preview';
 import { chunksOf, loadSplatStream } from '../../src/io/splat-stream';
@@ -9,7 +10,7 @@ import { inriaPly, splatFile } from '../support/splat-files';
 async function streamWithPreview(bytes: Uint8Array, name: string, chunk: number, msPerChunk: number): Promise<{ parts: PreviewPart[]; cloud: SplatCloud; error?: unknown }> {
   const parts: PreviewPart[] = [];
   let clock = 0;
-  const onDecoded = previewSender((part) => parts.push(part), () => clock);
+  const onDecoded = previewSender((part) => parts.push(part), DEFAULT_LOAD_LIMITS, () => clock);
   async function* ticking(): AsyncGenerator<Uint8Array> {
     for (const piece of chunksOf(bytes, chunk)) {
       clock += msPerChunk;
@@ -76,7 +77,7 @@ describe('the scene while it loads', () => {
     const bytes = splatFile(count);
     const parts: PreviewPart[] = [];
     let clock = 0;
-    const onDecoded = previewSender((part) => parts.push(part), () => (clock += 1000));
+    const onDecoded = previewSender((part) => parts.push(part), DEFAULT_LOAD_LIMITS, () => (clock += 1000));
     // No size given: the stream cannot know the count.
     const cloud = await loadSplatStream(chunksOf(bytes, 64 * 1024), { name: 'scene.splat', onDecoded });
     const preview = new ScenePreview();
@@ -103,12 +104,34 @@ describe('the scene while it loads', () => {
   it('takes parts only in order', () => {
     const preview = new ScenePreview();
     const part = (first: number, count: number): PreviewPart => ({
-      first, count, expected: 10, shDegree: 0,
+      first, count, expected: 10, most: 10, shDegree: 0,
       positions: new Float32Array(3 * count), scales: new Float32Array(3 * count).fill(1), rotations: new Float32Array(4 * count),
       opacities: new Float32Array(count), dc: new Float32Array(3 * count), sh: new Float32Array(0),
     });
     expect(preview.add(part(0, 4)).count).toBe(4);
     expect(() => preview.add(part(5, 2))).toThrow(/out of order/);
     expect(preview.add(part(4, 6)).count).toBe(10);
+  });
+
+  it('stops growing at a share of the scene\'s bound while the load goes on to the bound itself', async () => {
+    // A small device: 40,000 splats a scene, so previews of at most 10,000.
+    const limits: LoadLimits = { maxSplats: [40_000, 40_000, 40_000, 40_000], maxBytes: 2 ** 24 };
+    const most = previewSplatLimit(limits, 0);
+    expect(most).toBe(40_000 * PREVIEW_SHARE);
+    const parts: PreviewPart[] = [];
+    let clock = 0;
+    const onDecoded = previewSender((part) => parts.push(part), limits, () => (clock += 1000));
+    const cloud = await loadSplatStream(chunksOf(splatFile(30_000), 8192), { name: 'scene.splat', onDecoded, limits });
+    expect(cloud.count).toBe(30_000);
+    const preview = new ScenePreview();
+    let shown: SplatCloud | null = null;
+    for (const part of parts) {
+      expect(part.most).toBe(most);
+      shown = preview.add(part);
+    }
+    // The preview reached its most exactly (the last range is cut there) and held no more.
+    expect(shown!.count).toBe(most);
+    expect(shown!.positions.buffer.byteLength).toBe(3 * 4 * most);
+    expect(prefix(shown!, most)).toEqual(prefix(cloud, most));
   });
 });

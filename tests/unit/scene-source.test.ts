@@ -120,6 +120,14 @@ describe('a scene at a URL', () => {
   beforeAll(async () => {
     server = createServer((request, response) => {
       const path = decodeURIComponent(new URL(request.url!, 'http://localhost').pathname);
+      // A download cut short: the first bytes of a PLY, then the connection closes, with or without a length.
+      const cut = /^\/cut-(sized|unsized)\.ply$/.exec(path);
+      if (cut) {
+        const ply = inriaPly({ count: 20_000 });
+        response.writeHead(200, { 'Content-Type': 'application/octet-stream', ...(cut[1] === 'sized' ? { 'Content-Length': ply.length } : {}) });
+        response.write(ply.subarray(0, 300_000), () => response.destroy());
+        return;
+      }
       try {
         const bytes = readFileSync(join(dir, path));
         response.writeHead(200, { 'Content-Type': 'application/octet-stream', 'Content-Length': bytes.length }).end(bytes);
@@ -140,6 +148,14 @@ describe('a scene at a URL', () => {
     expectSameCloud(loaded.cloud, expected);
     expect(loaded.bytes).toBe(sogBytes);
     expect([...stages]).toEqual(['download']);
+  });
+
+  it('says what arrived of how much when a download stops short', async () => {
+    const size = inriaPly({ count: 20_000 }).length;
+    await expect(loadScene(urlSource(`${base}/cut-sized.ply`))).rejects.toThrow(
+      new RegExp(`^The download of cut-sized\\.ply stopped after 300\\.0 kB of ${(size / 1e6).toFixed(1).replace('.', '\\.')} MB \\(.+\\)$`),
+    );
+    await expect(loadScene(urlSource(`${base}/cut-unsized.ply`))).rejects.toThrow(/^The download of cut-unsized\.ply stopped after 300\.0 kB, size unknown \(.+\)$/);
   });
 
   it('fetches nothing a meta.json names outside its folder or server', async () => {
