@@ -352,6 +352,8 @@ describe('viewer page', { timeout: BROWSER_TEST_TIMEOUT_MS }, () => {
 
   it('saves the scene on screen: all of it as .spz, what is in view as .ply, a box as .splat', async () => {
     const scene = await realScene('inria_kacytran_iter7000_9k_sh3.ply');
+    // The view the next tests compare with comes back at the end.
+    const home = await viewer.tab.settledView();
     await setPanelOpen(true);
     await page().locator('.lil-gui .lil-title', { hasText: /^Save scene as$/ }).click();
     const save = async (): Promise<{ name: string; cloud: SplatCloud }> => {
@@ -406,6 +408,11 @@ describe('viewer page', { timeout: BROWSER_TEST_TIMEOUT_MS }, () => {
     await select('keep', 'all splats');
     await page().locator('.lil-gui .lil-title', { hasText: /^Save scene as$/ }).click();
     await setPanelOpen(false);
+    // The notices of the files saved go; the view saved from goes back to the one before.
+    await page().evaluate(() => document.querySelectorAll<HTMLButtonElement>('.message button.dismiss').forEach((b) => b.click()));
+    expect(await page().locator('.message').count()).toBe(0);
+    await page().evaluate((view) => window.__splatsortViewer!.setView(view), home);
+    await viewer.tab.waitForEye('the view before saving', home.eye);
     expect(viewer.tab.errors).toEqual([]);
   });
 
