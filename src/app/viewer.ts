@@ -33,6 +33,8 @@ import type { LoadLimits } from '../io/load-limits';
 import { deviceLoadLimits } from '../render/renderer-limits';
 import type { LoadedScene, LoadProgressReport } from '../io/splat-loader';
 import { SyncCpuOrder, type CpuOrderSource } from '../sort/cpu-order-source';
+import { saveSplats, type SavedSplats, type ViewSelection } from './splat-selection';
+import { savedSceneName, writableFormat } from '../io/formats/save-formats';
 
 /** Loads a source: a worker in the browser, the file system in Node; rejects with an AbortError once `signal` aborts. */
 export type SceneLoader<S> = (
@@ -79,6 +81,11 @@ export class Viewer<S> {
   private readonly frames: ViewerFrames;
   /** The window's size in CSS pixels (framing, picks). */
   private readonly window = { width: 1, height: 1 };
+  /**
+   * The scene last opened, whole (colours and SH too, which the GPU holds
+   * but picks do not need): what "save scene as" writes.
+   */
+  private openedCloud: SplatCloud | null = null;
 
   static async create<S>(device: GPUDevice, format: GPUTextureFormat, options: ViewerOptions<S>): Promise<Viewer<S>> {
     const core = await ViewerCore.create(device, format, options.cpuSort ?? (() => new SyncCpuOrder()), options.frame);
@@ -160,6 +167,7 @@ export class Viewer<S> {
     this.state.lastError = null;
     this.state.warnings = [...warnings];
     this.session.showLoaded(cloud, options, { bytes, loadMs });
+    this.openedCloud = cloud;
     this.events.emit('opened', { name: options.name, cloud, warnings, keepError: options.keepError ?? false });
   }
 
@@ -300,7 +308,25 @@ export class Viewer<S> {
     return cameraFileOf(camera.getView(createCameraView()), { width, height, background, shDegree: this.settings.shDegree, mode: this.settings.cameraMode });
   }
 
+  /**
+   * The scene on screen as a file of the format `formatId` (a writable
+   * one: save-formats.ts), named after the scene, holding the splats
+   * `selection` keeps: all, those in the view last drawn, or those in a box.
+   * Throws, saying why, while a scene loads, without one, or when the
+   * selection keeps none.
+   */
+  async saveScene(formatId: string, selection: ViewSelection): Promise<SavedSplats & { name: string }> {
+    const format = writableFormat(formatId);
+    const cloud = this.openedCloud;
+    if (this.state.loading) throw new Error('A scene is loading: save once it has opened');
+    if (!cloud) throw new Error('There is no scene to save');
+    if (selection.keep === 'in-view' && this.state.frames === 0) throw new Error('No view has been drawn yet');
+    const saved = await saveSplats(cloud, format, selection.keep === 'in-view' ? { keep: 'in-view', frame: this.frames.last } : selection);
+    return { ...saved, name: savedSceneName(this.state.sceneName, format) };
+  }
+
   destroy(): void {
+    this.openedCloud = null;
     this.loads.cancel();
     this.session.destroy();
     this.core.destroy();

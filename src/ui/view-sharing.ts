@@ -11,6 +11,7 @@ import type { CameraMode } from '../app/fly-motion';
 import { cameraFileOf, parseCameraFile } from '../app/camera-file';
 import { hexToRgb, rgbToHex, type ViewerSettings } from '../app/viewer-settings';
 import { FilePicker, type Tone } from './overlays';
+import { downloadBlob } from './download';
 
 const URL_DEBOUNCE_MS = 250;
 
@@ -112,7 +113,7 @@ export class ViewSharing {
     const [width, height] = this.host.size();
     const { background, shDegree, cameraMode } = this.host.settings;
     const file = cameraFileOf(this.host.camera.getView(this.view), { width, height, background: hexToRgb(background, [0, 0, 0]), shDegree, mode: cameraMode });
-    download(new Blob([JSON.stringify(file, null, 2) + '\n'], { type: 'application/json' }), 'splatsort-camera.json');
+    downloadBlob(new Blob([JSON.stringify(file, null, 2) + '\n'], { type: 'application/json' }), 'splatsort-camera.json');
   }
 
   async loadCamera(file: File): Promise<void> {
@@ -134,17 +135,9 @@ export class ViewSharing {
     const s = Math.max(1, Math.min(scale, max / width, max / height));
     try {
       const png = await this.host.capture(Math.round(width * s), Math.round(height * s));
-      download(png, `splatsort-${Math.round(width * s)}x${Math.round(height * s)}.png`);
+      downloadBlob(png, `splatsort-${Math.round(width * s)}x${Math.round(height * s)}.png`);
     } catch (error) {
       this.host.showMessage('Could not take the screenshot', (error as Error).message);
     }
   }
-}
-
-function download(blob: Blob, name: string): void {
-  const a = document.createElement('a');
-  a.href = URL.createObjectURL(blob);
-  a.download = name;
-  a.click();
-  setTimeout(() => URL.revokeObjectURL(a.href), 10_000);
 }

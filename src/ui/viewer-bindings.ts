@@ -48,6 +48,7 @@ export function bindViewer(viewer: AnyViewer, { gui, messages, progress, sharing
   });
   viewer.on('scene', (facts) => {
     showSceneRows(gui, facts);
+    if (facts && !facts.partial) gui.setSaveBox(facts.bounds);
     gui.showScreenFilter(viewer.settings.antiAliasing, facts?.antiAliasing);
   });
   viewer.on('up', (choice) => {

@@ -13,6 +13,9 @@ import { describeScreenFilter, screenFilterFor, type AntiAliasingSetting, type S
 import { FLIP_UP_KEY } from './camera-input';
 import { el } from './overlays';
 import { ellipsizeMiddle } from './scene-names';
+import type { Bounds } from '../scene/splat-cloud';
+import { WRITABLE_FORMATS } from '../io/formats/save-formats';
+import { boxText, defaultSaveChoice, type SaveChoice } from './save-scene';
 
 export { SORT_LABELS, type SortMode };
 
@@ -64,6 +67,8 @@ export interface ViewerGuiActions {
   flipUp(): void;
   /** Hide the panel, the stats and the help hint (U; the page's `ui=0`). */
   hideUi(): void;
+  /** Save the scene on screen as the Save folder says (`ViewerGui.saving`). */
+  saveScene(): void;
   /** Any setting changed (the viewer reads `settings` itself). */
   changed(name: keyof ViewerSettings): void;
 }
@@ -84,6 +89,9 @@ export class ViewerGui {
   private readonly measure = document.createElement('canvas').getContext('2d');
   /** What each read-only row shows, for the text and the room it was fitted to. */
   private readonly fitted = new Map<Controller, { text: string; room: number; shown: string }>();
+  /** What "save scene as" writes: the format, which splats, the box. */
+  readonly saving: SaveChoice = defaultSaveChoice();
+  private readonly boxController: Controller;
   /** The SH degree of the scene on screen: the slider's top. */
   private sceneShDegree = 3;
   private dirty = true;
@@ -162,6 +170,19 @@ export class ViewerGui {
     render.add(settings, 'antiAliasing', { auto: 'auto', off: 'off', on: 'on' }).name('anti-aliasing').onChange(changed('antiAliasing'));
     readOnly(render, 'screenFilter', 'filter');
 
+    const save = gui.addFolder('Save scene as').close();
+    const formats = Object.fromEntries(WRITABLE_FORMATS.map((f) => [f.label === f.extensions[0] ? f.label : `${f.extensions[0]} (${f.label})`, f.id]));
+    const format = save.add(this.saving, 'format', formats).name('format');
+    const keeps = () => WRITABLE_FORMATS.find((f) => f.id === this.saving.format)?.writer.keeps ?? '';
+    format.domElement.title = keeps();
+    format.onChange(() => (format.domElement.title = keeps()));
+    save.add(this.saving, 'keep', { 'all splats': 'all', 'only what is in view': 'in-view', 'only inside the box': 'box' })
+      .name('keep')
+      .onChange(() => this.boxController.enable(this.saving.keep === 'box'));
+    this.boxController = save.add(this.saving, 'box').name('box (min, max)').disable();
+    this.boxController.domElement.title = 'minx, miny, minz, maxx, maxy, maxz in scene coordinates: the splats whose centre is inside';
+    save.add({ save: () => actions.saveScene() }, 'save').name('save');
+
     readOnly(gui, 'adapter', 'adapter');
     // On a phone-sized window the open panel would hide most of the scene.
     if (window.innerWidth < SIDE_PANEL_MIN_WIDTH) gui.close();
@@ -203,6 +224,12 @@ export class ViewerGui {
     this.sceneShDegree = degree;
     this.settings.shDegree = degree;
     this.shDegreeController.max(Math.max(degree, 1)).enable(degree > 0).updateDisplay();
+  }
+
+  /** A new scene: the box to save starts as the bulk of its splats (its framing bounds). */
+  setSaveBox(bounds: Bounds): void {
+    this.saving.box = boxText(bounds);
+    this.boxController.updateDisplay();
   }
 
   /** Sets the SH degree drawn (a camera file's), within the scene's. */

@@ -26,6 +26,7 @@ import { SORT_LABELS, ViewerGui } from './viewer-gui';
 import { FrameLoop } from './frame-loop';
 import { PageLayout } from './page-layout';
 import { bindViewer } from './viewer-bindings';
+import { saveSceneAs } from './save-scene';
 import './style.css';
 
 const DEFAULT_SCENE = new URL('../../data/default-scene.ply', import.meta.url).href;
@@ -115,6 +116,7 @@ export class ViewerPage {
       level: () => viewer.level(),
       flipUp: () => this.flipUp(),
       hideUi: () => this.layout.setUiHidden(true),
+      saveScene: () => void saveSceneAs(viewer, this.gui.saving, this.messages),
       changed: (name) => this.settingChanged(name),
     });
     this.sharing = this.createSharing();

@@ -28,6 +28,11 @@ import { bundleSog, writeSog } from '../support/sog-writer';
 import { writeSplatPly } from '../support/ply-writer';
 import { aerialTown, cloudOf, placed } from '../support/up-scenes';
 import { UP_BY_CONVENTION } from '../../src/app/home-view';
+import { realScene } from '../support/real-scenes';
+import { loadSplatFile } from '../../src/io/parse-splat-file';
+import { cameraFrame, selectSplats } from '../../src/app/splat-selection';
+import type { CameraFile } from '../../src/app/camera-file';
+import { robustBounds, type Bounds, type SplatCloud } from '../../src/scene/splat-cloud';
 
 const SCENE_9K = scenePath('inria_kacytran_iter7000_9k_sh3.ply');
 /** Every page's size (small, so that SwiftShader keeps up: ~1 frame/s). */
@@ -371,6 +376,72 @@ describe('viewer page', { timeout: BROWSER_TEST_TIMEOUT_MS }, () => {
     const { drawn, changed, total } = analyse(pictures.loaded, pictures.default);
     expect(drawn / total).toBeGreaterThan(0.05);
     expect(changed / total).toBeGreaterThan(0.05);
+  });
+
+  it('saves the scene on screen: all of it as .spz, what is in view as .ply, a box as .splat', async () => {
+    const scene = await realScene('inria_kacytran_iter7000_9k_sh3.ply');
+    // The view the next tests compare with comes back at the end.
+    const home = await viewer.tab.settledView();
+    await setPanelOpen(true);
+    await page().locator('.lil-gui .lil-title', { hasText: /^Save scene as$/ }).click();
+    const save = async (): Promise<{ name: string; cloud: SplatCloud }> => {
+      const [download] = await Promise.all([page().waitForEvent('download'), guiRow('save').locator('button').click()]);
+      const name = download.suggestedFilename();
+      return { name, cloud: await loadSplatFile(await readFile((await download.path())!), name) };
+    };
+
+    await select('format', '.spz (SPZ)');
+    const all = await save();
+    expect(all.name).toBe('inria_kacytran_iter7000_9k_sh3.spz');
+    expect({ count: all.cloud.count, shDegree: all.cloud.shDegree }).toEqual({ count: 9080, shDegree: 3 });
+
+    // In view: what the keep rule keeps from the view drawn, at the canvas's size (the panel
+    // lies over a window this narrow: the picture is not shifted). The page's matrices come
+    // from its orbit camera, the rule's here from lookAt: a splat on the window's edge may differ.
+    // From the middle of the scene, looking along +z: part of it is behind the eye or beside the view.
+    const { min, max } = robustBounds(scene.positions, scene.count);
+    const middle = [0, 1, 2].map((a) => (min[a]! + max[a]!) / 2) as [number, number, number];
+    await page().evaluate((eye) => window.__splatsortViewer!.setView({ eye, target: [eye[0]!, eye[1]!, eye[2]! + 1], up: [0, -1, 0], fovyDeg: 50 }), middle);
+    await select('format', '.ply (INRIA PLY)');
+    await select('keep', 'only what is in view');
+    const view = await viewer.tab.settledView();
+    const [width, height] = await page().evaluate(() => [document.querySelector('canvas')!.width, document.querySelector('canvas')!.height]);
+    const camera: CameraFile = { width: width!, height: height!, fovy_deg: view.fovyDeg, eye: [...view.eye] as [number, number, number], target: [...view.target] as [number, number, number], up: [...view.up] as [number, number, number], background: [0, 0, 0], sh_degree: 3 };
+    const inView = selectSplats(scene, { keep: 'in-view', frame: cameraFrame(camera) }).count;
+    const seen = await save();
+    expect(seen.name).toBe('inria_kacytran_iter7000_9k_sh3.ply');
+    console.log(`in view: ${seen.cloud.count} of ${scene.count} splats saved, ${inView} by the keep rule from the same view`);
+    expect(inView).toBeLessThan(0.9 * scene.count);
+    expect(inView).toBeGreaterThan(100);
+    expect(Math.abs(seen.cloud.count - inView)).toBeLessThanOrEqual(2);
+
+    // A box: exactly the splats whose centre is in it, with every value as loaded.
+    await select('format', '.splat');
+    await select('keep', 'only inside the box');
+    const box: Bounds = { min: [-35, -155, 60], max: [150, 35, 520] };
+    await guiRow('box \\(min, max\\)').locator('input').fill([...box.min, ...box.max].join(', '));
+    const boxed = await save();
+    expect(boxed.name).toBe('inria_kacytran_iter7000_9k_sh3.splat');
+    const expected = selectSplats(scene, { keep: 'box', box });
+    expect(expected.count).toBeGreaterThan(100);
+    expect(boxed.cloud.count).toBe(expected.count);
+    expect(Buffer.from(boxed.cloud.positions.buffer).equals(Buffer.from(expected.positions.buffer))).toBe(true);
+
+    // Nothing in the box: a message says so, and nothing is downloaded.
+    await guiRow('box \\(min, max\\)').locator('input').fill('1e6, 1e6, 1e6, 2e6, 2e6, 2e6');
+    await guiRow('save').locator('button').click();
+    const nothing = page().locator('.message', { hasText: /Nothing to save: none of the scene's 9,080 splats is inside the box/ });
+    await nothing.waitFor();
+    await nothing.locator('button', { hasText: 'Dismiss' }).click();
+    await select('keep', 'all splats');
+    await page().locator('.lil-gui .lil-title', { hasText: /^Save scene as$/ }).click();
+    await setPanelOpen(false);
+    // The notices of the files saved go; the view saved from goes back to the one before.
+    await page().evaluate(() => document.querySelectorAll<HTMLButtonElement>('.message button.dismiss').forEach((b) => b.click()));
+    expect(await page().locator('.message').count()).toBe(0);
+    await page().evaluate((view) => window.__splatsortViewer!.setView(view), home);
+    await viewer.tab.waitForEye('the view before saving', home.eye);
+    expect(viewer.tab.errors).toEqual([]);
   });
 
   it('reports a broken file on the page and keeps the current scene', async () => {

@@ -12,12 +12,9 @@
  * destroyed after the file, before the device.
  */
 import { afterAll, beforeAll, expect } from 'vitest';
-import { readFile } from 'node:fs/promises';
-import { basename } from 'node:path';
 import { createNodeGpuContext } from '../../src/gpu/node-gpu';
 import type { GpuContext } from '../../src/gpu/device';
 import { readTextureRgba } from '../../src/gpu/readback';
-import { loadSplatFile } from '../../src/io/parse-splat-file';
 import { SplatFrame, type FrameEncodeOptions, type SplatFrameOptions } from '../../src/app/splat-frame';
 import type { DrawOrder } from '../../src/app/draw-order';
 import { GpuSortOrder } from '../../src/app/gpu-sort-order';
@@ -26,7 +23,6 @@ import { GpuSplats, type GpuSplatsOptions } from '../../src/scene/gpu-splats';
 import { allocateSplatCloud, computeBounds, SH_C0, type SplatCloud } from '../../src/scene/splat-cloud';
 import type { FrameParameters } from '../../src/render/frame-uniforms';
 import { DEFAULT_ACCUMULATION } from '../../src/render/accumulation-target';
-import { scenePath } from '../shared-scenes';
 import { VIEW_BACKGROUND } from './test-view';
 
 interface Destroyable {
@@ -147,21 +143,8 @@ export function useGpu(label: string): GpuFixture {
   return fixture;
 }
 
-const parsed = new Map<string, Promise<SplatCloud>>();
-
-/**
- * A real scene from ../shared/scenes (tests/shared-scenes.ts), decoded as
- * the viewer decodes it, once a process: shared, so never to be changed.
- */
-export function realScene(name: string): Promise<SplatCloud> {
-  let cloud = parsed.get(name);
-  if (!cloud) {
-    const path = scenePath(name);
-    cloud = readFile(path).then((bytes) => loadSplatFile(new Uint8Array(bytes), basename(path)));
-    parsed.set(name, cloud);
-  }
-  return cloud;
-}
+/** Real scenes, decoded once a process (tests/support/real-scenes.ts). */
+export { realScene } from './real-scenes';
 
 /** One splat of a made scene. */
 export interface MadeSplat {

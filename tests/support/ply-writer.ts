@@ -1,6 +1,10 @@
 /**
- * Writes a SplatCloud as an INRIA 3DGS binary little-endian PLY, the format
- * every 3DGS tool reads. DOM-free.
+ * Writes a SplatCloud as an INRIA 3DGS binary little-endian PLY for the
+ * tests and the default scene's generator, with the product writer's
+ * header (src/io/writers/inria-ply.ts). Unlike that writer, it inverts the
+ * activations plainly (opacities clamped into (0, 1): the default scene's
+ * file stays as it was made) and can write Mip-Splatting's filter_3D per
+ * splat.
  *
  * The cloud holds activated values, the file holds the raw ones the
  * optimiser trains, so each activation is inverted here: log of the scales,
@@ -10,6 +14,7 @@
  */
 
 import { shCoefficients, type ShDegree, type SplatCloud } from '../../src/scene/splat-cloud';
+import { inriaPlyHeader, inriaPlyProperties } from '../../src/io/writers/inria-ply';
 
 /**
  * Opacity is clamped into [OPACITY_EPS, 1 - OPACITY_EPS] before the logit so
@@ -20,16 +25,8 @@ const OPACITY_EPS = 1e-6;
 /** Scales of 0 would give log = -Infinity; exp(log(1e-12)) is still a float32. */
 const MIN_SCALE = 1e-12;
 
-/** Property names in the exact order the INRIA training code writes them. */
-export function splatPlyProperties(shDegree: ShDegree, filter3D = false): string[] {
-  const rest = shCoefficients(shDegree) * 3;
-  return [
-    'x', 'y', 'z', 'nx', 'ny', 'nz', 'f_dc_0', 'f_dc_1', 'f_dc_2',
-    ...Array.from({ length: rest }, (_, i) => `f_rest_${i}`),
-    'opacity', 'scale_0', 'scale_1', 'scale_2', 'rot_0', 'rot_1', 'rot_2', 'rot_3',
-    ...(filter3D ? ['filter_3D'] : []),
-  ];
-}
+/** Property names in the order INRIA's training code writes them (the product's writer's list). */
+export const splatPlyProperties = inriaPlyProperties;
 
 export interface SplatPlyOptions {
   /**
@@ -43,14 +40,6 @@ export interface SplatPlyOptions {
 /** Bytes per splat: 4 per float property (248 at degree 3, 68 at degree 0; 4 more with filter_3D). */
 export function splatPlyRowBytes(shDegree: ShDegree, filter3D = false): number {
   return splatPlyProperties(shDegree, filter3D).length * 4;
-}
-
-/** The ASCII header, ending in "end_header\n". */
-export function splatPlyHeader(count: number, shDegree: ShDegree, filter3D = false): string {
-  const lines = ['ply', 'format binary_little_endian 1.0', `element vertex ${count}`];
-  for (const name of splatPlyProperties(shDegree, filter3D)) lines.push(`property float ${name}`);
-  lines.push('end_header');
-  return lines.join('\n') + '\n';
 }
 
 export function writeSplatPly(cloud: SplatCloud, options: SplatPlyOptions = {}): Uint8Array {
@@ -71,7 +60,7 @@ export function writeSplatPly(cloud: SplatCloud, options: SplatPlyOptions = {}):
   const { filter3D } = options;
   if (filter3D) expect('filter3D', filter3D, 1);
 
-  const header = new TextEncoder().encode(splatPlyHeader(count, shDegree, filter3D !== undefined));
+  const header = new TextEncoder().encode(inriaPlyHeader(count, shDegree, filter3D !== undefined));
   const rowBytes = splatPlyRowBytes(shDegree, filter3D !== undefined);
   const bytes = new Uint8Array(header.length + count * rowBytes);
   bytes.set(header, 0);

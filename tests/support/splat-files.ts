@@ -6,6 +6,7 @@
  */
 import { gzipSync } from 'node:zlib';
 import { splatPlyProperties } from './ply-writer';
+import { plyHeaderText } from '../../src/io/writers/inria-ply';
 import { shCoefficients, type ShDegree } from '../../src/scene/splat-cloud';
 
 const encoder = new TextEncoder();
@@ -75,10 +76,8 @@ export interface InriaPlyOptions {
   seed?: number;
 }
 
-/** The header of a ply file from its lines: "ply" ... "end_header\n". */
-export function plyHeaderText(lines: string[], endHeader = 'end_header'): string {
-  return ['ply', ...lines, endHeader].join('\n') + '\n';
-}
+/** The header of a ply file from its lines: "ply" ... "end_header\n" (the product's writer's). */
+export { plyHeaderText };
 
 /** An INRIA-style splat ply with `count` rows of plausible values, every knob adjustable. */
 export function inriaPly(options: InriaPlyOptions): Uint8Array {

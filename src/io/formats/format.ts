@@ -4,7 +4,8 @@
  * Detection (detect.ts), the loaders (parse-splat-file.ts, splat-stream.ts,
  * scene-source.ts), the file picker's accept list and the help text
  * (scene-files.ts) all read that list, so a new format is one module and
- * one line there. DOM-free.
+ * one line there; so do "save scene as" and the convert command, for the
+ * formats with a writer. DOM-free.
  *
  * A description's sniff is light and imported with it; its decoder is
  * loaded when a file of the format is read (a dynamic import, a chunk of its
@@ -59,6 +60,14 @@ export interface Companions {
   readonly read: (main: Uint8Array, companion: CompanionReader, options: ReadOptions) => Promise<SplatCloud>;
 }
 
+/** How a format saves a scene: the formats "save scene as" and the convert command offer are those with one. */
+export interface FormatWriter {
+  /** The file's bytes for a scene (its encoder loaded when first needed, as the decoders are). */
+  readonly write: (cloud: SplatCloud) => Promise<Uint8Array>;
+  /** What a saved file keeps of the scene, for the panel and the help text ("every value, exactly"). */
+  readonly keeps: string;
+}
+
 export interface SplatFormat<Id extends string = string> {
   readonly id: Id;
   /** Its name in help text and messages ("SPZ", "SOG meta.json"). */
@@ -92,4 +101,6 @@ export interface SplatFormat<Id extends string = string> {
   readonly stream?: (start: Uint8Array, options: StreamOptions) => Promise<RecordStream>;
   /** The files it needs beside it: such a format is read from a scene source (scene-source.ts), not from bytes alone. */
   readonly companions?: Companions;
+  /** Writes a scene as a file of this format (its first extension names the file). */
+  readonly writer?: FormatWriter;
 }

@@ -27,4 +27,8 @@ export const INRIA_PLY: SplatFormat<'ply'> = {
     stream.push(start.subarray(header.headerLength));
     return stream;
   },
+  writer: {
+    write: async (cloud) => (await import('../writers/inria-ply')).writeInriaPly(cloud),
+    keeps: 'every value, exactly, SH included',
+  },
 };

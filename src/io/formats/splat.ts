@@ -16,4 +16,8 @@ export const SPLAT: SplatFormat<'splat'> = {
     stream.push(start);
     return stream;
   },
+  writer: {
+    write: async (cloud) => (await import('../writers/splat')).writeSplat(cloud),
+    keeps: 'positions and scales exactly; colour, opacity and rotation in 8 bits; no SH',
+  },
 };

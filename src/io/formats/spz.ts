@@ -13,4 +13,8 @@ export const SPZ: SplatFormat<'spz'> = {
     options.onProgress?.(1);
     return cloud;
   },
+  writer: {
+    write: async (cloud) => (await import('../writers/spz')).writeSpz(cloud),
+    keeps: 'positions to 1/4096, colour, opacity, scale, rotation and SH in 8 to 10 bits; gzipped, the smallest',
+  },
 };

@@ -15,20 +15,20 @@
  *
  * SPZ stores coordinates as RUB (x right, y up, z back); PLY scenes are RDF
  * (y down, z forward). By default the parser converts to RDF (a 180° turn
- * about x: y and z of positions and quaternion axes negated, SH bands
- * sign-flipped accordingly) so SPZ and PLY scenes line up. Versions 2, 3
- * and 4 turn alike; the PlayCanvas biker's .spz and .compressed.ply then
- * agree splat for splat. The header has no field for the frame, and a
- * writer that skips the conversion (the reference library's default
- * "unspecified" frame) stores PLY axes as they are: such a file opens
- * upside down here, and only the up-axis guess (app/up-guess.ts) or the
- * user can tell.
+ * about x, in axes.ts, which the writer applies in reverse) so SPZ and PLY
+ * scenes line up. Versions 2, 3 and 4 turn alike; the PlayCanvas biker's
+ * .spz and .compressed.ply then agree splat for splat. The header has no
+ * field for the frame, and a writer that skips the conversion (the
+ * reference library's default "unspecified" frame) stores PLY axes as they
+ * are: such a file opens upside down here, and only the up-axis guess
+ * (app/up-guess.ts) or the user can tell.
  */
 import { ANTIALIASED_FILTER } from '../../scene/anti-aliasing';
 import { allocateSplatCloud, computeBounds, shCoefficients, type SplatCloud } from '../../scene/splat-cloud';
 import { SplatFormatError } from '../format-error';
 import { checkSplatCount, DEFAULT_LOAD_LIMITS, type LoadLimits } from '../load-limits';
 import { checkZstdStream, decodeZstdStream, isZstdFrame } from '../zstd-frames';
+import { RUB_RDF_AXIS_SIGNS, RUB_RDF_SH_SIGNS, SAME_AXIS_SIGNS } from './axes';
 import { gunzipSpz } from './gunzip';
 import {
   describeMagic, GZIP_0, isSpz, readSpzHeader, splitPacked, toPlanes, v4Streams, type Planes, type SpzHeader,
@@ -86,13 +86,6 @@ async function splitStreams(data: Uint8Array, h: SpzHeader, options: ParseSpzOpt
   return toPlanes(parts);
 }
 
-/** Sign of each SH coefficient (degree 1..3, 15 in all) under (x, y, z) → (x, -y, -z). */
-const SH_FLIP_RDF = [
-  -1, -1, 1,
-  -1, 1, 1, -1, 1,
-  -1, 1, -1, -1, 1, -1, 1,
-];
-
 /** Parses an .spz file (gzip-wrapped or raw). */
 export async function parseSpz(bytes: Uint8Array, options: ParseSpzOptions = {}): Promise<SplatCloud> {
   if (!isSpz(bytes)) {
@@ -104,7 +97,7 @@ export async function parseSpz(bytes: Uint8Array, options: ParseSpzOptions = {})
   checkSplatCount(h.count, h.shDegree, limits, 'The SPZ header declares');
   const planes = h.version >= 4 ? await splitStreams(data, h, options) : splitPacked(data, h);
   const rdf = (options.coordinates ?? 'rdf') === 'rdf';
-  const flip = rdf ? -1 : 1;
+  const axis = rdf ? RUB_RDF_AXIS_SIGNS : SAME_AXIS_SIGNS;
 
   const n = h.count;
   const shDim = shCoefficients(h.shDegree);
@@ -116,7 +109,7 @@ export async function parseSpz(bytes: Uint8Array, options: ParseSpzOptions = {})
   for (let i = 0; i < n * 3; i++) {
     let fixed = p[3 * i]! | (p[3 * i + 1]! << 8) | (p[3 * i + 2]! << 16);
     if (fixed & 0x800000) fixed -= 0x1000000;
-    positions[i] = fixed * unit * (i % 3 === 0 ? 1 : flip);
+    positions[i] = fixed * unit * axis[i % 3]!;
   }
   for (let i = 0; i < n; i++) opacities[i] = planes.alphas[i]! / 255;
   for (let i = 0; i < n * 3; i++) {
@@ -152,15 +145,15 @@ export async function parseSpz(bytes: Uint8Array, options: ParseSpzOptions = {})
     }
     const len = Math.hypot(q[0]!, q[1]!, q[2]!, q[3]!) || 1;
     rotations[4 * i] = q[3]! / len;
-    rotations[4 * i + 1] = q[0]! / len;
-    rotations[4 * i + 2] = (q[1]! * flip) / len;
-    rotations[4 * i + 3] = (q[2]! * flip) / len;
+    rotations[4 * i + 1] = (q[0]! * axis[0]) / len;
+    rotations[4 * i + 2] = (q[1]! * axis[1]) / len;
+    rotations[4 * i + 3] = (q[2]! * axis[2]) / len;
   }
 
   const s = planes.sh;
   for (let i = 0; i < n; i++) {
     for (let k = 0; k < shDim; k++) {
-      const sign = rdf ? SH_FLIP_RDF[k]! : 1;
+      const sign = rdf ? RUB_RDF_SH_SIGNS[k]! : 1;
       for (let c = 0; c < 3; c++) {
         const at = (i * shDim + k) * 3 + c;
         sh[at] = (sign * (s[at]! - 128)) / 128;

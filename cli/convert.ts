@@ -1,0 +1,95 @@
+/**
+ * Convert command: reads a scene (any format the viewer opens, through the
+ * same loader as the viewer and the render command) and writes it as an
+ * INRIA .ply, a .splat or an .spz, all of it or only the splats in a
+ * camera's view or in a box. No GPU needed. `npm run convert -- --help`
+ * prints the options (HELP below).
+ */
+import { parseArgs } from 'node:util';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { totalmem } from 'node:os';
+import { loadSceneFile } from '../src/io/node-scene-source';
+import { PLY_ROW_BYTES, type LoadLimits } from '../src/io/load-limits';
+import { formatForOutput, WRITABLE_EXTENSIONS_TEXT, WRITABLE_FORMATS } from '../src/io/formats/save-formats';
+import { SCENE_FILES_TEXT } from '../src/io/formats/scene-files';
+import { parseCameraFile } from '../src/app/camera-file';
+import { cameraFrame, parseBox, saveSplats, type SplatSelection } from '../src/app/splat-selection';
+import { screenFilterFor } from '../src/scene/anti-aliasing';
+
+const USAGE = `usage: npm run convert -- INPUT OUTPUT(${WRITABLE_EXTENSIONS_TEXT.split(' ').join('|')}) [--in-view CAMERA.json | --box minx,miny,minz,maxx,maxy,maxz]`;
+
+const HELP = `Writes a scene as another splat file, and prints one JSON line: the output, its format,
+the splats written and of how many, and its size in bytes.
+
+  INPUT                 ${SCENE_FILES_TEXT}
+  OUTPUT                the file to write; its extension chooses the format:
+${WRITABLE_FORMATS.map((f) => `                          ${f.extensions[0]!.padEnd(7)}${f.label}: ${f.writer.keeps}`).join('\n')}
+  --in-view CAMERA.json only the splats that camera sees (a camera file: the viewer's "save camera",
+                        or the render command's): those whose quad, out to 3 sigma, reaches into its
+                        picture, as the viewer draws it
+  --box X,Y,Z,X,Y,Z     only the splats whose centre lies in the box from (minx, miny, minz) to
+                        (maxx, maxy, maxz), in scene coordinates
+Warnings about the input (bytes after its splats, splats far larger than the scene) go to standard
+error.`;
+
+/**
+ * What a conversion may load. No GPU bounds it, the machine's memory does:
+ * the decoded scene and its file gathered beside it (each at most a PLY
+ * row a splat) in half of it, a file no larger than a typed array holds.
+ */
+function machineLimits(): LoadLimits {
+  const budget = totalmem() / 2;
+  const splats = (degree: 0 | 1 | 2 | 3) => Math.floor(budget / (2 * PLY_ROW_BYTES[degree]));
+  return { maxSplats: [splats(0), splats(1), splats(2), splats(3)], maxBytes: Math.min(budget, 2 ** 32 - 1) };
+}
+
+/** "--box -1,…" as "--box=-1,…": a box's first number is often negative, which parseArgs takes for an option. */
+function boxJoined(argv: string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === '--box' && i + 1 < argv.length) out.push(`--box=${argv[++i]}`);
+    else out.push(argv[i]!);
+  }
+  return out;
+}
+
+async function main(): Promise<void> {
+  const { values: args, positionals } = parseArgs({
+    args: boxJoined(process.argv.slice(2)),
+    allowPositionals: true,
+    options: {
+      'in-view': { type: 'string' },
+      box: { type: 'string' },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
+  if (args.help) {
+    console.log(`${USAGE}\n\n${HELP}`);
+    return;
+  }
+  const [input, output, ...extra] = positionals;
+  if (!input || !output || extra.length > 0) throw new Error(USAGE);
+  if (args['in-view'] !== undefined && args.box !== undefined) throw new Error('--in-view and --box each choose the splats: give one of them');
+  // Checked before the scene is read: a wrong extension or camera costs no load.
+  const format = formatForOutput(output);
+  const camera = args['in-view'] === undefined ? null : parseCameraFile(readFileSync(args['in-view'], 'utf8'));
+  const box = args.box === undefined ? null : parseBox(args.box);
+
+  // The render command's load: the same formats, errors and warnings.
+  const { cloud, warnings } = await loadSceneFile(input, { limits: machineLimits() });
+  for (const warning of warnings) console.error(`convert: warning: ${warning}`);
+  const selection: SplatSelection = camera ? { keep: 'in-view', frame: cameraFrame(camera, screenFilterFor('auto', cloud.antiAliasing)) }
+    : box ? { keep: 'box', box } : { keep: 'all' };
+  const saved = await saveSplats(cloud, format, selection);
+  try {
+    writeFileSync(output, saved.bytes);
+  } catch (error) {
+    throw new Error(`could not write '${output}': ${(error as Error).message}`);
+  }
+  console.log(JSON.stringify({ out: output, format: format.label, splats: saved.splats, of: saved.of, bytes: saved.bytes.length }));
+}
+
+main().catch((error: unknown) => {
+  console.error(`convert: ${error instanceof Error ? error.message : String(error)}`);
+  process.exitCode = 1;
+});

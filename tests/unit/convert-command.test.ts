@@ -1,0 +1,123 @@
+/**
+ * The convert command, run as a user runs it (built with vite, then
+ * `node bench-dist/convert.mjs ...`, no GPU): a PLY converted to PLY is the
+ * same scene; --box and --in-view keep what the selection keeps in process;
+ * the input's warnings go to standard error; a wrong extension, an empty
+ * selection, a path that cannot be written and a missing input each fail
+ * with a message that says so, writing nothing.
+ */
+import { beforeAll, expect, test } from 'vitest';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadSplatFile } from '../../src/io/parse-splat-file';
+import { cameraFrame, selectSplats } from '../../src/app/splat-selection';
+import type { CameraFile } from '../../src/app/camera-file';
+import { screenFilterFor } from '../../src/scene/anti-aliasing';
+import { robustBounds } from '../../src/scene/splat-cloud';
+import { scenePath } from '../shared-scenes';
+import { expectSameCloud } from '../support/clouds';
+import { realScene } from '../support/real-scenes';
+import { concat } from '../support/splat-files';
+
+const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
+const WORK = mkdtempSync(join(tmpdir(), 'splatsort-convert-'));
+const SMALL = 'inria_kacytran_iter7000_9k_sh3.ply';
+
+beforeAll(() => {
+  execFileSync('npx', ['vite', 'build', '--config', 'bench/vite.config.ts', '--logLevel', 'error'], { cwd: ROOT, stdio: 'pipe' });
+});
+
+interface Run { status: number | null; stdout: string; stderr: string; line: Record<string, unknown> | null }
+
+function convert(...args: string[]): Run {
+  const { status, stdout, stderr } = spawnSync('node', ['bench-dist/convert.mjs', ...args], { cwd: ROOT, encoding: 'utf8' });
+  const last = stdout.trim().split('\n').pop() ?? '';
+  return { status, stdout, stderr, line: last.startsWith('{') ? (JSON.parse(last) as Record<string, unknown>) : null };
+}
+
+test('--help names the formats it writes and the selections', () => {
+  const { status, stdout } = convert('--help');
+  expect(status).toBe(0);
+  expect(stdout).toMatch(/usage: npm run convert -- INPUT OUTPUT\(\.ply\|\.splat\|\.spz\)/);
+  for (const text of ['.ply   INRIA PLY', '.splat .splat', '.spz   SPZ', '--in-view CAMERA.json', '--box X,Y,Z,X,Y,Z']) expect(stdout).toContain(text);
+});
+
+test('a PLY converted to PLY is the same scene, and says so in its JSON line', async () => {
+  const out = join(WORK, 'same.ply');
+  const run = convert(scenePath(SMALL), out);
+  expect(run.stderr).toBe('');
+  expect(run.status).toBe(0);
+  const bytes = readFileSync(out);
+  expect(run.line).toEqual({ out, format: 'INRIA PLY', splats: 9080, of: 9080, bytes: bytes.length });
+  expectSameCloud(await loadSplatFile(bytes, 'same.ply'), await realScene(SMALL));
+});
+
+test('--box keeps the splats the selection keeps in a box, here into an SPZ', async () => {
+  const cloud = await realScene('playcanvas_biker_v4.spz');
+  const { min, max } = robustBounds(cloud.positions, cloud.count, 0.25);
+  const expected = selectSplats(cloud, { keep: 'box', box: { min, max } });
+  const out = join(WORK, 'box.spz');
+  const run = convert(scenePath('playcanvas_biker_v4.spz'), out, '--box', [...min, ...max].join(','));
+  expect(run.status).toBe(0);
+  expect(run.line).toMatchObject({ format: 'SPZ', splats: expected.count, of: cloud.count });
+  expect(expected.count).toBeGreaterThan(1000);
+  expect(expected.count).toBeLessThan(cloud.count);
+  const again = await loadSplatFile(readFileSync(out), 'box.spz');
+  expect(again.count).toBe(expected.count);
+  for (let a = 0; a < 3; a++) expect(Math.abs(again.bounds.min[a]! - expected.bounds.min[a]!)).toBeLessThanOrEqual(1 / 4096);
+});
+
+test('--in-view keeps the splats that camera keeps in view, here into a .splat', async () => {
+  const cloud = await realScene(SMALL);
+  const { min, max } = robustBounds(cloud.positions, cloud.count);
+  const middle = [0, 1, 2].map((a) => (min[a]! + max[a]!) / 2) as [number, number, number];
+  const camera: CameraFile = {
+    width: 320, height: 200, fovy_deg: 50, eye: middle, target: [middle[0], middle[1], middle[2] + 1], up: [0, -1, 0], background: [0, 0, 0], sh_degree: 3,
+  };
+  const cameraFile = join(WORK, 'camera.json');
+  writeFileSync(cameraFile, JSON.stringify(camera));
+  const expected = selectSplats(cloud, { keep: 'in-view', frame: cameraFrame(camera, screenFilterFor('auto', cloud.antiAliasing)) });
+  expect(expected.count).toBeGreaterThan(100);
+  expect(expected.count).toBeLessThan(cloud.count);
+  const out = join(WORK, 'view.splat');
+  const run = convert(scenePath(SMALL), out, '--in-view', cameraFile);
+  expect(run.status).toBe(0);
+  expect(run.line).toMatchObject({ format: '.splat', splats: expected.count, of: cloud.count, bytes: 32 * expected.count });
+  const again = await loadSplatFile(readFileSync(out), 'view.splat');
+  expect(Buffer.from(again.positions.buffer).equals(Buffer.from(expected.positions.buffer))).toBe(true);
+});
+
+test("the input's warnings go to standard error, as the render command prints them", () => {
+  const withTail = join(WORK, 'tail.ply');
+  writeFileSync(withTail, concat(readFileSync(scenePath(SMALL)), new Uint8Array(7)));
+  const run = convert(withTail, join(WORK, 'tail.spz'));
+  expect(run.status).toBe(0);
+  expect(run.stderr).toMatch(/^convert: warning: The PLY file holds 7 bytes after the 9,080 splats/);
+});
+
+test.each([
+  ['an output extension no writer has', ['OUT/scene.obj'], /^convert: '.*scene\.obj' ends in "\.obj": a scene can be saved as \.ply \.splat \.spz/],
+  ['a box nothing is in', ['OUT/empty.ply', '--box', '1e6,1e6,1e6,2e6,2e6,2e6'], /^convert: Nothing to save: none of the scene's 9,080 splats is inside the box/],
+  ['a folder that is not there', ['OUT/no/such/folder/x.ply'], /^convert: could not write '.*x\.ply': ENOENT/],
+  ['a malformed box', ['OUT/x.ply', '--box', '1,2,3'], /^convert: a box is six numbers/],
+  ['both selections', ['OUT/x.ply', '--box', '0,0,0,1,1,1', '--in-view', 'c.json'], /^convert: --in-view and --box each choose the splats/],
+])('fails on %s, saying so and writing nothing', (_, args, message) => {
+  const [output, ...flags] = args.map((a) => a.replace('OUT', WORK)) as [string, ...string[]];
+  const run = convert(scenePath(SMALL), output, ...flags);
+  expect(run.status).toBe(1);
+  expect(run.stderr).toMatch(message);
+  expect(run.stdout).toBe('');
+  expect(existsSync(output)).toBe(false);
+});
+
+test('fails on a missing input or a missing output, saying so', () => {
+  const missing = convert(join(WORK, 'nothing-here.ply'), join(WORK, 'x.ply'));
+  expect(missing.status).toBe(1);
+  expect(missing.stderr).toMatch(/^convert: There is no file at '.*nothing-here\.ply'/);
+  const usage = convert(scenePath(SMALL));
+  expect(usage.status).toBe(1);
+  expect(usage.stderr).toMatch(/^convert: usage: npm run convert --/);
+});
