@@ -43,6 +43,13 @@ export class SceneSession {
   private shown: ShownScene = NO_SCENE;
   /** What a preview replaced, to come back to if its load does not complete. */
   private held: { scene: ShownScene; rig: RigSnapshot; up: UpChoice; warnings: string[] } | null = null;
+  /**
+   * The up choice made from a load's first preview, while it stands (the
+   * user, a link or the default scene did not decide): the whole scene
+   * decides again once it is in, as its first part may hold only the ground
+   * or only a wall.
+   */
+  private upOfPart: UpChoice | null = null;
 
   constructor(
     private readonly core: ViewerCore,
@@ -65,8 +72,13 @@ export class SceneSession {
     this.held = null;
     this.shown.gpu?.destroy();
     this.shown = this.sceneOf(gpu, cloud, { name: arrival.name, partial: false, ...load });
-    if (previewed) this.rig.reframe(this.shown.facts!.bounds, this.framingUp());
-    else this.frameNewScene(cloud, arrival);
+    if (previewed) {
+      if (this.upOfPart && this.state.up === this.upOfPart) this.setUp(sceneUp(cloud, false));
+      this.rig.reframe(this.shown.facts!.bounds, this.framingUp());
+    } else {
+      this.frameNewScene(cloud, arrival);
+    }
+    this.upOfPart = null;
     this.publish('opened');
   }
 
@@ -88,8 +100,12 @@ export class SceneSession {
     // The preview before this one.
     else this.shown.gpu?.destroy();
     this.shown = this.sceneOf(gpu, cloud, { name: arrival.name, partial: true, bytes: null, loadMs: null });
-    if (first) this.frameNewScene(cloud, arrival);
-    else this.rig.reframe(this.shown.facts!.bounds, this.framingUp());
+    if (first) {
+      this.frameNewScene(cloud, arrival);
+      this.upOfPart = arrival.view || arrival.defaultScene ? null : this.state.up;
+    } else {
+      this.rig.reframe(this.shown.facts!.bounds, this.framingUp());
+    }
     this.publish('preview');
   }
 
@@ -98,6 +114,7 @@ export class SceneSession {
     const held = this.held;
     if (!held) return;
     this.held = null;
+    this.upOfPart = null;
     this.core.show(held.scene.gpu, held.scene.positions, held.scene.count);
     this.shown.gpu?.destroy();
     this.shown = held.scene;

@@ -19,6 +19,7 @@ import { loadSceneFile } from '../../src/io/node-scene-source';
 import { scenePath } from '../shared-scenes';
 import { drawnColumnSpan, drawnFraction, drawnRowSpan } from '../support/test-view';
 import { tableInHalo } from '../support/stray-halo';
+import { aerialTown, cloudOf, placed } from '../support/up-scenes';
 
 /** What a scripted load does: previews of the first `parts` splats, then its end. */
 interface Script {
@@ -192,6 +193,28 @@ describe('one load at a time, and what stays of each', () => {
     expect(kept).toEqual([true]);
     expect(viewer.state.lastError).toBeNull();
     expect(viewer.state.up).toMatchObject({ axis: '+y', source: 'the default scene' });
+  });
+
+  test('a scene whose first part shows no ground is guessed up again once it is all in; a choice made meanwhile stays', async () => {
+    const viewer = node.viewer;
+    // The ground is written first: the first part is a flat layer, no scene on either side of it.
+    const town = cloudOf(placed(aerialTown(), '+z'));
+    const ground = 8000;
+    const guessed = viewer.open({ cloud: town, parts: [ground], end: 'scene' }, { name: 'town.ply' });
+    expect(await guessed).toBe('opened');
+    expect(viewer.state.up).toMatchObject({ axis: '+z', source: 'guessed (a ground)' });
+    expect(Array.from(viewer.camera.up)).toEqual([0, 0, 1]);
+
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const shown = previewShown(viewer, ground);
+    const chosen = viewer.open({ cloud: town, parts: [ground], gate, end: 'scene' }, { name: 'town-again.ply' });
+    await shown;
+    viewer.settings.upAxis = '+x';
+    viewer.upAxisChosen();
+    release();
+    expect(await chosen).toBe('opened');
+    expect(viewer.state.up).toMatchObject({ axis: '+x', source: 'chosen in the panel' });
   });
 
   test('a link\'s view: the scene opens from it, up read from it, and keeps it while the scene grows', async () => {
