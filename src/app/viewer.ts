@@ -35,6 +35,7 @@ import type { LoadedScene, LoadProgressReport } from '../io/splat-loader';
 import { SyncCpuOrder, type CpuOrderSource } from '../sort/cpu-order-source';
 import { saveSplats, type SavedSplats, type ViewSelection } from './splat-selection';
 import { savedSceneName, writableFormat } from '../io/formats/save-formats';
+import type { FrameParameters } from '../render/frame-uniforms';
 
 /** Loads a source: a worker in the browser, the file system in Node; rejects with an AbortError once `signal` aborts. */
 export type SceneLoader<S> = (
@@ -315,6 +316,11 @@ export class Viewer<S> {
    * Throws, saying why, while a scene loads, without one, or when the
    * selection keeps none.
    */
+  /** The parameters of the last frame drawn (its matrices include the lens shift the overlays ask for): what "in view" saves. */
+  get lastFrame(): Readonly<FrameParameters> {
+    return this.frames.last;
+  }
+
   async saveScene(formatId: string, selection: ViewSelection): Promise<SavedSplats & { name: string }> {
     const format = writableFormat(formatId);
     const cloud = this.openedCloud;

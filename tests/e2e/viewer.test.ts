@@ -30,8 +30,8 @@ import { aerialTown, cloudOf, placed } from '../support/up-scenes';
 import { UP_BY_CONVENTION } from '../../src/app/home-view';
 import { realScene } from '../support/real-scenes';
 import { loadSplatFile } from '../../src/io/parse-splat-file';
-import { cameraFrame, selectSplats } from '../../src/app/splat-selection';
-import type { CameraFile } from '../../src/app/camera-file';
+import { selectSplats } from '../../src/app/splat-selection';
+import type { FrameParameters } from '../../src/render/frame-uniforms';
 import { robustBounds, type Bounds, type SplatCloud } from '../../src/scene/splat-cloud';
 
 const SCENE_9K = scenePath('inria_kacytran_iter7000_9k_sh3.ply');
@@ -395,19 +395,21 @@ describe('viewer page', { timeout: BROWSER_TEST_TIMEOUT_MS }, () => {
     expect(all.name).toBe('inria_kacytran_iter7000_9k_sh3.spz');
     expect({ count: all.cloud.count, shDegree: all.cloud.shDegree }).toEqual({ count: 9080, shDegree: 3 });
 
-    // In view: what the keep rule keeps from the view drawn, at the canvas's size (the panel
-    // lies over a window this narrow: the picture is not shifted). The page's matrices come
-    // from its orbit camera, the rule's here from lookAt: a splat on the window's edge may differ.
+    // In view: what the keep rule keeps from the frame the page drew, applied here to the scene as loaded.
     // From the middle of the scene, looking along +z: part of it is behind the eye or beside the view.
     const { min, max } = robustBounds(scene.positions, scene.count);
     const middle = [0, 1, 2].map((a) => (min[a]! + max[a]!) / 2) as [number, number, number];
     await page().evaluate((eye) => window.__splatsortViewer!.setView({ eye, target: [eye[0]!, eye[1]!, eye[2]! + 1], up: [0, -1, 0], fovyDeg: 50 }), middle);
     await select('format', '.ply (INRIA PLY)');
     await select('keep', 'only what is in view');
-    const view = await viewer.tab.settledView();
-    const [width, height] = await page().evaluate(() => [document.querySelector('canvas')!.width, document.querySelector('canvas')!.height]);
-    const camera: CameraFile = { width: width!, height: height!, fovy_deg: view.fovyDeg, eye: [...view.eye] as [number, number, number], target: [...view.target] as [number, number, number], up: [...view.up] as [number, number, number], background: [0, 0, 0], sh_degree: 3 };
-    const inView = selectSplats(scene, { keep: 'in-view', frame: cameraFrame(camera) }).count;
+    await viewer.tab.settledView();
+    // The frame the page drew last, matrices and all (its projection carries the lens shift the overlays ask for).
+    const drawn = await page().evaluate(() => {
+      const f = window.__splatsortViewer!.lastFrame;
+      return { ...f, view: [...f.view], projection: [...f.projection], eye: [...f.eye] };
+    });
+    const frame = { ...drawn, view: new Float32Array(drawn.view), projection: new Float32Array(drawn.projection), eye: new Float32Array(drawn.eye) } as FrameParameters;
+    const inView = selectSplats(scene, { keep: 'in-view', frame }).count;
     const seen = await save();
     expect(seen.name).toBe('inria_kacytran_iter7000_9k_sh3.ply');
     console.log(`in view: ${seen.cloud.count} of ${scene.count} splats saved, ${inView} by the keep rule from the same view`);
