@@ -300,6 +300,13 @@ export class Viewer<S> {
   }
 
   /** The camera file of the scene's home view at width × height, as the viewer opens it without overlays. */
+  /** The view R (reset) goes to now: the home pose, framed in the part of the window the overlays leave free. */
+  homeView(): CameraView {
+    const camera = new OrbitCamera().copy(this.camera);
+    camera.reset();
+    return camera.getView(createCameraView());
+  }
+
   homeCamera(width: number, height: number): CameraFile {
     const camera = new OrbitCamera().copy(this.camera);
     camera.setInsets(NO_INSETS);

@@ -154,14 +154,11 @@ describe('loading in the browser', { timeout: BROWSER_TEST_TIMEOUT_MS }, () => {
     expect(after.eye).toEqual(turned.eye);
     expect(after.target).toEqual(turned.target);
 
-    // The home view moved with the scene: R goes to the whole scene's framing (the
-    // viewer's home camera for this window), not to the framing of the part that
+    // The home view moved with the scene: R goes to the whole scene's framing (in
+    // the part of this window the overlays leave free), not to the framing of the part that
     // was on screen when the keys moved the view. A test that reads "home" while a
     // scene still loads waits for a view that R no longer goes to.
-    const home = await page().evaluate(() => {
-      const canvas = document.querySelector('canvas.viewer-canvas')!;
-      return window.__splatsortViewer!.homeCamera(canvas.clientWidth, canvas.clientHeight).eye;
-    });
+    const home = await page().evaluate(() => window.__splatsortViewer!.homeView().eye);
     expect(Math.hypot(...home.map((v, i) => v - framedPart.eye[i]!))).toBeGreaterThan(1e-3 * Math.hypot(...home.map((v, i) => v - after.target[i]!)));
     await page().keyboard.press('r');
     await viewer.tab.waitForEye('the whole scene\'s home', home);
