@@ -8,6 +8,7 @@ import { parseArgs } from 'node:util';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { createNodeViewer } from '../src/app/node-viewer';
+import { fileSize } from '../src/io/node-scene-source';
 import { parseCameraFile, type CameraFile } from '../src/app/camera-file';
 import { rgbToHex } from '../src/app/viewer-settings';
 import { ACCUMULATIONS, DEFAULT_ACCUMULATION, type Accumulation } from '../src/render/accumulation-target';
@@ -87,6 +88,8 @@ async function main(): Promise<void> {
   const cameraFile = args.camera ? parseCameraFile(readFileSync(args.camera, 'utf8')) : null;
   const orderCamera = args['order-camera'] ? parseCameraFile(readFileSync(args['order-camera'], 'utf8')) : null;
 
+  // A path that is no file fails now, not after the device and its pipelines are made.
+  await fileSize(args.scene);
   const { viewer, gpu, destroy } = await createNodeViewer('render', { frame: { accumulation } });
   try {
     // The viewer's own load: the same formats, limits, errors and warnings.

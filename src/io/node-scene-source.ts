@@ -13,8 +13,11 @@ import { previewSender } from './preview-sender';
 import { ScenePreview } from './scene-preview';
 import { loadScene, type LoadedScene, type LoadOptions, type SceneSource } from './scene-source';
 
-/** The file's size; a clear error for a folder, or a path where nothing is. */
-async function fileSize(path: string): Promise<number> {
+/**
+ * The file's size; a clear error for a folder, or a path where nothing is.
+ * The commands ask it first, before they spend seconds making a GPU device.
+ */
+export async function fileSize(path: string): Promise<number> {
   let info;
   try {
     info = await stat(path);
