@@ -296,6 +296,8 @@ describe('viewer page', { timeout: BROWSER_TEST_TIMEOUT_MS }, () => {
     // The exact order of this frame against itself: nothing differs.
     await waitFor('no pixel off with the exact order', 'window.__splatsort.difference !== null && window.__splatsort.difference.pixels === 0');
     await waitForRow('pixels off', 'none (exact order)');
+    // A few animation frames with the count (they may be a second apart on a slow machine).
+    await waitFor('three animation frames with a count', 'window.differenceRowCheck.frames >= 3');
     const rowCheck = await page().evaluate(() => {
       const check = (window as unknown as { differenceRowCheck: { stale: string[]; frames: number; stop: boolean } }).differenceRowCheck;
       check.stop = true;
