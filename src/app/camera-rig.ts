@@ -5,7 +5,8 @@
  * the home angle in the part of the window the overlays leave free, and
  * following that part as it changes. DOM-free.
  */
-import { OrbitCamera, type ViewInsets } from './orbit-camera';
+import { OrbitCamera } from './orbit-camera';
+import type { ViewInsets } from './view-insets';
 import { FlyMotion, type FlySpeed } from './fly-motion';
 import { followCamera } from './camera-damping';
 import { frameHome, HOME_PITCH, HOME_YAW } from './home-view';

@@ -18,6 +18,7 @@
 
 import { mat4, vec3 } from 'gl-matrix';
 import type { Bounds } from '../scene/splat-cloud';
+import { clampInsetsInto, freeShare, NO_INSETS, shiftProjection, type ViewInsets } from './view-insets';
 
 /** Pitch stops this short of ±90°, where lookAt's up vector would degenerate. */
 const PITCH_LIMIT = Math.PI / 2 - 0.01;
@@ -37,24 +38,6 @@ export interface CameraView {
 export function createCameraView(): CameraView {
   return { eye: [0, 0, 1], target: [0, 0, 0], up: [0, 1, 0], fovyDeg: 60 };
 }
-
-/**
- * The shares of the window's width (left, right) and height (top, bottom)
- * that overlays cover at each edge: the scene is framed in the rest, the
- * free rectangle.
- */
-export interface ViewInsets {
-  left: number;
-  top: number;
-  right: number;
-  bottom: number;
-}
-
-/** No overlay: the whole window is free. */
-export const NO_INSETS: Readonly<ViewInsets> = { left: 0, top: 0, right: 0, bottom: 0 };
-
-/** The free rectangle keeps at least this share of the window's width and height, whatever the overlays. */
-const MIN_FREE_SHARE = 0.1;
 
 export interface OrbitCameraOptions {
   /** Vertical field of view in radians (default 60°). */
@@ -247,22 +230,17 @@ export class OrbitCamera {
     const radius = Math.max(1e-3, Math.hypot(max[0] - min[0], max[1] - min[1], max[2] - min[2]) / 2);
     // The free rectangle's half-angles: the lens shift centres it on the view axis, the sphere's image a circle about it.
     const tanY = Math.tan(this.fovY / 2);
-    const halfY = Math.atan(tanY * this.freeShare('top', 'bottom'));
-    const halfX = Math.atan(tanY * (aspect > 0 ? aspect : 1) * this.freeShare('left', 'right'));
+    const halfY = Math.atan(tanY * freeShare(this.insets, 'top', 'bottom'));
+    const halfX = Math.atan(tanY * (aspect > 0 ? aspect : 1) * freeShare(this.insets, 'left', 'right'));
     // A sphere of radius r at distance d subtends a half-angle asin(r / d).
     this.distance = radius / Math.sin(Math.min(halfY, halfX));
     this.minDistance = radius * MIN_DISTANCE_PER_RADIUS;
     this.maxDistance = Math.max(this.distance, radius * MAX_DISTANCE_PER_RADIUS);
   }
 
-  /** Takes what overlays cover of the window (clamped so at least MIN_FREE_SHARE of each side stays free). */
+  /** Takes what overlays cover of the window (clamped so part of each side stays free; in place). */
   setInsets(insets: Readonly<ViewInsets>): void {
-    // (NaN becomes 0.) Written in place: the drawn camera takes them every frame.
-    const i = this.insets;
-    i.left = clamp(insets.left, 0, 1 - MIN_FREE_SHARE) || 0;
-    i.right = clamp(insets.right, 0, 1 - MIN_FREE_SHARE - i.left) || 0;
-    i.top = clamp(insets.top, 0, 1 - MIN_FREE_SHARE) || 0;
-    i.bottom = clamp(insets.bottom, 0, 1 - MIN_FREE_SHARE - i.top) || 0;
+    clampInsetsInto(this.insets, insets);
   }
 
   /** Takes every setting of `from`: pose, up, field of view, zoom limits, insets and home. */
@@ -387,18 +365,7 @@ export class OrbitCamera {
   /** Infinite far plane: z/w runs from 0 at the near plane towards 1 at infinity. */
   projectionMatrix(out: mat4, aspect: number): mat4 {
     mat4.perspectiveZO(out, this.fovY, aspect, this.near, Infinity);
-    // x_ndc = (P[0]·x + P[8]·z) / −z: P[8] = c moves every point by −c. The
-    // free part runs from 2·left − 1 to 1 − 2·right, its middle left − right;
-    // y likewise, from the bottom up: its middle is bottom − top.
-    const { left, top, right, bottom } = this.insets;
-    out[8] = right - left;
-    out[9] = top - bottom;
-    return out;
-  }
-
-  /** The share of the window's width (left, right) or height (top, bottom) left free. */
-  private freeShare(a: keyof ViewInsets, b: keyof ViewInsets): number {
-    return 1 - this.insets[a] - this.insets[b];
+    return shiftProjection(out, this.insets);
   }
 }
 

@@ -4,8 +4,10 @@
  * and the events that say when something a view shows has changed. The
  * Viewer never calls the page; the page subscribes. DOM-free.
  */
-import type { CameraView, ViewInsets } from './orbit-camera';
-import { createCameraView, NO_INSETS } from './orbit-camera';
+import type { CameraView } from './orbit-camera';
+import type { ViewInsets } from './view-insets';
+import { createCameraView } from './orbit-camera';
+import { NO_INSETS } from './view-insets';
 import type { UpAxis } from './up-axis';
 import type { LoadOutcome } from './scene-loads';
 import type { FrameTimings } from './splat-frame';
