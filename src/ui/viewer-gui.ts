@@ -311,8 +311,8 @@ export class ViewerGui {
     if (this.dirty) {
       this.dirty = false;
       for (const c of this.infoControllers) {
+        // updateDisplay writes the whole text back; fit() cuts it again, measuring only a row whose text or room changed.
         c.updateDisplay();
-        this.fitted.delete(c);
         c.domElement.title = this.tooltips[c.property as keyof ViewerInfo] ?? String(c.getValue());
       }
     }
