@@ -48,8 +48,8 @@ fn main(
     depth = depths[id];
   }
   let kept = depth != CULLED_DEPTH;
-  // Kept splats of the tile up to and including this one (tile_scan.wgsl).
-  let through = tile_inclusive_sum(lid, select(0u, 1u, kept));
+  // Kept splats of the tile up to and including this one (workgroup_sum.wgsl).
+  let through = workgroup_inclusive_sum(lid, select(0u, 1u, kept));
   if (!kept || tile >= tile_count()) {
     return;
   }

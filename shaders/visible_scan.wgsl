@@ -32,7 +32,7 @@ fn scan_blocks(
   if (t < tiles) {
     kept = state.tiles[t];
   }
-  let through = tile_inclusive_sum(lid, kept);
+  let through = workgroup_inclusive_sum(lid, kept);
   if (t < tiles) {
     state.tiles[t] = through - kept;
   }
@@ -54,7 +54,7 @@ fn scan_totals(@builtin(local_invocation_index) lid: u32) {
   for (var b = first; b < end; b++) {
     total += state.tiles[tiles + b];
   }
-  let through = tile_inclusive_sum(lid, total);
+  let through = workgroup_inclusive_sum(lid, total);
   var offset = through - total;
   for (var b = first; b < end; b++) {
     let sum = state.tiles[tiles + b];

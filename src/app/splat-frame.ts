@@ -8,10 +8,13 @@
  * or the frame's own FrozenOrder: the order drawn last, re-drawn without
  * sorting (the records are still projected for this frame's camera).
  *
- * The splats are blended into a float accumulation target and resolved to
- * the output format in a last pass (src/render/accumulation-target.ts says
- * why); 'direct' blends straight into the output, as a comparison for the
- * frame benchmark. The sort difference view draws the frame twice, in the
+ * The splats are drawn by one of two renderers (src/render/frame-renderer.ts):
+ * quads blended into a float accumulation target (src/render/accumulation-
+ * target.ts says why; 'direct' blends straight into the output, as a
+ * comparison for the frame benchmark), or the compute tile renderer
+ * (src/render/tiles/), which writes each pixel once into a storage texture
+ * of the accumulation's format (8-bit for 'direct'). Either picture is
+ * resolved to the output format in a last pass. The sort difference view draws the frame twice, in the
  * order on screen and in the exact order of this frame's depths (a second
  * GPU sort on exact 32-bit keys), and shows where the two pictures differ.
  */
@@ -22,6 +25,8 @@ import { SplatProjector, type SplatProjectorOptions } from '../render/splat-proj
 import { SplatRenderer, type SplatDraw, type SplatDrawTarget, type SplatRendererOptions } from '../render/splat-renderer';
 import { SplatResolve, type DifferenceMeasure } from '../render/splat-resolve';
 import { AccumulationTargets, checkAccumulation, DEFAULT_ACCUMULATION, type Accumulation } from '../render/accumulation-target';
+import type { FrameRenderer } from '../render/frame-renderer';
+import { tilePictureUsage, TileRenderer, type TilePairCounts, type TilePictureFormat, type TileRendererOptions } from '../render/tiles/tile-renderer';
 import type { GpuSplats } from '../scene/gpu-splats';
 import type { DrawOrder, OrderFrame, OrderedSplats } from './draw-order';
 import { GpuSortOrder } from './gpu-sort-order';
@@ -34,6 +39,14 @@ const FRAME_PASSES: readonly FramePass[] = ['project', 'sort', 'render'];
 export interface SplatFrameOptions extends SplatProjectorOptions, SplatRendererOptions {
   /** Where the splats are blended (default rgba16float, then resolved to the output format). */
   accumulation?: Accumulation;
+  /** The tile renderer's options (made when first asked for: prepareTiles). */
+  tiles?: TileRendererOptions;
+}
+
+/** The picture format the tile renderer writes for an accumulation: the same where it is a storage format, else 8 or 16 bits. */
+export function tilePictureFormat(accumulation: Accumulation): TilePictureFormat {
+  if (accumulation === 'direct') return 'rgba8unorm';
+  return accumulation === 'rgba32float' ? 'rgba32float' : 'rgba16float';
 }
 
 /** What a frame shows: the picture, or where the order on screen changes it (the sort difference view). */
@@ -44,6 +57,12 @@ export interface FrameEncodeOptions {
   measure?: boolean;
   /** Default 'picture'; 'difference' needs prepareDifferenceView() first and a float accumulation. */
   view?: FrameView;
+  /**
+   * Default 'quads'. 'tiles' draws with the tile renderer once prepareTiles()
+   * has made it (quads until then, and for a view needing more pairs than
+   * the device sorts); `drawnWith` says which drew.
+   */
+  renderer?: FrameRenderer;
 }
 
 export class SplatFrame {
@@ -78,10 +97,10 @@ export class SplatFrame {
     const [projector, renderer, resolve, measure] = await Promise.all([
       SplatProjector.create(device, uniforms.buffer, options),
       SplatRenderer.create(device, uniforms.buffer, accumulation === 'direct' ? format : accumulation, options),
-      accumulation === 'direct' ? null : SplatResolve.create(device, format),
+      SplatResolve.create(device, format),
       OrderErrorPass.create(device),
     ]);
-    return new SplatFrame(device, uniforms, projector, renderer, resolve, measure, accumulation);
+    return new SplatFrame(device, uniforms, projector, renderer, resolve, measure, accumulation, options.tiles ?? {});
   }
 
   private constructor(
@@ -89,14 +108,51 @@ export class SplatFrame {
     uniforms: FrameUniforms,
     readonly projector: SplatProjector,
     private readonly renderer: SplatRenderer,
-    private readonly resolve: SplatResolve | null,
+    private readonly resolve: SplatResolve,
     private readonly measure: OrderErrorPass,
     readonly accumulation: Accumulation,
+    private readonly tileOptions: TileRendererOptions,
   ) {
     this.uniforms = uniforms;
     this.timer = new GpuPassTimer(device, FRAME_PASSES, 'SplatFrame.timer');
     this.targets = accumulation === 'direct' ? null : new AccumulationTargets(device, accumulation);
+    this.tileTargets = new AccumulationTargets(device, tilePictureFormat(accumulation), tilePictureUsage());
     this.frozen = new FrozenOrder(device);
+  }
+
+  /** The tile renderer, once prepareTiles has made it. */
+  private tiles: TileRenderer | null = null;
+  private tilesMade: Promise<void> | null = null;
+  private readonly tileTargets: AccumulationTargets;
+  /** Which renderer drew the last frame. */
+  drawnWith: FrameRenderer = 'quads';
+  private tileDrawn = false;
+
+  /** Makes the tile renderer (its shaders and pair sort); frames may draw with tiles once this resolves. */
+  prepareTiles(): Promise<void> {
+    return (this.tilesMade ??= TileRenderer.create(this.device, this.uniforms.buffer, tilePictureFormat(this.accumulation), this.tileOptions).then((tiles) => {
+      this.tiles = tiles;
+    }));
+  }
+
+  /** True once prepareTiles has finished. */
+  get tilesReady(): boolean {
+    return this.tiles !== null;
+  }
+
+  /** The tile renderer (null before prepareTiles finished): its pair figures and profile. */
+  get tileRenderer(): TileRenderer | null {
+    return this.tiles;
+  }
+
+  /**
+   * The tile pairs of the last frame if the tile renderer drew it, once the
+   * GPU has run it (call after its submit; null otherwise, or when that
+   * frame's read was skipped). `overflowed`: its picture was not drawn,
+   * the room is grown: draw the frame again.
+   */
+  readTilePairs(): Promise<TilePairCounts> | null {
+    return this.tileDrawn ? (this.tiles?.readPairs() ?? null) : null;
   }
 
   /**
@@ -104,7 +160,7 @@ export class SplatFrame {
    * exact order). Frames may ask for the view once this resolves.
    */
   prepareDifferenceView(): Promise<void> {
-    if (!this.resolve) return Promise.reject(new Error(`the sort difference view needs a float accumulation target, not '${this.accumulation}'`));
+    if (!this.targets) return Promise.reject(new Error(`the sort difference view needs a float accumulation target, not '${this.accumulation}'`));
     return (this.exactOrderMade ??= GpuSortOrder.create(this.device).then((order) => {
       this.exactOrder = order;
     }));
@@ -183,7 +239,12 @@ export class SplatFrame {
       }
     }
     const draw = this.drawOf(this.draw, drawn);
-    this.encodeDraws(encoder, parameters, target, draw, difference ? { exact: this.drawOf(this.exactDraw, exact) } : null, timing);
+    const tiles = options.renderer === 'tiles' && this.tiles && !this.tiles.beyondLimit ? this.tiles : null;
+    this.drawnWith = tiles ? 'tiles' : 'quads';
+    this.tileDrawn = tiles !== null;
+    const exactDraw = difference ? { exact: this.drawOf(this.exactDraw, exact) } : null;
+    if (tiles) this.encodeTiles(tiles, encoder, parameters, target, draw, drawn?.maxCount ?? 0, exactDraw, exact?.maxCount ?? 0, timing);
+    else this.encodeDraws(encoder, parameters, target, draw, exactDraw, timing);
     if (timing) {
       this.timed.add('render');
       this.timer.resolve(encoder);
@@ -214,7 +275,7 @@ export class SplatFrame {
     timing: boolean,
   ): void {
     const targets = this.targets;
-    if (!targets || !this.resolve) {
+    if (!targets) {
       this.renderer.encode(encoder, target, draw, timing ? this.timer.timestampWrites('render') : undefined);
       return;
     }
@@ -235,11 +296,40 @@ export class SplatFrame {
   }
 
   /**
+   * The tile renderer's passes: the picture (and with `difference` the
+   * exact order's) drawn into the tile targets, then the same resolve as
+   * the quads'. Timed as one span ('render').
+   */
+  private encodeTiles(
+    tiles: TileRenderer,
+    encoder: GPUCommandEncoder,
+    parameters: FrameParameters,
+    target: SplatDrawTarget,
+    draw: SplatDraw | null,
+    maxEntries: number,
+    difference: { exact: SplatDraw | null } | null,
+    exactMaxEntries: number,
+    timing: boolean,
+  ): void {
+    const span = timing ? this.timer.spanWrites('render') : undefined;
+    const { width, height } = parameters;
+    const picture = this.tileTargets.view(0, width, height);
+    tiles.encode(encoder, { picture, width, height, background: target.background }, draw, maxEntries, 0, span?.first);
+    if (!difference) {
+      this.resolve.encodePicture(encoder, picture, target.view, span?.last);
+      return;
+    }
+    const exact = this.tileTargets.view(1, width, height);
+    tiles.encode(encoder, { picture: exact, width, height, background: target.background }, difference.exact, exactMaxEntries, 1);
+    this.resolve.encodeDifference(encoder, picture, exact, target.view, width * height, span?.last);
+  }
+
+  /**
    * The difference view's counts of the last frame that drew it and could
    * count (after its submit); null when no count waits to be read.
    */
   readDifference(): Promise<DifferenceMeasure> | null {
-    return this.resolve?.takeDifference() ?? null;
+    return this.resolve.takeDifference();
   }
 
   /** The ordering error of the last measured frame (after its submit). */
@@ -273,7 +363,9 @@ export class SplatFrame {
     this.projector.destroy();
     this.measure.destroy();
     this.timer.destroy();
-    this.resolve?.destroy();
+    this.resolve.destroy();
+    this.tileTargets.destroy();
+    this.tiles?.destroy();
     this.frozen.destroy();
     this.targets?.destroy();
     this.exactOrder?.destroy();

@@ -41,7 +41,9 @@ export class AccumulationTargets {
 
   constructor(
     private readonly device: GPUDevice,
-    readonly format: Exclude<Accumulation, 'direct'>,
+    readonly format: GPUTextureFormat,
+    /** The textures' usage (the tile renderer's pictures add storage). */
+    private readonly usage: GPUTextureUsageFlags = GPUTextureUsage.RENDER_ATTACHMENT | GPUTextureUsage.TEXTURE_BINDING,
   ) {}
 
   /** The view of texture `index` (0: the picture, 1: the exact-order picture) at this size. */
@@ -54,10 +56,10 @@ export class AccumulationTargets {
     let view = this.views[index];
     if (!view) {
       const texture = this.device.createTexture({
-        label: `AccumulationTargets.${index === 0 ? 'picture' : 'exact'}`,
+        label: `AccumulationTargets.${index === 0 ? 'picture' : 'exact'}(${this.format})`,
         size: [width, height],
         format: this.format,
-        usage: GPUTextureUsage.RENDER_ATTACHMENT | GPUTextureUsage.TEXTURE_BINDING,
+        usage: this.usage,
       });
       this.textures[index] = texture;
       view = this.views[index] = texture.createView();

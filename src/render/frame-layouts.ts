@@ -113,3 +113,29 @@ export const DIFFERENCE_STATS = defineStruct('DifferenceStats', [
  * `picture` only, the difference pass all three.
  */
 export const RESOLVE_SLOTS = defineBindSlots('SplatResolve', ['splat_resolve.wgsl'], { picture: 0, exact: 1, stats: 2 });
+
+/** The tile renderer's pair bookkeeping (struct TileState, shaders/tile_state.wgsl): a header, then per entry and per group of entries one u32. */
+export const TILE_STATE = defineStruct('TileState', [
+  ['entries', 'u32'],
+  ['capacity', 'u32'],
+  ['total', 'u32'],
+  ['pairs', 'u32'],
+  ['ranges_x', 'u32'],
+  ['ranges_y', 'u32'],
+  ['ranges_z', 'u32'],
+  ['entry_capacity', 'u32'],
+  ['max_groups_x', 'u32'],
+  ['background_r', 'f32'],
+  ['background_g', 'f32'],
+  ['background_b', 'f32'],
+  ['words', 'array<u32>'],
+]);
+
+/** The tile binning's three dispatches (shaders/tile_bin.wgsl) share one group: the order's splats to (tile, splat) pairs. */
+export const TILE_BIN_SLOTS = defineBindSlots('TileBinning', ['tile_bin.wgsl'], { frame: 0, records: 1, order: 2, state: 3, keys: 4, values: 5 });
+
+/** Each tile's run in the sorted pairs (shaders/tile_ranges.wgsl). */
+export const TILE_RANGES_SLOTS = defineBindSlots('TileRaster.ranges', ['tile_ranges.wgsl'], { state: 0, sorted_keys: 1, ranges: 2 });
+
+/** The tile raster (shaders/tile_raster.wgsl). */
+export const TILE_RASTER_SLOTS = defineBindSlots('TileRaster', ['tile_raster.wgsl'], { frame: 0, state: 1, ranges: 2, sorted_splats: 3, records: 4, picture: 5 });

@@ -9,6 +9,7 @@ import { chunkLayout, storageBufferLimit } from '../scene/gpu-splats';
 import { shCoefficients, type ShDegree } from '../scene/splat-cloud';
 import { SPLAT } from '../scene/splat-layouts';
 import { boundByMemory, DEFAULT_HOST_MEMORY_BYTES, HEADER_SLACK_BYTES, PLY_ROW_BYTES, type HeldBytesPerSplat, type LoadLimits } from '../io/load-limits';
+import { GpuRadixSort } from '../sort/gpu-radix-sort';
 import { PROJECTED_SPLAT } from './frame-layouts';
 
 /**
@@ -70,4 +71,20 @@ export function loadLimitsFor(storageBufferBytes: number): LoadLimits {
  */
 export function deviceLoadLimits(device: GPUDevice, hostMemoryBytes = DEFAULT_HOST_MEMORY_BYTES): LoadLimits {
   return boundByMemory(loadLimitsFor(storageBufferLimit(device)), hostMemoryBytes, heldBytesPerSplat());
+}
+
+/**
+ * The most (tile, splat) pairs the tile renderer can sort in a frame on
+ * `device`: what one radix sort holds (a u32 key and a u32 value a pair,
+ * each in one storage buffer; 16 bytes a pair with the ping-pong): 2^27
+ * pairs, 2 GiB of pair buffers, where buffers hold 2 GiB.
+ */
+export function maxTilePairs(device: GPUDevice): number {
+  return GpuRadixSort.maxCapacity(device);
+}
+
+/** The message for a view that needs more tile pairs than the device holds. */
+export function tooManyTilePairs(needed: number, limit: number): string {
+  const n = (x: number) => x.toLocaleString('en-US');
+  return `this view needs ${n(needed)} tile pairs, more than the ${n(limit)} this GPU can sort in a frame: drawn with quads instead`;
 }

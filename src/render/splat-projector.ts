@@ -38,6 +38,7 @@ import recordsSource from '../../shaders/splat_records.wgsl?raw';
 import projectSource from '../../shaders/splat_project.wgsl?raw';
 import scanSource from '../../shaders/visible_scan.wgsl?raw';
 import tileScanSource from '../../shaders/tile_scan.wgsl?raw';
+import sumSource from '../../shaders/workgroup_sum.wgsl?raw';
 import keysSource from '../../shaders/visible_keys.wgsl?raw';
 import { setTimestampWrites } from '../gpu/pass-timer';
 import { createCheckedShaderModule } from '../gpu/shader';
@@ -130,8 +131,8 @@ export class SplatProjector {
     const prelude = `${commonSource}\n${recordsSource}\n`;
     const [project, scan, keys] = await Promise.all([
       createCheckedShaderModule(device, 'SplatProjector.project', prelude + projectSource),
-      createCheckedShaderModule(device, 'SplatProjector.scan', `${prelude}${tileScanSource}\n${scanSource}`),
-      createCheckedShaderModule(device, 'SplatProjector.keys', `${prelude}${tileScanSource}\n${keysSource}`),
+      createCheckedShaderModule(device, 'SplatProjector.scan', `${prelude}${sumSource}\n${tileScanSource}\n${scanSource}`),
+      createCheckedShaderModule(device, 'SplatProjector.keys', `${prelude}${sumSource}\n${tileScanSource}\n${keysSource}`),
     ]);
     const projectDescriptor = (variant: number): GPUComputePipelineDescriptor => {
       const chunked = (variant & CHUNKED) !== 0;

@@ -18,6 +18,8 @@ import * as sceneLayouts from '../../src/scene/splat-layouts';
 import * as frameLayouts from '../../src/render/frame-layouts';
 import * as radixStructs from '../../src/sort/radix-structs';
 import { PROJECT_TILE, SCAN_BLOCK } from '../../src/render/splat-projector';
+import { BIN_GROUP } from '../../src/render/tiles/tile-binning';
+import { TILE_SIZE } from '../../src/render/tiles/tile-raster';
 
 const SHADERS = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../shaders');
 const sources = Object.fromEntries(readdirSync(SHADERS).filter((f) => f.endsWith('.wgsl')).map((f) => [f, readFileSync(join(SHADERS, f), 'utf8')]));
@@ -27,7 +29,7 @@ const isStructLayout = (x: unknown): x is StructLayout => typeof x === 'object' 
 const layouts = described.filter(isStructLayout);
 const bindSlots = described.filter(isBindSlots);
 /** Structs that live only inside a shader (function results, stage interfaces): no buffer holds them. */
-const SHADER_ONLY = ['ShCursor', 'Projection', 'VertexOut', 'ScanResult'];
+const SHADER_ONLY = ['ShCursor', 'Projection', 'VertexOut', 'ScanResult', 'Footprint', 'TileRect', 'TileSpan'];
 
 test('every WGSL struct a buffer holds matches its one description in TypeScript', () => {
   expect(checkWgslStructs(sources, layouts, SHADER_ONLY)).toEqual([]);
@@ -90,7 +92,7 @@ describe('bind-slot tables', () => {
   });
 });
 
-test('the projector\'s tile sizes are the same numbers in TypeScript and WGSL', () => {
+test('the projector\'s and the tile renderer\'s sizes are the same numbers in TypeScript and WGSL', () => {
   const constant = (file: string, name: string): number => {
     const match = new RegExp(`const ${name}: u32 = (\\d+|[A-Z_]+)u?;`).exec(sources[file]!);
     if (!match) throw new Error(`${file} declares no const ${name}`);
@@ -98,6 +100,9 @@ test('the projector\'s tile sizes are the same numbers in TypeScript and WGSL', 
   };
   expect(constant('splat_records.wgsl', 'PROJECT_TILE')).toBe(PROJECT_TILE);
   expect(constant('tile_scan.wgsl', 'SCAN_BLOCK')).toBe(SCAN_BLOCK);
+  expect(constant('workgroup_sum.wgsl', 'SUM_WIDTH')).toBe(PROJECT_TILE);
+  expect(constant('tile_state.wgsl', 'BIN_GROUP')).toBe(BIN_GROUP);
+  expect(constant('tile_state.wgsl', 'TILE_SIZE')).toBe(TILE_SIZE);
 });
 
 describe('layout rules (WGSL alignment and size)', () => {

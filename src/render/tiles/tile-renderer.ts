@@ -1,0 +1,253 @@
+/**
+ * The compute tile renderer (DOM-free): draws the projector's records in a
+ * draw order, as the quad renderer does, but tile by tile in compute, front
+ * to back, each pixel stopping once opaque and written once. Recorded into
+ * the frame's encoder after the order is made:
+ *
+ *   binning (tile-binning.ts)    the order's splats → (tile, splat) pairs,
+ *                                in the order's order; the pair total
+ *   pair sort                    the project's GpuRadixSort on the tile id
+ *                                alone (13 bits at 1920×1080: two 8-bit
+ *                                digit passes); stable, so each tile's
+ *                                splats keep the order's exact depth order
+ *   ranges, raster (tile-raster.ts)  each tile's run; a workgroup per tile
+ *
+ * The picture goes to a storage texture the caller resolves (the frame's
+ * resolve pass). Room for the pairs follows what frames needed
+ * (tile-pairs.ts); a frame that needed more leaves the last complete
+ * picture and reports it (readPairs), to be drawn again at once.
+ * docs/tile-renderer-design.md argues the choices.
+ */
+import { GpuPassTimer } from '../../gpu/pass-timer';
+import { GpuRadixSort } from '../../sort/gpu-radix-sort';
+import { TILE_STATE } from '../frame-layouts';
+import { maxTilePairs, tooManyTilePairs } from '../renderer-limits';
+import type { SplatDraw } from '../splat-renderer';
+import { BIN_GROUP, TileBinning, type TileFootprint } from './tile-binning';
+
+export type { TileFootprint } from './tile-binning';
+import { TILE_SIZE, TileRaster, type TilePictureFormat } from './tile-raster';
+import { INITIAL_PAIRS, TilePairBudget, type TilePairCounts } from './tile-pairs';
+
+export type { TilePairCounts } from './tile-pairs';
+export type { TilePictureFormat } from './tile-raster';
+
+export interface TileRendererOptions {
+  /** Pairs the buffers hold before any frame was read (default 2^20): tests give a few to make a frame outgrow them. */
+  initialPairs?: number;
+  /** Time binning, pair sort, ranges and raster each (benchmarks): each in a pass of its own. */
+  profile?: boolean;
+  /** Default 'ellipse'; 'box' bins to every tile of a quad's bounding box (the benchmark's measure of what the test saves). */
+  footprint?: TileFootprint;
+}
+
+/** The tile renderer's passes, as the profile times them. */
+export type TilePass = 'bin' | 'pairSort' | 'ranges' | 'raster';
+export const TILE_PASSES: readonly TilePass[] = ['bin', 'pairSort', 'ranges', 'raster'];
+
+/** What one tile draw needs beyond the quad renderer's draw. */
+export interface TileDrawTarget {
+  /** A storage view (STORAGE_BINDING and RENDER_ATTACHMENT usage) of the picture's format and the frame's size. */
+  picture: GPUTextureView;
+  width: number;
+  height: number;
+  /** Premultiplied clear colour, r g b in 0..1 (opaque). */
+  background: readonly [number, number, number];
+}
+
+/** Which of the frame's draws this is: the difference view bins two orders in one encoder, each from its own count slot. */
+export type TileDrawSlot = 0 | 1;
+
+/** Texture usage a tile picture needs (a function: the WebGPU globals exist only once a device does, in Node). */
+export function tilePictureUsage(): GPUTextureUsageFlags {
+  return GPUTextureUsage.STORAGE_BINDING | GPUTextureUsage.RENDER_ATTACHMENT | GPUTextureUsage.TEXTURE_BINDING;
+}
+
+export class TileRenderer {
+  private state: GPUBuffer | null = null;
+  private entryCapacity = 0;
+  private ranges: GPUBuffer | null = null;
+  private readonly counts: GPUBuffer;
+  private readonly header = new ArrayBuffer(TILE_STATE.offset('words'));
+  private readonly countWord = new Uint32Array(1);
+  private readonly profiler: GpuPassTimer<TilePass> | null;
+  private readonly budget: TilePairBudget;
+  private readonly sortOptions = { countBuffer: { buffer: null as unknown as GPUBuffer, offset: TILE_STATE.offset('pairs') }, keyBits: 1, timestampWrites: undefined as GPUComputePassTimestampWrites | undefined };
+  private readonly clearAttachment: GPURenderPassColorAttachment = { view: null as unknown as GPUTextureView, clearValue: { r: 0, g: 0, b: 0, a: 1 }, loadOp: 'clear', storeOp: 'store' };
+
+  static async create(device: GPUDevice, frame: GPUBuffer, format: TilePictureFormat, options: TileRendererOptions = {}): Promise<TileRenderer> {
+    const limit = maxTilePairs(device);
+    const initial = Math.min(limit, Math.max(1, options.initialPairs ?? INITIAL_PAIRS));
+    const [binning, raster, sorter] = await Promise.all([
+      TileBinning.create(device, frame, options.footprint),
+      TileRaster.create(device, frame, format),
+      GpuRadixSort.create(device, { capacity: initial, label: 'TileRenderer.pairSort' }),
+    ]);
+    return new TileRenderer(device, binning, raster, sorter, new TilePairBudget(device, limit, initial), options.profile ?? false);
+  }
+
+  private constructor(
+    private readonly device: GPUDevice,
+    private readonly binning: TileBinning,
+    private readonly raster: TileRaster,
+    private readonly sorter: GpuRadixSort,
+    budget: TilePairBudget,
+    profile: boolean,
+  ) {
+    this.budget = budget;
+    this.counts = device.createBuffer({ label: 'TileRenderer.counts', size: 8, usage: GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC });
+    this.profiler = profile ? new GpuPassTimer(device, TILE_PASSES, 'TileRenderer.profile') : null;
+  }
+
+  /** The picture format the raster writes. */
+  get format(): TilePictureFormat {
+    return this.raster.format;
+  }
+
+  /** Pairs the buffers hold now. */
+  get capacity(): number {
+    return this.sorter.capacity;
+  }
+
+  /** The last frame read (null before one). */
+  get lastPairs(): TilePairCounts | null {
+    return this.budget.last;
+  }
+
+  /** Why the last frame read could not be drawn by tiles at all (more pairs than the device sorts); null when it could. */
+  get beyondLimit(): string | null {
+    const last = this.budget.last;
+    return last && this.budget.beyondLimit ? tooManyTilePairs(last.total, this.budget.limit) : null;
+  }
+
+  /**
+   * Records the tile draw of `draw` (null: the background alone) into
+   * `target.picture`. `maxEntries` bounds a count read on the GPU (the
+   * order's maxCount). `span` times the whole draw: its beginning on the
+   * first pass recorded here (the caller puts the end on its resolve).
+   */
+  encode(
+    encoder: GPUCommandEncoder,
+    target: TileDrawTarget,
+    draw: SplatDraw | null,
+    maxEntries: number,
+    slot: TileDrawSlot = 0,
+    beginning?: GPUComputePassTimestampWrites & GPURenderPassTimestampWrites,
+  ): void {
+    if (!draw || draw.count === 0) {
+      this.encodeClear(encoder, target, beginning);
+      return;
+    }
+    const device = this.device;
+    const entries = typeof draw.count === 'number' ? draw.count : maxEntries;
+    const state = this.stateFor(entries);
+    this.sorter.ensureCapacity(this.budget.wanted);
+    const tiles = Math.ceil(target.width / TILE_SIZE) * Math.ceil(target.height / TILE_SIZE);
+    const ranges = this.rangesFor(tiles);
+
+    this.writeHeader(state, target.background);
+    if (typeof draw.count === 'number') {
+      this.countWord[0] = draw.count;
+      device.queue.writeBuffer(this.counts, 4 * slot, this.countWord);
+      encoder.copyBufferToBuffer(this.counts, 4 * slot, state, TILE_STATE.offset('entries'), 4);
+    } else {
+      encoder.copyBufferToBuffer(draw.count.buffer, draw.count.offset, state, TILE_STATE.offset('entries'), 4);
+    }
+
+    const profiler = this.profiler;
+    const timed = (name: TilePass) => profiler?.timestampWrites(name);
+    if (profiler && beginning) encoder.beginComputePass({ label: 'TileRenderer.start', timestampWrites: beginning }).end();
+    const groups = Math.max(1, Math.ceil(entries / BIN_GROUP));
+    const x = Math.min(groups, device.limits.maxComputeWorkgroupsPerDimension);
+    const binPass = encoder.beginComputePass({ label: 'TileRenderer.bin', timestampWrites: profiler ? timed('bin') : beginning });
+    this.binning.encode(binPass, { records: draw.records, order: draw.order, state, keys: this.sorter.keys, values: this.sorter.values }, [x, Math.ceil(groups / x)]);
+    binPass.end();
+
+    const sort = this.sortOptions;
+    sort.countBuffer.buffer = state;
+    sort.keyBits = Math.max(1, Math.ceil(Math.log2(tiles)));
+    sort.timestampWrites = timed('pairSort');
+    const sorted = this.sorter.encode(encoder, sort);
+
+    encoder.clearBuffer(ranges, 0, tiles * 8);
+    const buffers = { state, ranges, sortedKeys: sorted.keys, sortedSplats: sorted.values, records: draw.records };
+    let pass = encoder.beginComputePass({ label: 'TileRenderer.ranges', timestampWrites: timed('ranges') });
+    this.raster.encodeRanges(pass, buffers, target.picture, TILE_STATE.offset('ranges_x'));
+    if (profiler) {
+      pass.end();
+      pass = encoder.beginComputePass({ label: 'TileRenderer.raster', timestampWrites: timed('raster') });
+    }
+    this.raster.encodeRaster(pass, buffers, target.picture, target.width, target.height);
+    pass.end();
+    this.budget.recordRead(encoder, state);
+    profiler?.resolve(encoder);
+  }
+
+  /**
+   * The pair counts of the frame encoded last, once the GPU has run it
+   * (call after its submit; null when that frame's read was skipped). An
+   * overflowed frame left the picture as it was: draw it again, the room
+   * is grown by then.
+   */
+  readPairs(): Promise<TilePairCounts> | null {
+    return this.budget.read();
+  }
+
+  /** GPU milliseconds of each pass of the last profiled frame (after its submit); null without timestamp queries or profiling. */
+  async readProfile(): Promise<Record<TilePass, number | null> | null> {
+    return this.profiler ? this.profiler.read() : null;
+  }
+
+  private encodeClear(encoder: GPUCommandEncoder, target: TileDrawTarget, beginning?: GPURenderPassTimestampWrites): void {
+    const attachment = this.clearAttachment;
+    attachment.view = target.picture;
+    const clear = attachment.clearValue as GPUColorDict;
+    [clear.r, clear.g, clear.b] = target.background;
+    encoder.beginRenderPass({ label: 'TileRenderer.clear', colorAttachments: [attachment], ...(beginning ? { timestampWrites: beginning } : {}) }).end();
+  }
+
+  private writeHeader(state: GPUBuffer, background: readonly [number, number, number]): void {
+    const words = new Uint32Array(this.header);
+    const floats = new Float32Array(this.header);
+    words[TILE_STATE.word('capacity')] = this.sorter.capacity;
+    words[TILE_STATE.word('entry_capacity')] = this.entryCapacity;
+    words[TILE_STATE.word('max_groups_x')] = this.device.limits.maxComputeWorkgroupsPerDimension;
+    floats[TILE_STATE.word('background_r')] = background[0];
+    floats[TILE_STATE.word('background_g')] = background[1];
+    floats[TILE_STATE.word('background_b')] = background[2];
+    // Everything but `entries` (copied in by the encoder, per draw).
+    this.device.queue.writeBuffer(state, 4, this.header, 4);
+  }
+
+  /** The state buffer, with a word per entry and per group of entries for at least `entries`. */
+  private stateFor(entries: number): GPUBuffer {
+    if (this.state && entries <= this.entryCapacity) return this.state;
+    this.state?.destroy();
+    const capacity = Math.max(entries, 2 * this.entryCapacity, BIN_GROUP);
+    this.entryCapacity = capacity;
+    const words = capacity + Math.ceil(capacity / BIN_GROUP);
+    this.state = this.device.createBuffer({
+      label: 'TileRenderer.state',
+      size: TILE_STATE.offset('words') + 4 * words,
+      usage: GPUBufferUsage.STORAGE | GPUBufferUsage.INDIRECT | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST,
+    });
+    return this.state;
+  }
+
+  private rangesFor(tiles: number): GPUBuffer {
+    const bytes = tiles * 8;
+    if (this.ranges && this.ranges.size >= bytes) return this.ranges;
+    this.ranges?.destroy();
+    this.ranges = this.device.createBuffer({ label: 'TileRenderer.ranges', size: Math.max(16, bytes), usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
+    return this.ranges;
+  }
+
+  destroy(): void {
+    this.state?.destroy();
+    this.ranges?.destroy();
+    this.counts.destroy();
+    this.sorter.destroy();
+    this.budget.destroy();
+    this.profiler?.destroy();
+  }
+}
