@@ -238,11 +238,13 @@ export class SplatFrame {
         exact = this.exactOrder!.encode(f);
       }
     }
-    const draw = this.drawOf(this.draw, drawn);
     const tiles = options.renderer === 'tiles' && this.tiles && !this.tiles.beyondLimit ? this.tiles : null;
     this.drawnWith = tiles ? 'tiles' : 'quads';
     this.tileDrawn = tiles !== null;
-    const exactDraw = difference ? { exact: this.drawOf(this.exactDraw, exact) } : null;
+    // Quads are drawn from the indirect draw's vertex count, tiles bin the order's entry count.
+    const countOf = tiles ? 'entries' : 'vertices';
+    const draw = this.drawOf(this.draw, drawn, countOf);
+    const exactDraw = difference ? { exact: this.drawOf(this.exactDraw, exact, countOf) } : null;
     if (tiles) this.encodeTiles(tiles, encoder, parameters, target, draw, drawn?.maxCount ?? 0, exactDraw, exact?.maxCount ?? 0, timing);
     else this.encodeDraws(encoder, parameters, target, draw, exactDraw, timing);
     if (timing) {
@@ -252,11 +254,11 @@ export class SplatFrame {
     return measured;
   }
 
-  private drawOf(draw: SplatDraw, ordered: OrderedSplats | null): SplatDraw | null {
+  private drawOf(draw: SplatDraw, ordered: OrderedSplats | null, countOf: 'vertices' | 'entries'): SplatDraw | null {
     if (!ordered) return null;
     draw.records = this.projector.records!;
     draw.order = ordered.order;
-    draw.count = ordered.drawArgs ?? ordered.count;
+    draw.count = countOf === 'vertices' ? (ordered.drawArgs ?? ordered.count) : ordered.count;
     return draw;
   }
 
