@@ -19,8 +19,14 @@ struct TileState {
   background_r: f32,     // the premultiplied opaque background
   background_g: f32,
   background_b: f32,
-  // Per entry: its first pair within its group; then per group of
-  // BIN_GROUP entries: its pair total, then (after the scan) its first pair.
+  candidates: u32,       // (splat, tile) candidates: the tiles of every quad's box
+  pad0: u32,
+  pad1: u32,
+  pad2: u32,
+  // With N = entry_capacity and G its groups of BIN_GROUP entries
+  // (tile_bin.wgsl): per entry its first candidate within its group (N),
+  // per group its candidates' total, then first (G); per entry its first
+  // pair within its group (N); per group its pairs' total, then first (G).
   words: array<u32>,
 }
 

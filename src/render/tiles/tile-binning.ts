@@ -1,8 +1,9 @@
 /**
  * Tile binning (shaders/tile_bin.wgsl): the draw order's splats become
- * (tile, splat) pairs in that order, in three dispatches of one compute
- * pass (count, scan of the counts, write) over one bind group. The pipelines
- * share an explicit layout so that one group serves all three.
+ * (tile, splat) pairs in that order, in six dispatches of one compute pass
+ * over one bind group (the pipelines share an explicit layout): per entry
+ * its box of candidate tiles, a thread per candidate to test and count,
+ * per entry its first pair, a thread per candidate to write.
  */
 import commonSource from '../../../shaders/splat_common.wgsl?raw';
 import recordsSource from '../../../shaders/splat_records.wgsl?raw';
@@ -11,7 +12,7 @@ import stateSource from '../../../shaders/tile_state.wgsl?raw';
 import footprintSource from '../../../shaders/tile_footprint.wgsl?raw';
 import binSource from '../../../shaders/tile_bin.wgsl?raw';
 import { createCheckedShaderModule } from '../../gpu/shader';
-import { TILE_BIN_SLOTS } from '../frame-layouts';
+import { TILE_BIN_ARGS, TILE_BIN_ARGS_SLOTS, TILE_BIN_SLOTS } from '../frame-layouts';
 
 /** Entries of the order per binning workgroup (BIN_GROUP in shaders/tile_state.wgsl). */
 export const BIN_GROUP = 256;
@@ -30,9 +31,17 @@ export interface BinBuffers {
   state: GPUBuffer;
   keys: GPUBuffer;
   values: GPUBuffer;
+  /** A u32 per entry: its pair count, then its write cursor. */
+  entryPairs: GPUBuffer;
 }
 
+
+
 const BOUND_GROUPS = 2;
+
+/** The binning's entry points, in the order they run. */
+const BIN_STEPS = ['count_boxes', 'scan_boxes', 'count_touched', 'scan_pairs', 'scan_pair_groups', 'write_pairs'] as const;
+type BinStep = (typeof BIN_STEPS)[number];
 
 export class TileBinning {
   private readonly bound: { buffers: BinBuffers; group: GPUBindGroup }[] = [];
@@ -51,39 +60,61 @@ export class TileBinning {
         { binding: s.state, visibility: GPUShaderStage.COMPUTE, buffer: storage('storage') },
         { binding: s.keys, visibility: GPUShaderStage.COMPUTE, buffer: storage('storage') },
         { binding: s.values, visibility: GPUShaderStage.COMPUTE, buffer: storage('storage') },
+        { binding: s.entry_pairs, visibility: GPUShaderStage.COMPUTE, buffer: storage('storage') },
       ],
     });
+    const argsLayout = device.createBindGroupLayout({
+      label: 'TileBinning.argsLayout',
+      entries: [{ binding: TILE_BIN_ARGS_SLOTS.slots.bin_args, visibility: GPUShaderStage.COMPUTE, buffer: storage('storage') }],
+    });
     const pipelineLayout = device.createPipelineLayout({ label: 'TileBinning.pipelineLayout', bindGroupLayouts: [layout] });
-    const pipeline = (entryPoint: string) =>
-      device.createComputePipelineAsync({ label: `TileBinning.${entryPoint}`, layout: pipelineLayout, compute: { module, entryPoint, constants: { chunked: 0, footprint_test: footprint === 'ellipse' ? 1 : 0 } } });
-    const [count, scan, write] = await Promise.all([pipeline('count_pairs'), pipeline('scan_groups'), pipeline('write_pairs')]);
-    return new TileBinning(device, frame, layout, count, scan, write);
+    const argsPipelineLayout = device.createPipelineLayout({ label: 'TileBinning.argsPipelineLayout', bindGroupLayouts: [layout, argsLayout] });
+    const pipeline = (entryPoint: BinStep) =>
+      device.createComputePipelineAsync({
+        label: `TileBinning.${entryPoint}`,
+        layout: entryPoint === 'scan_boxes' ? argsPipelineLayout : pipelineLayout,
+        compute: { module, entryPoint, constants: { chunked: 0, footprint_test: footprint === 'ellipse' ? 1 : 0 } },
+      });
+    const pipelines = await Promise.all(BIN_STEPS.map((step) => pipeline(step)));
+    const args = device.createBuffer({ label: 'TileBinning.args', size: 16, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.INDIRECT });
+    const argsGroup = device.createBindGroup({ label: 'TileBinning.argsBindGroup', layout: argsLayout, entries: TILE_BIN_ARGS_SLOTS.entries({ bin_args: { buffer: args } }) });
+    return new TileBinning(device, frame, layout, pipelines, args, argsGroup);
   }
 
   private constructor(
     private readonly device: GPUDevice,
     private readonly frame: GPUBuffer,
     private readonly layout: GPUBindGroupLayout,
-    private readonly countPipeline: GPUComputePipeline,
-    private readonly scanPipeline: GPUComputePipeline,
-    private readonly writePipeline: GPUComputePipeline,
+    /** One per BIN_STEPS entry. */
+    private readonly pipelines: GPUComputePipeline[],
+    /** The candidate dispatches' size (TILE_BIN_ARGS), written by scan_boxes. */
+    private readonly args: GPUBuffer,
+    private readonly argsGroup: GPUBindGroup,
   ) {}
 
-  /** Records the three dispatches into `pass`; `groups` is the workgroup grid covering the most entries. */
+  /**
+   * Records the six dispatches into `pass`: `groups` is the workgroup grid
+   * covering the most entries; the candidate dispatches are sized on the GPU.
+   */
   encode(pass: GPUComputePassEncoder, buffers: BinBuffers, groups: readonly [number, number]): void {
-    const group = this.bindGroupFor(buffers);
-    pass.setBindGroup(0, group);
-    pass.setPipeline(this.countPipeline);
-    pass.dispatchWorkgroups(groups[0], groups[1]);
-    pass.setPipeline(this.scanPipeline);
-    pass.dispatchWorkgroups(1);
-    pass.setPipeline(this.writePipeline);
-    pass.dispatchWorkgroups(groups[0], groups[1]);
+    pass.setBindGroup(0, this.bindGroupFor(buffers));
+    pass.setBindGroup(1, this.argsGroup);
+    BIN_STEPS.forEach((step, i) => {
+      pass.setPipeline(this.pipelines[i]!);
+      if (step === 'scan_boxes' || step === 'scan_pair_groups') pass.dispatchWorkgroups(1);
+      else if (step === 'count_touched' || step === 'write_pairs') pass.dispatchWorkgroupsIndirect(this.args, TILE_BIN_ARGS.offset('x'));
+      else pass.dispatchWorkgroups(groups[0], groups[1]);
+    });
+  }
+
+  destroy(): void {
+    this.args.destroy();
   }
 
   private bindGroupFor(buffers: BinBuffers): GPUBindGroup {
     const bound = this.bound;
-    const same = (a: BinBuffers) => a.records === buffers.records && a.order === buffers.order && a.state === buffers.state && a.keys === buffers.keys && a.values === buffers.values;
+    const same = (a: BinBuffers) =>
+      a.records === buffers.records && a.order === buffers.order && a.state === buffers.state && a.keys === buffers.keys && a.values === buffers.values && a.entryPairs === buffers.entryPairs;
     for (const b of bound) if (same(b.buffers)) return b.group;
     const group = this.device.createBindGroup({
       label: 'TileBinning.bindGroup',
@@ -95,6 +126,7 @@ export class TileBinning {
         state: { buffer: buffers.state },
         keys: { buffer: buffers.keys },
         values: { buffer: buffers.values },
+        entry_pairs: { buffer: buffers.entryPairs },
       }),
     });
     // Two kept: the difference view bins two orders a frame.

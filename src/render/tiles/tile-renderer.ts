@@ -65,6 +65,7 @@ export function tilePictureUsage(): GPUTextureUsageFlags {
 
 export class TileRenderer {
   private state: GPUBuffer | null = null;
+  private entryPairs: GPUBuffer | null = null;
   private entryCapacity = 0;
   private ranges: GPUBuffer | null = null;
   private readonly counts: GPUBuffer;
@@ -160,7 +161,8 @@ export class TileRenderer {
     const groups = Math.max(1, Math.ceil(entries / BIN_GROUP));
     const x = Math.min(groups, device.limits.maxComputeWorkgroupsPerDimension);
     const binPass = encoder.beginComputePass({ label: 'TileRenderer.bin', timestampWrites: profiler ? timed('bin') : beginning });
-    this.binning.encode(binPass, { records: draw.records, order: draw.order, state, keys: this.sorter.keys, values: this.sorter.values }, [x, Math.ceil(groups / x)]);
+    const bin = { records: draw.records, order: draw.order, state, keys: this.sorter.keys, values: this.sorter.values, entryPairs: this.entryPairs! };
+    this.binning.encode(binPass, bin, [x, Math.ceil(groups / x)]);
     binPass.end();
 
     const sort = this.sortOptions;
@@ -219,13 +221,15 @@ export class TileRenderer {
     this.device.queue.writeBuffer(state, 4, this.header, 4);
   }
 
-  /** The state buffer, with a word per entry and per group of entries for at least `entries`. */
+  /** The state buffer (two words per entry and per group of entries, for at least `entries`) and the entries' pair counters. */
   private stateFor(entries: number): GPUBuffer {
     if (this.state && entries <= this.entryCapacity) return this.state;
     this.state?.destroy();
+    this.entryPairs?.destroy();
     const capacity = Math.max(entries, 2 * this.entryCapacity, BIN_GROUP);
     this.entryCapacity = capacity;
-    const words = capacity + Math.ceil(capacity / BIN_GROUP);
+    this.entryPairs = this.device.createBuffer({ label: 'TileRenderer.entryPairs', size: 4 * capacity, usage: GPUBufferUsage.STORAGE });
+    const words = 2 * (capacity + Math.ceil(capacity / BIN_GROUP));
     this.state = this.device.createBuffer({
       label: 'TileRenderer.state',
       size: TILE_STATE.offset('words') + 4 * words,
@@ -244,9 +248,11 @@ export class TileRenderer {
 
   destroy(): void {
     this.state?.destroy();
+    this.entryPairs?.destroy();
     this.ranges?.destroy();
     this.counts.destroy();
     this.sorter.destroy();
+    this.binning.destroy();
     this.budget.destroy();
     this.profiler?.destroy();
   }
