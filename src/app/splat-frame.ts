@@ -44,6 +44,8 @@ export interface FrameEncodeOptions {
   measure?: boolean;
   /** Default 'picture'; 'difference' needs prepareDifferenceView() first and a float accumulation. */
   view?: FrameView;
+  /** Which renderer draws the splats (default 'quads'). */
+  renderer?: import('../render/frame-renderer').FrameRenderer;
 }
 
 export class SplatFrame {
