@@ -17,6 +17,7 @@ import { psnr, toRgba8 } from '../src/render/picture-compare';
 import { encodePng } from './png';
 import { isUpAxis, UP_AXES } from '../src/app/up-axis';
 import type { SplatCloud } from '../src/scene/splat-cloud';
+import { RENDERER_SETTINGS, type RendererSetting } from '../src/render/frame-renderer';
 import { ANTI_ALIASING_SETTINGS, describeScreenFilter, screenFilterFor, type AntiAliasingSetting, type ScreenFilter } from '../src/scene/anti-aliasing';
 
 /** The viewer's background, #101318. */
@@ -24,10 +25,10 @@ const VIEWER_BACKGROUND: [number, number, number] = [0x10 / 255, 0x13 / 255, 0x1
 
 const USAGE =
   'usage: npm run render -- --scene FILE --out OUT.png [--camera CAMERA.json | --width 1280 --height 800 --up -y] [--key-bits 32] ' +
-  `[--accumulation ${ACCUMULATIONS.join('|')}] [--anti-aliasing ${ANTI_ALIASING_SETTINGS.join('|')}] [--reference] [--difference [--order-camera OTHER.json]]`;
+  `[--renderer ${RENDERER_SETTINGS.join('|')}] [--accumulation ${ACCUMULATIONS.join('|')}] [--anti-aliasing ${ANTI_ALIASING_SETTINGS.join('|')}] [--reference] [--difference [--order-camera OTHER.json]]`;
 
 const HELP = `Renders one frame of a scene into a PNG, as the viewer draws it, and prints one JSON line:
-the output, its size, the splat count, the screen filter and the GPU time of each pass.
+the output, its size, the splat count, the renderer, the screen filter and the GPU time of each pass.
 
   --scene FILE          any scene file the viewer opens (a SOG meta.json with its images beside it)
   --out OUT.png         where the picture goes
@@ -37,6 +38,11 @@ the output, its size, the splat count, the screen filter and the GPU time of eac
                         splats where they show a clear ground, else −y); the JSON line then gives
                         that camera, to edit and pass back with --camera
   --key-bits N          bits of the depth key the GPU sort orders by, 1 to 32 (default 32)
+  --renderer R          what draws the splats: quads (blended quads, back to front; the default, the
+                        same picture every run), tiles (compute, a 16×16 tile at a time, front to
+                        back) or auto (as the viewer's setting: the scene is drawn a few times with
+                        each, timed on the GPU, and the picture is the faster's; the JSON line adds
+                        the median render time of each behind the choice)
   --accumulation A      where splats are blended: ${ACCUMULATIONS.join(', ')} (default ${DEFAULT_ACCUMULATION})
   --anti-aliasing S     the screen filter, as the viewer's setting: auto follows the file, off is the
                         reference's +0.3 px², on the anti-aliased filter (${ANTI_ALIASING_SETTINGS.join('|')})
@@ -60,6 +66,7 @@ async function main(): Promise<void> {
       up: { type: 'string' },
       out: { type: 'string' },
       'key-bits': { type: 'string', default: '32' },
+      renderer: { type: 'string', default: 'quads' },
       accumulation: { type: 'string', default: DEFAULT_ACCUMULATION },
       'anti-aliasing': { type: 'string', default: 'auto' },
       reference: { type: 'boolean', default: false },
@@ -80,6 +87,8 @@ async function main(): Promise<void> {
   if (args.up !== undefined && !isUpAxis(args.up)) throw new Error(`--up must be one of ${Object.keys(UP_AXES).join(', ')}, got ${args.up}`);
   const keyBits = Number(args['key-bits']);
   if (!Number.isInteger(keyBits) || keyBits < 1 || keyBits > 32) throw new Error(`--key-bits must be a whole number from 1 to 32, got ${args['key-bits']}`);
+  const renderer = args.renderer as RendererSetting;
+  if (!RENDERER_SETTINGS.includes(renderer)) throw new Error(`--renderer must be one of ${RENDERER_SETTINGS.join(', ')}, got ${args.renderer}`);
   const accumulation = args.accumulation as Accumulation;
   if (!ACCUMULATIONS.includes(accumulation)) throw new Error(`--accumulation must be one of ${ACCUMULATIONS.join(', ')}, got ${args.accumulation}`);
   const antiAliasing = args['anti-aliasing'] as AntiAliasingSetting;
@@ -102,7 +111,7 @@ async function main(): Promise<void> {
     const outcome = await viewer.open(args.scene, { name, defaultScene: name === 'default-scene.ply' });
     if (outcome !== 'opened' || !cloud) throw new Error(viewer.state.lastError ?? `${name} did not open`);
     const scene: SplatCloud = cloud;
-    Object.assign(viewer.settings, { keyBits, antiAliasing, background: rgbToHex(VIEWER_BACKGROUND) });
+    Object.assign(viewer.settings, { keyBits, antiAliasing, renderer, background: rgbToHex(VIEWER_BACKGROUND) });
     // The viewer's up rule, unless --up says otherwise.
     if (args.up !== undefined && isUpAxis(args.up)) {
       viewer.settings.upAxis = args.up;
@@ -129,7 +138,9 @@ async function main(): Promise<void> {
     }
     if (args.reference) Object.assign(fields, referenceFields(scene, camera, screenFilter, picture.rgba, args.out));
     if (!cameraFile) fields.camera = camera;
-    console.log(JSON.stringify({ out: args.out, width: picture.width, height: picture.height, splats: scene.count, accumulation, screenFilter: describeScreenFilter(screenFilter), ...fields, ...msFields(picture.timings), adapter: gpu.adapterName }));
+    const drawn = viewer.state.renderer;
+    if (renderer === 'auto') fields.auto = { choice: drawn.state, quadsMs: roundMs(drawn.medianMs.quads), tilesMs: roundMs(drawn.medianMs.tiles) };
+    console.log(JSON.stringify({ out: args.out, width: picture.width, height: picture.height, splats: scene.count, renderer: drawn.renderer, accumulation, screenFilter: describeScreenFilter(screenFilter), ...fields, ...msFields(picture.timings), adapter: gpu.adapterName }));
   } finally {
     destroy();
   }
@@ -151,8 +162,12 @@ function round(x: number, digits: number): number {
   return Math.round(x * 10 ** digits) / 10 ** digits;
 }
 
+function roundMs(ms: number | null): number | null {
+  return ms === null ? null : round(ms, 4);
+}
+
 function msFields(t: Record<string, number | null>): Record<string, number | null> {
-  return Object.fromEntries(Object.entries(t).map(([k, v]) => [`${k}Ms`, v === null ? null : round(v, 4)]));
+  return Object.fromEntries(Object.entries(t).map(([k, v]) => [`${k}Ms`, roundMs(v)]));
 }
 
 main().catch((error: unknown) => {

@@ -32,6 +32,8 @@ export async function createNodeViewer<S = string>(
   const gpu = await createNodeGpuContext(label);
   const load = options.load ?? (loadScenePath as unknown as SceneLoader<S>);
   const viewer = await Viewer.create<S>(gpu.device, options.format ?? OFFSCREEN_FORMAT, { hostMemoryBytes: totalmem(), ...options, load });
+  // Quads unless a tool asks for another: its pictures are then the same on every run, where auto's pick follows this run's timings.
+  viewer.settings.renderer = 'quads';
   return {
     viewer,
     gpu,

@@ -1,12 +1,13 @@
 /**
  * The view in the page URL: `eye`, `target`, `up` (three comma-separated
  * numbers each), `fovy` (degrees) and `mode=fly` in fly mode, beside `url`
- * (the scene). Numbers keep 15 significant digits, so a view read back from
- * the URL gives the same f32 view and projection matrices as the view that
- * wrote it.
+ * (the scene), and `renderer` where it is not auto. Numbers keep 15
+ * significant digits, so a view read back from the URL gives the same f32
+ * view and projection matrices as the view that wrote it.
  */
 import { CAMERA_MODES, type CameraMode } from './fly-motion';
 import type { CameraView } from './orbit-camera';
+import { DEFAULT_RENDERER_SETTING, RENDERER_SETTINGS, type RendererSetting } from '../render/frame-renderer';
 
 const KEYS = ['eye', 'target', 'up', 'fovy'] as const;
 
@@ -26,6 +27,20 @@ export function readViewMode(params: URLSearchParams): CameraMode {
   if (mode === null) return 'orbit';
   if (!(CAMERA_MODES as readonly string[]).includes(mode)) throw new Error(`the link's "mode" must be ${CAMERA_MODES.join(' or ')}, got "${mode}"`);
   return mode as CameraMode;
+}
+
+/** Keeps the renderer setting in the link; the default (auto) is left out, so links without one stay as they were. */
+export function writeRendererParam(setting: RendererSetting, params: URLSearchParams): void {
+  if (setting === DEFAULT_RENDERER_SETTING) params.delete('renderer');
+  else params.set('renderer', setting);
+}
+
+/** The renderer setting a link names: the default when it names none; throws for one it does not know. */
+export function readRendererParam(params: URLSearchParams): RendererSetting {
+  const setting = params.get('renderer');
+  if (setting === null) return DEFAULT_RENDERER_SETTING;
+  if (!(RENDERER_SETTINGS as readonly string[]).includes(setting)) throw new Error(`the link's "renderer" must be one of ${RENDERER_SETTINGS.join(', ')}, got "${setting}"`);
+  return setting as RendererSetting;
 }
 
 /**

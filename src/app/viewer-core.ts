@@ -16,6 +16,8 @@ import { GpuSortOrder } from './gpu-sort-order';
 import { UploadedOrder } from './uploaded-order';
 import { chooseOrder, type OrderChoice, type OrderState, type SortMode } from './order-policy';
 import { initialAutoKeyBits, keyBitsOf, nextAutoKeyBits, AUTO_MEASURE_INTERVAL, type AutoKeyBits, type KeyBitsSetting } from './key-bits-policy';
+import { RendererPolicy, type MeasuredFrame, type RendererChoice, type RendererScene } from './renderer-policy';
+import type { FrameRenderer, RendererSetting } from '../render/frame-renderer';
 import type { FrameParameters } from '../render/frame-uniforms';
 import type { OrderErrorMeasure } from '../render/order-error-pass';
 import type { DifferenceMeasure } from '../render/splat-resolve';
@@ -36,6 +38,8 @@ export interface FrameSettings {
    * second sort is made, frames show the picture. Default 'picture'.
    */
   view?: FrameView;
+  /** The renderer, or 'auto': both timed on a new scene or frame size, the faster kept (src/app/renderer-policy.ts). */
+  renderer: RendererSetting;
 }
 
 /** What a frame did. */
@@ -47,6 +51,8 @@ export interface FrameReport {
   orderAge: number;
   /** A CPU order arrived and was uploaded this frame: its sort time. */
   cpuSortMs: number | null;
+  /** The renderer that drew the frame, and for auto where its choice stands and the times behind it. */
+  renderer: Readonly<RendererChoice>;
 }
 
 export class ViewerCore {
@@ -75,10 +81,14 @@ export class ViewerCore {
   private order: DrawOrder;
   /** Reused every frame: the policy's input and the frame's report. */
   private readonly orderState: OrderState = { hasScene: false, mode: 'gpu', freeze: false, canFreeze: false, cpuOrderReady: false, cpuFailed: false };
-  private readonly report: FrameReport = { choice: chooseOrder(this.orderState), keyBits: 32, orderAge: 0, cpuSortMs: null };
+  private readonly renderers = new RendererPolicy();
+  private readonly rendererScene: RendererScene = { sceneId: 0, width: 0, height: 0, timed: false };
+  /** The frame whose GPU times are being read (auto's measure needs to know which renderer drew it). */
+  private readonly timedFrame: MeasuredFrame = { renderer: 'quads', run: -1, draw: 0 };
+  private readonly report: FrameReport = { choice: chooseOrder(this.orderState), keyBits: 32, orderAge: 0, cpuSortMs: null, renderer: this.renderers.choice };
   private readonly commands: GPUCommandBuffer[] = [];
   private readonly encoderDescriptor: GPUCommandEncoderDescriptor = { label: 'ViewerCore.frame' };
-  private readonly encodeOptions: { measure: boolean; view: FrameView } = { measure: false, view: 'picture' };
+  private readonly encodeOptions: { measure: boolean; view: FrameView; renderer: FrameRenderer } = { measure: false, view: 'picture', renderer: 'quads' };
   /** Frames submitted so far. */
   frames = 0;
   /** The last ordering error measured, and the key width it was measured at. */
@@ -114,6 +124,11 @@ export class ViewerCore {
   /** The view the last frame showed (a screenshot shows the same). */
   get shownView(): FrameView {
     return this.encodeOptions.view;
+  }
+
+  /** The renderer the last frame drew with (a screenshot draws with the same). */
+  get shownRenderer(): FrameRenderer {
+    return this.encodeOptions.renderer;
   }
 
   /** The order the last frame drew (a screenshot draws the same). */
@@ -206,6 +221,7 @@ export class ViewerCore {
     const encoder = this.device.createCommandEncoder(this.encoderDescriptor);
     this.encodeOptions.measure = wantMeasure;
     this.encodeOptions.view = this.viewOf(settings);
+    this.encodeOptions.renderer = this.resolveRenderer(settings, params, report);
     const measure = this.frame.encode(encoder, params, target, this.order, this.encodeOptions);
     this.commands[0] = encoder.finish();
     this.device.queue.submit(this.commands);
@@ -236,6 +252,7 @@ export class ViewerCore {
     this.lastTimings = null;
     if (!this.timingPending && this.frame.timer.enabled) {
       this.timingPending = true;
+      this.renderers.describeFrame(this.timedFrame);
       this.lastTimings = this.frame.readTimings();
       this.lastTimings.then(this.timingsRead, this.timingsFailed);
     }
@@ -251,6 +268,17 @@ export class ViewerCore {
   async lastFrameResults(): Promise<{ timings: FrameTimings | null; difference: DifferenceMeasure | null }> {
     const [timings, difference] = await Promise.all([this.lastTimings, this.lastDifference]);
     return { timings: timings ?? null, difference: difference ?? null };
+  }
+
+  /** The renderer of this frame: the setting's, or auto's (which counts this frame in its measure). */
+  private resolveRenderer(settings: FrameSettings, params: FrameParameters, report: FrameReport): FrameRenderer {
+    const scene = this.rendererScene;
+    scene.sceneId = this.sceneId;
+    scene.width = params.width;
+    scene.height = params.height;
+    scene.timed = this.frame.timer.enabled;
+    report.renderer = this.renderers.resolve(settings.renderer, scene);
+    return report.renderer.renderer;
   }
 
   /** The view this frame can show: the difference view once its second sort is made (asked for here). */
@@ -311,6 +339,7 @@ export class ViewerCore {
 
   private readonly timingsRead = (times: FrameTimings): void => {
     this.timingPending = false;
+    this.renderers.record(this.timedFrame, times.render);
     this.onTimings(times);
   };
 

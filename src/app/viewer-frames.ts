@@ -15,6 +15,7 @@ import type { Emitter } from 'nanoevents';
 import type { ViewerEvents, ViewerState } from './viewer-state';
 import type { FrameParameters } from '../render/frame-uniforms';
 import { screenFilterFor, type SceneAntiAliasing } from '../scene/anti-aliasing';
+import { AUTO_MAX_FRAMES } from './renderer-policy';
 
 export class ViewerFrames {
   /** The parameters of the last frame drawn (a pick reads the view it showed). */
@@ -47,7 +48,12 @@ export class ViewerFrames {
     return report;
   }
 
-  /** The scene from a camera file (its size, view and look), offscreen, read back. */
+  /**
+   * The scene from a camera file (its size, view and look), offscreen, read
+   * back. With the renderer on auto, drawn again until auto has timed both
+   * renderers at this size and keeps one (each frame is read back, so each
+   * is timed: some fifteen frames), and the picture is the kept renderer's.
+   */
   async render(camera: CameraFile): Promise<OffscreenPicture> {
     const p = this.last;
     cameraMatrices(camera, p.view, p.projection);
@@ -57,7 +63,10 @@ export class ViewerFrames {
     p.shDegree = Math.min(camera.sh_degree, p.shDegree);
     const background = this.target.background;
     [background[0], background[1], background[2]] = camera.background;
-    const picture = await drawOffscreen(this.core, this.format, p, background, this.settings);
+    let picture = await drawOffscreen(this.core, this.format, p, background, this.settings);
+    for (let n = 0; picture.report.renderer.state === 'measuring' && n < AUTO_MAX_FRAMES; n++) {
+      picture = await drawOffscreen(this.core, this.format, p, background, this.settings);
+    }
     this.publish(picture.report);
     return picture;
   }
@@ -66,7 +75,9 @@ export class ViewerFrames {
   async capture(camera: OrbitCamera, width: number, height: number): Promise<Uint8Array> {
     this.fromCamera(camera, width, height);
     hexToRgb(this.settings.background, this.target.background);
-    return (await drawOffscreen(this.core, this.format, this.last, this.target.background, this.settings)).rgba;
+    // With the renderer on screen: a screenshot at another size is no frame of auto's measure.
+    const settings = { ...this.settings, renderer: this.core.shownRenderer };
+    return (await drawOffscreen(this.core, this.format, this.last, this.target.background, settings)).rgba;
   }
 
   private fromCamera(camera: OrbitCamera, width: number, height: number): void {
@@ -94,6 +105,10 @@ export class ViewerFrames {
     state.frames = core.frames;
     state.activeSort = report.choice.label;
     state.keyBits = report.keyBits;
+    const renderer = state.renderer;
+    renderer.renderer = report.renderer.renderer;
+    renderer.state = report.renderer.state;
+    Object.assign(renderer.medianMs, report.renderer.medianMs);
     state.orderError = core.orderError;
     state.difference = this.settings.view === 'difference' ? core.difference : null;
     const cpuError = core.cpuError;

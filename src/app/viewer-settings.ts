@@ -8,6 +8,7 @@ import type { KeyBitsSetting } from './key-bits-policy';
 import type { FrameView } from './splat-frame';
 import type { CameraMode } from './fly-motion';
 import type { AntiAliasingSetting } from '../scene/anti-aliasing';
+import { DEFAULT_RENDERER_SETTING, type RendererSetting } from '../render/frame-renderer';
 
 export interface ViewerSettings {
   sortMode: SortMode;
@@ -28,6 +29,8 @@ export interface ViewerSettings {
    * second sort is made, frames show the picture.
    */
   view: FrameView;
+  /** Which renderer draws the splats, or 'auto': both timed on each new scene and frame size, the faster kept (src/app/renderer-policy.ts). */
+  renderer: RendererSetting;
   /** The screen filter: as the file says (auto), the reference's classic one (off), or anti-aliased (on). */
   antiAliasing: AntiAliasingSetting;
   /** Screenshot size as a multiple of the canvas size. */
@@ -58,6 +61,7 @@ export const DEFAULT_SETTINGS: Readonly<ViewerSettings> = {
   freezeOrder: false,
   measureOrder: false,
   view: 'picture',
+  renderer: DEFAULT_RENDERER_SETTING,
   antiAliasing: 'auto',
   screenshotScale: 1,
   autoRotate: false,

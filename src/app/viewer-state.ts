@@ -11,6 +11,7 @@ import { NO_INSETS } from './view-insets';
 import type { UpAxis } from './up-axis';
 import type { LoadOutcome } from './scene-loads';
 import type { FrameTimings } from './splat-frame';
+import { createRendererChoice, type RendererChoice } from './renderer-policy';
 import type { OrderErrorMeasure } from '../render/order-error-pass';
 import type { DifferenceMeasure } from '../render/splat-resolve';
 import type { Bounds, SplatCloud } from '../scene/splat-cloud';
@@ -78,6 +79,8 @@ export interface ViewerState {
   up: UpChoice;
   /** The order drawn last, as the panel names it. */
   activeSort: string;
+  /** The renderer of the last frame drawn, and for auto where its choice stands and the two median times behind it. */
+  renderer: RendererChoice;
   /** The key width of the order on screen. */
   keyBits: number;
   /** The last ordering error measured (auto, or the measure setting), with the key width it was measured at. */
@@ -99,7 +102,7 @@ export interface ViewerState {
 export function createViewerState(flySpeed: () => number): ViewerState {
   const state = {
     frames: 0, ready: false, scene: null, sceneName: '', splats: 0, loading: false, load: null, lastError: null, warnings: [],
-    up: { axis: '+y', source: '—', why: undefined }, activeSort: '', keyBits: 32, orderError: null, difference: null, view: createCameraView(),
+    up: { axis: '+y', source: '—', why: undefined }, activeSort: '', renderer: createRendererChoice(), keyBits: 32, orderError: null, difference: null, view: createCameraView(),
     freeRect: { x: 0, y: 0, width: 1, height: 1 }, insets: { ...NO_INSETS },
   } as Omit<ViewerState, 'flySpeed'>;
   // Read live: the wheel sets the speed without a frame to publish it.

@@ -100,6 +100,7 @@ export class FrameLoop {
     });
     if (s.measureOrder || s.keyBits === 'auto') gui.showOrderError(viewer.state.orderError);
     gui.showDifference(viewer.state.difference, s.view === 'difference', viewer.core.frame.canShowDifference);
+    gui.showRenderer(viewer.state.renderer);
     // Once, after every row is set: a row set after the redraw would show
     // one refresh late (the difference view's first count did, seconds late
     // on a software adapter).

@@ -1,8 +1,11 @@
 /**
  * What the panel's Scene folder says about the scene on screen and the
- * frame rate, as short texts. DOM-free.
+ * frame rate, and its Render folder about the renderer, as short texts.
+ * DOM-free.
  */
 import type { Bounds } from '../scene/splat-cloud';
+import type { RendererChoice } from '../app/renderer-policy';
+import { formatMs } from './timing-history';
 
 /** Bytes as "812 KB", "12.3 MB", "1.24 GB" (powers of 1000, as file managers show them); null: "—". */
 export function formatBytes(bytes: number | null): string {
@@ -20,6 +23,27 @@ export function formatDuration(ms: number): string {
 /** The size of the bulk of the scene (the framing bounds), x × y × z in scene units. */
 export function formatExtent(bounds: Bounds): string {
   return [0, 1, 2].map((a) => (bounds.max[a]! - bounds.min[a]!).toPrecision(3)).join(' × ');
+}
+
+/**
+ * The renderer drawing and why, short for its row ("tiles (2.1 ms vs quads
+ * 6.3 ms)", "measuring…"), and in a sentence for its tooltip.
+ */
+export function describeRenderer(choice: Readonly<RendererChoice>): { text: string; why: string } {
+  const { renderer, medianMs } = choice;
+  const other = renderer === 'tiles' ? 'quads' : 'tiles';
+  switch (choice.state) {
+    case 'set':
+      return { text: renderer, why: `${renderer}, as set` };
+    case 'measuring':
+      return { text: 'measuring…', why: 'auto: drawing with quads and tiles in turn, timing the GPU render of each, to keep the faster' };
+    case 'untimed':
+      return { text: `${renderer} (not timed)`, why: `auto: no GPU times to compare the renderers by on this device (no timestamp queries), so ${renderer}, which every device draws` };
+    case 'chosen': {
+      const [mine, theirs] = [medianMs[renderer], medianMs[other]].map((ms) => (ms === null ? '—' : formatMs(ms)));
+      return { text: `${renderer} (${mine} vs ${other} ${theirs})`, why: 'auto: the faster here, by the median GPU render time of a few frames of each at this size' };
+    }
+  }
 }
 
 /** Frames per second over the last second or so, from the frame counter sampled now and then. */

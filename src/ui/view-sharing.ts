@@ -6,7 +6,8 @@
  * larger size, not a stretched copy).
  */
 import { createCameraView, type CameraView, type OrbitCamera } from '../app/orbit-camera';
-import { readViewMode, readViewParams, writeViewParams } from '../app/view-url';
+import { readRendererParam, readViewMode, readViewParams, writeRendererParam, writeViewParams } from '../app/view-url';
+import { DEFAULT_RENDERER_SETTING, type RendererSetting } from '../render/frame-renderer';
 import type { CameraMode } from '../app/fly-motion';
 import { cameraFileOf, parseCameraFile } from '../app/camera-file';
 import { hexToRgb, rgbToHex, type ViewerSettings } from '../app/viewer-settings';
@@ -19,8 +20,8 @@ export interface ViewSharingHost {
   camera: OrbitCamera;
   /** Canvas size in device pixels. */
   size(): [number, number];
-  /** The background, SH degree and camera mode, which links and camera files keep. */
-  settings: Readonly<Pick<ViewerSettings, 'background' | 'shDegree' | 'cameraMode'>>;
+  /** The background, SH degree and camera mode, which links and camera files keep, and the renderer, which links keep. */
+  settings: Readonly<Pick<ViewerSettings, 'background' | 'shDegree' | 'cameraMode' | 'renderer'>>;
   /** Shows a loaded camera file's view. */
   setView(view: CameraView): void;
   applyMode(mode: CameraMode): void;
@@ -65,6 +66,16 @@ export class ViewSharing {
     }
   }
 
+  /** The renderer setting the page URL names (auto when none); a malformed one is reported and ignored. */
+  rendererFromPage(): RendererSetting {
+    try {
+      return readRendererParam(new URLSearchParams(location.search));
+    } catch (error) {
+      this.host.showMessage('Could not restore the renderer from the link', (error as Error).message);
+      return DEFAULT_RENDERER_SETTING;
+    }
+  }
+
   setSceneUrl(url: string | null): void {
     this.sceneUrl = url;
     this.scheduleUrlUpdate();
@@ -94,6 +105,7 @@ export class ViewSharing {
     url.searchParams.delete('url');
     if (this.sceneUrl) url.searchParams.set('url', this.sceneUrl);
     writeViewParams(this.host.camera.getView(this.view), url.searchParams, this.host.settings.cameraMode);
+    writeRendererParam(this.host.settings.renderer, url.searchParams);
     return url.href;
   }
 

@@ -13,6 +13,9 @@ import { describeScreenFilter, screenFilterFor, type AntiAliasingSetting, type S
 import { FLIP_UP_KEY } from './camera-input';
 import { el } from './overlays';
 import { ellipsizeMiddle } from './scene-names';
+import { describeRenderer } from './scene-facts';
+import type { RendererChoice } from '../app/renderer-policy';
+import { RENDERER_SETTINGS } from '../render/frame-renderer';
 import type { Bounds } from '../scene/splat-cloud';
 import { WRITABLE_FORMATS } from '../io/formats/save-formats';
 import { boxText, defaultSaveChoice, type SaveChoice } from './save-scene';
@@ -42,6 +45,8 @@ export interface ViewerInfo {
   difference: string;
   /** The screen filter drawn with, and why. */
   screenFilter: string;
+  /** The renderer drawing, and for auto the times behind its choice (or that it is measuring). */
+  renderer: string;
   /** The scene file's SH degree, size, load time and extent; the frame rate. */
   sceneSh: string;
   fileSize: string;
@@ -101,7 +106,7 @@ export class ViewerGui {
     adapter: string,
     actions: ViewerGuiActions,
   ) {
-    this.info = { scene: '—', splats: '—', requestedSort: '', activeSort: '', keyBitsActive: '', orderAge: '—', orderError: 'off', difference: 'off', screenFilter: '—', sceneSh: '—', fileSize: '—', loadTime: '—', extent: '—', fps: '—', upSource: '—', adapter };
+    this.info = { scene: '—', splats: '—', requestedSort: '', activeSort: '', keyBitsActive: '', orderAge: '—', orderError: 'off', difference: 'off', screenFilter: '—', renderer: '—', sceneSh: '—', fileSize: '—', loadTime: '—', extent: '—', fps: '—', upSource: '—', adapter };
     const gui = new GUI({ title: 'Splatsort' });
     this.gui = gui;
     const changed = (name: keyof ViewerSettings) => () => actions.changed(name);
@@ -169,6 +174,9 @@ export class ViewerGui {
     render.addColor(settings, 'background').name('background').onChange(changed('background'));
     render.add(settings, 'antiAliasing', { auto: 'auto', off: 'off', on: 'on' }).name('anti-aliasing').onChange(changed('antiAliasing'));
     readOnly(render, 'screenFilter', 'filter');
+    const renderer = render.add(settings, 'renderer', Object.fromEntries(RENDERER_SETTINGS.map((r) => [r, r]))).name('renderer').onChange(changed('renderer'));
+    renderer.domElement.title = 'quads: every splat a blended quad, back to front; tiles: a compute pass per 16×16 tile, front to back; auto: both timed on each new scene and window size, the faster kept';
+    readOnly(render, 'renderer', 'drawing with');
 
     const save = gui.addFolder('Save scene as').close();
     const formats = Object.fromEntries(WRITABLE_FORMATS.map((f) => [f.label === f.extensions[0] ? f.label : `${f.extensions[0]} (${f.label})`, f.id]));
@@ -287,6 +295,12 @@ export class ViewerGui {
     const why = setting !== 'auto' ? 'forced' : scene ? `from ${scene.source}` : 'the file records none';
     // Short in the row (the panel is narrow); in full in its tooltip.
     this.set('screenFilter', `${filter.variance} px²${filter.compensate ? ', compensated' : ''}${setting === 'auto' && scene ? ', from file' : ''}`, `${describeScreenFilter(filter)} (${why})`);
+  }
+
+  /** Shows the renderer drawing, and for auto where its choice stands. */
+  showRenderer(choice: Readonly<RendererChoice>): void {
+    const { text, why } = describeRenderer(choice);
+    this.set('renderer', text, why);
   }
 
   /** A read-only display's text and tooltip. */

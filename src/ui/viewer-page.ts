@@ -120,6 +120,9 @@ export class ViewerPage {
       changed: (name) => this.settingChanged(name),
     });
     this.sharing = this.createSharing();
+    // The link's renderer, shown in the panel.
+    viewer.settings.renderer = this.sharing.rendererFromPage();
+    this.gui.gui.controllersRecursive().forEach((c) => c.updateDisplay());
     this.layout = new PageLayout(this.canvas, viewer, this.gui, this.messages, stats.dom);
     bindViewer(viewer, { gui: this.gui, messages: this.messages, progress: this.progress, sharing: this.sharing });
     const loop = new FrameLoop(viewer, this.canvas, context, this.gui, stats);
@@ -204,6 +207,8 @@ export class ViewerPage {
       this.sharing.scheduleUrlUpdate();
     } else if (name === 'cameraMode') {
       this.input.mode = s.cameraMode;
+      this.sharing.scheduleUrlUpdate();
+    } else if (name === 'renderer') {
       this.sharing.scheduleUrlUpdate();
     } else if (name === 'showStats') {
       this.layout.setStatsShown(s.showStats);

@@ -175,6 +175,9 @@ describe('viewer page', { timeout: BROWSER_TEST_TIMEOUT_MS }, () => {
       respelled.searchParams.set(k, respelled.searchParams.get(k)!.split(',').map((v) => Number(v).toExponential()).join(','));
     }
     expect(numbers(respelled.href)).toEqual(numbers(link));
+    // The link also names a renderer (auto, the default, is left out of links).
+    expect(new URL(link).searchParams.has('renderer')).toBe(false);
+    respelled.searchParams.set('renderer', 'quads');
     // From here on the page loads the light copy of the default scene (the view does not depend on it).
     await serveLightDefaultScene(viewer.context);
     await page().goto(respelled.href);
@@ -185,6 +188,9 @@ describe('viewer page', { timeout: BROWSER_TEST_TIMEOUT_MS }, () => {
     const [got, want] = [numbers(await page().evaluate(() => location.href)), numbers(link)];
     expect(got).toHaveLength(10);
     got.forEach((v, i) => expect(Math.abs(v - want[i]!)).toBeLessThanOrEqual(1e-12 * Math.max(1, Math.abs(want[i]!))));
+    // The link's renderer draws, and stays in the address.
+    expect(await page().evaluate(() => [new URL(location.href).searchParams.get('renderer'), window.__splatsort!.renderer.renderer, window.__splatsort!.renderer.state]))
+      .toEqual(['quads', 'quads', 'set']);
     expect(viewer.tab.errors).toEqual([]);
   });
 

@@ -3,9 +3,10 @@
  * vite, then `node bench-dist/render.mjs ...` on SwiftShader): the same
  * scene and camera give byte-identical PNGs, the picture is not blank, the
  * default scene matches a golden image within a stated tolerance, and
- * without a camera file the scene is framed as the viewer frames it. Each
+ * without a camera file the scene is framed as the viewer frames it;
+ * --renderer auto times both renderers and says which it drew with. Each
  * run costs seconds of pipeline compilation on SwiftShader, so the runs
- * are few and shared: nine in all (and one --help). It reads what the
+ * are few and shared: ten in all (and one --help). It reads what the
  * viewer reads and says what the viewer says: a SOG meta.json with its
  * images, a PLY's bytes past its data as a warning, a folder as a folder.
  */
@@ -65,6 +66,23 @@ test('renders the default scene twice to identical PNGs, not blank, with per-pas
   expect(decodePng(a.png)).toMatchObject({ width: 64, height: 48 });
   expect(drawnFraction(decodePng(a.png), DEFAULT_CAMERA.background)).toBeGreaterThan(0.05);
   for (const pass of ['projectMs', 'sortMs', 'renderMs']) expect(a.timings[pass]).toBeTypeOf('number');
+  // Quads unless asked: the same picture every run.
+  expect(a.timings).toMatchObject({ renderer: 'quads' });
+  expect(a.timings.auto).toBeUndefined();
+});
+
+test('--renderer auto times both renderers and draws with the faster, saying which and why; a renderer it does not know is refused', () => {
+  const { png, timings: line } = render(DEFAULT_SCENE, DEFAULT_CAMERA, 'renderer-auto', ['--renderer', 'auto']);
+  const auto = line.auto as { choice: string; quadsMs: number; tilesMs: number };
+  expect(auto.choice).toBe('chosen');
+  expect(auto.quadsMs).toBeGreaterThan(0);
+  expect(auto.tilesMs).toBeGreaterThan(0);
+  expect(line.renderer).toBe(auto.tilesMs < auto.quadsMs ? 'tiles' : 'quads');
+  expect(drawnFraction(decodePng(png), DEFAULT_CAMERA.background)).toBeGreaterThan(0.05);
+
+  const bad = run(['--scene', DEFAULT_SCENE, '--out', join(WORK, 'bad-renderer.png'), '--renderer', 'raytrace']);
+  expect(bad.status).toBe(1);
+  expect(bad.stderr).toContain('render: --renderer must be one of auto, quads, tiles, got raytrace');
 });
 
 // The spz scene rendered twice, by two runs of the command: the second from the camera the first
@@ -138,7 +156,7 @@ function run(args: string[]): { status: number | null; stdout: string; stderr: s
 test('reads what the viewer reads and says what it says: --help, a folder, a SOG meta.json with its images, a PLY with bytes past its data', async () => {
   const help = run(['--help']);
   expect(help.status).toBe(0);
-  for (const option of ['--scene', '--camera', '--out', '--width', '--reference', '--difference']) expect(help.stdout).toContain(option);
+  for (const option of ['--scene', '--camera', '--out', '--width', '--renderer', '--reference', '--difference']) expect(help.stdout).toContain(option);
 
   const folder = run(['--scene', WORK, '--out', join(WORK, 'folder.png')]);
   expect(folder.status).toBe(1);

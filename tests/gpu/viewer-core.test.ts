@@ -4,7 +4,8 @@
  * worker: the order each frame draws follows the policy through GPU → CPU →
  * frozen → a new scene; the CPU order draws the same picture as the GPU
  * sort; a frozen order asks for no new one; auto key bits measure and
- * settle. (The scene session above it, previews included, is
+ * settle; the renderer setting reaches the frame, and auto times both
+ * renderers with the GPU timer and keeps one, again at a new frame size. (The scene session above it, previews included, is
  * tests/gpu/viewer.test.ts.)
  */
 import { beforeAll, expect, test } from 'vitest';
@@ -14,6 +15,7 @@ import type { SplatCloud } from '../../src/scene/splat-cloud';
 import type { GpuSplats } from '../../src/scene/gpu-splats';
 import { readTextureRgba } from '../../src/gpu/readback';
 import { realScene, TEST_TARGET_FORMAT, useGpu } from '../support/gpu-fixture';
+import { AUTO_TIMED_FRAMES, AUTO_WARMUP_FRAMES } from '../../src/app/renderer-policy';
 import { coveredFraction, medianCentre, viewOf, VIEW_BACKGROUND, VIEW_HEIGHT, VIEW_WIDTH } from '../support/test-view';
 
 const gpu = useGpu('viewer-core.test');
@@ -38,7 +40,7 @@ function setScene(scene: SplatCloud, label: string): void {
   gpu.release(before);
 }
 
-const settings = (change: Partial<FrameSettings> = {}): FrameSettings => ({ sortMode: 'gpu', keyBits: 32, freezeOrder: false, measureOrder: false, ...change });
+const settings = (change: Partial<FrameSettings> = {}): FrameSettings => ({ sortMode: 'gpu', keyBits: 32, freezeOrder: false, measureOrder: false, renderer: 'quads', ...change });
 
 async function draw(s: FrameSettings): Promise<{ source: string; keyBits: number; pixels: Uint8Array }> {
   const params = viewOf(medianCentre(cloud), { splatCount: 0, shDegree: 3 }, 32);
@@ -138,4 +140,45 @@ test('the sort difference view: the picture until its sort is made, then zero fo
   // The camera does not move, so the CPU's order (uploaded) is as exact as the GPU's.
   expect(await measured(settings({ view: 'difference', sortMode: 'cpu-radix' }))).toMatchObject({ pixels: 0 });
   expect(core.differenceError).toBeNull();
+});
+
+test('the renderer: a set one draws every frame; auto draws both in turn, timed on the GPU, keeps the faster, and measures again at a new size', async () => {
+  setScene(cloud, 'core-renderer');
+  const params = viewOf(medianCentre(cloud), { splatCount: 0, shDegree: 3 }, 32);
+  const drawTo = (texture: GPUTexture, s: FrameSettings) => core.drawFrame({ view: texture.createView(), background: VIEW_BACKGROUND }, params, s);
+  expect(drawTo(target, settings({ renderer: 'tiles' })).renderer).toMatchObject({ renderer: 'tiles', state: 'set' });
+  expect(core.shownRenderer).toBe('tiles');
+  await core.lastFrameResults();
+
+  /** Draws on auto until it stops measuring, each frame waited for (so each is timed); the renderers that drew while it measured. */
+  const measure = async (texture: GPUTexture): Promise<string[]> => {
+    const drawn: string[] = [];
+    for (let k = 0; k < 40; k++) {
+      const { renderer } = drawTo(texture, settings({ renderer: 'auto' }));
+      const state = renderer.state;
+      drawn.push(renderer.renderer);
+      const { timings } = await core.lastFrameResults();
+      expect(timings?.render).toBeGreaterThan(0);
+      if (state !== 'measuring') return drawn.slice(0, -1);
+    }
+    throw new Error(`auto still measuring after 40 frames: ${drawn.join(' ')}`);
+  };
+  const drawn = await measure(target);
+  // Every frame timed: the warm-up and the timed frames of each, in turn.
+  expect(drawn.length).toBe(2 * (AUTO_WARMUP_FRAMES + AUTO_TIMED_FRAMES));
+  expect(drawn.slice(0, 4)).toEqual(['quads', 'tiles', 'quads', 'tiles']);
+  const choice = drawTo(target, settings({ renderer: 'auto' })).renderer;
+  const { quads, tiles } = choice.medianMs;
+  expect(quads).toBeGreaterThan(0);
+  expect(tiles).toBeGreaterThan(0);
+  expect(choice).toMatchObject({ state: 'chosen', renderer: tiles! < quads! ? 'tiles' : 'quads' });
+  expect(core.shownRenderer).toBe(choice.renderer);
+  await core.lastFrameResults();
+
+  // Half the size: measured again.
+  const half = gpu.own(gpu.device.createTexture({ size: [VIEW_WIDTH / 2, VIEW_HEIGHT / 2], format: TEST_TARGET_FORMAT, usage: GPUTextureUsage.RENDER_ATTACHMENT }));
+  [params.width, params.height] = [VIEW_WIDTH / 2, VIEW_HEIGHT / 2];
+  expect((await measure(half)).length).toBe(2 * (AUTO_WARMUP_FRAMES + AUTO_TIMED_FRAMES));
+  expect(drawTo(half, settings({ renderer: 'auto' })).renderer.state).toBe('chosen');
+  await core.lastFrameResults();
 });

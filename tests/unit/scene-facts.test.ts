@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatBytes, formatDuration, formatExtent, FrameRate } from '../../src/ui/scene-facts';
+import { describeRenderer, formatBytes, formatDuration, formatExtent, FrameRate } from '../../src/ui/scene-facts';
 import { ellipsizeMiddle } from '../../src/ui/scene-names';
 
 describe('scene facts', () => {
@@ -15,6 +15,17 @@ describe('scene facts', () => {
     expect(formatDuration(840.4)).toBe('840 ms');
     expect(formatDuration(3210)).toBe('3.2 s');
     expect(formatDuration(12_345)).toBe('12.3 s');
+  });
+
+  it('says which renderer draws and, for auto, the times behind its choice', () => {
+    const medianMs = { quads: 6.3, tiles: 2.1 };
+    expect(describeRenderer({ renderer: 'tiles', state: 'chosen', medianMs }).text).toBe('tiles (2.1 ms vs quads 6.3 ms)');
+    expect(describeRenderer({ renderer: 'quads', state: 'chosen', medianMs: { quads: 0.84, tiles: 12.5 } }).text).toBe('quads (840 µs vs tiles 12.5 ms)');
+    expect(describeRenderer({ renderer: 'quads', state: 'measuring', medianMs: { quads: 1, tiles: null } }).text).toBe('measuring…');
+    expect(describeRenderer({ renderer: 'tiles', state: 'set', medianMs }).text).toBe('tiles');
+    const untimed = describeRenderer({ renderer: 'quads', state: 'untimed', medianMs: { quads: null, tiles: null } });
+    expect(untimed.text).toBe('quads (not timed)');
+    expect(untimed.why).toMatch(/no GPU times/);
   });
 
   it('writes the extent of the bounds', () => {

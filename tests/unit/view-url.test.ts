@@ -1,7 +1,8 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, test } from 'vitest';
 import { mat4 } from 'gl-matrix';
 import { OrbitCamera, createCameraView } from '../../src/app/orbit-camera';
-import { readViewMode, readViewParams, writeViewParams } from '../../src/app/view-url';
+import { readRendererParam, readViewMode, readViewParams, writeRendererParam, writeViewParams } from '../../src/app/view-url';
+import { DEFAULT_RENDERER_SETTING, RENDERER_SETTINGS } from '../../src/render/frame-renderer';
 
 describe('the view in the URL', () => {
   it.each([
@@ -57,5 +58,28 @@ describe('the view in the URL', () => {
     expect(params.get('mode')).toBe('fly');
     expect(readViewMode(params)).toBe('fly');
     expect(() => readViewMode(new URLSearchParams('mode=walk'))).toThrow(/"mode" must be orbit or fly, got "walk"/);
+  });
+});
+
+describe('the renderer in the URL', () => {
+  test.each(RENDERER_SETTINGS)('reads back %s as written, beside the view', (setting) => {
+    const params = new URLSearchParams('url=scenes%2Fa.ply&renderer=tiles');
+    writeViewParams({ eye: [0, 0, 5], target: [0, 0, 0], up: [0, 1, 0], fovyDeg: 40 }, params);
+    writeRendererParam(setting, params);
+    const link = new URL(`https://example.test/?${params.toString()}`);
+    expect(readRendererParam(link.searchParams)).toBe(setting);
+    expect(readViewParams(link.searchParams)?.fovyDeg).toBe(40);
+  });
+
+  test('auto, the default, is left out of links, and a link without one opens with auto', () => {
+    const params = new URLSearchParams('renderer=quads');
+    writeRendererParam('auto', params);
+    expect(params.has('renderer')).toBe(false);
+    expect(readRendererParam(new URLSearchParams('url=x.ply'))).toBe(DEFAULT_RENDERER_SETTING);
+    expect(DEFAULT_RENDERER_SETTING).toBe('auto');
+  });
+
+  test('a renderer it does not know is explained', () => {
+    expect(() => readRendererParam(new URLSearchParams('renderer=raytrace'))).toThrow(/"renderer" must be one of auto, quads, tiles, got "raytrace"/);
   });
 });
