@@ -31,7 +31,7 @@
 override footprint_test: bool = true;
 
 fn entry_count() -> u32 {
-  return min(state.entries, state.entry_capacity);
+  return min(state.draw_vertices / QUAD_VERTICES, state.entry_capacity);
 }
 
 fn group_count() -> u32 {

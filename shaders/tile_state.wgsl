@@ -7,7 +7,10 @@ const BIN_GROUP: u32 = 256u;
 
 // The frame's pair bookkeeping (TILE_STATE in src/render/frame-layouts.ts).
 struct TileState {
-  entries: u32,          // entries of the order drawn (copied in before the binning)
+  // The order's entries drawn, counted as drawIndirect counts them
+  // (QUAD_VERTICES each): a draw's count on the GPU is the projector's
+  // indirect arguments, copied in as they are before the binning.
+  draw_vertices: u32,
   capacity: u32,         // pairs the pair buffers hold
   total: u32,            // pairs this frame needs (the scan)
   pairs: u32,            // pairs written and sorted: min(total, capacity)

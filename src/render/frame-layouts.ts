@@ -116,7 +116,7 @@ export const RESOLVE_SLOTS = defineBindSlots('SplatResolve', ['splat_resolve.wgs
 
 /** The tile renderer's pair bookkeeping (struct TileState, shaders/tile_state.wgsl): a header, then per entry and per group of entries one u32. */
 export const TILE_STATE = defineStruct('TileState', [
-  ['entries', 'u32'],
+  ['draw_vertices', 'u32'],
   ['capacity', 'u32'],
   ['total', 'u32'],
   ['pairs', 'u32'],

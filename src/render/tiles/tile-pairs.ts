@@ -9,7 +9,7 @@
  * raster leaves the last complete picture, shaders/tile_raster.wgsl) and
  * the caller draws it again at once.
  */
-import { TILE_STATE } from '../frame-layouts';
+import { QUAD_VERTICES, TILE_STATE } from '../frame-layouts';
 
 /** A read frame's pair figures. */
 export interface TilePairCounts {
@@ -34,7 +34,7 @@ const HEADROOM = 1.5;
 export const INITIAL_PAIRS = 1 << 20;
 /** Staging buffers for the reads: a frame's read is skipped when all are being mapped. */
 const READ_RING = 3;
-/** The header words read back: entries, capacity, total, pairs. */
+/** The header words read back: the draw's vertices, capacity, total, pairs. */
 const READ_BYTES = 16;
 
 type ReadState = 'free' | 'recorded' | 'mapping';
@@ -69,7 +69,7 @@ export class TilePairBudget {
       this.recorded = null;
       return;
     }
-    encoder.copyBufferToBuffer(state, TILE_STATE.offset('entries'), slot.buffer, 0, READ_BYTES);
+    encoder.copyBufferToBuffer(state, TILE_STATE.offset('draw_vertices'), slot.buffer, 0, READ_BYTES);
     slot.state = 'recorded';
     this.recorded = slot;
   }
@@ -86,10 +86,10 @@ export class TilePairBudget {
     this.recorded = null;
     return slot.buffer.mapAsync(GPUMapMode.READ).then(
       () => {
-        const [entries, capacity, total] = new Uint32Array(slot.buffer.getMappedRange(), 0, 3);
+        const [vertices, capacity, total] = new Uint32Array(slot.buffer.getMappedRange(), 0, 3);
         slot.buffer.unmap();
         slot.state = 'free';
-        const counts = { entries: entries!, total: total!, capacity: capacity!, overflowed: total! > capacity! };
+        const counts = { entries: vertices! / QUAD_VERTICES, total: total!, capacity: capacity!, overflowed: total! > capacity! };
         this.update(counts);
         return counts;
       },

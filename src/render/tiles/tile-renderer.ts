@@ -19,8 +19,8 @@
  * docs/tile-renderer-design.md argues the choices.
  */
 import { GpuPassTimer } from '../../gpu/pass-timer';
-import { GpuRadixSort } from '../../sort/gpu-radix-sort';
-import { TILE_STATE } from '../frame-layouts';
+import { GpuRadixSort, type SortedBuffers } from '../../sort/gpu-radix-sort';
+import { QUAD_VERTICES, TILE_STATE } from '../frame-layouts';
 import { maxTilePairs, tooManyTilePairs } from '../renderer-limits';
 import type { SplatDraw } from '../splat-renderer';
 import { BIN_GROUP, TileBinning, type TileFootprint } from './tile-binning';
@@ -72,6 +72,7 @@ export class TileRenderer {
   private readonly countWord = new Uint32Array(1);
   private readonly profiler: GpuPassTimer<TilePass> | null;
   private readonly budget: TilePairBudget;
+  private sorted: SortedBuffers | null = null;
   private readonly sortOptions = { countBuffer: { buffer: null as unknown as GPUBuffer, offset: TILE_STATE.offset('pairs') }, keyBits: 1, timestampWrites: undefined as GPUComputePassTimestampWrites | undefined };
   private readonly clearAttachment: GPURenderPassColorAttachment = { view: null as unknown as GPUTextureView, clearValue: { r: 0, g: 0, b: 0, a: 1 }, loadOp: 'clear', storeOp: 'store' };
 
@@ -114,6 +115,16 @@ export class TileRenderer {
     return this.budget.last;
   }
 
+  /**
+   * Where the last frame encoded leaves its pairs sorted by tile (borrowed,
+   * read-only: keys the tile, values the splat, as many as it wrote: its
+   * total, at most its capacity): what the tests read back to check the
+   * order within each tile.
+   */
+  get sortedPairs(): SortedBuffers | null {
+    return this.sorted;
+  }
+
   /** Why the last frame read could not be drawn by tiles at all (more pairs than the device sorts); null when it could. */
   get beyondLimit(): string | null {
     const last = this.budget.last;
@@ -147,11 +158,12 @@ export class TileRenderer {
 
     this.writeHeader(state, target.background);
     if (typeof draw.count === 'number') {
-      this.countWord[0] = draw.count;
+      // Counted as the GPU's drawIndirect arguments count them (tile_state.wgsl).
+      this.countWord[0] = draw.count * QUAD_VERTICES;
       device.queue.writeBuffer(this.counts, 4 * slot, this.countWord);
-      encoder.copyBufferToBuffer(this.counts, 4 * slot, state, TILE_STATE.offset('entries'), 4);
+      encoder.copyBufferToBuffer(this.counts, 4 * slot, state, TILE_STATE.offset('draw_vertices'), 4);
     } else {
-      encoder.copyBufferToBuffer(draw.count.buffer, draw.count.offset, state, TILE_STATE.offset('entries'), 4);
+      encoder.copyBufferToBuffer(draw.count.buffer, draw.count.offset, state, TILE_STATE.offset('draw_vertices'), 4);
     }
 
     const profiler = this.profiler;
@@ -168,6 +180,7 @@ export class TileRenderer {
     sort.keyBits = Math.max(1, Math.ceil(Math.log2(tiles)));
     sort.timestampWrites = timed('pairSort');
     const sorted = this.sorter.encode(encoder, sort);
+    this.sorted = sorted;
 
     encoder.clearBuffer(ranges, 0, tiles * 8);
     const buffers = { state, ranges, sortedKeys: sorted.keys, sortedSplats: sorted.values, records: draw.records };
@@ -215,7 +228,7 @@ export class TileRenderer {
     floats[TILE_STATE.word('background_r')] = background[0];
     floats[TILE_STATE.word('background_g')] = background[1];
     floats[TILE_STATE.word('background_b')] = background[2];
-    // Everything but `entries` (copied in by the encoder, per draw).
+    // Everything but `draw_vertices` (copied in by the encoder, per draw).
     this.device.queue.writeBuffer(state, 4, this.header, 4);
   }
 
