@@ -332,6 +332,20 @@ describe('other orders, scenes and views', () => {
     }
   });
 
+  test('a frame with no scene: the background alone', async () => {
+    const parameters = parametersOf(camera());
+    await gpu.render(frame, parameters, order, { renderer: 'tiles' });
+    frame.setScene(null);
+    try {
+      const rgba = await gpu.render(frame, parameters, order, { renderer: 'tiles', background: BACKGROUND });
+      expect(frame.drawnWith).toBe('tiles');
+      for (let i = 0; i < rgba.length; i += 4) expect(Math.abs(rgba[i]! - 255 * BACKGROUND[0])).toBeLessThanOrEqual(1);
+      expect(new Set(Array.from({ length: rgba.length / 4 }, (_, p) => rgba[4 * p + 2])).size).toBe(1);
+    } finally {
+      frame.setScene(scene);
+    }
+  });
+
   test('a scene in 3 chunks draws the picture of the scene in one', async () => {
     const split = gpu.upload(cloud, 'tile-renderer.split', { maxChunkBytes: 4096 * (64 + 12 * 16) });
     try {
