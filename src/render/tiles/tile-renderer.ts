@@ -19,7 +19,7 @@
  * docs/tile-renderer-design.md argues the choices.
  */
 import { GpuPassTimer } from '../../gpu/pass-timer';
-import { GpuRadixSort } from '../../sort/gpu-radix-sort';
+import { GpuRadixSort, type SortedBuffers } from '../../sort/gpu-radix-sort';
 import { TILE_STATE } from '../frame-layouts';
 import { maxTilePairs, tooManyTilePairs } from '../renderer-limits';
 import type { SplatDraw } from '../splat-renderer';
@@ -73,6 +73,7 @@ export class TileRenderer {
   private readonly countWord = new Uint32Array(1);
   private readonly profiler: GpuPassTimer<TilePass> | null;
   private readonly budget: TilePairBudget;
+  private sorted: SortedBuffers | null = null;
   private readonly sortOptions = { countBuffer: { buffer: null as unknown as GPUBuffer, offset: TILE_STATE.offset('pairs') }, keyBits: 1, timestampWrites: undefined as GPUComputePassTimestampWrites | undefined };
   private readonly clearAttachment: GPURenderPassColorAttachment = { view: null as unknown as GPUTextureView, clearValue: { r: 0, g: 0, b: 0, a: 1 }, loadOp: 'clear', storeOp: 'store' };
 
@@ -113,6 +114,16 @@ export class TileRenderer {
   /** The last frame read (null before one). */
   get lastPairs(): TilePairCounts | null {
     return this.budget.last;
+  }
+
+  /**
+   * Where the last frame encoded leaves its pairs sorted by tile (borrowed,
+   * read-only: keys the tile, values the splat, as many as it wrote: its
+   * total, at most its capacity): what the tests read back to check the
+   * order within each tile.
+   */
+  get sortedPairs(): SortedBuffers | null {
+    return this.sorted;
   }
 
   /** Why the last frame read could not be drawn by tiles at all (more pairs than the device sorts); null when it could. */
@@ -170,6 +181,7 @@ export class TileRenderer {
     sort.keyBits = Math.max(1, Math.ceil(Math.log2(tiles)));
     sort.timestampWrites = timed('pairSort');
     const sorted = this.sorter.encode(encoder, sort);
+    this.sorted = sorted;
 
     encoder.clearBuffer(ranges, 0, tiles * 8);
     const buffers = { state, ranges, sortedKeys: sorted.keys, sortedSplats: sorted.values, records: draw.records };
