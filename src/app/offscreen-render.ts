@@ -46,8 +46,16 @@ export async function drawOffscreen(
   const { width, height } = parameters;
   const texture = createTarget(core.device, 'drawOffscreen.target', width, height, format);
   try {
-    const report = core.drawFrame({ view: texture.createView(), background }, parameters, settings);
-    const [rgba, results] = await Promise.all([readTextureRgba(core.device, texture), core.lastFrameResults()]);
+    await core.prepareRenderer(settings.renderer);
+    const target = { view: texture.createView(), background };
+    let report = core.drawFrame(target, parameters, settings);
+    let results = await core.lastFrameResults();
+    // A tile frame that outgrew its pair buffers drew nothing new: they are grown by now, so it is drawn again.
+    if (results.tilePairs?.overflowed) {
+      report = core.drawFrame(target, parameters, settings);
+      results = await core.lastFrameResults();
+    }
+    const rgba = await readTextureRgba(core.device, texture);
     return { width, height, rgba, timings: results.timings ?? UNTIMED, difference: results.difference, report };
   } finally {
     texture.destroy();

@@ -76,6 +76,12 @@ export interface RendererScene {
   height: number;
   /** The device has a GPU timer. */
   timed: boolean;
+  /**
+   * The tile renderer can draw (default true). Until it can (its shaders
+   * are being made, or could not be), quads draw and nothing is measured;
+   * auto's measure starts with the first frame both can draw.
+   */
+  tilesReady?: boolean;
 }
 
 export function createRendererChoice(): RendererChoice {
@@ -102,8 +108,16 @@ export class RendererPolicy {
     const choice = this.choice;
     if (setting !== 'auto') {
       this.last.run = -1;
-      this.last.renderer = choice.renderer = setting;
+      this.last.renderer = choice.renderer = scene.tilesReady === false ? 'quads' : setting;
       choice.state = 'set';
+      return choice;
+    }
+    if (scene.tilesReady === false) {
+      // Measured from the first frame the tile renderer can draw: a new run then.
+      this.sceneId = Number.NaN;
+      this.last.run = -1;
+      this.last.renderer = choice.renderer = 'quads';
+      choice.state = 'measuring';
       return choice;
     }
     if (scene.sceneId !== this.sceneId || scene.width !== this.width || scene.height !== this.height) this.restart(scene);

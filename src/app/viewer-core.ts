@@ -18,6 +18,7 @@ import { chooseOrder, type OrderChoice, type OrderState, type SortMode } from '.
 import { initialAutoKeyBits, keyBitsOf, nextAutoKeyBits, AUTO_MEASURE_INTERVAL, type AutoKeyBits, type KeyBitsSetting } from './key-bits-policy';
 import { RendererPolicy, type MeasuredFrame, type RendererChoice, type RendererScene } from './renderer-policy';
 import type { FrameRenderer, RendererSetting } from '../render/frame-renderer';
+import type { TilePairCounts } from '../render/tiles/tile-renderer';
 import type { FrameParameters } from '../render/frame-uniforms';
 import type { OrderErrorMeasure } from '../render/order-error-pass';
 import type { DifferenceMeasure } from '../render/splat-resolve';
@@ -143,6 +144,10 @@ export class ViewerCore {
   private lastDifference: Promise<DifferenceMeasure> | null = null;
   /** Why the difference view could not be made (null: it could, or was never asked for). */
   differenceError: string | null = null;
+  /** Why a frame asked of the tile renderer was drawn with quads: it could not be made, or a view needed more pairs than the device sorts. */
+  tilesError: string | null = null;
+  /** The read of the last frame's tile pairs (null: quads drew it, or its read was skipped). */
+  private lastTilePairs: Promise<TilePairCounts> | null = null;
 
   /** The CPU sort's error, if it failed. */
   get cpuError(): string | null {
@@ -249,6 +254,8 @@ export class ViewerCore {
         reading.then(this.differenceRead, this.differenceFailed);
       }
     }
+    this.lastTilePairs = this.frame.readTilePairs();
+    this.lastTilePairs?.then(this.tilePairsRead, () => {});
     this.lastTimings = null;
     if (!this.timingPending && this.frame.timer.enabled) {
       this.timingPending = true;
@@ -265,10 +272,21 @@ export class ViewerCore {
    * count): for callers that render one frame and wait for it (the render
    * command, the benchmarks).
    */
-  async lastFrameResults(): Promise<{ timings: FrameTimings | null; difference: DifferenceMeasure | null }> {
-    const [timings, difference] = await Promise.all([this.lastTimings, this.lastDifference]);
-    return { timings: timings ?? null, difference: difference ?? null };
+  async lastFrameResults(): Promise<{ timings: FrameTimings | null; difference: DifferenceMeasure | null; tilePairs: TilePairCounts | null }> {
+    const [timings, difference, tilePairs] = await Promise.all([this.lastTimings, this.lastDifference, this.lastTilePairs]);
+    return { timings: timings ?? null, difference: difference ?? null, tilePairs: tilePairs ?? null };
   }
+
+  /**
+   * A tile frame that outgrew its pair buffers showed the last complete
+   * picture; the buffers are grown when its read arrives, and the frames
+   * after it (the page draws every animation frame) are complete. A view
+   * beyond the device's pairs is drawn with quads, and said once.
+   */
+  private readonly tilePairsRead = (): void => {
+    const beyond = this.frame.tileRenderer?.beyondLimit ?? null;
+    if (beyond && this.tilesError === null) this.tilesError = beyond;
+  };
 
   /** The renderer of this frame: the setting's, or auto's (which counts this frame in its measure). */
   private resolveRenderer(settings: FrameSettings, params: FrameParameters, report: FrameReport): FrameRenderer {
@@ -277,8 +295,25 @@ export class ViewerCore {
     scene.width = params.width;
     scene.height = params.height;
     scene.timed = this.frame.timer.enabled;
+    scene.tilesReady = this.frame.tilesReady;
+    if (settings.renderer !== 'quads' && !this.frame.tilesReady) void this.prepareRenderer(settings.renderer);
     report.renderer = this.renderers.resolve(settings.renderer, scene);
     return report.renderer.renderer;
+  }
+
+  /**
+   * Makes what `setting` may draw with (the tile renderer unless it is
+   * 'quads'); frames draw with quads until it is made, or when it could
+   * not be (tilesError says why). Callers that draw one frame and wait
+   * (the render command, screenshots) wait for this first.
+   */
+  async prepareRenderer(setting: RendererSetting): Promise<void> {
+    if (setting === 'quads' || this.tilesError !== null) return;
+    try {
+      await this.frame.prepareTiles();
+    } catch (error) {
+      this.tilesError ??= `the tile renderer could not be made: ${error instanceof Error ? error.message : String(error)}; drawing with quads`;
+    }
   }
 
   /** The view this frame can show: the difference view once its second sort is made (asked for here). */

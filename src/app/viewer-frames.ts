@@ -27,6 +27,7 @@ export class ViewerFrames {
   private readyPending = false;
   private cpuErrorShown = false;
   private differenceErrorShown = false;
+  private tilesErrorShown = false;
 
   constructor(
     private readonly core: ViewerCore,
@@ -115,6 +116,11 @@ export class ViewerFrames {
     if (cpuError && !this.cpuErrorShown) {
       this.cpuErrorShown = true;
       this.events.emit('message', { title: 'The CPU sort failed', text: `${cpuError}. Drawing with the GPU sort instead.`, tone: 'error' });
+    }
+    const tilesError = core.tilesError;
+    if (tilesError && !this.tilesErrorShown) {
+      this.tilesErrorShown = true;
+      this.events.emit('message', { title: 'Drawing with quads', text: tilesError, tone: 'error' });
     }
     const differenceError = core.differenceError;
     if (differenceError && !this.differenceErrorShown) {

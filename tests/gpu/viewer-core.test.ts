@@ -146,8 +146,14 @@ test('the renderer: a set one draws every frame; auto draws both in turn, timed 
   setScene(cloud, 'core-renderer');
   const params = viewOf(medianCentre(cloud), { splatCount: 0, shDegree: 3 }, 32);
   const drawTo = (texture: GPUTexture, s: FrameSettings) => core.drawFrame({ view: texture.createView(), background: VIEW_BACKGROUND }, params, s);
+  // Quads until the tile renderer is made (the first frame asking for it starts that).
+  expect(drawTo(target, settings({ renderer: 'tiles' })).renderer).toMatchObject({ renderer: 'quads', state: 'set' });
+  expect(core.frame.drawnWith).toBe('quads');
+  await core.lastFrameResults();
+  await core.prepareRenderer('tiles');
   expect(drawTo(target, settings({ renderer: 'tiles' })).renderer).toMatchObject({ renderer: 'tiles', state: 'set' });
   expect(core.shownRenderer).toBe('tiles');
+  expect(core.frame.drawnWith).toBe('tiles');
   await core.lastFrameResults();
 
   /** Draws on auto until it stops measuring, each frame waited for (so each is timed); the renderers that drew while it measured. */

@@ -133,3 +133,15 @@ describe('the renderer choice', () => {
     expect(drawn.at(-1)).toMatchObject({ renderer: 'quads', state: 'untimed' });
   });
 });
+
+test('until the tile renderer can draw, quads draw and auto measures nothing; its measure starts with the first frame both can draw', () => {
+  const policy = new RendererPolicy();
+  const preparing = { ...SCENE, tilesReady: false };
+  const early = drawFrames(policy, 10, () => 1, { scene: preparing });
+  expect(early.every((d) => d.renderer === 'quads' && d.state === 'measuring' && d.frame.run === -1)).toBe(true);
+  expect(drawFrames(policy, 1, () => 1, { setting: 'tiles', scene: preparing })[0]).toMatchObject({ renderer: 'quads', state: 'set' });
+  // Ready: both drawn in turn from the first frame, warm-up included, then a choice (tiles at 1 ms, quads at 4).
+  const drawn = drawFrames(policy, 2 * (AUTO_WARMUP_FRAMES + AUTO_TIMED_FRAMES) + 1, (f) => (f.renderer === 'tiles' ? 1 : 4));
+  expect(drawn.slice(0, 4).map((d) => d.renderer)).toEqual(['quads', 'tiles', 'quads', 'tiles']);
+  expect(drawn.at(-1)).toMatchObject({ renderer: 'tiles', state: 'chosen' });
+});
