@@ -1,7 +1,7 @@
 /** The renderer choice and auto's measure (src/app/renderer-policy.ts), with injected GPU times. */
 import { describe, expect, test } from 'vitest';
 import {
-  AUTO_MAX_FRAMES, AUTO_TIMED_FRAMES, AUTO_WARMUP_FRAMES, RendererPolicy, median, type MeasuredFrame, type RendererChoice, type RendererScene,
+  AUTO_DECISIVE_RATIO, AUTO_MAX_FRAMES, AUTO_TIMED_FRAMES, AUTO_WARMUP_FRAMES, RendererPolicy, median, type MeasuredFrame, type RendererChoice, type RendererScene,
 } from '../../src/app/renderer-policy';
 import type { FrameRenderer, RendererSetting } from '../../src/render/frame-renderer';
 
@@ -68,9 +68,9 @@ describe('the renderer choice', () => {
   test('the warm-up draws of each renderer are not counted', () => {
     const policy = new RendererPolicy();
     // Each draw a millisecond slower than the one before: the medians say which draws were counted.
-    drawFrames(policy, 40, (f) => (f.renderer === 'tiles' ? 1 : 10) + f.draw);
+    drawFrames(policy, 40, (f) => (f.renderer === 'tiles' ? 1 : 5) + f.draw);
     const middle = AUTO_WARMUP_FRAMES + (AUTO_TIMED_FRAMES - 1) / 2;
-    expect(policy.choice).toMatchObject({ renderer: 'tiles', state: 'chosen', medianMs: { quads: 10 + middle, tiles: 1 + middle } });
+    expect(policy.choice).toMatchObject({ renderer: 'tiles', state: 'chosen', medianMs: { quads: 5 + middle, tiles: 1 + middle } });
   });
 
   test('keeps the median: one outlier of each does not decide', () => {
@@ -144,4 +144,18 @@ test('until the tile renderer can draw, quads draw and auto measures nothing; it
   const drawn = drawFrames(policy, 2 * (AUTO_WARMUP_FRAMES + AUTO_TIMED_FRAMES) + 1, (f) => (f.renderer === 'tiles' ? 1 : 4));
   expect(drawn.slice(0, 4).map((d) => d.renderer)).toEqual(['quads', 'tiles', 'quads', 'tiles']);
   expect(drawn.at(-1)).toMatchObject({ renderer: 'tiles', state: 'chosen' });
+});
+
+test(`renderers whose first times are ${AUTO_DECISIVE_RATIO}× apart decide at once, warm-up draws included (a CPU adapter drawing tiles)`, () => {
+  const policy = new RendererPolicy();
+  // Times read one frame late, as in the page.
+  const drawn = drawFrames(policy, 12, (f) => (f.renderer === 'tiles' ? 4760 : 170), { lag: 1 });
+  const decided = drawn.findIndex((d) => d.state === 'chosen');
+  expect(decided).toBeGreaterThan(0);
+  expect(drawn.slice(0, decided).filter((d) => d.renderer === 'tiles').length).toBeLessThanOrEqual(3);
+  expect(policy.choice).toMatchObject({ renderer: 'quads', state: 'chosen', medianMs: { quads: 170, tiles: 4760 } });
+  // Just under the ratio: the full measure.
+  const close = new RendererPolicy();
+  const all = drawFrames(close, 40, (f) => (f.renderer === 'tiles' ? 1 : AUTO_DECISIVE_RATIO * 0.9));
+  expect(all.filter((d) => d.state === 'measuring').length).toBe(2 * (AUTO_WARMUP_FRAMES + AUTO_TIMED_FRAMES));
 });
