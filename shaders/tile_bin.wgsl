@@ -26,9 +26,9 @@
 // entries (within an entry, in whatever order its threads come: its tiles
 // differ, so the sort by tile puts them apart anyway), so the stable sort by
 // tile keeps each tile's splats exactly as the order has them. A frame
-// needing more pairs than the buffers hold writes what fits and says so in
-// `total`: the raster then leaves the picture as it was
-// (src/render/tiles/tile-renderer.ts).
+// needing more pairs than the buffers hold writes what fits, says so in
+// `total`, and sets the fallback draw's vertices: quads draw that frame,
+// and the raster leaves their picture (src/render/tiles/tile-renderer.ts).
 //
 // workgroup_sum.wgsl gives the workgroup's prefix sum; tile_state.wgsl and
 // tile_footprint.wgsl the rest. Slots: TILE_BIN_SLOTS in
@@ -265,6 +265,10 @@ fn scan_pair_groups(@builtin(local_invocation_index) lid: u32) {
     state.ranges_x = size.x;
     state.ranges_y = size.y;
     state.ranges_z = size.z;
+    state.fallback_vertices = select(0u, QUAD_VERTICES * entry_count(), total > state.capacity);
+    state.fallback_instances = 1u;
+    state.fallback_first_vertex = 0u;
+    state.fallback_first_instance = 0u;
   }
 }
 

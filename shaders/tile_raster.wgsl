@@ -8,10 +8,10 @@
 // workgroup stops when all its pixels have. The sum stays in f32 registers
 // and each pixel is written once: colour + transmittance * background.
 //
-// A frame whose pairs did not fit (total > capacity) leaves the picture as
-// the last complete frame left it: no tile is ever shown with pairs
-// missing (src/render/tiles/tile-renderer.ts grows the buffers and the next
-// frame is complete). PICTURE_FORMAT is set when the module is made.
+// A frame whose pairs did not fit (total > capacity) writes nothing: the
+// quads drew it just before (src/render/tiles/tile-renderer.ts), so no
+// tile is ever shown with pairs missing, and the buffers grow for the next
+// frame. PICTURE_FORMAT is set when the module is made.
 // Slots: TILE_RASTER_SLOTS.
 
 @group(0) @binding(0) var<uniform> frame: Frame;

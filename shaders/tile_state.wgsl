@@ -20,6 +20,12 @@ struct TileState {
   background_g: f32,
   background_b: f32,
   candidates: u32,       // (splat, tile) candidates: the tiles of every quad's box
+  // drawIndirect's arguments of the quads that draw a frame whose pairs did
+  // not fit (no vertices when they did): src/render/tiles/tile-renderer.ts.
+  fallback_vertices: u32,
+  fallback_instances: u32,
+  fallback_first_vertex: u32,
+  fallback_first_instance: u32,
   pad0: u32,
   pad1: u32,
   pad2: u32,

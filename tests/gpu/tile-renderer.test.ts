@@ -215,7 +215,7 @@ describe('room for the pairs', () => {
     expect(Buffer.from(grown.rgba).equals(Buffer.from(ample.rgba))).toBe(true);
   });
 
-  test('a frame that overflows leaves the last complete picture as it was', async () => {
+  test('a frame that overflows is drawn whole, by quads, and the next by tiles', async () => {
     const camera = cameraAt([3, -1, -6], 64, 48);
     frame.setScene(scene);
     tiny.setScene(scene);
@@ -229,7 +229,10 @@ describe('room for the pairs', () => {
     const b = await drawTiny(3);
     console.log(`overflow: picture A ${a.pairs.total} pairs in room for ${a.pairs.capacity}; picture B ${b.pairs.total} pairs in room for ${b.pairs.capacity}`);
     expect(b.pairs.overflowed).toBe(true);
-    expect(Buffer.from(b.rgba).equals(Buffer.from(a.rgba))).toBe(true);
+    // No tile missing: the quads' picture of B, exactly (the same pipeline into the same picture format).
+    const quadsB = await gpu.render(tiny, parametersOf(camera, 3), order, { renderer: 'quads' });
+    expect(Buffer.from(b.rgba).equals(Buffer.from(quadsB))).toBe(true);
+    expect(Buffer.from(b.rgba).equals(Buffer.from(a.rgba))).toBe(false);
     const bAgain = await drawTiny(3);
     expect(bAgain.pairs.overflowed).toBe(false);
     const ampleB = await gpu.render(frame, parametersOf(camera, 3), order, { renderer: 'tiles' });
@@ -237,6 +240,22 @@ describe('room for the pairs', () => {
     expect(Buffer.from(bAgain.rgba).equals(Buffer.from(ampleB))).toBe(true);
     expect(Buffer.from(bAgain.rgba).equals(Buffer.from(a.rgba))).toBe(false);
   });
+});
+
+test('a view needing more pairs than the device sorts is drawn with quads, and says why', async () => {
+  const capped = await gpu.frame({ tiles: { initialPairs: 16, maxPairs: 100 } });
+  await capped.prepareTiles();
+  const camera = cameraAt([3, -1, -6], 64, 48);
+  capped.setScene(scene);
+  const first = await gpu.render(capped, parametersOf(camera, 1), order, { renderer: 'tiles' });
+  const counts = (await capped.readTilePairs())!;
+  expect(counts.overflowed, JSON.stringify(counts)).toBe(true);
+  expect(counts.total).toBeGreaterThan(100);
+  expect(capped.tileRenderer!.beyondLimit).toMatch(new RegExp(`needs ${counts.total.toLocaleString('en-US')} tile pairs, more than the 100 this GPU can sort`));
+  // From then on quads draw it (no binning that cannot fit), the same picture the overflowed frame showed.
+  const next = await gpu.render(capped, parametersOf(camera, 1), order, { renderer: 'tiles' });
+  expect(capped.drawnWith).toBe('quads');
+  expect(Buffer.from(next).equals(Buffer.from(first)), 'the overflowed frame and the next differ').toBe(true);
 });
 
 describe('the pairs', () => {

@@ -81,7 +81,7 @@ export class GpuFixture {
   /** The file's frame with these options (drawing into rgba8unorm), made on first use and shared. */
   frame(options: SplatFrameOptions = {}): Promise<SplatFrame> {
     const filled: SplatFrameOptions = { accumulation: DEFAULT_ACCUMULATION, ...options };
-    const key = JSON.stringify(filled, Object.keys(filled).sort());
+    const key = stableJson(filled);
     let made = this.frames.get(key);
     if (!made) {
       made = SplatFrame.create(this.device, TEST_TARGET_FORMAT, filled).then((frame) => this.own(frame));
@@ -172,4 +172,12 @@ export function madeScene(splats: readonly MadeSplat[]): SplatCloud {
   });
   cloud.bounds = computeBounds(cloud.positions, cloud.count);
   return cloud;
+}
+
+/** JSON with every object's keys sorted, nested ones too (a key of options: a replacer list would drop nested keys). */
+function stableJson(value: unknown): string {
+  if (value === null || typeof value !== 'object') return JSON.stringify(value);
+  if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
+  const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined).sort(([a], [b]) => (a < b ? -1 : 1));
+  return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${stableJson(v)}`).join(',')}}`;
 }

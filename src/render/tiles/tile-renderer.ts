@@ -14,15 +14,22 @@
  *
  * The picture goes to a storage texture the caller resolves (the frame's
  * resolve pass). Room for the pairs follows what frames needed
- * (tile-pairs.ts); a frame that needed more leaves the last complete
- * picture and reports it (readPairs), to be drawn again at once.
+ * (tile-pairs.ts). A frame that needs more than the room is still drawn
+ * whole, by quads: between the pair sort and the raster a quad pass clears
+ * the picture and draws the order with drawIndirect, its vertex count set
+ * by the binning to the order's quads when the pairs did not fit and to 0
+ * when they did; the raster then writes every pixel, or (pairs missing)
+ * none. No frame ever shows a tile with pairs missing, the first after a
+ * load or a camera jump included; readPairs reports it, and the room grows
+ * for the next frame (the render command draws such a frame again, for a
+ * picture of tiles alone).
  * docs/tile-renderer-design.md argues the choices.
  */
 import { GpuPassTimer } from '../../gpu/pass-timer';
 import { GpuRadixSort, type SortedBuffers } from '../../sort/gpu-radix-sort';
 import { TILE_STATE } from '../frame-layouts';
 import { maxTilePairs, tooManyTilePairs } from '../renderer-limits';
-import type { SplatDraw } from '../splat-renderer';
+import { SplatRenderer, type SplatDraw, type SplatDrawTarget } from '../splat-renderer';
 import { BIN_GROUP, TileBinning, type TileFootprint } from './tile-binning';
 
 export type { TileFootprint } from './tile-binning';
@@ -37,6 +44,8 @@ export interface TileRendererOptions {
   initialPairs?: number;
   /** Time binning, pair sort, ranges and raster each (benchmarks): each in a pass of its own. */
   profile?: boolean;
+  /** The most pairs a frame may need (default and at most: the device's, maxTilePairs): tests give a few. */
+  maxPairs?: number;
   /** Default 'ellipse'; 'box' bins to every tile of a quad's bounding box (the benchmark's measure of what the test saves). */
   footprint?: TileFootprint;
 }
@@ -74,18 +83,25 @@ export class TileRenderer {
   private readonly profiler: GpuPassTimer<TilePass> | null;
   private readonly budget: TilePairBudget;
   private sorted: SortedBuffers | null = null;
+  private readonly fallbackTarget: SplatDrawTarget = { view: null as unknown as GPUTextureView, background: [0, 0, 0] };
+  private readonly fallbackDraw: SplatDraw = {
+    records: null as unknown as GPUBuffer,
+    order: null as unknown as GPUBuffer,
+    count: { buffer: null as unknown as GPUBuffer, offset: TILE_STATE.offset('fallback_vertices') },
+  };
   private readonly sortOptions = { countBuffer: { buffer: null as unknown as GPUBuffer, offset: TILE_STATE.offset('pairs') }, keyBits: 1, timestampWrites: undefined as GPUComputePassTimestampWrites | undefined };
   private readonly clearAttachment: GPURenderPassColorAttachment = { view: null as unknown as GPUTextureView, clearValue: { r: 0, g: 0, b: 0, a: 1 }, loadOp: 'clear', storeOp: 'store' };
 
   static async create(device: GPUDevice, frame: GPUBuffer, format: TilePictureFormat, options: TileRendererOptions = {}): Promise<TileRenderer> {
-    const limit = maxTilePairs(device);
+    const limit = Math.min(maxTilePairs(device), options.maxPairs ?? Infinity);
     const initial = Math.min(limit, Math.max(1, options.initialPairs ?? INITIAL_PAIRS));
-    const [binning, raster, sorter] = await Promise.all([
+    const [binning, raster, sorter, fallback] = await Promise.all([
       TileBinning.create(device, frame, options.footprint),
       TileRaster.create(device, frame, format),
       GpuRadixSort.create(device, { capacity: initial, label: 'TileRenderer.pairSort' }),
+      SplatRenderer.create(device, frame, format),
     ]);
-    return new TileRenderer(device, binning, raster, sorter, new TilePairBudget(device, limit, initial), options.profile ?? false);
+    return new TileRenderer(device, binning, raster, sorter, fallback, new TilePairBudget(device, limit, initial), options.profile ?? false);
   }
 
   private constructor(
@@ -93,6 +109,8 @@ export class TileRenderer {
     private readonly binning: TileBinning,
     private readonly raster: TileRaster,
     private readonly sorter: GpuRadixSort,
+    /** Quads into the picture: they draw a frame whose pairs did not fit (none otherwise). */
+    private readonly fallback: SplatRenderer,
     budget: TilePairBudget,
     profile: boolean,
   ) {
@@ -182,6 +200,15 @@ export class TileRenderer {
     sort.timestampWrites = timed('pairSort');
     const sorted = this.sorter.encode(encoder, sort);
     this.sorted = sorted;
+
+    const fallbackDraw = this.fallbackDraw;
+    fallbackDraw.records = draw.records;
+    fallbackDraw.order = draw.order;
+    (fallbackDraw.count as { buffer: GPUBuffer }).buffer = state;
+    const fallbackTarget = this.fallbackTarget;
+    fallbackTarget.view = target.picture;
+    fallbackTarget.background = target.background;
+    this.fallback.encode(encoder, fallbackTarget, fallbackDraw);
 
     encoder.clearBuffer(ranges, 0, tiles * 8);
     const buffers = { state, ranges, sortedKeys: sorted.keys, sortedSplats: sorted.values, records: draw.records };
