@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# The tile renderer's frame benchmark against the INRIA CUDA rasterizer, on the GPU machine, in one
+# command: bench-frame (quads and tiles) at the camera files of the 9k and 150k INRIA scenes, the
+# built-in camera path through a replicated scene of several million splats, and the INRIA
+# rasterizer (time-ref.sh) at the same camera files, all at 1920×1080.
+#
+#   bash bench/tile-frame-run.sh prepare    # development machine, project root, after npm install
+#   bash bench/tile-frame-run.sh            # GPU machine, project root, carrying bench-dist and bench-scenes
+#
+# prepare builds bench-dist and fills the git-ignored bench-scenes/ with what the GPU machine needs,
+# compressed (the working tree that travels is at most 64 MiB): the two scenes (.ply.xz), the INRIA
+# kit (../shared/device/inria-ref) and the Node kit (../shared/device/make-kit.sh's .devkit, as a
+# tar.xz: its Dawn binary is 21 MB uncompressed, 5 MB compressed).
+#
+# The run writes under $OUT (at most 8 files come back): frame.jsonl (bench-frame's lines, all scenes),
+# inria.jsonl (time-ref.sh's lines), inria-pictures.tar (its picture at each camera), run.log.
+# Tables:  node bench/tile-table.mjs $OUT/frame.jsonl $OUT/inria.jsonl
+#
+# On SwiftShader, for a check of the whole chain at a small size (no INRIA timing without CUDA):
+#   VK_ICD_FILENAMES=/usr/lib/chromium/vk_swiftshader_icd.json OUT=/tmp/tiles SIZE="--width 160 --height 90" \
+#     RUNS=1 WARM=1 REPLICA=inria_kacytran_iter7000_9k_sh3 COPIES=2 INRIA=0 bash bench/tile-frame-run.sh
+set -euo pipefail
+[ -f package.json ] || { echo "run from the project root" >&2; exit 2; }
+scenes=bench-scenes
+cameras=docs/results/2026-11-26-h100-tiles/cameras
+small=inria_kacytran_iter7000_9k_sh3
+large=inria_karangkidul_150k_sh3_decoded
+
+if [ "${1:-}" = prepare ]; then
+  shared=${SHARED:-../shared}
+  mkdir -p $scenes
+  for s in $small $large; do
+    [ -f $scenes/$s.ply.xz ] || xz -T2 -6 -c $shared/scenes/$s.ply > $scenes/$s.ply.xz
+  done
+  rm -rf $scenes/inria-ref && cp -r $shared/device/inria-ref $scenes/inria-ref && chmod -R u+w $scenes/inria-ref
+  [ -d .devkit ] || bash $shared/device/make-kit.sh
+  tar -cf - .devkit | xz -T2 -6 > $scenes/devkit.tar.xz
+  npm run bench:build
+  du -cb $scenes/* bench-dist | tail -1 | awk '{printf "carry bench-dist and bench-scenes: %.1f MiB\n", $1 / 1048576}'
+  exit 0
+fi
+
+out=${OUT:?set OUT to the folder the results go to}
+mkdir -p "$out"
+log=$out/run.log
+say() { echo "[$(date -u +%T)] $*" | tee -a "$log" >&2; }
+# The Node kit, unless a Vulkan driver was named (SwiftShader).
+if [ -z "${VK_ICD_FILENAMES:-}" ]; then
+  [ -d .devkit ] || tar -xJf $scenes/devkit.tar.xz
+  source .devkit/setup.sh
+fi
+work=/tmp/tile-frame-run
+mkdir -p $work/cameras
+for s in $small $large; do
+  [ -f $work/$s.ply ] || xz -dc $scenes/$s.ply.xz > $work/$s.ply
+done
+cp $cameras/*.json $work/cameras/
+
+inria=${INRIA:-1}
+if [ "$inria" = 1 ]; then
+  # The INRIA extension builds on the CPU (~2 minutes) while the replicated scene is timed on the GPU:
+  # bench-frame's times are GPU timestamps, and time-ref.sh with no camera only builds.
+  say "building the INRIA rasterizer"
+  bash $scenes/inria-ref/time-ref.sh none > $work/inria-build.log 2>&1 &
+  build=$!
+fi
+
+runs=${RUNS:-20}
+size=${SIZE:-}
+# A scene that fails is logged and the run goes on: the other scenes and the INRIA times still come back.
+frame() {
+  node bench-dist/bench-frame.mjs --bits 32 --runs "$runs" --max-warm-batches "${WARM:-8}" $size "$@" 2>>"$log" | tee -a "$out/frame.jsonl" \
+    || say "bench-frame failed (run.log has its error): $*"
+}
+# Several million splats: the 150k scene ×48 on a grid (7.2M, SH 3), along the built-in path.
+say "replicated scene"
+replica=${REPLICA:-$large}
+frame --scene $work/$replica.ply --copies "${COPIES:-48}"
+say "9k scene at its cameras"
+frame --scene $work/$small.ply --camera $work/cameras/9k-outside.json,$work/cameras/9k-inside.json
+say "150k scene at its cameras"
+frame --scene $work/$large.ply --camera $work/cameras/150k-outside.json,$work/cameras/150k-inside-level.json,$work/cameras/150k-inside-down.json
+
+if [ "$inria" = 1 ]; then
+  wait $build || { say "INRIA build failed"; cat $work/inria-build.log >> "$log"; exit 1; }
+  say "INRIA rasterizer at the same cameras"
+  bash $scenes/inria-ref/time-ref.sh $work/$small.ply $work/cameras/9k-*.json | tee -a "$out/inria.jsonl"
+  bash $scenes/inria-ref/time-ref.sh $work/$large.ply $work/cameras/150k-*.json | tee -a "$out/inria.jsonl"
+  (cd $work/cameras && tar -cf "$out/inria-pictures.tar" *.inria.png)
+  # A file over 16 MiB does not come back, and would hold back nothing else: drop the pictures then.
+  [ "$(stat -c %s "$out/inria-pictures.tar")" -lt 16000000 ] || { say "INRIA pictures too large to bring back"; rm "$out/inria-pictures.tar"; }
+fi
+say "done"
