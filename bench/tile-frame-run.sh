@@ -36,7 +36,10 @@ if [ "${1:-}" = prepare ]; then
   [ -d .devkit ] || bash $shared/device/make-kit.sh
   tar -cf - .devkit | xz -T2 -6 > $scenes/devkit.tar.xz
   npm run bench:build
-  du -cb $scenes/* bench-dist | tail -1 | awk '{printf "carry bench-dist and bench-scenes: %.1f MiB\n", $1 / 1048576}'
+  # What travels: the tracked and untracked-not-ignored files, and the two carried folders.
+  tree=$(git ls-files -z --cached --others --exclude-standard | xargs -0 du -cb 2>/dev/null | awk '/\ttotal$/ { n += $1 } END { print n }')
+  carried=$(du -cb $scenes bench-dist | tail -1 | cut -f1)
+  awk -v t="$tree" -v c="$carried" 'BEGIN { printf "travels: %.1f MiB (working tree %.1f, bench-dist and bench-scenes %.1f); the limit is 64\n", (t + c) / 1048576, t / 1048576, c / 1048576; exit (t + c > 64 * 1048576) }'
   exit 0
 fi
 
@@ -84,10 +87,13 @@ frame --scene $work/$large.ply --camera $work/cameras/150k-outside.json,$work/ca
 if [ "$inria" = 1 ]; then
   wait $build || { say "INRIA build failed"; cat $work/inria-build.log >> "$log"; exit 1; }
   say "INRIA rasterizer at the same cameras"
-  bash $scenes/inria-ref/time-ref.sh $work/$small.ply $work/cameras/9k-*.json | tee -a "$out/inria.jsonl"
-  bash $scenes/inria-ref/time-ref.sh $work/$large.ply $work/cameras/150k-*.json | tee -a "$out/inria.jsonl"
-  (cd $work/cameras && tar -cf "$out/inria-pictures.tar" *.inria.png)
-  # A file over 16 MiB does not come back, and would hold back nothing else: drop the pictures then.
-  [ "$(stat -c %s "$out/inria-pictures.tar")" -lt 16000000 ] || { say "INRIA pictures too large to bring back"; rm "$out/inria-pictures.tar"; }
+  for scene in $small:9k $large:150k; do
+    bash $scenes/inria-ref/time-ref.sh $work/${scene%%:*}.ply $work/cameras/${scene##*:}-*.json 2>>"$log" | tee -a "$out/inria.jsonl" \
+      || say "time-ref.sh failed on ${scene%%:*} (run.log has its error)"
+  done
+  # A file over 16 MiB does not come back: the pictures are left out then.
+  if (cd $work/cameras && tar -cf "$out/inria-pictures.tar" *.inria.png); then
+    [ "$(stat -c %s "$out/inria-pictures.tar")" -lt 16000000 ] || { say "INRIA pictures too large to bring back"; rm "$out/inria-pictures.tar"; }
+  fi
 fi
 say "done"
