@@ -2,11 +2,12 @@
 // Markdown tables of bench-frame results (one JSON line per pose, layout
 // and key width), with CUB's time for the same number of 32-bit pairs when
 // a cub.jsonl is given:  node bench/frame-table.mjs frame.jsonl [cub.jsonl]
+// Quad lines only (the tile renderer's have their own tables: bench/tile-table.mjs).
 import { readFileSync } from 'node:fs';
 
 const read = (file) => readFileSync(file, 'utf8').split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l));
 const [frameFile, cubFile] = process.argv.slice(2);
-const rows = read(frameFile);
+const rows = read(frameFile).filter((r) => (r.renderer ?? 'quads') === 'quads');
 const cub = cubFile ? read(cubFile).filter((r) => r.impl === 'cub') : [];
 const ms = (x) => (x < 1 ? x.toFixed(3) : x < 10 ? x.toFixed(2) : x.toFixed(1));
 const pct = (x) => (x === 0 ? '0' : x < 0.001 ? `${(100 * x).toFixed(3)} %` : `${(100 * x).toFixed(1)} %`);

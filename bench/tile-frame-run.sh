@@ -1,0 +1,107 @@
+#!/usr/bin/env bash
+# The tile renderer's frame benchmark against the INRIA CUDA rasterizer, on the GPU machine, in one
+# command: bench-frame (quads and tiles) at the camera files of the 9k and 150k INRIA scenes, the
+# built-in camera path through a replicated scene of several million splats, and the INRIA
+# rasterizer (time-ref.sh) at the same camera files, all at 1920×1080.
+#
+#   bash bench/tile-frame-run.sh prepare    # development machine, project root, after npm install
+#   bash bench/tile-frame-run.sh            # GPU machine, project root, carrying bench-dist and bench-scenes
+#
+# prepare builds bench-dist and fills the git-ignored bench-scenes/ with what the GPU machine needs,
+# compressed (the working tree that travels is at most 64 MiB): the two scenes (.ply.xz), the INRIA
+# kit (../shared/device/inria-ref) and the Node kit (../shared/device/make-kit.sh's .devkit, as a
+# tar.xz: its Dawn binary is 21 MB uncompressed, 5 MB compressed).
+#
+# The run writes under $OUT (at most 8 files come back): frame.jsonl (bench-frame's lines, all scenes),
+# inria.jsonl (time-ref.sh's lines), inria-pictures.tar (its picture at each camera), run.log.
+# Tables:  node bench/tile-table.mjs $OUT/frame.jsonl $OUT/inria.jsonl
+#
+# On SwiftShader, for a check of the whole chain at a small size (no INRIA timing without CUDA):
+#   VK_ICD_FILENAMES=/usr/lib/chromium/vk_swiftshader_icd.json OUT=/tmp/tiles SIZE="--width 160 --height 90" \
+#     RUNS=1 WARM=1 REPLICA=inria_kacytran_iter7000_9k_sh3 COPIES=2 REPLICA_RUNS=1 REPLICA_WARM=1 INRIA=0 LIMIT=3600 \
+#     bash bench/tile-frame-run.sh
+set -euo pipefail
+[ -f package.json ] || { echo "run from the project root" >&2; exit 2; }
+scenes=bench-scenes
+cameras=docs/results/2026-11-26-h100-tiles/cameras
+small=inria_kacytran_iter7000_9k_sh3
+large=inria_karangkidul_150k_sh3_decoded
+
+if [ "${1:-}" = prepare ]; then
+  shared=${SHARED:-../shared}
+  mkdir -p $scenes
+  for s in $small $large; do
+    [ -f $scenes/$s.ply.xz ] || xz -T2 -6 -c $shared/scenes/$s.ply > $scenes/$s.ply.xz
+  done
+  rm -rf $scenes/inria-ref && cp -r $shared/device/inria-ref $scenes/inria-ref && chmod -R u+w $scenes/inria-ref
+  [ -d .devkit ] || bash $shared/device/make-kit.sh
+  tar -cf - .devkit | xz -T2 -6 > $scenes/devkit.tar.xz
+  npm run bench:build
+  # What travels: the tracked and untracked-not-ignored files, and the two carried folders.
+  tree=$(git ls-files -z --cached --others --exclude-standard | xargs -0 du -cb 2>/dev/null | awk '/\ttotal$/ { n += $1 } END { print n }')
+  carried=$(du -cb $scenes bench-dist | tail -1 | cut -f1)
+  awk -v t="$tree" -v c="$carried" 'BEGIN { printf "travels: %.1f MiB (working tree %.1f, bench-dist and bench-scenes %.1f); the limit is 64\n", (t + c) / 1048576, t / 1048576, c / 1048576; exit (t + c > 64 * 1048576) }'
+  exit 0
+fi
+
+out=${OUT:?set OUT to the folder the results go to}
+mkdir -p "$out"
+log=$out/run.log
+say() { echo "[$(date -u +%T)] $*" | tee -a "$log" >&2; }
+# The Node kit, unless a Vulkan driver was named (SwiftShader).
+if [ -z "${VK_ICD_FILENAMES:-}" ]; then
+  [ -d .devkit ] || tar -xJf $scenes/devkit.tar.xz
+  source .devkit/setup.sh
+fi
+work=/tmp/tile-frame-run
+mkdir -p $work/cameras
+for s in $small $large; do
+  [ -f $work/$s.ply ] || xz -dc $scenes/$s.ply.xz > $work/$s.ply
+done
+cp $cameras/*.json $work/cameras/
+
+# Within a device command's 10 minutes: the parts most wanted first (the cameras, then the INRIA times
+# at them), the replicated scene last, and each bench-frame cut at this many seconds of the run.
+limit=${LIMIT:-570}
+inria=${INRIA:-1}
+if [ "$inria" = 1 ]; then
+  # The INRIA extension builds on the CPU (~2 minutes) while the cameras are timed on the GPU
+  # (bench-frame's times are GPU timestamps); time-ref.sh with no camera only builds.
+  say "building the INRIA rasterizer"
+  bash $scenes/inria-ref/time-ref.sh none > $work/inria-build.log 2>&1 &
+  build=$!
+fi
+
+size=${SIZE:-}
+# A scene that fails or runs out of time is logged and the run goes on with the next part.
+frame() {
+  local left=$((limit - SECONDS))
+  [ $left -gt 20 ] || { say "no time left for: $*"; return 0; }
+  timeout $left node bench-dist/bench-frame.mjs --bits 32 $size "$@" 2>>"$log" | tee -a "$out/frame.jsonl" \
+    || say "bench-frame failed or ran out of time (run.log has its error): $*"
+}
+runs=${RUNS:-20}
+say "9k scene at its cameras"
+frame --runs $runs --max-warm-batches "${WARM:-8}" --scene $work/$small.ply --camera $work/cameras/9k-outside.json,$work/cameras/9k-inside.json
+say "150k scene at its cameras"
+frame --runs $runs --max-warm-batches "${WARM:-8}" --scene $work/$large.ply \
+  --camera $work/cameras/150k-outside.json,$work/cameras/150k-inside-level.json,$work/cameras/150k-inside-down.json
+
+if [ "$inria" = 1 ]; then
+  wait $build || { say "INRIA build failed"; cat $work/inria-build.log >> "$log"; }
+  say "INRIA rasterizer at the same cameras"
+  for scene in $small:9k $large:150k; do
+    bash $scenes/inria-ref/time-ref.sh $work/${scene%%:*}.ply $work/cameras/${scene##*:}-*.json 2>>"$log" | tee -a "$out/inria.jsonl" \
+      || say "time-ref.sh failed on ${scene%%:*} (run.log has its error)"
+  done
+  # A file over 16 MiB does not come back: the pictures are left out then.
+  if (cd $work/cameras && tar -cf "$out/inria-pictures.tar" *.inria.png); then
+    [ "$(stat -c %s "$out/inria-pictures.tar")" -lt 16000000 ] || { say "INRIA pictures too large to bring back"; rm "$out/inria-pictures.tar"; }
+  fi
+fi
+
+# Several million splats: the 150k scene ×48 on a grid (7.2M, SH 3), along the built-in path; a quad
+# frame there takes a tenth of a second or more, so fewer frames.
+say "replicated scene"
+frame --runs "${REPLICA_RUNS:-10}" --max-warm-batches "${REPLICA_WARM:-4}" --scene $work/${REPLICA:-$large}.ply --copies "${COPIES:-48}"
+say "done"

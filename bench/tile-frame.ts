@@ -1,0 +1,180 @@
+/**
+ * The tile renderer's figures for the frame benchmark (bench-frame.ts), at
+ * one pose:
+ *   - the frame as the viewer draws it with tiles (project, sort, and the
+ *     'render' span over binning, pair sort, ranges, raster and resolve),
+ *     and its pairs: the frame is drawn until the pair room stops growing,
+ *     so no timed frame is one that outgrew its buffers and drew nothing;
+ *   - each tile pass on its own (bin, pairSort, ranges, raster), from a
+ *     second frame whose tile renderer times each pass (profile: every
+ *     pass its own compute pass; its whole span is reported beside the
+ *     unprofiled one, to show what the extra timestamps cost);
+ *   - the pairs of the same frame binned to every tile of each quad's box
+ *     (footprint 'box'): what the ellipse test saves.
+ */
+import { SplatFrame, type FrameTimings } from '../src/app/splat-frame';
+import type { DrawOrder } from '../src/app/draw-order';
+import type { Accumulation } from '../src/render/accumulation-target';
+import type { FrameParameters } from '../src/render/frame-uniforms';
+import type { SplatDrawTarget } from '../src/render/splat-renderer';
+import { TILE_PASSES, type TilePairCounts, type TilePass } from '../src/render/tiles/tile-renderer';
+import type { GpuSplats } from '../src/scene/gpu-splats';
+import { sampleFrames, type WarmUp } from './frame-sampling';
+
+/** Draws of one pose before giving up on the pair room settling (it settles in two or three: one overflow, one growth past 3/4). */
+const MAX_FIT_DRAWS = 8;
+
+/** The two extra frames a tile row needs beside the benchmark's own: one profiled, one binning boxes. */
+export class TileBenchFrames {
+  static async create(device: GPUDevice, format: GPUTextureFormat, accumulation: Accumulation): Promise<TileBenchFrames> {
+    const [profiled, box] = await Promise.all([
+      SplatFrame.create(device, format, { accumulation, tiles: { profile: true } }),
+      SplatFrame.create(device, format, { accumulation, tiles: { footprint: 'box' } }),
+    ]);
+    await Promise.all([profiled.prepareTiles(), box.prepareTiles()]);
+    return new TileBenchFrames(profiled, box);
+  }
+
+  private constructor(
+    readonly profiled: SplatFrame,
+    readonly box: SplatFrame,
+  ) {}
+
+  setScene(scene: GpuSplats): void {
+    this.profiled.setScene(scene);
+    this.box.setScene(scene);
+  }
+
+  destroy(): void {
+    this.profiled.destroy();
+    this.box.destroy();
+  }
+}
+
+export interface TileView {
+  device: GPUDevice;
+  parameters: FrameParameters;
+  target: SplatDrawTarget;
+  order: DrawOrder;
+}
+
+/** What a tile row adds to the benchmark's line (times in ms; medians). */
+export type TileFigures =
+  | {
+      drawn: 'tiles';
+      projectMs: number;
+      sortMs: number;
+      renderMs: number;
+      /** Medians of each frame's project + sort, and of its project + sort + render. */
+      orderMs: number;
+      frameMs: number;
+      pairs: number;
+      pairCapacity: number;
+      boxPairs: number;
+      /** The box frame needed more pairs than the device sorts (boxPairs is what it needed). */
+      boxBeyondLimit: boolean;
+      binMs: number;
+      pairSortMs: number;
+      rangesMs: number;
+      rasterMs: number;
+      /** The profiled frame's whole 'render' span (renderMs is the unprofiled frame's). */
+      profiledRenderMs: number;
+    }
+  /** More pairs than the device sorts: the frame falls back to quads, nothing timed. */
+  | { drawn: 'quads: beyond the pair limit'; pairs: number };
+
+/** One tile frame drawn and submitted; its pairs read (null: the frame was drawn with quads, or its read was skipped). */
+async function drawTiles(view: TileView, frame: SplatFrame, measure = false): Promise<TilePairCounts | null> {
+  const encoder = view.device.createCommandEncoder({ label: 'benchTiles' });
+  frame.encode(encoder, view.parameters, view.target, view.order, { renderer: 'tiles', measure });
+  view.device.queue.submit([encoder.finish()]);
+  return (await frame.readTilePairs()) ?? null;
+}
+
+/**
+ * Draws the pose until the pair room stops growing: two frames in a row
+ * that fit the same room (after an overflow the room becomes 1.5× the
+ * need; a frame that fills more than 3/4 of it grows it once more).
+ * Returns the last frame's pairs, or the pairs needed when they are more
+ * than the device sorts.
+ */
+export async function fitTilePairs(view: TileView, frame: SplatFrame): Promise<{ pairs: TilePairCounts; beyondLimit: boolean }> {
+  const tiles = frame.tileRenderer;
+  if (!tiles) throw new Error('fitTilePairs: prepareTiles() first');
+  let capacity = -1;
+  for (let draw = 0; draw < MAX_FIT_DRAWS; draw++) {
+    const pairs = await drawTiles(view, frame);
+    if (tiles.beyondLimit) return { pairs: tiles.lastPairs!, beyondLimit: true };
+    if (!pairs) continue;
+    if (!pairs.overflowed && pairs.capacity === capacity) return { pairs, beyondLimit: false };
+    // The room a read asks for is made at the next encode: settled once two frames in a row fit the same room.
+    capacity = pairs.overflowed ? -1 : pairs.capacity;
+  }
+  throw new Error(`the tile pairs did not settle in ${MAX_FIT_DRAWS} frames (last: ${JSON.stringify(tiles.lastPairs)})`);
+}
+
+/** One timed tile frame; an overflow here (the room settled before) would be a bug in the pair budget. */
+async function timedTiles(view: TileView, frame: SplatFrame): Promise<FrameTimings> {
+  const pairs = await drawTiles(view, frame);
+  const timings = await frame.readTimings();
+  if (frame.drawnWith !== 'tiles') throw new Error('a timed tile frame was drawn with quads');
+  if (pairs?.overflowed) throw new Error(`a timed tile frame outgrew its settled room: ${JSON.stringify(pairs)}`);
+  return timings;
+}
+
+const must = (x: number | null, what: string): number => {
+  if (x === null) throw new Error(`${what} was not timed`);
+  return x;
+};
+
+/** The tile figures of one pose: `frame` is the benchmark's own frame (tiles prepared), `extra` its profiled and box twins. */
+export async function measureTiles(view: TileView, frame: SplatFrame, extra: TileBenchFrames, runs: number, warm: WarmUp): Promise<TileFigures> {
+  const fitted = await fitTilePairs(view, frame);
+  if (fitted.beyondLimit) return { drawn: 'quads: beyond the pair limit', pairs: fitted.pairs.total };
+
+  const whole = await sampleFrames(
+    async () => {
+      const t = await timedTiles(view, frame);
+      const [project, sort, render] = [must(t.project, 'project'), must(t.sort, 'sort'), must(t.render, 'render')];
+      return { project, sort, render, order: project + sort, frame: project + sort + render };
+    },
+    (t) => t.frame,
+    runs,
+    warm,
+  );
+
+  const profiled = extra.profiled;
+  await fitTilePairs(view, profiled);
+  const passes = await sampleFrames(
+    async () => {
+      const t = await timedTiles(view, profiled);
+      const profile = await profiled.tileRenderer!.readProfile();
+      if (!profile) throw new Error('the tile profile has no times (no timestamp-query?)');
+      const figures = { render: must(t.render, 'render') } as Record<TilePass | 'render', number>;
+      for (const pass of TILE_PASSES) figures[pass] = must(profile[pass], pass);
+      return figures;
+    },
+    (t) => t.render,
+    runs,
+    warm,
+  );
+
+  const box = await fitTilePairs(view, extra.box);
+  return {
+    drawn: 'tiles',
+    projectMs: whole.project,
+    sortMs: whole.sort,
+    renderMs: whole.render,
+    orderMs: whole.order,
+    frameMs: whole.frame,
+    pairs: fitted.pairs.total,
+    pairCapacity: fitted.pairs.capacity,
+    boxPairs: box.pairs.total,
+    boxBeyondLimit: box.beyondLimit,
+    binMs: passes.bin,
+    pairSortMs: passes.pairSort,
+    rangesMs: passes.ranges,
+    rasterMs: passes.raster,
+    profiledRenderMs: passes.render,
+  };
+}

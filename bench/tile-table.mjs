@@ -1,0 +1,67 @@
+#!/usr/bin/env node
+// Markdown tables of the tile renderer's frame benchmark (bench/tile-frame-run.sh): bench-frame's
+// lines for both renderers, and the INRIA rasterizer's times at the same camera files when an
+// inria.jsonl (time-ref.sh's lines) is given:
+//   node bench/tile-table.mjs frame.jsonl [inria.jsonl]
+// Per view: the tile frame (project + sort + every tile pass + resolve) against the INRIA forward
+// pass and the quad frame; then the tile frame's passes, its pairs, what the ellipse test saves
+// against binning every tile of a quad's box, and the sorts' share of the frame.
+import { readFileSync } from 'node:fs';
+import { basename } from 'node:path';
+
+const read = (file) => readFileSync(file, 'utf8').split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l));
+const [frameFile, inriaFile] = process.argv.slice(2);
+if (!frameFile) throw new Error('usage: node bench/tile-table.mjs frame.jsonl [inria.jsonl]');
+const rows = read(frameFile);
+/** The INRIA time per camera file name (time-ref.sh names the file it was given). */
+const inria = new Map((inriaFile ? read(inriaFile) : []).map((r) => [basename(r.camera, '.json'), r]));
+
+const ms = (x) => (x === undefined || x === null ? '—' : x < 1 ? x.toFixed(3) : x < 10 ? x.toFixed(2) : x.toFixed(1));
+const count = (n) => (n >= 1e6 ? `${(n / 1e6).toFixed(2)}M` : n >= 1e3 ? `${(n / 1e3).toFixed(1)}K` : String(n));
+const ratio = (a, b) => (a === undefined || b === undefined ? '—' : `${(a / b).toFixed(2)}×`);
+const pct = (x) => `${(100 * x).toFixed(0)} %`;
+const goal = (r) => (r === undefined ? '—' : r <= 0.5 ? 'met, ≤ 0.5×' : r <= 1 ? 'met, ≤ 1.0×' : 'missed');
+
+/** One view: its quad and tile lines (the first accumulation and key width measured). */
+const views = new Map();
+for (const r of rows) {
+  const key = `${r.scene}×${r.copies}|${r.pose}`;
+  if (!views.has(key)) views.set(key, { scene: r.scene, copies: r.copies, splats: r.splats, pose: r.pose, camera: r.camera, first: r });
+  const v = views.get(key);
+  if (r.accumulation !== v.first.accumulation || r.keyBits !== v.first.keyBits || r.chunks !== v.first.chunks) continue;
+  v[r.renderer] ??= r;
+}
+const sceneName = (v) => `${v.scene}${v.copies > 1 ? ` ×${v.copies}` : ''} (${count(v.splats)})`;
+const first = rows[0];
+console.log(`${first.width}×${first.height}, ${first.adapter}, ${first.accumulation === 'direct' ? 'rgba8unorm' : first.accumulation}, ${first.keyBits}-bit depth keys; times are medians in ms.\n`);
+
+console.log('| view | scene | visible (INRIA) | INRIA | tile frame | tiles / INRIA | goal | quad frame | tiles / quads |');
+console.log('|---|---|---:|---:|---:|---:|---|---:|---:|');
+for (const v of views.values()) {
+  const t = v.tiles, q = v.quads, ref = inria.get(v.pose);
+  const tileMs = t?.frameMs;
+  const visible = (t ?? q).visible;
+  console.log(
+    `| ${v.pose} | ${sceneName(v)} | ${count(visible)}${ref ? ` (${count(ref.visible)})` : ''} | ${ms(ref?.ms_median)} | ${t?.drawn === 'tiles' ? ms(tileMs) : t ? t.drawn : '—'} | ` +
+      `${ref ? ratio(tileMs, ref.ms_median) : '—'} | ${ref ? goal(tileMs / ref.ms_median) : '—'} | ${ms(q?.frameMs)} | ${ratio(tileMs, q?.frameMs)} |`,
+  );
+}
+
+console.log('\nThe tile frame, pass by pass (bin … raster from a frame that times each; render is the whole span of the unprofiled frame, then of the profiled one):\n');
+console.log('| view | pairs | pairs / splat | box pairs | ellipse saves | project | sort | bin | pair sort | ranges | raster | render | render, profiled | sorts / frame |');
+console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+for (const v of views.values()) {
+  const t = v.tiles;
+  if (!t) continue;
+  if (t.drawn !== 'tiles') {
+    console.log(`| ${v.pose} | ${count(t.pairs)} | ${t.pairsPerSplat.toFixed(1)} | — | — | ${t.drawn} ||||||||`);
+    continue;
+  }
+  // The depth sort (the frame's own) and the pair sort (the profiled frame's), over the whole frame.
+  const sorts = (t.sortMs + t.pairSortMs) / t.frameMs;
+  console.log(
+    `| ${v.pose} | ${count(t.pairs)} | ${t.pairsPerSplat.toFixed(2)} | ${count(t.boxPairs)}${t.boxBeyondLimit ? ' (beyond the limit)' : ''} | ${pct(1 - t.pairs / t.boxPairs)} (${ratio(t.boxPairs, t.pairs)}) | ` +
+      `${ms(t.projectMs)} | ${ms(t.sortMs)} | ${ms(t.binMs)} | ${ms(t.pairSortMs)} | ${ms(t.rangesMs)} | ${ms(t.rasterMs)} | ${ms(t.renderMs)} | ${ms(t.profiledRenderMs)} | ` +
+      `${pct(sorts)} (${pct(t.sortMs / t.frameMs)} + ${pct(t.pairSortMs / t.frameMs)}) |`,
+  );
+}
