@@ -31,6 +31,24 @@ fn fs_picture(@builtin(position) position: vec4<f32>) -> @location(0) vec4<f32> 
   return vec4<f32>(textureLoad(picture, vec2<i32>(position.xy), 0).rgb, 1.0);
 }
 
+// The tile renderer's picture (src/render/tiles/), unless the frame's pairs
+// did not fit its buffers: then the tile picture was not written, the pixel
+// is left to the cleared background, and the quads drawn next in this same
+// pass make the frame (SplatResolve.encodeTilePicture). The words of the
+// tile renderer's TileState are read at the indices the pipeline is made
+// with (TILE_STATE in src/render/frame-layouts.ts).
+@group(0) @binding(3) var<storage, read> tile_words: array<u32>;
+override tile_total_word: u32 = 0u;
+override tile_capacity_word: u32 = 0u;
+
+@fragment
+fn fs_tile_picture(@builtin(position) position: vec4<f32>) -> @location(0) vec4<f32> {
+  if (tile_words[tile_total_word] > tile_words[tile_capacity_word]) {
+    discard;
+  }
+  return vec4<f32>(textureLoad(picture, vec2<i32>(position.xy), 0).rgb, 1.0);
+}
+
 @group(0) @binding(1) var exact: texture_2d<f32>;
 @group(0) @binding(2) var<storage, read_write> stats: DifferenceStats;
 

@@ -100,11 +100,13 @@ export class SplatFrame {
       SplatResolve.create(device, format),
       OrderErrorPass.create(device),
     ]);
-    return new SplatFrame(device, uniforms, projector, renderer, resolve, measure, accumulation, options.tiles ?? {});
+    return new SplatFrame(device, format, uniforms, projector, renderer, resolve, measure, accumulation, options.tiles ?? {});
   }
 
   private constructor(
     private readonly device: GPUDevice,
+    /** The output's format (the canvas's, a PNG's). */
+    private readonly format: GPUTextureFormat,
     uniforms: FrameUniforms,
     readonly projector: SplatProjector,
     private readonly renderer: SplatRenderer,
@@ -130,10 +132,17 @@ export class SplatFrame {
 
   /** Makes the tile renderer (its shaders and pair sort); frames may draw with tiles once this resolves. */
   prepareTiles(): Promise<void> {
-    return (this.tilesMade ??= TileRenderer.create(this.device, this.uniforms.buffer, tilePictureFormat(this.accumulation), this.tileOptions).then((tiles) => {
+    return (this.tilesMade ??= Promise.all([
+      TileRenderer.create(this.device, this.uniforms.buffer, tilePictureFormat(this.accumulation), this.tileOptions),
+      this.accumulation === 'direct' ? this.renderer : SplatRenderer.create(this.device, this.uniforms.buffer, this.format),
+    ]).then(([tiles, outputQuads]) => {
+      this.outputQuads = outputQuads;
       this.tiles = tiles;
     }));
   }
+
+  /** Quads into the output format: they draw a tile frame whose pairs did not fit, in the resolve pass. */
+  private outputQuads: SplatRenderer | null = null;
 
   /** True once prepareTiles has finished. */
   get tilesReady(): boolean {
@@ -316,9 +325,10 @@ export class SplatFrame {
     const span = timing ? this.timer.spanWrites('render') : undefined;
     const { width, height } = parameters;
     const picture = this.tileTargets.view(0, width, height);
-    tiles.encode(encoder, { picture, width, height, background: target.background }, draw, maxEntries, 0, span?.first);
+    const fallback = tiles.encode(encoder, { picture, width, height, background: target.background }, draw, maxEntries, 0, span?.first);
     if (!difference) {
-      this.resolve.encodePicture(encoder, picture, target.view, span?.last);
+      if (fallback) this.resolve.encodeTilePicture(encoder, picture, fallback.state, target.view, target.background, { renderer: this.outputQuads!, draw: fallback.draw }, span?.last);
+      else this.resolve.encodePicture(encoder, picture, target.view, span?.last);
       return;
     }
     const exact = this.tileTargets.view(1, width, height);

@@ -112,7 +112,7 @@ export const DIFFERENCE_STATS = defineStruct('DifferenceStats', [
  * The resolve's slots (shaders/splat_resolve.wgsl): the picture pass binds
  * `picture` only, the difference pass all three.
  */
-export const RESOLVE_SLOTS = defineBindSlots('SplatResolve', ['splat_resolve.wgsl'], { picture: 0, exact: 1, stats: 2 });
+export const RESOLVE_SLOTS = defineBindSlots('SplatResolve', ['splat_resolve.wgsl'], { picture: 0, exact: 1, stats: 2, tile_words: 3 });
 
 /** The tile renderer's pair bookkeeping (struct TileState, shaders/tile_state.wgsl): a header, then per entry and per group of entries one u32. */
 export const TILE_STATE = defineStruct('TileState', [

@@ -98,13 +98,17 @@ export class SplatRenderer {
     const descriptor = this.descriptor;
     setTimestampWrites(descriptor, timestampWrites);
     const pass = encoder.beginRenderPass(descriptor);
-    if (draw && draw.count !== 0) {
-      pass.setPipeline(this.pipeline);
-      pass.setBindGroup(0, this.bindGroupFor(draw));
-      if (typeof draw.count === 'number') pass.draw(QUAD_VERTICES * draw.count);
-      else pass.drawIndirect(draw.count.buffer, draw.count.offset);
-    }
+    if (draw) this.record(pass, draw);
     pass.end();
+  }
+
+  /** Records `draw` into a render pass of the caller's (whose target has this renderer's format). */
+  record(pass: GPURenderPassEncoder, draw: SplatDraw): void {
+    if (draw.count === 0) return;
+    pass.setPipeline(this.pipeline);
+    pass.setBindGroup(0, this.bindGroupFor(draw));
+    if (typeof draw.count === 'number') pass.draw(QUAD_VERTICES * draw.count);
+    else pass.drawIndirect(draw.count.buffer, draw.count.offset);
   }
 
   private bindGroupFor(draw: SplatDraw): GPUBindGroup {

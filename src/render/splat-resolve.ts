@@ -4,12 +4,15 @@
  * the output format (the canvas, a PNG's rgba8unorm), rounding once. In the
  * sort difference view it compares two accumulated pictures of the same
  * frame instead (the order on screen and the exact order), draws the heat
- * map and counts the pixels that differ. DOM-free.
+ * map and counts the pixels that differ. For the tile renderer it writes
+ * the tile picture, or, where that frame's pairs did not fit, draws the
+ * frame's quads in the same pass (encodeTilePicture). DOM-free.
  */
 import resolveSource from '../../shaders/splat_resolve.wgsl?raw';
 import { setTimestampWrites } from '../gpu/pass-timer';
 import { createCheckedShaderModule } from '../gpu/shader';
-import { DIFFERENCE_STATS, RESOLVE_SLOTS } from './frame-layouts';
+import { DIFFERENCE_STATS, RESOLVE_SLOTS, TILE_STATE } from './frame-layouts';
+import type { SplatDraw, SplatRenderer } from './splat-renderer';
 
 /** What the difference view measured, in 8-bit levels of the resolved picture. */
 export interface DifferenceMeasure {
@@ -41,6 +44,7 @@ export class SplatResolve {
   private measuredPixels = 0;
   private boundPicture: BoundViews | null = null;
   private boundDifference: BoundViews | null = null;
+  private boundTiles: { picture: GPUTextureView; state: GPUBuffer; group: GPUBindGroup } | null = null;
   private readonly attachment: GPURenderPassColorAttachment = {
     view: null as unknown as GPUTextureView,
     loadOp: 'clear',
@@ -59,14 +63,25 @@ export class SplatResolve {
         fragment: { module, entryPoint, targets: [{ format }] },
         primitive: { topology: 'triangle-list' },
       });
-    const [picture, difference] = await Promise.all([pipeline('fs_picture'), pipeline('fs_difference')]);
-    return new SplatResolve(device, picture, difference);
+    const [picture, difference, tilePicture] = await Promise.all([
+      pipeline('fs_picture'),
+      pipeline('fs_difference'),
+      device.createRenderPipelineAsync({
+        label: 'SplatResolve.fs_tile_picture',
+        layout: 'auto',
+        vertex: { module, entryPoint: 'vs_main' },
+        fragment: { module, entryPoint: 'fs_tile_picture', targets: [{ format }], constants: { tile_total_word: TILE_STATE.word('total'), tile_capacity_word: TILE_STATE.word('capacity') } },
+        primitive: { topology: 'triangle-list' },
+      }),
+    ]);
+    return new SplatResolve(device, picture, difference, tilePicture);
   }
 
   private constructor(
     private readonly device: GPUDevice,
     private readonly picturePipeline: GPURenderPipeline,
     private readonly differencePipeline: GPURenderPipeline,
+    private readonly tilePicturePipeline: GPURenderPipeline,
   ) {
     this.stats = device.createBuffer({ label: 'SplatResolve.stats', size: DIFFERENCE_STATS.size, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST });
     this.readback = device.createBuffer({ label: 'SplatResolve.readback', size: DIFFERENCE_STATS.size, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
@@ -84,6 +99,38 @@ export class SplatResolve {
       b = this.boundPicture = { picture, exact: null, group };
     }
     this.draw(encoder, this.picturePipeline, b.group, target, timestampWrites);
+  }
+
+  /**
+   * Writes the tile renderer's `picture` to `target`, cleared to
+   * `background` first; where the frame's pairs did not fit (`state`, the
+   * tile renderer's TileState), the picture is not read and `fallback`
+   * draws the frame's quads over the background instead, in this same
+   * pass: every frame whole, at the cost of an empty indirect draw.
+   */
+  encodeTilePicture(
+    encoder: GPUCommandEncoder,
+    picture: GPUTextureView,
+    state: GPUBuffer,
+    target: GPUTextureView,
+    background: readonly [number, number, number],
+    fallback: { renderer: SplatRenderer; draw: SplatDraw },
+    timestampWrites?: GPURenderPassTimestampWrites,
+  ): void {
+    let b = this.boundTiles;
+    if (!b || b.picture !== picture || b.state !== state) {
+      const group = this.device.createBindGroup({
+        label: 'SplatResolve.tilePictureBindGroup',
+        layout: this.tilePicturePipeline.getBindGroupLayout(0),
+        entries: RESOLVE_SLOTS.entries({ picture, tile_words: { buffer: state } }),
+      });
+      b = this.boundTiles = { picture, state, group };
+    }
+    const clear = this.attachment.clearValue as GPUColorDict;
+    [clear.r, clear.g, clear.b] = background;
+    const pass = this.begin(encoder, this.tilePicturePipeline, b.group, target, timestampWrites);
+    fallback.renderer.record(pass, fallback.draw);
+    pass.end();
   }
 
   /**
@@ -154,13 +201,18 @@ export class SplatResolve {
   }
 
   private draw(encoder: GPUCommandEncoder, pipeline: GPURenderPipeline, group: GPUBindGroup, target: GPUTextureView, timestampWrites?: GPURenderPassTimestampWrites): void {
+    this.begin(encoder, pipeline, group, target, timestampWrites).end();
+  }
+
+  /** A pass into `target` with the full-window triangle of `pipeline` drawn; the caller ends it. */
+  private begin(encoder: GPUCommandEncoder, pipeline: GPURenderPipeline, group: GPUBindGroup, target: GPUTextureView, timestampWrites?: GPURenderPassTimestampWrites): GPURenderPassEncoder {
     this.attachment.view = target;
     setTimestampWrites(this.descriptor, timestampWrites);
     const pass = encoder.beginRenderPass(this.descriptor);
     pass.setPipeline(pipeline);
     pass.setBindGroup(0, group);
     pass.draw(3);
-    pass.end();
+    return pass;
   }
 
   destroy(): void {
