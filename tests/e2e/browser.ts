@@ -10,7 +10,13 @@
  * a fresh page or another one says so (goto, newPage). The page opens with
  * the default scene thinned to one splat in eight unless the file asks for
  * the stored one: the same vase, framed the same, for a quarter of the
- * frame time (tests whose subject is the scene ask for `fullDefaultScene`).
+ * frame time (tests whose subject is the scene ask for `fullDefaultScene`),
+ * and with the quad renderer unless the file asks for another: SwiftShader
+ * draws the tile renderer's frames in seconds (4.8 s against 0.17 s at
+ * 800×500), so "auto", which times both on every new scene and window
+ * size, would cost every page load a few of them and the making of the
+ * tile pipelines (tests/e2e/renderer.test.ts and viewer.test.ts open the
+ * page as a user does, on auto).
  *
  * Every wait is on the page's own state (window.__splatsort, the DOM),
  * never on a time, and gives up after WAIT_TIMEOUT_MS with what it waited
@@ -24,6 +30,7 @@ import { chromium, errors as playwrightErrors, type Browser, type BrowserContext
 import { afterAll, beforeAll, inject } from 'vitest';
 import type { CameraView } from '../../src/app/orbit-camera';
 import type { ViewerState } from '../../src/app/viewer-state';
+import type { RendererSetting } from '../../src/render/frame-renderer';
 
 export const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export const RESULTS_DIR = join(PROJECT_ROOT, 'test-results');
@@ -78,6 +85,8 @@ export interface ViewerPageOptions {
    * itself).
    */
   query?: string | null;
+  /** The renderer `goto` asks for where its query names none (default 'quads'; 'auto' asks for nothing: the page's default). */
+  renderer?: RendererSetting;
 }
 
 /** Launches Chromium; throws (never skips) when it is missing. */
@@ -315,6 +324,8 @@ export function useViewerPage(options: ViewerPageOptions = {}): ViewerPageFixtur
     get tab() { return need(tab); },
     get page() { return need(tab).page; },
     async goto(query = '', { wait = true } = {}) {
+      const renderer = options.renderer ?? 'quads';
+      if (renderer !== 'auto' && !/[?&]renderer=/.test(query)) query = `${query}${query.includes('?') ? '&' : '?'}renderer=${renderer}`;
       await fixture.page.goto(`${url}${query}`);
       if (wait) await fixture.tab.waitForViewer();
     },

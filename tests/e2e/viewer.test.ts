@@ -43,7 +43,7 @@ const BACKGROUND = [0x10, 0x13, 0x18] as const;
 const CHROME = '.lil-gui.lil-root, .stats, .hint, .messages, .progress, .help';
 
 /** The default scene itself: the first tests look at it. */
-const viewer = useViewerPage({ fullDefaultScene: true });
+const viewer = useViewerPage({ fullDefaultScene: true, renderer: 'auto' });
 const page = () => viewer.page;
 const state = () => viewer.tab.state();
 const waitFor = (what: string, predicate: string) => viewer.tab.waitFor(what, predicate);

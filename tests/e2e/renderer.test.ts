@@ -1,0 +1,53 @@
+/**
+ * The renderer choice in the page (Chromium on SwiftShader): a link naming
+ * the tile renderer draws with it, its picture (the Viewer's capture, drawn
+ * with the renderer on screen) is the quads' within the float target's
+ * tolerance, and "auto" times both and keeps the faster, the panel's
+ * "drawing with" row saying which and the two times.
+ *
+ * Every wait is on the page's own state (window.__splatsort) and gives up,
+ * saying what it waited for, after tests/e2e/browser.ts's WAIT_TIMEOUT_MS.
+ */
+import { expect, test } from 'vitest';
+import { BROWSER_TEST_TIMEOUT_MS, useViewerPage } from './browser';
+
+const viewer = useViewerPage({ query: '?renderer=tiles' });
+const state = () => viewer.tab.state();
+
+/** The scene drawn again at the window's size by the renderer on screen, as RGBA rows. */
+function capture(): Promise<number[]> {
+  return viewer.page.evaluate(async () => Array.from(await window.__splatsortViewer!.capture(window.innerWidth, window.innerHeight)));
+}
+
+test('a link naming tiles draws with the tile renderer, the picture the quads draw', async () => {
+  await viewer.tab.waitFor('the tile renderer to draw', "window.__splatsort.renderer.renderer === 'tiles'");
+  expect((await state()).renderer.state).toBe('set');
+  await viewer.tab.settledView();
+  const tiles = await capture();
+  await viewer.page.evaluate(() => void (window.__splatsortViewer!.settings.renderer = 'quads'));
+  await viewer.tab.waitFor('the quads to draw', "window.__splatsort.renderer.renderer === 'quads'");
+  const quads = await capture();
+  expect(tiles.length).toBe(quads.length);
+  // The tiles stop a pixel once it is opaque (as the reference does), the quads cannot: within 3 levels.
+  let apart = 0;
+  let drawn = 0;
+  for (let i = 0; i < tiles.length; i += 4) {
+    const d = Math.max(Math.abs(tiles[i]! - quads[i]!), Math.abs(tiles[i + 1]! - quads[i + 1]!), Math.abs(tiles[i + 2]! - quads[i + 2]!));
+    if (d > 3) apart++;
+    if (Math.abs(tiles[i]! - tiles[0]!) + Math.abs(tiles[i + 1]! - tiles[1]!) + Math.abs(tiles[i + 2]! - tiles[2]!) > 30) drawn++;
+  }
+  expect(drawn, 'pixels showing the scene').toBeGreaterThan(tiles.length / 4 / 20);
+  expect(apart, 'pixels more than 3 levels apart').toBeLessThanOrEqual(tiles.length / 4 / 100);
+  expect(viewer.tab.errors).toEqual([]);
+}, BROWSER_TEST_TIMEOUT_MS);
+
+test('auto times both renderers and keeps the faster, and the panel says so', async () => {
+  await viewer.page.evaluate(() => void (window.__splatsortViewer!.settings.renderer = 'auto'));
+  await viewer.tab.waitFor('auto to choose', "window.__splatsort.renderer.state === 'chosen'");
+  const { renderer, medianMs } = (await state()).renderer;
+  expect(medianMs.quads).toBeGreaterThan(0);
+  expect(medianMs.tiles).toBeGreaterThan(0);
+  expect(renderer).toBe(medianMs.tiles! < medianMs.quads! ? 'tiles' : 'quads');
+  await viewer.tab.waitForRow('drawing with', new RegExp(`^${renderer} \\(`));
+  expect(viewer.tab.errors).toEqual([]);
+}, BROWSER_TEST_TIMEOUT_MS);
