@@ -27,15 +27,15 @@
  * frame on an H100 at 1920×1080, drawing nothing: a quarter of the frame.
  * docs/tile-renderer-design.md argues the choices.
  */
-import { GpuPassTimer } from '../../gpu/pass-timer';
+import { GpuPassTimer, setTimestampWrites } from '../../gpu/pass-timer';
 import { GpuRadixSort, type SortedBuffers } from '../../sort/gpu-radix-sort';
 import { TILE_STATE } from '../frame-layouts';
 import { maxTilePairs, tooManyTilePairs } from '../renderer-limits';
 import type { SplatDraw } from '../splat-renderer';
-import { BIN_GROUP, TileBinning, type TileFootprint } from './tile-binning';
+import { BIN_GROUP, TileBinning, type BinBuffers, type TileFootprint } from './tile-binning';
 
 export type { TileFootprint } from './tile-binning';
-import { TILE_SIZE, TileRaster, type TilePictureFormat } from './tile-raster';
+import { TILE_SIZE, TileRaster, type RasterBuffers, type TilePictureFormat } from './tile-raster';
 import { INITIAL_PAIRS, TilePairBudget, type TilePairCounts } from './tile-pairs';
 
 export type { TilePairCounts } from './tile-pairs';
@@ -96,6 +96,20 @@ export class TileRenderer {
   private readonly profiler: GpuPassTimer<TilePass> | null;
   private readonly budget: TilePairBudget;
   private sorted: SortedBuffers | null = null;
+  // Reused every frame (nothing allocated per frame once warm).
+  private readonly binBuffers = {} as BinBuffers;
+  private readonly binGroups: [number, number] = [1, 1];
+  private readonly rasterBuffers = {} as RasterBuffers;
+  private readonly passDescriptors = new Map<string, GPUComputePassDescriptor>();
+
+  /** A compute pass descriptor per label, its timestamp writes set for this frame. */
+  private passDescriptor(label: string, timestampWrites: GPUComputePassTimestampWrites | undefined): GPUComputePassDescriptor {
+    let descriptor = this.passDescriptors.get(label);
+    if (!descriptor) this.passDescriptors.set(label, (descriptor = { label }));
+    setTimestampWrites(descriptor, timestampWrites);
+    return descriptor;
+  }
+
   /** Per draw slot, reused every frame. */
   private readonly fallback: [TileFallback, TileFallback] = [fallbackOf(), fallbackOf()];
   private readonly sortOptions = { countBuffer: { buffer: null as unknown as GPUBuffer, offset: TILE_STATE.offset('pairs') }, keyBits: 1, timestampWrites: undefined as GPUComputePassTimestampWrites | undefined };
@@ -199,9 +213,17 @@ export class TileRenderer {
     if (profiler && beginning) encoder.beginComputePass({ label: 'TileRenderer.start', timestampWrites: beginning }).end();
     const groups = Math.max(1, Math.ceil(entries / BIN_GROUP));
     const x = Math.min(groups, device.limits.maxComputeWorkgroupsPerDimension);
-    const binPass = encoder.beginComputePass({ label: 'TileRenderer.bin', timestampWrites: profiler ? timed('bin') : beginning });
-    const bin = { records: draw.records, order: draw.order, state, keys: this.sorter.keys, values: this.sorter.values, entryPairs: this.entryPairs! };
-    this.binning.encode(binPass, bin, [x, Math.ceil(groups / x)]);
+    const binPass = encoder.beginComputePass(this.passDescriptor('TileRenderer.bin', profiler ? timed('bin') : beginning));
+    const bin = this.binBuffers;
+    bin.records = draw.records;
+    bin.order = draw.order;
+    bin.state = state;
+    bin.keys = this.sorter.keys;
+    bin.values = this.sorter.values;
+    bin.entryPairs = this.entryPairs!;
+    this.binGroups[0] = x;
+    this.binGroups[1] = Math.ceil(groups / x);
+    this.binning.encode(binPass, bin, this.binGroups);
     binPass.end();
 
     const sort = this.sortOptions;
@@ -212,12 +234,18 @@ export class TileRenderer {
     this.sorted = sorted;
 
     encoder.clearBuffer(ranges, 0, tiles * 8);
-    const buffers = { state, ranges, sortedKeys: sorted.keys, sortedSplats: sorted.values, records: draw.records };
-    let pass = encoder.beginComputePass({ label: 'TileRenderer.ranges', timestampWrites: timed('ranges') });
+    const buffers = this.rasterBuffers;
+    buffers.state = state;
+    buffers.ranges = ranges;
+    buffers.sortedKeys = sorted.keys;
+    buffers.sortedSplats = sorted.values;
+    buffers.records = draw.records;
+    // Ranges and raster share a pass, split only when each is timed.
+    let pass = encoder.beginComputePass(this.passDescriptor(profiler ? 'TileRenderer.ranges' : 'TileRenderer.raster', timed('ranges')));
     this.raster.encodeRanges(pass, buffers, target.picture, TILE_STATE.offset('ranges_x'));
     if (profiler) {
       pass.end();
-      pass = encoder.beginComputePass({ label: 'TileRenderer.raster', timestampWrites: timed('raster') });
+      pass = encoder.beginComputePass(this.passDescriptor('TileRenderer.raster', timed('raster')));
     }
     this.raster.encodeRaster(pass, buffers, target.picture, target.width, target.height);
     pass.end();
