@@ -120,6 +120,20 @@ fn scan_group_totals(lid: u32, base: u32) -> u32 {
   return workgroupUniformLoad(&sum_scratch[BIN_GROUP - 1u]);
 }
 
+// Entry i's `n` items (candidates, pairs) in its group of BIN_GROUP entries:
+// its first item within the group at state.words[firsts + i], the group's
+// total at state.words[totals + group] (scan_group_totals turns the totals
+// into firsts). Call from uniform control flow.
+fn place_in_group(lid: u32, group: u32, i: u32, n: u32, firsts: u32, totals: u32) {
+  let through = workgroup_inclusive_sum(lid, n);
+  if (i < entry_count()) {
+    state.words[firsts + i] = through - n;
+  }
+  if (lid == BIN_GROUP - 1u && group < group_count()) {
+    state.words[totals + group] = through;
+  }
+}
+
 // An indirect dispatch of a thread per item, BIN_GROUP to a workgroup.
 fn dispatch_size(items: u32) -> vec3<u32> {
   let workgroups = (items + BIN_GROUP - 1u) / BIN_GROUP;
@@ -141,13 +155,7 @@ fn count_boxes(
     boxes = binned(i).boxes;
     atomicStore(&entry_pairs[i], 0u);
   }
-  let through = workgroup_inclusive_sum(lid, boxes);
-  if (i < entries) {
-    state.words[i] = through - boxes;
-  }
-  if (lid == BIN_GROUP - 1u && group < group_count()) {
-    state.words[box_groups() + group] = through;
-  }
+  place_in_group(lid, group, i, boxes, 0u, box_groups());
 }
 
 @compute @workgroup_size(BIN_GROUP)
@@ -245,13 +253,7 @@ fn scan_pairs(
     n = atomicLoad(&entry_pairs[i]);
     atomicStore(&entry_pairs[i], 0u);
   }
-  let through = workgroup_inclusive_sum(lid, n);
-  if (i < entries) {
-    state.words[pair_firsts() + i] = through - n;
-  }
-  if (lid == BIN_GROUP - 1u && group < group_count()) {
-    state.words[pair_groups() + group] = through;
-  }
+  place_in_group(lid, group, i, n, pair_firsts(), pair_groups());
 }
 
 @compute @workgroup_size(BIN_GROUP)

@@ -26,7 +26,7 @@ import { SplatRenderer, type SplatDraw, type SplatDrawTarget, type SplatRenderer
 import { SplatResolve, type DifferenceMeasure } from '../render/splat-resolve';
 import { AccumulationTargets, checkAccumulation, DEFAULT_ACCUMULATION, type Accumulation } from '../render/accumulation-target';
 import type { FrameRenderer } from '../render/frame-renderer';
-import { tilePictureUsage, TileRenderer, type TilePairCounts, type TilePictureFormat, type TileRendererOptions } from '../render/tiles/tile-renderer';
+import { tilePictureUsage, TileRenderer, type TileDrawTarget, type TilePairCounts, type TilePictureFormat, type TileRendererOptions } from '../render/tiles/tile-renderer';
 import type { GpuSplats } from '../scene/gpu-splats';
 import type { DrawOrder, OrderFrame, OrderedSplats } from './draw-order';
 import { GpuSortOrder } from './gpu-sort-order';
@@ -126,6 +126,8 @@ export class SplatFrame {
   private tiles: TileRenderer | null = null;
   private tilesMade: Promise<void> | null = null;
   private readonly tileTargets: AccumulationTargets;
+  /** Reused every frame: where the tile renderer draws. */
+  private readonly tileTarget: TileDrawTarget = { picture: null as unknown as GPUTextureView, width: 0, height: 0, background: [0, 0, 0] };
   /** Which renderer drew the last frame. */
   drawnWith: FrameRenderer = 'quads';
   private tileDrawn = false;
@@ -325,14 +327,20 @@ export class SplatFrame {
     const span = timing ? this.timer.spanWrites('render') : undefined;
     const { width, height } = parameters;
     const picture = this.tileTargets.view(0, width, height);
-    const fallback = tiles.encode(encoder, { picture, width, height, background: target.background }, draw, maxEntries, 0, span?.first);
+    const tileTarget = this.tileTarget;
+    tileTarget.picture = picture;
+    tileTarget.width = width;
+    tileTarget.height = height;
+    tileTarget.background = target.background;
+    const fallback = tiles.encode(encoder, tileTarget, draw, maxEntries, 0, span?.first);
     if (!difference) {
-      if (fallback) this.resolve.encodeTilePicture(encoder, picture, fallback.state, target.view, target.background, { renderer: this.outputQuads!, draw: fallback.draw }, span?.last);
+      if (fallback) this.resolve.encodeTilePicture(encoder, picture, fallback.state, target.view, target.background, this.outputQuads!, fallback.draw, span?.last);
       else this.resolve.encodePicture(encoder, picture, target.view, span?.last);
       return;
     }
     const exact = this.tileTargets.view(1, width, height);
-    tiles.encode(encoder, { picture: exact, width, height, background: target.background }, difference.exact, exactMaxEntries, 1);
+    tileTarget.picture = exact;
+    tiles.encode(encoder, tileTarget, difference.exact, exactMaxEntries, 1);
     this.resolve.encodeDifference(encoder, picture, exact, target.view, width * height, span?.last);
   }
 

@@ -255,7 +255,7 @@ export class ViewerCore {
       }
     }
     this.lastTilePairs = this.frame.readTilePairs();
-    this.lastTilePairs?.then(this.tilePairsRead, () => {});
+    this.lastTilePairs?.then(this.tilePairsRead, ignoreFailedRead);
     this.lastTimings = null;
     if (!this.timingPending && this.frame.timer.enabled) {
       this.timingPending = true;
@@ -390,3 +390,6 @@ export class ViewerCore {
     this.uploaded.destroy();
   }
 }
+
+/** A read that failed (the device lost): nothing to learn from it. */
+function ignoreFailedRead(): void {}

@@ -104,9 +104,10 @@ export class SplatResolve {
   /**
    * Writes the tile renderer's `picture` to `target`, cleared to
    * `background` first; where the frame's pairs did not fit (`state`, the
-   * tile renderer's TileState), the picture is not read and `fallback`
-   * draws the frame's quads over the background instead, in this same
-   * pass: every frame whole, at the cost of an empty indirect draw.
+   * tile renderer's TileState), the picture is not read and
+   * `fallbackRenderer` draws `fallbackDraw`, the frame's quads, over the
+   * background instead, in this same pass: every frame whole, at the cost
+   * of an empty indirect draw.
    */
   encodeTilePicture(
     encoder: GPUCommandEncoder,
@@ -114,7 +115,8 @@ export class SplatResolve {
     state: GPUBuffer,
     target: GPUTextureView,
     background: readonly [number, number, number],
-    fallback: { renderer: SplatRenderer; draw: SplatDraw },
+    fallbackRenderer: SplatRenderer,
+    fallbackDraw: SplatDraw,
     timestampWrites?: GPURenderPassTimestampWrites,
   ): void {
     let b = this.boundTiles;
@@ -129,7 +131,7 @@ export class SplatResolve {
     const clear = this.attachment.clearValue as GPUColorDict;
     [clear.r, clear.g, clear.b] = background;
     const pass = this.begin(encoder, this.tilePicturePipeline, b.group, target, timestampWrites);
-    fallback.renderer.record(pass, fallback.draw);
+    fallbackRenderer.record(pass, fallbackDraw);
     pass.end();
   }
 

@@ -51,7 +51,7 @@ export class TileRaster {
       device.createComputePipelineAsync({ label: 'TileRaster.ranges', layout: 'auto', compute: { module: rangesModule, entryPoint: 'main' } }),
       device.createComputePipelineAsync({ label: `TileRaster.raster(${format})`, layout: 'auto', compute: { module: rasterModule, entryPoint: 'main', constants: { chunked: 0 } } }),
     ]);
-    return new TileRaster(device, frame, ranges, raster, format);
+    return new TileRaster(device, frame, ranges, raster);
   }
 
   private constructor(
@@ -59,7 +59,6 @@ export class TileRaster {
     private readonly frame: GPUBuffer,
     private readonly rangesPipeline: GPUComputePipeline,
     private readonly rasterPipeline: GPUComputePipeline,
-    readonly format: TilePictureFormat,
   ) {}
 
   /** Records the ranges dispatch (indirect: its size was written by the binning's scan). */

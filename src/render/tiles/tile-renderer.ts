@@ -139,11 +139,6 @@ export class TileRenderer {
     this.profiler = profile ? new GpuPassTimer(device, TILE_PASSES, 'TileRenderer.profile') : null;
   }
 
-  /** The picture format the raster writes. */
-  get format(): TilePictureFormat {
-    return this.raster.format;
-  }
-
   /** Pairs the buffers hold now. */
   get capacity(): number {
     return this.sorter.capacity;
