@@ -25,7 +25,7 @@ import { SplatProjector, type SplatProjectorOptions } from '../render/splat-proj
 import { SplatRenderer, type SplatDraw, type SplatDrawTarget, type SplatRendererOptions } from '../render/splat-renderer';
 import { SplatResolve, type DifferenceMeasure } from '../render/splat-resolve';
 import { AccumulationTargets, checkAccumulation, DEFAULT_ACCUMULATION, type Accumulation } from '../render/accumulation-target';
-import type { FrameRenderer } from '../render/frame-renderer';
+import type { FrameRenderer, SplatOrder } from '../render/frame-renderer';
 import { tilePictureUsage, TileRenderer, type TileDrawTarget, type TilePairCounts, type TilePictureFormat, type TileRendererOptions } from '../render/tiles/tile-renderer';
 import type { GpuSplats } from '../scene/gpu-splats';
 import type { DrawOrder, OrderFrame, OrderedSplats } from './draw-order';
@@ -49,8 +49,13 @@ export function tilePictureFormat(accumulation: Accumulation): TilePictureFormat
   return accumulation === 'rgba32float' ? 'rgba32float' : 'rgba16float';
 }
 
-/** What a frame shows: the picture, or where the order on screen changes it (the sort difference view). */
-export type FrameView = 'picture' | 'difference';
+/**
+ * What a frame shows: the picture; where the order on screen changes it
+ * against the exact order (the sort difference view); or where ordering
+ * each pixel's splats by their own depth changes it against the centre
+ * depths (the per-pixel order view: the tile renderer draws both).
+ */
+export type FrameView = 'picture' | 'difference' | 'pixel-order';
 
 export interface FrameEncodeOptions {
   /** Measure the ordering error of the drawn order too. */
@@ -63,6 +68,12 @@ export interface FrameEncodeOptions {
    * the device sorts); `drawnWith` says which drew.
    */
   renderer?: FrameRenderer;
+  /**
+   * Default 'centre-depth'. 'per-pixel' orders each pixel's splats by their
+   * depth along its ray; only the tile renderer can (quads draw centre
+   * depths); `drawnOrder` says which order drew.
+   */
+  order?: SplatOrder;
 }
 
 export class SplatFrame {
@@ -130,6 +141,8 @@ export class SplatFrame {
   private readonly tileTarget: TileDrawTarget = { picture: null as unknown as GPUTextureView, width: 0, height: 0, background: [0, 0, 0] };
   /** Which renderer drew the last frame. */
   drawnWith: FrameRenderer = 'quads';
+  /** Which order the last frame's pixels were blended in. */
+  drawnOrder: SplatOrder = 'centre-depth';
   private tileDrawn = false;
 
   /** Makes the tile renderer (its shaders and pair sort); frames may draw with tiles once this resolves. */
@@ -180,6 +193,11 @@ export class SplatFrame {
   /** True once prepareDifferenceView has finished. */
   get canShowDifference(): boolean {
     return this.exactOrder !== null;
+  }
+
+  /** The per-pixel order view can be drawn: the tile renderer is made and the frame blends in floats. */
+  get canShowPixelOrder(): boolean {
+    return this.tiles !== null && this.targets !== null;
   }
 
   /** Shows `scene` from the next frame on (the caller owns and destroys it); null: none, the background alone. */
