@@ -1,18 +1,29 @@
 // Tile raster: one workgroup per 16×16 tile, an invocation per pixel. The
 // tile's pairs (sorted by tile, each tile's run back to front) are read
-// from the run's end, so splats blend front to back; batches of RASTER_BATCH
-// footprints go through workgroup memory, each loaded once for all 256
-// pixels. The rules are the reference rasterizer's: alpha =
-// min(0.99, opacity * gaussian), nothing under 1/255, and a pixel stops,
-// without that splat, once its transmittance would fall under 1e-4; the
-// workgroup stops when all its pixels have. The sum stays in f32 registers
-// and each pixel is written once: colour + transmittance * background.
+// from the run's end, so splats arrive front to back by their centres'
+// depths; batches of raster_batch footprints go through workgroup memory,
+// each loaded once for all 256 pixels. The rules are the reference
+// rasterizer's: alpha = min(0.99, opacity * gaussian), nothing under 1/255,
+// and a pixel stops, without that splat, once its transmittance would fall
+// under 1e-4; the workgroup stops when all its pixels have. The sum stays
+// in f32 registers and each pixel is written once: colour + transmittance
+// * background.
+//
+// Two orders (src/render/frame-renderer.ts, SplatOrder):
+// - main: the centre-depth order, each splat blended as it arrives;
+// - main_per_pixel: each pixel's own order, by the splat's depth along the
+//   pixel's ray (shaders/tile_ray_shape.wgsl). A pixel keeps the
+//   PIXEL_QUEUE nearest splats it has met and not yet blended, sorted by
+//   that depth; once full, each arrival pushes out the nearest of them (or
+//   itself), which is blended; after the run the queue is blended in order.
+//   Exact wherever no splat at a pixel is more than PIXEL_QUEUE places from
+//   its centre-depth place among the splats that reach that pixel.
 //
 // A frame whose pairs did not fit (total > capacity) writes nothing: the
 // quads drew it just before (src/render/tiles/tile-renderer.ts), so no
 // tile is ever shown with pairs missing, and the buffers grow for the next
-// frame. PICTURE_FORMAT is set when the module is made.
-// Slots: TILE_RASTER_SLOTS.
+// frame. PICTURE_FORMAT and PIXEL_QUEUE are set when the module is made.
+// Slots: TILE_RASTER_SLOTS (ray_shapes: the per-pixel entry only).
 
 @group(0) @binding(0) var<uniform> frame: Frame;
 @group(0) @binding(1) var<storage, read> state: TileState;
@@ -20,20 +31,121 @@
 @group(0) @binding(3) var<storage, read> sorted_splats: array<u32>;
 @group(0) @binding(4) var<storage, read> records: array<ProjectedSplat>;
 @group(0) @binding(5) var picture: texture_storage_2d<PICTURE_FORMAT, write>;
+@group(0) @binding(6) var<storage, read> ray_shapes: array<vec4<f32>>;
 
-const RASTER_BATCH: u32 = TILE_SIZE * TILE_SIZE;
+// Footprints a batch holds: 256 for the centre-depth order (14 floats each,
+// 14 KiB of the 16 KiB every device gives a workgroup), 128 for the
+// per-pixel order (26 floats each: 13 KiB).
+override raster_batch: u32;
 const ALPHA_MAX: f32 = 0.99;
 const ALPHA_MIN: f32 = 1.0 / 255.0;
 const T_STOP: f32 = 1e-4;
+const PIXEL_QUEUE: u32 = 8u;
 
-// A batch of footprints, as the pixel loop reads them (14 floats each:
-// 14 KiB of the 16 KiB every device gives a workgroup).
-var<workgroup> batch_centre_mid: array<vec4<f32>, RASTER_BATCH>;
-var<workgroup> batch_to_sigma: array<vec4<f32>, RASTER_BATCH>;
-var<workgroup> batch_look: array<vec4<f32>, RASTER_BATCH>;
-var<workgroup> batch_half: array<vec2<f32>, RASTER_BATCH>;
+var<workgroup> batch_centre_mid: array<vec4<f32>, raster_batch>;
+var<workgroup> batch_to_sigma: array<vec4<f32>, raster_batch>;
+var<workgroup> batch_look: array<vec4<f32>, raster_batch>;
+var<workgroup> batch_half: array<vec2<f32>, raster_batch>;
+// The per-pixel order's ray shapes (tile_ray_shape.wgsl's three vec4).
+var<workgroup> batch_shape_a: array<vec4<f32>, raster_batch>;
+var<workgroup> batch_shape_b: array<vec4<f32>, raster_batch>;
+var<workgroup> batch_shape_c: array<vec4<f32>, raster_batch>;
 var<workgroup> pixels_done: atomic<u32>;
 var<workgroup> all_done: u32;
+
+// A tile's run of pairs: sorted_splats[first - k] is its k-th splat, front
+// to back (by centre depth), k < count. The same in every invocation (the
+// loops over batches must be uniform).
+struct Run {
+  first: u32,
+  count: u32,
+}
+
+fn tile_run(tile: vec2<u32>) -> Run {
+  let range = ranges[tile.y * tile_grid().x + tile.x];
+  return Run(range.y - 1u, select(0u, range.y - range.x, range.y > range.x));
+}
+
+// One pixel of the tile: where it is, and its blend so far.
+struct Pixel {
+  xy: vec2<u32>,
+  inside: bool,
+  // Its centre in pixels from the window's middle, y up (the projector's frame).
+  p: vec2<f32>,
+  transmittance: f32,
+  color: vec3<f32>,
+  done: bool,
+}
+
+fn start_pixel(tile: vec2<u32>, local: vec2<u32>) -> Pixel {
+  var px: Pixel;
+  let size = vec2<u32>(frame.viewport);
+  px.xy = tile * TILE_SIZE + local;
+  px.inside = all(px.xy < size);
+  let half_view = 0.5 * frame.viewport;
+  px.p = vec2<f32>(f32(px.xy.x) + 0.5 - half_view.x, half_view.y - f32(px.xy.y) - 0.5);
+  px.transmittance = 1.0;
+  px.color = vec3<f32>(0.0);
+  px.done = !px.inside;
+  if (px.done) {
+    atomicAdd(&pixels_done, 1u);
+  }
+  return px;
+}
+
+// True (the same in every invocation) once every pixel of the tile has stopped.
+fn tile_done(lid: u32) -> bool {
+  if (lid == 0u) {
+    all_done = select(0u, 1u, atomicLoad(&pixels_done) == TILE_SIZE * TILE_SIZE);
+  }
+  return workgroupUniformLoad(&all_done) != 0u;
+}
+
+// Loads the run's splat `k` (its footprint) into batch slot `slot`; returns its id.
+fn load_footprint(run: Run, k: u32, slot: u32) -> u32 {
+  let id = sorted_splats[run.first - k];
+  let f = footprint(records[id]);
+  batch_centre_mid[slot] = vec4<f32>(f.centre, f.mid);
+  batch_to_sigma[slot] = vec4<f32>(f.to_sigma_x, f.to_sigma_y);
+  batch_look[slot] = vec4<f32>(f.color, f.opacity);
+  batch_half[slot] = f.half;
+  return id;
+}
+
+// Batch splat j's alpha at p, as the quad path's fragment has it; 0 outside its quad.
+fn alpha_at(j: u32, p: vec2<f32>) -> f32 {
+  let centre_mid = batch_centre_mid[j];
+  let to_sigma = batch_to_sigma[j];
+  let d = p - centre_mid.xy;
+  let along = vec2<f32>(dot(d, to_sigma.xy), dot(d, to_sigma.zw));
+  if (any(abs(along) > batch_half[j])) {
+    return 0.0;
+  }
+  let sigma = centre_mid.zw + along;
+  return min(ALPHA_MAX, batch_look[j].w * exp(-0.5 * dot(sigma, sigma)));
+}
+
+// Blends one splat into the pixel, front to back; the pixel stops (without it) once opaque.
+fn blend(px: ptr<function, Pixel>, alpha: f32, color: vec3<f32>) {
+  if ((*px).done || alpha < ALPHA_MIN) {
+    return;
+  }
+  let next = (*px).transmittance * (1.0 - alpha);
+  if (next < T_STOP) {
+    (*px).done = true;
+    atomicAdd(&pixels_done, 1u);
+    return;
+  }
+  (*px).color += color * (alpha * (*px).transmittance);
+  (*px).transmittance = next;
+}
+
+fn finish_pixel(px: Pixel) {
+  if (px.inside) {
+    let background = vec3<f32>(state.background_r, state.background_g, state.background_b);
+    textureStore(picture, px.xy, vec4<f32>(px.color + px.transmittance * background, 1.0));
+  }
+}
 
 @compute @workgroup_size(TILE_SIZE, TILE_SIZE)
 fn main(
@@ -44,67 +156,114 @@ fn main(
   if (state.total > state.capacity) {
     return;
   }
-  let size = vec2<u32>(frame.viewport);
-  let pixel = wid.xy * TILE_SIZE + local.xy;
-  let inside = all(pixel < size);
-  let half_view = 0.5 * frame.viewport;
-  let p = vec2<f32>(f32(pixel.x) + 0.5 - half_view.x, half_view.y - f32(pixel.y) - 0.5);
-  let range = ranges[wid.y * tile_grid().x + wid.x];
-  let count = select(0u, range.y - range.x, range.y > range.x);
-
-  var transmittance = 1.0;
-  var color = vec3<f32>(0.0);
-  var done = !inside;
-  if (done) {
-    atomicAdd(&pixels_done, 1u);
-  }
-  for (var start = 0u; start < count; start += RASTER_BATCH) {
-    if (lid == 0u) {
-      all_done = select(0u, 1u, atomicLoad(&pixels_done) == RASTER_BATCH);
-    }
-    if (workgroupUniformLoad(&all_done) != 0u) {
+  let run = tile_run(wid.xy);
+  var px = start_pixel(wid.xy, local.xy);
+  for (var start = 0u; start < run.count; start += raster_batch) {
+    if (tile_done(lid)) {
       break;
     }
-    let k = start + lid;
-    if (k < count) {
-      let f = footprint(records[sorted_splats[range.y - 1u - k]]);
-      batch_centre_mid[lid] = vec4<f32>(f.centre, f.mid);
-      batch_to_sigma[lid] = vec4<f32>(f.to_sigma_x, f.to_sigma_y);
-      batch_look[lid] = vec4<f32>(f.color, f.opacity);
-      batch_half[lid] = f.half;
+    if (lid < raster_batch && start + lid < run.count) {
+      load_footprint(run, start + lid, lid);
     }
     workgroupBarrier();
-    let batch = min(RASTER_BATCH, count - start);
-    if (!done) {
-      for (var j = 0u; j < batch; j++) {
-        let centre_mid = batch_centre_mid[j];
-        let to_sigma = batch_to_sigma[j];
-        let d = p - centre_mid.xy;
-        let along = vec2<f32>(dot(d, to_sigma.xy), dot(d, to_sigma.zw));
-        if (any(abs(along) > batch_half[j])) {
-          continue;  // outside the quad
-        }
-        let sigma = centre_mid.zw + along;
-        let look = batch_look[j];
-        let alpha = min(ALPHA_MAX, look.w * exp(-0.5 * dot(sigma, sigma)));
-        if (alpha < ALPHA_MIN) {
-          continue;
-        }
-        let next = transmittance * (1.0 - alpha);
-        if (next < T_STOP) {
-          done = true;
-          atomicAdd(&pixels_done, 1u);
-          break;
-        }
-        color += look.rgb * (alpha * transmittance);
-        transmittance = next;
-      }
+    let batch = min(raster_batch, run.count - start);
+    for (var j = 0u; j < batch && !px.done; j++) {
+      blend(&px, alpha_at(j, px.p), batch_look[j].rgb);
     }
     // The batch is read by all before the next one overwrites it.
     workgroupBarrier();
   }
-  if (inside) {
-    let background = vec3<f32>(state.background_r, state.background_g, state.background_b);
-    textureStore(picture, pixel, vec4<f32>(color + transmittance * background, 1.0));
+  finish_pixel(px);
+}
+
+@compute @workgroup_size(TILE_SIZE, TILE_SIZE)
+fn main_per_pixel(
+  @builtin(workgroup_id) wid: vec3<u32>,
+  @builtin(local_invocation_id) local: vec3<u32>,
+  @builtin(local_invocation_index) lid: u32,
+) {
+  if (state.total > state.capacity) {
+    return;
   }
+  let run = tile_run(wid.xy);
+  var px = start_pixel(wid.xy, local.xy);
+  // The pixel's ray, d = (slope, −1) in view space: the projection's
+  // x_ndc = P00·x/−z − P20 inverted (P20, P21: its lens shift).
+  let ndc = px.p / (0.5 * frame.viewport);
+  let slope = (ndc + vec2<f32>(frame.projection[2][0], frame.projection[2][1])) / vec2<f32>(frame.projection[0][0], frame.projection[1][1]);
+  let quad = vec3<f32>(slope.x * slope.x, 2.0 * slope.x * slope.y, slope.y * slope.y);
+
+  // The queue, nearest last: depth, alpha, colour (rg as two f16, b).
+  // Empty places hold depth −inf and alpha 0, so they sit at the end and
+  // push out nothing.
+  var queue_depth: array<f32, PIXEL_QUEUE>;
+  var queue_alpha: array<f32, PIXEL_QUEUE>;
+  var queue_rg: array<u32, PIXEL_QUEUE>;
+  var queue_b: array<f32, PIXEL_QUEUE>;
+  for (var i = 0u; i < PIXEL_QUEUE; i++) {
+    queue_depth[i] = -1e38;
+    queue_alpha[i] = 0.0;
+    queue_rg[i] = 0u;
+    queue_b[i] = 0.0;
+  }
+
+  for (var start = 0u; start < run.count; start += raster_batch) {
+    if (tile_done(lid)) {
+      break;
+    }
+    if (lid < raster_batch && start + lid < run.count) {
+      let id = load_footprint(run, start + lid, lid);
+      let a = ray_shapes[3u * id];
+      let b = ray_shapes[3u * id + 1u];
+      batch_shape_a[lid] = a;
+      batch_shape_b[lid] = b;
+      batch_shape_c[lid] = ray_shapes[3u * id + 2u];
+    }
+    workgroupBarrier();
+    let batch = min(raster_batch, run.count - start);
+    for (var j = 0u; j < batch && !px.done; j++) {
+      let alpha = alpha_at(j, px.p);
+      if (alpha < ALPHA_MIN) {
+        continue;
+      }
+      // t* = dᵀ u / dᵀ A d with d = (slope, −1).
+      let a = batch_shape_a[j];
+      let b = batch_shape_b[j];
+      let c = batch_shape_c[j];
+      let along = dot(vec2<f32>(b.z, b.w), slope) - c.x;
+      let spread = dot(vec3<f32>(a.x, a.y, a.z), quad) - 2.0 * dot(vec2<f32>(a.w, b.x), slope) + b.y;
+      // Edge on to a flat splat: no peak along the ray; its centre depth stands.
+      // Within its own depth extent (tile_ray_shape.wgsl).
+      var carry_depth = clamp(select(c.y, along / spread, spread > 1e-20), c.y - c.z, c.y + c.z);
+      var carry_alpha = alpha;
+      let look = batch_look[j].rgb;
+      var carry_rg = pack2x16float(look.rg);
+      var carry_b = look.b;
+      // One pass of insertion: each place keeps the farther of itself and
+      // the carry; what leaves the last place is the nearest of all.
+      for (var i = 0u; i < PIXEL_QUEUE; i++) {
+        let swap = carry_depth > queue_depth[i];
+        let depth = queue_depth[i];
+        let alpha_i = queue_alpha[i];
+        let rg = queue_rg[i];
+        let b_i = queue_b[i];
+        queue_depth[i] = select(depth, carry_depth, swap);
+        queue_alpha[i] = select(alpha_i, carry_alpha, swap);
+        queue_rg[i] = select(rg, carry_rg, swap);
+        queue_b[i] = select(b_i, carry_b, swap);
+        carry_depth = select(carry_depth, depth, swap);
+        carry_alpha = select(carry_alpha, alpha_i, swap);
+        carry_rg = select(carry_rg, rg, swap);
+        carry_b = select(carry_b, b_i, swap);
+      }
+      blend(&px, carry_alpha, vec3<f32>(unpack2x16float(carry_rg), carry_b));
+    }
+    workgroupBarrier();
+  }
+  // The rest, nearest first (empty places have alpha 0: blend skips them).
+  for (var i = 0u; i < PIXEL_QUEUE; i++) {
+    let at = PIXEL_QUEUE - 1u - i;
+    blend(&px, queue_alpha[at], vec3<f32>(unpack2x16float(queue_rg[at]), queue_b[at]));
+  }
+  finish_pixel(px);
 }

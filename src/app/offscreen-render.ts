@@ -12,7 +12,7 @@ import { cameraMatrices, type CameraFile } from './camera-file';
 import type { GpuSplats } from '../scene/gpu-splats';
 import type { ScreenFilter } from '../scene/anti-aliasing';
 import type { FrameParameters } from '../render/frame-uniforms';
-import type { FrameRenderer } from '../render/frame-renderer';
+import type { FrameRenderer, SplatOrder } from '../render/frame-renderer';
 import type { DifferenceMeasure } from '../render/splat-resolve';
 import { readTextureRgba } from '../gpu/readback';
 
@@ -69,7 +69,7 @@ export async function renderOffscreen(
   order: DrawOrder,
   scene: GpuSplats,
   camera: CameraFile,
-  options: { keyBits?: number; splatScale?: number; view?: FrameView; screenFilter?: ScreenFilter; shiftNdc?: readonly [number, number]; renderer?: FrameRenderer } = {},
+  options: { keyBits?: number; splatScale?: number; view?: FrameView; screenFilter?: ScreenFilter; shiftNdc?: readonly [number, number]; renderer?: FrameRenderer; order?: SplatOrder } = {},
 ): Promise<OffscreenPicture> {
   const { width, height } = camera;
   const parameters: FrameParameters = {
@@ -93,14 +93,14 @@ export async function renderOffscreen(
   try {
     const draw = () => {
       const encoder = device.createCommandEncoder({ label: 'renderOffscreen' });
-      frame.encode(encoder, parameters, { view: texture.createView(), background: camera.background }, order, { view: options.view, renderer: options.renderer });
+      frame.encode(encoder, parameters, { view: texture.createView(), background: camera.background }, order, { view: options.view, renderer: options.renderer, order: options.order });
       device.queue.submit([encoder.finish()]);
     };
     draw();
     // A tile frame that outgrew its pair buffers drew nothing new: they are grown by now, so it is drawn again.
     if ((await frame.readTilePairs())?.overflowed) draw();
     const timings = await frame.readTimings();
-    const difference = options.view === 'difference' ? await frame.readDifference() : null;
+    const difference = options.view === 'difference' || options.view === 'pixel-order' ? await frame.readDifference() : null;
     const rgba = await readTextureRgba(device, texture);
     return { width, height, rgba, timings, difference };
   } finally {

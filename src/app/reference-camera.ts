@@ -6,7 +6,7 @@
  */
 import { mat4 } from 'gl-matrix';
 import { cameraMatrices, type CameraFile } from './camera-file';
-import { renderReference, type ReferencePicture } from '../render/reference-rasterizer';
+import { renderReference, type ReferenceOrder, type ReferencePicture } from '../render/reference-rasterizer';
 import type { SplatCloud } from '../scene/splat-cloud';
 import type { ScreenFilter } from '../scene/anti-aliasing';
 
@@ -17,6 +17,8 @@ export interface ReferenceOptions {
   screenFilter?: ScreenFilter;
   /** A lens shift in NDC, as the viewer's projection has beside overlays (projectionMatrix()[8], [9]); none by default. */
   shiftNdc?: readonly [number, number];
+  /** The order each pixel blends in: the reference's centre depths by default (src/render/reference-pixel-order.ts has the per-pixel one). */
+  order?: ReferenceOrder;
 }
 
 /** Renders `cloud` from a camera file as the reference rasterizer does (cameraMatrices gives the view). */
@@ -35,5 +37,5 @@ export function renderReferenceCamera(cloud: SplatCloud, camera: CameraFile, opt
     background: camera.background,
     shiftNdc: options.shiftNdc?.[0],
     shiftNdcY: options.shiftNdc?.[1],
-  });
+  }, options.order);
 }

@@ -49,6 +49,13 @@ export function tilePictureFormat(accumulation: Accumulation): TilePictureFormat
   return accumulation === 'rgba32float' ? 'rgba32float' : 'rgba16float';
 }
 
+/** The second picture of a tile frame's heat map: its draw, and whether it is blended per pixel. */
+interface SecondTileDraw {
+  draw: SplatDraw | null;
+  maxEntries: number;
+  perPixelScene: GpuSplats | null;
+}
+
 /**
  * What a frame shows: the picture; where the order on screen changes it
  * against the exact order (the sort difference view); or where ordering
@@ -141,6 +148,8 @@ export class SplatFrame {
   private readonly tileTarget: TileDrawTarget = { picture: null as unknown as GPUTextureView, width: 0, height: 0, background: [0, 0, 0] };
   /** Which renderer drew the last frame. */
   drawnWith: FrameRenderer = 'quads';
+  /** Reused every frame: the second picture of a tile frame's heat map. */
+  private readonly secondTileDraw: SecondTileDraw = { draw: null, maxEntries: 0, perPixelScene: null };
   /** Which order the last frame's pixels were blended in. */
   drawnOrder: SplatOrder = 'centre-depth';
   private tileDrawn = false;
@@ -154,6 +163,22 @@ export class SplatFrame {
       this.outputQuads = outputQuads;
       this.tiles = tiles;
     }));
+  }
+
+  /**
+   * Makes what the per-pixel order needs (the tile renderer, then its
+   * per-pixel raster); frames asking for that order draw centre depths
+   * until this resolves.
+   */
+  preparePerPixel(): Promise<void> {
+    return (this.perPixelMade ??= this.prepareTiles().then(() => this.tiles!.preparePerPixel()));
+  }
+
+  private perPixelMade: Promise<void> | null = null;
+
+  /** True once preparePerPixel has finished. */
+  get perPixelReady(): boolean {
+    return this.tiles?.perPixelReady ?? false;
   }
 
   /** Quads into the output format: they draw a tile frame whose pairs did not fit, in the resolve pass. */
@@ -195,9 +220,9 @@ export class SplatFrame {
     return this.exactOrder !== null;
   }
 
-  /** The per-pixel order view can be drawn: the tile renderer is made and the frame blends in floats. */
+  /** The per-pixel order view can be drawn: preparePerPixel has finished and the frame blends in floats. */
   get canShowPixelOrder(): boolean {
-    return this.tiles !== null && this.targets !== null;
+    return this.perPixelReady && this.targets !== null;
   }
 
   /** Shows `scene` from the next frame on (the caller owns and destroys it); null: none, the background alone. */
@@ -235,6 +260,8 @@ export class SplatFrame {
     let measured = false;
     const difference = options.view === 'difference';
     if (difference && !this.exactOrder) throw new Error('the sort difference view was asked for before prepareDifferenceView() finished');
+    const pixelOrderView = options.view === 'pixel-order';
+    if (pixelOrderView && !this.canShowPixelOrder) throw new Error(`the per-pixel order view was asked for before preparePerPixel() finished${this.targets ? '' : `, or without a float accumulation ('${this.accumulation}')`}`);
     if (scene && scene.count > 0) {
       const projector = this.projector;
       const keyTarget = order.keyTarget(scene.count);
@@ -267,15 +294,35 @@ export class SplatFrame {
         exact = this.exactOrder!.encode(f);
       }
     }
-    const tiles = options.renderer === 'tiles' && this.tiles && !this.tiles.beyondLimit ? this.tiles : null;
+    const tiles = (options.renderer === 'tiles' || pixelOrderView) && this.tiles && !this.tiles.beyondLimit ? this.tiles : null;
     this.drawnWith = tiles ? 'tiles' : 'quads';
     this.tileDrawn = tiles !== null;
+    // The per-pixel order once its raster is made (centre depths until then; the caller prepares it).
+    this.drawnOrder = tiles && options.order === 'per-pixel' && tiles.perPixelReady ? 'per-pixel' : 'centre-depth';
+    this.tileTarget.perPixelScene = this.drawnOrder === 'per-pixel' ? scene : null;
     // Quads are drawn from the indirect draw's vertex count, tiles bin the order's entry count.
     const countOf = tiles ? 'entries' : 'vertices';
     const draw = this.drawOf(this.draw, drawn, countOf);
     const exactDraw = difference ? { exact: this.drawOf(this.exactDraw, exact, countOf) } : null;
-    if (tiles) this.encodeTiles(tiles, encoder, parameters, target, draw, drawn?.maxCount ?? 0, exactDraw, exact?.maxCount ?? 0, timing);
-    else this.encodeDraws(encoder, parameters, target, draw, exactDraw, timing);
+    if (tiles) {
+      const second = this.secondTileDraw;
+      if (pixelOrderView) {
+        // The drawn order in centre depths, then blended per pixel.
+        this.drawnOrder = 'per-pixel';
+        second.perPixelScene = scene;
+        this.tileTarget.perPixelScene = null;
+        second.draw = draw;
+        second.maxEntries = drawn?.maxCount ?? 0;
+      } else if (exactDraw) {
+        // The exact order, in the same order per pixel.
+        second.perPixelScene = this.tileTarget.perPixelScene ?? null;
+        second.draw = exactDraw.exact;
+        second.maxEntries = exact?.maxCount ?? 0;
+      }
+      this.encodeTiles(tiles, encoder, parameters, target, draw, drawn?.maxCount ?? 0, pixelOrderView || exactDraw ? second : null, timing);
+    } else {
+      this.encodeDraws(encoder, parameters, target, draw, exactDraw, timing);
+    }
     if (timing) {
       this.timed.add('render');
       this.timer.resolve(encoder);
@@ -327,9 +374,11 @@ export class SplatFrame {
   }
 
   /**
-   * The tile renderer's passes: the picture (and with `difference` the
-   * exact order's) drawn into the tile targets, then the same resolve as
-   * the quads'. Timed as one span ('render').
+   * The tile renderer's passes: the picture, and with `second` a second
+   * picture (the exact order's, or the same order blended per pixel)
+   * drawn into the second tile target and resolved with the first as the
+   * heat map of where they differ; else the same resolve as the quads'.
+   * Timed as one span ('render').
    */
   private encodeTiles(
     tiles: TileRenderer,
@@ -338,8 +387,7 @@ export class SplatFrame {
     target: SplatDrawTarget,
     draw: SplatDraw | null,
     maxEntries: number,
-    difference: { exact: SplatDraw | null } | null,
-    exactMaxEntries: number,
+    second: SecondTileDraw | null,
     timing: boolean,
   ): void {
     const span = timing ? this.timer.spanWrites('render') : undefined;
@@ -351,15 +399,16 @@ export class SplatFrame {
     tileTarget.height = height;
     tileTarget.background = target.background;
     const fallback = tiles.encode(encoder, tileTarget, draw, maxEntries, 0, span?.first);
-    if (!difference) {
+    if (!second) {
       if (fallback) this.resolve.encodeTilePicture(encoder, picture, fallback.state, target.view, target.background, this.outputQuads!, fallback.draw, span?.last);
       else this.resolve.encodePicture(encoder, picture, target.view, span?.last);
       return;
     }
-    const exact = this.tileTargets.view(1, width, height);
-    tileTarget.picture = exact;
-    tiles.encode(encoder, tileTarget, difference.exact, exactMaxEntries, 1);
-    this.resolve.encodeDifference(encoder, picture, exact, target.view, width * height, span?.last);
+    const other = this.tileTargets.view(1, width, height);
+    tileTarget.picture = other;
+    tileTarget.perPixelScene = second.perPixelScene;
+    tiles.encode(encoder, tileTarget, second.draw, second.maxEntries, 1);
+    this.resolve.encodeDifference(encoder, picture, other, target.view, width * height, span?.last);
   }
 
   /**

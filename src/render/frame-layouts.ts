@@ -159,5 +159,16 @@ export const TILE_BIN_SLOTS = defineBindSlots('TileBinning', ['tile_bin.wgsl'], 
 /** Each tile's run in the sorted pairs (shaders/tile_ranges.wgsl). */
 export const TILE_RANGES_SLOTS = defineBindSlots('TileRaster.ranges', ['tile_ranges.wgsl'], { state: 0, sorted_keys: 1, ranges: 2 });
 
-/** The tile raster (shaders/tile_raster.wgsl). */
-export const TILE_RASTER_SLOTS = defineBindSlots('TileRaster', ['tile_raster.wgsl'], { frame: 0, state: 1, ranges: 2, sorted_splats: 3, records: 4, picture: 5 });
+/** The tile raster (shaders/tile_raster.wgsl); ray_shapes is bound for the per-pixel order only. */
+export const TILE_RASTER_SLOTS = defineBindSlots('TileRaster', ['tile_raster.wgsl'], { frame: 0, state: 1, ranges: 2, sorted_splats: 3, records: 4, picture: 5, ray_shapes: 6 });
+
+/** The per-pixel order's ray shapes (shaders/tile_ray_shape.wgsl): after the scene's slots, in its group. */
+export const TILE_RAY_SHAPE_SLOTS = defineBindSlots('TileRayShapes', ['tile_ray_shape.wgsl'], {
+  frame: 0,
+  state: FIRST_PASS_BINDING,
+  order: FIRST_PASS_BINDING + 1,
+  ray_shapes: FIRST_PASS_BINDING + 2,
+});
+
+/** Bytes of one splat's ray shape (three vec4: shaders/tile_ray_shape.wgsl). */
+export const RAY_SHAPE_BYTES = 48;

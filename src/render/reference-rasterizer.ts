@@ -85,13 +85,16 @@ export interface ReferencePicture {
   rgb: Float32Array;
 }
 
+/** Values per splat of Preprocessed.rayShape. */
+export const RAY_SHAPE_VALUES = 10;
 /** The reference's tile size in pixels (BLOCK_X = BLOCK_Y). */
 export const TILE = 16;
 const NEAR = 0.2;
 const ALPHA_MAX = 0.99;
 /** A splat whose alpha at a pixel is below this is skipped there. */
 export const ALPHA_MIN = 1 / 255;
-const T_STOP = 0.0001;
+/** A pixel stops, without the splat, once its transmittance would fall under this. */
+export const T_STOP = 0.0001;
 const SH_C0 = 0.28209479177387814;
 const SH_C1 = 0.4886025119029199;
 const SH_C2 = [1.0925484305920792, -1.0925484305920792, 0.31539156525252005, -1.0925484305920792, 0.5462742152960396] as const;
@@ -99,47 +102,75 @@ const SH_C3 = [-0.5900435899266435, 2.890611442640554, -0.4570457994644658, 0.37
 
 const f = Math.fround;
 
+/**
+ * How a pixel blends the splats of its tile's list (by increasing centre
+ * depth): writes its colour sum and transmittance into out[0..3]. The
+ * reference blends them in list order; src/render/reference-pixel-order.ts
+ * orders them per pixel.
+ */
+export type PixelBlend = (splats: Preprocessed, list: Int32Array, px: number, py: number, out: Float32Array) => void;
+
+/** An order a reference picture is blended in: whether it needs the splats' ray shapes, and its pixel rule. */
+export interface ReferenceOrder {
+  rayShapes: boolean;
+  blend: PixelBlend;
+}
+
+/** The reference's own order: each tile's list, by increasing centre depth. */
+export const CENTRE_DEPTH_ORDER: ReferenceOrder = { rayShapes: false, blend: blendInListOrder };
+
 /** Renders `cloud` from frame parameters (a view matrix; src/app/reference-camera.ts takes a camera file). */
-export function renderReference(cloud: SplatCloud, view: ReferenceView): ReferencePicture {
+export function renderReference(cloud: SplatCloud, view: ReferenceView, order: ReferenceOrder = CENTRE_DEPTH_ORDER): ReferencePicture {
   const { width, height } = view;
   const tilesX = Math.ceil(width / TILE);
   const tilesY = Math.ceil(height / TILE);
-  const splats = preprocess(cloud, view, { shDegree: view.shDegree });
+  const splats = preprocess(cloud, view, { shDegree: view.shDegree, rayShapes: order.rayShapes });
   const lists = binByTile(splats, tilesX, tilesY);
 
   const rgb = new Float32Array(width * height * 3);
   const [bgR, bgG, bgB] = view.background;
-  const { color } = splats;
+  const sum = new Float32Array(4);
   for (let ty = 0; ty < tilesY; ty++) {
     for (let tx = 0; tx < tilesX; tx++) {
       const list = lists[ty * tilesX + tx]!;
       for (let py = ty * TILE; py < Math.min(height, (ty + 1) * TILE); py++) {
         for (let px = tx * TILE; px < Math.min(width, (tx + 1) * TILE); px++) {
-          let T = 1;
-          let r = 0;
-          let g = 0;
-          let b = 0;
-          for (let n = 0; n < list.length; n++) {
-            const k = list[n]!;
-            const alpha = alphaAt(splats, k, px, py);
-            if (alpha < ALPHA_MIN) continue;
-            const nextT = f(T * f(1 - alpha));
-            if (nextT < T_STOP) break;
-            const w = f(alpha * T);
-            r = f(r + f(color[3 * k]! * w));
-            g = f(g + f(color[3 * k + 1]! * w));
-            b = f(b + f(color[3 * k + 2]! * w));
-            T = nextT;
-          }
+          order.blend(splats, list, px, py, sum);
+          const T = sum[3]!;
           const at = 3 * (py * width + px);
-          rgb[at] = r + T * bgR;
-          rgb[at + 1] = g + T * bgG;
-          rgb[at + 2] = b + T * bgB;
+          rgb[at] = sum[0]! + T * bgR;
+          rgb[at + 1] = sum[1]! + T * bgG;
+          rgb[at + 2] = sum[2]! + T * bgB;
         }
       }
     }
   }
   return { width, height, rgb };
+}
+
+/** The reference's pixel: its tile's list front to back, stopping once opaque. */
+function blendInListOrder(splats: Preprocessed, list: Int32Array, px: number, py: number, out: Float32Array): void {
+  const { color } = splats;
+  let T = 1;
+  let r = 0;
+  let g = 0;
+  let b = 0;
+  for (let n = 0; n < list.length; n++) {
+    const k = list[n]!;
+    const alpha = alphaAt(splats, k, px, py);
+    if (alpha < ALPHA_MIN) continue;
+    const nextT = f(T * f(1 - alpha));
+    if (nextT < T_STOP) break;
+    const w = f(alpha * T);
+    r = f(r + f(color[3 * k]! * w));
+    g = f(g + f(color[3 * k + 1]! * w));
+    b = f(b + f(color[3 * k + 2]! * w));
+    T = nextT;
+  }
+  out[0] = r;
+  out[1] = g;
+  out[2] = b;
+  out[3] = T;
 }
 
 /**
@@ -172,6 +203,16 @@ export interface Preprocessed {
   color: Float32Array;
   /** Tile rectangle: min x, min y, max x, max y (max exclusive). */
   rect: Int32Array;
+  /**
+   * With `rayShapes`: per kept splat (RAY_SHAPE_VALUES) A (xx, xy, yy, xz,
+   * yz, zz), u = A·μ, and 3σ of its depth, A the adjugate of its covariance
+   * in the reference camera (Σ⁻¹ up to scale) and μ its mean there: its
+   * density along a pixel's ray d (z = 1) peaks at depth dᵀu / dᵀAd
+   * (src/render/reference-pixel-order.ts). Empty otherwise.
+   */
+  rayShape: Float64Array;
+  /** Pixel (px, py)'s ray in the reference camera: ((px − x0) / focalX, (py − y0) / focalY, 1), as [x0, y0, focalX, focalY]. */
+  pixelRays: readonly [number, number, number, number];
 }
 
 export interface PreprocessOptions {
@@ -179,6 +220,8 @@ export interface PreprocessOptions {
   shDegree?: number;
   /** The splats to project, in increasing index order; all of them by default. */
   splats?: ArrayLike<number>;
+  /** Work out each kept splat's ray shape too (the per-pixel order). */
+  rayShapes?: boolean;
 }
 
 /**
@@ -186,7 +229,7 @@ export interface PreprocessOptions {
  * reference's stable sort of (tile << 32 | depth bits) keys gives, its
  * splats listed in index order before the sort.
  */
-function binByTile(splats: Preprocessed, tilesX: number, tilesY: number): Int32Array[] {
+export function binByTile(splats: Preprocessed, tilesX: number, tilesY: number): Int32Array[] {
   const { count, rect, depth } = splats;
   const lists: number[][] = Array.from({ length: tilesX * tilesY }, () => []);
   for (let k = 0; k < count; k++) {
@@ -215,6 +258,8 @@ export function preprocess(cloud: SplatCloud, view: ReferenceProjection, options
     opacity: new Float32Array(n),
     color: new Float32Array(withColor ? 3 * n : 0),
     rect: new Int32Array(4 * n),
+    rayShape: new Float64Array(options.rayShapes ? RAY_SHAPE_VALUES * n : 0),
+    pixelRays: [0, 0, 1, 1],
   };
   const tilesX = Math.ceil(view.width / TILE);
   const tilesY = Math.ceil(view.height / TILE);
@@ -233,6 +278,8 @@ export function preprocess(cloud: SplatCloud, view: ReferenceProjection, options
   // ndc2Pix of a shifted projection: x_ndc − shift lands shift·W/2 pixels to the left.
   const shiftPx = ((view.shiftNdc ?? 0) * view.width) / 2;
   const shiftRows = ((view.shiftNdcY ?? 0) * view.height) / 2;
+  // The ray through pixel (px, py) is where ndc2Pix puts x/z = (px − x0) / focalX.
+  out.pixelRays = [view.width / 2 - 0.5 - shiftPx, view.height / 2 - 0.5 + shiftRows, focalX, focalY];
   const scale = view.splatScale ?? 1;
   const filter = view.screenFilter ?? CLASSIC_FILTER;
   const degree = Math.min(options.shDegree ?? 0, cloud.shDegree);
@@ -304,6 +351,18 @@ export function preprocess(cloud: SplatCloud, view: ReferenceProjection, options
     out.rect[4 * k + 2] = maxX;
     out.rect[4 * k + 3] = maxY;
     if (withColor) shColor(cloud, i, K, degree, view.eye, out.color, 3 * k);
+    if (options.rayShapes) {
+      // Σ in the camera: (W M)(W M)ᵀ, then its adjugate (in double: no scale to guard).
+      const e0 = w0 * m00 + w1 * m10 + w2 * m20, e1 = w0 * m01 + w1 * m11 + w2 * m21, e2 = w0 * m02 + w1 * m12 + w2 * m22;
+      const g0 = w3 * m00 + w4 * m10 + w5 * m20, g1 = w3 * m01 + w4 * m11 + w5 * m21, g2 = w3 * m02 + w4 * m12 + w5 * m22;
+      const h0 = w6 * m00 + w7 * m10 + w8 * m20, h1 = w6 * m01 + w7 * m11 + w8 * m21, h2 = w6 * m02 + w7 * m12 + w8 * m22;
+      const sxx = e0 * e0 + e1 * e1 + e2 * e2, sxy = e0 * g0 + e1 * g1 + e2 * g2, sxz = e0 * h0 + e1 * h1 + e2 * h2;
+      const syy = g0 * g0 + g1 * g1 + g2 * g2, syz = g0 * h0 + g1 * h1 + g2 * h2, szz = h0 * h0 + h1 * h1 + h2 * h2;
+      const axx = syy * szz - syz * syz, axy = sxz * syz - sxy * szz, axz = sxy * syz - sxz * syy;
+      const ayy = sxx * szz - sxz * sxz, ayz = sxy * sxz - sxx * syz, azz = sxx * syy - sxy * sxy;
+      const shape = out.rayShape;
+      shape.set([axx, axy, ayy, axz, ayz, azz, axx * cx + axy * cy + axz * cz, axy * cx + ayy * cy + ayz * cz, axz * cx + ayz * cy + azz * cz, 3 * Math.sqrt(szz)], RAY_SHAPE_VALUES * k);
+    }
   }
   return out;
 }

@@ -21,7 +21,7 @@ import { readBufferU32 } from '../../src/gpu/readback';
 import { PROJECTED_SPLAT, VISIBLE_STATE } from '../../src/render/frame-layouts';
 import type { OrderErrorMeasure } from '../../src/render/order-error-pass';
 import { TILE_SIZE } from '../../src/render/tiles/tile-raster';
-import type { FrameRenderer } from '../../src/render/frame-renderer';
+import type { FrameRenderer, SplatOrder } from '../../src/render/frame-renderer';
 import type { FrameParameters } from '../../src/render/frame-uniforms';
 import { parseSplatPly } from '../../src/io/ply';
 import { MIP_FILTER, screenFilterFor, type ScreenFilter } from '../../src/scene/anti-aliasing';
@@ -31,7 +31,7 @@ import { CpuRadixSort } from '../../src/sort/cpu-sort';
 import { madeScene, realScene, useGpu, type MadeSplat } from '../support/gpu-fixture';
 import { edgeSplats, madeCamera } from '../support/made-views';
 import { writeSplatPly } from '../support/ply-writer';
-import { medianCentre } from '../support/test-view';
+import { cameraInsideScene, cameraLookingAt } from '../support/test-view';
 import { blendedTiles, boxTiles, channelDifference, decodeRecord, TILE, tileColumns } from '../support/tile-footprints';
 
 const gpu = useGpu('tile-renderer.test');
@@ -48,27 +48,18 @@ beforeAll(async () => {
 });
 
 const BACKGROUND = [0.1, 0.2, 0.3] as const;
+const cameraAt = (offset: readonly [number, number, number], width = 160, height = 120) => cameraLookingAt(cloud, offset, width, height, BACKGROUND);
+const cameraInside = (width = 160, height = 120) => cameraInsideScene(cloud, width, height, BACKGROUND);
 
-/** A camera `offset` from the real scene's median point, looking at it. */
-function cameraAt(offset: readonly [number, number, number], width = 160, height = 120): CameraFile {
-  const centre = medianCentre(cloud);
-  const eye = vec3.add(vec3.create(), centre, offset);
-  return { width, height, fovy_deg: 60, eye: [eye[0]!, eye[1]!, eye[2]!], target: [centre[0]!, centre[1]!, centre[2]!], up: [0, -1, 0], background: [...BACKGROUND], sh_degree: 3 };
-}
 
-/** A camera at the real scene's median point, looking along +z (slightly aside): inside the scene. */
-function cameraInside(width = 160, height = 120): CameraFile {
-  const centre = medianCentre(cloud);
-  const target = vec3.add(vec3.create(), centre, [0.3, 0.1, 1]);
-  return { ...cameraAt([0, 0, 0], width, height), eye: [centre[0]!, centre[1]!, centre[2]!], target: [target[0]!, target[1]!, target[2]!] };
-}
 
 interface DrawOptions {
   renderer?: FrameRenderer;
   view?: FrameView;
   screenFilter?: ScreenFilter;
   splatScale?: number;
-  order?: DrawOrder;
+  drawOrder?: DrawOrder;
+  order?: SplatOrder;
   frame?: SplatFrame;
 }
 
@@ -76,7 +67,7 @@ interface DrawOptions {
 async function draw(source: GpuSplats, camera: CameraFile, options: DrawOptions = {}): Promise<OffscreenPicture> {
   const device = gpu.device;
   device.pushErrorScope('validation');
-  const picture = await renderOffscreen(device, options.frame ?? frame, options.order ?? order, source, camera, options);
+  const picture = await renderOffscreen(device, options.frame ?? frame, options.drawOrder ?? order, source, camera, options);
   const error = await device.popErrorScope();
   expect(error?.message ?? null, 'WebGPU validation error').toBeNull();
   if (options.renderer === 'tiles') expect((options.frame ?? frame).drawnWith).toBe('tiles');
@@ -391,7 +382,7 @@ describe('other orders, scenes and views', () => {
     const cam = camera();
     const sorted = await draw(scene, cam, { renderer: 'tiles' });
     const gpuPairs = frame.tileRenderer!.lastPairs!;
-    const frozen = await draw(scene, cam, { renderer: 'tiles', order: frame.frozen });
+    const frozen = await draw(scene, cam, { renderer: 'tiles', drawOrder: frame.frozen });
     expect(Buffer.from(frozen.rgba).equals(Buffer.from(sorted.rgba))).toBe(true);
 
     const keys = new Uint32Array(cloud.count);
@@ -400,7 +391,7 @@ describe('other orders, scenes and views', () => {
     new CpuRadixSort(cloud.count).sort(keys, values, cloud.count, 32);
     const uploaded = gpu.uploadedOrder();
     uploaded.upload(values, cloud.count);
-    const cpu = await draw(scene, cam, { renderer: 'tiles', order: uploaded });
+    const cpu = await draw(scene, cam, { renderer: 'tiles', drawOrder: uploaded });
     const cpuPairs = frame.tileRenderer!.lastPairs!;
     // Every splat is an entry; the culled ones give no pair.
     expect(cpuPairs.entries).toBe(cloud.count);
@@ -420,7 +411,7 @@ describe('other orders, scenes and views', () => {
     const turned = cameraAt([3.5, -1, -5.8], cam.width, cam.height);
     const staleDifference = async (renderer: FrameRenderer) => {
       await draw(scene, cam, { renderer });
-      return (await draw(scene, turned, { renderer, view: 'difference', order: frame.frozen })).difference!;
+      return (await draw(scene, turned, { renderer, view: 'difference', drawOrder: frame.frozen })).difference!;
     };
     const quads = await staleDifference('quads');
     const measure = await staleDifference('tiles');

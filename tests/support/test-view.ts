@@ -4,6 +4,7 @@
  * at it, and how much of a read-back picture is not background.
  */
 import { mat4, vec3 } from 'gl-matrix';
+import type { CameraFile } from '../../src/app/camera-file';
 import type { FrameParameters } from '../../src/render/frame-uniforms';
 import type { SplatCloud } from '../../src/scene/splat-cloud';
 
@@ -20,6 +21,20 @@ export function medianCentre(cloud: SplatCloud): vec3 {
     return v[v.length >> 1]!;
   };
   return vec3.fromValues(median(0), median(1), median(2));
+}
+
+/** A camera file `offset` from `cloud`'s median point, looking at it (y down, 60° vertical field of view). */
+export function cameraLookingAt(cloud: SplatCloud, offset: readonly [number, number, number], width: number, height: number, background: readonly [number, number, number] = VIEW_BACKGROUND): CameraFile {
+  const centre = medianCentre(cloud);
+  const eye = vec3.add(vec3.create(), centre, offset);
+  return { width, height, fovy_deg: 60, eye: [eye[0]!, eye[1]!, eye[2]!], target: [centre[0]!, centre[1]!, centre[2]!], up: [0, -1, 0], background: [...background], sh_degree: 3 };
+}
+
+/** A camera file at `cloud`'s median point, looking along +z (slightly aside): inside the scene. */
+export function cameraInsideScene(cloud: SplatCloud, width: number, height: number, background: readonly [number, number, number] = VIEW_BACKGROUND): CameraFile {
+  const centre = medianCentre(cloud);
+  const target = vec3.add(vec3.create(), centre, [0.3, 0.1, 1]);
+  return { ...cameraLookingAt(cloud, [0, 0, 0], width, height, background), target: [target[0]!, target[1]!, target[2]!] };
 }
 
 /** Frame parameters looking at `centre` from a few units away (captured scenes: y down). */

@@ -1,7 +1,8 @@
 /**
  * The tile raster's two dispatches: each tile's run in the sorted pairs
  * (shaders/tile_ranges.wgsl), then one workgroup per tile blending its run
- * front to back into a storage texture (shaders/tile_raster.wgsl).
+ * front to back into a storage texture (shaders/tile_raster.wgsl), in the
+ * centre-depth order or each pixel's own (its pipeline made on first use).
  */
 import commonSource from '../../../shaders/splat_common.wgsl?raw';
 import recordsSource from '../../../shaders/splat_records.wgsl?raw';
@@ -10,7 +11,9 @@ import footprintSource from '../../../shaders/tile_footprint.wgsl?raw';
 import rangesSource from '../../../shaders/tile_ranges.wgsl?raw';
 import rasterSource from '../../../shaders/tile_raster.wgsl?raw';
 import { createCheckedShaderModule } from '../../gpu/shader';
+import { unrollConstantLoops } from '../../gpu/wgsl-unroll';
 import { TILE_RANGES_SLOTS, TILE_RASTER_SLOTS } from '../frame-layouts';
+import type { SplatOrder } from '../frame-renderer';
 
 /** Pixels along a tile's side (TILE_SIZE in shaders/tile_state.wgsl). */
 export const TILE_SIZE = 16;
@@ -18,12 +21,28 @@ export const TILE_SIZE = 16;
 /** Formats the raster can write (storage textures every WebGPU device has). */
 export type TilePictureFormat = 'rgba8unorm' | 'rgba16float' | 'rgba32float';
 
+/**
+ * Footprints per raster batch: the centre-depth order's 14 floats a splat
+ * fill 14 KiB at 256, the per-pixel order's 26 fill 13 KiB at 128 (every
+ * device gives a workgroup 16 KiB).
+ */
+const RASTER_BATCH: Record<SplatOrder, number> = { 'centre-depth': 256, 'per-pixel': 128 };
+
+/**
+ * Splats a pixel holds back in the per-pixel order (PIXEL_QUEUE in
+ * shaders/tile_raster.wgsl): the queue that reorders the centre-depth order
+ * by each splat's depth along the pixel's ray.
+ */
+export const DEFAULT_PIXEL_QUEUE = 8;
+
 export interface RasterBuffers {
   state: GPUBuffer;
   ranges: GPUBuffer;
   sortedKeys: GPUBuffer;
   sortedSplats: GPUBuffer;
   records: GPUBuffer;
+  /** The per-pixel order's ray shapes (src/render/tiles/tile-ray-shapes.ts); null in the centre-depth order. */
+  rayShapes: GPUBuffer | null;
 }
 
 interface Bound {
@@ -35,57 +54,104 @@ interface Bound {
 
 const BOUND_GROUPS = 2;
 
+function rasterSourceFor(format: TilePictureFormat, pixelQueue: number): string {
+  return rasterSource
+    .replace('texture_storage_2d<PICTURE_FORMAT', `texture_storage_2d<${format}`)
+    .replace(/const PIXEL_QUEUE: u32 = \d+u;/, `const PIXEL_QUEUE: u32 = ${pixelQueue}u;`);
+}
+
 export class TileRaster {
   private readonly bound: Bound[] = [];
 
-  static async create(device: GPUDevice, frame: GPUBuffer, format: TilePictureFormat): Promise<TileRaster> {
+  private readonly boundPerPixel: Bound[] = [];
+  private perPixelPipeline: GPUComputePipeline | null = null;
+  private perPixelMade: Promise<void> | null = null;
+
+  static async create(device: GPUDevice, frame: GPUBuffer, format: TilePictureFormat, pixelQueue = DEFAULT_PIXEL_QUEUE): Promise<TileRaster> {
     const [rangesModule, rasterModule] = await Promise.all([
       createCheckedShaderModule(device, 'TileRaster.rangesShader', `${stateSource}\n${rangesSource}`),
-      createCheckedShaderModule(
-        device,
-        'TileRaster.shader',
-        [commonSource, recordsSource, stateSource, footprintSource, rasterSource.replace('texture_storage_2d<PICTURE_FORMAT', `texture_storage_2d<${format}`)].join('\n'),
-      ),
+      createCheckedShaderModule(device, 'TileRaster.shader', [commonSource, recordsSource, stateSource, footprintSource, rasterSourceFor(format, pixelQueue)].join('\n')),
     ]);
     const [ranges, raster] = await Promise.all([
       device.createComputePipelineAsync({ label: 'TileRaster.ranges', layout: 'auto', compute: { module: rangesModule, entryPoint: 'main' } }),
-      device.createComputePipelineAsync({ label: `TileRaster.raster(${format})`, layout: 'auto', compute: { module: rasterModule, entryPoint: 'main', constants: { chunked: 0 } } }),
+      device.createComputePipelineAsync({
+        label: `TileRaster.raster(${format})`,
+        layout: 'auto',
+        compute: { module: rasterModule, entryPoint: 'main', constants: { chunked: 0, raster_batch: RASTER_BATCH['centre-depth'] } },
+      }),
     ]);
-    return new TileRaster(device, frame, ranges, raster);
+    return new TileRaster(device, frame, format, pixelQueue, ranges, raster);
   }
 
   private constructor(
     private readonly device: GPUDevice,
     private readonly frame: GPUBuffer,
+    private readonly format: TilePictureFormat,
+    /** Splats each pixel holds back in the per-pixel order. */
+    readonly pixelQueue: number,
     private readonly rangesPipeline: GPUComputePipeline,
     private readonly rasterPipeline: GPUComputePipeline,
   ) {}
 
+  /** The per-pixel order can be drawn (preparePerPixel has finished). */
+  get perPixelReady(): boolean {
+    return this.perPixelPipeline !== null;
+  }
+
+  /**
+   * Makes the per-pixel order's pipeline. Its queue loops are unrolled in
+   * the source (src/gpu/wgsl-unroll.ts): with every index a constant the
+   * queue stays in registers.
+   */
+  preparePerPixel(): Promise<void> {
+    this.perPixelMade ??= (async () => {
+      const source = unrollConstantLoops([commonSource, recordsSource, stateSource, footprintSource, rasterSourceFor(this.format, this.pixelQueue)].join('\n'));
+      const module = await createCheckedShaderModule(this.device, 'TileRaster.perPixelShader', source);
+      this.perPixelPipeline = await this.device.createComputePipelineAsync({
+        label: `TileRaster.rasterPerPixel(${this.format}, queue ${this.pixelQueue})`,
+        layout: 'auto',
+        compute: { module, entryPoint: 'main_per_pixel', constants: { chunked: 0, raster_batch: RASTER_BATCH['per-pixel'] } },
+      });
+    })();
+    return this.perPixelMade;
+  }
+
   /** Records the ranges dispatch (indirect: its size was written by the binning's scan). */
   encodeRanges(pass: GPUComputePassEncoder, buffers: RasterBuffers, picture: GPUTextureView, rangesArgs: number): void {
-    const b = this.bindGroupsFor(buffers, picture);
+    const b = this.boundFor(buffers, picture);
     pass.setPipeline(this.rangesPipeline);
     pass.setBindGroup(0, b.ranges);
     pass.dispatchWorkgroupsIndirect(buffers.state, rangesArgs);
   }
 
-  /** Records the raster: a workgroup per tile of the width × height picture. */
+  /**
+   * Records the raster: a workgroup per tile of the width × height picture,
+   * in the per-pixel order when `buffers.rayShapes` is given (after
+   * preparePerPixel).
+   */
   encodeRaster(pass: GPUComputePassEncoder, buffers: RasterBuffers, picture: GPUTextureView, width: number, height: number): void {
-    const b = this.bindGroupsFor(buffers, picture);
-    pass.setPipeline(this.rasterPipeline);
+    const perPixel = buffers.rayShapes !== null;
+    if (perPixel && !this.perPixelPipeline) throw new Error('TileRaster: the per-pixel order was asked for before preparePerPixel finished');
+    const b = this.boundFor(buffers, picture);
+    pass.setPipeline(perPixel ? this.perPixelPipeline! : this.rasterPipeline);
     pass.setBindGroup(0, b.raster);
     pass.dispatchWorkgroups(Math.ceil(width / TILE_SIZE), Math.ceil(height / TILE_SIZE));
   }
 
-  private bindGroupsFor(buffers: RasterBuffers, picture: GPUTextureView): Bound {
-    const bound = this.bound;
+  /** The bind groups of `buffers`: the per-pixel pipeline's when they carry ray shapes. */
+  private boundFor(buffers: RasterBuffers, picture: GPUTextureView): Bound {
+    return buffers.rayShapes ? this.bindGroupsFor(buffers, picture, this.boundPerPixel, this.perPixelPipeline!) : this.bindGroupsFor(buffers, picture, this.bound, this.rasterPipeline);
+  }
+
+  private bindGroupsFor(buffers: RasterBuffers, picture: GPUTextureView, bound: Bound[], rasterPipeline: GPUComputePipeline): Bound {
     const same = (b: Bound) =>
       b.picture === picture &&
       b.buffers.state === buffers.state &&
       b.buffers.ranges === buffers.ranges &&
       b.buffers.sortedKeys === buffers.sortedKeys &&
       b.buffers.sortedSplats === buffers.sortedSplats &&
-      b.buffers.records === buffers.records;
+      b.buffers.records === buffers.records &&
+      b.buffers.rayShapes === buffers.rayShapes;
     for (const b of bound) if (same(b)) return b;
     const device = this.device;
     const made: Bound = {
@@ -98,7 +164,7 @@ export class TileRaster {
       }),
       raster: device.createBindGroup({
         label: 'TileRaster.bindGroup',
-        layout: this.rasterPipeline.getBindGroupLayout(0),
+        layout: rasterPipeline.getBindGroupLayout(0),
         entries: TILE_RASTER_SLOTS.entries({
           frame: { buffer: this.frame },
           state: { buffer: buffers.state },
@@ -106,6 +172,7 @@ export class TileRaster {
           sorted_splats: { buffer: buffers.sortedSplats },
           records: { buffer: buffers.records },
           picture,
+          ...(buffers.rayShapes ? { ray_shapes: { buffer: buffers.rayShapes } } : {}),
         }),
       }),
     };

@@ -12,6 +12,12 @@
  *                                splats keep the order's exact depth order
  *   ranges, raster (tile-raster.ts)  each tile's run; a workgroup per tile
  *
+ * In the per-pixel order (after preparePerPixel) the binning's pass also
+ * works out each drawn splat's ray shape (tile-ray-shapes.ts), and the
+ * raster blends each pixel's splats by their depth along its ray: a small
+ * per-pixel queue over the tile's centre-depth order
+ * (docs/per-pixel-order-design.md).
+ *
  * The picture goes to a storage texture the caller resolves (the frame's
  * resolve pass). Room for the pairs follows what frames needed
  * (tile-pairs.ts). A frame that needs more than the room is still drawn
@@ -35,7 +41,9 @@ import type { SplatDraw } from '../splat-renderer';
 import { BIN_GROUP, TileBinning, type BinBuffers, type TileFootprint } from './tile-binning';
 
 export type { TileFootprint } from './tile-binning';
-import { TILE_SIZE, TileRaster, type RasterBuffers, type TilePictureFormat } from './tile-raster';
+import { DEFAULT_PIXEL_QUEUE, TILE_SIZE, TileRaster, type RasterBuffers, type TilePictureFormat } from './tile-raster';
+import { TileRayShapes } from './tile-ray-shapes';
+import type { GpuSplats } from '../../scene/gpu-splats';
 import { INITIAL_PAIRS, TilePairBudget, type TilePairCounts } from './tile-pairs';
 
 export type { TilePairCounts } from './tile-pairs';
@@ -50,11 +58,14 @@ export interface TileRendererOptions {
   maxPairs?: number;
   /** Default 'ellipse'; 'box' bins to every tile of a quad's bounding box (the benchmark's measure of what the test saves). */
   footprint?: TileFootprint;
+  /** Splats each pixel holds back in the per-pixel order (default DEFAULT_PIXEL_QUEUE): tests and benchmarks compare others. */
+  pixelQueue?: number;
 }
 
 /** The tile renderer's passes, as the profile times them. */
-export type TilePass = 'bin' | 'pairSort' | 'ranges' | 'raster';
-export const TILE_PASSES: readonly TilePass[] = ['bin', 'pairSort', 'ranges', 'raster'];
+export type TilePass = 'bin' | 'shapes' | 'pairSort' | 'ranges' | 'raster';
+/** 'shapes': the per-pixel order's ray shapes (null in the centre-depth order). */
+export const TILE_PASSES: readonly TilePass[] = ['bin', 'shapes', 'pairSort', 'ranges', 'raster'];
 
 /** What one tile draw needs beyond the quad renderer's draw. */
 export interface TileDrawTarget {
@@ -64,6 +75,12 @@ export interface TileDrawTarget {
   height: number;
   /** Premultiplied clear colour, r g b in 0..1 (opaque). */
   background: readonly [number, number, number];
+  /**
+   * The scene the draw's records were projected from, to blend each pixel's
+   * splats by their depth along its ray (after preparePerPixel); null or
+   * absent: the centre-depth order.
+   */
+  perPixelScene?: GpuSplats | null;
 }
 
 /** A tile draw's pair state, and the quads that draw its frame when the pairs did not fit (no vertices when they did). */
@@ -120,14 +137,18 @@ export class TileRenderer {
     const initial = Math.min(limit, Math.max(1, options.initialPairs ?? INITIAL_PAIRS));
     const [binning, raster, sorter] = await Promise.all([
       TileBinning.create(device, frame, options.footprint),
-      TileRaster.create(device, frame, format),
+      TileRaster.create(device, frame, format, options.pixelQueue ?? DEFAULT_PIXEL_QUEUE),
       GpuRadixSort.create(device, { capacity: initial, label: 'TileRenderer.pairSort' }),
     ]);
-    return new TileRenderer(device, binning, raster, sorter, new TilePairBudget(device, limit, initial), options.profile ?? false);
+    return new TileRenderer(device, frame, binning, raster, sorter, new TilePairBudget(device, limit, initial), options.profile ?? false);
   }
+
+  private rayShapes: TileRayShapes | null = null;
+  private perPixelMade: Promise<void> | null = null;
 
   private constructor(
     private readonly device: GPUDevice,
+    private readonly frame: GPUBuffer,
     private readonly binning: TileBinning,
     private readonly raster: TileRaster,
     private readonly sorter: GpuRadixSort,
@@ -137,6 +158,24 @@ export class TileRenderer {
     this.budget = budget;
     this.counts = device.createBuffer({ label: 'TileRenderer.counts', size: 8, usage: GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC });
     this.profiler = profile ? new GpuPassTimer(device, TILE_PASSES, 'TileRenderer.profile') : null;
+  }
+
+  /** Makes what the per-pixel order needs (its raster pipeline and the ray-shape pass); frames may ask for it once this resolves. */
+  preparePerPixel(): Promise<void> {
+    this.perPixelMade ??= Promise.all([this.raster.preparePerPixel(), TileRayShapes.create(this.device, this.frame)]).then(([, shapes]) => {
+      this.rayShapes = shapes;
+    });
+    return this.perPixelMade;
+  }
+
+  /** The per-pixel order can be drawn. */
+  get perPixelReady(): boolean {
+    return this.rayShapes !== null && this.raster.perPixelReady;
+  }
+
+  /** Splats each pixel holds back in the per-pixel order. */
+  get pixelQueue(): number {
+    return this.raster.pixelQueue;
   }
 
   /** Pairs the buffers hold now. */
@@ -219,7 +258,21 @@ export class TileRenderer {
     this.binGroups[0] = x;
     this.binGroups[1] = Math.ceil(groups / x);
     this.binning.encode(binPass, bin, this.binGroups);
-    binPass.end();
+    const perPixel = target.perPixelScene ?? null;
+    if (perPixel && !this.rayShapes) throw new Error('TileRenderer: the per-pixel order was asked for before preparePerPixel finished');
+    let rayShapes: GPUBuffer | null = null;
+    if (perPixel) {
+      // In the binning's pass unless each pass is timed.
+      let shapesPass = binPass;
+      if (profiler) {
+        binPass.end();
+        shapesPass = encoder.beginComputePass(this.passDescriptor('TileRenderer.shapes', timed('shapes')));
+      }
+      rayShapes = this.rayShapes!.encode(shapesPass, { scene: perPixel, state, order: draw.order }, this.binGroups);
+      shapesPass.end();
+    } else {
+      binPass.end();
+    }
 
     const sort = this.sortOptions;
     sort.countBuffer.buffer = state;
@@ -235,6 +288,7 @@ export class TileRenderer {
     buffers.sortedKeys = sorted.keys;
     buffers.sortedSplats = sorted.values;
     buffers.records = draw.records;
+    buffers.rayShapes = rayShapes;
     // Ranges and raster share a pass, split only when each is timed.
     let pass = encoder.beginComputePass(this.passDescriptor(profiler ? 'TileRenderer.ranges' : 'TileRenderer.raster', timed('ranges')));
     this.raster.encodeRanges(pass, buffers, target.picture, TILE_STATE.offset('ranges_x'));
@@ -324,5 +378,6 @@ export class TileRenderer {
     this.binning.destroy();
     this.budget.destroy();
     this.profiler?.destroy();
+    this.rayShapes?.destroy();
   }
 }

@@ -1,0 +1,89 @@
+/**
+ * The per-pixel order's first step (shaders/tile_ray_shape.wgsl): for each
+ * splat of the draw order, what the raster needs to find its depth along
+ * any pixel's ray (its inverse covariance, up to scale, and mean in view
+ * space). One dispatch over the order's entries, in the binning's pass,
+ * after the entry count is in the tile state; indexed by splat id, as the
+ * raster reads records. The buffer holds RAY_SHAPE_BYTES per splat of the
+ * scene, made on the first per-pixel frame and grown with the scene.
+ */
+import commonSource from '../../../shaders/splat_common.wgsl?raw';
+import stateSource from '../../../shaders/tile_state.wgsl?raw';
+import shapeSource from '../../../shaders/tile_ray_shape.wgsl?raw';
+import { createCheckedShaderModule } from '../../gpu/shader';
+import type { GpuSplats } from '../../scene/gpu-splats';
+import { RAY_SHAPE_BYTES, TILE_RAY_SHAPE_SLOTS } from '../frame-layouts';
+
+export interface RayShapeBuffers {
+  scene: GpuSplats;
+  state: GPUBuffer;
+  order: GPUBuffer;
+}
+
+export class TileRayShapes {
+  private shapes: GPUBuffer | null = null;
+  private bound: { scene: GpuSplats; state: GPUBuffer; order: GPUBuffer; shapes: GPUBuffer; group: GPUBindGroup }[] = [];
+
+  static async create(device: GPUDevice, frame: GPUBuffer): Promise<TileRayShapes> {
+    const module = await createCheckedShaderModule(device, 'TileRayShapes.shader', [commonSource, stateSource, shapeSource].join('\n'));
+    // A scene in one buffer and a scene in chunks (splat_common.wgsl's `chunked`).
+    const [single, chunked] = await Promise.all(
+      [0, 1].map((c) => device.createComputePipelineAsync({ label: `TileRayShapes.${c ? 'chunked' : 'single'}`, layout: 'auto', compute: { module, entryPoint: 'main', constants: { chunked: c } } })),
+    );
+    return new TileRayShapes(device, frame, single!, chunked!);
+  }
+
+  private constructor(
+    private readonly device: GPUDevice,
+    private readonly frame: GPUBuffer,
+    private readonly single: GPUComputePipeline,
+    private readonly chunked: GPUComputePipeline,
+  ) {}
+
+  /** The shapes of the splats the last encode covered (valid for that frame's order). */
+  get buffer(): GPUBuffer | null {
+    return this.shapes;
+  }
+
+  /** Records the dispatch into `pass`: `groups` is the binning's grid over the most entries. */
+  encode(pass: GPUComputePassEncoder, buffers: RayShapeBuffers, groups: readonly [number, number]): GPUBuffer {
+    const shapes = this.shapesFor(buffers.scene.count);
+    const pipeline = buffers.scene.chunks.length > 1 ? this.chunked : this.single;
+    pass.setPipeline(pipeline);
+    pass.setBindGroup(0, this.bindGroupFor(pipeline, buffers, shapes));
+    pass.dispatchWorkgroups(groups[0], groups[1]);
+    return shapes;
+  }
+
+  destroy(): void {
+    this.shapes?.destroy();
+    this.shapes = null;
+    this.bound = [];
+  }
+
+  private shapesFor(splats: number): GPUBuffer {
+    const bytes = Math.max(1, splats) * RAY_SHAPE_BYTES;
+    if (this.shapes && this.shapes.size >= bytes) return this.shapes;
+    this.shapes?.destroy();
+    this.bound = [];
+    this.shapes = this.device.createBuffer({ label: 'TileRayShapes.shapes', size: bytes, usage: GPUBufferUsage.STORAGE });
+    return this.shapes;
+  }
+
+  private bindGroupFor(pipeline: GPUComputePipeline, buffers: RayShapeBuffers, shapes: GPUBuffer): GPUBindGroup {
+    const found = this.bound.find((b) => b.scene === buffers.scene && b.state === buffers.state && b.order === buffers.order && b.shapes === shapes);
+    if (found) return found.group;
+    const group = this.device.createBindGroup({
+      label: 'TileRayShapes.bindGroup',
+      layout: pipeline.getBindGroupLayout(0),
+      entries: [
+        ...buffers.scene.bindGroupEntries(),
+        ...TILE_RAY_SHAPE_SLOTS.entries({ frame: { buffer: this.frame }, state: { buffer: buffers.state }, order: { buffer: buffers.order }, ray_shapes: { buffer: shapes } }),
+      ],
+    });
+    // Two kept: the per-pixel order view draws two orders a frame.
+    if (this.bound.length === 2) this.bound.pop();
+    this.bound.unshift({ ...buffers, shapes, group });
+    return group;
+  }
+}

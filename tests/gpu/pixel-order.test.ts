@@ -1,0 +1,157 @@
+/**
+ * The per-pixel order of the tile renderer (shaders/tile_raster.wgsl,
+ * main_per_pixel; src/render/tiles/tile-ray-shapes.ts) on Dawn over
+ * SwiftShader: two crossing splats whose centre order flips as the camera
+ * turns while each pixel's order does not; the GPU picture against the CPU
+ * reference running the same queue (≥ 50 dB), and the queue against the
+ * exact per-pixel sort; the popping measure along a slow turn inside a
+ * real scene; the per-pixel order view; and the frame's fallbacks.
+ */
+import { beforeAll, describe, expect, test } from 'vitest';
+import type { GpuSplats } from '../../src/scene/gpu-splats';
+import type { FrameView, SplatFrame } from '../../src/app/splat-frame';
+import type { GpuSortOrder } from '../../src/app/gpu-sort-order';
+import { renderOffscreen, type OffscreenPicture } from '../../src/app/offscreen-render';
+import { renderReferenceCamera } from '../../src/app/reference-camera';
+import type { CameraFile } from '../../src/app/camera-file';
+import { turnCameras, yawCamera } from '../../src/app/camera-turn';
+import { psnr, toRgba8 } from '../../src/render/picture-compare';
+import { countPops } from '../../src/render/popping';
+import { perPixelOrder } from '../../src/render/reference-pixel-order';
+import { DEFAULT_PIXEL_QUEUE } from '../../src/render/tiles/tile-raster';
+import type { FrameRenderer, SplatOrder } from '../../src/render/frame-renderer';
+import type { SplatCloud } from '../../src/scene/splat-cloud';
+import { madeScene, realScene, useGpu, type MadeSplat } from '../support/gpu-fixture';
+import { madeCamera } from '../support/made-views';
+import { cameraInsideScene, cameraLookingAt } from '../support/test-view';
+
+const gpu = useGpu('pixel-order.test');
+let cloud: SplatCloud;
+let scene: GpuSplats;
+let order: GpuSortOrder;
+let frame: SplatFrame;
+
+beforeAll(async () => {
+  cloud = await realScene('inria_kacytran_iter7000_9k_sh3.ply');
+  scene = gpu.upload(cloud, 'pixel-order.scene');
+  [order, frame] = await Promise.all([gpu.gpuOrder(), gpu.frame()]);
+  await frame.preparePerPixel();
+});
+
+const BACKGROUND = [0.1, 0.2, 0.3] as const;
+const cameraAt = (offset: readonly [number, number, number], width = 160, height = 120) => cameraLookingAt(cloud, offset, width, height, BACKGROUND);
+const cameraInside = (width = 160, height = 120) => cameraInsideScene(cloud, width, height, BACKGROUND);
+
+
+
+interface DrawOptions {
+  renderer?: FrameRenderer;
+  order?: SplatOrder;
+  view?: FrameView;
+  frame?: SplatFrame;
+}
+
+/** renderOffscreen, failing on any WebGPU validation error; checks the order drawn. */
+async function draw(source: GpuSplats, camera: CameraFile, options: DrawOptions = {}): Promise<OffscreenPicture> {
+  const device = gpu.device;
+  const f = options.frame ?? frame;
+  device.pushErrorScope('validation');
+  const picture = await renderOffscreen(device, f, order, source, camera, { renderer: 'tiles', ...options });
+  const error = await device.popErrorScope();
+  expect(error?.message ?? null, 'WebGPU validation error').toBeNull();
+  expect(f.drawnOrder).toBe(options.order === 'per-pixel' || options.view === 'pixel-order' ? 'per-pixel' : 'centre-depth');
+  return picture;
+}
+
+/**
+ * Two flat discs crossing like an X seen from above (each turned 35° about
+ * y, opposite ways), their centres side by side at the same depth: a turn
+ * of the camera either way flips which centre is nearer, while at each
+ * pixel the disc in front stays the same (left of the crossing one, right
+ * of it the other).
+ */
+function crossingDiscs(): MadeSplat[] {
+  const turn = (degrees: number): [number, number, number, number] => {
+    const half = (degrees * Math.PI) / 360;
+    return [Math.cos(half), 0, Math.sin(half), 0];
+  };
+  return [
+    { position: [-0.05, 0, -5], scale: [1.2, 0.8, 0.01], rotation: turn(35), opacity: 0.95, colour: [0.9, 0.2, 0.1] },
+    { position: [0.05, 0, -5], scale: [1.2, 0.8, 0.01], rotation: turn(-35), opacity: 0.95, colour: [0.1, 0.3, 0.9] },
+  ];
+}
+
+describe('two crossing splats', () => {
+  test('their centre order flips between two cameras 0.5° apart; each pixel\'s order does not', async () => {
+    const made = madeScene(crossingDiscs());
+    const madeGpu = gpu.upload(made, 'pixel-order.crossing');
+    try {
+      const base = madeCamera(96, 64, BACKGROUND);
+      const cameras = [yawCamera(base, -0.25), yawCamera(base, 0.25)];
+      const exact = cameras.map((c) => toRgba8(renderReferenceCamera(made, c, { order: perPixelOrder() }).rgb));
+      const centre: Uint8Array[] = [];
+      const perPixel: Uint8Array[] = [];
+      for (const camera of cameras) {
+        centre.push((await draw(madeGpu, camera)).rgba);
+        perPixel.push((await draw(madeGpu, camera, { order: 'per-pixel' })).rgba);
+      }
+      const centrePops = countPops(centre, exact);
+      const perPixelPops = countPops(perPixel, exact);
+      const dbs = perPixel.map((p, i) => psnr(p, exact[i]!));
+      console.log(
+        `crossing discs, 96×64, ±0.25°: centre depth pops ${centrePops.pixels} pixels, per pixel ${perPixelPops.pixels}; ` +
+          `per pixel against the exact reference ${dbs.map((d) => d.toFixed(1)).join(', ')} dB; the exact reference moves ${countPops(exact, exact.map(() => exact[0]!)).pixels} pixels`,
+      );
+      // The flip: a good part of the overlap changes colour with centre depths…
+      expect(centrePops.pixels).toBeGreaterThan(100);
+      // …and not per pixel, which matches the exact sort.
+      expect(perPixelPops.pixels).toBeLessThanOrEqual(centrePops.pixels / 20);
+      for (const db of dbs) expect(db).toBeGreaterThanOrEqual(50);
+    } finally {
+      gpu.release(madeGpu);
+    }
+  });
+});
+
+describe('the GPU per-pixel order against the CPU reference', () => {
+  /** GPU per-pixel picture against the CPU's same queue (≥ 50 dB); logs the queue against the exact sort. */
+  async function expectAgrees(what: string, camera: CameraFile): Promise<void> {
+    const queued = toRgba8(renderReferenceCamera(cloud, camera, { order: perPixelOrder(DEFAULT_PIXEL_QUEUE) }).rgb);
+    const exact = toRgba8(renderReferenceCamera(cloud, camera, { order: perPixelOrder() }).rgb);
+    const centre = toRgba8(renderReferenceCamera(cloud, camera).rgb);
+    const gpuPicture = (await draw(scene, camera, { order: 'per-pixel' })).rgba;
+    const db = psnr(gpuPicture, queued);
+    console.log(
+      `${what} (${camera.width}×${camera.height}): GPU per pixel against the CPU queue of ${DEFAULT_PIXEL_QUEUE} ${db.toFixed(2)} dB, ` +
+        `against the exact per-pixel sort ${psnr(gpuPicture, exact).toFixed(2)} dB; the CPU queue against the exact sort ${psnr(queued, exact).toFixed(2)} dB; ` +
+        `centre depths against the exact sort ${psnr(centre, exact).toFixed(2)} dB`,
+    );
+    expect(db).toBeGreaterThanOrEqual(50);
+  }
+
+  test('outside the real scene', async () => {
+    await expectAgrees('9k scene from outside', cameraAt([3, -1, -6], 157, 101));
+  });
+
+  test('inside the real scene', async () => {
+    await expectAgrees('9k scene from inside', cameraInside(128, 96));
+  });
+});
+
+describe('the popping measure along a slow turn', () => {
+  test('inside the real scene, 0.05° a frame: per pixel pops at least 5× less than centre depth', async () => {
+    const cameras = turnCameras(cameraInside(128, 96), 30);
+    const exact = cameras.map((c) => toRgba8(renderReferenceCamera(cloud, c, { order: perPixelOrder() }).rgb));
+    const centre: Uint8Array[] = [];
+    const perPixel: Uint8Array[] = [];
+    for (const camera of cameras) {
+      centre.push((await draw(scene, camera)).rgba);
+      perPixel.push((await draw(scene, camera, { order: 'per-pixel' })).rgba);
+    }
+    const centrePops = countPops(centre, exact);
+    const perPixelPops = countPops(perPixel, exact);
+    console.log(`turn inside the 9k scene, 128×96, ${cameras.length} frames: centre depth pops ${centrePops.pixels} pixels (${centrePops.perStep.join(' ')}), per pixel ${perPixelPops.pixels} (${perPixelPops.perStep.join(' ')})`);
+    expect(centrePops.pixels).toBeGreaterThan(0);
+    expect(perPixelPops.pixels * 5).toBeLessThanOrEqual(centrePops.pixels);
+  });
+});
