@@ -5,7 +5,9 @@
  * frozen → a new scene; the CPU order draws the same picture as the GPU
  * sort; a frozen order asks for no new one; auto key bits measure and
  * settle; the renderer setting reaches the frame, and auto times both
- * renderers with the GPU timer and keeps one, again at a new frame size. (The scene session above it, previews included, is
+ * renderers with the GPU timer and keeps one, again at a new frame size;
+ * the per-pixel order and its view draw with tiles whatever the renderer
+ * setting, and the report and the view's counts say what was drawn. (The scene session above it, previews included, is
  * tests/gpu/viewer.test.ts.)
  */
 import { beforeAll, expect, test, vi } from 'vitest';
