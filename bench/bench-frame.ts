@@ -3,12 +3,12 @@
  * (projector → GPU radix sort → splats drawn by the quad renderer or the
  * compute tile renderer) into an offscreen target, along a camera path
  * that starts outside the scene and ends inside it, or from camera files.
- * Per pose, key width, accumulation target and renderer it times each pass
+ * Per pose, key width, accumulation target, renderer and order it times each pass
  * with timestamp queries (warmed up until the median is stable, then the
  * median of --runs frames), reads the visible count and measures the
  * ordering error. One JSON line each:
  *   {pose, camera?, scene, copies, splats, chunks, keyBits, accumulation, renderer,
- *    visible, projectMs, sortMs, orderMs, renderMs, frameMs, invertedFraction,
+ *    order, visible, projectMs, sortMs, orderMs, renderMs, frameMs, invertedFraction,
  *    beyond, largest, width, height, adapter, ...}
  * quads add the flat floor: the same quads with a constant fragment (the
  * GPU's raster/blend floor for this coverage):  flatMs, renderOverFlat;
@@ -18,7 +18,7 @@
  * fell back to quads, untimed: more pairs than the device sorts).
  *
  *   npm run bench:frame -- --scene FILE [--copies 40] [--width 1920 --height 1080]
- *     [--camera A.json,B.json [--path]] [--renderer quads,tiles]
+ *     [--camera A.json,B.json [--path]] [--renderer quads,tiles] [--order centre-depth,per-pixel]
  *     [--runs 20] [--bits 16,24,32] [--chunks 4] [--up -y] [--max-warm-batches 20]
  *     [--accumulation rgba16float,direct,rgba32float,rgb10a2unorm]
  *
@@ -26,6 +26,11 @@
  * and, with a float accumulation target, the resolve pass; for tiles every
  * tile pass and the resolve. frameMs = projectMs + sortMs + renderMs. The
  * flat floor draws the same quads into a target of the accumulation format.
+ *
+ * --order lists how each pixel's splats are ordered (default centre-depth):
+ * every renderer listed draws each order it can, the per-pixel order with
+ * tiles only (one row whatever --renderer lists), and a row whose frames
+ * were not drawn in its order fails rather than report another's times.
  *
  * --camera times from camera files (the render command's format) instead
  * of the built-in path (--path: as well), at their size unless --width and
@@ -49,7 +54,7 @@ import type { SplatCloud } from '../src/scene/splat-cloud';
 import { createNodeViewer, loadScenePath } from '../src/app/node-viewer';
 import { SplatFrame } from '../src/app/splat-frame';
 import { ACCUMULATIONS, DEFAULT_ACCUMULATION, type Accumulation } from '../src/render/accumulation-target';
-import { FRAME_RENDERERS, type FrameRenderer } from '../src/render/frame-renderer';
+import { DEFAULT_SPLAT_ORDER, FRAME_RENDERERS, rendererSettingFor, SPLAT_ORDERS, type FrameRenderer, type SplatOrder } from '../src/render/frame-renderer';
 import { GpuSortOrder } from '../src/app/gpu-sort-order';
 import { SplatRenderer } from '../src/render/splat-renderer';
 import { VISIBLE_STATE } from '../src/render/frame-layouts';
@@ -68,6 +73,7 @@ const { values: args } = parseArgs({
     camera: { type: 'string' },
     path: { type: 'boolean', default: false },
     renderer: { type: 'string', default: FRAME_RENDERERS.join(',') },
+    order: { type: 'string', default: DEFAULT_SPLAT_ORDER },
     runs: { type: 'string', default: '20' },
     bits: { type: 'string', default: '16,24,32' },
     chunks: { type: 'string', default: '1' },
@@ -85,14 +91,20 @@ const runs = Number(args.runs);
 const copies = Number(args.copies);
 const FORMAT: GPUTextureFormat = 'rgba8unorm';
 const warm: WarmUp = { ...DEFAULT_WARM_UP, maxBatches: Number(args['max-warm-batches']) };
-const accumulations = args.accumulation!.split(',').map((a) => {
-  if (!ACCUMULATIONS.includes(a as Accumulation)) throw new Error(`--accumulation: ${a} is not one of ${ACCUMULATIONS.join(', ')}`);
-  return a as Accumulation;
-});
-const renderers = args.renderer!.split(',').map((r) => {
-  if (!FRAME_RENDERERS.includes(r as FrameRenderer)) throw new Error(`--renderer: ${r} is not one of ${FRAME_RENDERERS.join(', ')}`);
-  return r as FrameRenderer;
-});
+/** A comma-separated option's values, each one of `known`. */
+function listOption<T extends string>(name: string, text: string, known: readonly T[]): T[] {
+  return text.split(',').map((v) => {
+    if (!(known as readonly string[]).includes(v)) throw new Error(`--${name}: ${v} is not one of ${known.join(', ')}`);
+    return v as T;
+  });
+}
+const accumulations = listOption('accumulation', args.accumulation!, ACCUMULATIONS);
+const orders = listOption('order', args.order!, SPLAT_ORDERS);
+const renderers = listOption('renderer', args.renderer!, FRAME_RENDERERS);
+/** Each order with each renderer, the per-pixel order drawn with tiles whatever the renderer (as the viewer's setting), each pair once. */
+const rows = orders
+  .flatMap((splatOrder) => renderers.map((renderer) => ({ renderer: rendererSettingFor(renderer, splatOrder) as FrameRenderer, order: splatOrder })))
+  .filter((row, i, all) => all.findIndex((r) => r.renderer === row.renderer && r.order === row.order) === i);
 
 const { viewer, gpu } = await createNodeViewer('bench-frame', {
   load: async (path, options) => {
@@ -127,7 +139,7 @@ interface Setup {
 }
 
 async function setup(accumulation: Accumulation): Promise<Setup> {
-  const withTiles = renderers.includes('tiles');
+  const withTiles = rows.some((row) => row.renderer === 'tiles');
   const frame = await SplatFrame.create(device, FORMAT, { accumulation });
   const format = accumulation === 'direct' ? FORMAT : accumulation;
   const [flat, tiles] = await Promise.all([
@@ -178,7 +190,7 @@ async function run(scene: GpuSplats, chunks: number): Promise<void> {
   for (const pose of poses()) {
     for (const keyBits of args.bits!.split(',').map(Number)) {
       for (const s of setups) {
-        for (const renderer of renderers) await measureRow(s, pose, keyBits, chunks, renderer);
+        for (const row of rows) await measureRow(s, pose, keyBits, chunks, row.renderer, row.order);
       }
     }
   }
@@ -186,7 +198,7 @@ async function run(scene: GpuSplats, chunks: number): Promise<void> {
 
 const round = (x: number) => Math.round(x * 1e4) / 1e4;
 
-async function measureRow(s: Setup, pose: FramePose, keyBits: number, chunks: number, renderer: FrameRenderer): Promise<void> {
+async function measureRow(s: Setup, pose: FramePose, keyBits: number, chunks: number, renderer: FrameRenderer, splatOrder: SplatOrder): Promise<void> {
   const { frame } = s;
   const params = poseParameters(pose, { splatCount: cloud.count, shDegree: cloud.shDegree }, size, keyBits);
   let figures: Record<string, unknown>;
@@ -194,12 +206,12 @@ async function measureRow(s: Setup, pose: FramePose, keyBits: number, chunks: nu
     const t = await sampleFrames(() => timedQuads(s, params), (t) => t.frame, runs, warm);
     figures = { projectMs: t.project, sortMs: t.sort, orderMs: t.order, renderMs: t.render, frameMs: t.frame, flatMs: t.flat, renderOverFlat: round(t.render / t.flat) };
   } else {
-    const view: TileView = { device, parameters: params, target: drawTarget, order };
+    const view: TileView = { device, parameters: params, target: drawTarget, order, splatOrder };
     figures = await measureTiles(view, frame, s.tiles!, runs, warm);
   }
   // One more frame of this renderer, measuring its order (the sort's, the same for both renderers).
   const encoder = device.createCommandEncoder();
-  frame.encode(encoder, params, drawTarget, order, { measure: true, renderer });
+  frame.encode(encoder, params, drawTarget, order, { measure: true, renderer, order: splatOrder });
   device.queue.submit([encoder.finish()]);
   await frame.readTilePairs();
   const error = await frame.readOrderError();
@@ -214,6 +226,7 @@ async function measureRow(s: Setup, pose: FramePose, keyBits: number, chunks: nu
     keyBits,
     accumulation: s.accumulation,
     renderer,
+    order: splatOrder,
     visible,
     ...Object.fromEntries(Object.entries(figures).map(([k, v]) => [k, typeof v === 'number' && k.endsWith('Ms') ? round(v) : v])),
     ...(typeof figures.pairs === 'number' ? { pairsPerSplat: round(figures.pairs / Math.max(1, visible)) } : {}),

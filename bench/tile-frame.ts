@@ -15,6 +15,7 @@
 import { SplatFrame, type FrameTimings } from '../src/app/splat-frame';
 import type { DrawOrder } from '../src/app/draw-order';
 import type { Accumulation } from '../src/render/accumulation-target';
+import type { SplatOrder } from '../src/render/frame-renderer';
 import type { FrameParameters } from '../src/render/frame-uniforms';
 import type { SplatDrawTarget } from '../src/render/splat-renderer';
 import { TILE_PASSES, type TilePairCounts, type TilePass } from '../src/render/tiles/tile-renderer';
@@ -56,6 +57,8 @@ export interface TileView {
   parameters: FrameParameters;
   target: SplatDrawTarget;
   order: DrawOrder;
+  /** How each pixel's splats are blended: every frame of the row is drawn, and checked to be drawn, in this order. */
+  splatOrder: SplatOrder;
 }
 
 /** What a tile row adds to the benchmark's line (times in ms; medians). */
@@ -86,7 +89,7 @@ export type TileFigures =
 /** One tile frame drawn and submitted; its pairs read (null: the frame was drawn with quads, or its read was skipped). */
 async function drawTiles(view: TileView, frame: SplatFrame, measure = false): Promise<TilePairCounts | null> {
   const encoder = view.device.createCommandEncoder({ label: 'benchTiles' });
-  frame.encode(encoder, view.parameters, view.target, view.order, { renderer: 'tiles', measure });
+  frame.encode(encoder, view.parameters, view.target, view.order, { renderer: 'tiles', measure, order: view.splatOrder });
   view.device.queue.submit([encoder.finish()]);
   return (await frame.readTilePairs()) ?? null;
 }
@@ -118,6 +121,7 @@ async function timedTiles(view: TileView, frame: SplatFrame): Promise<FrameTimin
   const pairs = await drawTiles(view, frame);
   const timings = await frame.readTimings();
   if (frame.drawnWith !== 'tiles') throw new Error('a timed tile frame was drawn with quads');
+  if (frame.drawnOrder !== view.splatOrder) throw new Error(`a timed tile frame was drawn in the ${frame.drawnOrder} order, not ${view.splatOrder}`);
   if (pairs?.overflowed) throw new Error(`a timed tile frame outgrew its settled room: ${JSON.stringify(pairs)}`);
   return timings;
 }

@@ -3,9 +3,10 @@
 // lines for both renderers, and the INRIA rasterizer's times at the same camera files when an
 // inria.jsonl (time-ref.sh's lines) is given:
 //   node bench/tile-table.mjs frame.jsonl [inria.jsonl]
-// Per view: the tile frame (project + sort + every tile pass + resolve) against the INRIA forward
-// pass and the quad frame; then the tile frame's passes, its pairs, what the ellipse test saves
-// against binning every tile of a quad's box, and the sorts' share of the frame.
+// Per view and order (centre depth, per pixel; a line without one is centre depth): the tile frame
+// (project + sort + every tile pass + resolve) against the INRIA forward pass, the quad frame
+// (centre depth, the only order quads draw) and, per pixel, the centre-depth tile frame; then the tile frame's passes, its pairs, what the
+// ellipse test saves against binning every tile of a quad's box, and the sorts' share of the frame.
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 
@@ -22,45 +23,57 @@ const ratio = (a, b) => (a === undefined || b === undefined ? '—' : `${(a / b)
 const pct = (x) => `${(100 * x).toFixed(0)} %`;
 const goal = (r) => (r === undefined ? '—' : r <= 0.5 ? 'met, ≤ 0.5×' : r <= 1 ? 'met, ≤ 1.0×' : 'missed');
 
-/** One view: its quad and tile lines (the first accumulation and key width measured). */
+const orderOf = (r) => r.order ?? 'centre-depth';
+/**
+ * One view: its lines keyed by renderer and order ('tiles|per-pixel'; the first accumulation and key
+ * width measured), and the orders its tile lines were drawn in.
+ */
 const views = new Map();
 for (const r of rows) {
   const key = `${r.scene}×${r.copies}|${r.pose}`;
-  if (!views.has(key)) views.set(key, { scene: r.scene, copies: r.copies, splats: r.splats, pose: r.pose, camera: r.camera, first: r });
+  if (!views.has(key)) views.set(key, { scene: r.scene, copies: r.copies, splats: r.splats, pose: r.pose, camera: r.camera, first: r, lines: new Map(), tileOrders: [] });
   const v = views.get(key);
   if (r.accumulation !== v.first.accumulation || r.keyBits !== v.first.keyBits || r.chunks !== v.first.chunks) continue;
-  v[r.renderer] ??= r;
+  const line = `${r.renderer}|${orderOf(r)}`;
+  if (v.lines.has(line)) continue;
+  v.lines.set(line, r);
+  if (r.renderer === 'tiles') v.tileOrders.push(orderOf(r));
 }
+/** Each view's rows: one per order its tiles drew (centre depth alone where only quads were measured). */
+const viewRows = [...views.values()].flatMap((v) =>
+  (v.tileOrders.length > 0 ? v.tileOrders : ['centre-depth']).map((order) => ({ v, order, t: v.lines.get(`tiles|${order}`), q: v.lines.get('quads|centre-depth') })),
+);
 const sceneName = (v) => `${v.scene}${v.copies > 1 ? ` ×${v.copies}` : ''} (${count(v.splats)})`;
 const first = rows[0];
 console.log(`${first.width}×${first.height}, ${first.adapter}, ${first.accumulation === 'direct' ? 'rgba8unorm' : first.accumulation}, ${first.keyBits}-bit depth keys; times are medians in ms.\n`);
 
-console.log('| view | scene | visible (INRIA) | INRIA | tile frame | tiles / INRIA | goal | quad frame | tiles / quads |');
-console.log('|---|---|---:|---:|---:|---:|---|---:|---:|');
-for (const v of views.values()) {
-  const t = v.tiles, q = v.quads, ref = inria.get(v.pose);
+console.log('| view | order | scene | visible (INRIA) | INRIA | tile frame | tiles / INRIA | goal | quad frame | tiles / quads | / centre depth |');
+console.log('|---|---|---|---:|---:|---:|---:|---|---:|---:|---:|');
+for (const { v, order, t, q } of viewRows) {
+  const ref = inria.get(v.pose);
   const tileMs = t?.frameMs;
+  // What the per-pixel order costs: its tile frame over the centre-depth one at the same view.
+  const centreMs = order === 'centre-depth' ? undefined : v.lines.get('tiles|centre-depth')?.frameMs;
   const visible = (t ?? q).visible;
   console.log(
-    `| ${v.pose} | ${sceneName(v)} | ${count(visible)}${ref ? ` (${count(ref.visible)})` : ''} | ${ms(ref?.ms_median)} | ${t?.drawn === 'tiles' ? ms(tileMs) : t ? t.drawn : '—'} | ` +
-      `${ref ? ratio(tileMs, ref.ms_median) : '—'} | ${ref ? goal(tileMs / ref.ms_median) : '—'} | ${ms(q?.frameMs)} | ${ratio(tileMs, q?.frameMs)} |`,
+    `| ${v.pose} | ${order} | ${sceneName(v)} | ${count(visible)}${ref ? ` (${count(ref.visible)})` : ''} | ${ms(ref?.ms_median)} | ${t?.drawn === 'tiles' ? ms(tileMs) : t ? t.drawn : '—'} | ` +
+      `${ref ? ratio(tileMs, ref.ms_median) : '—'} | ${ref ? goal(tileMs / ref.ms_median) : '—'} | ${ms(q?.frameMs)} | ${ratio(tileMs, q?.frameMs)} | ${ratio(tileMs, centreMs)} |`,
   );
 }
 
 console.log('\nThe tile frame, pass by pass (bin … raster from a frame that times each; render is the whole span of the unprofiled frame, then of the profiled one):\n');
-console.log('| view | pairs | pairs / splat | box pairs | ellipse saves | project | sort | bin | pair sort | ranges | raster | render | render, profiled | sorts / frame |');
-console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
-for (const v of views.values()) {
-  const t = v.tiles;
+console.log('| view | order | pairs | pairs / splat | box pairs | ellipse saves | project | sort | bin | pair sort | ranges | raster | render | render, profiled | sorts / frame |');
+console.log('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+for (const { v, order, t } of viewRows) {
   if (!t) continue;
   if (t.drawn !== 'tiles') {
-    console.log(`| ${v.pose} | ${count(t.pairs)} | ${t.pairsPerSplat.toFixed(1)} | — | — | ${t.drawn} ||||||||`);
+    console.log(`| ${v.pose} | ${order} | ${count(t.pairs)} | ${t.pairsPerSplat.toFixed(1)} | — | — | ${t.drawn} ||||||||`);
     continue;
   }
   // The depth sort (the frame's own) and the pair sort (the profiled frame's), over the whole frame.
   const sorts = (t.sortMs + t.pairSortMs) / t.frameMs;
   console.log(
-    `| ${v.pose} | ${count(t.pairs)} | ${t.pairsPerSplat.toFixed(2)} | ${count(t.boxPairs)}${t.boxBeyondLimit ? ' (beyond the limit)' : ''} | ${pct(1 - t.pairs / t.boxPairs)} (${ratio(t.boxPairs, t.pairs)}) | ` +
+    `| ${v.pose} | ${order} | ${count(t.pairs)} | ${t.pairsPerSplat.toFixed(2)} | ${count(t.boxPairs)}${t.boxBeyondLimit ? ' (beyond the limit)' : ''} | ${pct(1 - t.pairs / t.boxPairs)} (${ratio(t.boxPairs, t.pairs)}) | ` +
       `${ms(t.projectMs)} | ${ms(t.sortMs)} | ${ms(t.binMs)} | ${ms(t.pairSortMs)} | ${ms(t.rangesMs)} | ${ms(t.rasterMs)} | ${ms(t.renderMs)} | ${ms(t.profiledRenderMs)} | ` +
       `${pct(sorts)} (${pct(t.sortMs / t.frameMs)} + ${pct(t.pairSortMs / t.frameMs)}) |`,
   );

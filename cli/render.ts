@@ -17,7 +17,7 @@ import { psnr, toRgba8 } from '../src/render/picture-compare';
 import { encodePng } from './png';
 import { isUpAxis, UP_AXES } from '../src/app/up-axis';
 import type { SplatCloud } from '../src/scene/splat-cloud';
-import { RENDERER_SETTINGS, type RendererSetting } from '../src/render/frame-renderer';
+import { DEFAULT_SPLAT_ORDER, RENDERER_SETTINGS, SPLAT_ORDERS, type RendererSetting, type SplatOrder } from '../src/render/frame-renderer';
 import { ANTI_ALIASING_SETTINGS, describeScreenFilter, screenFilterFor, type AntiAliasingSetting, type ScreenFilter } from '../src/scene/anti-aliasing';
 
 /** The viewer's background, #101318. */
@@ -25,10 +25,11 @@ const VIEWER_BACKGROUND: [number, number, number] = [0x10 / 255, 0x13 / 255, 0x1
 
 const USAGE =
   'usage: npm run render -- --scene FILE --out OUT.png [--camera CAMERA.json | --width 1280 --height 800 --up -y] [--key-bits 32] ' +
-  `[--renderer ${RENDERER_SETTINGS.join('|')}] [--accumulation ${ACCUMULATIONS.join('|')}] [--anti-aliasing ${ANTI_ALIASING_SETTINGS.join('|')}] [--reference] [--difference [--order-camera OTHER.json]]`;
+  `[--renderer ${RENDERER_SETTINGS.join('|')}] [--order ${SPLAT_ORDERS.join('|')}] [--accumulation ${ACCUMULATIONS.join('|')}] [--anti-aliasing ${ANTI_ALIASING_SETTINGS.join('|')}] [--reference] [--difference [--order-camera OTHER.json] | --pixel-order]`;
 
 const HELP = `Renders one frame of a scene into a PNG, as the viewer draws it, and prints one JSON line:
-the output, its size, the splat count, the renderer, the screen filter and the GPU time of each pass.
+the output, its size, the splat count, the renderer, the order drawn, the screen filter and the GPU time
+of each pass.
 
   --scene FILE          any scene file the viewer opens (a SOG meta.json with its images beside it)
   --out OUT.png         where the picture goes
@@ -43,6 +44,10 @@ the output, its size, the splat count, the renderer, the screen filter and the G
                         back) or auto (as the viewer's setting: the scene is drawn a few times with
                         each, timed on the GPU, and the picture is the faster's; the JSON line adds
                         the median render time of each behind the choice)
+  --order O             how each pixel's splats are ordered: centre-depth (by each splat's centre's
+                        depth, one order for the whole frame; the default) or per-pixel (each pixel
+                        blends its splats by their own depth along its ray; drawn with tiles whatever
+                        --renderer says)
   --accumulation A      where splats are blended: ${ACCUMULATIONS.join(', ')} (default ${DEFAULT_ACCUMULATION})
   --anti-aliasing S     the screen filter, as the viewer's setting: auto follows the file, off is the
                         reference's +0.3 px², on the anti-aliased filter (${ANTI_ALIASING_SETTINGS.join('|')})
@@ -53,6 +58,9 @@ the output, its size, the splat count, the renderer, the screen filter and the G
                         line adds how many pixels differ and by how much
   --order-camera OTHER  with --difference: the frame drawn in the exact order of that other camera
                         (a stale order, as a frozen one after the camera moved) instead
+  --pixel-order         writes the per-pixel order view instead of the picture: the frame drawn by the
+                        tile renderer in both orders, and where they differ; the JSON line adds how
+                        many pixels differ and by how much (needs a float --accumulation)
 Colours are written as the renderer computes them (no extra gamma). Warnings about the file (bytes
 after its splats, splats far larger than the scene) go to standard error.`;
 
@@ -67,11 +75,13 @@ async function main(): Promise<void> {
       out: { type: 'string' },
       'key-bits': { type: 'string', default: '32' },
       renderer: { type: 'string', default: 'quads' },
+      order: { type: 'string', default: DEFAULT_SPLAT_ORDER },
       accumulation: { type: 'string', default: DEFAULT_ACCUMULATION },
       'anti-aliasing': { type: 'string', default: 'auto' },
       reference: { type: 'boolean', default: false },
       difference: { type: 'boolean', default: false },
       'order-camera': { type: 'string' },
+      'pixel-order': { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -89,11 +99,15 @@ async function main(): Promise<void> {
   if (!Number.isInteger(keyBits) || keyBits < 1 || keyBits > 32) throw new Error(`--key-bits must be a whole number from 1 to 32, got ${args['key-bits']}`);
   const renderer = args.renderer as RendererSetting;
   if (!RENDERER_SETTINGS.includes(renderer)) throw new Error(`--renderer must be one of ${RENDERER_SETTINGS.join(', ')}, got ${args.renderer}`);
+  const order = args.order as SplatOrder;
+  if (!SPLAT_ORDERS.includes(order)) throw new Error(`--order must be one of ${SPLAT_ORDERS.join(', ')}, got ${args.order}`);
   const accumulation = args.accumulation as Accumulation;
   if (!ACCUMULATIONS.includes(accumulation)) throw new Error(`--accumulation must be one of ${ACCUMULATIONS.join(', ')}, got ${args.accumulation}`);
   const antiAliasing = args['anti-aliasing'] as AntiAliasingSetting;
   if (!ANTI_ALIASING_SETTINGS.includes(antiAliasing)) throw new Error(`--anti-aliasing must be one of ${ANTI_ALIASING_SETTINGS.join(', ')}, got ${args['anti-aliasing']}`);
   if (args['order-camera'] && !args.difference) throw new Error('--order-camera goes with --difference');
+  if (args['pixel-order'] && args.difference) throw new Error('--pixel-order and --difference are two views: ask for one');
+  if (args['pixel-order'] && accumulation === 'direct') throw new Error('--pixel-order needs a float --accumulation, not direct');
   const cameraFile = args.camera ? parseCameraFile(readFileSync(args.camera, 'utf8')) : null;
   const orderCamera = args['order-camera'] ? parseCameraFile(readFileSync(args['order-camera'], 'utf8')) : null;
 
@@ -111,7 +125,7 @@ async function main(): Promise<void> {
     const outcome = await viewer.open(args.scene, { name, defaultScene: name === 'default-scene.ply' });
     if (outcome !== 'opened' || !cloud) throw new Error(viewer.state.lastError ?? `${name} did not open`);
     const scene: SplatCloud = cloud;
-    Object.assign(viewer.settings, { keyBits, antiAliasing, renderer, background: rgbToHex(VIEWER_BACKGROUND) });
+    Object.assign(viewer.settings, { keyBits, antiAliasing, renderer, order, background: rgbToHex(VIEWER_BACKGROUND) });
     // The viewer's up rule, unless --up says otherwise.
     if (args.up !== undefined && isUpAxis(args.up)) {
       viewer.settings.upAxis = args.up;
@@ -123,6 +137,7 @@ async function main(): Promise<void> {
       await viewer.prepareDifferenceView();
       viewer.settings.view = 'difference';
     }
+    if (args['pixel-order']) viewer.settings.view = 'pixel-order';
     if (orderCamera) {
       // The order drawn last becomes the frozen order: the exact order of the other camera.
       Object.assign(viewer.settings, { keyBits: 32, view: 'picture' });
@@ -130,6 +145,10 @@ async function main(): Promise<void> {
       Object.assign(viewer.settings, { keyBits, view: 'difference', freezeOrder: true });
     }
     const picture = await viewer.render(camera);
+    if (args['pixel-order'] && !picture.difference) {
+      throw new Error(`the per-pixel order view was not drawn: ${viewer.core.differenceError ?? viewer.core.tilesError ?? 'the frame counted no pixels'}`);
+    }
+    if (order !== viewer.state.order) console.error(`render: warning: drawn in the ${viewer.state.order} order, not ${order}${viewer.core.tilesError ? `: ${viewer.core.tilesError}` : ''}`);
     writeFileSync(args.out, encodePng(picture.width, picture.height, picture.rgba));
     const fields: Record<string, unknown> = {};
     if (picture.difference) {
@@ -140,7 +159,7 @@ async function main(): Promise<void> {
     if (!cameraFile) fields.camera = camera;
     const drawn = viewer.state.renderer;
     if (renderer === 'auto') fields.auto = { choice: drawn.state, quadsMs: roundMs(drawn.medianMs.quads), tilesMs: roundMs(drawn.medianMs.tiles) };
-    console.log(JSON.stringify({ out: args.out, width: picture.width, height: picture.height, splats: scene.count, renderer: drawn.renderer, accumulation, screenFilter: describeScreenFilter(screenFilter), ...fields, ...msFields(picture.timings), adapter: gpu.adapterName }));
+    console.log(JSON.stringify({ out: args.out, width: picture.width, height: picture.height, splats: scene.count, renderer: drawn.renderer, order: viewer.state.order, accumulation, screenFilter: describeScreenFilter(screenFilter), ...fields, ...msFields(picture.timings), adapter: gpu.adapterName }));
   } finally {
     destroy();
   }

@@ -5,14 +5,15 @@
  * tests). DOM-free.
  */
 import { mat4, vec3 } from 'gl-matrix';
-import type { SplatFrame, FrameTimings, FrameView } from './splat-frame';
+import type { SplatFrame, FrameTimings, FrameEncodeOptions } from './splat-frame';
+import type { SplatOrder } from '../render/frame-renderer';
 import type { DrawOrder } from './draw-order';
-import type { FrameReport, FrameSettings, ViewerCore } from './viewer-core';
+import type { ViewerCore } from './viewer-core';
+import { isHeatMap, rendererSettingOf, type FrameReport, type FrameSettings } from './frame-settings';
 import { cameraMatrices, type CameraFile } from './camera-file';
 import type { GpuSplats } from '../scene/gpu-splats';
 import type { ScreenFilter } from '../scene/anti-aliasing';
 import type { FrameParameters } from '../render/frame-uniforms';
-import type { FrameRenderer, SplatOrder } from '../render/frame-renderer';
 import type { DifferenceMeasure } from '../render/splat-resolve';
 import { readTextureRgba } from '../gpu/readback';
 
@@ -25,7 +26,7 @@ export interface OffscreenPicture {
   rgba: Uint8Array;
   /** GPU time of each pass of this frame; null without timestamp-query (or when the frame could not be timed). */
   timings: FrameTimings;
-  /** What the sort difference view counted (view 'difference' only). */
+  /** What the heat map view counted (views 'difference' and 'pixel-order' only). */
   difference: DifferenceMeasure | null;
 }
 
@@ -46,7 +47,7 @@ export async function drawOffscreen(
   const { width, height } = parameters;
   const texture = createTarget(core.device, 'drawOffscreen.target', width, height, format);
   try {
-    await core.prepareRenderer(settings.renderer);
+    await core.prepareRenderer(rendererSettingOf(settings));
     const target = { view: texture.createView(), background };
     let report = core.drawFrame(target, parameters, settings);
     let results = await core.lastFrameResults();
@@ -62,14 +63,18 @@ export async function drawOffscreen(
   }
 }
 
-/** One frame of `scene` from a camera file, drawn by `frame` in `order`, into rgba8unorm and read back. */
+/**
+ * One frame of `scene` from a camera file, drawn by `frame` in `order`, into
+ * rgba8unorm and read back; `splatOrder` is how each pixel's splats are
+ * ordered (the per-pixel order needs `renderer: 'tiles'` and prepareTiles()).
+ */
 export async function renderOffscreen(
   device: GPUDevice,
   frame: SplatFrame,
   order: DrawOrder,
   scene: GpuSplats,
   camera: CameraFile,
-  options: { keyBits?: number; splatScale?: number; view?: FrameView; screenFilter?: ScreenFilter; shiftNdc?: readonly [number, number]; renderer?: FrameRenderer; order?: SplatOrder } = {},
+  options: { keyBits?: number; splatScale?: number; screenFilter?: ScreenFilter; shiftNdc?: readonly [number, number]; splatOrder?: SplatOrder } & Pick<FrameEncodeOptions, 'view' | 'renderer'> = {},
 ): Promise<OffscreenPicture> {
   const { width, height } = camera;
   const parameters: FrameParameters = {
@@ -93,14 +98,14 @@ export async function renderOffscreen(
   try {
     const draw = () => {
       const encoder = device.createCommandEncoder({ label: 'renderOffscreen' });
-      frame.encode(encoder, parameters, { view: texture.createView(), background: camera.background }, order, { view: options.view, renderer: options.renderer, order: options.order });
+      frame.encode(encoder, parameters, { view: texture.createView(), background: camera.background }, order, { view: options.view, renderer: options.renderer, order: options.splatOrder });
       device.queue.submit([encoder.finish()]);
     };
     draw();
     // A tile frame that outgrew its pair buffers drew nothing new: they are grown by now, so it is drawn again.
     if ((await frame.readTilePairs())?.overflowed) draw();
     const timings = await frame.readTimings();
-    const difference = options.view === 'difference' || options.view === 'pixel-order' ? await frame.readDifference() : null;
+    const difference = isHeatMap(options.view ?? 'picture') ? await frame.readDifference() : null;
     const rgba = await readTextureRgba(device, texture);
     return { width, height, rgba, timings, difference };
   } finally {

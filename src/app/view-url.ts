@@ -1,13 +1,14 @@
 /**
  * The view in the page URL: `eye`, `target`, `up` (three comma-separated
  * numbers each), `fovy` (degrees) and `mode=fly` in fly mode, beside `url`
- * (the scene), and `renderer` where it is not auto. Numbers keep 15
- * significant digits, so a view read back from the URL gives the same f32
- * view and projection matrices as the view that wrote it.
+ * (the scene), `renderer` where it is not auto and `order=per-pixel` where
+ * the splats are ordered per pixel. Numbers keep 15 significant digits, so
+ * a view read back from the URL gives the same f32 view and projection
+ * matrices as the view that wrote it.
  */
 import { CAMERA_MODES, type CameraMode } from './fly-motion';
 import type { CameraView } from './orbit-camera';
-import { DEFAULT_RENDERER_SETTING, RENDERER_SETTINGS, type RendererSetting } from '../render/frame-renderer';
+import { DEFAULT_RENDERER_SETTING, DEFAULT_SPLAT_ORDER, RENDERER_SETTINGS, SPLAT_ORDERS, type RendererSetting, type SplatOrder } from '../render/frame-renderer';
 
 const KEYS = ['eye', 'target', 'up', 'fovy'] as const;
 
@@ -31,16 +32,35 @@ export function readViewMode(params: URLSearchParams): CameraMode {
 
 /** Keeps the renderer setting in the link; the default (auto) is left out, so links without one stay as they were. */
 export function writeRendererParam(setting: RendererSetting, params: URLSearchParams): void {
-  if (setting === DEFAULT_RENDERER_SETTING) params.delete('renderer');
-  else params.set('renderer', setting);
+  writeChoiceParam('renderer', setting, DEFAULT_RENDERER_SETTING, params);
 }
 
 /** The renderer setting a link names: the default when it names none; throws for one it does not know. */
 export function readRendererParam(params: URLSearchParams): RendererSetting {
-  const setting = params.get('renderer');
-  if (setting === null) return DEFAULT_RENDERER_SETTING;
-  if (!(RENDERER_SETTINGS as readonly string[]).includes(setting)) throw new Error(`the link's "renderer" must be one of ${RENDERER_SETTINGS.join(', ')}, got "${setting}"`);
-  return setting as RendererSetting;
+  return readChoiceParam('renderer', RENDERER_SETTINGS, DEFAULT_RENDERER_SETTING, params);
+}
+
+/** Keeps the splat order in the link; the default (centre depth) is left out, so links without one stay as they were. */
+export function writeOrderParam(order: SplatOrder, params: URLSearchParams): void {
+  writeChoiceParam('order', order, DEFAULT_SPLAT_ORDER, params);
+}
+
+/** The splat order a link names: the default when it names none; throws for one it does not know. */
+export function readOrderParam(params: URLSearchParams): SplatOrder {
+  return readChoiceParam('order', SPLAT_ORDERS, DEFAULT_SPLAT_ORDER, params);
+}
+
+/** A setting of a few named values in the link, under `key`, left out where it is the default. */
+function writeChoiceParam<T extends string>(key: string, value: T, fallback: T, params: URLSearchParams): void {
+  if (value === fallback) params.delete(key);
+  else params.set(key, value);
+}
+
+function readChoiceParam<T extends string>(key: string, values: readonly T[], fallback: T, params: URLSearchParams): T {
+  const value = params.get(key);
+  if (value === null) return fallback;
+  if (!(values as readonly string[]).includes(value)) throw new Error(`the link's "${key}" must be one of ${values.join(', ')}, got "${value}"`);
+  return value as T;
 }
 
 /**

@@ -15,9 +15,9 @@ import type { DrawOrder } from './draw-order';
 import { GpuSortOrder } from './gpu-sort-order';
 import { UploadedOrder } from './uploaded-order';
 import { chooseOrder, type OrderChoice, type OrderState, type SortMode } from './order-policy';
-import { initialAutoKeyBits, keyBitsOf, nextAutoKeyBits, AUTO_MEASURE_INTERVAL, type AutoKeyBits, type KeyBitsSetting } from './key-bits-policy';
-import { RendererPolicy, type MeasuredFrame, type RendererChoice, type RendererScene } from './renderer-policy';
-import type { FrameRenderer, RendererSetting } from '../render/frame-renderer';
+import { initialAutoKeyBits, keyBitsOf, nextAutoKeyBits, AUTO_MEASURE_INTERVAL, type AutoKeyBits } from './key-bits-policy';
+import { RendererPolicy, type MeasuredFrame, type RendererScene } from './renderer-policy';
+import { DEFAULT_SPLAT_ORDER, type FrameRenderer, type RendererSetting, type SplatOrder } from '../render/frame-renderer';
 import type { TilePairCounts } from '../render/tiles/tile-renderer';
 import type { FrameParameters } from '../render/frame-uniforms';
 import type { OrderErrorMeasure } from '../render/order-error-pass';
@@ -25,36 +25,9 @@ import type { DifferenceMeasure } from '../render/splat-resolve';
 import { GpuSplats } from '../scene/gpu-splats';
 import type { SplatCloud } from '../scene/splat-cloud';
 import type { CpuOrderSource, CpuSortAlgorithm } from '../sort/cpu-order-source';
+import { isHeatMap, rendererSettingOf, type FrameReport, type FrameSettings } from './frame-settings';
 
-/** What the user asks of a frame. */
-export interface FrameSettings {
-  sortMode: SortMode;
-  keyBits: KeyBitsSetting;
-  freezeOrder: boolean;
-  /** Measure the ordering error of every frame it can (a pass each); auto measures on its own. */
-  measureOrder: boolean;
-  /**
-   * The picture, or the sort difference view (the frame drawn again in the
-   * exact order, and a heat map of where the two differ). Until the view's
-   * second sort is made, frames show the picture. Default 'picture'.
-   */
-  view?: FrameView;
-  /** The renderer, or 'auto': both timed on a new scene or frame size, the faster kept (src/app/renderer-policy.ts). */
-  renderer: RendererSetting;
-}
-
-/** What a frame did. */
-export interface FrameReport {
-  choice: Readonly<OrderChoice>;
-  /** The key width the order was made with (of the frozen order, when frozen). */
-  keyBits: number;
-  /** Frames between the camera the order was sorted for and this one (0: sorted this frame). */
-  orderAge: number;
-  /** A CPU order arrived and was uploaded this frame: its sort time. */
-  cpuSortMs: number | null;
-  /** The renderer that drew the frame, and for auto where its choice stands and the times behind it. */
-  renderer: Readonly<RendererChoice>;
-}
+export type { FrameReport, FrameSettings } from './frame-settings';
 
 export class ViewerCore {
   private scene: GpuSplats | null = null;
@@ -86,18 +59,18 @@ export class ViewerCore {
   private readonly rendererScene: RendererScene = { sceneId: 0, width: 0, height: 0, timed: false };
   /** The frame whose GPU times are being read (auto's measure needs to know which renderer drew it). */
   private readonly timedFrame: MeasuredFrame = { renderer: 'quads', run: -1, draw: 0 };
-  private readonly report: FrameReport = { choice: chooseOrder(this.orderState), keyBits: 32, orderAge: 0, cpuSortMs: null, renderer: this.renderers.choice };
+  private readonly report: FrameReport = { choice: chooseOrder(this.orderState), keyBits: 32, orderAge: 0, cpuSortMs: null, renderer: this.renderers.choice, order: DEFAULT_SPLAT_ORDER };
   private readonly commands: GPUCommandBuffer[] = [];
   private readonly encoderDescriptor: GPUCommandEncoderDescriptor = { label: 'ViewerCore.frame' };
-  private readonly encodeOptions: { measure: boolean; view: FrameView; renderer: FrameRenderer } = { measure: false, view: 'picture', renderer: 'quads' };
+  private readonly encodeOptions: { measure: boolean; view: FrameView; renderer: FrameRenderer; order: SplatOrder } = { measure: false, view: 'picture', renderer: 'quads', order: DEFAULT_SPLAT_ORDER };
   /** Frames submitted so far. */
   frames = 0;
   /** The last ordering error measured, and the key width it was measured at. */
   orderError: (OrderErrorMeasure & { keyBits: number }) | null = null;
   /** Called with each frame's GPU pass times that could be read (not every frame). */
   onTimings: (times: FrameTimings) => void = () => {};
-  /** Called with each count of the difference view as soon as it is read. */
-  onDifference: (m: DifferenceMeasure) => void = () => {};
+  /** Called with each count of a heat map view (the sort difference, the per-pixel order) as soon as it is read, and the view it counted. */
+  onDifference: (m: DifferenceMeasure, view: FrameView) => void = () => {};
   /** The read of the last frame's GPU pass times (null: that frame was not timed, a read was pending). */
   private lastTimings: Promise<FrameTimings> | null = null;
   private timingPending = false;
@@ -137,12 +110,15 @@ export class ViewerCore {
     return this.order;
   }
 
-  /** What the difference view counted last (null before it is first shown). */
+  /** What a heat map view counted last (null before one is first shown), and which view that was. */
   difference: DifferenceMeasure | null = null;
+  differenceView: FrameView = 'picture';
   private differenceReading = false;
+  /** The view whose count is being read. */
+  private countingView: FrameView = 'picture';
   /** The read of the last frame's difference counts (null: that frame did not count). */
   private lastDifference: Promise<DifferenceMeasure> | null = null;
-  /** Why the difference view could not be made (null: it could, or was never asked for). */
+  /** Why a heat map view could not be shown (null: it could, or was never asked for). */
   differenceError: string | null = null;
   /** Why a frame asked of the tile renderer was drawn with quads: it could not be made, or a view needed more pairs than the device sorts. */
   tilesError: string | null = null;
@@ -227,7 +203,9 @@ export class ViewerCore {
     this.encodeOptions.measure = wantMeasure;
     this.encodeOptions.view = this.viewOf(settings);
     this.encodeOptions.renderer = this.resolveRenderer(settings, params, report);
+    this.encodeOptions.order = settings.order ?? DEFAULT_SPLAT_ORDER;
     const measure = this.frame.encode(encoder, params, target, this.order, this.encodeOptions);
+    report.order = this.frame.drawnOrder;
     this.commands[0] = encoder.finish();
     this.device.queue.submit(this.commands);
     if (choice.source !== 'frozen' && choice.source !== 'none') {
@@ -246,10 +224,11 @@ export class ViewerCore {
       this.frame.readOrderError().then((m) => this.measured(m, sceneId), () => {});
     }
     this.lastDifference = null;
-    if (this.encodeOptions.view === 'difference' && !this.differenceReading) {
+    if (isHeatMap(this.encodeOptions.view) && !this.differenceReading) {
       const reading = this.frame.readDifference();
       if (reading) {
         this.differenceReading = true;
+        this.countingView = this.encodeOptions.view;
         this.lastDifference = reading;
         reading.then(this.differenceRead, this.differenceFailed);
       }
@@ -288,16 +267,17 @@ export class ViewerCore {
     if (beyond && this.tilesError === null) this.tilesError = beyond;
   };
 
-  /** The renderer of this frame: the setting's, or auto's (which counts this frame in its measure). */
+  /** The renderer of this frame: the setting's (rendererSettingOf), or auto's (which counts this frame in its measure). */
   private resolveRenderer(settings: FrameSettings, params: FrameParameters, report: FrameReport): FrameRenderer {
+    const setting = rendererSettingOf(settings, this.encodeOptions.view);
     const scene = this.rendererScene;
     scene.sceneId = this.sceneId;
     scene.width = params.width;
     scene.height = params.height;
     scene.timed = this.frame.timer.enabled;
     scene.tilesReady = this.frame.tilesReady;
-    if (settings.renderer !== 'quads' && !this.frame.tilesReady) void this.prepareRenderer(settings.renderer);
-    report.renderer = this.renderers.resolve(settings.renderer, scene);
+    if (setting !== 'quads' && !this.frame.tilesReady) void this.prepareRenderer(setting);
+    report.renderer = this.renderers.resolve(setting, scene);
     return report.renderer.renderer;
   }
 
@@ -316,8 +296,18 @@ export class ViewerCore {
     }
   }
 
-  /** The view this frame can show: the difference view once its second sort is made (asked for here). */
+  /**
+   * The view this frame can show: the difference view once its second sort
+   * is made, the per-pixel order view once the tile renderer is (each
+   * asked for here).
+   */
   private viewOf(settings: FrameSettings): FrameView {
+    if (settings.view === 'pixel-order') {
+      if (this.frame.canShowPixelOrder) return 'pixel-order';
+      if (!this.frame.tilesReady) void this.prepareRenderer('tiles');
+      else this.differenceError ??= `the per-pixel order view needs a float accumulation target, not '${this.frame.accumulation}'`;
+      return 'picture';
+    }
     if (settings.view !== 'difference') return 'picture';
     if (this.frame.canShowDifference) return 'difference';
     this.frame.prepareDifferenceView().catch((error: unknown) => {
@@ -329,7 +319,8 @@ export class ViewerCore {
   private readonly differenceRead = (m: DifferenceMeasure): void => {
     this.differenceReading = false;
     this.difference = m;
-    this.onDifference(m);
+    this.differenceView = this.countingView;
+    this.onDifference(m, this.countingView);
   };
 
   private readonly differenceFailed = (): void => {

@@ -111,7 +111,8 @@ export class ViewerFrames {
     renderer.state = report.renderer.state;
     Object.assign(renderer.medianMs, report.renderer.medianMs);
     state.orderError = core.orderError;
-    state.difference = this.settings.view === 'difference' ? core.difference : null;
+    state.order = report.order;
+    state.difference = core.differenceView === this.settings.view ? core.difference : null;
     const cpuError = core.cpuError;
     if (cpuError && !this.cpuErrorShown) {
       this.cpuErrorShown = true;
@@ -125,7 +126,7 @@ export class ViewerFrames {
     const differenceError = core.differenceError;
     if (differenceError && !this.differenceErrorShown) {
       this.differenceErrorShown = true;
-      this.events.emit('message', { title: 'The sort difference view is not available', text: differenceError, tone: 'error' });
+      this.events.emit('message', { title: 'This view is not available', text: differenceError, tone: 'error' });
     }
     if (core.gpuScene && !this.readyPending) {
       this.readyPending = true;

@@ -8,7 +8,7 @@ import type { KeyBitsSetting } from './key-bits-policy';
 import type { FrameView } from './splat-frame';
 import type { CameraMode } from './fly-motion';
 import type { AntiAliasingSetting } from '../scene/anti-aliasing';
-import { DEFAULT_RENDERER_SETTING, type RendererSetting } from '../render/frame-renderer';
+import { DEFAULT_RENDERER_SETTING, DEFAULT_SPLAT_ORDER, type RendererSetting, type SplatOrder } from '../render/frame-renderer';
 
 export interface ViewerSettings {
   sortMode: SortMode;
@@ -24,13 +24,17 @@ export interface ViewerSettings {
   /** Measure the drawn order's ordering error every frame it can (a pass each). */
   measureOrder: boolean;
   /**
-   * The picture, or the sort difference view (the frame drawn again in the
-   * exact order, and a heat map of where the two differ). Until the view's
-   * second sort is made, frames show the picture.
+   * The picture, the sort difference view (the frame drawn again in the
+   * exact order, and a heat map of where the two differ), or the per-pixel
+   * order view (the tile renderer's frame in both orders, and the heat map
+   * of where they differ). Until what the view needs is made, frames show
+   * the picture.
    */
   view: FrameView;
   /** Which renderer draws the splats, or 'auto': both timed on each new scene and frame size, the faster kept (src/app/renderer-policy.ts). */
   renderer: RendererSetting;
+  /** How each pixel's splats are ordered; 'per-pixel' draws with tiles whatever `renderer` says (src/render/frame-renderer.ts). */
+  order: SplatOrder;
   /** The screen filter: as the file says (auto), the reference's classic one (off), or anti-aliased (on). */
   antiAliasing: AntiAliasingSetting;
   /** Screenshot size as a multiple of the canvas size. */
@@ -62,6 +66,7 @@ export const DEFAULT_SETTINGS: Readonly<ViewerSettings> = {
   measureOrder: false,
   view: 'picture',
   renderer: DEFAULT_RENDERER_SETTING,
+  order: DEFAULT_SPLAT_ORDER,
   antiAliasing: 'auto',
   screenshotScale: 1,
   autoRotate: false,

@@ -12,6 +12,7 @@ import type { UpAxis } from './up-axis';
 import type { LoadOutcome } from './scene-loads';
 import type { FrameTimings } from './splat-frame';
 import { createRendererChoice, type RendererChoice } from './renderer-policy';
+import { DEFAULT_SPLAT_ORDER, type SplatOrder } from '../render/frame-renderer';
 import type { OrderErrorMeasure } from '../render/order-error-pass';
 import type { DifferenceMeasure } from '../render/splat-resolve';
 import type { Bounds, SplatCloud } from '../scene/splat-cloud';
@@ -81,11 +82,13 @@ export interface ViewerState {
   activeSort: string;
   /** The renderer of the last frame drawn, and for auto where its choice stands and the two median times behind it. */
   renderer: RendererChoice;
+  /** The order the last frame's pixels were blended in (per-pixel only where tiles drew it). */
+  order: SplatOrder;
   /** The key width of the order on screen. */
   keyBits: number;
   /** The last ordering error measured (auto, or the measure setting), with the key width it was measured at. */
   orderError: (OrderErrorMeasure & { keyBits: number }) | null;
-  /** What the sort difference view counted last (null outside it, or before its first count). */
+  /** What the heat map view on screen (the sort difference, the per-pixel order) counted last (null outside one, or before its first count). */
   difference: DifferenceMeasure | null;
   /** The camera of the last frame drawn. */
   view: CameraView;
@@ -102,7 +105,7 @@ export interface ViewerState {
 export function createViewerState(flySpeed: () => number): ViewerState {
   const state = {
     frames: 0, ready: false, scene: null, sceneName: '', splats: 0, loading: false, load: null, lastError: null, warnings: [],
-    up: { axis: '+y', source: '—', why: undefined }, activeSort: '', renderer: createRendererChoice(), keyBits: 32, orderError: null, difference: null, view: createCameraView(),
+    up: { axis: '+y', source: '—', why: undefined }, activeSort: '', renderer: createRendererChoice(), order: DEFAULT_SPLAT_ORDER, keyBits: 32, orderError: null, difference: null, view: createCameraView(),
     freeRect: { x: 0, y: 0, width: 1, height: 1 }, insets: { ...NO_INSETS },
   } as Omit<ViewerState, 'flySpeed'>;
   // Read live: the wheel sets the speed without a frame to publish it.
@@ -144,7 +147,7 @@ export interface ViewerEvents {
   message(message: ViewerMessage): void;
   /** GPU times of a frame's passes (not every frame's). */
   timings(times: FrameTimings): void;
-  /** A count of the sort difference view, read (while that view is shown). */
+  /** A count of the heat map view on screen (the sort difference, the per-pixel order), read. */
   difference(m: DifferenceMeasure): void;
   /** The first frame with a scene is done. */
   ready(): void;

@@ -100,9 +100,9 @@ export class Viewer<S> {
     this.session = new SceneSession(core, this.rig, this.settings, this.state, this.events);
     this.frames = new ViewerFrames(core, format, this.settings, this.state, this.events, () => this.state.scene?.antiAliasing);
     core.onTimings = (times) => this.events.emit('timings', times);
-    core.onDifference = (m) => {
-      // Published at once, not at the next frame: on a slow adapter that is seconds later.
-      if (this.settings.view !== 'difference') return;
+    core.onDifference = (m, view) => {
+      // Published at once, not at the next frame: on a slow adapter that is seconds later. A count of a view left since is stale.
+      if (view !== this.settings.view) return;
       this.state.difference = m;
       this.events.emit('difference', m);
     };

@@ -41,7 +41,7 @@ export class FrameLoop {
   ) {
     viewer.on('timings', (times) => stats.addGpuTimes(times));
     viewer.on('difference', (m) => {
-      gui.showDifference(m, true, true);
+      gui.showDifference(m, viewer.settings.view, true);
       gui.update();
     });
     requestAnimationFrame(this.tick);
@@ -99,8 +99,9 @@ export class FrameLoop {
       age: source === 'uploaded' ? report.orderAge : null,
     });
     if (s.measureOrder || s.keyBits === 'auto') gui.showOrderError(viewer.state.orderError);
-    gui.showDifference(viewer.state.difference, s.view === 'difference', viewer.core.frame.canShowDifference);
-    gui.showRenderer(viewer.state.renderer);
+    const frame = viewer.core.frame;
+    gui.showDifference(viewer.state.difference, s.view, s.view === 'pixel-order' ? frame.canShowPixelOrder : frame.canShowDifference);
+    gui.showRenderer(viewer.state.renderer, viewer.state.order);
     // Once, after every row is set: a row set after the redraw would show
     // one refresh late (the difference view's first count did, seconds late
     // on a software adapter).

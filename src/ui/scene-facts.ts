@@ -5,6 +5,7 @@
  */
 import type { Bounds } from '../scene/splat-cloud';
 import type { RendererChoice } from '../app/renderer-policy';
+import type { SplatOrder } from '../render/frame-renderer';
 import { formatMs } from './timing-history';
 
 /** Bytes as "812 KB", "12.3 MB", "1.24 GB" (powers of 1000, as file managers show them); null: "—". */
@@ -27,9 +28,16 @@ export function formatExtent(bounds: Bounds): string {
 
 /**
  * The renderer drawing and why, short for its row ("tiles (2.1 ms vs quads
- * 6.3 ms)", "measuring…"), and in a sentence for its tooltip.
+ * 6.3 ms)", "measuring…", "tiles, per-pixel order"), and in a sentence for
+ * its tooltip; `order`: the order the frame's pixels were blended in.
  */
-export function describeRenderer(choice: Readonly<RendererChoice>): { text: string; why: string } {
+export function describeRenderer(choice: Readonly<RendererChoice>, order: SplatOrder = 'centre-depth'): { text: string; why: string } {
+  const described = describeChoice(choice);
+  if (order === 'centre-depth') return described;
+  return { text: `${described.text}, per-pixel order`, why: `${described.why}; the per-pixel order, which only tiles draw: each pixel blends its splats by their own depth along its ray` };
+}
+
+function describeChoice(choice: Readonly<RendererChoice>): { text: string; why: string } {
   const { renderer, medianMs } = choice;
   const other = renderer === 'tiles' ? 'quads' : 'tiles';
   switch (choice.state) {

@@ -6,8 +6,8 @@
  * larger size, not a stretched copy).
  */
 import { createCameraView, type CameraView, type OrbitCamera } from '../app/orbit-camera';
-import { readRendererParam, readViewMode, readViewParams, writeRendererParam, writeViewParams } from '../app/view-url';
-import { DEFAULT_RENDERER_SETTING, type RendererSetting } from '../render/frame-renderer';
+import { readOrderParam, readRendererParam, readViewMode, readViewParams, writeOrderParam, writeRendererParam, writeViewParams } from '../app/view-url';
+import { DEFAULT_RENDERER_SETTING, DEFAULT_SPLAT_ORDER, type RendererSetting, type SplatOrder } from '../render/frame-renderer';
 import type { CameraMode } from '../app/fly-motion';
 import { cameraFileOf, parseCameraFile } from '../app/camera-file';
 import { hexToRgb, rgbToHex, type ViewerSettings } from '../app/viewer-settings';
@@ -20,8 +20,8 @@ export interface ViewSharingHost {
   camera: OrbitCamera;
   /** Canvas size in device pixels. */
   size(): [number, number];
-  /** The background, SH degree and camera mode, which links and camera files keep, and the renderer, which links keep. */
-  settings: Readonly<Pick<ViewerSettings, 'background' | 'shDegree' | 'cameraMode' | 'renderer'>>;
+  /** The background, SH degree and camera mode, which links and camera files keep, and the renderer and the order, which links keep. */
+  settings: Readonly<Pick<ViewerSettings, 'background' | 'shDegree' | 'cameraMode' | 'renderer' | 'order'>>;
   /** Shows a loaded camera file's view. */
   setView(view: CameraView): void;
   applyMode(mode: CameraMode): void;
@@ -68,11 +68,20 @@ export class ViewSharing {
 
   /** The renderer setting the page URL names (auto when none); a malformed one is reported and ignored. */
   rendererFromPage(): RendererSetting {
+    return this.settingFromPage(readRendererParam, 'the renderer', DEFAULT_RENDERER_SETTING);
+  }
+
+  /** The splat order the page URL names (centre depth when none); a malformed one is reported and ignored. */
+  orderFromPage(): SplatOrder {
+    return this.settingFromPage(readOrderParam, 'the splat order', DEFAULT_SPLAT_ORDER);
+  }
+
+  private settingFromPage<T>(read: (params: URLSearchParams) => T, what: string, fallback: T): T {
     try {
-      return readRendererParam(new URLSearchParams(location.search));
+      return read(new URLSearchParams(location.search));
     } catch (error) {
-      this.host.showMessage('Could not restore the renderer from the link', (error as Error).message);
-      return DEFAULT_RENDERER_SETTING;
+      this.host.showMessage(`Could not restore ${what} from the link`, (error as Error).message);
+      return fallback;
     }
   }
 
@@ -106,6 +115,7 @@ export class ViewSharing {
     if (this.sceneUrl) url.searchParams.set('url', this.sceneUrl);
     writeViewParams(this.host.camera.getView(this.view), url.searchParams, this.host.settings.cameraMode);
     writeRendererParam(this.host.settings.renderer, url.searchParams);
+    writeOrderParam(this.host.settings.order, url.searchParams);
     return url.href;
   }
 

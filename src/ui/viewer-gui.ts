@@ -9,13 +9,14 @@ import GUI, { type Controller } from 'lil-gui';
 import { SORT_LABELS, type SortMode } from '../app/order-policy';
 import type { ViewerSettings } from '../app/viewer-settings';
 import type { DifferenceMeasure } from '../render/splat-resolve';
+import type { FrameView } from '../app/splat-frame';
 import { describeScreenFilter, screenFilterFor, type AntiAliasingSetting, type SceneAntiAliasing } from '../scene/anti-aliasing';
 import { FLIP_UP_KEY } from './camera-input';
 import { el } from './overlays';
 import { ellipsizeMiddle } from './scene-names';
 import { describeRenderer } from './scene-facts';
 import type { RendererChoice } from '../app/renderer-policy';
-import { RENDERER_SETTINGS } from '../render/frame-renderer';
+import { RENDERER_SETTINGS, type SplatOrder } from '../render/frame-renderer';
 import type { Bounds } from '../scene/splat-cloud';
 import { WRITABLE_FORMATS } from '../io/formats/save-formats';
 import { boxText, defaultSaveChoice, type SaveChoice } from './save-scene';
@@ -41,11 +42,11 @@ export interface ViewerInfo {
   orderAge: string;
   /** The last measured ordering error, or why there is none. */
   orderError: string;
-  /** What the sort difference view counts, or why it shows nothing. */
+  /** What the heat map view on screen (the sort difference, the per-pixel order) counts, or why it shows nothing. */
   difference: string;
   /** The screen filter drawn with, and why. */
   screenFilter: string;
-  /** The renderer drawing, and for auto the times behind its choice (or that it is measuring). */
+  /** The renderer drawing, for auto the times behind its choice (or that it is measuring), and the per-pixel order where it drew. */
   renderer: string;
   /** The scene file's SH degree, size, load time and extent; the frame rate. */
   sceneSh: string;
@@ -165,7 +166,9 @@ export class ViewerGui {
     readOnly(sort, 'keyBitsActive', 'key bits active');
     readOnly(sort, 'orderAge', 'CPU order age');
     readOnly(sort, 'orderError', 'ordering error');
-    sort.add(settings, 'view', { picture: 'picture', 'sort difference (heat map)': 'difference' }).name('show').onChange(changed('view'));
+    const views: Record<string, FrameView> = { picture: 'picture', 'sort difference (heat map)': 'difference', 'per-pixel order (heat map)': 'pixel-order' };
+    const show = sort.add(settings, 'view', views).name('show').onChange(changed('view'));
+    show.domElement.title = 'sort difference: where the order on screen changes the picture against the exact order; per-pixel order: where ordering each pixel\'s splats by their own depth changes it against their centres\' depths (drawn with tiles)';
     readOnly(sort, 'difference', 'pixels off');
 
     const render = gui.addFolder('Render');
@@ -176,6 +179,10 @@ export class ViewerGui {
     readOnly(render, 'screenFilter', 'filter');
     const renderer = render.add(settings, 'renderer', Object.fromEntries(RENDERER_SETTINGS.map((r) => [r, r]))).name('renderer').onChange(changed('renderer'));
     renderer.domElement.title = 'quads: every splat a blended quad, back to front; tiles: a compute pass per 16×16 tile, front to back; auto: both timed on each new scene and window size, the faster kept';
+    const orders: Record<string, SplatOrder> = { 'centre depth': 'centre-depth', 'per pixel': 'per-pixel' };
+    const order = render.add(settings, 'order', orders).name('order').onChange(changed('order'));
+    order.domElement.title = 'centre depth: every splat ordered by its centre\'s depth, one order for the whole frame (overlapping splats can swap at once as the camera turns: a pop); ' +
+      'per pixel: each pixel blends its splats by their own depth along its ray; only tiles draw it, so it draws with tiles whatever the renderer';
     readOnly(render, 'renderer', 'drawing with');
 
     const save = gui.addFolder('Save scene as').close();
@@ -274,18 +281,19 @@ export class ViewerGui {
   }
 
   /**
-   * Shows what the sort difference view counted: the share of pixels the
-   * order on screen changes by at least one 8-bit level against the exact
-   * order, and the largest change ('off' outside the view). Before the
-   * first count it says which step it waits for: the exact order's sort
-   * being made, then the first frame drawn both ways being counted (on a
-   * software adapter each takes a few frames, seconds apart).
+   * Shows what the heat map `view` counted: the share of pixels the order
+   * on screen changes by at least one 8-bit level against the exact order
+   * (or the per-pixel order against the centre-depth order), and the
+   * largest change ('off' for the picture). Before the first count it says
+   * which step it waits for: the exact order's sort or the tile renderer
+   * being made (`prepared`), then the first frame drawn both ways being
+   * counted (on a software adapter each takes a few frames, seconds apart).
    */
-  showDifference(m: DifferenceMeasure | null, on: boolean, prepared: boolean): void {
-    if (!on) this.set('difference', 'off');
-    else if (!prepared) this.set('difference', 'preparing the exact order…');
+  showDifference(m: DifferenceMeasure | null, view: FrameView, prepared: boolean): void {
+    if (view === 'picture') this.set('difference', 'off');
+    else if (!prepared) this.set('difference', view === 'difference' ? 'preparing the exact order…' : 'preparing the tile renderer…');
     else if (!m) this.set('difference', 'counting…');
-    else if (m.pixels === 0) this.set('difference', 'none (exact order)');
+    else if (m.pixels === 0) this.set('difference', view === 'difference' ? 'none (exact order)' : 'none (the orders agree)');
     else this.set('difference', `${(100 * m.fraction).toPrecision(2)} % · max ${m.largest}/255 · mean ${m.mean.toFixed(1)}`);
   }
 
@@ -297,9 +305,9 @@ export class ViewerGui {
     this.set('screenFilter', `${filter.variance} px²${filter.compensate ? ', compensated' : ''}${setting === 'auto' && scene ? ', from file' : ''}`, `${describeScreenFilter(filter)} (${why})`);
   }
 
-  /** Shows the renderer drawing, and for auto where its choice stands. */
-  showRenderer(choice: Readonly<RendererChoice>): void {
-    const { text, why } = describeRenderer(choice);
+  /** Shows the renderer drawing, for auto where its choice stands, and the order the pixels were blended in. */
+  showRenderer(choice: Readonly<RendererChoice>, order: SplatOrder): void {
+    const { text, why } = describeRenderer(choice, order);
     this.set('renderer', text, why);
   }
 

@@ -120,8 +120,9 @@ export class ViewerPage {
       changed: (name) => this.settingChanged(name),
     });
     this.sharing = this.createSharing();
-    // The link's renderer, shown in the panel.
+    // The link's renderer and order, shown in the panel.
     viewer.settings.renderer = this.sharing.rendererFromPage();
+    viewer.settings.order = this.sharing.orderFromPage();
     this.gui.gui.controllersRecursive().forEach((c) => c.updateDisplay());
     this.layout = new PageLayout(this.canvas, viewer, this.gui, this.messages, stats.dom);
     bindViewer(viewer, { gui: this.gui, messages: this.messages, progress: this.progress, sharing: this.sharing });
@@ -208,7 +209,7 @@ export class ViewerPage {
     } else if (name === 'cameraMode') {
       this.input.mode = s.cameraMode;
       this.sharing.scheduleUrlUpdate();
-    } else if (name === 'renderer') {
+    } else if (name === 'renderer' || name === 'order') {
       this.sharing.scheduleUrlUpdate();
     } else if (name === 'showStats') {
       this.layout.setStatsShown(s.showStats);

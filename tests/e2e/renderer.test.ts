@@ -3,7 +3,9 @@
  * the tile renderer draws with it, its picture (the Viewer's capture, drawn
  * with the renderer on screen) is the quads' within the float target's
  * tolerance, and "auto" times both and keeps the faster, the panel's
- * "drawing with" row saying which and the two times.
+ * "drawing with" row saying which and the two times. A link asking for the
+ * per-pixel order draws with tiles (its renderer quads notwithstanding),
+ * and the panel and the shared link keep that order.
  *
  * Every wait is on the page's own state (window.__splatsort) and gives up,
  * saying what it waited for, after tests/e2e/browser.ts's WAIT_TIMEOUT_MS.
@@ -49,5 +51,22 @@ test('auto times both renderers and keeps the faster, and the panel says so', as
   expect(medianMs.tiles).toBeGreaterThan(0);
   expect(renderer).toBe(medianMs.tiles! < medianMs.quads! ? 'tiles' : 'quads');
   await viewer.tab.waitForRow('drawing with', new RegExp(`^${renderer} \\(`));
+  expect(viewer.tab.errors).toEqual([]);
+}, BROWSER_TEST_TIMEOUT_MS);
+
+test('a link naming the per-pixel order draws with tiles whatever its renderer, keeps the order in the panel and the link, and says so', async () => {
+  // The fixture adds renderer=quads: the order overrides it.
+  await viewer.goto('?order=per-pixel');
+  expect(await viewer.page.evaluate(() => new URLSearchParams(location.search).get('renderer'))).toBe('quads');
+  await viewer.tab.waitFor('the tile renderer to draw', "window.__splatsort.renderer.renderer === 'tiles'");
+  expect((await state()).renderer.state).toBe('set');
+  expect(await viewer.page.evaluate(() => window.__splatsortViewer!.settings.order)).toBe('per-pixel');
+  expect(await viewer.tab.row('order').locator('.lil-display').textContent()).toBe('per pixel');
+  await viewer.tab.waitFor('the link to be written', "new URL(location.href).searchParams.has('eye')");
+  expect(await viewer.page.evaluate(() => new URLSearchParams(location.search).get('order'))).toBe('per-pixel');
+  await viewer.tab.waitForRow('drawing with', /^tiles/);
+  // The frame blended per pixel, as the tile renderer reports it.
+  await viewer.tab.waitFor('the per-pixel order to draw', "window.__splatsort.order === 'per-pixel'");
+  await viewer.tab.waitForRow('drawing with', 'tiles, per-pixel order');
   expect(viewer.tab.errors).toEqual([]);
 }, BROWSER_TEST_TIMEOUT_MS);

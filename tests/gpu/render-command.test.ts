@@ -4,9 +4,11 @@
  * scene and camera give byte-identical PNGs, the picture is not blank, the
  * default scene matches a golden image within a stated tolerance, and
  * without a camera file the scene is framed as the viewer frames it;
- * --renderer auto times both renderers and says which it drew with. Each
+ * --renderer auto times both renderers and says which it drew with;
+ * --order per-pixel draws with tiles and says the order it drew. Each
  * run costs seconds of pipeline compilation on SwiftShader, so the runs
- * are few and shared: ten in all (and one --help). It reads what the
+ * are few and shared: eleven in all (and one --help, and refusals that
+ * stop before a device is made). It reads what the
  * viewer reads and says what the viewer says: a SOG meta.json with its
  * images, a PLY's bytes past its data as a warning, a folder as a folder.
  */
@@ -38,10 +40,8 @@ beforeAll(() => {
 });
 
 function render(scene: string, camera: object, name: string, flags: string[] = []): { png: Buffer; timings: Record<string, unknown> } {
-  const cameraFile = join(WORK, `${name}.json`);
-  writeFileSync(cameraFile, JSON.stringify(camera));
   const out = join(WORK, `${name}.png`);
-  const stdout = execFileSync('node', ['bench-dist/render.mjs', '--scene', scene, '--camera', cameraFile, '--out', out, ...flags], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  const stdout = execFileSync('node', ['bench-dist/render.mjs', '--scene', scene, '--camera', cameraFile(name, camera), '--out', out, ...flags], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
   const line = stdout.trim().split('\n').pop()!;
   return { png: readFileSync(out), timings: JSON.parse(line) as Record<string, unknown> };
 }
@@ -67,7 +67,7 @@ test('renders the default scene twice to identical PNGs, not blank, with per-pas
   expect(drawnFraction(decodePng(a.png), DEFAULT_CAMERA.background)).toBeGreaterThan(0.05);
   for (const pass of ['projectMs', 'sortMs', 'renderMs']) expect(a.timings[pass]).toBeTypeOf('number');
   // Quads unless asked: the same picture every run.
-  expect(a.timings).toMatchObject({ renderer: 'quads' });
+  expect(a.timings).toMatchObject({ renderer: 'quads', order: 'centre-depth' });
   expect(a.timings.auto).toBeUndefined();
 });
 
@@ -147,6 +147,33 @@ test('--difference: nothing differs in the exact order (with --anti-aliasing on 
   expect(coloured).toBe(stale.timings.differingPixels);
 });
 
+test('--order per-pixel draws with tiles whatever --renderer says and names the order it drew; an order it does not know, and two views at once, are refused', () => {
+  const bad = run(['--scene', DEFAULT_SCENE, '--out', join(WORK, 'bad-order.png'), '--order', 'per-splat']);
+  expect(bad.status).toBe(1);
+  expect(bad.stderr).toContain('render: --order must be one of centre-depth, per-pixel, got per-splat');
+  const both = run(['--scene', DEFAULT_SCENE, '--out', join(WORK, 'two-views.png'), '--difference', '--pixel-order']);
+  expect(both.status).toBe(1);
+  expect(both.stderr).toContain('render: --pixel-order and --difference are two views');
+
+  const out = join(WORK, 'per-pixel.png');
+  const perPixel = run(['--scene', DEFAULT_SCENE, '--camera', cameraFile('per-pixel', DEFAULT_CAMERA), '--out', out, '--renderer', 'quads', '--order', 'per-pixel']);
+  expect(perPixel.status).toBe(0);
+  const line = JSON.parse(perPixel.stdout.trim().split('\n').pop()!) as Record<string, unknown>;
+  expect(line.renderer).toBe('tiles');
+  const png = decodePng(readFileSync(out));
+  expect(png).toMatchObject({ width: 64, height: 48 });
+  expect(drawnFraction(png, DEFAULT_CAMERA.background)).toBeGreaterThan(0.05);
+  // The order the frame was blended in, as the tile renderer reports it.
+  expect(perPixel.stderr).not.toContain('render: warning');
+  expect(line.order).toBe('per-pixel');
+});
+
+function cameraFile(name: string, camera: object): string {
+  const path = join(WORK, `${name}.json`);
+  writeFileSync(path, JSON.stringify(camera));
+  return path;
+}
+
 /** The command as a user runs it, its exit status and both streams (a failure is a result here, not a throw). */
 function run(args: string[]): { status: number | null; stdout: string; stderr: string } {
   const r = spawnSync('node', ['bench-dist/render.mjs', ...args], { cwd: ROOT, encoding: 'utf8' });
@@ -156,7 +183,7 @@ function run(args: string[]): { status: number | null; stdout: string; stderr: s
 test('reads what the viewer reads and says what it says: --help, a folder, a SOG meta.json with its images, a PLY with bytes past its data', async () => {
   const help = run(['--help']);
   expect(help.status).toBe(0);
-  for (const option of ['--scene', '--camera', '--out', '--width', '--renderer', '--reference', '--difference']) expect(help.stdout).toContain(option);
+  for (const option of ['--scene', '--camera', '--out', '--width', '--renderer', '--order', '--reference', '--difference', '--pixel-order']) expect(help.stdout).toContain(option);
 
   const folder = run(['--scene', WORK, '--out', join(WORK, 'folder.png')]);
   expect(folder.status).toBe(1);

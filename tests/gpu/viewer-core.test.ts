@@ -5,14 +5,17 @@
  * frozen → a new scene; the CPU order draws the same picture as the GPU
  * sort; a frozen order asks for no new one; auto key bits measure and
  * settle; the renderer setting reaches the frame, and auto times both
- * renderers with the GPU timer and keeps one, again at a new frame size. (The scene session above it, previews included, is
+ * renderers with the GPU timer and keeps one, again at a new frame size;
+ * the per-pixel order and its view draw with tiles whatever the renderer
+ * setting, and the report and the view's counts say what was drawn. (The scene session above it, previews included, is
  * tests/gpu/viewer.test.ts.)
  */
-import { beforeAll, expect, test } from 'vitest';
+import { beforeAll, expect, test, vi } from 'vitest';
 import { ViewerCore, type FrameSettings } from '../../src/app/viewer-core';
 import { SyncCpuOrder } from '../../src/sort/cpu-order-source';
 import type { SplatCloud } from '../../src/scene/splat-cloud';
 import type { GpuSplats } from '../../src/scene/gpu-splats';
+import type { DifferenceMeasure } from '../../src/render/splat-resolve';
 import { readTextureRgba } from '../../src/gpu/readback';
 import { realScene, TEST_TARGET_FORMAT, useGpu } from '../support/gpu-fixture';
 import { AUTO_DECISIVE_RATIO, AUTO_TIMED_FRAMES, AUTO_WARMUP_FRAMES } from '../../src/app/renderer-policy';
@@ -200,4 +203,66 @@ test('the renderer: a set one draws every frame; auto draws both in turn, timed 
   expect(halfChoice.state).toBe('chosen');
   expectMeasure(again, halfChoice.medianMs);
   await core.lastFrameResults();
+});
+
+test('the order: per pixel is drawn with tiles whatever the renderer setting (auto measures nothing), the per-pixel order view with tiles too; the report says the order the frame drew', async () => {
+  setScene(cloud, 'core-order');
+  const params = viewOf(medianCentre(cloud), { splatCount: 0, shDegree: 3 }, 32);
+  await core.prepareRenderer('tiles');
+  const encode = vi.spyOn(core.frame, 'encode');
+  /** One frame: its report, and the options the frame was handed (read at once: the core reuses them). */
+  const drawWith = async (s: FrameSettings) => {
+    const report = core.drawFrame({ view: target.createView(), background: VIEW_BACKGROUND }, params, s);
+    const options = { ...encode.mock.lastCall![4] };
+    const renderer = { ...report.renderer };
+    const order = report.order;
+    await core.lastFrameResults();
+    return { renderer, order, options };
+  };
+  try {
+    for (const renderer of ['auto', 'quads', 'tiles'] as const) {
+      const perPixel = await drawWith(settings({ renderer, order: 'per-pixel' }));
+      expect(perPixel.renderer).toMatchObject({ renderer: 'tiles', state: 'set' });
+      expect(perPixel.options).toMatchObject({ renderer: 'tiles', order: 'per-pixel', view: 'picture' });
+      expect(perPixel.order).toBe(core.frame.drawnOrder);
+    }
+    const centre = await drawWith(settings({ renderer: 'quads', order: 'centre-depth' }));
+    expect(centre.options).toMatchObject({ renderer: 'quads', order: 'centre-depth' });
+    expect(centre.order).toBe('centre-depth');
+    // The view of both orders is the tile renderer's, whatever the renderer setting.
+    const view = await drawWith(settings({ renderer: 'quads', view: 'pixel-order' }));
+    expect(view.options).toMatchObject({ renderer: 'tiles', view: 'pixel-order', order: 'centre-depth' });
+    expect(view.renderer).toMatchObject({ renderer: 'tiles', state: 'set' });
+    expect(core.shownView).toBe('pixel-order');
+    expect(core.differenceError).toBeNull();
+  } finally {
+    encode.mockRestore();
+  }
+});
+
+test('the per-pixel order drawn by the tile renderer: the report says so, and its view counts the pixels the two orders differ in, with the view counted', async () => {
+  setScene(cloud, 'core-per-pixel');
+  const params = viewOf(medianCentre(cloud), { splatCount: 0, shDegree: 3 }, 32);
+  await core.prepareRenderer('tiles');
+  const report = core.drawFrame({ view: target.createView(), background: VIEW_BACKGROUND }, params, settings({ renderer: 'quads', order: 'per-pixel' }));
+  expect(report.order).toBe('per-pixel');
+  await core.lastFrameResults();
+  core.difference = null;
+  const counted: string[] = [];
+  core.onDifference = (_, view) => counted.push(view);
+  // Read through a call: the count arrives in a callback, after `core.difference = null` above.
+  const counts = (): DifferenceMeasure | null => core.difference;
+  let m: DifferenceMeasure | null = null;
+  for (let frames = 0; m === null; frames++) {
+    if (frames > 20) throw new Error(`no count of the per-pixel order view after 20 frames (${core.differenceError ?? 'no error'})`);
+    core.drawFrame({ view: target.createView(), background: VIEW_BACKGROUND }, params, settings({ view: 'pixel-order' }));
+    await core.lastFrameResults();
+    await new Promise((resolve) => setImmediate(resolve));
+    m = counts();
+  }
+  expect(core.differenceView).toBe('pixel-order');
+  expect(counted[0]).toBe('pixel-order');
+  // Inside a real scene some overlapping splats' depths along a ray disagree with their centres' order.
+  expect(m.pixels).toBeGreaterThan(0);
+  expect(m.pixels).toBeLessThanOrEqual(VIEW_WIDTH * VIEW_HEIGHT);
 });

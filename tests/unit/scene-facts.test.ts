@@ -28,6 +28,15 @@ describe('scene facts', () => {
     expect(untimed.why).toMatch(/no GPU times/);
   });
 
+  it('says when the pixels were blended in the per-pixel order, and nothing of the centre-depth order', () => {
+    const medianMs = { quads: null, tiles: null };
+    const perPixel = describeRenderer({ renderer: 'tiles', state: 'set', medianMs }, 'per-pixel');
+    expect(perPixel.text).toBe('tiles, per-pixel order');
+    expect(perPixel.why).toMatch(/^tiles, as set; the per-pixel order, .*depth along its ray/);
+    expect(describeRenderer({ renderer: 'tiles', state: 'set', medianMs }, 'centre-depth').text).toBe('tiles');
+    expect(describeRenderer({ renderer: 'quads', state: 'set', medianMs }).text).toBe('quads');
+  });
+
   it('writes the extent of the bounds', () => {
     expect(formatExtent({ min: [-0.39, -3.11, -0.5], max: [0.31, -0.04, 0.55] })).toBe('0.700 × 3.07 × 1.05');
   });

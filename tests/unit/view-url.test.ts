@@ -1,8 +1,8 @@
 import { describe, expect, it, test } from 'vitest';
 import { mat4 } from 'gl-matrix';
 import { OrbitCamera, createCameraView } from '../../src/app/orbit-camera';
-import { readRendererParam, readViewMode, readViewParams, writeRendererParam, writeViewParams } from '../../src/app/view-url';
-import { DEFAULT_RENDERER_SETTING, RENDERER_SETTINGS } from '../../src/render/frame-renderer';
+import { readOrderParam, readRendererParam, readViewMode, readViewParams, writeOrderParam, writeRendererParam, writeViewParams } from '../../src/app/view-url';
+import { DEFAULT_RENDERER_SETTING, DEFAULT_SPLAT_ORDER, RENDERER_SETTINGS, SPLAT_ORDERS } from '../../src/render/frame-renderer';
 
 describe('the view in the URL', () => {
   it.each([
@@ -81,5 +81,33 @@ describe('the renderer in the URL', () => {
 
   test('a renderer it does not know is explained', () => {
     expect(() => readRendererParam(new URLSearchParams('renderer=raytrace'))).toThrow(/"renderer" must be one of auto, quads, tiles, got "raytrace"/);
+  });
+});
+
+describe('the splat order in the URL', () => {
+  test.each(SPLAT_ORDERS)('reads back %s as written, beside the renderer and the view', (order) => {
+    const params = new URLSearchParams('url=scenes%2Fa.ply&order=per-pixel');
+    writeViewParams({ eye: [0, 0, 5], target: [0, 0, 0], up: [0, 1, 0], fovyDeg: 40 }, params);
+    writeRendererParam('quads', params);
+    writeOrderParam(order, params);
+    const link = new URL(`https://example.test/?${params.toString()}`);
+    expect(readOrderParam(link.searchParams)).toBe(order);
+    expect(readRendererParam(link.searchParams)).toBe('quads');
+    expect(readViewParams(link.searchParams)?.fovyDeg).toBe(40);
+  });
+
+  test('per pixel is written as order=per-pixel; centre depth, the default, is left out, and a link without one opens with it', () => {
+    const params = new URLSearchParams();
+    writeOrderParam('per-pixel', params);
+    expect(params.toString()).toBe('order=per-pixel');
+    writeOrderParam('centre-depth', params);
+    expect(params.has('order')).toBe(false);
+    expect(readOrderParam(new URLSearchParams('url=x.ply&renderer=tiles'))).toBe(DEFAULT_SPLAT_ORDER);
+    expect(DEFAULT_SPLAT_ORDER).toBe('centre-depth');
+  });
+
+  test('an order it does not know is explained', () => {
+    expect(() => readOrderParam(new URLSearchParams('order=per-splat'))).toThrow(/"order" must be one of centre-depth, per-pixel, got "per-splat"/);
+    expect(() => readOrderParam(new URLSearchParams('order='))).toThrow(/"order" must be one of/);
   });
 });
