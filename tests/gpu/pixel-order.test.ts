@@ -46,7 +46,7 @@ const cameraInside = (width = 160, height = 120) => cameraInsideScene(cloud, wid
 
 interface DrawOptions {
   renderer?: FrameRenderer;
-  order?: SplatOrder;
+  splatOrder?: SplatOrder;
   view?: FrameView;
   frame?: SplatFrame;
 }
@@ -59,7 +59,7 @@ async function draw(source: GpuSplats, camera: CameraFile, options: DrawOptions 
   const picture = await renderOffscreen(device, f, order, source, camera, { renderer: 'tiles', ...options });
   const error = await device.popErrorScope();
   expect(error?.message ?? null, 'WebGPU validation error').toBeNull();
-  expect(f.drawnOrder).toBe(options.order === 'per-pixel' || options.view === 'pixel-order' ? 'per-pixel' : 'centre-depth');
+  expect(f.drawnOrder).toBe(options.splatOrder === 'per-pixel' || options.view === 'pixel-order' ? 'per-pixel' : 'centre-depth');
   return picture;
 }
 
@@ -93,7 +93,7 @@ describe('two crossing splats', () => {
       const perPixel: Uint8Array[] = [];
       for (const camera of cameras) {
         centre.push((await draw(madeGpu, camera)).rgba);
-        perPixel.push((await draw(madeGpu, camera, { order: 'per-pixel' })).rgba);
+        perPixel.push((await draw(madeGpu, camera, { splatOrder: 'per-pixel' })).rgba);
       }
       const centrePops = countPops(centre, exact);
       const perPixelPops = countPops(perPixel, exact);
@@ -119,7 +119,7 @@ describe('the GPU per-pixel order against the CPU reference', () => {
     const queued = toRgba8(renderReferenceCamera(cloud, camera, { order: perPixelOrder(DEFAULT_PIXEL_QUEUE) }).rgb);
     const exact = toRgba8(renderReferenceCamera(cloud, camera, { order: perPixelOrder() }).rgb);
     const centre = toRgba8(renderReferenceCamera(cloud, camera).rgb);
-    const gpuPicture = (await draw(scene, camera, { order: 'per-pixel' })).rgba;
+    const gpuPicture = (await draw(scene, camera, { splatOrder: 'per-pixel' })).rgba;
     const db = psnr(gpuPicture, queued);
     console.log(
       `${what} (${camera.width}×${camera.height}): GPU per pixel against the CPU queue of ${DEFAULT_PIXEL_QUEUE} ${db.toFixed(2)} dB, ` +
@@ -146,7 +146,7 @@ describe('the popping measure along a slow turn', () => {
     const perPixel: Uint8Array[] = [];
     for (const camera of cameras) {
       centre.push((await draw(scene, camera)).rgba);
-      perPixel.push((await draw(scene, camera, { order: 'per-pixel' })).rgba);
+      perPixel.push((await draw(scene, camera, { splatOrder: 'per-pixel' })).rgba);
     }
     const centrePops = countPops(centre, exact);
     const perPixelPops = countPops(perPixel, exact);

@@ -21,7 +21,7 @@ import { readBufferU32 } from '../../src/gpu/readback';
 import { PROJECTED_SPLAT, VISIBLE_STATE } from '../../src/render/frame-layouts';
 import type { OrderErrorMeasure } from '../../src/render/order-error-pass';
 import { TILE_SIZE } from '../../src/render/tiles/tile-raster';
-import type { FrameRenderer, SplatOrder } from '../../src/render/frame-renderer';
+import type { FrameRenderer } from '../../src/render/frame-renderer';
 import type { FrameParameters } from '../../src/render/frame-uniforms';
 import { parseSplatPly } from '../../src/io/ply';
 import { MIP_FILTER, screenFilterFor, type ScreenFilter } from '../../src/scene/anti-aliasing';
@@ -59,7 +59,6 @@ interface DrawOptions {
   screenFilter?: ScreenFilter;
   splatScale?: number;
   drawOrder?: DrawOrder;
-  order?: SplatOrder;
   frame?: SplatFrame;
 }
 
