@@ -18,7 +18,7 @@
  * fell back to quads, untimed: more pairs than the device sorts).
  *
  *   npm run bench:frame -- --scene FILE [--copies 40] [--width 1920 --height 1080]
- *     [--camera A.json,B.json [--path]] [--renderer quads,tiles] [--order centre-depth,per-pixel]
+ *     [--camera A.json,B.json [--path]] [--renderer quads,tiles] [--order centre-depth,per-pixel [--queue 8]]
  *     [--runs 20] [--bits 16,24,32] [--chunks 4] [--up -y] [--max-warm-batches 20]
  *     [--accumulation rgba16float,direct,rgba32float,rgb10a2unorm]
  *
@@ -30,7 +30,8 @@
  * --order lists how each pixel's splats are ordered (default centre-depth):
  * every renderer listed draws each order it can, the per-pixel order with
  * tiles only (one row whatever --renderer lists), and a row whose frames
- * were not drawn in its order fails rather than report another's times.
+ * were not drawn in its order fails rather than report another's times;
+ * --queue is the per-pixel order's queue (default DEFAULT_PIXEL_QUEUE).
  *
  * --camera times from camera files (the render command's format) instead
  * of the built-in path (--path: as well), at their size unless --width and
@@ -57,6 +58,7 @@ import { ACCUMULATIONS, DEFAULT_ACCUMULATION, type Accumulation } from '../src/r
 import { DEFAULT_SPLAT_ORDER, FRAME_RENDERERS, rendererSettingFor, SPLAT_ORDERS, type FrameRenderer, type SplatOrder } from '../src/render/frame-renderer';
 import { GpuSortOrder } from '../src/app/gpu-sort-order';
 import { SplatRenderer } from '../src/render/splat-renderer';
+import { DEFAULT_PIXEL_QUEUE } from '../src/render/tiles/tile-raster';
 import { VISIBLE_STATE } from '../src/render/frame-layouts';
 import type { FrameParameters } from '../src/render/frame-uniforms';
 import { replicateCloud } from './replicate';
@@ -74,6 +76,7 @@ const { values: args } = parseArgs({
     path: { type: 'boolean', default: false },
     renderer: { type: 'string', default: FRAME_RENDERERS.join(',') },
     order: { type: 'string', default: DEFAULT_SPLAT_ORDER },
+    queue: { type: 'string', default: String(DEFAULT_PIXEL_QUEUE) },
     runs: { type: 'string', default: '20' },
     bits: { type: 'string', default: '16,24,32' },
     chunks: { type: 'string', default: '1' },
@@ -100,6 +103,9 @@ function listOption<T extends string>(name: string, text: string, known: readonl
 }
 const accumulations = listOption('accumulation', args.accumulation!, ACCUMULATIONS);
 const orders = listOption('order', args.order!, SPLAT_ORDERS);
+const pixelQueue = Number(args.queue);
+if (!Number.isInteger(pixelQueue) || pixelQueue < 1) throw new Error(`--queue: ${args.queue} is not a whole number ≥ 1`);
+const perPixel = orders.includes('per-pixel');
 const renderers = listOption('renderer', args.renderer!, FRAME_RENDERERS);
 /** Each order with each renderer, the per-pixel order drawn with tiles whatever the renderer (as the viewer's setting), each pair once. */
 const rows = orders
@@ -140,12 +146,12 @@ interface Setup {
 
 async function setup(accumulation: Accumulation): Promise<Setup> {
   const withTiles = rows.some((row) => row.renderer === 'tiles');
-  const frame = await SplatFrame.create(device, FORMAT, { accumulation });
+  const frame = await SplatFrame.create(device, FORMAT, { accumulation, tiles: { pixelQueue } });
   const format = accumulation === 'direct' ? FORMAT : accumulation;
   const [flat, tiles] = await Promise.all([
     SplatRenderer.create(device, frame.uniforms.buffer, format, { fragment: 'flat' }),
-    withTiles ? TileBenchFrames.create(device, FORMAT, accumulation) : null,
-    withTiles ? frame.prepareTiles() : null,
+    withTiles ? TileBenchFrames.create(device, FORMAT, accumulation, { pixelQueue }, perPixel) : null,
+    withTiles ? (perPixel ? frame.preparePerPixel() : frame.prepareTiles()) : null,
   ]);
   const texture = device.createTexture({ size: [width, height], format, usage: GPUTextureUsage.RENDER_ATTACHMENT });
   return {
@@ -227,6 +233,7 @@ async function measureRow(s: Setup, pose: FramePose, keyBits: number, chunks: nu
     accumulation: s.accumulation,
     renderer,
     order: splatOrder,
+    ...(splatOrder === 'per-pixel' ? { pixelQueue } : {}),
     visible,
     ...Object.fromEntries(Object.entries(figures).map(([k, v]) => [k, typeof v === 'number' && k.endsWith('Ms') ? round(v) : v])),
     ...(typeof figures.pairs === 'number' ? { pairsPerSplat: round(figures.pairs / Math.max(1, visible)) } : {}),

@@ -13,8 +13,14 @@
 # tar.xz: its Dawn binary is 21 MB uncompressed, 5 MB compressed).
 #
 # The run writes under $OUT (at most 8 files come back): frame.jsonl (bench-frame's lines, all scenes),
-# inria.jsonl (time-ref.sh's lines), inria-pictures.tar (its picture at each camera), run.log.
-# Tables:  node bench/tile-table.mjs $OUT/frame.jsonl $OUT/inria.jsonl
+# inria.jsonl (time-ref.sh's lines), inria-pictures.tar (its picture at each camera), popping.jsonl
+# (bench-popping's lines, with POPPING=1), run.log.
+# Tables:  node bench/tile-table.mjs $OUT/frame.jsonl $OUT/inria.jsonl [$OUT/popping.jsonl]
+#
+# FRAME_ARGS adds options to every bench-frame run (e.g. "--renderer tiles --order centre-depth,per-pixel");
+# POPPING=1 also counts the pops along a slow turn at each camera (bench-popping, at POP_SIZE, default
+# "--width 320 --height 180": its exact reference is a CPU rasterizer), one process per camera beside the
+# GPU timing; REPLICA=none leaves out the replicated scene.
 #
 # On SwiftShader, for a check of the whole chain at a small size (no INRIA timing without CUDA):
 #   VK_ICD_FILENAMES=/usr/lib/chromium/vk_swiftshader_icd.json OUT=/tmp/tiles SIZE="--width 160 --height 90" \
@@ -73,11 +79,20 @@ if [ "$inria" = 1 ]; then
 fi
 
 size=${SIZE:-}
+frame_args=${FRAME_ARGS:-}
+if [ "${POPPING:-0}" = 1 ]; then
+  say "popping along a slow turn at each camera (CPU reference; in the background)"
+  for camera in $work/cameras/*.json; do
+    name=$(basename $camera); scene=$small; case $name in 150k-*) scene=$large ;; esac
+    timeout $((limit - SECONDS)) node bench-dist/bench-popping.mjs --scene $work/$scene.ply --camera $camera ${POP_SIZE:---width 320 --height 180} \
+      --queue "${POP_QUEUES:-8,16}" > $work/popping-$name.jsonl 2>>"$log" &
+  done
+fi
 # A scene that fails or runs out of time is logged and the run goes on with the next part.
 frame() {
   local left=$((limit - SECONDS))
   [ $left -gt 20 ] || { say "no time left for: $*"; return 0; }
-  timeout $left node bench-dist/bench-frame.mjs --bits 32 $size "$@" 2>>"$log" | tee -a "$out/frame.jsonl" \
+  timeout $left node bench-dist/bench-frame.mjs --bits 32 $size $frame_args "$@" 2>>"$log" | tee -a "$out/frame.jsonl" \
     || say "bench-frame failed or ran out of time (run.log has its error): $*"
 }
 runs=${RUNS:-20}
@@ -102,6 +117,13 @@ fi
 
 # Several million splats: the 150k scene ×48 on a grid (7.2M, SH 3), along the built-in path; a quad
 # frame there takes a tenth of a second or more, so fewer frames.
-say "replicated scene"
-frame --runs "${REPLICA_RUNS:-10}" --max-warm-batches "${REPLICA_WARM:-4}" --scene $work/${REPLICA:-$large}.ply --copies "${COPIES:-48}"
+if [ "${REPLICA:-}" != none ]; then
+  say "replicated scene"
+  frame --runs "${REPLICA_RUNS:-10}" --max-warm-batches "${REPLICA_WARM:-4}" --scene $work/${REPLICA:-$large}.ply --copies "${COPIES:-48}"
+fi
+if [ "${POPPING:-0}" = 1 ]; then
+  say "waiting for the popping counts"
+  wait
+  cat $work/popping-*.jsonl > "$out/popping.jsonl"
+fi
 say "done"

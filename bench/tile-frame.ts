@@ -18,7 +18,7 @@ import type { Accumulation } from '../src/render/accumulation-target';
 import type { SplatOrder } from '../src/render/frame-renderer';
 import type { FrameParameters } from '../src/render/frame-uniforms';
 import type { SplatDrawTarget } from '../src/render/splat-renderer';
-import { TILE_PASSES, type TilePairCounts, type TilePass } from '../src/render/tiles/tile-renderer';
+import { TILE_PASSES, type TilePairCounts, type TilePass, type TileRendererOptions } from '../src/render/tiles/tile-renderer';
 import type { GpuSplats } from '../src/scene/gpu-splats';
 import { sampleFrames, type WarmUp } from './frame-sampling';
 
@@ -27,12 +27,13 @@ const MAX_FIT_DRAWS = 8;
 
 /** The two extra frames a tile row needs beside the benchmark's own: one profiled, one binning boxes. */
 export class TileBenchFrames {
-  static async create(device: GPUDevice, format: GPUTextureFormat, accumulation: Accumulation): Promise<TileBenchFrames> {
+  /** With `perPixel`, both frames can draw the per-pixel order too, with `tiles`' queue. */
+  static async create(device: GPUDevice, format: GPUTextureFormat, accumulation: Accumulation, tiles: TileRendererOptions = {}, perPixel = false): Promise<TileBenchFrames> {
     const [profiled, box] = await Promise.all([
-      SplatFrame.create(device, format, { accumulation, tiles: { profile: true } }),
-      SplatFrame.create(device, format, { accumulation, tiles: { footprint: 'box' } }),
+      SplatFrame.create(device, format, { accumulation, tiles: { ...tiles, profile: true } }),
+      SplatFrame.create(device, format, { accumulation, tiles: { ...tiles, footprint: 'box' } }),
     ]);
-    await Promise.all([profiled.prepareTiles(), box.prepareTiles()]);
+    await Promise.all([profiled, box].map((f) => (perPixel ? f.preparePerPixel() : f.prepareTiles())));
     return new TileBenchFrames(profiled, box);
   }
 
@@ -77,6 +78,8 @@ export type TileFigures =
       /** The box frame needed more pairs than the device sorts (boxPairs is what it needed). */
       boxBeyondLimit: boolean;
       binMs: number;
+      /** The per-pixel order's ray shapes (0 in the centre-depth order). */
+      shapesMs: number;
       pairSortMs: number;
       rangesMs: number;
       rasterMs: number;
@@ -176,6 +179,7 @@ export async function measureTiles(view: TileView, frame: SplatFrame, extra: Til
     boxPairs: box.pairs.total,
     boxBeyondLimit: box.beyondLimit,
     binMs: passes.bin,
+    shapesMs: passes.shapes,
     pairSortMs: passes.pairSort,
     rangesMs: passes.ranges,
     rasterMs: passes.raster,

@@ -2,16 +2,17 @@
 // Markdown tables of the tile renderer's frame benchmark (bench/tile-frame-run.sh): bench-frame's
 // lines for both renderers, and the INRIA rasterizer's times at the same camera files when an
 // inria.jsonl (time-ref.sh's lines) is given:
-//   node bench/tile-table.mjs frame.jsonl [inria.jsonl]
+//   node bench/tile-table.mjs frame.jsonl [inria.jsonl [popping.jsonl]]
 // Per view and order (centre depth, per pixel; a line without one is centre depth): the tile frame
 // (project + sort + every tile pass + resolve) against the INRIA forward pass, the quad frame
 // (centre depth, the only order quads draw) and, per pixel, the centre-depth tile frame; then the tile frame's passes, its pairs, what the
-// ellipse test saves against binning every tile of a quad's box, and the sorts' share of the frame.
+// ellipse test saves against binning every tile of a quad's box, and the sorts' share of the frame;
+// with popping.jsonl (bench-popping's lines), the pops of each order along the slow turn from each camera.
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 
 const read = (file) => readFileSync(file, 'utf8').split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l));
-const [frameFile, inriaFile] = process.argv.slice(2);
+const [frameFile, inriaFile, poppingFile] = process.argv.slice(2);
 if (!frameFile) throw new Error('usage: node bench/tile-table.mjs frame.jsonl [inria.jsonl]');
 const rows = read(frameFile);
 /** The INRIA time per camera file name (time-ref.sh names the file it was given). */
@@ -23,7 +24,8 @@ const ratio = (a, b) => (a === undefined || b === undefined ? '—' : `${(a / b)
 const pct = (x) => `${(100 * x).toFixed(0)} %`;
 const goal = (r) => (r === undefined ? '—' : r <= 0.5 ? 'met, ≤ 0.5×' : r <= 1 ? 'met, ≤ 1.0×' : 'missed');
 
-const orderOf = (r) => r.order ?? 'centre-depth';
+/** A line's order, the per-pixel one with its queue. */
+const orderOf = (r) => (r.order === 'per-pixel' && r.pixelQueue ? `per-pixel, queue ${r.pixelQueue}` : (r.order ?? 'centre-depth'));
 /**
  * One view: its lines keyed by renderer and order ('tiles|per-pixel'; the first accumulation and key
  * width measured), and the orders its tile lines were drawn in.
@@ -62,19 +64,34 @@ for (const { v, order, t, q } of viewRows) {
 }
 
 console.log('\nThe tile frame, pass by pass (bin … raster from a frame that times each; render is the whole span of the unprofiled frame, then of the profiled one):\n');
-console.log('| view | order | pairs | pairs / splat | box pairs | ellipse saves | project | sort | bin | pair sort | ranges | raster | render | render, profiled | sorts / frame |');
-console.log('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+console.log('| view | order | pairs | pairs / splat | box pairs | ellipse saves | project | sort | bin | ray shapes | pair sort | ranges | raster | render | render, profiled | sorts / frame |');
+console.log('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
 for (const { v, order, t } of viewRows) {
   if (!t) continue;
   if (t.drawn !== 'tiles') {
-    console.log(`| ${v.pose} | ${order} | ${count(t.pairs)} | ${t.pairsPerSplat.toFixed(1)} | — | — | ${t.drawn} ||||||||`);
+    console.log(`| ${v.pose} | ${order} | ${count(t.pairs)} | ${t.pairsPerSplat.toFixed(1)} | — | — | ${t.drawn} |||||||||`);
     continue;
   }
   // The depth sort (the frame's own) and the pair sort (the profiled frame's), over the whole frame.
   const sorts = (t.sortMs + t.pairSortMs) / t.frameMs;
   console.log(
     `| ${v.pose} | ${order} | ${count(t.pairs)} | ${t.pairsPerSplat.toFixed(2)} | ${count(t.boxPairs)}${t.boxBeyondLimit ? ' (beyond the limit)' : ''} | ${pct(1 - t.pairs / t.boxPairs)} (${ratio(t.boxPairs, t.pairs)}) | ` +
-      `${ms(t.projectMs)} | ${ms(t.sortMs)} | ${ms(t.binMs)} | ${ms(t.pairSortMs)} | ${ms(t.rangesMs)} | ${ms(t.rasterMs)} | ${ms(t.renderMs)} | ${ms(t.profiledRenderMs)} | ` +
+      `${ms(t.projectMs)} | ${ms(t.sortMs)} | ${ms(t.binMs)} | ${t.shapesMs ? ms(t.shapesMs) : '—'} | ${ms(t.pairSortMs)} | ${ms(t.rangesMs)} | ${ms(t.rasterMs)} | ${ms(t.renderMs)} | ${ms(t.profiledRenderMs)} | ` +
       `${pct(sorts)} (${pct(t.sortMs / t.frameMs)} + ${pct(t.pairSortMs / t.frameMs)}) |`,
   );
+}
+
+if (poppingFile) {
+  const popping = read(poppingFile);
+  const p0 = popping[0];
+  console.log(
+    `\nPops along a slow turn (${p0.frames} frames, ${p0.degreesPerFrame}° of yaw a frame, at ${p0.width}×${p0.height}): pixels whose change between two ` +
+      `frames passes the exact per-pixel sort's change by more than ${p0.levels}/255, summed over the turn (the share of all pixel steps):\n`,
+  );
+  console.log('| view | order | pops | share | centre depth / this |');
+  console.log('|---|---|---:|---:|---:|');
+  for (const r of popping) {
+    const order = orderOf({ order: r.order, pixelQueue: r.queue });
+    console.log(`| ${basename(r.camera, '.json')} | ${order} | ${r.pops} | ${(100 * r.fraction).toFixed(3)} % | ${r.ratio === undefined ? '—' : `${r.ratio.toFixed(1)}×`} |`);
+  }
 }

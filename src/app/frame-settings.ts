@@ -54,6 +54,11 @@ export function rendererSettingOf(settings: Readonly<FrameSettings>, view: Frame
   return view === 'pixel-order' ? 'tiles' : rendererSettingFor(settings.renderer, settings.order ?? DEFAULT_SPLAT_ORDER);
 }
 
+/** Whether a frame of these settings blends per pixel (the order, or the per-pixel order view): the tile renderer's per-pixel raster is then needed. */
+export function wantsPerPixel(settings: Readonly<FrameSettings>, view: FrameView = settings.view ?? 'picture'): boolean {
+  return view === 'pixel-order' || settings.order === 'per-pixel';
+}
+
 /** The views that show a heat map of where two pictures differ and count its pixels (a DifferenceMeasure): all but the picture. */
 export function isHeatMap(view: FrameView): boolean {
   return view !== 'picture';

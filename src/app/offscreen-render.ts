@@ -9,7 +9,7 @@ import type { SplatFrame, FrameTimings, FrameEncodeOptions } from './splat-frame
 import type { SplatOrder } from '../render/frame-renderer';
 import type { DrawOrder } from './draw-order';
 import type { ViewerCore } from './viewer-core';
-import { isHeatMap, rendererSettingOf, type FrameReport, type FrameSettings } from './frame-settings';
+import { isHeatMap, rendererSettingOf, wantsPerPixel, type FrameReport, type FrameSettings } from './frame-settings';
 import { cameraMatrices, type CameraFile } from './camera-file';
 import type { GpuSplats } from '../scene/gpu-splats';
 import type { ScreenFilter } from '../scene/anti-aliasing';
@@ -47,7 +47,7 @@ export async function drawOffscreen(
   const { width, height } = parameters;
   const texture = createTarget(core.device, 'drawOffscreen.target', width, height, format);
   try {
-    await core.prepareRenderer(rendererSettingOf(settings));
+    await core.prepareRenderer(rendererSettingOf(settings), wantsPerPixel(settings));
     const target = { view: texture.createView(), background };
     let report = core.drawFrame(target, parameters, settings);
     let results = await core.lastFrameResults();

@@ -25,7 +25,7 @@ import type { DifferenceMeasure } from '../render/splat-resolve';
 import { GpuSplats } from '../scene/gpu-splats';
 import type { SplatCloud } from '../scene/splat-cloud';
 import type { CpuOrderSource, CpuSortAlgorithm } from '../sort/cpu-order-source';
-import { isHeatMap, rendererSettingOf, type FrameReport, type FrameSettings } from './frame-settings';
+import { isHeatMap, rendererSettingOf, wantsPerPixel, type FrameReport, type FrameSettings } from './frame-settings';
 
 export type { FrameReport, FrameSettings } from './frame-settings';
 
@@ -276,21 +276,23 @@ export class ViewerCore {
     scene.height = params.height;
     scene.timed = this.frame.timer.enabled;
     scene.tilesReady = this.frame.tilesReady;
-    if (setting !== 'quads' && !this.frame.tilesReady) void this.prepareRenderer(setting);
+    const perPixel = wantsPerPixel(settings, this.encodeOptions.view);
+    if (setting !== 'quads' && !(perPixel ? this.frame.perPixelReady : this.frame.tilesReady)) void this.prepareRenderer(setting, perPixel);
     report.renderer = this.renderers.resolve(setting, scene);
     return report.renderer.renderer;
   }
 
   /**
    * Makes what `setting` may draw with (the tile renderer unless it is
-   * 'quads'); frames draw with quads until it is made, or when it could
-   * not be (tilesError says why). Callers that draw one frame and wait
-   * (the render command, screenshots) wait for this first.
+   * 'quads'; with `perPixel`, its per-pixel raster too); frames draw with
+   * quads (or centre depths) until it is made, or when it could not be
+   * (tilesError says why). Callers that draw one frame and wait (the
+   * render command, screenshots) wait for this first.
    */
-  async prepareRenderer(setting: RendererSetting): Promise<void> {
+  async prepareRenderer(setting: RendererSetting, perPixel = false): Promise<void> {
     if (setting === 'quads' || this.tilesError !== null) return;
     try {
-      await this.frame.prepareTiles();
+      await (perPixel ? this.frame.preparePerPixel() : this.frame.prepareTiles());
     } catch (error) {
       this.tilesError ??= `the tile renderer could not be made: ${error instanceof Error ? error.message : String(error)}; drawing with quads`;
     }
@@ -304,7 +306,7 @@ export class ViewerCore {
   private viewOf(settings: FrameSettings): FrameView {
     if (settings.view === 'pixel-order') {
       if (this.frame.canShowPixelOrder) return 'pixel-order';
-      if (!this.frame.tilesReady) void this.prepareRenderer('tiles');
+      if (!this.frame.perPixelReady) void this.prepareRenderer('tiles', true);
       else this.differenceError ??= `the per-pixel order view needs a float accumulation target, not '${this.frame.accumulation}'`;
       return 'picture';
     }
