@@ -208,7 +208,7 @@ test('the renderer: a set one draws every frame; auto draws both in turn, timed 
 test('the order: per pixel is drawn with tiles whatever the renderer setting (auto measures nothing), the per-pixel order view with tiles too; the report says the order the frame drew', async () => {
   setScene(cloud, 'core-order');
   const params = viewOf(medianCentre(cloud), { splatCount: 0, shDegree: 3 }, 32);
-  await core.prepareRenderer('tiles');
+  await core.prepareRenderer('tiles', true);
   const encode = vi.spyOn(core.frame, 'encode');
   /** One frame: its report, and the options the frame was handed (read at once: the core reuses them). */
   const drawWith = async (s: FrameSettings) => {
@@ -243,7 +243,7 @@ test('the order: per pixel is drawn with tiles whatever the renderer setting (au
 test('the per-pixel order drawn by the tile renderer: the report says so, and its view counts the pixels the two orders differ in, with the view counted', async () => {
   setScene(cloud, 'core-per-pixel');
   const params = viewOf(medianCentre(cloud), { splatCount: 0, shDegree: 3 }, 32);
-  await core.prepareRenderer('tiles');
+  await core.prepareRenderer('tiles', true);
   const report = core.drawFrame({ view: target.createView(), background: VIEW_BACKGROUND }, params, settings({ renderer: 'quads', order: 'per-pixel' }));
   expect(report.order).toBe('per-pixel');
   await core.lastFrameResults();
