@@ -19,8 +19,8 @@
 #
 # FRAME_ARGS adds options to every bench-frame run (e.g. "--renderer tiles --order centre-depth,per-pixel");
 # POPPING=1 also counts the pops along a slow turn at each camera (bench-popping, at POP_SIZE, default
-# "--width 320 --height 180": its exact reference is a CPU rasterizer), one process per camera beside the
-# GPU timing; REPLICA=none leaves out the replicated scene.
+# "--width 320 --height 180": its exact reference is a CPU rasterizer), one process per camera after the
+# timing; REPLICA=none leaves out the replicated scene; FRAMES=0 leaves out the frame timing.
 #
 # On SwiftShader, for a check of the whole chain at a small size (no INRIA timing without CUDA):
 #   VK_ICD_FILENAMES=/usr/lib/chromium/vk_swiftshader_icd.json OUT=/tmp/tiles SIZE="--width 160 --height 90" \
@@ -80,14 +80,6 @@ fi
 
 size=${SIZE:-}
 frame_args=${FRAME_ARGS:-}
-if [ "${POPPING:-0}" = 1 ]; then
-  say "popping along a slow turn at each camera (CPU reference; in the background)"
-  for camera in $work/cameras/*.json; do
-    name=$(basename $camera); scene=$small; case $name in 150k-*) scene=$large ;; esac
-    timeout $((limit - SECONDS)) node bench-dist/bench-popping.mjs --scene $work/$scene.ply --camera $camera ${POP_SIZE:---width 320 --height 180} \
-      --queue "${POP_QUEUES:-8,16}" > $work/popping-$name.jsonl 2>>"$log" &
-  done
-fi
 # A scene that fails or runs out of time is logged and the run goes on with the next part.
 frame() {
   local left=$((limit - SECONDS))
@@ -96,11 +88,16 @@ frame() {
     || say "bench-frame failed or ran out of time (run.log has its error): $*"
 }
 runs=${RUNS:-20}
-say "9k scene at its cameras"
-frame --runs $runs --max-warm-batches "${WARM:-8}" --scene $work/$small.ply --camera $work/cameras/9k-outside.json,$work/cameras/9k-inside.json
-say "150k scene at its cameras"
-frame --runs $runs --max-warm-batches "${WARM:-8}" --scene $work/$large.ply \
-  --camera $work/cameras/150k-outside.json,$work/cameras/150k-inside-level.json,$work/cameras/150k-inside-down.json
+# Each scene at its cameras; EXTRA_QUEUES (e.g. "16") times the per-pixel order again with each of
+# those queue sizes.
+cameras_of() { local c= ; for n in "$@"; do c=$c${c:+,}$work/cameras/$n.json; done; echo $c; }
+[ "${FRAMES:-1}" = 1 ] && for scene in "$small:$(cameras_of 9k-outside 9k-inside)" "$large:$(cameras_of 150k-outside 150k-inside-level 150k-inside-down)"; do
+  say "${scene%%:*} at its cameras"
+  frame --runs $runs --max-warm-batches "${WARM:-8}" --scene $work/${scene%%:*}.ply --camera ${scene#*:}
+  for q in ${EXTRA_QUEUES:-}; do
+    frame --runs $runs --max-warm-batches "${WARM:-8}" --scene $work/${scene%%:*}.ply --camera ${scene#*:} --renderer tiles --order per-pixel --queue $q
+  done
+done
 
 if [ "$inria" = 1 ]; then
   wait $build || { say "INRIA build failed"; cat $work/inria-build.log >> "$log"; }
@@ -121,8 +118,14 @@ if [ "${REPLICA:-}" != none ]; then
   say "replicated scene"
   frame --runs "${REPLICA_RUNS:-10}" --max-warm-batches "${REPLICA_WARM:-4}" --scene $work/${REPLICA:-$large}.ply --copies "${COPIES:-48}"
 fi
+# After the timing (its GPU frames and CPU reference would disturb the times): one process per camera.
 if [ "${POPPING:-0}" = 1 ]; then
-  say "waiting for the popping counts"
+  say "popping along a slow turn at each camera"
+  for camera in $work/cameras/*.json; do
+    name=$(basename $camera); scene=$small; case $name in 150k-*) scene=$large ;; esac
+    timeout $((limit - SECONDS)) node bench-dist/bench-popping.mjs --scene $work/$scene.ply --camera $camera ${POP_SIZE:---width 320 --height 180} \
+      --queue "${POP_QUEUES:-8,16}" > $work/popping-$name.jsonl 2>>"$log" &
+  done
   wait
   cat $work/popping-*.jsonl > "$out/popping.jsonl"
 fi

@@ -40,7 +40,7 @@ override raster_batch: u32;
 const ALPHA_MAX: f32 = 0.99;
 const ALPHA_MIN: f32 = 1.0 / 255.0;
 const T_STOP: f32 = 1e-4;
-const PIXEL_QUEUE: u32 = 8u;
+const PIXEL_QUEUE: u32 = 16u;
 
 var<workgroup> batch_centre_mid: array<vec4<f32>, raster_batch>;
 var<workgroup> batch_to_sigma: array<vec4<f32>, raster_batch>;
@@ -233,7 +233,7 @@ fn main_per_pixel(
       let along = dot(vec2<f32>(b.z, b.w), slope) - c.x;
       let spread = dot(vec3<f32>(a.x, a.y, a.z), quad) - 2.0 * dot(vec2<f32>(a.w, b.x), slope) + b.y;
       // Edge on to a flat splat: no peak along the ray; its centre depth stands.
-      // Within its own depth extent (tile_ray_shape.wgsl).
+      // Within its reach of its centre's depth (tile_ray_shape.wgsl).
       var carry_depth = clamp(select(c.y, along / spread, spread > 1e-20), c.y - c.z, c.y + c.z);
       var carry_alpha = alpha;
       let look = batch_look[j].rgb;

@@ -13,13 +13,12 @@
 // plane), and no f32 overflow for a thin one. The splat scale scales Σ and
 // leaves t* as it is (and scales the clamp below).
 //
-// The raster clamps t* to the splat's own depth extent, its centre depth ±
-// 3σ (σ² = Σzz in view space): a flat splat seen nearly edge on has its
-// plane met far beyond the ellipsoid while its projected footprint still
-// covers the pixel (src/render/reference-pixel-order.ts has the figures).
+// The raster keeps t* within reach_sigmas standard deviations of the
+// splat's depth (σ² = Σzz in view space) of its centre's depth
+// (PER_PIXEL_DEPTH_REACH in src/render/frame-renderer.ts says why).
 //
 // Per splat id, 3 vec4: (A00, A01, A11, A02), (A12, A22, u.x, u.y),
-// (u.z, centre depth, 3σ of depth, 0) with A the normalised adjugate and
+// (u.z, centre depth, reach, 0) with A the normalised adjugate and
 // u = A μ.
 // Slots: TILE_RAY_SHAPE_SLOTS (after the scene's).
 
@@ -27,6 +26,8 @@
 @group(0) @binding(6) var<storage, read> state: TileState;
 @group(0) @binding(7) var<storage, read> order: array<u32>;
 @group(0) @binding(8) var<storage, read_write> ray_shapes: array<vec4<f32>>;
+
+override reach_sigmas: f32;
 
 @compute @workgroup_size(BIN_GROUP)
 fn main(
@@ -49,7 +50,7 @@ fn main(
   );
   // Scaled to a largest variance of 1 first: the adjugate's products stay in range.
   var c = w * sigma * transpose(w);
-  let reach = 3.0 * frame.splat_scale * sqrt(max(c[2][2], 0.0));
+  let reach = reach_sigmas * frame.splat_scale * sqrt(max(c[2][2], 0.0));
   c = c * (1.0 / max(max(c[0][0], c[1][1]), max(c[2][2], 1e-30)));
   let a00 = c[1][1] * c[2][2] - c[1][2] * c[1][2];
   let a11 = c[0][0] * c[2][2] - c[0][2] * c[0][2];

@@ -31,6 +31,30 @@ export type SplatOrder = 'centre-depth' | 'per-pixel';
 
 export const SPLAT_ORDERS: readonly SplatOrder[] = ['centre-depth', 'per-pixel'];
 
+/**
+ * The per-pixel order's depth of a splat at a pixel: where its density
+ * along the pixel's ray peaks, kept within this many standard deviations
+ * of its depth (σ² = Σzz in view space) of its centre's depth.
+ *
+ * Why bounded: a large or thin splat seen obliquely has its ray peak far
+ * from its centre, where one depth stands poorly for a contribution spread
+ * along the ray, and moving it there past many others is what a small
+ * per-pixel queue cannot do exactly: its result then flickers as the
+ * camera turns. The splats whose centre order flips (the pops) have
+ * centres within a fraction of σ of each other, so a tight bound keeps
+ * what removes them. Pops at 16/255 beyond the exact per-pixel sort along
+ * the slow turn, 150k scene, outside and inside (level):
+ *   3σ, H100, 256×144, 60 frames: a queue of 16 popped 1,292 and 142
+ *       pixels, one of 32 275 and 13; the centre-depth order 285 and 42;
+ *   1σ, CPU, 256×144, 8 frames: a queue of 8 69 and 14 (41.2 and 43.8 dB
+ *       against the exact sort), of 16 2 and 0 (49.4, 53.0 dB);
+ *   0.5σ, same: a queue of 8 6 and 2 (52.2, 51.7 dB), of 16 0 and 0
+ *       (63.0, 71.0 dB); the centre-depth order 9 and 0;
+ *   0.5σ, H100, 320×180, 60 frames: a queue of 16 6 and 2, the
+ *       centre-depth order 233 and 45 (docs/benchmarks.md).
+ */
+export const PER_PIXEL_DEPTH_REACH = 0.5;
+
 export const DEFAULT_SPLAT_ORDER: SplatOrder = 'centre-depth';
 
 /** The renderer setting that applies under `order`: the per-pixel order is the tile renderer's. */

@@ -2,14 +2,10 @@
  * The reference rasterizer (reference-rasterizer.ts) with each pixel's
  * splats ordered by their own depth along its ray, where each one's density
  * peaks: t* = dᵀ Σ⁻¹ μ / dᵀ Σ⁻¹ d for the ray o + t·d (d with z = 1 in the
- * reference camera, so t* is a depth), clamped to the splat's own depth
- * extent, its centre's depth ± 3σ (σ² = Σzz in the camera). The clamp
- * matters for flat splats seen nearly edge on: the ray meets their plane
- * far beyond the ellipsoid while the projected footprint still covers the
- * pixel. Measured on the 150k scene at 160×120 (PSNR against the exact
- * sort with, then without the clamp: a queue of 8 came to 40.1 and 50.2 dB
- * outside and inside with it, 35.3 and 38.4 without, and a queue of 32
- * still only 37.6 and 39.1 without). Two rules:
+ * reference camera, so t* is a depth), kept within PER_PIXEL_DEPTH_REACH
+ * standard deviations of its depth (σ² = Σzz in the camera) of its
+ * centre's depth (src/render/frame-renderer.ts has why and the
+ * measurements). Two rules:
  *
  * - exact (no queue): per pixel, the splats of its tile that reach it
  *   (alpha ≥ 1/255) sorted by t* (ties in the list's order), blended front
@@ -27,7 +23,7 @@ import { ALPHA_MIN, alphaAt, RAY_SHAPE_VALUES, T_STOP, type PixelBlend, type Pre
 
 const f = Math.fround;
 
-/** Splat k's depth at pixel (px, py): where its density along the pixel's ray peaks, within 3σ of its centre's depth. */
+/** Splat k's depth at pixel (px, py): where its density along the pixel's ray peaks, within PER_PIXEL_DEPTH_REACH σ of its centre's depth */
 export function depthAlongRay(splats: Preprocessed, k: number, px: number, py: number): number {
   const [x0, y0, focalX, focalY] = splats.pixelRays;
   const x = (px - x0) / focalX;

@@ -52,6 +52,7 @@
 import { mat4, type ReadonlyVec3 } from 'gl-matrix';
 import { shCoefficients, type SplatCloud } from '../scene/splat-cloud';
 import { CLASSIC_FILTER, type ScreenFilter } from '../scene/anti-aliasing';
+import { PER_PIXEL_DEPTH_REACH } from './frame-renderer';
 
 /** What the per-splat projection needs of a view: the geometry the GPU frame takes. */
 export interface ReferenceProjection {
@@ -205,7 +206,8 @@ export interface Preprocessed {
   rect: Int32Array;
   /**
    * With `rayShapes`: per kept splat (RAY_SHAPE_VALUES) A (xx, xy, yy, xz,
-   * yz, zz), u = A·μ, and 3σ of its depth, A the adjugate of its covariance
+   * yz, zz), u = A·μ, and how far its depth at a pixel may stray from its
+   * centre's (PER_PIXEL_DEPTH_REACH σ of its depth), A the adjugate of its covariance
    * in the reference camera (Σ⁻¹ up to scale) and μ its mean there: its
    * density along a pixel's ray d (z = 1) peaks at depth dᵀu / dᵀAd
    * (src/render/reference-pixel-order.ts). Empty otherwise.
@@ -361,7 +363,7 @@ export function preprocess(cloud: SplatCloud, view: ReferenceProjection, options
       const axx = syy * szz - syz * syz, axy = sxz * syz - sxy * szz, axz = sxy * syz - sxz * syy;
       const ayy = sxx * szz - sxz * sxz, ayz = sxy * sxz - sxx * syz, azz = sxx * syy - sxy * sxy;
       const shape = out.rayShape;
-      shape.set([axx, axy, ayy, axz, ayz, azz, axx * cx + axy * cy + axz * cz, axy * cx + ayy * cy + ayz * cz, axz * cx + ayz * cy + azz * cz, 3 * Math.sqrt(szz)], RAY_SHAPE_VALUES * k);
+      shape.set([axx, axy, ayy, axz, ayz, azz, axx * cx + axy * cy + axz * cz, axy * cx + ayy * cy + ayz * cz, axz * cx + ayz * cy + azz * cz, PER_PIXEL_DEPTH_REACH * Math.sqrt(szz)], RAY_SHAPE_VALUES * k);
     }
   }
   return out;

@@ -13,6 +13,7 @@ import shapeSource from '../../../shaders/tile_ray_shape.wgsl?raw';
 import { createCheckedShaderModule } from '../../gpu/shader';
 import type { GpuSplats } from '../../scene/gpu-splats';
 import { RAY_SHAPE_BYTES, TILE_RAY_SHAPE_SLOTS } from '../frame-layouts';
+import { PER_PIXEL_DEPTH_REACH } from '../frame-renderer';
 
 export interface RayShapeBuffers {
   scene: GpuSplats;
@@ -28,7 +29,7 @@ export class TileRayShapes {
     const module = await createCheckedShaderModule(device, 'TileRayShapes.shader', [commonSource, stateSource, shapeSource].join('\n'));
     // A scene in one buffer and a scene in chunks (splat_common.wgsl's `chunked`).
     const [single, chunked] = await Promise.all(
-      [0, 1].map((c) => device.createComputePipelineAsync({ label: `TileRayShapes.${c ? 'chunked' : 'single'}`, layout: 'auto', compute: { module, entryPoint: 'main', constants: { chunked: c } } })),
+      [0, 1].map((c) => device.createComputePipelineAsync({ label: `TileRayShapes.${c ? 'chunked' : 'single'}`, layout: 'auto', compute: { module, entryPoint: 'main', constants: { chunked: c, reach_sigmas: PER_PIXEL_DEPTH_REACH } } })),
     );
     return new TileRayShapes(device, frame, single!, chunked!);
   }
