@@ -92,6 +92,6 @@ if (poppingFile) {
   console.log('|---|---|---:|---:|---:|');
   for (const r of popping) {
     const order = orderOf({ order: r.order, pixelQueue: r.queue });
-    console.log(`| ${basename(r.camera, '.json')} | ${order} | ${r.pops} | ${(100 * r.fraction).toFixed(3)} % | ${r.ratio === undefined ? '—' : `${r.ratio.toFixed(1)}×`} |`);
+    console.log(`| ${basename(r.camera, '.json')} | ${order} | ${r.pops} | ${(100 * r.fraction).toFixed(3)} % | ${r.ratio === undefined || r.ratio === 0 ? '—' : `${r.ratio.toFixed(1)}×`} |`);
   }
 }

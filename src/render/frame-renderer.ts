@@ -50,8 +50,8 @@ export const SPLAT_ORDERS: readonly SplatOrder[] = ['centre-depth', 'per-pixel']
  *       against the exact sort), of 16 2 and 0 (49.4, 53.0 dB);
  *   0.5σ, same: a queue of 8 6 and 2 (52.2, 51.7 dB), of 16 0 and 0
  *       (63.0, 71.0 dB); the centre-depth order 9 and 0;
- *   0.5σ, H100, 320×180, 60 frames: a queue of 16 6 and 2, the
- *       centre-depth order 233 and 45 (docs/benchmarks.md).
+ *   0.5σ, H100, 320×180, 60 frames: a queue of 16 5 and 3, the
+ *       centre-depth order 248 and 45 (docs/benchmarks.md).
  */
 export const PER_PIXEL_DEPTH_REACH = 0.5;
 
