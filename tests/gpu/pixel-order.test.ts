@@ -11,7 +11,8 @@ import { beforeAll, describe, expect, test } from 'vitest';
 import type { GpuSplats } from '../../src/scene/gpu-splats';
 import type { FrameView, SplatFrame } from '../../src/app/splat-frame';
 import type { GpuSortOrder } from '../../src/app/gpu-sort-order';
-import { renderOffscreen, type OffscreenPicture } from '../../src/app/offscreen-render';
+import type { OffscreenPicture } from '../../src/app/offscreen-render';
+import { renderChecked } from '../support/checked-render';
 import { renderReferenceCamera } from '../../src/app/reference-camera';
 import type { CameraFile } from '../../src/app/camera-file';
 import { turnCameras, yawCamera } from '../../src/app/camera-turn';
@@ -45,8 +46,6 @@ const BACKGROUND = [0.1, 0.2, 0.3] as const;
 const cameraAt = (offset: readonly [number, number, number], width = 160, height = 120) => cameraLookingAt(cloud, offset, width, height, BACKGROUND);
 const cameraInside = (width = 160, height = 120) => cameraInsideScene(cloud, width, height, BACKGROUND);
 
-
-
 interface DrawOptions {
   renderer?: FrameRenderer;
   splatOrder?: SplatOrder;
@@ -56,12 +55,8 @@ interface DrawOptions {
 
 /** renderOffscreen, failing on any WebGPU validation error; checks the order drawn. */
 async function draw(source: GpuSplats, camera: CameraFile, options: DrawOptions = {}): Promise<OffscreenPicture> {
-  const device = gpu.device;
   const f = options.frame ?? frame;
-  device.pushErrorScope('validation');
-  const picture = await renderOffscreen(device, f, order, source, camera, { renderer: 'tiles', ...options });
-  const error = await device.popErrorScope();
-  expect(error?.message ?? null, 'WebGPU validation error').toBeNull();
+  const picture = await renderChecked(gpu.device, f, order, source, camera, { renderer: 'tiles', ...options });
   expect(f.drawnOrder).toBe(options.splatOrder === 'per-pixel' || options.view === 'pixel-order' ? 'per-pixel' : 'centre-depth');
   return picture;
 }

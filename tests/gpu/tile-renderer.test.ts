@@ -13,7 +13,8 @@ import type { GpuSplats } from '../../src/scene/gpu-splats';
 import type { FrameView, SplatFrame } from '../../src/app/splat-frame';
 import type { GpuSortOrder } from '../../src/app/gpu-sort-order';
 import type { DrawOrder } from '../../src/app/draw-order';
-import { renderOffscreen, type OffscreenPicture } from '../../src/app/offscreen-render';
+import type { OffscreenPicture } from '../../src/app/offscreen-render';
+import { renderChecked } from '../support/checked-render';
 import { renderReferenceCamera } from '../../src/app/reference-camera';
 import { cameraMatrices, type CameraFile } from '../../src/app/camera-file';
 import { psnr, toRgba8 } from '../../src/render/picture-compare';
@@ -64,11 +65,7 @@ interface DrawOptions {
 
 /** renderOffscreen (which draws an overflowed tile frame again), failing on any WebGPU validation error. */
 async function draw(source: GpuSplats, camera: CameraFile, options: DrawOptions = {}): Promise<OffscreenPicture> {
-  const device = gpu.device;
-  device.pushErrorScope('validation');
-  const picture = await renderOffscreen(device, options.frame ?? frame, options.drawOrder ?? order, source, camera, options);
-  const error = await device.popErrorScope();
-  expect(error?.message ?? null, 'WebGPU validation error').toBeNull();
+  const picture = await renderChecked(gpu.device, options.frame ?? frame, options.drawOrder ?? order, source, camera, options);
   if (options.renderer === 'tiles') expect((options.frame ?? frame).drawnWith).toBe('tiles');
   return picture;
 }

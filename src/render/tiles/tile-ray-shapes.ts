@@ -41,11 +41,6 @@ export class TileRayShapes {
     private readonly chunked: GPUComputePipeline,
   ) {}
 
-  /** The shapes of the splats the last encode covered (valid for that frame's order). */
-  get buffer(): GPUBuffer | null {
-    return this.shapes;
-  }
-
   /** Records the dispatch into `pass`: `groups` is the binning's grid over the most entries. */
   encode(pass: GPUComputePassEncoder, buffers: RayShapeBuffers, groups: readonly [number, number]): GPUBuffer {
     const shapes = this.shapesFor(buffers.scene.count);
@@ -72,8 +67,8 @@ export class TileRayShapes {
   }
 
   private bindGroupFor(pipeline: GPUComputePipeline, buffers: RayShapeBuffers, shapes: GPUBuffer): GPUBindGroup {
-    const found = this.bound.find((b) => b.scene === buffers.scene && b.state === buffers.state && b.order === buffers.order && b.shapes === shapes);
-    if (found) return found.group;
+    // A loop, not find(): called every per-pixel frame, and a closure would be allocated each time.
+    for (const b of this.bound) if (b.scene === buffers.scene && b.state === buffers.state && b.order === buffers.order && b.shapes === shapes) return b.group;
     const group = this.device.createBindGroup({
       label: 'TileRayShapes.bindGroup',
       layout: pipeline.getBindGroupLayout(0),

@@ -42,7 +42,7 @@ import { BIN_GROUP, TileBinning, type BinBuffers, type TileFootprint } from './t
 
 export type { TileFootprint } from './tile-binning';
 import { DEFAULT_PIXEL_QUEUE, TILE_SIZE, TileRaster, type RasterBuffers, type TilePictureFormat } from './tile-raster';
-import { TileRayShapes } from './tile-ray-shapes';
+import { TileRayShapes, type RayShapeBuffers } from './tile-ray-shapes';
 import type { GpuSplats } from '../../scene/gpu-splats';
 import { INITIAL_PAIRS, TilePairBudget, type TilePairCounts } from './tile-pairs';
 
@@ -117,6 +117,7 @@ export class TileRenderer {
   private readonly binBuffers = {} as BinBuffers;
   private readonly binGroups: [number, number] = [1, 1];
   private readonly rasterBuffers = {} as RasterBuffers;
+  private readonly shapeBuffers = {} as RayShapeBuffers;
   private readonly passDescriptors = new Map<string, GPUComputePassDescriptor>();
 
   /** A compute pass descriptor per label, its timestamp writes set for this frame. */
@@ -171,11 +172,6 @@ export class TileRenderer {
   /** The per-pixel order can be drawn. */
   get perPixelReady(): boolean {
     return this.rayShapes !== null && this.raster.perPixelReady;
-  }
-
-  /** Splats each pixel holds back in the per-pixel order. */
-  get pixelQueue(): number {
-    return this.raster.pixelQueue;
   }
 
   /** Pairs the buffers hold now. */
@@ -268,7 +264,11 @@ export class TileRenderer {
         binPass.end();
         shapesPass = encoder.beginComputePass(this.passDescriptor('TileRenderer.shapes', timed('shapes')));
       }
-      rayShapes = this.rayShapes!.encode(shapesPass, { scene: perPixel, state, order: draw.order }, this.binGroups);
+      const shapeBuffers = this.shapeBuffers;
+      shapeBuffers.scene = perPixel;
+      shapeBuffers.state = state;
+      shapeBuffers.order = draw.order;
+      rayShapes = this.rayShapes!.encode(shapesPass, shapeBuffers, this.binGroups);
       shapesPass.end();
     } else {
       binPass.end();
