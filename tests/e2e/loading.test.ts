@@ -106,7 +106,7 @@ describe('loading in the browser', { timeout: BROWSER_TEST_TIMEOUT_MS }, () => {
     const path = join(tempDir, 'extra.ply');
     await writeFile(path, concat(inriaPly({ count: 500 }), new Uint8Array(1000)));
     await page().setInputFiles('#file-input', path);
-    await waitFor('extra.ply on screen', "window.__splatsort.sceneName === 'extra.ply'");
+    await waitFor('extra.ply on screen, loaded', "window.__splatsort.sceneName === 'extra.ply' && !window.__splatsort.loading");
     const s = await state();
     expect(s.splats).toBe(500);
     expect(s.lastError).toBeNull();

@@ -368,7 +368,7 @@ describe('viewer page', { timeout: BROWSER_TEST_TIMEOUT_MS }, () => {
       ...[...written.files].map(([name, bytes]) => ({ name, mimeType: 'image/webp', buffer: Buffer.from(bytes) })),
     ];
     await page().setInputFiles('#file-input', loose);
-    await waitFor('the SOG meta.json on screen', "window.__splatsort.sceneName === 'meta.json'");
+    await waitFor('the SOG meta.json on screen', "window.__splatsort.sceneName === 'meta.json' && !window.__splatsort.loading");
     expect((await state()).splats).toBe(9080);
     expect((await state()).lastError).toBeNull();
   });
