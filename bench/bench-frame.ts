@@ -18,8 +18,8 @@
  * fell back to quads, untimed: more pairs than the device sorts).
  *
  *   npm run bench:frame -- --scene FILE [--copies 40] [--width 1920 --height 1080]
- *     [--camera A.json,B.json [--path]] [--renderer quads,tiles] [--order centre-depth,per-pixel [--queue 8]]
- *     [--runs 20] [--bits 16,24,32] [--chunks 4] [--up -y] [--max-warm-batches 20]
+ *     [--camera A.json,B.json [--path]] [--renderer quads,tiles] [--order centre-depth,per-pixel [--queue 8,16]]
+ *     [--runs 20] [--bits 16,24,32] [--chunks 4] [--up -y] [--max-warm-batches 20] [--hold-ms 20]
  *     [--accumulation rgba16float,direct,rgba32float,rgb10a2unorm]
  *
  * renderMs is the frame's whole 'render' span: for quads the splat pass
@@ -31,7 +31,14 @@
  * every renderer listed draws each order it can, the per-pixel order with
  * tiles only (one row whatever --renderer lists), and a row whose frames
  * were not drawn in its order fails rather than report another's times;
- * --queue is the per-pixel order's queue (default DEFAULT_PIXEL_QUEUE).
+ * --queue lists the per-pixel order's queue sizes (default
+ * DEFAULT_PIXEL_QUEUE), a row each. Every row of a pose is timed back to
+ * back in one process, so a GPU that lowers its clocks for a while
+ * lowers them for neighbouring rows alike rather than for one order's.
+ *
+ * --hold-ms: before each timed frame, a compute load of about that long
+ * (bench/clock-hold.ts; 0: none), so the frame runs at the clocks of a
+ * steady load rather than those of a GPU idling between read-backs.
  *
  * --camera times from camera files (the render command's format) instead
  * of the built-in path (--path: as well), at their size unless --width and
@@ -64,6 +71,7 @@ import type { FrameParameters } from '../src/render/frame-uniforms';
 import { replicateCloud } from './replicate';
 import { cameraPoses, pathPoses, poseParameters, readCameraFiles, runSize, type FramePose } from './frame-poses';
 import { DEFAULT_WARM_UP, sampleFrames, type WarmUp } from './frame-sampling';
+import { GpuClockHold } from './clock-hold';
 import { measureTiles, TileBenchFrames, type TileView } from './tile-frame';
 
 const { values: args } = parseArgs({
@@ -82,6 +90,7 @@ const { values: args } = parseArgs({
     chunks: { type: 'string', default: '1' },
     up: { type: 'string', default: '-y' },
     'max-warm-batches': { type: 'string', default: String(DEFAULT_WARM_UP.maxBatches) },
+    'hold-ms': { type: 'string', default: '20' },
     accumulation: { type: 'string', default: DEFAULT_ACCUMULATION },
   },
 });
@@ -103,8 +112,11 @@ function listOption<T extends string>(name: string, text: string, known: readonl
 }
 const accumulations = listOption('accumulation', args.accumulation!, ACCUMULATIONS);
 const orders = listOption('order', args.order!, SPLAT_ORDERS);
-const pixelQueue = Number(args.queue);
-if (!Number.isInteger(pixelQueue) || pixelQueue < 1) throw new Error(`--queue: ${args.queue} is not a whole number ≥ 1`);
+const pixelQueues = args.queue!.split(',').map((text) => {
+  const queue = Number(text);
+  if (!Number.isInteger(queue) || queue < 1) throw new Error(`--queue: ${text} is not a whole number ≥ 1`);
+  return queue;
+});
 const perPixel = orders.includes('per-pixel');
 const renderers = listOption('renderer', args.renderer!, FRAME_RENDERERS);
 /** Each order with each renderer, the per-pixel order drawn with tiles whatever the renderer (as the viewer's setting), each pair once. */
@@ -126,17 +138,25 @@ if ((await viewer.open(args.scene, { name: basename(args.scene) })) !== 'opened'
 const cloud: SplatCloud = opened;
 const bounds = viewer.state.scene!.bounds;
 const order = await GpuSortOrder.create(device);
+const holdMs = Number(args['hold-ms']);
+if (!(holdMs >= 0)) throw new Error(`--hold-ms: ${args['hold-ms']} is not a number of milliseconds ≥ 0`);
+const clockHold = await GpuClockHold.create(device, holdMs);
+if (clockHold) warm.hold = () => clockHold.hold();
 const flatTimer = new GpuPassTimer(device, ['flat'] as const, 'bench.flatTimer');
 const target = device.createTexture({ size: [width, height], format: FORMAT, usage: GPUTextureUsage.RENDER_ATTACHMENT });
 const drawTarget = { view: target.createView(), background: [0, 0, 0] as const };
 
 /**
- * A frame of one accumulation target (drawing with either renderer), with
- * its flat-quad twin drawing into a texture of the same format and, when
- * tiles are timed, the tile rows' profiled and box frames.
+ * A frame of one accumulation target and per-pixel queue (drawing with
+ * either renderer), with its flat-quad twin drawing into a texture of the
+ * same format and, when tiles are timed, the tile rows' profiled and box
+ * frames. The first queue's setup of each target times the centre-depth
+ * rows; each setup times the per-pixel row of its queue.
  */
 interface Setup {
   accumulation: Accumulation;
+  pixelQueue: number;
+  centreRows: boolean;
   frame: SplatFrame;
   flat: SplatRenderer;
   flatTarget: { view: GPUTextureView; background: readonly [number, number, number] };
@@ -144,7 +164,7 @@ interface Setup {
   destroy(): void;
 }
 
-async function setup(accumulation: Accumulation): Promise<Setup> {
+async function setup(accumulation: Accumulation, pixelQueue: number, centreRows: boolean): Promise<Setup> {
   const withTiles = rows.some((row) => row.renderer === 'tiles');
   const frame = await SplatFrame.create(device, FORMAT, { accumulation, tiles: { pixelQueue } });
   const format = accumulation === 'direct' ? FORMAT : accumulation;
@@ -156,6 +176,8 @@ async function setup(accumulation: Accumulation): Promise<Setup> {
   const texture = device.createTexture({ size: [width, height], format, usage: GPUTextureUsage.RENDER_ATTACHMENT });
   return {
     accumulation,
+    pixelQueue,
+    centreRows,
     frame,
     flat,
     flatTarget: { view: texture.createView(), background: [0, 0, 0] },
@@ -167,7 +189,10 @@ async function setup(accumulation: Accumulation): Promise<Setup> {
     },
   };
 }
-const setups = await Promise.all(accumulations.map(setup));
+const setups = await Promise.all(accumulations.flatMap((accumulation) =>
+  (perPixel ? pixelQueues : pixelQueues.slice(0, 1)).map((queue, i) => setup(accumulation, queue, i === 0))));
+/** The rows a setup times (see Setup). */
+const rowsOf = (s: Setup) => rows.filter((row) => row.order === 'per-pixel' || s.centreRows);
 
 function poses(): FramePose[] {
   const path = cameras.length === 0 || args.path ? pathPoses(bounds, UP_AXES[args.up as UpAxis], width, height) : [];
@@ -196,7 +221,7 @@ async function run(scene: GpuSplats, chunks: number): Promise<void> {
   for (const pose of poses()) {
     for (const keyBits of args.bits!.split(',').map(Number)) {
       for (const s of setups) {
-        for (const row of rows) await measureRow(s, pose, keyBits, chunks, row.renderer, row.order);
+        for (const row of rowsOf(s)) await measureRow(s, pose, keyBits, chunks, row.renderer, row.order);
       }
     }
   }
@@ -233,7 +258,7 @@ async function measureRow(s: Setup, pose: FramePose, keyBits: number, chunks: nu
     accumulation: s.accumulation,
     renderer,
     order: splatOrder,
-    ...(splatOrder === 'per-pixel' ? { pixelQueue } : {}),
+    ...(splatOrder === 'per-pixel' ? { pixelQueue: s.pixelQueue } : {}),
     visible,
     ...Object.fromEntries(Object.entries(figures).map(([k, v]) => [k, typeof v === 'number' && k.endsWith('Ms') ? round(v) : v])),
     ...(typeof figures.pairs === 'number' ? { pairsPerSplat: round(figures.pairs / Math.max(1, visible)) } : {}),
@@ -243,6 +268,7 @@ async function measureRow(s: Setup, pose: FramePose, keyBits: number, chunks: nu
     width,
     height,
     adapter: adapterName,
+    holdMs,
   }));
 }
 
@@ -261,5 +287,6 @@ if (chunks > 1) {
 }
 for (const s of setups) s.destroy();
 order.destroy();
+clockHold?.destroy();
 viewer.destroy();
 device.destroy();

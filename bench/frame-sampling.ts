@@ -11,6 +11,8 @@ export interface WarmUp {
   /** Two batch medians of the total agreeing within this share end the warm-up. */
   stable: number;
   maxBatches: number;
+  /** Submitted before each frame (bench/clock-hold.ts): keeps the GPU at a steady load's clocks. */
+  hold?: () => void;
 }
 
 /** Warm-up: batches of 10 frames until two batch medians agree within 3 % (at most 20 batches unless told). */
@@ -30,13 +32,17 @@ export async function sampleFrames<K extends string>(
   let previous = Infinity;
   for (let batch = 0; batch < warm.maxBatches; batch++) {
     const totals: number[] = [];
-    for (let r = 0; r < warm.batch; r++) totals.push(total(await frame()));
+    for (let r = 0; r < warm.batch; r++) {
+      warm.hold?.();
+      totals.push(total(await frame()));
+    }
     const m = median(totals);
     if (Math.abs(m - previous) <= warm.stable * m) break;
     previous = m;
   }
   const samples = new Map<K, number[]>();
   for (let r = 0; r < runs; r++) {
+    warm.hold?.();
     for (const [key, value] of Object.entries(await frame()) as [K, number][]) {
       if (!samples.has(key)) samples.set(key, []);
       samples.get(key)!.push(value);

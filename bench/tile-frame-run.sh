@@ -14,7 +14,7 @@
 #
 # The run writes under $OUT (at most 8 files come back): frame.jsonl (bench-frame's lines, all scenes),
 # inria.jsonl (time-ref.sh's lines), inria-pictures.tar (its picture at each camera), popping.jsonl
-# (bench-popping's lines, with POPPING=1), run.log.
+# (bench-popping's lines, with POPPING=1), clocks.csv (the GPU's clocks through the frame timing), run.log.
 # Tables:  node bench/tile-table.mjs $OUT/frame.jsonl $OUT/inria.jsonl [$OUT/popping.jsonl]
 #
 # FRAME_ARGS adds options to every bench-frame run (e.g. "--renderer tiles --order centre-depth,per-pixel");
@@ -91,6 +91,13 @@ runs=${RUNS:-20}
 # Each scene at its cameras; EXTRA_QUEUES (e.g. "16") times the per-pixel order again with each of
 # those queue sizes.
 cameras_of() { local c= ; for n in "$@"; do c=$c${c:+,}$work/cameras/$n.json; done; echo $c; }
+# The SM clock through the frame timing, every 100 ms (clocks.csv): bench-frame holds the clocks of a
+# steady load before each timed frame (bench/clock-hold.ts); this shows what they were.
+clocks=
+if [ "${FRAMES:-1}" = 1 ] && command -v nvidia-smi >/dev/null; then
+  nvidia-smi --query-gpu=timestamp,clocks.sm,clocks.mem,power.draw,clocks_event_reasons.active --format=csv -lms 100 > "$out/clocks.csv" 2>&1 &
+  clocks=$!
+fi
 [ "${FRAMES:-1}" = 1 ] && for scene in "$small:$(cameras_of 9k-outside 9k-inside)" "$large:$(cameras_of 150k-outside 150k-inside-level 150k-inside-down)"; do
   say "${scene%%:*} at its cameras"
   frame --runs $runs --max-warm-batches "${WARM:-8}" --scene $work/${scene%%:*}.ply --camera ${scene#*:}
@@ -98,6 +105,7 @@ cameras_of() { local c= ; for n in "$@"; do c=$c${c:+,}$work/cameras/$n.json; do
     frame --runs $runs --max-warm-batches "${WARM:-8}" --scene $work/${scene%%:*}.ply --camera ${scene#*:} --renderer tiles --order per-pixel --queue $q
   done
 done
+[ -n "$clocks" ] && kill $clocks
 
 if [ "$inria" = 1 ]; then
   wait $build || { say "INRIA build failed"; cat $work/inria-build.log >> "$log"; }

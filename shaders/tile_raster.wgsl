@@ -140,6 +140,12 @@ fn blend(px: ptr<function, Pixel>, alpha: f32, color: vec3<f32>) {
   (*px).transmittance = next;
 }
 
+// blend with the per-pixel queue's packed look: f16 pairs (r, g), (b, alpha).
+fn blend_packed(px: ptr<function, Pixel>, rg: u32, ba: u32) {
+  let b_alpha = unpack2x16float(ba);
+  blend(px, b_alpha.y, vec3<f32>(unpack2x16float(rg), b_alpha.x));
+}
+
 fn finish_pixel(px: Pixel) {
   if (px.inside) {
     let background = vec3<f32>(state.background_r, state.background_g, state.background_b);
@@ -193,18 +199,21 @@ fn main_per_pixel(
   let slope = (ndc + vec2<f32>(frame.projection[2][0], frame.projection[2][1])) / vec2<f32>(frame.projection[0][0], frame.projection[1][1]);
   let quad = vec3<f32>(slope.x * slope.x, 2.0 * slope.x * slope.y, slope.y * slope.y);
 
-  // The queue, nearest last: depth, alpha, colour (rg as two f16, b).
-  // Empty places hold depth −inf and alpha 0, so they sit at the end and
+  // The queue, nearest last: depth, then the splat's look as two f16
+  // pairs: (r, g) and (b, alpha). The colour is f16 in the projector's
+  // records already; alpha in f16 is within 2^-11 of its f32 (a tenth of
+  // an 8-bit level). Three words a place, not four: the insertion below
+  // moves a place's words on every arrival, and the places are registers
+  // (measured on the H100: docs/benchmarks.md, per-pixel raster).
+  // Empty places hold depth −1e38 and alpha 0, so they sit at the end and
   // push out nothing.
   var queue_depth: array<f32, PIXEL_QUEUE>;
-  var queue_alpha: array<f32, PIXEL_QUEUE>;
   var queue_rg: array<u32, PIXEL_QUEUE>;
-  var queue_b: array<f32, PIXEL_QUEUE>;
+  var queue_ba: array<u32, PIXEL_QUEUE>;
   for (var i = 0u; i < PIXEL_QUEUE; i++) {
     queue_depth[i] = -1e38;
-    queue_alpha[i] = 0.0;
     queue_rg[i] = 0u;
-    queue_b[i] = 0.0;
+    queue_ba[i] = 0u;
   }
 
   for (var start = 0u; start < run.count; start += raster_batch) {
@@ -235,35 +244,31 @@ fn main_per_pixel(
       // Edge on to a flat splat: no peak along the ray; its centre depth stands.
       // Within its reach of its centre's depth (tile_ray_shape.wgsl).
       var carry_depth = clamp(select(c.y, along / spread, spread > 1e-20), c.y - c.z, c.y + c.z);
-      var carry_alpha = alpha;
       let look = batch_look[j].rgb;
       var carry_rg = pack2x16float(look.rg);
-      var carry_b = look.b;
+      var carry_ba = pack2x16float(vec2<f32>(look.b, alpha));
       // One pass of insertion: each place keeps the farther of itself and
       // the carry; what leaves the last place is the nearest of all.
       for (var i = 0u; i < PIXEL_QUEUE; i++) {
-        let swap = carry_depth > queue_depth[i];
         let depth = queue_depth[i];
-        let alpha_i = queue_alpha[i];
+        let swap = carry_depth > depth;
+        queue_depth[i] = max(depth, carry_depth);
+        carry_depth = min(depth, carry_depth);
         let rg = queue_rg[i];
-        let b_i = queue_b[i];
-        queue_depth[i] = select(depth, carry_depth, swap);
-        queue_alpha[i] = select(alpha_i, carry_alpha, swap);
+        let ba = queue_ba[i];
         queue_rg[i] = select(rg, carry_rg, swap);
-        queue_b[i] = select(b_i, carry_b, swap);
-        carry_depth = select(carry_depth, depth, swap);
-        carry_alpha = select(carry_alpha, alpha_i, swap);
+        queue_ba[i] = select(ba, carry_ba, swap);
         carry_rg = select(carry_rg, rg, swap);
-        carry_b = select(carry_b, b_i, swap);
+        carry_ba = select(carry_ba, ba, swap);
       }
-      blend(&px, carry_alpha, vec3<f32>(unpack2x16float(carry_rg), carry_b));
+      blend_packed(&px, carry_rg, carry_ba);
     }
     workgroupBarrier();
   }
   // The rest, nearest first (empty places have alpha 0: blend skips them).
   for (var i = 0u; i < PIXEL_QUEUE; i++) {
     let at = PIXEL_QUEUE - 1u - i;
-    blend(&px, queue_alpha[at], vec3<f32>(unpack2x16float(queue_rg[at]), queue_b[at]));
+    blend_packed(&px, queue_rg[at], queue_ba[at]);
   }
   finish_pixel(px);
 }

@@ -20,3 +20,18 @@ test('warm-up stops after maxBatches even when the frame never settles', async (
   expect(next).toBe(5);
   expect(medians.t).toBe(5);
 });
+
+test('the clock hold is submitted right before every frame, warm-up and measured alike', async () => {
+  const calls: string[] = [];
+  let next = 0;
+  await sampleFrames(
+    async () => {
+      calls.push('frame');
+      return { t: ++next };
+    },
+    (f) => f.t,
+    2,
+    { batch: 1, stable: 0.03, maxBatches: 2, hold: () => calls.push('hold') },
+  );
+  expect(calls).toEqual(['hold', 'frame', 'hold', 'frame', 'hold', 'frame', 'hold', 'frame']);
+});
