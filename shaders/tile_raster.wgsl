@@ -35,7 +35,7 @@
 
 // Footprints a batch holds: 256 for the centre-depth order (14 floats each,
 // 14 KiB of the 16 KiB every device gives a workgroup), 128 for the
-// per-pixel order (26 floats each: 13 KiB).
+// per-pixel order (28 floats each: 14 KiB).
 override raster_batch: u32;
 const ALPHA_MAX: f32 = 0.99;
 const ALPHA_MIN: f32 = 1.0 / 255.0;
@@ -46,10 +46,11 @@ var<workgroup> batch_centre_mid: array<vec4<f32>, raster_batch>;
 var<workgroup> batch_to_sigma: array<vec4<f32>, raster_batch>;
 var<workgroup> batch_look: array<vec4<f32>, raster_batch>;
 var<workgroup> batch_half: array<vec2<f32>, raster_batch>;
-// The per-pixel order's ray shapes (tile_ray_shape.wgsl's three vec4).
-var<workgroup> batch_shape_a: array<vec4<f32>, raster_batch>;
-var<workgroup> batch_shape_b: array<vec4<f32>, raster_batch>;
-var<workgroup> batch_shape_c: array<vec4<f32>, raster_batch>;
+// The per-pixel order's ray shapes (tile_ray_shape.wgsl's four vec4).
+var<workgroup> batch_axis_0: array<vec4<f32>, raster_batch>;
+var<workgroup> batch_axis_1: array<vec4<f32>, raster_batch>;
+var<workgroup> batch_axis_2: array<vec4<f32>, raster_batch>;
+var<workgroup> batch_depth_reach: array<vec2<f32>, raster_batch>;
 var<workgroup> pixels_done: atomic<u32>;
 var<workgroup> all_done: u32;
 
@@ -197,7 +198,7 @@ fn main_per_pixel(
   // x_ndc = P00·x/−z − P20 inverted (P20, P21: its lens shift).
   let ndc = px.p / (0.5 * frame.viewport);
   let slope = (ndc + vec2<f32>(frame.projection[2][0], frame.projection[2][1])) / vec2<f32>(frame.projection[0][0], frame.projection[1][1]);
-  let quad = vec3<f32>(slope.x * slope.x, 2.0 * slope.x * slope.y, slope.y * slope.y);
+  let ray = vec3<f32>(slope, -1.0);
 
   // The queue, nearest last: depth, then the splat's look as two f16
   // pairs: (r, g) and (b, alpha). The colour is f16 in the projector's
@@ -222,11 +223,10 @@ fn main_per_pixel(
     }
     if (lid < raster_batch && start + lid < run.count) {
       let id = load_footprint(run, start + lid, lid);
-      let a = ray_shapes[3u * id];
-      let b = ray_shapes[3u * id + 1u];
-      batch_shape_a[lid] = a;
-      batch_shape_b[lid] = b;
-      batch_shape_c[lid] = ray_shapes[3u * id + 2u];
+      batch_axis_0[lid] = ray_shapes[4u * id];
+      batch_axis_1[lid] = ray_shapes[4u * id + 1u];
+      batch_axis_2[lid] = ray_shapes[4u * id + 2u];
+      batch_depth_reach[lid] = ray_shapes[4u * id + 3u].xy;
     }
     workgroupBarrier();
     let batch = min(raster_batch, run.count - start);
@@ -235,15 +235,16 @@ fn main_per_pixel(
       if (alpha < ALPHA_MIN) {
         continue;
       }
-      // t* = dᵀ u / dᵀ A d with d = (slope, −1).
-      let a = batch_shape_a[j];
-      let b = batch_shape_b[j];
-      let c = batch_shape_c[j];
-      let along = dot(vec2<f32>(b.z, b.w), slope) - c.x;
-      let spread = dot(vec3<f32>(a.x, a.y, a.z), quad) - 2.0 * dot(vec2<f32>(a.w, b.x), slope) + b.y;
-      // Edge on to a flat splat: no peak along the ray; its centre depth stands.
-      // Within its reach of its centre's depth (tile_ray_shape.wgsl).
-      var carry_depth = clamp(select(c.y, along / spread, spread > 1e-20), c.y - c.z, c.y + c.z);
+      // t* = Σ (k_i · d)(k_i · μ) / Σ (k_i · d)², within its reach of its
+      // centre's depth (tile_ray_shape.wgsl); the sum of squares is at
+      // least PER_PIXEL_FLATTEST · |d|².
+      let k0 = batch_axis_0[j];
+      let k1 = batch_axis_1[j];
+      let k2 = batch_axis_2[j];
+      let along = vec3<f32>(dot(k0.xyz, ray), dot(k1.xyz, ray), dot(k2.xyz, ray));
+      let depth_reach = batch_depth_reach[j];
+      let peak = dot(along, vec3<f32>(k0.w, k1.w, k2.w)) / max(dot(along, along), 1e-30);
+      var carry_depth = clamp(peak, depth_reach.x - depth_reach.y, depth_reach.x + depth_reach.y);
       let look = batch_look[j].rgb;
       var carry_rg = pack2x16float(look.rg);
       var carry_ba = pack2x16float(vec2<f32>(look.b, alpha));

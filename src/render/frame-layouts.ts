@@ -170,5 +170,5 @@ export const TILE_RAY_SHAPE_SLOTS = defineBindSlots('TileRayShapes', ['tile_ray_
   ray_shapes: FIRST_PASS_BINDING + 2,
 });
 
-/** Bytes of one splat's ray shape (three vec4: shaders/tile_ray_shape.wgsl). */
-export const RAY_SHAPE_BYTES = 48;
+/** Bytes of one splat's ray shape (four vec4: shaders/tile_ray_shape.wgsl). */
+export const RAY_SHAPE_BYTES = 64;

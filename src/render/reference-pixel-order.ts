@@ -16,8 +16,8 @@
  *   nearest of them and itself; the rest is blended in order at the end.
  *
  * Depths are worked out in double from the splat's covariance (its
- * adjugate: the scale does not matter); the blend keeps the reference's
- * float32 steps.
+ * adjugate, no flatter than PER_PIXEL_FLATTEST, as on the GPU);
+ * the blend keeps the reference's float32 steps.
  */
 import { ALPHA_MIN, alphaAt, RAY_SHAPE_VALUES, T_STOP, type PixelBlend, type Preprocessed, type ReferenceOrder } from './reference-rasterizer';
 
@@ -34,8 +34,8 @@ export function depthAlongRay(splats: Preprocessed, k: number, px: number, py: n
   const along = s[at + 6]! * x + s[at + 7]! * y + s[at + 8]!;
   const depth = splats.depth[k]!;
   const reach = s[at + 9]!;
-  // Edge on to a flat splat the density has no peak along the ray: its centre depth stands (as on the GPU).
-  const peak = spread > 1e-300 ? along / spread : depth;
+  // No splat is flat enough to have no peak along a ray (preprocess thickens them by PER_PIXEL_FLATTEST).
+  const peak = along / spread;
   return Math.min(depth + reach, Math.max(depth - reach, peak));
 }
 

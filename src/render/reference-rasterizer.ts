@@ -52,7 +52,7 @@
 import { mat4, type ReadonlyVec3 } from 'gl-matrix';
 import { shCoefficients, type SplatCloud } from '../scene/splat-cloud';
 import { CLASSIC_FILTER, type ScreenFilter } from '../scene/anti-aliasing';
-import { PER_PIXEL_DEPTH_REACH } from './frame-renderer';
+import { PER_PIXEL_DEPTH_REACH, PER_PIXEL_FLATTEST } from './frame-renderer';
 
 /** What the per-splat projection needs of a view: the geometry the GPU frame takes. */
 export interface ReferenceProjection {
@@ -208,7 +208,8 @@ export interface Preprocessed {
    * With `rayShapes`: per kept splat (RAY_SHAPE_VALUES) A (xx, xy, yy, xz,
    * yz, zz), u = A·μ, and how far its depth at a pixel may stray from its
    * centre's (PER_PIXEL_DEPTH_REACH σ of its depth), A the adjugate of its covariance
-   * in the reference camera (Σ⁻¹ up to scale) and μ its mean there: its
+   * in the reference camera thickened by PER_PIXEL_FLATTEST ((Σ + τI)⁻¹
+   * up to scale, τ = PER_PIXEL_FLATTEST · tr Σ) at trace 1, and μ its mean there: its
    * density along a pixel's ray d (z = 1) peaks at depth dᵀu / dᵀAd
    * (src/render/reference-pixel-order.ts). Empty otherwise.
    */
@@ -360,8 +361,12 @@ export function preprocess(cloud: SplatCloud, view: ReferenceProjection, options
       const h0 = w6 * m00 + w7 * m10 + w8 * m20, h1 = w6 * m01 + w7 * m11 + w8 * m21, h2 = w6 * m02 + w7 * m12 + w8 * m22;
       const sxx = e0 * e0 + e1 * e1 + e2 * e2, sxy = e0 * g0 + e1 * g1 + e2 * g2, sxz = e0 * h0 + e1 * h1 + e2 * h2;
       const syy = g0 * g0 + g1 * g1 + g2 * g2, syz = g0 * h0 + g1 * h1 + g2 * h2, szz = h0 * h0 + h1 * h1 + h2 * h2;
-      const axx = syy * szz - syz * syz, axy = sxz * syz - sxy * szz, axz = sxy * syz - sxz * syy;
-      const ayy = sxx * szz - sxz * sxz, ayz = sxy * sxz - sxx * syz, azz = sxx * syy - sxy * sxy;
+      // No splat flatter than PER_PIXEL_FLATTEST (as on the GPU): each axis's variance gains that share of their sum.
+      const thicken = PER_PIXEL_FLATTEST * (sxx + syy + szz);
+      const txx = sxx + thicken, tyy = syy + thicken, tzz = szz + thicken;
+      const norm = 1 / ((tyy * tzz - syz * syz) + (txx * tzz - sxz * sxz) + (txx * tyy - sxy * sxy));
+      const axx = (tyy * tzz - syz * syz) * norm, axy = (sxz * syz - sxy * tzz) * norm, axz = (sxy * syz - sxz * tyy) * norm;
+      const ayy = (txx * tzz - sxz * sxz) * norm, ayz = (sxy * sxz - txx * syz) * norm, azz = (txx * tyy - sxy * sxy) * norm;
       const shape = out.rayShape;
       shape.set([axx, axy, ayy, axz, ayz, azz, axx * cx + axy * cy + axz * cz, axy * cx + ayy * cy + ayz * cz, axz * cx + ayz * cy + azz * cz, PER_PIXEL_DEPTH_REACH * Math.sqrt(szz)], RAY_SHAPE_VALUES * k);
     }

@@ -1,8 +1,8 @@
 /**
  * The per-pixel order's first step (shaders/tile_ray_shape.wgsl): for each
  * splat of the draw order, what the raster needs to find its depth along
- * any pixel's ray (its inverse covariance, up to scale, and mean in view
- * space). One dispatch over the order's entries, in the binning's pass,
+ * any pixel's ray (a factor of its inverse covariance, up to scale, in
+ * view space, and its mean seen through it). One dispatch over the order's entries, in the binning's pass,
  * after the entry count is in the tile state; indexed by splat id, as the
  * raster reads records. The buffer holds RAY_SHAPE_BYTES per splat of the
  * scene, made on the first per-pixel frame and grown with the scene.
@@ -13,7 +13,7 @@ import shapeSource from '../../../shaders/tile_ray_shape.wgsl?raw';
 import { createCheckedShaderModule } from '../../gpu/shader';
 import type { GpuSplats } from '../../scene/gpu-splats';
 import { RAY_SHAPE_BYTES, TILE_RAY_SHAPE_SLOTS } from '../frame-layouts';
-import { PER_PIXEL_DEPTH_REACH } from '../frame-renderer';
+import { PER_PIXEL_DEPTH_REACH, PER_PIXEL_FLATTEST } from '../frame-renderer';
 
 export interface RayShapeBuffers {
   scene: GpuSplats;
@@ -29,7 +29,7 @@ export class TileRayShapes {
     const module = await createCheckedShaderModule(device, 'TileRayShapes.shader', [commonSource, stateSource, shapeSource].join('\n'));
     // A scene in one buffer and a scene in chunks (splat_common.wgsl's `chunked`).
     const [single, chunked] = await Promise.all(
-      [0, 1].map((c) => device.createComputePipelineAsync({ label: `TileRayShapes.${c ? 'chunked' : 'single'}`, layout: 'auto', compute: { module, entryPoint: 'main', constants: { chunked: c, reach_sigmas: PER_PIXEL_DEPTH_REACH } } })),
+      [0, 1].map((c) => device.createComputePipelineAsync({ label: `TileRayShapes.${c ? 'chunked' : 'single'}`, layout: 'auto', compute: { module, entryPoint: 'main', constants: { chunked: c, reach_sigmas: PER_PIXEL_DEPTH_REACH, flattest: PER_PIXEL_FLATTEST } } })),
     );
     return new TileRayShapes(device, frame, single!, chunked!);
   }
