@@ -72,6 +72,7 @@ import { replicateCloud } from './replicate';
 import { cameraPoses, pathPoses, poseParameters, readCameraFiles, runSize, type FramePose } from './frame-poses';
 import { DEFAULT_WARM_UP, sampleFrames, type WarmUp } from './frame-sampling';
 import { GpuClockHold } from './clock-hold';
+import { listOption, wholeNumbers } from './bench-options';
 import { measureTiles, TileBenchFrames, type TileView } from './tile-frame';
 
 const { values: args } = parseArgs({
@@ -103,20 +104,9 @@ const runs = Number(args.runs);
 const copies = Number(args.copies);
 const FORMAT: GPUTextureFormat = 'rgba8unorm';
 const warm: WarmUp = { ...DEFAULT_WARM_UP, maxBatches: Number(args['max-warm-batches']) };
-/** A comma-separated option's values, each one of `known`. */
-function listOption<T extends string>(name: string, text: string, known: readonly T[]): T[] {
-  return text.split(',').map((v) => {
-    if (!(known as readonly string[]).includes(v)) throw new Error(`--${name}: ${v} is not one of ${known.join(', ')}`);
-    return v as T;
-  });
-}
 const accumulations = listOption('accumulation', args.accumulation!, ACCUMULATIONS);
 const orders = listOption('order', args.order!, SPLAT_ORDERS);
-const pixelQueues = args.queue!.split(',').map((text) => {
-  const queue = Number(text);
-  if (!Number.isInteger(queue) || queue < 1) throw new Error(`--queue: ${text} is not a whole number ≥ 1`);
-  return queue;
-});
+const pixelQueues = wholeNumbers('queue', args.queue!, 1);
 const perPixel = orders.includes('per-pixel');
 const renderers = listOption('renderer', args.renderer!, FRAME_RENDERERS);
 /** Each order with each renderer, the per-pixel order drawn with tiles whatever the renderer (as the viewer's setting), each pair once. */

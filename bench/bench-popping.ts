@@ -28,6 +28,7 @@ import { toRgba8 } from '../src/render/picture-compare';
 import { countPops, POP_LEVELS } from '../src/render/popping';
 import { perPixelOrder } from '../src/render/reference-pixel-order';
 import { GpuSplats } from '../src/scene/gpu-splats';
+import { wholeNumber, wholeNumbers } from './bench-options';
 
 const { values: args } = parseArgs({
   options: {
@@ -41,16 +42,11 @@ const { values: args } = parseArgs({
   },
 });
 if (!args.scene || !args.camera) throw new Error('bench-popping needs --scene and --camera');
-const whole = (name: string, text: string, min: number): number => {
-  const n = Number(text);
-  if (!Number.isInteger(n) || n < min) throw new Error(`--${name}: ${text} is not a whole number ≥ ${min}`);
-  return n;
-};
-const width = whole('width', args.width!, 16);
-const height = whole('height', args.height!, 16);
-const frames = whole('frames', args.frames!, 2);
+const width = wholeNumber('width', args.width!, 16);
+const height = wholeNumber('height', args.height!, 16);
+const frames = wholeNumber('frames', args.frames!, 2);
 const degrees = Number(args.degrees);
-const queues = args.queue!.split(',').map((q) => whole('queue', q, 1));
+const queues = wholeNumbers('queue', args.queue!, 1);
 
 const gpu = await createNodeGpuContext('bench-popping');
 const { device } = gpu;
