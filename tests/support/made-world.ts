@@ -1,0 +1,43 @@
+/**
+ * A small Streamed SOG world made the way published ones are: each level
+ * of detail written as a PLY, then splat-transform (a dev dependency)
+ * tags them with their levels and writes lod-meta.json with its SOG
+ * chunks. For tests; the benchmark's large world has a script of its own.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { writeInriaPly } from '../../src/io/writers/inria-ply';
+import type { SplatCloud } from '../../src/scene/splat-cloud';
+
+// The package exports its library, not its folder: its CLI lies two folders above the library's entry.
+const require = createRequire(import.meta.url);
+const SPLAT_TRANSFORM = join(dirname(dirname(require.resolve('@playcanvas/splat-transform'))), 'bin/cli.mjs');
+
+export interface WorldOptions {
+  /** Splats a chunk holds before it is split (splat-transform's --lod-chunk-count, in thousands; a whole number). */
+  chunkThousands?: number;
+  /** The widest a chunk grows before it is split, in scene units (--lod-chunk-extent; a whole number). */
+  chunkExtent?: number;
+}
+
+/** Writes `levels` (finest first) as a world in `dir`; returns the path of its lod-meta.json. */
+export function makeWorld(dir: string, levels: readonly SplatCloud[], options: WorldOptions = {}): string {
+  mkdirSync(dir, { recursive: true });
+  const inputs: string[] = [];
+  levels.forEach((cloud, level) => {
+    const ply = join(dir, `level-${level}.ply`);
+    writeFileSync(ply, writeInriaPly(cloud));
+    inputs.push(ply, '--tag-lod', String(level));
+  });
+  const index = join(dir, 'world', 'lod-meta.json');
+  const chunk = options.chunkThousands ?? 1;
+  // splat-transform takes whole numbers: thousands of splats, and scene units.
+  execFileSync(process.execPath, [
+    SPLAT_TRANSFORM, '--no-tty', ...inputs, index,
+    '--lod-chunk-count', String(chunk), '--lod-chunk-min', '1', '--lod-chunk-extent', String(options.chunkExtent ?? 1),
+    '--sh-iterations', '1', '--max-workers', '0',
+  ], { stdio: 'pipe' });
+  return index;
+}
