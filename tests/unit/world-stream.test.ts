@@ -1,0 +1,116 @@
+import { describe, expect, it } from 'vitest';
+import { ChunkStream, type ChunkSource } from '../../src/app/world-stream';
+
+/** A chunk source whose loads the test settles by hand; chunks are their file numbers, each 100 bytes held. */
+function handSource() {
+  const loads: { file: number; signal: AbortSignal; settled: boolean; settle: (ok: boolean) => void }[] = [];
+  const released: number[] = [];
+  const source: ChunkSource<number> = {
+    load: (file, signal) =>
+      new Promise((resolve, reject) => {
+        loads.push({ file, signal, settled: false, settle: (ok) => (ok ? resolve({ chunk: file, bytes: 1000 + file }) : reject(new Error(`chunk ${file}: not a SOG scene`))) });
+        signal.addEventListener('abort', () => reject(Object.assign(new Error('aborted'), { name: 'AbortError' })));
+      }),
+    heldBytes: () => 100,
+    release: (chunk) => released.push(chunk),
+  };
+  const settle = async (file: number, ok = true) => {
+    const load = loads.find((l) => l.file === file && !l.signal.aborted && !l.settled)!;
+    load.settled = true;
+    load.settle(ok);
+    await new Promise((r) => setTimeout(r, 0));
+  };
+  return { source, loads, released, settle };
+}
+
+describe('the chunk stream', () => {
+  it('keeps at most maxInFlight fetches, started in the order asked, and starts the next as one arrives', async () => {
+    const { source, loads, settle } = handSource();
+    const stream = new ChunkStream(source, { maxInFlight: 3, memoryBudget: 1e9 });
+    stream.update([5, 1, 7, 2, 9], []);
+    expect(loads.map((l) => l.file)).toEqual([5, 1, 7]);
+    await settle(1);
+    expect(stream.isResident(1)).toBe(true);
+    expect(stream.chunk(1)).toBe(1);
+    expect(loads.map((l) => l.file)).toEqual([5, 1, 7, 2]);
+    expect(stream.progress).toMatchObject({ chunksLoaded: 1, bytesLoaded: 1001, inFlight: 3, resident: 1, heldBytes: 100 });
+  });
+
+  it('cancels the fetches the camera no longer wants, and starts what it wants now', async () => {
+    const { source, loads, settle } = handSource();
+    const stream = new ChunkStream(source, { maxInFlight: 2, memoryBudget: 1e9 });
+    stream.update([1, 2, 3], []);
+    stream.update([4, 2], []);
+    expect(loads.find((l) => l.file === 1)!.signal.aborted).toBe(true);
+    expect(loads.find((l) => l.file === 2)!.signal.aborted).toBe(false);
+    expect(loads.map((l) => l.file)).toEqual([1, 2, 4]);
+    expect(stream.progress.cancelled).toBe(1);
+    // A cancelled fetch is not a failure, and its file is fetched again when asked for again.
+    await new Promise((r) => setTimeout(r, 0));
+    expect(stream.progress.failed.size).toBe(0);
+    await settle(2);
+    stream.update([1], []);
+    expect(loads.filter((l) => l.file === 1)).toHaveLength(2);
+  });
+
+  it('evicts the least recently drawn chunks past the memory budget, never one drawn in the latest frame, and fetches them again when wanted', async () => {
+    const { source, loads, released, settle } = handSource();
+    const stream = new ChunkStream(source, { maxInFlight: 4, memoryBudget: 300 });
+    stream.update([1, 2, 3], []);
+    for (const f of [1, 2, 3]) await settle(f);
+    stream.update([], [2]);
+    stream.update([], [1, 3]); // 2 was drawn longest ago
+    stream.update([4], [1, 3]);
+    await settle(4);
+    expect(released).toEqual([2]);
+    expect([1, 2, 3, 4].map((f) => stream.isResident(f))).toEqual([true, false, true, true]);
+    expect(stream.progress).toMatchObject({ evicted: 1, resident: 3, heldBytes: 300 });
+    stream.update([2], [1, 3, 4]);
+    expect(loads.filter((l) => l.file === 2)).toHaveLength(2);
+    // Everything else was drawn in the latest frame: the arrival is kept over the budget, nothing drawn is evicted.
+    await settle(2);
+    expect(released).toEqual([2]);
+    expect(stream.progress.heldBytes).toBe(400);
+  });
+
+  it('names a chunk that fails once, does not fetch it again, and goes on with the rest', async () => {
+    const { source, loads, settle } = handSource();
+    const stream = new ChunkStream(source, { maxInFlight: 1, memoryBudget: 1e9 });
+    const failures: string[] = [];
+    stream.onFail = (file, reason) => failures.push(`${file}: ${reason}`);
+    stream.update([6, 7], []);
+    await settle(6, false);
+    expect(failures).toEqual(['6: chunk 6: not a SOG scene']);
+    expect(loads.map((l) => l.file)).toEqual([6, 7]);
+    stream.update([6, 7], []);
+    expect(loads.filter((l) => l.file === 6)).toHaveLength(1);
+    expect(stream.progress.failed.get(6)).toBe('chunk 6: not a SOG scene');
+  });
+
+  it('close cancels every fetch, releases every chunk and starts nothing after', async () => {
+    const { source, loads, released, settle } = handSource();
+    const stream = new ChunkStream(source, { maxInFlight: 2, memoryBudget: 1e9 });
+    stream.update([1, 2], []);
+    await settle(1);
+    stream.close();
+    expect(loads.find((l) => l.file === 2)!.signal.aborted).toBe(true);
+    expect(released).toEqual([1]);
+    expect(stream.progress).toMatchObject({ resident: 0, heldBytes: 0, inFlight: 0 });
+    stream.update([3], []);
+    expect(loads).toHaveLength(2);
+  });
+
+  it('a chunk whose fetch lands after it was cancelled is released, not kept', async () => {
+    // A source that finishes what it started whatever the signal says.
+    const finish: ((value: { chunk: number; bytes: number }) => void)[] = [];
+    const released: number[] = [];
+    const stream = new ChunkStream<number>({ load: () => new Promise((resolve) => finish.push(resolve)), heldBytes: () => 1, release: (c) => released.push(c) }, { maxInFlight: 2, memoryBudget: 10 });
+    stream.update([8], []);
+    stream.update([], []);
+    finish[0]!({ chunk: 8, bytes: 5 });
+    await new Promise((r) => setTimeout(r, 0));
+    expect(released).toEqual([8]);
+    expect(stream.isResident(8)).toBe(false);
+    expect(stream.progress.chunksLoaded).toBe(0);
+  });
+});
