@@ -12,9 +12,10 @@
  * quads blended into a float accumulation target (src/render/accumulation-
  * target.ts says why; 'direct' blends straight into the output, as a
  * comparison for the frame benchmark), or the compute tile renderer
- * (src/render/tiles/), which writes each pixel once into a storage texture
- * of the accumulation's format (8-bit for 'direct'). Either picture is
- * resolved to the output format in a last pass. The sort difference view draws the frame twice, in the
+ * (src/render/tiles/, driven by FrameTiles: frame-tiles.ts), which writes
+ * each pixel once into a storage texture of the accumulation's format
+ * (8-bit for 'direct'). Either picture is resolved to the output format in
+ * a last pass. The sort difference view draws the frame twice, in the
  * order on screen and in the exact order of this frame's depths (a second
  * GPU sort on exact 32-bit keys), and shows where the two pictures differ.
  */
@@ -26,11 +27,14 @@ import { SplatRenderer, type SplatDraw, type SplatDrawTarget, type SplatRenderer
 import { SplatResolve, type DifferenceMeasure } from '../render/splat-resolve';
 import { AccumulationTargets, checkAccumulation, DEFAULT_ACCUMULATION, type Accumulation } from '../render/accumulation-target';
 import type { FrameRenderer, SplatOrder } from '../render/frame-renderer';
-import { tilePictureUsage, TileRenderer, type TileDrawTarget, type TilePairCounts, type TilePictureFormat, type TileRendererOptions } from '../render/tiles/tile-renderer';
+import type { TilePairCounts, TileRenderer, TileRendererOptions } from '../render/tiles/tile-renderer';
 import type { GpuSplats } from '../scene/gpu-splats';
 import type { DrawOrder, OrderFrame, OrderedSplats } from './draw-order';
 import { GpuSortOrder } from './gpu-sort-order';
 import { FrozenOrder } from './frozen-order';
+import { FrameTiles } from './frame-tiles';
+
+export { tilePictureFormat } from './frame-tiles';
 
 export type FramePass = 'project' | 'sort' | 'render';
 export type FrameTimings = Record<FramePass, number | null>;
@@ -41,19 +45,6 @@ export interface SplatFrameOptions extends SplatProjectorOptions, SplatRendererO
   accumulation?: Accumulation;
   /** The tile renderer's options (made when first asked for: prepareTiles). */
   tiles?: TileRendererOptions;
-}
-
-/** The picture format the tile renderer writes for an accumulation: the same where it is a storage format, else 8 or 16 bits. */
-export function tilePictureFormat(accumulation: Accumulation): TilePictureFormat {
-  if (accumulation === 'direct') return 'rgba8unorm';
-  return accumulation === 'rgba32float' ? 'rgba32float' : 'rgba16float';
-}
-
-/** The second picture of a tile frame's heat map: its draw, and whether it is blended per pixel. */
-interface SecondTileDraw {
-  draw: SplatDraw | null;
-  maxEntries: number;
-  perPixelScene: GpuSplats | null;
 }
 
 /**
@@ -118,51 +109,35 @@ export class SplatFrame {
       SplatResolve.create(device, format),
       OrderErrorPass.create(device),
     ]);
-    return new SplatFrame(device, format, uniforms, projector, renderer, resolve, measure, accumulation, options.tiles ?? {});
+    const tiles = new FrameTiles(device, uniforms.buffer, format, accumulation, renderer, resolve, options.tiles ?? {});
+    return new SplatFrame(device, uniforms, projector, renderer, resolve, measure, accumulation, tiles);
   }
 
   private constructor(
     private readonly device: GPUDevice,
-    /** The output's format (the canvas's, a PNG's). */
-    private readonly format: GPUTextureFormat,
     uniforms: FrameUniforms,
     readonly projector: SplatProjector,
     private readonly renderer: SplatRenderer,
     private readonly resolve: SplatResolve,
     private readonly measure: OrderErrorPass,
     readonly accumulation: Accumulation,
-    private readonly tileOptions: TileRendererOptions,
+    /** The tile renderer's path: made when first asked for (prepareTiles). */
+    private readonly tiles: FrameTiles,
   ) {
     this.uniforms = uniforms;
     this.timer = new GpuPassTimer(device, FRAME_PASSES, 'SplatFrame.timer');
     this.targets = accumulation === 'direct' ? null : new AccumulationTargets(device, accumulation);
-    this.tileTargets = new AccumulationTargets(device, tilePictureFormat(accumulation), tilePictureUsage());
     this.frozen = new FrozenOrder(device);
   }
 
-  /** The tile renderer, once prepareTiles has made it. */
-  private tiles: TileRenderer | null = null;
-  private tilesMade: Promise<void> | null = null;
-  private readonly tileTargets: AccumulationTargets;
-  /** Reused every frame: where the tile renderer draws. */
-  private readonly tileTarget: TileDrawTarget = { picture: null as unknown as GPUTextureView, width: 0, height: 0, background: [0, 0, 0] };
   /** Which renderer drew the last frame. */
   drawnWith: FrameRenderer = 'quads';
-  /** Reused every frame: the second picture of a tile frame's heat map. */
-  private readonly secondTileDraw: SecondTileDraw = { draw: null, maxEntries: 0, perPixelScene: null };
   /** Which order the last frame's pixels were blended in. */
   drawnOrder: SplatOrder = 'centre-depth';
-  private tileDrawn = false;
 
   /** Makes the tile renderer (its shaders and pair sort); frames may draw with tiles once this resolves. */
   prepareTiles(): Promise<void> {
-    return (this.tilesMade ??= Promise.all([
-      TileRenderer.create(this.device, this.uniforms.buffer, tilePictureFormat(this.accumulation), this.tileOptions),
-      this.accumulation === 'direct' ? this.renderer : SplatRenderer.create(this.device, this.uniforms.buffer, this.format),
-    ]).then(([tiles, outputQuads]) => {
-      this.outputQuads = outputQuads;
-      this.tiles = tiles;
-    }));
+    return this.tiles.prepare();
   }
 
   /**
@@ -171,27 +146,22 @@ export class SplatFrame {
    * until this resolves.
    */
   preparePerPixel(): Promise<void> {
-    return (this.perPixelMade ??= this.prepareTiles().then(() => this.tiles!.preparePerPixel()));
+    return this.tiles.preparePerPixel();
   }
-
-  private perPixelMade: Promise<void> | null = null;
 
   /** True once preparePerPixel has finished. */
   get perPixelReady(): boolean {
-    return this.tiles?.perPixelReady ?? false;
+    return this.tiles.perPixelReady;
   }
-
-  /** Quads into the output format: they draw a tile frame whose pairs did not fit, in the resolve pass. */
-  private outputQuads: SplatRenderer | null = null;
 
   /** True once prepareTiles has finished. */
   get tilesReady(): boolean {
-    return this.tiles !== null;
+    return this.tiles.ready;
   }
 
   /** The tile renderer (null before prepareTiles finished): its pair figures and profile. */
   get tileRenderer(): TileRenderer | null {
-    return this.tiles;
+    return this.tiles.renderer;
   }
 
   /**
@@ -201,7 +171,7 @@ export class SplatFrame {
    * the room is grown: draw the frame again.
    */
   readTilePairs(): Promise<TilePairCounts> | null {
-    return this.tileDrawn ? (this.tiles?.readPairs() ?? null) : null;
+    return this.tiles.readPairs();
   }
 
   /**
@@ -294,32 +264,27 @@ export class SplatFrame {
         exact = this.exactOrder!.encode(f);
       }
     }
-    const tiles = (options.renderer === 'tiles' || pixelOrderView) && this.tiles && !this.tiles.beyondLimit ? this.tiles : null;
+    const tiles = this.tiles.drawsFrame(options.renderer === 'tiles' || pixelOrderView);
     this.drawnWith = tiles ? 'tiles' : 'quads';
-    this.tileDrawn = tiles !== null;
     // The per-pixel order once its raster is made (centre depths until then; the caller prepares it).
-    this.drawnOrder = tiles && options.order === 'per-pixel' && tiles.perPixelReady ? 'per-pixel' : 'centre-depth';
-    this.tileTarget.perPixelScene = this.drawnOrder === 'per-pixel' ? scene : null;
+    this.drawnOrder = tiles && options.order === 'per-pixel' && this.tiles.perPixelReady ? 'per-pixel' : 'centre-depth';
     // Quads are drawn from the indirect draw's vertex count, tiles bin the order's entry count.
     const countOf = tiles ? 'entries' : 'vertices';
     const draw = this.drawOf(this.draw, drawn, countOf);
     const exactDraw = difference ? { exact: this.drawOf(this.exactDraw, exact, countOf) } : null;
     if (tiles) {
-      const second = this.secondTileDraw;
+      const span = timing ? this.timer.spanWrites('render') : undefined;
+      const perPixelScene = this.drawnOrder === 'per-pixel' ? scene : null;
+      const maxEntries = drawn?.maxCount ?? 0;
       if (pixelOrderView) {
         // The drawn order in centre depths, then blended per pixel.
         this.drawnOrder = 'per-pixel';
-        second.perPixelScene = scene;
-        this.tileTarget.perPixelScene = null;
-        second.draw = draw;
-        second.maxEntries = drawn?.maxCount ?? 0;
-      } else if (exactDraw) {
-        // The exact order, in the same order per pixel.
-        second.perPixelScene = this.tileTarget.perPixelScene ?? null;
-        second.draw = exactDraw.exact;
-        second.maxEntries = exact?.maxCount ?? 0;
+        this.tiles.encode(encoder, parameters, target, draw, maxEntries, null, this.tiles.secondDraw(draw, maxEntries, scene), span);
+      } else {
+        // With the difference view, the exact order, in the same order per pixel.
+        const second = exactDraw ? this.tiles.secondDraw(exactDraw.exact, exact?.maxCount ?? 0, perPixelScene) : null;
+        this.tiles.encode(encoder, parameters, target, draw, maxEntries, perPixelScene, second, span);
       }
-      this.encodeTiles(tiles, encoder, parameters, target, draw, drawn?.maxCount ?? 0, pixelOrderView || exactDraw ? second : null, timing);
     } else {
       this.encodeDraws(encoder, parameters, target, draw, exactDraw, timing);
     }
@@ -374,44 +339,6 @@ export class SplatFrame {
   }
 
   /**
-   * The tile renderer's passes: the picture, and with `second` a second
-   * picture (the exact order's, or the same order blended per pixel)
-   * drawn into the second tile target and resolved with the first as the
-   * heat map of where they differ; else the same resolve as the quads'.
-   * Timed as one span ('render').
-   */
-  private encodeTiles(
-    tiles: TileRenderer,
-    encoder: GPUCommandEncoder,
-    parameters: FrameParameters,
-    target: SplatDrawTarget,
-    draw: SplatDraw | null,
-    maxEntries: number,
-    second: SecondTileDraw | null,
-    timing: boolean,
-  ): void {
-    const span = timing ? this.timer.spanWrites('render') : undefined;
-    const { width, height } = parameters;
-    const picture = this.tileTargets.view(0, width, height);
-    const tileTarget = this.tileTarget;
-    tileTarget.picture = picture;
-    tileTarget.width = width;
-    tileTarget.height = height;
-    tileTarget.background = target.background;
-    const fallback = tiles.encode(encoder, tileTarget, draw, maxEntries, 0, span?.first);
-    if (!second) {
-      if (fallback) this.resolve.encodeTilePicture(encoder, picture, fallback.state, target.view, target.background, this.outputQuads!, fallback.draw, span?.last);
-      else this.resolve.encodePicture(encoder, picture, target.view, span?.last);
-      return;
-    }
-    const other = this.tileTargets.view(1, width, height);
-    tileTarget.picture = other;
-    tileTarget.perPixelScene = second.perPixelScene;
-    tiles.encode(encoder, tileTarget, second.draw, second.maxEntries, 1);
-    this.resolve.encodeDifference(encoder, picture, other, target.view, width * height, span?.last);
-  }
-
-  /**
    * The difference view's counts of the last frame that drew it and could
    * count (after its submit); null when no count waits to be read.
    */
@@ -451,8 +378,7 @@ export class SplatFrame {
     this.measure.destroy();
     this.timer.destroy();
     this.resolve.destroy();
-    this.tileTargets.destroy();
-    this.tiles?.destroy();
+    this.tiles.destroy();
     this.frozen.destroy();
     this.targets?.destroy();
     this.exactOrder?.destroy();
