@@ -5,17 +5,22 @@
  */
 import { allocateSplatCloud, computeBounds, robustBounds, shCoefficients, type SplatCloud } from '../src/scene/splat-cloud';
 
+/** Where each of `copies` copies of `source` goes: its shift in x and z, on a square grid centred on the original. */
+export function gridShifts(source: SplatCloud, copies: number): [number, number][] {
+  const { min, max } = robustBounds(source.positions, source.count);
+  const step = [1.1 * (max[0] - min[0]), 1.1 * (max[2] - min[2])];
+  const side = Math.ceil(Math.sqrt(copies));
+  return Array.from({ length: copies }, (_, c) => [((c % side) - (side - 1) / 2) * step[0]!, (Math.floor(c / side) - (side - 1) / 2) * step[1]!]);
+}
+
 export function replicateCloud(source: SplatCloud, copies: number): SplatCloud {
   if (copies <= 1) return source;
   const n = source.count;
   const out = allocateSplatCloud(n * copies, source.shDegree);
-  const { min, max } = robustBounds(source.positions, n);
-  const step = [1.1 * (max[0] - min[0]), 1.1 * (max[2] - min[2])];
-  const side = Math.ceil(Math.sqrt(copies));
   const shFloats = shCoefficients(source.shDegree) * 3;
+  const shifts = gridShifts(source, copies);
   for (let c = 0; c < copies; c++) {
-    const dx = ((c % side) - (side - 1) / 2) * step[0]!;
-    const dz = (Math.floor(c / side) - (side - 1) / 2) * step[1]!;
+    const [dx, dz] = shifts[c]!;
     const base = c * n;
     for (let i = 0; i < n; i++) {
       out.positions[3 * (base + i)] = source.positions[3 * i]! + dx;
