@@ -19,7 +19,6 @@
 import { parseArgs } from 'node:util';
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { basename, dirname, join, resolve } from 'node:path';
 import { loadSceneFile } from '../src/io/node-scene-source';
 import { nodeLoadLimits } from '../src/app/node-viewer';
@@ -27,6 +26,7 @@ import { parseLodMeta } from '../src/io/lod/lod-meta';
 import { writeInriaPly } from '../src/io/writers/inria-ply';
 import { gridShifts } from './replicate';
 import { wholeNumber } from './bench-options';
+import { SPLAT_TRANSFORM_CLI } from './splat-transform';
 
 const { values: args } = parseArgs({
   options: {
@@ -47,11 +47,11 @@ mkdirSync(out, { recursive: true });
 const SWIFTSHADER = '/usr/lib/chromium/vk_swiftshader_icd.json';
 if (!process.env.VK_ICD_FILENAMES && existsSync(SWIFTSHADER)) process.env.VK_ICD_FILENAMES = SWIFTSHADER;
 const env = { ...process.env };
-const cli = join(dirname(dirname(createRequire(import.meta.url).resolve('@playcanvas/splat-transform'))), 'bin/cli.mjs');
-const splatTransform = (argv: string[]) => execFileSync(process.execPath, [cli, '--no-tty', ...argv], { env, stdio: ['ignore', 'ignore', 'inherit'], maxBuffer: 1 << 26 });
+const splatTransform = (argv: string[]) => execFileSync(process.execPath, [SPLAT_TRANSFORM_CLI, '--no-tty', ...argv], { env, stdio: ['ignore', 'ignore', 'inherit'] });
 
 // The grid from the scene's own extent (robust to stray splats).
-const { cloud } = await loadSceneFile(args.scene, { limits: await nodeLoadLimits() });
+const limits = await nodeLoadLimits();
+const { cloud } = await loadSceneFile(args.scene, { limits });
 const shifts = gridShifts(cloud, copies);
 
 const levelFiles = [resolve(args.scene)];
@@ -63,7 +63,7 @@ for (let level = 1; level < levels; level++) {
 // splat-transform concatenates sources of one space only: each copy of each level is written, shifted, as a PLY of its own.
 const inputs: string[] = [];
 for (const [level, file] of levelFiles.entries()) {
-  const { cloud: source } = await loadSceneFile(file, { limits: await nodeLoadLimits() });
+  const source = level === 0 ? cloud : (await loadSceneFile(file, { limits })).cloud;
   const original = source.positions.slice();
   shifts.forEach(([dx, dz], copy) => {
     for (let i = 0; i < source.count; i++) {

@@ -206,11 +206,16 @@ function coarsest(leaf: WorldLeaf): number {
 
 /** The level to show for `level`: itself if resident, else the nearest coarser resident, else the nearest finer; −1 if none. */
 function residentLevel(leaf: WorldLeaf, level: number, resident: (file: number) => boolean): number {
-  const has = (l: number) => leaf.runs[l] !== null && leaf.runs[l] !== undefined && leaf.runs[l]!.count > 0 && resident(leaf.runs[l]!.file);
-  if (has(level)) return level;
-  for (let l = level + 1; l < leaf.runs.length; l++) if (has(l)) return l;
-  for (let l = level - 1; l >= 0; l--) if (has(l)) return l;
+  if (hasResident(leaf, level, resident)) return level;
+  for (let l = level + 1; l < leaf.runs.length; l++) if (hasResident(leaf, l, resident)) return l;
+  for (let l = level - 1; l >= 0; l--) if (hasResident(leaf, l, resident)) return l;
   return -1;
+}
+
+/** Whether the leaf has splats at `level` and their chunk is resident (a plain function: called per leaf per frame). */
+function hasResident(leaf: WorldLeaf, level: number, resident: (file: number) => boolean): boolean {
+  const run = leaf.runs[level];
+  return run !== null && run !== undefined && run.count > 0 && resident(run.file);
 }
 
 /** Distance from `eye` to the nearest point of the leaf's box (0 inside it). */

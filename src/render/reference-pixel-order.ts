@@ -19,7 +19,8 @@
  * adjugate, no flatter than PER_PIXEL_FLATTEST, as on the GPU);
  * the blend keeps the reference's float32 steps.
  */
-import { ALPHA_MIN, alphaAt, RAY_SHAPE_VALUES, T_STOP, type PixelBlend, type Preprocessed, type ReferenceOrder } from './reference-rasterizer';
+import { ALPHA_MIN, alphaAt, T_STOP, type PixelBlend, type Preprocessed, type ReferenceOrder } from './reference-rasterizer';
+import { RAY_SHAPE_VALUES } from './reference-ray-shape';
 
 const f = Math.fround;
 

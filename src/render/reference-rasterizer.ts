@@ -52,7 +52,7 @@
 import { mat4, type ReadonlyVec3 } from 'gl-matrix';
 import { shCoefficients, type SplatCloud } from '../scene/splat-cloud';
 import { CLASSIC_FILTER, type ScreenFilter } from '../scene/anti-aliasing';
-import { PER_PIXEL_DEPTH_REACH, PER_PIXEL_FLATTEST } from './frame-renderer';
+import { RAY_SHAPE_VALUES, writeRayShape } from './reference-ray-shape';
 
 /** What the per-splat projection needs of a view: the geometry the GPU frame takes. */
 export interface ReferenceProjection {
@@ -86,8 +86,6 @@ export interface ReferencePicture {
   rgb: Float32Array;
 }
 
-/** Values per splat of Preprocessed.rayShape. */
-export const RAY_SHAPE_VALUES = 10;
 /** The reference's tile size in pixels (BLOCK_X = BLOCK_Y). */
 export const TILE = 16;
 const NEAR = 0.2;
@@ -204,15 +202,7 @@ export interface Preprocessed {
   color: Float32Array;
   /** Tile rectangle: min x, min y, max x, max y (max exclusive). */
   rect: Int32Array;
-  /**
-   * With `rayShapes`: per kept splat (RAY_SHAPE_VALUES) A (xx, xy, yy, xz,
-   * yz, zz), u = A·μ, and how far its depth at a pixel may stray from its
-   * centre's (PER_PIXEL_DEPTH_REACH σ of its depth), A the adjugate of its covariance
-   * in the reference camera thickened by PER_PIXEL_FLATTEST ((Σ + τI)⁻¹
-   * up to scale, τ = PER_PIXEL_FLATTEST · tr Σ) at trace 1, and μ its mean there: its
-   * density along a pixel's ray d (z = 1) peaks at depth dᵀu / dᵀAd
-   * (src/render/reference-pixel-order.ts). Empty otherwise.
-   */
+  /** With `rayShapes`: per kept splat, its ray shape (reference-ray-shape.ts, RAY_SHAPE_VALUES each). Empty otherwise. */
   rayShape: Float64Array;
   /** Pixel (px, py)'s ray in the reference camera: ((px − x0) / focalX, (py − y0) / focalY, 1), as [x0, y0, focalX, focalY]. */
   pixelRays: readonly [number, number, number, number];
@@ -355,20 +345,13 @@ export function preprocess(cloud: SplatCloud, view: ReferenceProjection, options
     out.rect[4 * k + 3] = maxY;
     if (withColor) shColor(cloud, i, K, degree, view.eye, out.color, 3 * k);
     if (options.rayShapes) {
-      // Σ in the camera: (W M)(W M)ᵀ, then its adjugate (in double: no scale to guard).
+      // Σ in the camera: (W M)(W M)ᵀ.
       const e0 = w0 * m00 + w1 * m10 + w2 * m20, e1 = w0 * m01 + w1 * m11 + w2 * m21, e2 = w0 * m02 + w1 * m12 + w2 * m22;
       const g0 = w3 * m00 + w4 * m10 + w5 * m20, g1 = w3 * m01 + w4 * m11 + w5 * m21, g2 = w3 * m02 + w4 * m12 + w5 * m22;
       const h0 = w6 * m00 + w7 * m10 + w8 * m20, h1 = w6 * m01 + w7 * m11 + w8 * m21, h2 = w6 * m02 + w7 * m12 + w8 * m22;
       const sxx = e0 * e0 + e1 * e1 + e2 * e2, sxy = e0 * g0 + e1 * g1 + e2 * g2, sxz = e0 * h0 + e1 * h1 + e2 * h2;
       const syy = g0 * g0 + g1 * g1 + g2 * g2, syz = g0 * h0 + g1 * h1 + g2 * h2, szz = h0 * h0 + h1 * h1 + h2 * h2;
-      // No splat flatter than PER_PIXEL_FLATTEST (as on the GPU): each axis's variance gains that share of their sum.
-      const thicken = PER_PIXEL_FLATTEST * (sxx + syy + szz);
-      const txx = sxx + thicken, tyy = syy + thicken, tzz = szz + thicken;
-      const norm = 1 / ((tyy * tzz - syz * syz) + (txx * tzz - sxz * sxz) + (txx * tyy - sxy * sxy));
-      const axx = (tyy * tzz - syz * syz) * norm, axy = (sxz * syz - sxy * tzz) * norm, axz = (sxy * syz - sxz * tyy) * norm;
-      const ayy = (txx * tzz - sxz * sxz) * norm, ayz = (sxy * sxz - txx * syz) * norm, azz = (txx * tyy - sxy * sxy) * norm;
-      const shape = out.rayShape;
-      shape.set([axx, axy, ayy, axz, ayz, azz, axx * cx + axy * cy + axz * cz, axy * cx + ayy * cy + ayz * cz, axz * cx + ayz * cy + azz * cz, PER_PIXEL_DEPTH_REACH * Math.sqrt(szz)], RAY_SHAPE_VALUES * k);
+      writeRayShape(out.rayShape, k, sxx, sxy, sxz, syy, syz, szz, cx, cy, cz);
     }
   }
   return out;

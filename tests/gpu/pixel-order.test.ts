@@ -28,6 +28,7 @@ import type { SplatCloud } from '../../src/scene/splat-cloud';
 import { madeScene, realScene, useGpu, type MadeSplat } from '../support/gpu-fixture';
 import { madeCamera } from '../support/made-views';
 import { cameraInsideScene, cameraLookingAt } from '../support/test-view';
+import { rng } from '../support/splat-files';
 
 const gpu = useGpu('pixel-order.test');
 let cloud: SplatCloud;
@@ -118,11 +119,7 @@ describe('two crossing splats', () => {
  * from differences of the covariance's products is lost in rounding.
  */
 function thinSplats(count: number): MadeSplat[] {
-  let seed = 12345;
-  const random = () => {
-    seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
-    return seed / 2 ** 32;
-  };
+  const random = rng(12345);
   return Array.from({ length: count }, (_, i) => ({
     position: [3 * random() - 1.5, 2 * random() - 1, -4 - 2 * random()],
     scale: i % 2 === 0 ? [0.4, 4e-7, 4e-7] : [0.4, 0.3, 4e-7],

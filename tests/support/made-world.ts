@@ -6,14 +6,11 @@
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
+import { SPLAT_TRANSFORM_CLI } from '../../bench/splat-transform';
 import { writeInriaPly } from '../../src/io/writers/inria-ply';
 import type { SplatCloud } from '../../src/scene/splat-cloud';
 
-// The package exports its library, not its folder: its CLI lies two folders above the library's entry.
-const require = createRequire(import.meta.url);
-const SPLAT_TRANSFORM = join(dirname(dirname(require.resolve('@playcanvas/splat-transform'))), 'bin/cli.mjs');
 
 export interface WorldOptions {
   /** Splats a chunk holds before it is split (splat-transform's --lod-chunk-count, in thousands; a whole number). */
@@ -35,7 +32,7 @@ export function makeWorld(dir: string, levels: readonly SplatCloud[], options: W
   const chunk = options.chunkThousands ?? 1;
   // splat-transform takes whole numbers: thousands of splats, and scene units.
   execFileSync(process.execPath, [
-    SPLAT_TRANSFORM, '--no-tty', ...inputs, index,
+    SPLAT_TRANSFORM_CLI, '--no-tty', ...inputs, index,
     '--lod-chunk-count', String(chunk), '--lod-chunk-min', '1', '--lod-chunk-extent', String(options.chunkExtent ?? 1),
     '--sh-iterations', '1', '--max-workers', '0',
   ], { stdio: 'pipe' });

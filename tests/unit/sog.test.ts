@@ -1,7 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { ANTIALIASED_FILTER } from '../../src/scene/anti-aliasing';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -18,11 +17,10 @@ import { SplatLimitError, type LoadLimits } from '../../src/io/load-limits';
 import { shCoefficients, type ShDegree, type SplatCloud } from '../../src/scene/splat-cloud';
 import { scenePath } from '../shared-scenes';
 import { zipArchive, type ZipInput } from '../support/bombs';
+import { SPLAT_TRANSFORM_CLI } from '../../bench/splat-transform';
 import { bundleSog, encodeLosslessWebp, writeSog, type WrittenSog } from '../support/sog-writer';
 
 const SCENE = 'inria_kacytran_iter7000_9k_sh3.ply';
-// The package exports no path to its command line; find it beside the library.
-const CLI = join(dirname(createRequire(import.meta.url).resolve('@playcanvas/splat-transform')), '../bin/cli.mjs');
 
 let scene: SplatCloud;
 let work: string;
@@ -41,7 +39,7 @@ const SEEDED_RANDOM = pathToFileURL(join(dirname(fileURLToPath(import.meta.url))
 
 /** splat-transform's command line, CPU only (no GPU is needed for SOG), quiet, with a seeded Math.random. */
 function splatTransform(...args: string[]): void {
-  execFileSync(process.execPath, ['--import', SEEDED_RANDOM, CLI, '-q', '-w', '-g', 'cpu', ...args], { stdio: 'pipe', timeout: 60_000 });
+  execFileSync(process.execPath, ['--import', SEEDED_RANDOM, SPLAT_TRANSFORM_CLI, '-q', '-w', '-g', 'cpu', ...args], { stdio: 'pipe', timeout: 60_000 });
 }
 
 function readerOf(files: Map<string, Uint8Array> | Record<string, Uint8Array>): (name: string) => Promise<Uint8Array> {

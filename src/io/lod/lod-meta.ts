@@ -162,7 +162,7 @@ export function parseLodMeta(text: string, name = 'lod-meta.json', limits: LodMe
   let leaves = 0;
   if (!isObject(meta.tree)) return fail('"tree" must be an object (the root node)');
   // Depth first without recursion: each entry is a node still to read, with the parent list it goes into.
-  const root = { out: null as LodNode | null };
+  let root: LodNode | null = null;
   const pending: { json: unknown; path: string; depth: number; into: LodNode[] | null }[] = [{ json: meta.tree, path: 'tree', depth: 1, into: null }];
   while (pending.length > 0) {
     const { json, path, depth, into } = pending.pop()!;
@@ -207,7 +207,7 @@ export function parseLodMeta(text: string, name = 'lod-meta.json', limits: LodMe
       }
     }
     if (into) into.push(node);
-    else root.out = node;
+    else root = node;
   }
 
   if (meta.counts !== undefined) {
@@ -217,7 +217,7 @@ export function parseLodMeta(text: string, name = 'lod-meta.json', limits: LodMe
       if (n !== counts[level]) fail(`"counts"[${level}] says ${n.toLocaleString('en-US')} splats; the tree's runs of level ${level} hold ${counts[level]!.toLocaleString('en-US')}`);
     });
   }
-  return { levels: levelCount, counts, filenames: filenames as string[], environment, tree: root.out!, nodes, leaves };
+  return { levels: levelCount, counts, filenames: filenames as string[], environment, tree: root!, nodes, leaves };
 }
 
 /** The nesting of [ and { in `text` (outside strings) once it passes `limit`, else null. Linear, no recursion. */
