@@ -18,10 +18,16 @@
 @group(0) @binding(6) var<storage, read_write> records: array<ProjectedSplat>;
 @group(0) @binding(7) var<storage, read_write> depths: array<f32>;
 @group(0) @binding(8) var<storage, read_write> state: VisibleState;
+// For a scene of which each frame draws a part (a world's page pool): one
+// bit per splat, set for those drawn this frame (GpuSplats.drawnMask).
+@group(0) @binding(9) var<storage, read> drawn_mask: array<u32>;
 
 // True when the frame draws an order that may name any splat (the CPU sort,
 // a frozen order): culled splats then get a record the vertex shader skips.
 override mark_culled: bool;
+// True when the scene has a drawn mask: splats without their bit are culled
+// before they are read.
+override masked: bool;
 // How far past the window, in pixels, a splat's quad may reach before it is
 // clipped, and how far the clipped rectangle reaches past it: from
 // CLIP_MARGIN_PX and CLIP_SLACK_PX (src/render/splat-size-cap.ts).
@@ -79,6 +85,9 @@ struct Projection {
 const CULL = Projection(false, CULLED_DEPTH, ProjectedSplat(vec2<f32>(0.0), vec2<u32>(0u), vec2<u32>(0u), vec2<u32>(0u)));
 
 fn project(id: u32) -> Projection {
+  if (masked && ((drawn_mask[id >> 5u] >> (id & 31u)) & 1u) == 0u) {
+    return CULL;
+  }
   let splat = load_splat(id);
   let view_pos = (frame.view * vec4<f32>(splat.position, 1.0)).xyz;
   let depth = -view_pos.z;

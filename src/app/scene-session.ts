@@ -17,6 +17,7 @@ import type { SceneFacts, UpChoice, ViewerEvents, ViewerState } from './viewer-s
 import type { SplatCloud } from '../scene/splat-cloud';
 import { visibleMassBounds } from '../scene/visible-mass';
 import type { GpuSplats } from '../scene/gpu-splats';
+import type { WorldSession } from './world-session';
 
 /** How a scene came to the session: its name, and how to frame it. */
 export interface SceneArrival {
@@ -50,6 +51,8 @@ export class SceneSession {
    * or only a wall.
    */
   private upOfPart: UpChoice | null = null;
+  /** The world on screen, if one is (its pool is the core's scene). */
+  private world: WorldSession | null = null;
 
   constructor(
     private readonly core: ViewerCore,
@@ -67,6 +70,7 @@ export class SceneSession {
   /** The whole of a scene that opened, in place of the one on screen or its preview (both freed). Throws, keeping what is on screen, if it does not fit. */
   showLoaded(cloud: SplatCloud, arrival: SceneArrival, load: { bytes: number | null; loadMs: number }): void {
     const gpu = this.core.showCloud(cloud, `GpuSplats(${arrival.name})`);
+    this.closeWorld();
     const previewed = this.held !== null;
     if (this.held && this.held.scene.gpu !== this.shown.gpu) this.held.scene.gpu?.destroy();
     this.held = null;
@@ -96,6 +100,8 @@ export class SceneSession {
       return;
     }
     const first = this.held === null;
+    // A world is not held aside: it goes (with its chunks) as the new scene shows.
+    if (first && this.closeWorld()) this.shown = NO_SCENE;
     if (first) this.held = { scene: this.shown, rig: this.rig.save(), up: { ...this.state.up }, warnings: this.state.warnings };
     // The preview before this one.
     else this.shown.gpu?.destroy();
@@ -107,6 +113,42 @@ export class SceneSession {
       this.rig.reframe(this.shown.facts!.bounds, this.framingUp());
     }
     this.publish('preview');
+  }
+
+  /**
+   * A world in place of the scene on screen (freed, as a world before it):
+   * framed on its tree's box, up −y as captures are; its chunks stream in
+   * as the camera needs them.
+   */
+  showWorld(world: WorldSession, arrival: SceneArrival, load: { bytes: number | null; loadMs: number }): void {
+    if (this.held && this.held.scene.gpu !== this.shown.gpu) this.held.scene.gpu?.destroy();
+    this.held = null;
+    this.shown.gpu?.destroy();
+    this.closeWorld();
+    this.world = world;
+    this.core.showWorld(world);
+    const { index } = world.files;
+    const bounds = { min: [...index.tree.bound.min], max: [...index.tree.bound.max] } as SceneFacts['bounds'];
+    this.rig.fly.setScene(bounds);
+    this.shown = {
+      gpu: null,
+      positions: new Float32Array(0),
+      count: 0,
+      pickCloud: null,
+      facts: { name: arrival.name, partial: false, ...load, splats: index.counts[0] ?? 0, shDegree: 0, bounds, antiAliasing: undefined },
+    };
+    this.frameNew(arrival, { axis: '-y', source: 'a world (captured: y down)', why: undefined });
+    this.upOfPart = null;
+    this.publish('opened');
+  }
+
+  /** Closes the world on screen, if one is; true if there was one. */
+  private closeWorld(): boolean {
+    const world = this.world;
+    if (!world) return false;
+    this.world = null;
+    world.close();
+    return true;
   }
 
   /** Ends a preview of a load that did not complete: what was on screen before it comes back. */
@@ -139,6 +181,7 @@ export class SceneSession {
   }
 
   destroy(): void {
+    this.closeWorld();
     if (this.held && this.held.scene.gpu !== this.shown.gpu) this.held.scene.gpu?.destroy();
     this.held = null;
     this.shown.gpu?.destroy();
@@ -168,7 +211,10 @@ export class SceneSession {
 
   /** Frames a new scene from the home angle, up as the scene suggests, or from the view it arrived with. */
   private frameNewScene(cloud: SplatCloud, arrival: SceneArrival): void {
-    const up = sceneUp(cloud, arrival.defaultScene ?? false);
+    this.frameNew(arrival, sceneUp(cloud, arrival.defaultScene ?? false));
+  }
+
+  private frameNew(arrival: SceneArrival, up: { axis: UpAxis; source: string; why: string | undefined }): void {
     this.rig.frameHome(this.shown.facts!.bounds, up.axis);
     this.rig.moved = false;
     if (arrival.view) {

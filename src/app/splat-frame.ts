@@ -78,6 +78,8 @@ export class SplatFrame {
   readonly uniforms: FrameUniforms;
   readonly timer: GpuPassTimer<FramePass>;
   private scene: GpuSplats | null = null;
+  /** The most splats a frame of the scene draws (setScene). */
+  private maxDrawn = 0;
   private timerBusy = false;
   /** The order drawn last, drawn again while the order is frozen. */
   readonly frozen: FrozenOrder;
@@ -195,13 +197,20 @@ export class SplatFrame {
     return this.perPixelReady && this.targets !== null;
   }
 
-  /** Shows `scene` from the next frame on (the caller owns and destroys it); null: none, the background alone. */
-  setScene(scene: GpuSplats | null): void {
-    if (scene === this.scene) return;
+  /**
+   * Shows `scene` from the next frame on (the caller owns and destroys it);
+   * null: none, the background alone. `maxDrawn` (default: all its splats)
+   * bounds the splats a frame draws, and so the sort's buffers: a world's
+   * pool holds more splats than a frame draws.
+   */
+  setScene(scene: GpuSplats | null, maxDrawn = scene?.count ?? 0): void {
+    const most = Math.min(maxDrawn, scene?.count ?? 0);
+    if (scene === this.scene && most === this.maxDrawn) return;
+    if (scene !== this.scene) this.frozen.forget();
     this.scene = scene;
-    if (scene) this.projector.setScene(scene);
+    this.maxDrawn = most;
+    if (scene) this.projector.setScene(scene, most);
     else this.projector.destroy();
-    this.frozen.forget();
   }
 
   /** The order drawn by the last frame (borrowed; null before one, or after a scene change). */
@@ -234,8 +243,8 @@ export class SplatFrame {
     if (pixelOrderView && !this.canShowPixelOrder) throw new Error(`the per-pixel order view was asked for before preparePerPixel() finished${this.targets ? '' : `, or without a float accumulation ('${this.accumulation}')`}`);
     if (scene && scene.count > 0) {
       const projector = this.projector;
-      const keyTarget = order.keyTarget(scene.count);
-      const exactTarget = difference ? this.exactOrder!.keyTarget(scene.count) : null;
+      const keyTarget = order.keyTarget(this.maxDrawn);
+      const exactTarget = difference ? this.exactOrder!.keyTarget(this.maxDrawn) : null;
       projector.encode(encoder, keyTarget, timing ? this.timer.timestampWrites('project') : undefined, exactTarget);
       if (timing) this.timed.add('project');
       const f = this.orderFrame;

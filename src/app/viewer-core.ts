@@ -25,12 +25,17 @@ import type { DifferenceMeasure } from '../render/splat-resolve';
 import { GpuSplats } from '../scene/gpu-splats';
 import type { SplatCloud } from '../scene/splat-cloud';
 import type { CpuOrderSource, CpuSortAlgorithm } from '../sort/cpu-order-source';
+import type { WorldSession } from './world-session';
 import { isHeatMap, rendererSettingOf, wantsPerPixel, type FrameReport, type FrameSettings } from './frame-settings';
 
 export type { FrameReport, FrameSettings } from './frame-settings';
 
 export class ViewerCore {
   private scene: GpuSplats | null = null;
+  /** The world on screen (its pool is `scene` once its first chunk arrived), or null. */
+  private world: WorldSession | null = null;
+  /** A world's frames sort on the GPU: its splats are not on the CPU. Reused for them. */
+  private readonly worldSettings: FrameSettings = {} as FrameSettings;
   private sceneId = 0;
   private positions: Float32Array = new Float32Array(0);
   private splatCount = 0;
@@ -141,16 +146,35 @@ export class ViewerCore {
       this.frame.setScene(scene);
     } catch (error) {
       scene.destroy();
-      this.frame.setScene(this.scene);
+      this.frame.setScene(this.scene, this.world?.maxDrawn);
       throw error;
     }
     this.show(scene, cloud.positions, cloud.count);
     return scene;
   }
 
+  /** The world on screen, if a world is. */
+  get shownWorld(): WorldSession | null {
+    return this.world;
+  }
+
+  /**
+   * Shows `world` from the next frame on: each frame chooses what of it to
+   * draw for its camera (its owner closes it). Null: back to scenes.
+   */
+  showWorld(world: WorldSession | null): void {
+    this.world = world;
+    this.setShown(world?.scene ?? null, new Float32Array(0), 0);
+  }
+
   /** Shows `scene` (already on the GPU, or none) from the next frame on: the orders and the CPU sort start over. */
   show(scene: GpuSplats | null, positions: Float32Array, count: number): void {
-    this.frame.setScene(scene);
+    this.world = null;
+    this.setShown(scene, positions, count);
+  }
+
+  private setShown(scene: GpuSplats | null, positions: Float32Array, count: number): void {
+    this.frame.setScene(scene, this.world?.maxDrawn);
     this.scene = scene;
     this.sceneId++;
     this.positions = positions;
@@ -165,6 +189,7 @@ export class ViewerCore {
    * target's size (its key bits and splat count are set here).
    */
   drawFrame(target: { view: GPUTextureView; background: readonly [number, number, number] }, params: FrameParameters, settings: FrameSettings): FrameReport {
+    if (this.world) settings = this.worldFrame(params, settings);
     const report = this.report;
     report.cpuSortMs = null;
     if (settings.sortMode !== this.lastMode) {
@@ -182,7 +207,7 @@ export class ViewerCore {
     state.cpuFailed = this.cpu?.error != null;
     const choice = chooseOrder(state);
     report.choice = choice;
-    params.splatCount = this.splatCount;
+    params.splatCount = this.world ? (this.scene?.count ?? 0) : this.splatCount;
     if (choice.source === 'frozen') {
       params.keyBits = this.drawnBits;
       report.orderAge = this.drawnAge + (this.frames - this.drawnAt);
@@ -243,6 +268,22 @@ export class ViewerCore {
       this.lastTimings.then(this.timingsRead, this.timingsFailed);
     }
     return report;
+  }
+
+  /**
+   * A world's frame: its choice for this camera, its pool shown once the
+   * first chunk made it, and the settings a world draws with (the GPU sort,
+   * its order never frozen: what is drawn changes as chunks come and go).
+   */
+  private worldFrame(params: FrameParameters, settings: FrameSettings): FrameSettings {
+    const world = this.world!;
+    world.update(params);
+    if (world.scene !== this.scene) this.setShown(world.scene, new Float32Array(0), 0);
+    params.shDegree = Math.min(params.shDegree, this.scene?.shDegree ?? 0);
+    Object.assign(this.worldSettings, settings);
+    this.worldSettings.sortMode = 'gpu';
+    this.worldSettings.freezeOrder = false;
+    return this.worldSettings;
   }
 
   /**

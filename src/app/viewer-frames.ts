@@ -113,6 +113,13 @@ export class ViewerFrames {
     state.orderError = core.orderError;
     state.order = report.order;
     state.difference = core.differenceView === this.settings.view ? core.difference : null;
+    const world = core.shownWorld;
+    if (world) {
+      const { chunks, chunksLoaded, bytesLoaded, inFlight, gpuBytes } = world.progress;
+      state.world = { budget: world.options.budget, drawnSplats: world.frame.drawnSplats, thresholdPx: world.frame.thresholdPx, chunks, chunksLoaded, bytesLoaded, inFlight, gpuBytes, settled: world.settled };
+    } else {
+      state.world = null;
+    }
     const cpuError = core.cpuError;
     if (cpuError && !this.cpuErrorShown) {
       this.cpuErrorShown = true;
@@ -128,6 +135,7 @@ export class ViewerFrames {
       this.differenceErrorShown = true;
       this.events.emit('message', { title: 'This view is not available', text: differenceError, tone: 'error' });
     }
+    // A world is ready once its first chunk is drawn.
     if (core.gpuScene && !this.readyPending) {
       this.readyPending = true;
       void core.device.queue.onSubmittedWorkDone().then(() => {

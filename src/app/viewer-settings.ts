@@ -54,6 +54,8 @@ export interface ViewerSettings {
    * default scene has y up. Set on every load, changeable by hand.
    */
   upAxis: UpAxis | 'levelled';
+  /** A world's splat budget: the most splats a frame draws ('auto': what the device fits, worldBudgetFor). */
+  worldBudget: number | 'auto';
 }
 
 export const DEFAULT_SETTINGS: Readonly<ViewerSettings> = {
@@ -75,6 +77,7 @@ export const DEFAULT_SETTINGS: Readonly<ViewerSettings> = {
   statsCollapsed: false,
   smoothCamera: true,
   upAxis: '+y',
+  worldBudget: 'auto',
 };
 
 /** '#rrggbb' → 0..1 channels in `out`; the canvas format is not sRGB, so they show as that CSS colour. */

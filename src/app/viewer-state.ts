@@ -100,13 +100,31 @@ export interface ViewerState {
   readonly flySpeed: number;
   /** The point the last pick found (null: none there), undefined before any. */
   picked?: [number, number, number] | null;
+  /** The world on screen (null: a scene, or nothing): what the last frame drew of it, and how its chunks stand. */
+  world: WorldState | null;
+}
+
+/** A world's figures for the panel and the progress line. */
+export interface WorldState {
+  budget: number;
+  drawnSplats: number;
+  /** The error threshold the budget allowed, pixels. */
+  thresholdPx: number;
+  chunks: number;
+  chunksLoaded: number;
+  bytesLoaded: number;
+  inFlight: number;
+  /** GPU memory the world's splats hold. */
+  gpuBytes: number;
+  /** Nothing is on its way: the picture is as fine as the budget and memory allow. */
+  settled: boolean;
 }
 
 export function createViewerState(flySpeed: () => number): ViewerState {
   const state = {
     frames: 0, ready: false, scene: null, sceneName: '', splats: 0, loading: false, load: null, lastError: null, warnings: [],
     up: { axis: '+y', source: '—', why: undefined }, activeSort: '', renderer: createRendererChoice(), order: DEFAULT_SPLAT_ORDER, keyBits: 32, orderError: null, difference: null, view: createCameraView(),
-    freeRect: { x: 0, y: 0, width: 1, height: 1 }, insets: { ...NO_INSETS },
+    freeRect: { x: 0, y: 0, width: 1, height: 1 }, insets: { ...NO_INSETS }, world: null,
   } as Omit<ViewerState, 'flySpeed'>;
   // Read live: the wheel sets the speed without a frame to publish it.
   return Object.defineProperty(state, 'flySpeed', { get: flySpeed, enumerable: true }) as ViewerState;

@@ -37,6 +37,7 @@ import { SyncCpuOrder, type CpuOrderSource } from '../sort/cpu-order-source';
 import { saveSplats, type SavedSplats, type ViewSelection } from './splat-selection';
 import { savedSceneName, writableFormat } from '../io/formats/save-formats';
 import type { FrameParameters } from '../render/frame-uniforms';
+import { WorldSession, worldOptionsFor, type WorldChunks } from './world-session';
 
 /** Loads a source: a worker in the browser, the file system in Node; rejects with an AbortError once `signal` aborts. */
 export type SceneLoader<S> = (
@@ -44,8 +45,16 @@ export type SceneLoader<S> = (
   options: { signal: AbortSignal; onProgress: (p: LoadProgressReport) => void; onPreview?: (cloud: SplatCloud) => void; limits: LoadLimits },
 ) => Promise<LoadedScene>;
 
+/**
+ * Opens `source` as a Streamed SOG world (its index read, its chunks not
+ * yet), or null when it is not one (a scene, for `load`).
+ */
+export type WorldOpener<S> = (source: S, options: { signal: AbortSignal; limits: LoadLimits }) => Promise<WorldChunks> | null;
+
 export interface ViewerOptions<S> {
   load: SceneLoader<S>;
+  /** How a world is opened (none: the viewer opens scenes only). */
+  openWorld?: WorldOpener<S>;
   /** The CPU sort of the CPU sort modes (default: a synchronous one). */
   cpuSort?: () => CpuOrderSource;
   /** Passed to the frame (e.g. its accumulation target). */
@@ -88,6 +97,9 @@ export class Viewer<S> {
    * but picks do not need): what "save scene as" writes.
    */
   private openedCloud: SplatCloud | null = null;
+  private readonly openWorldOf: WorldOpener<S> | undefined;
+  /** The opening of a world's index in progress (a later open cancels it). */
+  private worldOpening: AbortController | null = null;
 
   static async create<S>(device: GPUDevice, format: GPUTextureFormat, options: ViewerOptions<S>): Promise<Viewer<S>> {
     const core = await ViewerCore.create(device, format, options.cpuSort ?? (() => new SyncCpuOrder()), options.frame);
@@ -97,6 +109,7 @@ export class Viewer<S> {
   private constructor(readonly core: ViewerCore, readonly format: GPUTextureFormat, options: ViewerOptions<S>) {
     this.limits = options.limits ?? deviceLoadLimits(core.device, options.hostMemoryBytes);
     this.loads = new SceneLoads((source, o) => options.load(source, { ...o, limits: this.limits }));
+    this.openWorldOf = options.openWorld;
     this.session = new SceneSession(core, this.rig, this.settings, this.state, this.events);
     this.frames = new ViewerFrames(core, format, this.settings, this.state, this.events, () => this.state.scene?.antiAliasing);
     core.onTimings = (times) => this.events.emit('timings', times);
@@ -125,6 +138,10 @@ export class Viewer<S> {
    * of it.
    */
   async open(source: S, options: OpenOptions): Promise<LoadOutcome> {
+    this.worldOpening?.abort();
+    const worldOpening = new AbortController();
+    const world = this.openWorldOf?.(source, { signal: worldOpening.signal, limits: this.limits });
+    if (world) return this.openWorld(world, worldOpening, options);
     // The preview of a load this one replaces goes: the scene before it comes back.
     this.session.endPreview();
     const { name } = options;
@@ -154,6 +171,48 @@ export class Viewer<S> {
   /** Cancels the load in progress, if any: the scene before it comes back. */
   cancel(): void {
     this.loads.cancel();
+    this.worldOpening?.abort();
+  }
+
+  /**
+   * A world in place of what is on screen once its index is read: framed
+   * on its box, its chunks streamed as the camera needs them, under the
+   * budget setting. Resolves to what became of the opening.
+   */
+  private async openWorld(opening: Promise<WorldChunks>, controller: AbortController, options: OpenOptions): Promise<LoadOutcome> {
+    this.loads.cancel();
+    this.session.endPreview();
+    this.worldOpening = controller;
+    const { name } = options;
+    this.state.loading = true;
+    this.state.load = { name, progress: null };
+    this.events.emit('loadStart', name);
+    const started = performance.now();
+    let outcome: LoadOutcome;
+    try {
+      const files = await opening;
+      controller.signal.throwIfAborted();
+      const world = new WorldSession(this.core.device, files, worldOptionsFor(this.core.device, this.settings.worldBudget));
+      world.onWarning = (text) => {
+        this.state.warnings.push(text);
+        this.events.emit('message', { title: 'A chunk of the world could not be read', text: `${text}. Its region keeps its coarser level.`, tone: 'notice' });
+      };
+      this.state.lastError = null;
+      this.state.warnings = [];
+      this.openedCloud = null;
+      this.session.showWorld(world, options, { bytes: null, loadMs: performance.now() - started });
+      outcome = 'opened';
+    } catch (error) {
+      outcome = controller.signal.aborted ? (this.worldOpening === controller ? 'cancelled' : 'superseded') : 'failed';
+      if (outcome === 'failed') this.fail(name, error);
+    }
+    if (outcome !== 'superseded') {
+      this.worldOpening = null;
+      this.state.loading = false;
+      this.state.load = null;
+      this.events.emit('loadEnd', outcome);
+    }
+    return outcome;
   }
 
   /** Reports that `name` could not be opened (a load's failure, or a source refused before any load). */

@@ -15,6 +15,12 @@ export interface ChunkSource<T> {
   load(file: number, signal: AbortSignal): Promise<{ chunk: T; bytes: number }>;
   /** The memory a chunk holds while resident (its GPU buffers). */
   heldBytes(chunk: T): number;
+  /**
+   * What chunk `file` will hold once arrived, known before it is fetched
+   * (a world's index says how many splats each chunk's runs use): room is
+   * made for it, and kept while it is in flight, before its fetch starts.
+   */
+  expectedHeld(file: number): number;
   /** Called when a chunk leaves (evicted): free what it holds. */
   release(chunk: T): void;
 }
@@ -22,8 +28,26 @@ export interface ChunkSource<T> {
 export interface StreamOptions {
   /** Fetches in flight at most. */
   maxInFlight: number;
-  /** The most memory resident chunks hold (heldBytes summed). */
+  /** The memory resident chunks keep to (heldBytes summed), with those in flight (expectedHeld): past it, the least recently drawn go. */
   memoryBudget: number;
+  /**
+   * The most they may ever hold (default: the budget). Between the two,
+   * only the most needed file is fetched, when nothing can go: the room
+   * that lets a coarser level in while the finer ones it replaces are
+   * still drawn (they would otherwise never stop being drawn).
+   */
+  memoryLimit?: number;
+}
+
+/**
+ * What a source's load rejects with when the chunk arrived but found no
+ * room (it is not a failure of the chunk: it is asked for again later).
+ */
+export class ChunkNoRoomError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ChunkNoRoomError';
+  }
 }
 
 export interface StreamProgress {
@@ -48,13 +72,16 @@ interface Resident<T> {
 
 export class ChunkStream<T> {
   private readonly resident = new Map<number, Resident<T>>();
-  private readonly inFlight = new Map<number, AbortController>();
+  private readonly inFlight = new Map<number, { controller: AbortController; expected: number }>();
   private readonly failed = new Map<number, string>();
   private wanted: readonly number[] = [];
+  private spare = new Set<number>();
   private frame = 0;
   private held = 0;
   private counts = { chunksLoaded: 0, bytesLoaded: 0, evicted: 0, cancelled: 0 };
   private closed = false;
+  /** Counts arrivals and evictions: what is resident changed since a caller last saw this value. */
+  version = 0;
 
   /** Called with each chunk as it arrives (the caller may redraw), and with each failure. */
   onArrive: ((file: number) => void) | null = null;
@@ -68,9 +95,14 @@ export class ChunkStream<T> {
   /**
    * One frame's news: the files the choice wants, most needed first, and the
    * files it draws. Cancels fetches no longer wanted, marks the drawn files
-   * used, and starts the wanted ones that fit in flight.
+   * used, and starts the wanted ones that fit in flight. `spare`: drawn
+   * files that only stand in, finer, for levels not resident: when even
+   * the limit leaves no room for the most needed file, they go (their
+   * leaves show nothing until it lands; without this they would hold the
+   * room their own replacement needs for ever).
    */
-  update(wanted: readonly number[], drawn: Iterable<number>): void {
+  update(wanted: readonly number[], drawn: Iterable<number>, spare: Iterable<number> = []): void {
+    this.spare = new Set(spare);
     this.frame++;
     this.wanted = wanted;
     for (const file of drawn) {
@@ -78,12 +110,14 @@ export class ChunkStream<T> {
       if (r) r.lastDrawn = this.frame;
     }
     const keep = new Set(wanted);
-    for (const [file, controller] of this.inFlight) {
+    for (const [file, { controller }] of this.inFlight) {
       if (keep.has(file)) continue;
       controller.abort();
       this.inFlight.delete(file);
       this.counts.cancelled++;
     }
+    // Back under the budget once what passed it is no longer drawn.
+    this.makeRoom(0);
     this.startFetches();
   }
 
@@ -102,19 +136,31 @@ export class ChunkStream<T> {
   /** Cancels every fetch and releases every chunk. */
   close(): void {
     this.closed = true;
-    for (const controller of this.inFlight.values()) controller.abort();
+    for (const { controller } of this.inFlight.values()) controller.abort();
     this.inFlight.clear();
     for (const r of this.resident.values()) this.source.release(r.chunk);
     this.resident.clear();
     this.held = 0;
   }
 
+  /** Changes the memory budget and limit (from the next update or fetch on). */
+  setMemoryBudget(budget: number, limit = budget): void {
+    this.options.memoryBudget = budget;
+    this.options.memoryLimit = limit;
+  }
+
   private startFetches(): void {
+    let first = true;
     for (const file of this.wanted) {
       if (this.closed || this.inFlight.size >= this.options.maxInFlight) return;
       if (this.resident.has(file) || this.inFlight.has(file) || this.failed.has(file)) continue;
+      const expected = this.source.expectedHeld(file);
+      const fits = this.makeRoom(expected) || (first && this.inFlight.size === 0 && this.roomUnderLimit(expected));
+      first = false;
+      // The most needed file waits for room rather than letting less needed ones take it.
+      if (!fits) return;
       const controller = new AbortController();
-      this.inFlight.set(file, controller);
+      this.inFlight.set(file, { controller, expected });
       this.source.load(file, controller.signal).then(
         ({ chunk, bytes }) => this.arrived(file, controller, chunk, bytes),
         (error: unknown) => this.failedWith(file, controller, error),
@@ -124,24 +170,27 @@ export class ChunkStream<T> {
 
   private arrived(file: number, controller: AbortController, chunk: T, bytes: number): void {
     // A fetch cancelled (or closed) after its bytes were in: not wanted any more.
-    if (this.inFlight.get(file) !== controller) {
+    if (this.inFlight.get(file)?.controller !== controller) {
       this.source.release(chunk);
       return;
     }
     this.inFlight.delete(file);
     const held = this.source.heldBytes(chunk);
-    this.resident.set(file, { chunk, held, lastDrawn: 0 });
+    // Counted as drawn in the latest frame: kept until the choice has seen it.
+    this.resident.set(file, { chunk, held, lastDrawn: this.frame });
     this.held += held;
     this.counts.chunksLoaded++;
     this.counts.bytesLoaded += bytes;
+    this.version++;
     this.evictOver(file);
     this.onArrive?.(file);
     this.startFetches();
   }
 
   private failedWith(file: number, controller: AbortController, error: unknown): void {
-    if (this.inFlight.get(file) !== controller) return; // cancelled: not a failure
+    if (this.inFlight.get(file)?.controller !== controller) return; // cancelled: not a failure
     this.inFlight.delete(file);
+    if (error instanceof ChunkNoRoomError) return; // asked for again by a later update
     const reason = error instanceof Error ? error.message : String(error);
     this.failed.set(file, reason);
     this.onFail?.(file, reason);
@@ -149,20 +198,54 @@ export class ChunkStream<T> {
   }
 
   /**
-   * Evicts the least recently drawn chunks (never `arrived`, never one drawn
-   * in the latest frame) until under the budget. Where what is drawn alone
-   * passes the budget the arrival is kept all the same: the choice asked for
-   * it, and its splat budget is what bounds the drawn chunks.
+   * Evicts the least recently drawn chunks (never one drawn in the latest
+   * frame, nor `keep`) until what is resident, and what is in flight will
+   * be, leaves `room` under the budget. False when it cannot.
+   */
+  private makeRoom(room: number, keep = -1): boolean {
+    const over = () => this.held + this.reserved() + room > this.options.memoryBudget;
+    if (!over()) return true;
+    const candidates = [...this.resident].filter(([file, r]) => file !== keep && r.lastDrawn < this.frame).sort((a, b) => a[1].lastDrawn - b[1].lastDrawn);
+    for (const [file, r] of candidates) {
+      if (!over()) return true;
+      this.evict(file, r);
+    }
+    return !over();
+  }
+
+  /** Whether `room` fits under the limit, evicting spare drawn files (least recently drawn first) if it must. */
+  private roomUnderLimit(room: number): boolean {
+    const limit = this.options.memoryLimit ?? this.options.memoryBudget;
+    if (this.held + room <= limit) return true;
+    const spare = [...this.resident].filter(([file]) => this.spare.has(file)).sort((a, b) => a[1].lastDrawn - b[1].lastDrawn);
+    for (const [file, r] of spare) {
+      if (this.held + room <= limit) break;
+      this.evict(file, r);
+    }
+    return this.held + room <= limit;
+  }
+
+  private evict(file: number, r: Resident<T>): void {
+    this.resident.delete(file);
+    this.held -= r.held;
+    this.counts.evicted++;
+    this.version++;
+    this.source.release(r.chunk);
+  }
+
+  /** What the fetches in flight will hold. */
+  private reserved(): number {
+    let sum = 0;
+    for (const { expected } of this.inFlight.values()) sum += expected;
+    return sum;
+  }
+
+  /**
+   * After an arrival: evicts as makeRoom does. Where what is drawn alone
+   * passes the budget the arrival is kept all the same: the choice asked
+   * for it, and its splat budget is what bounds the drawn chunks.
    */
   private evictOver(arrived: number): void {
-    if (this.held <= this.options.memoryBudget) return;
-    const candidates = [...this.resident].filter(([file, r]) => file !== arrived && r.lastDrawn < this.frame).sort((a, b) => a[1].lastDrawn - b[1].lastDrawn);
-    for (const [file, r] of candidates) {
-      if (this.held <= this.options.memoryBudget) return;
-      this.resident.delete(file);
-      this.held -= r.held;
-      this.counts.evicted++;
-      this.source.release(r.chunk);
-    }
+    this.makeRoom(0, arrived);
   }
 }

@@ -77,6 +77,7 @@ export const PROJECT_SLOTS = defineBindSlots('SplatProjector.project', ['splat_p
   records: FIRST_PASS_BINDING,
   depths: FIRST_PASS_BINDING + 1,
   state: FIRST_PASS_BINDING + 2,
+  drawn_mask: FIRST_PASS_BINDING + 3,
 });
 
 /** The projector's two scan dispatches (shaders/visible_scan.wgsl). */

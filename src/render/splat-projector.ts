@@ -113,6 +113,7 @@ interface KeyedBindGroup {
 /** Project pipeline variant bits. */
 const CHUNKED = 1;
 const MARK_CULLED = 2;
+const MASKED = 4;
 
 export class SplatProjector {
   private buffers: SceneBuffers | null = null;
@@ -137,13 +138,14 @@ export class SplatProjector {
     const projectDescriptor = (variant: number): GPUComputePipelineDescriptor => {
       const chunked = (variant & CHUNKED) !== 0;
       const markCulled = (variant & MARK_CULLED) !== 0;
+      const masked = (variant & MASKED) !== 0;
       return {
-        label: `SplatProjector.project(${chunked ? 'chunked' : 'single'}${markCulled ? ', marking culled' : ''})`,
+        label: `SplatProjector.project(${chunked ? 'chunked' : 'single'}${markCulled ? ', marking culled' : ''}${masked ? ', masked' : ''})`,
         layout: 'auto',
         compute: {
           module: project,
           entryPoint: 'main',
-          constants: { chunked: chunked ? 1 : 0, mark_culled: markCulled ? 1 : 0, clip_margin_px: clipMarginPx, clip_slack_px: clipSlackPx, frustum_cull: frustumCull ? 1 : 0 },
+          constants: { chunked: chunked ? 1 : 0, mark_culled: markCulled ? 1 : 0, masked: masked ? 1 : 0, clip_margin_px: clipMarginPx, clip_slack_px: clipSlackPx, frustum_cull: frustumCull ? 1 : 0 },
         },
       };
     };
@@ -168,6 +170,8 @@ export class SplatProjector {
   }
 
   private readonly projectPipelines: (GPUComputePipeline | undefined)[] = [];
+  /** The drawn mask bound for scenes without one (never read). */
+  private readonly noMask: GPUBuffer;
 
   private constructor(
     private readonly device: GPUDevice,
@@ -180,6 +184,7 @@ export class SplatProjector {
     private readonly keysPipelines: [GPUComputePipeline, GPUComputePipeline],
   ) {
     this.projectPipelines[0] = first;
+    this.noMask = device.createBuffer({ label: 'SplatProjector.noMask', size: 16, usage: GPUBufferUsage.STORAGE });
   }
 
   /** The project pipeline of a variant (CHUNKED | MARK_CULLED bits). */
@@ -294,7 +299,7 @@ export class SplatProjector {
     const descriptor = this.descriptor;
     setTimestampWrites(descriptor, timestampWrites);
     const pass = encoder.beginComputePass(descriptor);
-    const variant = (b.chunked ? CHUNKED : 0) | (pairs ? 0 : MARK_CULLED);
+    const variant = (b.chunked ? CHUNKED : 0) | (pairs ? 0 : MARK_CULLED) | (b.scene.drawnMask ? MASKED : 0);
     const pipeline = this.projectPipeline(variant);
     pass.setPipeline(pipeline);
     pass.setBindGroup(0, (b.project[variant] ??= this.projectBindGroup(b, pipeline)));
@@ -329,6 +334,8 @@ export class SplatProjector {
           records: { buffer: b.records },
           depths: { buffer: b.depths },
           state: { buffer: b.state },
+          // Bound whatever the variant (the layout is the shader's); read only by the masked one.
+          drawn_mask: { buffer: b.scene.drawnMask ?? this.noMask },
         }),
         ...b.scene.bindGroupEntries(),
       ],

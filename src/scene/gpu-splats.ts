@@ -124,6 +124,12 @@ export interface GpuSplatsOptions {
   maxChunkBytes?: number;
 }
 
+/** Room for splats written later (GpuSplats.writeSplats). */
+export interface ReservedSplats {
+  reserve: number;
+  shDegree: ShDegree;
+}
+
 export class GpuSplats {
   readonly count: number;
   readonly shDegree: SplatCloud['shDegree'];
@@ -132,41 +138,66 @@ export class GpuSplats {
   readonly chunks: readonly GPUBuffer[];
   /** The SceneLayout uniform the shaders read. */
   readonly layoutBuffer: GPUBuffer;
+  /**
+   * For a scene of which each frame draws a part (a world's page pool,
+   * src/scene/splat-pool.ts): one bit per splat, set for those drawn (bit
+   * i & 31 of word i >> 5); the projector culls the others before reading
+   * them. Null: every splat is drawn.
+   */
+  drawnMask: GPUBuffer | null = null;
+  private readonly staging: Float32Array<ArrayBuffer>;
 
-  constructor(device: GPUDevice, cloud: SplatCloud, label = 'GpuSplats', options: GpuSplatsOptions = {}) {
-    this.count = cloud.count;
-    this.shDegree = cloud.shDegree;
-    const deviceLimit = storageBufferLimit(device);
-    const lowered = options.maxChunkBytes !== undefined && options.maxChunkBytes < deviceLimit;
-    const limitName = lowered
-      ? `maxChunkBytes`
-      : `this GPU's limit, min(maxStorageBufferBindingSize ${mib(device.limits.maxStorageBufferBindingSize)}, maxBufferSize ${mib(device.limits.maxBufferSize)}),`;
-    const layout = chunkLayout(cloud.count, cloud.shDegree, lowered ? options.maxChunkBytes! : deviceLimit, limitName);
-    this.layout = layout;
-
-    const buffers: GPUBuffer[] = [];
+  /**
+   * Uploads `cloud`; or, given `{ reserve, shDegree }`, makes room for
+   * `reserve` splats with nothing written yet (all zero: opacity 0, never
+   * drawn), which writeSplats fills.
+   */
+  constructor(device: GPUDevice, contents: SplatCloud | ReservedSplats, label = 'GpuSplats', options: GpuSplatsOptions = {}) {
+    const cloud = 'reserve' in contents ? null : contents;
+    this.count = cloud ? cloud.count : (contents as ReservedSplats).reserve;
+    this.shDegree = contents.shDegree;
+    this.layout = layoutFor(device, this.count, this.shDegree, options);
+    [this.chunks, this.layoutBuffer] = createBuffers(device, this.layout, label);
+    this.staging = new Float32Array(Math.min(STAGING_SPLATS, Math.max(1, this.layout.chunkSplats)) * SPLAT_FLOATS);
+    if (!cloud) return;
     try {
-      const staging = new Float32Array(Math.min(STAGING_SPLATS, Math.max(1, layout.chunkSplats)) * SPLAT_FLOATS);
-      const sh = cloud.sh as Float32Array<ArrayBuffer>;
-      const shFloats = layout.shFloats;
-      for (const [c, chunk] of layout.chunks.entries()) {
-        const buffer = device.createBuffer({ label: `${label}.chunk${c}`, size: chunk.bytes, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
-        buffers.push(buffer);
-        for (let a = 0; a < chunk.count; a += STAGING_SPLATS) {
-          const n = Math.min(STAGING_SPLATS, chunk.count - a);
-          packSplats(cloud, chunk.first + a, n, staging);
-          device.queue.writeBuffer(buffer, a * SPLAT_BYTES, staging, 0, n * SPLAT_FLOATS);
-          if (shFloats > 0) device.queue.writeBuffer(buffer, (chunk.shStart + a * shFloats) * 4, sh, (chunk.first + a) * shFloats, n * shFloats);
-        }
-      }
-      this.layoutBuffer = device.createBuffer({ label: `${label}.layout`, size: SCENE_LAYOUT_BYTES, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
-      buffers.push(this.layoutBuffer);
-      device.queue.writeBuffer(this.layoutBuffer, 0, sceneLayoutUniform(layout));
+      for (const chunk of this.layout.chunks) this.writeSplats(device, chunk.first, cloud, chunk.first, chunk.count);
     } catch (error) {
-      for (const b of buffers) b.destroy();
+      this.destroy();
       throw error;
     }
-    this.chunks = buffers.slice(0, layout.chunks.length);
+  }
+
+  /**
+   * Writes splats first .. first + n - 1 of `cloud` to this scene's splats
+   * at .. at + n - 1 (within one chunk buffer). A cloud of another SH degree
+   * is written at this scene's: higher bands it lacks are zero, bands this
+   * scene lacks are dropped.
+   */
+  writeSplats(device: GPUDevice, at: number, cloud: SplatCloud, first: number, n: number): void {
+    const layout = this.layout;
+    const c = at >> layout.chunkShift;
+    const local = at - c * layout.chunkSplats;
+    const chunk = layout.chunks[c];
+    if (!chunk || n < 0 || local + n > chunk.count || first + n > cloud.count) {
+      throw new RangeError(`GpuSplats.writeSplats: splats ${at}..${at + n - 1} do not lie in one chunk of ${this.count}, or ${first}+${n} passes the cloud's ${cloud.count}`);
+    }
+    const buffer = this.chunks[c]!;
+    const staging = this.staging;
+    const shFloats = layout.shFloats;
+    const cloudShFloats = shCoefficients(cloud.shDegree) * 3;
+    for (let a = 0; a < n; a += STAGING_SPLATS) {
+      const m = Math.min(STAGING_SPLATS, n - a);
+      packSplats(cloud, first + a, m, staging);
+      device.queue.writeBuffer(buffer, (local + a) * SPLAT_BYTES, staging, 0, m * SPLAT_FLOATS);
+      if (shFloats === 0) continue;
+      const shAt = (chunk.shStart + (local + a) * shFloats) * 4;
+      if (cloudShFloats === shFloats) {
+        device.queue.writeBuffer(buffer, shAt, cloud.sh as Float32Array<ArrayBuffer>, (first + a) * shFloats, m * shFloats);
+      } else {
+        device.queue.writeBuffer(buffer, shAt, reshapeSh(cloud.sh, cloudShFloats, first + a, m, shFloats));
+      }
+    }
   }
 
   /**
@@ -184,6 +215,40 @@ export class GpuSplats {
     for (const b of this.chunks) b.destroy();
     this.layoutBuffer.destroy();
   }
+}
+
+/** The chunk layout of `count` splats on this device (RangeError when they do not fit). */
+function layoutFor(device: GPUDevice, count: number, shDegree: ShDegree, options: GpuSplatsOptions): ChunkLayout {
+  const deviceLimit = storageBufferLimit(device);
+  const lowered = options.maxChunkBytes !== undefined && options.maxChunkBytes < deviceLimit;
+  const limitName = lowered
+    ? `maxChunkBytes`
+    : `this GPU's limit, min(maxStorageBufferBindingSize ${mib(device.limits.maxStorageBufferBindingSize)}, maxBufferSize ${mib(device.limits.maxBufferSize)}),`;
+  return chunkLayout(count, shDegree, lowered ? options.maxChunkBytes! : deviceLimit, limitName);
+}
+
+/** The chunk buffers (zeroed, as new buffers are) and the layout uniform of `layout`. */
+function createBuffers(device: GPUDevice, layout: ChunkLayout, label: string): [GPUBuffer[], GPUBuffer] {
+  const buffers: GPUBuffer[] = [];
+  try {
+    for (const [c, chunk] of layout.chunks.entries()) {
+      buffers.push(device.createBuffer({ label: `${label}.chunk${c}`, size: chunk.bytes, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST }));
+    }
+    const layoutBuffer = device.createBuffer({ label: `${label}.layout`, size: SCENE_LAYOUT_BYTES, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
+    device.queue.writeBuffer(layoutBuffer, 0, sceneLayoutUniform(layout));
+    return [buffers, layoutBuffer];
+  } catch (error) {
+    for (const b of buffers) b.destroy();
+    throw error;
+  }
+}
+
+/** SH floats of splats first .. first + n - 1 (`from` floats each) as `to` floats each: zero-filled or cut. */
+function reshapeSh(sh: Float32Array, from: number, first: number, n: number, to: number): Float32Array<ArrayBuffer> {
+  const out = new Float32Array(n * to);
+  const keep = Math.min(from, to);
+  for (let k = 0; k < n; k++) out.set(sh.subarray((first + k) * from, (first + k) * from + keep), k * to);
+  return out;
 }
 
 /** The SceneLayout uniform's contents (struct in shaders/splat_common.wgsl). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ChunkStream, type ChunkSource } from '../../src/app/world-stream';
+import { ChunkNoRoomError, ChunkStream, type ChunkSource } from '../../src/app/world-stream';
 
 /** A chunk source whose loads the test settles by hand; chunks are their file numbers, each 100 bytes held. */
 function handSource() {
@@ -12,6 +12,7 @@ function handSource() {
         signal.addEventListener('abort', () => reject(Object.assign(new Error('aborted'), { name: 'AbortError' })));
       }),
     heldBytes: () => 100,
+    expectedHeld: () => 100,
     release: (chunk) => released.push(chunk),
   };
   const settle = async (file: number, ok = true) => {
@@ -53,7 +54,7 @@ describe('the chunk stream', () => {
     expect(loads.filter((l) => l.file === 1)).toHaveLength(2);
   });
 
-  it('evicts the least recently drawn chunks past the memory budget, never one drawn in the latest frame, and fetches them again when wanted', async () => {
+  it('makes room before a fetch by evicting the least recently drawn chunks, never one drawn in the latest frame, and fetches them again when wanted', async () => {
     const { source, loads, released, settle } = handSource();
     const stream = new ChunkStream(source, { maxInFlight: 4, memoryBudget: 300 });
     stream.update([1, 2, 3], []);
@@ -61,16 +62,61 @@ describe('the chunk stream', () => {
     stream.update([], [2]);
     stream.update([], [1, 3]); // 2 was drawn longest ago
     stream.update([4], [1, 3]);
-    await settle(4);
+    // The room for 4 is made as its fetch starts, not when it lands.
     expect(released).toEqual([2]);
+    await settle(4);
     expect([1, 2, 3, 4].map((f) => stream.isResident(f))).toEqual([true, false, true, true]);
     expect(stream.progress).toMatchObject({ evicted: 1, resident: 3, heldBytes: 300 });
+    // Everything resident was drawn in the latest frame: 2 waits for room rather than pass the budget.
     stream.update([2], [1, 3, 4]);
+    expect(loads.filter((l) => l.file === 2)).toHaveLength(1);
+    stream.update([2], [1, 3]);
     expect(loads.filter((l) => l.file === 2)).toHaveLength(2);
-    // Everything else was drawn in the latest frame: the arrival is kept over the budget, nothing drawn is evicted.
+    expect(released).toEqual([2, 4]);
     await settle(2);
-    expect(released).toEqual([2]);
-    expect(stream.progress.heldBytes).toBe(400);
+    expect(stream.progress.heldBytes).toBe(300);
+  });
+
+  it('between the budget and the limit, the most needed file comes in while all else is drawn, and what it replaces goes once no longer drawn', async () => {
+    const { source, loads, released, settle } = handSource();
+    const stream = new ChunkStream(source, { maxInFlight: 2, memoryBudget: 200, memoryLimit: 300 });
+    stream.update([1, 2], []);
+    await settle(1);
+    await settle(2);
+    // 1 and 2 are drawn (the finer levels standing in for 3); 3 is the most needed.
+    stream.update([3, 4], [1, 2]);
+    expect(loads.map((l) => l.file)).toEqual([1, 2, 3]);
+    await settle(3);
+    expect(stream.progress.heldBytes).toBe(300);
+    // Past the limit nothing more starts, even the next most needed.
+    expect(loads.map((l) => l.file)).toEqual([1, 2, 3]);
+    // 3 now stands where 1 and 2 stood: the least recently drawn goes, back to the budget.
+    stream.update([4], [3]);
+    expect(released).toEqual([1, 2]);
+    expect(loads.map((l) => l.file)).toEqual([1, 2, 3, 4]);
+  });
+
+  it('a chunk that found no room on arrival is not a failure: it is fetched again by a later update', async () => {
+    let attempt = 0;
+    const stream = new ChunkStream<number>(
+      {
+        load: async (file) => {
+          if (attempt++ === 0) throw new ChunkNoRoomError('no free pages');
+          return { chunk: file, bytes: 1 };
+        },
+        heldBytes: () => 1,
+        expectedHeld: () => 1,
+        release: () => {},
+      },
+      { maxInFlight: 1, memoryBudget: 10 },
+    );
+    stream.update([3], []);
+    await new Promise((r) => setTimeout(r, 0));
+    expect(stream.progress.failed.size).toBe(0);
+    expect(stream.isResident(3)).toBe(false);
+    stream.update([3], []);
+    await new Promise((r) => setTimeout(r, 0));
+    expect(stream.isResident(3)).toBe(true);
   });
 
   it('names a chunk that fails once, does not fetch it again, and goes on with the rest', async () => {
@@ -104,7 +150,7 @@ describe('the chunk stream', () => {
     // A source that finishes what it started whatever the signal says.
     const finish: ((value: { chunk: number; bytes: number }) => void)[] = [];
     const released: number[] = [];
-    const stream = new ChunkStream<number>({ load: () => new Promise((resolve) => finish.push(resolve)), heldBytes: () => 1, release: (c) => released.push(c) }, { maxInFlight: 2, memoryBudget: 10 });
+    const stream = new ChunkStream<number>({ load: () => new Promise((resolve) => finish.push(resolve)), heldBytes: () => 1, expectedHeld: () => 1, release: (c) => released.push(c) }, { maxInFlight: 2, memoryBudget: 10 });
     stream.update([8], []);
     stream.update([], []);
     finish[0]!({ chunk: 8, bytes: 5 });

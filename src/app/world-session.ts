@@ -1,0 +1,270 @@
+/**
+ * An open Streamed SOG world (docs/streamed-worlds-design.md): the index's
+ * leaves, the level choice (world-lod.ts), the chunk stream
+ * (world-stream.ts) and the GPU page pool (src/scene/splat-pool.ts) held
+ * together. Each frame the caller gives the camera; the session chooses
+ * what to draw (only when the camera or what is resident changed), moves
+ * fetches and evictions along, and marks the chosen runs drawn in the
+ * pool, whose scene the frame draws like any other. DOM-free: the viewer,
+ * the render command, the tests and the world benchmark share it.
+ */
+import { mat4, type ReadonlyMat4, type ReadonlyVec3 } from 'gl-matrix';
+import { cameraMatrices, type CameraFile } from './camera-file';
+import { chooseLevels, worldLeaves, type DrawnRun, type LodChoice, type WorldLeaf, type WorldView } from './world-lod';
+import { ChunkNoRoomError, ChunkStream, type StreamProgress } from './world-stream';
+import { SplatPool, type PooledChunk, type PooledRun, type SplatPoolOptions } from '../scene/splat-pool';
+import { chunkLayout, storageBufferLimit, type GpuSplats } from '../scene/gpu-splats';
+import { PROJECTED_SPLAT } from '../render/frame-layouts';
+import type { ShDegree, SplatCloud } from '../scene/splat-cloud';
+import type { LodIndex } from '../io/lod/lod-meta';
+
+/** What the session needs of a world's files (src/io/lod/world-files.ts gives it). */
+export interface WorldChunks {
+  readonly name: string;
+  readonly index: LodIndex;
+  /** Per chunk file: the splats its runs use (only these are uploaded). */
+  readonly usedSplats: Uint32Array;
+  readChunk(file: number, signal?: AbortSignal): Promise<{ cloud: SplatCloud; bytes: number }>;
+}
+
+export interface WorldSessionOptions {
+  /** The most splats drawn a frame. */
+  budget: number;
+  /** The most error a leaf may show, in pixels (raised when the budget needs it). */
+  thresholdPx: number;
+  /** GPU memory for the world's splats: the pool and the projector's per-splat buffers over it. */
+  memoryBytes: number;
+  /** Chunk fetches in flight at most. */
+  maxInFlight: number;
+  /** The pool's page size and chunk buffer size (tests lower them). */
+  pool?: SplatPoolOptions;
+}
+
+/**
+ * The defaults: the budget of the best desktop viewers (4M; 1M on phones:
+ * the viewer lowers it), an error of a pixel, 1.25 GiB for the world's
+ * splats (the GPU memory goal is 2 GB for the whole frame), 4 fetches in
+ * flight (enough to keep a local disk or a CDN busy with chunks of
+ * 100-500 kB without queueing the first picture's chunks behind others).
+ */
+export const WORLD_DEFAULTS: WorldSessionOptions = { budget: 4_000_000, thresholdPx: 1, memoryBytes: 1.25 * 2 ** 30, maxInFlight: 4 };
+
+/**
+ * The options for this device: the budget setting, or where it is 'auto'
+ * 4M splats, and 1M on a GPU whose storage buffers stop at 128 MiB (the
+ * WebGPU default, which phones and integrated GPUs keep), with a quarter
+ * of the memory.
+ */
+export function worldOptionsFor(device: GPUDevice, budget: number | 'auto'): WorldSessionOptions {
+  const small = storageBufferLimit(device) <= 2 ** 27;
+  const auto = small ? 1_000_000 : WORLD_DEFAULTS.budget;
+  return { ...WORLD_DEFAULTS, budget: budget === 'auto' ? auto : budget, memoryBytes: small ? WORLD_DEFAULTS.memoryBytes / 4 : WORLD_DEFAULTS.memoryBytes };
+}
+
+/**
+ * Resident room over the budget: chunks hold neighbouring leaves that are
+ * not all drawn at their level, so what is resident passes what is drawn.
+ */
+const RESIDENT_OVER_BUDGET = 2.5;
+/**
+ * The pool's share the stream keeps to; the rest lets the most needed
+ * chunk in while everything resident is drawn (ChunkStream's memoryLimit:
+ * a coarser level arriving to replace finer ones still standing in for it).
+ */
+const POOL_BUDGET_SHARE = 0.8;
+/** The projector's bytes per pooled splat beside the pool's own: its record, its depth, its mask bit. */
+const PROJECTOR_BYTES_PER_SPLAT = PROJECTED_SPLAT.size + 4 + 1 / 8;
+
+/** What the last update chose, for the panel and the benchmark. */
+export interface WorldFrameFacts {
+  drawnSplats: number;
+  wantedSplats: number;
+  /** The threshold the budget allowed (≥ the one asked for). */
+  thresholdPx: number;
+  leftOut: number;
+  /** Leaves drawn at a coarser (or finer) level than they want, while theirs is on its way. */
+  waiting: number;
+}
+
+export class WorldSession {
+  private readonly leaves: WorldLeaf[];
+  private readonly stream: ChunkStream<PooledChunk>;
+  private pool: SplatPool | null = null;
+  private lastView: WorldView | null = null;
+  private seenVersion = -1;
+  private choice: LodChoice | null = null;
+  private facts: WorldFrameFacts = { drawnSplats: 0, wantedSplats: 0, thresholdPx: 0, leftOut: 0, waiting: 0 };
+  private readonly runs: PooledRun[] = [];
+  private closed = false;
+
+  /** A chunk arrived (draw again). */
+  onChange: (() => void) | null = null;
+  /** A chunk failed: the message names it; its leaves keep their coarser level. */
+  onWarning: ((message: string) => void) | null = null;
+
+  constructor(
+    private readonly device: GPUDevice,
+    readonly files: WorldChunks,
+    readonly options: WorldSessionOptions = WORLD_DEFAULTS,
+  ) {
+    this.leaves = worldLeaves(files.index);
+    this.stream = new ChunkStream<PooledChunk>(
+      {
+        load: (file, signal) => this.load(file, signal),
+        heldBytes: (chunk) => chunk.pages.length,
+        // Pages, not bytes: the pool's unit (its SH degree, hence bytes a page, is known at the first arrival).
+        expectedHeld: (file) => this.pagesFor(files.usedSplats[file] ?? 0),
+        release: (chunk) => this.pool?.remove(chunk),
+      },
+      // Until the first chunk makes the pool, the fetches in flight bound what arrives.
+      { maxInFlight: options.maxInFlight, memoryBudget: Infinity },
+    );
+    this.stream.onArrive = () => this.onChange?.();
+    this.stream.onFail = (file, reason) => this.onWarning?.(`${files.index.filenames[file]}: ${reason}`);
+  }
+
+  /** The scene the frame draws: the pool (null until the first chunk arrived). */
+  get scene(): GpuSplats | null {
+    return this.pool?.scene ?? null;
+  }
+
+  /** The most splats a frame draws: what the projector and the sort are sized for. */
+  get maxDrawn(): number {
+    return Math.min(this.options.budget, this.pool?.scene.count ?? this.options.budget);
+  }
+
+  get progress(): StreamProgress & { chunks: number; gpuBytes: number } {
+    return { ...this.stream.progress, chunks: this.files.index.filenames.length, gpuBytes: this.pool?.bytes ?? 0 };
+  }
+
+  /** The last update's choice. */
+  get frame(): WorldFrameFacts {
+    return this.facts;
+  }
+
+  /** The runs the last update drew (leaf, level, run). */
+  get drawnRuns(): readonly DrawnRun[] {
+    return this.choice?.draw ?? [];
+  }
+
+  /**
+   * True when nothing is on its way and nothing more can start: the last
+   * choice has all it asked for, or what it lacks failed or finds no room.
+   * The picture will not change until the camera moves.
+   */
+  get settled(): boolean {
+    return this.choice !== null && this.stream.progress.inFlight === 0 && this.seenVersion === this.stream.version;
+  }
+
+  /** update() from a camera file. */
+  updateCamera(camera: CameraFile): WorldFrameFacts {
+    const view = mat4.create();
+    const projection = mat4.create();
+    cameraMatrices(camera, view, projection);
+    return this.update({ view, projection, eye: camera.eye, height: camera.height, fovY: (camera.fovy_deg * Math.PI) / 180 });
+  }
+
+  /**
+   * Chooses for the frame's camera (when it or what is resident changed
+   * since the last call), moves the stream along, and marks the chosen
+   * runs drawn.
+   */
+  update(frame: WorldCamera): WorldFrameFacts {
+    if (this.closed) return this.facts;
+    const view = frustumView(frame);
+    if (this.lastView && sameView(view, this.lastView) && this.seenVersion === this.stream.version) return this.facts;
+    this.lastView = view;
+    this.seenVersion = this.stream.version;
+    const stream = this.stream;
+    const choice = chooseLevels(this.leaves, view, { thresholdPx: this.options.thresholdPx, budget: this.maxDrawn, resident: (f) => stream.isResident(f) });
+    this.choice = choice;
+    const drawnFiles = new Set<number>();
+    // Files drawn only finer than wanted (standing in for a coarser level on its way).
+    const spare = new Set<number>();
+    const needed = new Set<number>();
+    let waiting = 0;
+    for (const d of choice.draw) {
+      drawnFiles.add(d.run.file);
+      if (d.level !== choice.wanted[d.leaf]) waiting++;
+      (d.level < choice.wanted[d.leaf]! ? spare : needed).add(d.run.file);
+    }
+    for (const file of needed) spare.delete(file);
+    stream.update(choice.fetch, drawnFiles, spare);
+    if (this.pool) {
+      const runs = this.runs;
+      runs.length = 0;
+      for (const d of choice.draw) runs.push({ chunk: stream.chunk(d.run.file)!, offset: d.run.offset, count: d.run.count });
+      this.pool.setDrawn(runs);
+    }
+    this.facts = { drawnSplats: choice.drawnSplats, wantedSplats: choice.wantedSplats, thresholdPx: choice.thresholdPx, leftOut: choice.leftOut, waiting };
+    return this.facts;
+  }
+
+  close(): void {
+    this.closed = true;
+    this.stream.close();
+    this.pool?.destroy();
+    this.pool = null;
+  }
+
+  private async load(file: number, signal: AbortSignal): Promise<{ chunk: PooledChunk; bytes: number }> {
+    const { cloud, bytes } = await this.files.readChunk(file, signal);
+    if (this.closed) throw new DOMException('the world was closed', 'AbortError');
+    const pool = (this.pool ??= this.makePool(cloud.shDegree));
+    const chunk = pool.add(cloud, this.files.usedSplats[file]);
+    if (!chunk) throw new ChunkNoRoomError(`no room in the pool for ${this.files.index.filenames[file]}`);
+    return { chunk, bytes };
+  }
+
+  /** The pool, sized by the memory and the budget, at the SH degree of the first chunk (others are written at it). */
+  private makePool(shDegree: ShDegree): SplatPool {
+    const probe = chunkLayout(0, shDegree, Math.min(this.options.pool?.maxChunkBytes ?? Infinity, storageBufferLimit(this.device)));
+    const bytesPerSplat = probe.bytesPerSplat + PROJECTOR_BYTES_PER_SPLAT;
+    const recordsFit = Math.floor(storageBufferLimit(this.device) / PROJECTED_SPLAT.size);
+    const capacity = Math.min(Math.floor(this.options.memoryBytes / bytesPerSplat), Math.ceil(RESIDENT_OVER_BUDGET * this.options.budget), probe.maxSplats, recordsFit);
+    const pool = new SplatPool(this.device, capacity, shDegree, `World(${this.files.name})`, this.options.pool);
+    this.stream.setMemoryBudget(Math.floor(POOL_BUDGET_SHARE * pool.pages), pool.pages);
+    return pool;
+  }
+
+  /** Pages a chunk of `splats` takes (before the pool is made: at the page size asked for). */
+  private pagesFor(splats: number): number {
+    return this.pool ? this.pool.pagesFor(splats) : Math.ceil(splats / (this.options.pool?.pageSplats ?? 1 << 14));
+  }
+}
+
+/** The camera of a frame, as the choice needs it. */
+export interface WorldCamera {
+  view: ReadonlyMat4;
+  projection: ReadonlyMat4;
+  eye: ReadonlyVec3;
+  /** Pixels. */
+  height: number;
+  /** Vertical field of view, radians. */
+  fovY: number;
+}
+
+/**
+ * The frustum's planes from the frame's own matrices (a lens shift moves
+ * them: the viewer's beside overlays), and the pixels a unit spans at
+ * distance 1.
+ */
+export function frustumView({ view, projection, eye, height, fovY }: WorldCamera): WorldView {
+  const m = mat4.multiply(mat4.create(), projection, view);
+  // Rows of the clip transform (gl-matrix is column-major): left, right, bottom, top, near (z ≥ 0, WebGPU's depth range).
+  const row = (r: number) => [m[r]!, m[4 + r]!, m[8 + r]!, m[12 + r]!];
+  const [r0, r1, r2, r3] = [row(0), row(1), row(2), row(3)];
+  const combos = [r3.map((v, i) => v + r0[i]!), r3.map((v, i) => v - r0[i]!), r3.map((v, i) => v + r1[i]!), r3.map((v, i) => v - r1[i]!), r2];
+  const planes = new Float64Array(24);
+  combos.forEach((p, i) => planes.set(p, 4 * i));
+  // No far plane (the projection's far is infinite): the sixth plane keeps everything.
+  planes.set([0, 0, 0, 1], 20);
+  return { eye: [eye[0]!, eye[1]!, eye[2]!], planes, pixelsPerUnit: height / (2 * Math.tan(fovY / 2)) };
+}
+
+function sameView(a: WorldView, b: WorldView): boolean {
+  if (a.pixelsPerUnit !== b.pixelsPerUnit) return false;
+  for (let i = 0; i < 3; i++) if (a.eye[i] !== b.eye[i]) return false;
+  for (let i = 0; i < a.planes.length; i++) if (a.planes[i] !== b.planes[i]) return false;
+  return true;
+}

@@ -1,0 +1,164 @@
+/**
+ * A world's splats on the GPU (docs/streamed-worlds-design.md, part 4): one
+ * scene (GpuSplats) of fixed capacity cut into pages of `pageSplats`
+ * splats, which the chunks of a Streamed SOG world rent while resident. A
+ * chunk takes the pages its splats need, in any order; giving it back
+ * frees them for the next. Each frame draws some runs of some chunks:
+ * setDrawn sets their splats' bits in the scene's drawn mask, and the
+ * projector culls every other splat of the pool before reading it, so the
+ * sort and the renderers see one scene in exact order across chunks and
+ * levels, with no copy.
+ *
+ * Why pages and a mask rather than a packed copy of the drawn splats: a
+ * copy holds every drawn splat twice (the budget's 4M splats of SH degree
+ * 3 are 0.98 GB), and must be redone whenever the choice changes. The
+ * mask is a bit a splat (0.5 MB for 4M), and the culled splats cost the
+ * projector one word read per 32.
+ */
+import { GpuSplats, type GpuSplatsOptions } from './gpu-splats';
+import type { ShDegree, SplatCloud } from './splat-cloud';
+
+export interface SplatPoolOptions extends GpuSplatsOptions {
+  /** Splats a page (a power of two; default DEFAULT_PAGE_SPLATS, lowered to a chunk buffer's size). */
+  pageSplats?: number;
+}
+
+/**
+ * 16,384 splats: 4 MB of SH degree 3. A chunk loses under a page to
+ * rounding (half a page on average): 8K splats against chunks of 128K-512K.
+ */
+export const DEFAULT_PAGE_SPLATS = 1 << 14;
+
+/** A chunk in the pool: the pages its splats use, in order. */
+export interface PooledChunk {
+  /** Splats written (the first `count` of the chunk's cloud). */
+  readonly count: number;
+  /** Page numbers: splat k of the chunk is at pages[k / pageSplats] * pageSplats + k % pageSplats. */
+  readonly pages: readonly number[];
+}
+
+/** Splats of a chunk to draw: [offset, offset + count). */
+export interface PooledRun {
+  chunk: PooledChunk;
+  offset: number;
+  count: number;
+}
+
+export class SplatPool {
+  /** The scene the projector draws (count = capacity); its drawnMask is this pool's. */
+  readonly scene: GpuSplats;
+  readonly pageSplats: number;
+  readonly pages: number;
+  /** Bytes one splat holds (its record and SH). */
+  readonly bytesPerSplat: number;
+  private readonly free: number[];
+  private readonly mask: Uint32Array<ArrayBuffer>;
+  private readonly maskBuffer: GPUBuffer;
+  private readonly maskShown: Uint32Array<ArrayBuffer>;
+
+  /** Room for `capacity` splats (rounded down to whole pages) of SH degree `shDegree`. */
+  constructor(
+    private readonly device: GPUDevice,
+    capacity: number,
+    shDegree: ShDegree,
+    label = 'SplatPool',
+    options: SplatPoolOptions = {},
+  ) {
+    const scene = new GpuSplats(device, { reserve: Math.max(1, capacity), shDegree }, label, options);
+    const pageSplats = Math.min(options.pageSplats ?? DEFAULT_PAGE_SPLATS, scene.layout.chunkSplats);
+    if (!Number.isInteger(Math.log2(pageSplats))) throw new RangeError(`SplatPool: pageSplats must be a power of two, got ${pageSplats}`);
+    this.pageSplats = pageSplats;
+    // Pages never straddle chunk buffers: chunk buffers hold a power of two of splats, pages divide it.
+    this.pages = Math.floor(capacity / pageSplats);
+    this.bytesPerSplat = scene.layout.bytesPerSplat;
+    this.free = Array.from({ length: this.pages }, (_, p) => this.pages - 1 - p);
+    const words = Math.max(4, Math.ceil(scene.count / 32));
+    this.mask = new Uint32Array(words);
+    this.maskShown = new Uint32Array(words);
+    this.maskBuffer = device.createBuffer({ label: `${label}.drawnMask`, size: words * 4, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
+    scene.drawnMask = this.maskBuffer;
+    this.scene = scene;
+  }
+
+  /** Pages a chunk of `count` splats takes. */
+  pagesFor(count: number): number {
+    return Math.ceil(count / this.pageSplats);
+  }
+
+  get freePages(): number {
+    return this.free.length;
+  }
+
+  /** The pool's GPU memory: its chunk buffers and mask. */
+  get bytes(): number {
+    return this.scene.layout.chunks.reduce((sum, c) => sum + c.bytes, 0) + this.maskBuffer.size;
+  }
+
+  /**
+   * Writes splats 0 .. count - 1 of `cloud` into free pages; null when
+   * there are not enough (nothing is taken then).
+   */
+  add(cloud: SplatCloud, count = cloud.count): PooledChunk | null {
+    const n = this.pagesFor(count);
+    if (n > this.free.length) return null;
+    const pages = this.free.splice(this.free.length - n, n).reverse();
+    for (let k = 0; k < n; k++) {
+      const first = k * this.pageSplats;
+      this.scene.writeSplats(this.device, pages[k]! * this.pageSplats, cloud, first, Math.min(this.pageSplats, count - first));
+    }
+    return { count, pages };
+  }
+
+  /** Gives a chunk's pages back (its splats stay until overwritten; the mask no longer draws them once setDrawn leaves them out). */
+  remove(chunk: PooledChunk): void {
+    for (let k = chunk.pages.length - 1; k >= 0; k--) this.free.push(chunk.pages[k]!);
+  }
+
+  /**
+   * Draws exactly `runs` from the next frame on. Uploads the mask only
+   * when it changed. Returns the splats drawn.
+   */
+  setDrawn(runs: Iterable<PooledRun>): number {
+    const mask = this.mask;
+    mask.fill(0);
+    let drawn = 0;
+    const size = this.pageSplats;
+    for (const { chunk, offset, count } of runs) {
+      if (offset < 0 || count < 0 || offset + count > chunk.count) {
+        throw new RangeError(`SplatPool.setDrawn: run ${offset}+${count} passes its chunk's ${chunk.count} splats`);
+      }
+      drawn += count;
+      // Split at page boundaries: each piece is contiguous in the pool.
+      for (let k = offset; k < offset + count; ) {
+        const page = Math.floor(k / size);
+        const end = Math.min(offset + count, (page + 1) * size);
+        const at = chunk.pages[page]! * size + (k - page * size);
+        setBits(mask, at, at + (end - k));
+        k = end;
+      }
+    }
+    if (!sameWords(mask, this.maskShown)) {
+      this.device.queue.writeBuffer(this.maskBuffer, 0, mask);
+      this.maskShown.set(mask);
+    }
+    return drawn;
+  }
+
+  destroy(): void {
+    this.scene.destroy();
+    this.maskBuffer.destroy();
+  }
+}
+
+/** Sets bits [from, to) of `mask`. */
+export function setBits(mask: Uint32Array, from: number, to: number): void {
+  let i = from;
+  for (; i < to && (i & 31) !== 0; i++) mask[i >>> 5] = mask[i >>> 5]! | (1 << (i & 31));
+  for (; i + 32 <= to; i += 32) mask[i >>> 5] = 0xffffffff;
+  for (; i < to; i++) mask[i >>> 5] = mask[i >>> 5]! | (1 << (i & 31));
+}
+
+function sameWords(a: Uint32Array, b: Uint32Array): boolean {
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}

@@ -1,0 +1,171 @@
+/**
+ * A world drawn through its page pool (src/scene/splat-pool.ts) and
+ * session (src/app/world-session.ts), Dawn over SwiftShader: what the
+ * session draws is exactly the runs it chose, in the exact order of one
+ * scene (the picture equals those splats uploaded as one scene), at the
+ * level the camera's distance and the budget call for; chunks evicted
+ * under the memory budget come back when wanted; no hole while finer
+ * chunks arrive. The world is made in memory from the 9k scene
+ * (tests/support/synthetic-world.ts); pages and chunk buffers are made
+ * small so a chunk spans several pages across several chunk buffers.
+ */
+import { beforeAll, describe, expect, test } from 'vitest';
+import { WorldSession, type WorldSessionOptions } from '../../src/app/world-session';
+import { renderOffscreen } from '../../src/app/offscreen-render';
+import type { SplatFrame } from '../../src/app/splat-frame';
+import type { GpuSortOrder } from '../../src/app/gpu-sort-order';
+import type { CameraFile } from '../../src/app/camera-file';
+import type { GpuSplats } from '../../src/scene/gpu-splats';
+import type { SplatCloud } from '../../src/scene/splat-cloud';
+import { realScene, useGpu } from '../support/gpu-fixture';
+import { cameraLookingAt, drawnFraction } from '../support/test-view';
+import { joinClouds, subsetCloud, syntheticChunks, syntheticWorld, type SyntheticWorld } from '../support/synthetic-world';
+
+const WIDTH = 96;
+const HEIGHT = 64;
+const BACKGROUND: [number, number, number] = [0, 0, 0];
+/** 9k splats of SH degree 3 (244 bytes each): chunk buffers of 4,096 splats, pages of 256. */
+const POOL = { pageSplats: 256, maxChunkBytes: 4096 * 244 };
+
+describe('a world on the GPU', () => {
+  const gpu = useGpu('world-session.test');
+  let cloud: SplatCloud;
+  let world: SyntheticWorld;
+  let frame: SplatFrame;
+  let order: GpuSortOrder;
+  let near: CameraFile;
+  let far: CameraFile;
+
+  beforeAll(async () => {
+    cloud = await realScene('inria_kacytran_iter7000_9k_sh3.ply');
+    world = syntheticWorld(cloud, 3, 2);
+    [frame, order] = await Promise.all([gpu.frame(), gpu.gpuOrder()]);
+    near = look([0.1, -0.05, -0.4]);
+    far = look([1, -0.5, -3]);
+  });
+
+  /** A camera `offset` (in the world's widths) from its middle, looking at it. */
+  function look(offset: readonly [number, number, number]): CameraFile {
+    const { min, max } = world.level(0).bounds;
+    const size = Math.max(max[0] - min[0], max[2] - min[2]);
+    return cameraLookingAt(cloud, [offset[0] * size, offset[1] * size, offset[2] * size], WIDTH, HEIGHT, BACKGROUND);
+  }
+
+  function open(options: Partial<WorldSessionOptions> = {}, chunks = syntheticChunks(world)): WorldSession {
+    const session = new WorldSession(gpu.device, chunks, { budget: 1e6, thresholdPx: 1, memoryBytes: 64 * 2 ** 20, maxInFlight: 2, pool: POOL, ...options });
+    return gpu.own({ destroy: () => session.close(), session }).session;
+  }
+
+  /** Updates until nothing more is on its way. */
+  async function settle(session: WorldSession, camera: CameraFile): Promise<void> {
+    for (let i = 0; i < 500; i++) {
+      session.updateCamera(camera);
+      if (session.settled) return;
+      await new Promise((r) => setTimeout(r, 0));
+    }
+    throw new Error(`the world did not settle: ${JSON.stringify({ ...session.progress, failed: [...session.progress.failed] })} drawn ${session.frame.drawnSplats}`);
+  }
+
+  async function picture(scene: GpuSplats, camera: CameraFile, maxDrawn = scene.count): Promise<Uint8Array> {
+    frame.setScene(scene, maxDrawn);
+    return (await renderOffscreen(gpu.device, frame, order, scene, camera)).rgba;
+  }
+
+  /** The splats the session drew, as one scene. */
+  function drawnCloud(session: WorldSession): SplatCloud {
+    return joinClouds(session.drawnRuns.map(({ run }) => subsetCloud(world.clouds[run.file]!, Array.from({ length: run.count }, (_, k) => run.offset + k))));
+  }
+
+  test('the pool draws exactly the chosen runs, in one exact order: the picture equals them as one scene', async () => {
+    const session = open();
+    await settle(session, near);
+    const levels = new Set(session.drawnRuns.map((d) => d.level));
+    expect(levels.has(0), 'the near camera draws level 0 somewhere').toBe(true);
+    const pooled = await picture(session.scene!, near, session.maxDrawn);
+    const single = gpu.upload(drawnCloud(session), 'drawn as one scene');
+    const reference = await picture(single, near);
+    gpu.release(single);
+    expect(drawnFraction({ rgba: pooled, width: WIDTH, height: HEIGHT }, BACKGROUND)).toBeGreaterThan(0.2);
+    let differing = 0;
+    for (let i = 0; i < pooled.length; i++) if (pooled[i] !== reference[i]) differing++;
+    expect(differing, 'bytes of the picture that differ').toBe(0);
+  });
+
+  test('the level follows the distance: far away every leaf draws its coarse level', async () => {
+    const session = open({ thresholdPx: 4 });
+    await settle(session, far);
+    expect(session.drawnRuns.length).toBeGreaterThan(world.index.leaves / 2);
+    expect(session.drawnRuns.every((d) => d.level === 1)).toBe(true);
+    await settle(session, near);
+    expect(session.drawnRuns.some((d) => d.level === 0)).toBe(true);
+  });
+
+  test('the budget holds: the splats drawn never pass it, coarser levels taking the place of finer ones', async () => {
+    const budget = world.index.counts[1]! + 1000;
+    const session = open({ budget, thresholdPx: 0 });
+    await settle(session, near);
+    expect(session.frame.drawnSplats).toBeLessThanOrEqual(budget);
+    expect(session.frame.thresholdPx).toBeGreaterThan(0);
+    expect(session.drawnRuns.some((d) => d.level === 1)).toBe(true);
+    expect(session.drawnRuns.some((d) => d.level === 0)).toBe(true);
+  });
+
+  test('under a small memory budget chunks are evicted and fetched again when wanted, and the picture stays whole', async () => {
+    const reads: number[] = [];
+    const levelOne = world.index.counts[1]!;
+    // Room for the coarse level and about half the fine one.
+    const session = open({ memoryBytes: (levelOne + cloud.count / 2) * (244 + 36), budget: 1e6 }, syntheticChunks(world, { reads }));
+    await settle(session, far);
+    const fullCoarse = await picture(session.scene!, far, session.maxDrawn);
+    // Close to one side, then the other: the fine chunks of the first side must go to make room.
+    const side = (leaf: number) => {
+      const { min, max } = world.index.tree.children[leaf]!.bound;
+      const centre = [0, 1, 2].map((a) => (min[a]! + max[a]!) / 2) as [number, number, number];
+      const reach = max[0] - min[0];
+      // Above it (y is down), looking down at it.
+      return { ...far, eye: [centre[0], centre[1] - 0.7 * reach, centre[2]] as [number, number, number], target: centre, up: [0, 0, 1] as [number, number, number] };
+    };
+    // One corner leaf, then the opposite one, then the first again.
+    await settle(session, side(0));
+    await settle(session, side(8));
+    await settle(session, side(0));
+    expect(session.progress.evicted).toBeGreaterThan(0);
+    const again = reads.filter((file, i) => reads.indexOf(file) !== i);
+    expect(again.length, 'chunks read a second time').toBeGreaterThan(0);
+    await settle(session, far);
+    const back = await picture(session.scene!, far, session.maxDrawn);
+    expect(Buffer.from(back).equals(Buffer.from(fullCoarse))).toBe(true);
+  });
+
+  test('no hole while the finer chunks arrive one by one from a throttled source: every picture covers what the coarse level covers', async () => {
+    const coarse = gpu.upload(world.level(1), 'the coarse level');
+    const coarsePicture = await picture(coarse, near);
+    gpu.release(coarse);
+    const covered = drawnFraction({ rgba: coarsePicture, width: WIDTH, height: HEIGHT }, BACKGROUND);
+    expect(covered).toBeGreaterThan(0.2);
+
+    // Reads wait at a gate the test opens one at a time.
+    const gate: (() => void)[] = [];
+    let throttled = false;
+    const session = open({}, syntheticChunks(world, { delay: () => (throttled ? new Promise<void>((go) => gate.push(go)) : Promise.resolve()) }));
+    await settle(session, far);
+    throttled = true;
+    let arrivals = 0;
+    for (let step = 0; step < 40; step++) {
+      session.updateCamera(near);
+      const shown = await picture(session.scene!, near, session.maxDrawn);
+      const fraction = drawnFraction({ rgba: shown, width: WIDTH, height: HEIGHT }, BACKGROUND);
+      expect(fraction, `covered after ${arrivals} finer chunks`).toBeGreaterThanOrEqual(covered * 0.97);
+      if (session.settled) break;
+      const next = gate.shift();
+      if (next) {
+        next();
+        arrivals++;
+      }
+      await new Promise((r) => setTimeout(r, 0));
+    }
+    expect(arrivals, 'finer chunks that arrived while drawn').toBeGreaterThan(1);
+    expect(session.settled).toBe(true);
+    expect(session.drawnRuns.some((d) => d.level === 0)).toBe(true);
+  });
+});
