@@ -181,20 +181,20 @@ export const MAX_FOLDER_FILES = 100_000;
 const segmentsOf = (path: string): string[] => path.split('/').filter((part) => part !== '');
 
 /**
- * A world in a dropped folder: its index (the shallowest file isMain names
- * there: a lod-meta.json) and the files it names, looked up by their path
- * relative to the index's folder (letter case aside, as dropped files are
- * matched by name). A name leading out of that folder is refused.
+ * A world in a dropped folder: its index (the shallowest lod-meta.json
+ * there) and the files it names, looked up by their path relative to the
+ * index's folder (letter case aside, as dropped files are matched by
+ * name). A name leading out of that folder is refused.
  */
-export function folderSource(entries: readonly FolderEntry[], isMain = isWorldIndexName, what = 'lod-meta.json'): SceneSource {
+export function folderSource(entries: readonly FolderEntry[]): SceneSource {
   if (entries.length > MAX_FOLDER_FILES) {
     throw new SplatLimitError(`The folder holds ${entries.length.toLocaleString('en-US')} files, more than a world has (at most ${MAX_FOLDER_FILES.toLocaleString('en-US')} are read)`);
   }
   const byPath = new Map(entries.map((entry) => [segmentsOf(entry.path).join('/').toLowerCase(), entry.file]));
-  const mains = entries.filter((entry) => isMain(entry.path)).map((entry) => segmentsOf(entry.path));
+  const mains = entries.filter((entry) => isWorldIndexName(entry.path)).map((entry) => segmentsOf(entry.path));
   const depth = mains.reduce((least, segments) => Math.min(least, segments.length), Infinity);
   const shallowest = mains.filter((segments) => segments.length === depth).map((segments) => segments.join('/'));
-  if (shallowest.length === 0) throw new SplatFormatError(`None of the ${entries.length.toLocaleString('en-US')} files dropped is a ${what}`);
+  if (shallowest.length === 0) throw new SplatFormatError(`None of the ${entries.length.toLocaleString('en-US')} files dropped is a lod-meta.json`);
   if (shallowest.length > 1) throw new SplatFormatError(`The folder holds ${shallowest.length} worlds side by side (${shallowest.slice(0, 3).join(', ')}): open one at a time`);
   const mainPath = shallowest[0]!;
   const main = byPath.get(mainPath.toLowerCase())!;
