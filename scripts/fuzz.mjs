@@ -81,7 +81,9 @@ if (values.case !== undefined) {
     console.log(`  bytes written to ${values.write}`);
   }
   const worker = new fuzz.HarnessWorker(bundle);
-  const { outcome } = await worker.run({ kind: 'load', bytes: c.bytes, name: c.name }, timeoutMs);
+  // A world case is its files and a server or folder, rebuilt and read in the worker.
+  const job = c.world ? { kind: 'fuzz', seed, index } : { kind: 'load', bytes: c.bytes, name: c.name };
+  const { outcome } = await worker.run(job, timeoutMs);
   await worker.close();
   console.log(`  ${outcome.kind}${outcome.errorName ? ` ${outcome.errorName}` : ''}${outcome.message ? `: ${outcome.message}` : ''}` +
     ` (${outcome.ms.toFixed(0)} ms, largest allocation ${outcome.largestAlloc.toLocaleString('en-US')} bytes)`);

@@ -41,13 +41,15 @@ export function nodeFileSource(path: string): SceneSource {
       const totalBytes = await fileSize(path);
       return { chunks: createReadStream(path, { highWaterMark: 1 << 20 }), totalBytes };
     },
-    companion: async (name, maxBytes) => {
+    companion: async (name, maxBytes, signal) => {
+      signal?.throwIfAborted();
       const companion = resolve(folder, name);
       const size = await fileSize(companion);
       if (size > maxBytes) {
         throw new SplatLimitError(`'${companion}' is ${size.toLocaleString('en-US')} bytes: more than the ${maxBytes.toLocaleString('en-US')} it can take`);
       }
-      return new Uint8Array(await readFile(companion));
+      // readFile takes the signal: an abort stops the read and rejects with its reason.
+      return new Uint8Array(await readFile(companion, { signal }));
     },
   };
 }

@@ -33,13 +33,15 @@ export interface SceneSource {
   readonly name: string;
   /** How its bytes arrive: 'download' over the network, 'read' from a disk or memory. */
   readonly stage: 'download' | 'read';
-  /** The main file's bytes. */
-  open(): Promise<SourceBytes>;
+  /** The main file's bytes; a download is cancelled once `signal` aborts. */
+  open(signal?: AbortSignal): Promise<SourceBytes>;
   /**
    * A file beside the main one, by the name the main file gives it. Throws
-   * (SplatLimitError) rather than hold more than `maxBytes`.
+   * (SplatLimitError) rather than hold more than `maxBytes`, and rejects
+   * with the signal's reason (an AbortError) once `signal` aborts: a
+   * download is cancelled, a file read is not started or not returned.
    */
-  companion(name: string, maxBytes: number): Promise<Uint8Array>;
+  companion(name: string, maxBytes: number, signal?: AbortSignal): Promise<Uint8Array>;
 }
 
 export interface SceneLoadOptions {
@@ -123,12 +125,12 @@ async function loadWithCompanions(
   options: SceneLoadOptions,
   count: { bytes: number },
 ): Promise<SplatCloud> {
-  const main = await readBounded(await source.open(), companions.maxMainBytes, lastPathSegment(source.name));
+  const main = await readBounded(await source.open(options.signal), companions.maxMainBytes, lastPathSegment(source.name));
   count.bytes += main.length;
   options.signal?.throwIfAborted();
   const companion = async (name: string, maxBytes: number) => {
     options.signal?.throwIfAborted();
-    const bytes = await source.companion(name, maxBytes);
+    const bytes = await source.companion(name, maxBytes, options.signal);
     count.bytes += bytes.length;
     return bytes;
   };
@@ -158,7 +160,7 @@ export async function loadScene(source: SceneSource, options: SceneLoadOptions =
     cloud = await loadWithCompanions(source, companions, { ...options, limits }, count);
     bytes = count.bytes;
   } else {
-    const opened = await source.open();
+    const opened = await source.open(signal);
     cloud = await loadSplatStream(opened.totalBytes === undefined ? counted(opened.chunks, count) : opened.chunks, {
       name: lastPathSegment(source.name),
       totalBytes: opened.totalBytes,

@@ -9,17 +9,25 @@ import { formatWithCompanionsFor, mainFileOf } from './formats/detect';
 import { SPLAT_FORMATS } from './formats/index';
 import { OPEN_TOGETHER_TEXT } from './formats/scene-files';
 import { SplatLimitError } from './load-limits';
+import { isWorldIndexName } from './lod/world-files';
 import { lastPathSegment } from './path-name';
 import { readBounded, type SceneSource, type SourceBytes } from './scene-source';
 import { checkSceneUrl } from './scene-url';
 import { chunksOf, streamChunks } from './splat-stream';
 
-/** A dropped or picked file's bytes, refused before reading when it is larger than `maxBytes`. */
-async function readFileBounded(file: File, maxBytes: number): Promise<Uint8Array> {
+/**
+ * A dropped or picked file's bytes, refused before reading when it is
+ * larger than `maxBytes`. A file read cannot be cancelled midway: an abort
+ * is seen before it starts and when it ends.
+ */
+async function readFileBounded(file: File, maxBytes: number, signal?: AbortSignal, name = file.name): Promise<Uint8Array> {
+  signal?.throwIfAborted();
   if (file.size > maxBytes) {
-    throw new SplatLimitError(`'${file.name}' is ${file.size.toLocaleString('en-US')} bytes: more than the ${maxBytes.toLocaleString('en-US')} it can take`);
+    throw new SplatLimitError(`'${name}' is ${file.size.toLocaleString('en-US')} bytes: more than the ${maxBytes.toLocaleString('en-US')} it can take`);
   }
-  return new Uint8Array(await file.arrayBuffer());
+  const bytes = new Uint8Array(await file.arrayBuffer());
+  signal?.throwIfAborted();
+  return bytes;
 }
 
 /**
@@ -38,9 +46,9 @@ export function fileSource(files: readonly File[]): SceneSource {
     name: main.name,
     stage: 'read',
     open: async () => ({ chunks: streamChunks(main.stream()), totalBytes: main.size }),
-    companion: async (name, maxBytes) => {
+    companion: async (name, maxBytes, signal) => {
       const file = byName.get(name.toLowerCase());
-      if (file) return readFileBounded(file, maxBytes);
+      if (file) return readFileBounded(file, maxBytes, signal);
       const companions = formatWithCompanionsFor(main.name)?.companions;
       const them = companions ? `its ${companions.extensions.join(' ')} ${companions.what}` : 'the files it names';
       throw new Error(files.length === 1
@@ -51,9 +59,9 @@ export function fileSource(files: readonly File[]): SceneSource {
 }
 
 /** Fetches a scene URL (http, https or blob only), refusing error statuses and web pages. */
-async function fetchScene(url: string): Promise<Response> {
+async function fetchScene(url: string, signal?: AbortSignal): Promise<Response> {
   checkSceneUrl(url);
-  const response = await fetch(url);
+  const response = await fetch(url, { signal });
   if (!response.ok) throw new Error(`Could not download ${url}: HTTP ${response.status} ${response.statusText}`);
   // A dev server or a single-page host answers a wrong path with its index page.
   if ((response.headers.get('Content-Type') ?? '').startsWith('text/html')) {
@@ -84,6 +92,8 @@ export async function* downloadChunks(chunks: AsyncIterable<Uint8Array>, name: s
       yield chunk;
     }
   } catch (error) {
+    // A cancelled download stays an AbortError, which callers take for a cancel, not a failure.
+    if ((error as { name?: unknown } | null)?.name === 'AbortError') throw error;
     // Only the download's own failures land here: the reader's errors stay with the reader.
     const reason = error instanceof Error ? error.message : String(error);
     const of = total !== undefined ? ` of ${sizeText(total)}` : ', size unknown';
@@ -134,10 +144,10 @@ export function urlSource(url: string): SceneSource {
   return {
     name: url,
     stage: 'download',
-    open: async () => responseBytes(await fetchScene(url), url),
-    companion: async (name, maxBytes) => {
+    open: async (signal) => responseBytes(await fetchScene(url, signal), url),
+    companion: async (name, maxBytes, signal) => {
       const companion = companionUrl(name, url);
-      return readBounded(await responseBytes(await fetchScene(companion), companion), maxBytes, companion);
+      return readBounded(await responseBytes(await fetchScene(companion, signal), companion), maxBytes, companion);
     },
   };
 }
@@ -150,6 +160,57 @@ export function bufferSource(bytes: Uint8Array, name: string): SceneSource {
     open: async () => ({ chunks: chunksOf(bytes, 1 << 20), totalBytes: bytes.length }),
     companion: async () => {
       throw new Error(`only the bytes of ${name} were given, not the files beside it`);
+    },
+  };
+}
+
+/** A file of a dropped folder: its path from the dropped folder ("world/0_0/meta.json"), '/'-separated. */
+export interface FolderEntry {
+  path: string;
+  file: File;
+}
+
+/**
+ * The most files a dropped folder may hold. A world of 250M splats has
+ * about 1,000 chunks of 7 files each; a folder far past that is not a
+ * world, and listing it would take minutes.
+ */
+export const MAX_FOLDER_FILES = 100_000;
+
+/** A path's segments without empty ones ("/world//0_0/" → ["world", "0_0"]). */
+const segmentsOf = (path: string): string[] => path.split('/').filter((part) => part !== '');
+
+/**
+ * A world in a dropped folder: its index (the shallowest lod-meta.json
+ * there) and the files it names, looked up by their path relative to the
+ * index's folder (letter case aside, as dropped files are matched by
+ * name). A name leading out of that folder is refused.
+ */
+export function folderSource(entries: readonly FolderEntry[]): SceneSource {
+  if (entries.length > MAX_FOLDER_FILES) {
+    throw new SplatLimitError(`The folder holds ${entries.length.toLocaleString('en-US')} files, more than a world has (at most ${MAX_FOLDER_FILES.toLocaleString('en-US')} are read)`);
+  }
+  const byPath = new Map(entries.map((entry) => [segmentsOf(entry.path).join('/').toLowerCase(), entry.file]));
+  const mains = entries.filter((entry) => isWorldIndexName(entry.path)).map((entry) => segmentsOf(entry.path));
+  const depth = mains.reduce((least, segments) => Math.min(least, segments.length), Infinity);
+  const shallowest = mains.filter((segments) => segments.length === depth).map((segments) => segments.join('/'));
+  if (shallowest.length === 0) throw new SplatFormatError(`None of the ${entries.length.toLocaleString('en-US')} files dropped is a lod-meta.json`);
+  if (shallowest.length > 1) throw new SplatFormatError(`The folder holds ${shallowest.length} worlds side by side (${shallowest.slice(0, 3).join(', ')}): open one at a time`);
+  const mainPath = shallowest[0]!;
+  const main = byPath.get(mainPath.toLowerCase())!;
+  const folder = mainPath.slice(0, mainPath.lastIndexOf('/') + 1);
+  return {
+    name: mainPath,
+    stage: 'read',
+    open: async () => ({ chunks: streamChunks(main.stream()), totalBytes: main.size }),
+    companion: async (name, maxBytes, signal) => {
+      const parts = name.split('/');
+      if (name.startsWith('/') || name.includes('\\') || parts.some((part) => part === '' || part === '.' || part === '..')) {
+        throw new SplatFormatError(`${mainPath} names '${name}', which is not in its folder: only files beside it or below are read`);
+      }
+      const file = byPath.get(`${folder}${name}`.toLowerCase());
+      if (!file) throw new Error(`'${folder}${name}' is not among the ${entries.length.toLocaleString('en-US')} files dropped`);
+      return readFileBounded(file, maxBytes, signal, `${folder}${name}`);
     },
   };
 }

@@ -8,6 +8,7 @@
 
 import { SCENE_FILE_ACCEPT, SCENE_FILES_TEXT } from '../io/formats/scene-files';
 import type { LoadStage } from '../io/splat-loader';
+import { droppedFolderEntries, type DroppedEntry } from './dropped-files';
 
 /** info: news (a link copied); warn: something odd that did not stop anything; fail: an error. */
 export type Tone = 'info' | 'warn' | 'fail';
@@ -220,15 +221,17 @@ export class FilePicker {
 
 /**
  * Shows a drop target while files are dragged over the window and hands the
- * dropped files to `onFiles`. Counts enter/leave pairs because they fire
- * for every child element crossed.
+ * dropped files to `onFiles`, or, when a folder is among them and
+ * `onFolder` is given, the drop's entries to `onFolder` (to be walked:
+ * dropped-files.ts). Counts enter/leave pairs because they fire for every
+ * child element crossed.
  */
 export class DropZone {
   readonly dom = el('div', { className: 'drop-zone', hidden: true },
     el('p', { textContent: `Drop ${SCENE_FILES_TEXT} to open it` }));
   private depth = 0;
 
-  constructor(target: Window, onFiles: (files: File[]) => void) {
+  constructor(target: Window, onFiles: (files: File[]) => void, onFolder?: (entries: DroppedEntry[]) => void) {
     const carriesFiles = (event: DragEvent) => event.dataTransfer?.types.includes('Files') ?? false;
     target.addEventListener('dragenter', (event) => {
       if (!carriesFiles(event)) return;
@@ -250,6 +253,11 @@ export class DropZone {
       event.preventDefault();
       this.depth = 0;
       this.dom.hidden = true;
+      const folder = onFolder && event.dataTransfer ? droppedFolderEntries(event.dataTransfer) : null;
+      if (folder) {
+        onFolder!(folder);
+        return;
+      }
       const files = [...(event.dataTransfer?.files ?? [])];
       if (files.length > 0) onFiles(files);
     });

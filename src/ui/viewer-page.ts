@@ -17,6 +17,7 @@ import type { CameraMode } from '../app/fly-motion';
 import { openFirstScene } from '../app/first-scene';
 import { flippedUpAxis } from '../app/up-axis';
 import { sceneName } from './scene-names';
+import { readDroppedFolder, type DroppedEntry, type SceneSource } from './dropped-files';
 import { CAMERA_HELP, CameraInput, TOUCH_HELP } from './camera-input';
 import { DropZone, FilePicker, HelpOverlay, MessageOverlay, PAGE_KEY_LISTENER, ProgressBar, el, isTypingKey, reportGpuErrors } from './overlays';
 import { StatsPanels } from './stats-panels';
@@ -66,6 +67,8 @@ export class ViewerPage {
       this.viewer.cancel();
     });
   private readonly picker = new FilePicker((files) => void this.openFiles(files));
+  /** Opens a Streamed SOG world (a dropped folder's, for now); none: a dropped world is refused with a message. */
+  openWorldSource?: (source: SceneSource) => void | Promise<void>;
   private viewer!: PageViewer;
   private gui!: ViewerGui;
   private sharing!: ViewSharing;
@@ -154,7 +157,7 @@ export class ViewerPage {
     for (const name of ['background', 'sortMode', 'keyBits'] as const) this.settingChanged(name);
     // A link for embedding: ui=0 starts with the panels hidden (U shows them).
     if (new URLSearchParams(location.search).get('ui') === '0') this.layout.setUiHidden(true);
-    const drop = new DropZone(window, (files) => void this.openFiles(files));
+    const drop = new DropZone(window, (files) => void this.openFiles(files), (entries) => void this.openFolder(entries));
     this.canvas.after(stats.dom, this.help.hint, drop.dom);
     this.layout.watch(loop);
     // The controls exist from here on: the link's camera mode reaches them (the address stays as the link gave it).
@@ -171,6 +174,21 @@ export class ViewerPage {
     });
     if (first.outcome === 'opened') this.sharing.setSceneUrl(first.failedLink ?? first.sceneUrl);
     if (first.outcome === 'failed' && !viewer.state.scene) document.body.dataset.viewer = 'load-failed';
+  }
+
+  /** Opens a dropped folder: a Streamed SOG world through openWorldSource, else its files as if dropped one by one. */
+  private async openFolder(roots: DroppedEntry[]): Promise<void> {
+    try {
+      const dropped = await readDroppedFolder(roots);
+      if ('files' in dropped) {
+        await this.openFiles(dropped.files);
+        return;
+      }
+      if (!this.openWorldSource) throw new Error('This viewer does not open Streamed SOG worlds (a lod-meta.json and its chunks)');
+      await this.openWorldSource(dropped.world);
+    } catch (error) {
+      this.messages.show('Could not open the folder', error instanceof Error ? error.message : String(error));
+    }
   }
 
   /** Opens dropped or picked files: a scene file, or a SOG meta.json with its images. */

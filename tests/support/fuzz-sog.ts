@@ -61,7 +61,8 @@ interface Mutant {
 const RAW = '\u0001raw:';
 const raw = (text: string): string => `${RAW}${text}`;
 
-function metaText(meta: Json): string {
+/** The text of an edited JSON object, its raw numbers put in place. */
+export function metaText(meta: Json): string {
   return JSON.stringify(meta).replace(/"\\u0001raw:([^"]*)"/g, '$1');
 }
 
@@ -116,7 +117,12 @@ const NUMBER_EDITS: readonly ((n: number, r: Random) => unknown)[] = [
 
 /** Any value of meta.json, edited by its type. */
 function editValue(random: Random, m: Mutant): string {
-  const all = leaves(m.meta);
+  return editJsonValue(random, m.meta, 'meta');
+}
+
+/** Any value of a JSON object (a SOG meta.json, a world's index), edited by its type; says what was done, headed by `label`. */
+export function editJsonValue(random: Random, json: Json, label: string): string {
+  const all = leaves(json);
   const numbers = all.filter((l) => typeof l.value === 'number');
   const leaf = numbers.length > 0 && random() < 0.6 ? pick(random, numbers) : pick(random, all);
   const old = leaf.value;
@@ -129,7 +135,7 @@ function editValue(random: Random, m: Mutant): string {
     ])();
   } else value = pick(random, [null, [], 0, 'x', {}]);
   setAt(leaf, value);
-  return `meta ${pathText(leaf.path)} ${describe(old).slice(0, 30)}→${describe(value).slice(0, 30)}`;
+  return `${label} ${pathText(leaf.path)} ${describe(old).slice(0, 30)}→${describe(value).slice(0, 30)}`;
 }
 
 /** The count (version 1: means.shape[0]) against the image sizes and the load limits. */

@@ -2,11 +2,12 @@
  * The loader fuzzer: mutates real and synthetic splat files (bit flips, byte
  * sets, chunk deletes and duplications, truncations, header number and token
  * edits, special floats, splices between files: fuzz-bytes.ts; SOG scenes
- * edited inside meta.json and their images and zipped again: fuzz-sog.ts),
+ * edited inside meta.json and their images and zipped again: fuzz-sog.ts;
+ * Streamed SOG worlds edited in their index and chunks: fuzz-world.ts),
  * loads each mutant the way the viewer does (loadSplatFile, then
- * validateSplatCloud) in a worker with a time limit, and reports every
- * outcome that is not "accepted" or "rejected with a SplatFormatError" (see
- * loader-harness.ts).
+ * validateSplatCloud; a world: openWorld, then every chunk, world-load.ts)
+ * in a worker with a time limit, and reports every outcome that is not
+ * "accepted" or "rejected with a SplatFormatError" (see loader-harness.ts).
  *
  * Every case is a pure function of (seed, case number): a failure is
  * reproduced by running that one case again (`node scripts/fuzz.mjs --seed S
@@ -25,6 +26,8 @@ import { compressedPly, gzip, inriaPly, rng, spzPayload, spzV4, splatFile } from
 import { deflateRun, gzipRun, sogWith, spzHeader, zipArchive } from './bombs';
 import { mutateBytes, type Random } from './fuzz-bytes';
 import { mutateSog, SOG_STAGE_NAMES, sogParts, sogStage, type SogParts, type SogStage } from './fuzz-sog';
+import { mutateWorld, seedFiles, tinyWorld, worldBytes, type WorldMutant, type WorldParts } from './fuzz-world';
+import { runWorldLoad, type WorldStage } from './world-load';
 import { writeKsplat } from './ksplat-writer';
 import { bundleSog, writeSog } from './sog-writer';
 import { parseSplatPly } from '../../src/io/ply';
@@ -32,8 +35,8 @@ import type { SplatFormatId } from '../../src/io/formats/index';
 
 export { HarnessWorker, runLoad, type Outcome } from './loader-harness';
 
-/** The formats read from one file's bytes (a SOG meta.json's images are fuzzed inside .sog bundles). */
-export type SeedFormat = Exclude<SplatFormatId, 'sog-meta'>;
+/** The formats read from one file's bytes (a SOG meta.json's images are fuzzed inside .sog bundles), and Streamed SOG worlds. */
+export type SeedFormat = Exclude<SplatFormatId, 'sog-meta'> | 'world';
 
 export interface FuzzSeed {
   id: string;
@@ -45,6 +48,8 @@ export interface FuzzSeed {
   gzipPayload?: Uint8Array;
   /** For a .sog bundle: its scene in parts, which most mutations edit inside before zipping it again. */
   sog?: SogParts;
+  /** For a world: its index and files, which every mutation edits (`bytes`: its files as one string, worldBytes). */
+  world?: WorldParts;
 }
 
 /** The share of a SOG seed's cases edited inside (fuzz-sog.ts) rather than as bytes. */
@@ -71,6 +76,10 @@ export async function loadFuzzCorpus(): Promise<FuzzSeed[]> {
   const sogSeed = async (id: string, name: string, written: typeof sog, options: { folder?: string; deflate?: boolean } = {}): Promise<FuzzSeed> =>
     ({ id, format: 'sog', name, bytes: bundleSog(written, options), sog: await sogParts(written, options) });
   const spz3 = spzPayload({ version: 3, count: 40, shDegree: 0 });
+  const worldSeed = async (id: string, world: Promise<WorldParts>): Promise<FuzzSeed> => {
+    const parts = await world;
+    return { id, format: 'world', name: 'lod-meta.json', bytes: worldBytes(seedFiles(parts)), world: parts };
+  };
   seeds.push(
     { id: 'synthetic-inria-sh0', format: 'ply', name: 'a.ply', bytes: inriaPly({ count: 40, shDegree: 0 }) },
     { id: 'synthetic-inria-sh1', format: 'ply', name: 'b.ply', bytes: inriaPly({ count: 20, shDegree: 1 }) },
@@ -92,6 +101,8 @@ export async function loadFuzzCorpus(): Promise<FuzzSeed[]> {
     await sogSeed('synthetic-sog-v1-sh2', 'm1.sog', sogV1),
     await sogSeed('synthetic-sog-sh3-clustered', 'm3.sog', sogSh3, { deflate: true }),
     await sogSeed('synthetic-sog-sh0', 'm0.sog', sogSh0, { folder: 'a/b' }),
+    await worldSeed('world-tiny', tinyWorld()),
+    await worldSeed('world-tiny-environment', tinyWorld({ environment: true, seed: 23 })),
     {
       // Two entries of one name: readers that take the first and the last would load different scenes.
       id: 'sog-duplicate-entry', format: 'sog', name: 'md.sog',
@@ -126,8 +137,10 @@ export interface FuzzCase {
   bytes: Uint8Array;
   /** What was done, in order. */
   ops: string[];
-  /** Streamed with no size and followed by zeros that never end (runLoad's `endless`). */
+  /** Streamed with no size and followed by zeros that never end (runLoad's `endless`; a world: one of its files, from a server). */
   endless: boolean;
+  /** For a world: the mutant's files and where they are read from. */
+  world?: WorldMutant;
 }
 
 /** Every ENDLESS_EVERY-th case is an endless stream, whatever its format. */
@@ -147,12 +160,16 @@ export function caseSource(corpus: FuzzSeed[], seed: number, index: number): Fuz
 export async function fuzzCase(corpus: FuzzSeed[], seed: number, index: number): Promise<FuzzCase> {
   const random = caseRandom(seed, index);
   const source = corpus[Math.floor(random() * corpus.length)]!;
+  // Chosen by the index, not the random source, so the other cases stay as they were.
+  const endless = index % ENDLESS_EVERY === ENDLESS_EVERY - 1;
+  if (source.world) {
+    const { ops, ...world } = mutateWorld(random, source.world, endless);
+    return { seed, index, seedId: source.id, format: source.format, name: source.name, bytes: worldBytes(world.files), ops, endless, world };
+  }
   // A SOG scene: mostly edited inside meta.json and its images and zipped again, so that the edit reaches the decoder.
   const { bytes, ops } = source.sog && random() < SOG_INSIDE
     ? await mutateSog(random, source.sog)
     : mutateBytes(random, source, corpus);
-  // Chosen by the index, not the random source, so the other cases stay as they were.
-  const endless = index % ENDLESS_EVERY === ENDLESS_EVERY - 1;
   if (endless) ops.push('stream it with no size, then zeros for ever');
   return { seed, index, seedId: source.id, format: source.format, name: source.name, bytes, ops, endless };
 }
@@ -165,6 +182,10 @@ let workerCorpus: FuzzSeed[] | undefined;
 async function runFuzzJob(seed: number, index: number): Promise<{ outcome: Outcome; info: Record<string, unknown> }> {
   workerCorpus ??= await loadFuzzCorpus();
   const c = await fuzzCase(workerCorpus, seed, index);
+  if (c.world) {
+    const { outcome, stage } = await runWorldLoad(c.world, `case-${index}`);
+    return { outcome, info: { seedId: c.seedId, format: c.format, ops: c.ops, size: c.bytes.length, worldStage: stage } };
+  }
   const outcome = await runLoad(c.bytes, c.name, { endless: c.endless });
   // How far a SOG mutant got, told apart by running the bundle's layers on their own (an endless stream is refused by its size).
   const stage = c.format === 'sog' && !c.endless ? sogStage(c.bytes) : undefined;
@@ -204,6 +225,8 @@ export interface FuzzResult {
   outcome: Outcome;
   /** For a SOG case (not an endless one): how far it got (fuzz-sog.ts's sogStage). */
   stage?: SogStage;
+  /** For a world case: whether its index opened (world-load.ts). */
+  worldStage?: WorldStage;
 }
 
 export interface FuzzSummary {
@@ -220,6 +243,10 @@ export interface FuzzSummary {
   sogStages: Record<SogStage, Record<OutcomeKind, number>>;
   /** The most frequent rejections of SOG cases that reached the decoder. */
   sogDecoderMessages: [string, number][];
+  /** World cases by how far they got (refused with their index, or opened), and outcome. */
+  worldStages: Record<WorldStage, Record<OutcomeKind, number>>;
+  /** The most frequent rejections of world cases whose index opened: of their chunks. */
+  worldChunkMessages: [string, number][];
 }
 
 const emptyCounts = (): Record<OutcomeKind, number> =>
@@ -247,10 +274,10 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzSummary> {
       while (next < indices.length) {
         const index = indices[next++]!;
         const reply = await worker.run({ kind: 'fuzz', seed, index }, timeoutMs);
-        const info = (reply.info ?? {}) as { seedId?: string; format?: SeedFormat; ops?: string[]; size?: number; stage?: SogStage };
+        const info = (reply.info ?? {}) as { seedId?: string; format?: SeedFormat; ops?: string[]; size?: number; stage?: SogStage; worldStage?: WorldStage };
         const result: FuzzResult = {
           seed, index, seedId: info.seedId ?? '?', format: info.format ?? '?', ops: info.ops ?? [], size: info.size ?? 0,
-          outcome: reply.outcome, stage: info.stage,
+          outcome: reply.outcome, stage: info.stage, worldStage: info.worldStage,
         };
         results.push(result);
         options.onCase?.(result, ++done, indices.length);
@@ -279,17 +306,20 @@ function summarise(seed: number, results: FuzzResult[], seconds: number): FuzzSu
   const byOutcome = emptyCounts();
   const byFormat: Record<string, Record<OutcomeKind, number>> = {};
   const sogStages = { zip: emptyCounts(), json: emptyCounts(), meta: emptyCounts(), decoder: emptyCounts() };
+  const worldStages = { index: emptyCounts(), chunks: emptyCounts() };
   let slowest: FuzzResult | undefined;
   for (const r of results) {
     byOutcome[r.outcome.kind]++;
     (byFormat[r.format] ??= emptyCounts())[r.outcome.kind]++;
     if (r.stage) sogStages[r.stage][r.outcome.kind]++;
+    if (r.worldStage) worldStages[r.worldStage][r.outcome.kind]++;
     if (r.outcome.kind !== 'hang' && (!slowest || r.outcome.ms > slowest.outcome.ms)) slowest = r;
   }
   const failures = results.filter((r) => FAILURES.includes(r.outcome.kind));
   return {
     seed, cases: results.length, seconds, byOutcome, byFormat, slowest, failures, topMessages: messageCounts(results, 12),
     sogStages, sogDecoderMessages: messageCounts(results.filter((r) => r.stage === 'decoder'), 12),
+    worldStages, worldChunkMessages: messageCounts(results.filter((r) => r.worldStage === 'chunks'), 12),
   };
 }
 
@@ -321,6 +351,14 @@ export function formatSummary(s: FuzzSummary): string {
     }
     lines.push('  most frequent rejections past meta.json (in the decoder, or by validation):');
     for (const [m, n] of s.sogDecoderMessages) lines.push(`    ${String(n).padStart(6)}  ${m}`);
+  }
+  const worldCases = total(s.worldStages.index) + total(s.worldStages.chunks);
+  if (worldCases > 0) {
+    lines.push(`  world cases: ${worldCases}`);
+    lines.push(`    ${'refused with its index'.padEnd(32)} ${String(total(s.worldStages.index)).padStart(6)}  (${counts(s.worldStages.index)})`);
+    lines.push(`    ${'opened, its chunks read'.padEnd(32)} ${String(total(s.worldStages.chunks)).padStart(6)}  (${counts(s.worldStages.chunks)})`);
+    lines.push('  most frequent rejections of a chunk:');
+    for (const [m, n] of s.worldChunkMessages) lines.push(`    ${String(n).padStart(6)}  ${m}`);
   }
   if (s.failures.length === 0) {
     lines.push('  failures: none');

@@ -74,7 +74,7 @@ export function allocationLimit(inputBytes: number): number {
 }
 
 /** The first non-finite value of an accepted cloud, as text, or undefined. */
-function findNonFinite(cloud: SplatCloud): string | undefined {
+export function findNonFinite(cloud: SplatCloud): string | undefined {
   const arrays = {
     positions: cloud.positions, scales: cloud.scales, rotations: cloud.rotations,
     opacities: cloud.opacities, dc: cloud.dc, sh: cloud.sh,

@@ -14,6 +14,8 @@ import {
 
 const SEED = 20_240_611;
 const CASES = 600;
+/** Case numbers whose world cases run (a world seed is drawn by about one case in sixteen). */
+const WORLD_CASES = 2400;
 
 let bundle: string;
 let corpus: FuzzSeed[];
@@ -79,5 +81,19 @@ describe('the loader fuzzer', () => {
     expect(decoder.accepted + decoder.rejected).toBeGreaterThan(sog.reduce((a, b) => a + b, 0) / 5);
     expect(decoder.accepted).toBeGreaterThan(5);
     expect(decoder.rejected).toBeGreaterThan(5);
+  }, 120_000);
+
+  it(`reads the world cases among ${WORLD_CASES} from a server and a folder, refusing every hostile one by name`, async () => {
+    const summary = await runFuzz({ bundle, seed: SEED, cases: WORLD_CASES, workers: 1, timeoutMs: 10_000, format: 'world' });
+    console.log(formatSummary(summary));
+    expect(summary.failures.map(describeResult)).toEqual([]);
+    // Some mutants still load (an edit the world survives); most are refused, by the index's checks or a chunk's.
+    const { index, chunks } = summary.worldStages;
+    expect(index.rejected).toBeGreaterThan(summary.cases / 4);
+    expect(chunks.accepted).toBeGreaterThan(5);
+    expect(chunks.rejected).toBeGreaterThan(summary.cases / 10);
+    expect(summary.topMessages.every(([m]) => m.startsWith('lod-meta.json'))).toBe(true);
+    expect(summary.worldChunkMessages.length).toBeGreaterThan(0);
+    expect(summary.worldChunkMessages.every(([m]) => /^chunk [^:]*: /.test(m))).toBe(true);
   }, 120_000);
 });

@@ -4,7 +4,6 @@
  * meta.json written by the test writer, on disk and on a local server.
  */
 import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,6 +15,7 @@ import { bufferSource, companionUrl, fileSource, urlSource } from '../../src/io/
 import type { SplatCloud } from '../../src/scene/splat-cloud';
 import { scenePath } from '../shared-scenes';
 import { expectSameCloud } from '../support/clouds';
+import { sendFile, serveLocally, type LocalServer } from '../support/local-server';
 import { writeSog, type WrittenSog } from '../support/sog-writer';
 import { concat, inriaPly } from '../support/splat-files';
 
@@ -114,12 +114,11 @@ describe('files opened together', () => {
 });
 
 describe('a scene at a URL', () => {
-  let server: Server;
+  let server: LocalServer;
   let base: string;
 
   beforeAll(async () => {
-    server = createServer((request, response) => {
-      const path = decodeURIComponent(new URL(request.url!, 'http://localhost').pathname);
+    server = await serveLocally((path, response) => {
       // A download cut short: the first bytes of a PLY, then the connection closes, with or without a length.
       const cut = /^\/cut-(sized|unsized)\.ply$/.exec(path);
       if (cut) {
@@ -128,19 +127,12 @@ describe('a scene at a URL', () => {
         response.write(ply.subarray(0, 300_000), () => response.destroy());
         return;
       }
-      try {
-        const bytes = readFileSync(join(dir, path));
-        response.writeHead(200, { 'Content-Type': 'application/octet-stream', 'Content-Length': bytes.length }).end(bytes);
-      } catch {
-        response.writeHead(404).end();
-      }
+      sendFile(response, join(dir, path));
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const address = server.address();
-    base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+    base = server.base;
   });
 
-  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  afterAll(() => server.close());
 
   it('fetches a meta.json\'s images from beside it, reported as the download', async () => {
     const stages = new Set<LoadStage>();

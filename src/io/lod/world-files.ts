@@ -1,0 +1,145 @@
+/**
+ * The files of a Streamed SOG world, wherever they are (a URL, a dropped
+ * folder, a disk: any SceneSource whose main file is the lod-meta.json):
+ * the index read and checked (lod-meta.ts), and each chunk (an unbundled
+ * SOG scene, a meta.json and its images) fetched and decoded on request.
+ * DOM-free.
+ *
+ * A chunk is read only from the index's folder or below: its path is
+ * checked by the index's parser, and every image its meta.json names by
+ * chunkPathError here, before the source is asked for it. Every refusal
+ * names the chunk ("chunk 0_3/meta.json: …"); a cancelled read rejects
+ * with the signal's reason (an AbortError), whatever it interrupted.
+ */
+import type { SplatCloud } from '../../scene/splat-cloud';
+import { SplatFormatError } from '../format-error';
+import { DEFAULT_LOAD_LIMITS, SplatLimitError, type LoadLimits } from '../load-limits';
+import { lastPathSegment } from '../path-name';
+import { readBounded, type SceneSource } from '../scene-source';
+import { decodeSog } from '../sog/decode';
+import { parseSogMeta, SOG_META_MAX_BYTES } from '../sog/meta';
+import { validateSplatCloud } from '../validate-splats';
+import { chunkPathError, LOD_META_LIMITS, parseLodMeta, type LodIndex, type LodNode } from './lod-meta';
+
+/** A chunk (or the environment) decoded, with the bytes read for it (its meta.json and images). */
+export interface ReadChunk {
+  cloud: SplatCloud;
+  bytes: number;
+}
+
+export interface WorldFiles {
+  /** The index's file name, for messages. */
+  readonly name: string;
+  readonly index: LodIndex;
+  /** Per chunk file: the splats its runs use, max(offset + count) over the runs naming it (only these are uploaded). */
+  readonly usedSplats: Uint32Array;
+  /** Fetches and decodes chunk file `file` (its SOG meta.json and images); rejects with an AbortError once `signal` aborts. */
+  readChunk(file: number, signal?: AbortSignal): Promise<ReadChunk>;
+  /** The index's environment scene (always drawn, whole), or null where it names none. */
+  readEnvironment(signal?: AbortSignal): Promise<ReadChunk | null>;
+}
+
+export interface OpenWorldOptions {
+  /** What one chunk may cost (default DEFAULT_LOAD_LIMITS): each is decoded as one scene under them. */
+  limits?: LoadLimits;
+  signal?: AbortSignal;
+}
+
+/** Whether `name` (a file name, path or URL) names a world's index: its last segment is lod-meta.json, in any letter case. */
+export function isWorldIndexName(name: string): boolean {
+  return lastPathSegment(name).toLowerCase() === 'lod-meta.json';
+}
+
+/** Reads a world's index through `source` (its main file) and checks it; the chunks are read later, one by one. */
+export async function openWorld(source: SceneSource, options: OpenWorldOptions = {}): Promise<WorldFiles> {
+  const { signal } = options;
+  const limits = options.limits ?? DEFAULT_LOAD_LIMITS;
+  const name = lastPathSegment(source.name) || source.name;
+  signal?.throwIfAborted();
+  const bytes = await readBounded(await source.open(signal), Math.min(LOD_META_LIMITS.maxBytes, limits.maxBytes), name);
+  signal?.throwIfAborted();
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    throw new SplatFormatError(`${name}: not UTF-8 text`);
+  }
+  const index = parseLodMeta(text, name);
+  const usedSplats = usedSplatsOf(index);
+  const read = (path: string, used: number, signal?: AbortSignal) => readSogChunk(source, path, used, limits, signal);
+  return {
+    name,
+    index,
+    usedSplats,
+    readChunk: async (file, signal) => {
+      const path = index.filenames[file];
+      if (path === undefined) throw new RangeError(`${name} has no chunk file ${file} (it names ${index.filenames.length})`);
+      return read(path, usedSplats[file]!, signal);
+    },
+    readEnvironment: async (signal) => (index.environment === null ? null : read(index.environment, 0, signal)),
+  };
+}
+
+/** Per chunk file, the rows its runs reach: max(offset + count). The parser bounds each by SOG_MAX_SPLATS (< 2^32). */
+function usedSplatsOf(index: LodIndex): Uint32Array {
+  const used = new Uint32Array(index.filenames.length);
+  const pending: LodNode[] = [index.tree];
+  while (pending.length > 0) {
+    const node = pending.pop()!;
+    pending.push(...node.children);
+    for (const run of node.runs) if (run) used[run.file] = Math.max(used[run.file]!, run.offset + run.count);
+  }
+  return used;
+}
+
+/**
+ * Reads and decodes the SOG scene at `path` (relative to the index's
+ * folder), refusing one of fewer than `used` splats before its images are
+ * read.
+ *
+ * What a hostile chunk may cost: its meta.json is read up to
+ * SOG_META_MAX_BYTES; its count may be far past what the index's runs use
+ * (a chunk is decoded whole, only the used rows are uploaded), but
+ * decodeSog checks that count against `limits` before any image is read,
+ * each image's bytes against what that count needs and limits.maxBytes,
+ * and each image's pixels (from its header, before decoding) against 4 ×
+ * the count + 2^20. So one chunk costs at most what one scene within the
+ * load limits costs, however the index and the chunk lie; the stream
+ * reads a few at a time.
+ */
+async function readSogChunk(source: SceneSource, path: string, used: number, limits: LoadLimits, signal?: AbortSignal): Promise<ReadChunk> {
+  const folder = path.slice(0, path.lastIndexOf('/') + 1);
+  let bytes = 0;
+  const read = async (relative: string, maxBytes: number): Promise<Uint8Array> => {
+    signal?.throwIfAborted();
+    const data = await source.companion(relative, maxBytes, signal);
+    bytes += data.length;
+    return data;
+  };
+  try {
+    const layout = parseSogMeta(await read(path, SOG_META_MAX_BYTES));
+    if (layout.count < used) {
+      throw new SplatFormatError(`meta.json's count is ${layout.count.toLocaleString('en-US')} splats, but the index's runs in it reach ${used.toLocaleString('en-US')}`);
+    }
+    const cloud = await decodeSog(layout, (image, bound) => {
+      // The image's own name first: a URL or a step up is refused as written, not after joining.
+      const why = chunkPathError(image) ?? chunkPathError(`${folder}${image}`);
+      if (why) throw new SplatFormatError(`meta.json names the image '${image}', which ${why}`);
+      return read(`${folder}${image}`, bound.maxBytes);
+    }, { limits });
+    validateSplatCloud(cloud);
+    return { cloud, bytes };
+  } catch (error) {
+    // A read cut short by the signal fails in whatever it interrupted (the decoder wraps a reader's errors): it is a cancel.
+    signal?.throwIfAborted();
+    throw namingChunk(error, path);
+  }
+}
+
+/** `error` with its message headed by the chunk's path, of the same kind (a limit, a bad file, the source's own failure). */
+function namingChunk(error: unknown, path: string): Error {
+  const message = `chunk ${path}: ${error instanceof Error ? error.message : String(error)}`;
+  if (error instanceof SplatLimitError) return new SplatLimitError(message);
+  if (error instanceof SplatFormatError) return new SplatFormatError(message);
+  return new Error(message, { cause: error });
+}
