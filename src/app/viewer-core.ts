@@ -279,6 +279,8 @@ export class ViewerCore {
     const world = this.world!;
     world.update(params);
     if (world.scene !== this.scene) this.setShown(world.scene, new Float32Array(0), 0);
+    // The budget may have changed: the sort is sized by it (nothing is made when it has not).
+    else this.frame.setScene(world.scene, world.maxDrawn);
     params.shDegree = Math.min(params.shDegree, this.scene?.shDegree ?? 0);
     Object.assign(this.worldSettings, settings);
     this.worldSettings.sortMode = 'gpu';

@@ -116,7 +116,7 @@ export class ViewerFrames {
     const world = core.shownWorld;
     if (world) {
       const { chunks, chunksLoaded, bytesLoaded, inFlight, gpuBytes } = world.progress;
-      state.world = { budget: world.options.budget, drawnSplats: world.frame.drawnSplats, thresholdPx: world.frame.thresholdPx, chunks, chunksLoaded, bytesLoaded, inFlight, gpuBytes, settled: world.settled };
+      state.world = { budget: world.budget, drawnSplats: world.frame.drawnSplats, thresholdPx: world.frame.thresholdPx, chunks, chunksLoaded, bytesLoaded, inFlight, gpuBytes, settled: world.settled };
     } else {
       state.world = null;
     }

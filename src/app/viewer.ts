@@ -37,7 +37,8 @@ import { SyncCpuOrder, type CpuOrderSource } from '../sort/cpu-order-source';
 import { saveSplats, type SavedSplats, type ViewSelection } from './splat-selection';
 import { savedSceneName, writableFormat } from '../io/formats/save-formats';
 import type { FrameParameters } from '../render/frame-uniforms';
-import { WorldSession, worldOptionsFor, type WorldChunks } from './world-session';
+import { WorldSession, worldOptionsFor } from './world-session';
+import type { WorldOpening } from './world-opening';
 
 /** Loads a source: a worker in the browser, the file system in Node; rejects with an AbortError once `signal` aborts. */
 export type SceneLoader<S> = (
@@ -45,11 +46,8 @@ export type SceneLoader<S> = (
   options: { signal: AbortSignal; onProgress: (p: LoadProgressReport) => void; onPreview?: (cloud: SplatCloud) => void; limits: LoadLimits },
 ) => Promise<LoadedScene>;
 
-/**
- * Opens `source` as a Streamed SOG world (its index read, its chunks not
- * yet), or null when it is not one (a scene, for `load`).
- */
-export type WorldOpener<S> = (source: S, options: { signal: AbortSignal; limits: LoadLimits }) => Promise<WorldChunks> | null;
+/** The opening of `source` as a Streamed SOG world, or null when it is not one (a scene, for `load`). */
+export type WorldOpener<S> = (source: S) => WorldOpening | null;
 
 export interface ViewerOptions<S> {
   load: SceneLoader<S>;
@@ -138,10 +136,9 @@ export class Viewer<S> {
    * of it.
    */
   async open(source: S, options: OpenOptions): Promise<LoadOutcome> {
+    const world = this.openWorldOf?.(source);
+    if (world) return this.openWorld(world, options);
     this.worldOpening?.abort();
-    const worldOpening = new AbortController();
-    const world = this.openWorldOf?.(source, { signal: worldOpening.signal, limits: this.limits });
-    if (world) return this.openWorld(world, worldOpening, options);
     // The preview of a load this one replaces goes: the scene before it comes back.
     this.session.endPreview();
     const { name } = options;
@@ -179,7 +176,9 @@ export class Viewer<S> {
    * on its box, its chunks streamed as the camera needs them, under the
    * budget setting. Resolves to what became of the opening.
    */
-  private async openWorld(opening: Promise<WorldChunks>, controller: AbortController, options: OpenOptions): Promise<LoadOutcome> {
+  async openWorld(opening: WorldOpening, options: OpenOptions): Promise<LoadOutcome> {
+    this.worldOpening?.abort();
+    const controller = new AbortController();
     this.loads.cancel();
     this.session.endPreview();
     this.worldOpening = controller;
@@ -190,7 +189,7 @@ export class Viewer<S> {
     const started = performance.now();
     let outcome: LoadOutcome;
     try {
-      const files = await opening;
+      const files = await opening({ signal: controller.signal, limits: this.limits });
       controller.signal.throwIfAborted();
       const world = new WorldSession(this.core.device, files, worldOptionsFor(this.core.device, this.settings.worldBudget));
       world.onWarning = (text) => {
@@ -230,6 +229,11 @@ export class Viewer<S> {
     this.session.showLoaded(cloud, options, { bytes, loadMs });
     this.openedCloud = cloud;
     this.events.emit('opened', { name: options.name, cloud, warnings, keepError: options.keepError ?? false });
+  }
+
+  /** The world budget setting changed: the world on screen draws under the new one from the next frame. */
+  worldBudgetChanged(): void {
+    this.core.shownWorld?.setBudget(worldOptionsFor(this.core.device, this.settings.worldBudget).budget);
   }
 
   /** Makes what the sort difference view needs; frames show the picture until it is done. */

@@ -105,7 +105,7 @@ export class WorldSession {
   constructor(
     private readonly device: GPUDevice,
     readonly files: WorldChunks,
-    readonly options: WorldSessionOptions = WORLD_DEFAULTS,
+    private options: WorldSessionOptions = WORLD_DEFAULTS,
   ) {
     this.leaves = worldLeaves(files.index);
     this.stream = new ChunkStream<PooledChunk>(
@@ -123,9 +123,21 @@ export class WorldSession {
     this.stream.onFail = (file, reason) => this.onWarning?.(`${files.index.filenames[file]}: ${reason}`);
   }
 
+  /** Draws at most `budget` splats from the next update on. */
+  setBudget(budget: number): void {
+    if (budget === this.options.budget) return;
+    this.options = { ...this.options, budget };
+    this.lastView = null;
+  }
+
   /** The scene the frame draws: the pool (null until the first chunk arrived). */
   get scene(): GpuSplats | null {
     return this.pool?.scene ?? null;
+  }
+
+  /** The most splats a frame may draw (the setting). */
+  get budget(): number {
+    return this.options.budget;
   }
 
   /** The most splats a frame draws: what the projector and the sort are sized for. */

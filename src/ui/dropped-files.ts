@@ -10,8 +10,6 @@ import { isWorldIndexName } from '../io/lod/world-files';
 import type { SceneSource } from '../io/scene-source';
 import { folderSource, MAX_FOLDER_FILES, type FolderEntry } from '../io/web-scene-sources';
 
-export type { SceneSource };
-
 /** The parts of FileSystemEntry, FileSystemFileEntry and FileSystemDirectoryEntry a walk uses. */
 export interface DroppedEntry {
   readonly isDirectory: boolean;

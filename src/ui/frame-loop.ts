@@ -102,6 +102,8 @@ export class FrameLoop {
     const frame = viewer.core.frame;
     gui.showDifference(viewer.state.difference, s.view, s.view === 'pixel-order' ? frame.canShowPixelOrder : frame.canShowDifference);
     gui.showRenderer(viewer.state.renderer, viewer.state.order);
+    const world = viewer.state.world;
+    if (world) gui.showWorld(world);
     // Once, after every row is set: a row set after the redraw would show
     // one refresh late (the difference view's first count did, seconds late
     // on a software adapter).

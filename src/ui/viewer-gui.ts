@@ -14,7 +14,8 @@ import { describeScreenFilter, screenFilterFor, type AntiAliasingSetting, type S
 import { FLIP_UP_KEY } from './camera-input';
 import { el } from './overlays';
 import { ellipsizeMiddle } from './scene-names';
-import { describeRenderer } from './scene-facts';
+import { describeRenderer, formatBytes } from './scene-facts';
+import type { WorldState } from '../app/viewer-state';
 import type { RendererChoice } from '../app/renderer-policy';
 import { RENDERER_SETTINGS, type SplatOrder } from '../render/frame-renderer';
 import type { Bounds } from '../scene/splat-cloud';
@@ -148,6 +149,9 @@ export class ViewerGui {
     this.upHint.addEventListener('click', () => actions.flipUp());
     file.domElement.after(this.upHint);
     readOnly(scene, 'splats', 'splats');
+    const budgets = { auto: 'auto', '1M': 1_000_000, '2M': 2_000_000, '4M': 4_000_000, '8M': 8_000_000, '16M': 16_000_000 };
+    const budget = scene.add(settings, 'worldBudget', budgets).name('world budget').onChange(changed('worldBudget'));
+    budget.domElement.title = 'a Streamed SOG world (lod-meta.json): the most splats a frame draws; auto: 4M, 1M on small GPUs. Far regions draw coarser levels to stay under it';
     readOnly(scene, 'sceneSh', 'SH in file');
     readOnly(scene, 'fileSize', 'file size');
     readOnly(scene, 'loadTime', 'load time');
@@ -306,6 +310,14 @@ export class ViewerGui {
   }
 
   /** Shows the renderer drawing, for auto where its choice stands, and the order the pixels were blended in. */
+  /** A world's rows: the splats drawn against the budget, and its chunks and bytes loaded (the scene's file size row). */
+  showWorld(world: Readonly<WorldState>): void {
+    const count = (n: number) => n.toLocaleString('en-US');
+    this.set('splats', `${count(world.drawnSplats)} drawn`, `at most ${count(world.budget)} a frame (the world budget); levels coarser than 1 px of error are drawn where the budget needs it (now ${world.thresholdPx.toFixed(1)} px)`);
+    const way = world.inFlight > 0 ? `, ${world.inFlight} on the way` : world.settled ? '' : ', waiting';
+    this.set('fileSize', `${formatBytes(world.bytesLoaded)}: ${count(world.chunksLoaded)} of ${count(world.chunks)} chunks${way}`, `chunks loaded since the world opened (a chunk evicted and loaded again counts again); ${formatBytes(world.gpuBytes)} of GPU memory hold its splats`);
+  }
+
   showRenderer(choice: Readonly<RendererChoice>, order: SplatOrder): void {
     const { text, why } = describeRenderer(choice, order);
     this.set('renderer', text, why);

@@ -17,7 +17,8 @@ import type { CameraMode } from '../app/fly-motion';
 import { openFirstScene } from '../app/first-scene';
 import { flippedUpAxis } from '../app/up-axis';
 import { sceneName } from './scene-names';
-import { readDroppedFolder, type DroppedEntry, type SceneSource } from './dropped-files';
+import { readDroppedFolder, type DroppedEntry } from './dropped-files';
+import { worldOfSource } from '../app/world-opening';
 import { CAMERA_HELP, CameraInput, TOUCH_HELP } from './camera-input';
 import { DropZone, FilePicker, HelpOverlay, MessageOverlay, PAGE_KEY_LISTENER, ProgressBar, el, isTypingKey, reportGpuErrors } from './overlays';
 import { StatsPanels } from './stats-panels';
@@ -67,8 +68,6 @@ export class ViewerPage {
       this.viewer.cancel();
     });
   private readonly picker = new FilePicker((files) => void this.openFiles(files));
-  /** Opens a Streamed SOG world (a dropped folder's, for now); none: a dropped world is refused with a message. */
-  openWorldSource?: (source: SceneSource) => void | Promise<void>;
   private viewer!: PageViewer;
   private gui!: ViewerGui;
   private sharing!: ViewSharing;
@@ -176,7 +175,7 @@ export class ViewerPage {
     if (first.outcome === 'failed' && !viewer.state.scene) document.body.dataset.viewer = 'load-failed';
   }
 
-  /** Opens a dropped folder: a Streamed SOG world through openWorldSource, else its files as if dropped one by one. */
+  /** Opens a dropped folder: a Streamed SOG world, else its files as if dropped one by one. */
   private async openFolder(roots: DroppedEntry[]): Promise<void> {
     try {
       const dropped = await readDroppedFolder(roots);
@@ -184,8 +183,9 @@ export class ViewerPage {
         await this.openFiles(dropped.files);
         return;
       }
-      if (!this.openWorldSource) throw new Error('This viewer does not open Streamed SOG worlds (a lod-meta.json and its chunks)');
-      await this.openWorldSource(dropped.world);
+      const outcome = await this.viewer.openWorld(worldOfSource(dropped.world), { name: dropped.world.name });
+      // A local folder has no address a link could name.
+      if (outcome === 'opened') this.sharing.setSceneUrl(null);
     } catch (error) {
       this.messages.show('Could not open the folder', error instanceof Error ? error.message : String(error));
     }
@@ -236,6 +236,8 @@ export class ViewerPage {
     } else if (name === 'sortMode') {
       gui.setKeyBitsEnabled(s.sortMode !== 'cpu-counting16');
       gui.set('requestedSort', SORT_LABELS[s.sortMode]);
+    } else if (name === 'worldBudget') {
+      viewer.worldBudgetChanged();
     } else if (name === 'antiAliasing') {
       gui.showScreenFilter(s.antiAliasing, viewer.state.scene?.antiAliasing);
     } else if (name === 'view') {
