@@ -148,17 +148,40 @@ export class WorldChoice {
 
   /** What the world draws from `view` (see the file's header); the returned object is rewritten by the next call. */
   choose(view: WorldView, options: LodChoiceOptions): LodChoice {
-    const { levels, error, count, box, distance, pixels, inView, result } = this;
-    const wanted = result.wanted;
-    wanted.fill(-1);
+    const result = this.result;
+    result.wanted.fill(-1);
     this.residentState.fill(0);
     this.resident = options.resident;
-    const seen = this.tree.cull(view.planes, inView);
+    const seen = this.tree.cull(view.planes, this.inView);
+    let thresholdPx = options.thresholdPx;
+    let wantedSplats = this.levelsWithin(seen, view, thresholdPx);
+    let leftOut = 0;
+    if (wantedSplats > options.budget) {
+      thresholdPx = this.fittingThreshold(seen, thresholdPx, wantedSplats - options.budget);
+      wantedSplats = this.levelsAt(seen, thresholdPx);
+      // Even the coarsest levels are too many: the farthest leaves go (they are the smallest on screen).
+      if (wantedSplats > options.budget) [leftOut, wantedSplats] = this.leaveOutFarthest(seen, wantedSplats, options.budget);
+    }
+    result.drawnSplats = this.listDrawn(seen, view.pixelsPerUnit);
+    this.listFetches();
+    result.wantedSplats = wantedSplats;
+    result.thresholdPx = thresholdPx;
+    result.leftOut = leftOut;
+    return result;
+  }
+
+  /**
+   * Each leaf in view's distance, its errors in pixels from the coarsest
+   * level down to the one it wants (the coarsest within `thresholdPx`, else
+   * the finest it has); returns the splats wanted.
+   */
+  private levelsWithin(seen: number, view: WorldView, thresholdPx: number): number {
+    const { levels, error, count, box, distance, pixels, inView } = this;
+    const wanted = this.result.wanted;
     const ex = view.eye[0]!;
     const ey = view.eye[1]!;
     const ez = view.eye[2]!;
     const perUnit = view.pixelsPerUnit;
-    let thresholdPx = options.thresholdPx;
     let wantedSplats = 0;
     for (let k = 0; k < seen; k++) {
       const i = inView[k]!;
@@ -168,7 +191,6 @@ export class WorldChoice {
       const dz = Math.max(box[b + 2]! - ez, 0, ez - box[b + 5]!);
       const d = Math.sqrt(dx * dx + dy * dy + dz * dz);
       distance[i] = d;
-      // The coarsest level within the threshold, else the finest there is.
       let level = -1;
       for (let l = levels - 1; l >= 0; l--) {
         const e = error[i * levels + l]!;
@@ -181,15 +203,13 @@ export class WorldChoice {
       wanted[i] = level;
       if (level >= 0) wantedSplats += count[i * levels + level]!;
     }
-    let leftOut = 0;
-    if (wantedSplats > options.budget) {
-      thresholdPx = this.fittingThreshold(seen, thresholdPx, wantedSplats - options.budget);
-      wantedSplats = this.levelsAt(seen, thresholdPx);
-      // Even the coarsest levels are too many: the farthest leaves go (they are the smallest on screen).
-      if (wantedSplats > options.budget) [leftOut, wantedSplats] = this.leaveOutFarthest(seen, wantedSplats, options.budget);
-    }
+    return wantedSplats;
+  }
 
-    const draw = result.draw;
+  /** Lists what each wanted leaf shows (its wanted level if resident, else the nearest there is) and asks for the files it lacks; returns the splats drawn. */
+  private listDrawn(seen: number, perUnit: number): number {
+    const { levels, error, count, distance, inView, file } = this;
+    const { draw, wanted } = this.result;
     let drawn = 0;
     let drawnSplats = 0;
     for (let k = 0; k < seen; k++) {
@@ -206,18 +226,22 @@ export class WorldChoice {
       // than the one shown), then within the tier its value (nearer holes first; larger errors first).
       if (shown < 0) {
         this.ask(this.coarsestFile[i]!, 2, -distance[i]!);
-        this.ask(this.file[i * levels + level]!, 1, -distance[i]!);
-      } else this.ask(this.file[i * levels + level]!, 0, projected(error[i * levels + shown]!, distance[i]!, perUnit));
+        this.ask(file[i * levels + level]!, 1, -distance[i]!);
+      } else this.ask(file[i * levels + level]!, 0, projected(error[i * levels + shown]!, distance[i]!, perUnit));
     }
     draw.length = drawn;
+    return drawnSplats;
+  }
+
+  /** The files asked for, most needed first. */
+  private listFetches(): void {
     const { needTier, needValue, needed } = this;
-    result.fetch.length = 0;
-    result.fetch.push(...needed);
-    result.fetch.sort((a, b) => needTier[b]! - needTier[a]! || needValue[b]! - needValue[a]! || a - b);
+    const fetch = this.result.fetch;
+    fetch.length = 0;
+    fetch.push(...needed);
+    fetch.sort((a, b) => needTier[b]! - needTier[a]! || needValue[b]! - needValue[a]! || a - b);
     for (const f of needed) needTier[f] = -1;
     needed.length = 0;
-    Object.assign(result, { drawnSplats, wantedSplats, thresholdPx, leftOut });
-    return result;
   }
 
   /**
