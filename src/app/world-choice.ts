@@ -316,15 +316,13 @@ export class WorldChoice {
     const edge = -selectWeighted(keys, weights, seen, excess);
     let shed = 0;
     let leftOut = 0;
-    for (let pass = 0; pass < 2; pass++) {
-      for (let k = 0; k < seen; k++) {
-        const i = this.inView[k]!;
-        if (pass === 0 ? distance[i]! <= edge : distance[i] !== edge || shed >= excess) continue;
-        shed += splatsOf(i);
-        wanted[i] = -1;
-        leftOut++;
-      }
-    }
+    const leaveOut = (i: number) => {
+      shed += splatsOf(i);
+      wanted[i] = -1;
+      leftOut++;
+    };
+    for (let k = 0; k < seen; k++) if (distance[this.inView[k]!]! > edge) leaveOut(this.inView[k]!);
+    for (let k = 0; k < seen && shed < excess; k++) if (distance[this.inView[k]!] === edge) leaveOut(this.inView[k]!);
     return [leftOut, splats - shed];
   }
 
