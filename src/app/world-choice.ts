@@ -194,7 +194,7 @@ export class WorldChoice {
       let level = -1;
       for (let l = levels - 1; l >= 0; l--) {
         const e = error[i * levels + l]!;
-        if (e !== e) continue;
+        if (Number.isNaN(e)) continue;
         level = l;
         const p = projected(e, d, perUnit);
         pixels[i * levels + l] = p;
@@ -264,9 +264,9 @@ export class WorldChoice {
       if (from < 0) continue;
       for (let l = from + 1; l < levels; l++) {
         const p = pixels[i * levels + l]!;
-        if (error[i * levels + l]! !== error[i * levels + l]! || p > ceiling) continue;
+        if (Number.isNaN(error[i * levels + l]!) || p > ceiling) continue;
         let first = true;
-        for (let c = l + 1; c < levels && first; c++) first = error[i * levels + c]! !== error[i * levels + c]! || pixels[i * levels + c]! > p;
+        for (let c = l + 1; c < levels && first; c++) first = Number.isNaN(error[i * levels + c]!) || pixels[i * levels + c]! > p;
         if (!first) continue;
         keys[breakpoints] = p;
         weights[breakpoints++] = count[i * levels + from]! - count[i * levels + l]!;
@@ -287,7 +287,7 @@ export class WorldChoice {
       const from = wanted[i]!;
       if (from < 0) continue;
       for (let l = levels - 1; l > from; l--) {
-        if (error[i * levels + l]! === error[i * levels + l]! && pixels[i * levels + l]! <= thresholdPx) {
+        if (!Number.isNaN(error[i * levels + l]!) && pixels[i * levels + l]! <= thresholdPx) {
           wanted[i] = l;
           break;
         }

@@ -6,6 +6,12 @@
  * something of a leaf has arrived; and which chunk files to fetch next.
  * Pure and DOM-free: the camera, the index and what is resident in, runs to
  * draw and files to fetch out.
+ *
+ * A viewer makes `worldChoice(index)` once per world and calls its
+ * `choose(view, options)` each frame (world-choice.ts: the leaves in flat
+ * arrays, culling by the tree, the budget's threshold by one selection);
+ * `chooseLevels(worldLeaves(index), view, options)` gives the same with a
+ * result of its own.
  */
 import { mat4 } from 'gl-matrix';
 import { cameraMatrices, type CameraFile } from './camera-file';
@@ -75,8 +81,8 @@ const prepared = new WeakMap<readonly WorldLeaf[], WorldChoice>();
 
 /**
  * Chooses what `leaves` draw from `view` (see the file's header), with a
- * result of its own (WorldChoice.choose, copied). The leaves are read on
- * the first call and kept (they are not to change after it).
+ * result of its own (WorldChoice.choose's, its lists copied). The leaves
+ * are read on the first call and kept: they are not to change after it.
  */
 export function chooseLevels(leaves: readonly WorldLeaf[], view: WorldView, options: LodChoiceOptions): LodChoice {
   let choice = prepared.get(leaves);
