@@ -95,7 +95,7 @@ export class WorldChoice {
   /** Per file: 0 not asked this frame, 1 resident, 2 not. */
   private readonly residentState: Uint8Array;
   private resident: (file: number) => boolean = () => false;
-  /** Per file: its need's tier (−1: not needed) and value (see choose). */
+  /** Per file: its need's tier (−1: not needed) and value (see listDrawn), and the files needed. */
   private readonly needTier: Int8Array;
   private readonly needValue: Float64Array;
   private readonly needed: number[] = [];
@@ -152,6 +152,9 @@ export class WorldChoice {
     result.wanted.fill(-1);
     this.residentState.fill(0);
     this.resident = options.resident;
+    // Cleared here rather than after the fetch list, so that a call broken off (by `resident` throwing) leaves nothing behind.
+    for (const f of this.needed) this.needTier[f] = -1;
+    this.needed.length = 0;
     const seen = this.tree.cull(view.planes, this.inView);
     let thresholdPx = options.thresholdPx;
     let wantedSplats = this.levelsWithin(seen, view, thresholdPx);
@@ -240,8 +243,6 @@ export class WorldChoice {
     fetch.length = 0;
     fetch.push(...needed);
     fetch.sort((a, b) => needTier[b]! - needTier[a]! || needValue[b]! - needValue[a]! || a - b);
-    for (const f of needed) needTier[f] = -1;
-    needed.length = 0;
   }
 
   /**

@@ -180,6 +180,25 @@ describe('the prepared choice', () => {
     expect(prepared.choose(views[0]!, options).draw).toEqual(drawnFirst);
     first.draw.forEach((run, k) => expect(run).toBe(drawnFirst[k]));
   });
+  it('after a call that `resident` broke off, the next lists no file the broken one asked for', () => {
+    const index = randomWorld(random(12), true);
+    const leaves = worldLeaves(index);
+    const prepared = worldChoice(index);
+    const view = worldView({ width: 1280, height: 720, fovy_deg: 60, eye: [0, 150, 0], target: [0, 0, 0], up: [0, 0, -1], background: [0, 0, 0], sh_degree: 0 });
+    let consulted = 0;
+    const none = { thresholdPx: 1, budget: Infinity, resident: () => (consulted++, false) };
+    expect(prepared.choose(view, none).fetch.length).toBeGreaterThan(1);
+    // Broken off at the last file it asks about: by then it has asked for the others.
+    let asked = 0;
+    const breaking = (file: number) => {
+      if (++asked === consulted) throw new Error(`file ${file}: the GPU was lost`);
+      return false;
+    };
+    expect(() => prepared.choose(view, { ...none, resident: breaking })).toThrow('the GPU was lost');
+    const all = { ...none, resident: () => true };
+    expect(prepared.choose(view, all)).toEqual(plainChoice(leaves, view, all));
+    expect(prepared.choose(view, all).fetch).toEqual([]);
+  });
 });
 
 describe('culling by the tree', () => {
