@@ -8,13 +8,15 @@
  * process's CPU time over the same calls: on a machine shared with other
  * work, the wall clock's p95 is mostly time the process was not running.
  *
- *   npm run bench:build && node bench-dist/world-choice.mjs --index worlds/k50/world/lod-meta.json [--budget 4000000] [--resident all|coarsest|none]
+ *   npm run bench:build && node bench-dist/world-choice.mjs --index worlds/k50/world/lod-meta.json
+ *     [--budget 4000000] [--threshold 1] [--resident all|coarsest|none]
  *
- * Cameras, 1920×1080, 60° high, y up: "edge" above the middle of the far
- * z edge looking at the world's centre; "inside" in the middle, just over
+ * Cameras, 1920×1080, 60° high, y up: "edge" 20 units above the middle of
+ * the +z edge looking at the world's centre; "inside" in the middle, just over
  * the leaves' median top, looking along +x; "above" high over the centre
- * looking down. --resident says which chunk files count as on the GPU:
- * all, those of the coarsest level, or none.
+ * looking down. --threshold is the error asked for, in pixels; --resident
+ * says which chunk files count as on the GPU: all, those of the coarsest
+ * level, or none.
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
