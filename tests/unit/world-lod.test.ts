@@ -106,6 +106,18 @@ describe('the splat budget', () => {
     expect(nearestLeftOut).toBeGreaterThanOrEqual(farthestKept);
   });
 
+  it('among leaves as far as each other, leaves out the lower-numbered first, and no more than it must', () => {
+    // A row of 4 patches seen from far above its middle: the outer two are as far as each other, the inner two too.
+    const row = worldLeaves(groundWorld(4, 1));
+    const above = worldView(camera([20, 500, -5], [20, 0, -5.001]));
+    const leftOut = (budget: number) => chooseLevels(row, above, { thresholdPx: 1, budget, ...ALL_RESIDENT }).wanted;
+    expect([...leftOut(Infinity)]).toEqual([2, 2, 2, 2]);
+    expect([...leftOut(3 * COUNTS[2]!)]).toEqual([-1, 2, 2, 2]);
+    expect([...leftOut(2 * COUNTS[2]!)]).toEqual([-1, 2, 2, -1]);
+    expect([...leftOut(2 * COUNTS[2]! + 1)]).toEqual([-1, 2, 2, -1]);
+    expect([...leftOut(COUNTS[2]!)]).toEqual([-1, -1, 2, -1]);
+  });
+
   it('draws nothing behind the camera or outside the view', () => {
     const turned = chooseLevels(leaves, worldView(camera([40, 3, 2], [40, 3, 10])), { thresholdPx: 1, budget: Infinity, ...ALL_RESIDENT });
     expect(turned.draw).toEqual([]);

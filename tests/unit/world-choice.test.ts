@@ -1,0 +1,264 @@
+/**
+ * The prepared level choice (src/app/world-choice.ts and the two files it
+ * rests on) against the choice written plainly: every leaf tested against
+ * every plane, each leaf's level found by scanning its levels, the budget's
+ * threshold by trying every breakpoint in order. Random worlds, cameras,
+ * budgets and residency; the results must be equal, not close.
+ */
+import { describe, expect, it } from 'vitest';
+import type { CameraFile } from '../../src/app/camera-file';
+import { selectWeighted, fittingThreshold } from '../../src/app/world-budget';
+import { BoxTree } from '../../src/app/world-cull';
+import { chooseLevels, worldChoice, worldLeaves, worldView, type LodChoice, type LodChoiceOptions, type WorldLeaf, type WorldView } from '../../src/app/world-lod';
+import type { LodIndex, LodNode } from '../../src/io/lod/lod-meta';
+import { random } from '../support/up-scenes';
+
+type Vec3 = [number, number, number];
+
+/**
+ * A random world: a tree of boxes 1 to 4 children wide and up to 4 deep,
+ * each leaf with up to `levels` runs over `files` files; splats per level
+ * falling with the level where `monotone`, any otherwise; errors of the
+ * index's own on some leaves. Inner nodes' bounds in the index are left
+ * loose or too small on purpose: the choice must not trust them.
+ */
+function randomWorld(rand: () => number, monotone: boolean): LodIndex {
+  const levels = 1 + Math.floor(rand() * 4);
+  const files = 1 + Math.floor(rand() * 12);
+  const counts = new Array<number>(levels).fill(0);
+  let nodes = 0;
+  let leaves = 0;
+  const grow = (min: Vec3, max: Vec3, depth: number): LodNode => {
+    nodes++;
+    const path = `node ${nodes}`;
+    if (depth >= 4 || (depth > 0 && rand() < 0.3)) {
+      leaves++;
+      let count = 1 + Math.floor(rand() * 5000);
+      const runs = Array.from({ length: levels }, (_, level) => {
+        count = monotone ? Math.floor(count / (1 + rand() * 4)) : Math.floor(rand() * 5000);
+        if (rand() < 0.15 || count === 0) return null;
+        counts[level]! += count;
+        return { file: Math.floor(rand() * files), offset: 0, count };
+      });
+      const errors = rand() < 0.3 ? runs.map(() => rand() * 2) : null;
+      return { path, bound: { min, max }, children: [], runs, errors };
+    }
+    const children: LodNode[] = [];
+    for (let c = 0, wide = 1 + Math.floor(rand() * 4); c < wide; c++) {
+      const a = [0, 1, 2].map((axis) => min[axis]! + rand() * (max[axis]! - min[axis]!)) as Vec3;
+      const b = [0, 1, 2].map((axis) => min[axis]! + rand() * (max[axis]! - min[axis]!)) as Vec3;
+      children.push(grow(a.map((v, axis) => Math.min(v, b[axis]!)) as Vec3, a.map((v, axis) => Math.max(v, b[axis]!)) as Vec3, depth + 1));
+    }
+    const shrink = rand() < 0.3 ? 0.5 : 1;
+    return { path, bound: { min: min.map((v) => v * shrink) as Vec3, max: max.map((v) => v * shrink) as Vec3 }, children, runs: [], errors: null };
+  };
+  const tree = grow([-100, -20, -100], [100, 20, 100], 0);
+  return { levels, counts, filenames: Array.from({ length: files }, (_, f) => `0_${f}/meta.json`), environment: null, tree, nodes, leaves };
+}
+
+function randomView(rand: () => number): WorldView {
+  const at = (spread: number): Vec3 => [(rand() - 0.5) * spread, (rand() - 0.5) * spread * 0.3, (rand() - 0.5) * spread];
+  const camera: CameraFile = {
+    width: 640 + Math.floor(rand() * 1280), height: 360 + Math.floor(rand() * 720), fovy_deg: 20 + rand() * 80,
+    eye: at(rand() < 0.5 ? 150 : 400), target: at(100), up: [0, 1, 0], background: [0, 0, 0], sh_degree: 0,
+  };
+  return worldView(camera);
+}
+
+/** Whether any of the box may be in view: no plane has it all outside. */
+function boxInView(leaf: WorldLeaf, planes: Float64Array): boolean {
+  for (let p = 0; p < 6; p++) {
+    const [a, b, c, d] = [planes[4 * p]!, planes[4 * p + 1]!, planes[4 * p + 2]!, planes[4 * p + 3]!];
+    if (a * (a >= 0 ? leaf.max[0] : leaf.min[0]) + b * (b >= 0 ? leaf.max[1] : leaf.min[1]) + c * (c >= 0 ? leaf.max[2] : leaf.min[2]) + d < 0) return false;
+  }
+  return true;
+}
+
+const distanceTo = (leaf: WorldLeaf, eye: ArrayLike<number>) => Math.sqrt([0, 1, 2].reduce((sum, a) => sum + Math.max(leaf.min[a]! - eye[a]!, 0, eye[a]! - leaf.max[a]!) ** 2, 0));
+const pixelsOf = (error: number, distance: number, view: WorldView) => (error === 0 ? 0 : (error * view.pixelsPerUnit) / Math.max(distance, 1e-9));
+
+/** Each leaf in view's level at `thresholdPx` (−1 where out of view or without levels), its distance, and the splats wanted. */
+function levelsAt(leaves: readonly WorldLeaf[], view: WorldView, thresholdPx: number) {
+  const wanted = new Int32Array(leaves.length).fill(-1);
+  const distance = leaves.map((leaf) => distanceTo(leaf, view.eye));
+  const inView = leaves.flatMap((leaf, i) => (boxInView(leaf, view.planes) ? [i] : []));
+  let splats = 0;
+  for (const i of inView) {
+    const leaf = leaves[i]!;
+    const usable = leaf.errors.flatMap((e, level) => (e === null ? [] : [level]));
+    const within = usable.filter((level) => pixelsOf(leaf.errors[level]!, distance[i]!, view) <= thresholdPx);
+    wanted[i] = within.length > 0 ? Math.max(...within) : usable.length > 0 ? Math.min(...usable) : -1;
+    splats += leaf.runs[wanted[i]!]?.count ?? 0;
+  }
+  return { wanted, distance, inView, splats };
+}
+
+/** The choice written plainly: the budget's threshold by trying every breakpoint up to the ceiling in order. */
+function plainChoice(leaves: readonly WorldLeaf[], view: WorldView, options: LodChoiceOptions): LodChoice {
+  let thresholdPx = options.thresholdPx;
+  let at = levelsAt(leaves, view, thresholdPx);
+  if (at.splats > options.budget) {
+    let ceiling = Math.max(thresholdPx, 1) * 2;
+    while (ceiling < 1e12) ceiling *= 2;
+    const breakpoints = at.inView.flatMap((i) => leaves[i]!.errors.flatMap((e) => (e === null ? [] : [pixelsOf(e, at.distance[i]!, view)])));
+    const candidates = [...new Set(breakpoints)].filter((p) => p > thresholdPx && p <= ceiling).sort((a, b) => a - b);
+    thresholdPx = candidates.find((p) => levelsAt(leaves, view, p).splats <= options.budget) ?? ceiling;
+    at = levelsAt(leaves, view, thresholdPx);
+  }
+  const { wanted, distance, inView } = at;
+  let wantedSplats = at.splats;
+  let leftOut = 0;
+  const splatsOf = (i: number) => leaves[i]!.runs[wanted[i]!]?.count ?? 0;
+  for (const i of [...inView].sort((a, b) => distance[b]! - distance[a]!)) {
+    if (wantedSplats <= options.budget) break;
+    wantedSplats -= splatsOf(i);
+    wanted[i] = -1;
+    leftOut++;
+  }
+  const has = (i: number, level: number) => (leaves[i]!.runs[level]?.count ?? 0) > 0 && options.resident(leaves[i]!.runs[level]!.file);
+  const draw: LodChoice['draw'] = [];
+  const need = new Map<number, [number, number]>();
+  const ask = (file: number, tier: number, value: number) => {
+    const had = need.get(file);
+    if (!options.resident(file) && (!had || tier > had[0] || (tier === had[0] && value > had[1]))) need.set(file, [tier, value]);
+  };
+  for (const i of inView.filter((j) => wanted[j]! >= 0)) {
+    const leaf = leaves[i]!;
+    const level = wanted[i]!;
+    const levels = leaf.runs.map((_, l) => l);
+    const shown = has(i, level) ? level : (levels.find((l) => l > level && has(i, l)) ?? levels.reverse().find((l) => l < level && has(i, l)) ?? -1);
+    if (shown >= 0) draw.push({ leaf: i, level: shown, run: leaf.runs[shown]! });
+    if (shown === level) continue;
+    if (shown >= 0) ask(leaf.runs[level]!.file, 0, pixelsOf(leaf.errors[shown]!, distance[i]!, view));
+    else {
+      ask(leaf.runs[Math.max(...levels.filter((l) => (leaf.runs[l]?.count ?? 0) > 0))]!.file, 2, -distance[i]!);
+      ask(leaf.runs[level]!.file, 1, -distance[i]!);
+    }
+  }
+  const fetch = [...need].sort((a, b) => b[1][0] - a[1][0] || b[1][1] - a[1][1] || a[0] - b[0]).map(([file]) => file);
+  return { draw, drawnSplats: draw.reduce((sum, d) => sum + d.run.count, 0), wanted, wantedSplats, thresholdPx, leftOut, fetch };
+}
+
+describe('the prepared choice', () => {
+  it('equals the plain one on random worlds, cameras, budgets and residency, splats falling with the level or not', () => {
+    const rand = random(20261127);
+    let budgeted = 0;
+    let leftOut = 0;
+    for (let world = 0; world < 60; world++) {
+      const index = randomWorld(rand, world % 3 !== 0);
+      const leaves = worldLeaves(index);
+      const prepared = worldChoice(index);
+      for (let frame = 0; frame < 8; frame++) {
+        const view = randomView(rand);
+        const onGpu = new Set(index.filenames.map((_, f) => f).filter(() => rand() < 0.6));
+        const free = chooseLevels(leaves, view, { thresholdPx: 1, budget: Infinity, resident: () => true });
+        const options = { thresholdPx: 0.3 + rand() * 3, budget: rand() < 0.3 ? Infinity : Math.floor(rand() * free.wantedSplats * 1.2), resident: (f: number) => onGpu.has(f) };
+        const expected = plainChoice(leaves, view, options);
+        expect(chooseLevels(leaves, view, options)).toEqual(expected);
+        expect(prepared.choose(view, options)).toEqual(expected);
+        if (expected.thresholdPx > options.thresholdPx) budgeted++;
+        if (expected.leftOut > 0) leftOut++;
+      }
+    }
+    // The cases were all there: budgets that raised the threshold, and budgets that left leaves out.
+    expect(budgeted).toBeGreaterThan(50);
+    expect(leftOut).toBeGreaterThan(20);
+  });
+
+  it('rewrites one result in place; chooseLevels gives each call its own; a run drawn is the same object every frame', () => {
+    const index = randomWorld(random(7), true);
+    const prepared = worldChoice(index);
+    const leaves = worldLeaves(index);
+    const options = { thresholdPx: 1, budget: Infinity, resident: () => true };
+    const rand = random(11);
+    const views = [0, 1, 2].map(() => randomView(rand));
+    const first = prepared.choose(views[0]!, options);
+    const drawnFirst = [...first.draw];
+    const own = chooseLevels(leaves, views[0]!, options);
+    expect(prepared.choose(views[1]!, options)).toBe(first);
+    expect(own).toEqual(chooseLevels(leaves, views[0]!, options));
+    expect(prepared.choose(views[0]!, options).draw).toEqual(drawnFirst);
+    first.draw.forEach((run, k) => expect(run).toBe(drawnFirst[k]));
+  });
+  it('after a call that `resident` broke off, the next lists no file the broken one asked for', () => {
+    const index = randomWorld(random(12), true);
+    const leaves = worldLeaves(index);
+    const prepared = worldChoice(index);
+    const view = worldView({ width: 1280, height: 720, fovy_deg: 60, eye: [0, 150, 0], target: [0, 0, 0], up: [0, 0, -1], background: [0, 0, 0], sh_degree: 0 });
+    let consulted = 0;
+    const none = { thresholdPx: 1, budget: Infinity, resident: () => (consulted++, false) };
+    expect(prepared.choose(view, none).fetch.length).toBeGreaterThan(1);
+    // Broken off at the last file it asks about: by then it has asked for the others.
+    let asked = 0;
+    const breaking = (file: number) => {
+      if (++asked === consulted) throw new Error(`file ${file}: the GPU was lost`);
+      return false;
+    };
+    expect(() => prepared.choose(view, { ...none, resident: breaking })).toThrow('the GPU was lost');
+    const all = { ...none, resident: () => true };
+    expect(prepared.choose(view, all)).toEqual(plainChoice(leaves, view, all));
+    expect(prepared.choose(view, all).fetch).toEqual([]);
+  });
+});
+
+describe('culling by the tree', () => {
+  it('keeps the same leaves as testing every leaf, whatever the index says of its inner bounds', () => {
+    const rand = random(99);
+    for (let world = 0; world < 40; world++) {
+      const index = randomWorld(rand, true);
+      const leaves = worldLeaves(index);
+      const boxes = new Float64Array(leaves.flatMap((leaf) => [...leaf.min, ...leaf.max]));
+      const byTree = new BoxTree(boxes, index.tree);
+      const byLeaf = new BoxTree(boxes, null);
+      const out = new Int32Array(leaves.length);
+      for (let frame = 0; frame < 20; frame++) {
+        const view = randomView(rand);
+        const expected = leaves.flatMap((leaf, i) => (boxInView(leaf, view.planes) ? [i] : []));
+        expect([...out.subarray(0, byTree.cull(view.planes, out))]).toEqual(expected);
+        expect([...out.subarray(0, byLeaf.cull(view.planes, out))]).toEqual(expected);
+      }
+    }
+  });
+});
+
+describe('the budget\'s selection', () => {
+  /** The smallest key whose weights, with those of all smaller keys, reach `need`: by sorting. */
+  const sorted = (keys: number[], weights: number[], need: number) => {
+    const order = keys.map((_, j) => j).sort((a, b) => keys[a]! - keys[b]!);
+    let sum = 0;
+    for (const j of order) if ((sum += weights[j]!) >= need) return keys[j]!;
+    return Infinity;
+  };
+
+  it('finds what a sort finds: ties, zero weights, negative keys, keys spread over any number of octaves, and too little weight', () => {
+    const rand = random(5);
+    for (let trial = 0; trial < 300; trial++) {
+      const count = [3, 40, 300, 3000][trial % 4]!;
+      const spread = trial % 5 === 0 ? 600 : 20;
+      // Keys of one sign (a narrowing spans one sign's octaves) or of both.
+      const negative = [0, 1, 0.3][trial % 3]!;
+      const keys = Array.from({ length: count }, () => (rand() < 0.2 ? 4 : (rand() < negative ? -1 : 1) * 2 ** ((rand() - 0.5) * spread)));
+      const weights = Array.from({ length: count }, () => (rand() < 0.2 ? 0 : Math.floor(rand() * 1000)));
+      const total = weights.reduce((a, b) => a + b, 0);
+      // Half the time exactly what the keys up to one of them weigh: the sum reaches the need at a bucket's last key.
+      const upTo = keys[Math.floor(rand() * count)]!;
+      const exact = keys.reduce((sum, key, j) => sum + (key <= upTo ? weights[j]! : 0), 0);
+      const need = trial % 2 === 0 && exact > 0 ? exact : Math.max(1, Math.floor(rand() * total * 1.05));
+      expect(selectWeighted(new Float64Array(keys), new Float64Array(weights), count, need)).toBe(sorted(keys, weights, need));
+    }
+  });
+
+  it('sweeps in order where some breakpoint adds splats (a coarser level holding more)', () => {
+    const rand = random(6);
+    for (let trial = 0; trial < 200; trial++) {
+      const count = 1 + Math.floor(rand() * 400);
+      const pixels = Array.from({ length: count }, () => Math.floor(rand() * 50) / 4);
+      const shed = Array.from({ length: count }, () => Math.floor((rand() - 0.3) * 1000));
+      const need = 1 + Math.floor(rand() * 20000);
+      const order = pixels.map((_, j) => j).sort((a, b) => pixels[a]! - pixels[b]!);
+      let sum = 0;
+      const expected = order.find((j, k) => (sum += shed[j]!) >= need && pixels[order[k + 1]!] !== pixels[j]) ?? -1;
+      expect(fittingThreshold(new Float64Array(pixels), new Float64Array(shed), count, need)).toBe(expected < 0 ? Infinity : pixels[expected]);
+    }
+  });
+});
