@@ -13,7 +13,7 @@
  * `chooseLevels(worldLeaves(index), view, options)` gives the same with a
  * result of its own.
  */
-import { mat4 } from 'gl-matrix';
+import { mat4, type ReadonlyMat4, type ReadonlyVec3 } from 'gl-matrix';
 import { cameraMatrices, type CameraFile } from './camera-file';
 import type { LodIndex, LodNode } from '../io/lod/lod-meta';
 import { WorldChoice, type LodChoice, type LodChoiceOptions, type WorldLeaf, type WorldView } from './world-choice';
@@ -59,6 +59,26 @@ export function worldView(camera: CameraFile): WorldView {
   const view = mat4.create();
   const projection = mat4.create();
   cameraMatrices(camera, view, projection);
+  return frustumView({ view, projection, eye: camera.eye, height: camera.height, fovY: (camera.fovy_deg * Math.PI) / 180 });
+}
+
+/** The camera of a frame, as the choice needs it. */
+export interface WorldCamera {
+  view: ReadonlyMat4;
+  projection: ReadonlyMat4;
+  eye: ReadonlyVec3;
+  /** Pixels. */
+  height: number;
+  /** Vertical field of view, radians. */
+  fovY: number;
+}
+
+/**
+ * The view of a frame's own matrices (a lens shift moves the frustum: the
+ * viewer's beside overlays): the frustum's planes, and the pixels a unit
+ * spans at distance 1.
+ */
+export function frustumView({ view, projection, eye, height, fovY }: WorldCamera): WorldView {
   const m = mat4.multiply(mat4.create(), projection, view);
   // Rows of the clip transform (gl-matrix is column-major): left, right, bottom, top, near (z ≥ 0, WebGPU's depth range).
   const row = (r: number) => [m[r]!, m[4 + r]!, m[8 + r]!, m[12 + r]!];
@@ -68,7 +88,7 @@ export function worldView(camera: CameraFile): WorldView {
   combos.forEach((p, i) => planes.set(p, 4 * i));
   // No far plane (the projection's far is infinite): the sixth plane keeps everything.
   planes.set([0, 0, 0, 1], 20);
-  return { eye: camera.eye, planes, pixelsPerUnit: camera.height / (2 * Math.tan((camera.fovy_deg * Math.PI) / 360)) };
+  return { eye: [eye[0]!, eye[1]!, eye[2]!], planes, pixelsPerUnit: height / (2 * Math.tan(fovY / 2)) };
 }
 
 /** A world's choice made once, to call per frame: faster than chooseLevels, which copies its result. */

@@ -8,9 +8,8 @@
  * pool, whose scene the frame draws like any other. DOM-free: the viewer,
  * the render command, the tests and the world benchmark share it.
  */
-import { mat4, type ReadonlyMat4, type ReadonlyVec3 } from 'gl-matrix';
-import { cameraMatrices, type CameraFile } from './camera-file';
-import { chooseLevels, worldLeaves, type DrawnRun, type LodChoice, type WorldLeaf, type WorldView } from './world-lod';
+import type { CameraFile } from './camera-file';
+import { frustumView, worldChoice, worldView, type DrawnRun, type LodChoice, type WorldCamera, type WorldChoice, type WorldView } from './world-lod';
 import { ChunkNoRoomError, ChunkStream, type StreamProgress } from './world-stream';
 import { SplatPool, type PooledChunk, type PooledRun, type SplatPoolOptions } from '../scene/splat-pool';
 import { chunkLayout, storageBufferLimit, type GpuSplats } from '../scene/gpu-splats';
@@ -87,7 +86,8 @@ export interface WorldFrameFacts {
 }
 
 export class WorldSession {
-  private readonly leaves: WorldLeaf[];
+  private readonly chooser: WorldChoice;
+  private readonly resident = (file: number): boolean => this.stream.isResident(file);
   private readonly stream: ChunkStream<PooledChunk>;
   private pool: SplatPool | null = null;
   private lastView: WorldView | null = null;
@@ -107,7 +107,7 @@ export class WorldSession {
     readonly files: WorldChunks,
     private options: WorldSessionOptions = WORLD_DEFAULTS,
   ) {
-    this.leaves = worldLeaves(files.index);
+    this.chooser = worldChoice(files.index);
     this.stream = new ChunkStream<PooledChunk>(
       {
         load: (file, signal) => this.load(file, signal),
@@ -149,7 +149,7 @@ export class WorldSession {
     return { ...this.stream.progress, chunks: this.files.index.filenames.length, gpuBytes: this.pool?.bytes ?? 0 };
   }
 
-  /** The last update's choice. */
+  /** The last update's choice (its lists are the chooser's, overwritten by the next update). */
   get frame(): WorldFrameFacts {
     return this.facts;
   }
@@ -170,10 +170,7 @@ export class WorldSession {
 
   /** update() from a camera file. */
   updateCamera(camera: CameraFile): WorldFrameFacts {
-    const view = mat4.create();
-    const projection = mat4.create();
-    cameraMatrices(camera, view, projection);
-    return this.update({ view, projection, eye: camera.eye, height: camera.height, fovY: (camera.fovy_deg * Math.PI) / 180 });
+    return this.updateView(worldView(camera));
   }
 
   /**
@@ -182,13 +179,16 @@ export class WorldSession {
    * runs drawn.
    */
   update(frame: WorldCamera): WorldFrameFacts {
+    return this.updateView(frustumView(frame));
+  }
+
+  private updateView(view: WorldView): WorldFrameFacts {
     if (this.closed) return this.facts;
-    const view = frustumView(frame);
     if (this.lastView && sameView(view, this.lastView) && this.seenVersion === this.stream.version) return this.facts;
     this.lastView = view;
     this.seenVersion = this.stream.version;
     const stream = this.stream;
-    const choice = chooseLevels(this.leaves, view, { thresholdPx: this.options.thresholdPx, budget: this.maxDrawn, resident: (f) => stream.isResident(f) });
+    const choice = this.chooser.choose(view, { thresholdPx: this.options.thresholdPx, budget: this.maxDrawn, resident: this.resident });
     this.choice = choice;
     const drawnFiles = new Set<number>();
     // Files drawn only finer than wanted (standing in for a coarser level on its way).
@@ -243,35 +243,6 @@ export class WorldSession {
   private pagesFor(splats: number): number {
     return this.pool ? this.pool.pagesFor(splats) : Math.ceil(splats / (this.options.pool?.pageSplats ?? 1 << 14));
   }
-}
-
-/** The camera of a frame, as the choice needs it. */
-export interface WorldCamera {
-  view: ReadonlyMat4;
-  projection: ReadonlyMat4;
-  eye: ReadonlyVec3;
-  /** Pixels. */
-  height: number;
-  /** Vertical field of view, radians. */
-  fovY: number;
-}
-
-/**
- * The frustum's planes from the frame's own matrices (a lens shift moves
- * them: the viewer's beside overlays), and the pixels a unit spans at
- * distance 1.
- */
-export function frustumView({ view, projection, eye, height, fovY }: WorldCamera): WorldView {
-  const m = mat4.multiply(mat4.create(), projection, view);
-  // Rows of the clip transform (gl-matrix is column-major): left, right, bottom, top, near (z ≥ 0, WebGPU's depth range).
-  const row = (r: number) => [m[r]!, m[4 + r]!, m[8 + r]!, m[12 + r]!];
-  const [r0, r1, r2, r3] = [row(0), row(1), row(2), row(3)];
-  const combos = [r3.map((v, i) => v + r0[i]!), r3.map((v, i) => v - r0[i]!), r3.map((v, i) => v + r1[i]!), r3.map((v, i) => v - r1[i]!), r2];
-  const planes = new Float64Array(24);
-  combos.forEach((p, i) => planes.set(p, 4 * i));
-  // No far plane (the projection's far is infinite): the sixth plane keeps everything.
-  planes.set([0, 0, 0, 1], 20);
-  return { eye: [eye[0]!, eye[1]!, eye[2]!], planes, pixelsPerUnit: height / (2 * Math.tan(fovY / 2)) };
 }
 
 function sameView(a: WorldView, b: WorldView): boolean {
