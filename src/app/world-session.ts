@@ -11,7 +11,7 @@
 import type { CameraFile } from './camera-file';
 import { frustumView, worldChoice, worldView, type DrawnRun, type LodChoice, type WorldCamera, type WorldChoice, type WorldView } from './world-lod';
 import { ChunkNoRoomError, ChunkStream, type StreamProgress } from './world-stream';
-import { SplatPool, type PooledChunk, type PooledRun, type SplatPoolOptions } from '../scene/splat-pool';
+import { DEFAULT_PAGE_SPLATS, SplatPool, type PooledChunk, type PooledRun, type SplatPoolOptions } from '../scene/splat-pool';
 import { chunkLayout, storageBufferLimit, type GpuSplats } from '../scene/gpu-splats';
 import { PROJECTED_SPLAT } from '../render/frame-layouts';
 import type { ShDegree, SplatCloud } from '../scene/splat-cloud';
@@ -233,7 +233,11 @@ export class WorldSession {
     const probe = chunkLayout(0, shDegree, Math.min(this.options.pool?.maxChunkBytes ?? Infinity, storageBufferLimit(this.device)));
     const bytesPerSplat = probe.bytesPerSplat + PROJECTOR_BYTES_PER_SPLAT;
     const recordsFit = Math.floor(storageBufferLimit(this.device) / PROJECTED_SPLAT.size);
-    const capacity = Math.min(Math.floor(this.options.memoryBytes / bytesPerSplat), Math.ceil(RESIDENT_OVER_BUDGET * this.options.budget), probe.maxSplats, recordsFit);
+    // Never more than the whole world (in pages: each chunk rounds up to one).
+    const pageSplats = Math.min(this.options.pool?.pageSplats ?? DEFAULT_PAGE_SPLATS, probe.chunkSplats);
+    let whole = 0;
+    for (const used of this.files.usedSplats) whole += Math.ceil(used / pageSplats) * pageSplats;
+    const capacity = Math.min(Math.floor(this.options.memoryBytes / bytesPerSplat), Math.ceil(RESIDENT_OVER_BUDGET * this.options.budget), probe.maxSplats, recordsFit, whole);
     const pool = new SplatPool(this.device, capacity, shDegree, `World(${this.files.name})`, this.options.pool);
     this.stream.setMemoryBudget(Math.floor(POOL_BUDGET_SHARE * pool.pages), pool.pages);
     return pool;
@@ -241,7 +245,7 @@ export class WorldSession {
 
   /** Pages a chunk of `splats` takes (before the pool is made: at the page size asked for). */
   private pagesFor(splats: number): number {
-    return this.pool ? this.pool.pagesFor(splats) : Math.ceil(splats / (this.options.pool?.pageSplats ?? 1 << 14));
+    return this.pool ? this.pool.pagesFor(splats) : Math.ceil(splats / (this.options.pool?.pageSplats ?? DEFAULT_PAGE_SPLATS));
   }
 }
 
