@@ -17,9 +17,10 @@
  *
  * A part is built in a folder of its own and renamed when whole, and the
  * decimated levels are kept, so a build cut short goes on where it
- * stopped; out/build.json (the printed line) is written last, and a
- * finished world with the same options is not built again. Prints one
- * JSON line:
+ * stopped (out/plan.json records the options it was made for: another
+ * plan starts the parts again); out/build.json (the printed line) is
+ * written last, and a finished world with the same options is not built
+ * again. Prints one JSON line:
  *   {scene, copies, levels, jobs, chunkThousands, counts, splats, chunks, leaves, bytes, seconds, phases, index}
  *
  *   node bench-dist/make-world.mjs --scene ../shared/scenes/inria_karangkidul_1M_sh0_decoded.ply \
@@ -27,13 +28,13 @@
  *
  * Options: --chunk K (splats a chunk holds before it is split, in thousands;
  * default 256), --workers W (splat-transform's encoding threads per job;
- * default: the cores shared among the jobs), --decode (the check also
+ * default: the cores shared among the jobs, rounded up), --decode (the check also
  * decodes every chunk).
  */
 import { parseArgs } from 'node:util';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { availableParallelism } from 'node:os';
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { loadSceneFile } from '../src/io/node-scene-source';
 import { nodeLoadLimits } from '../src/app/node-viewer';
@@ -63,7 +64,8 @@ const levels = wholeNumber('levels', args.levels!, 1);
 // A root holds at most 64 children (LOD_META_LIMITS.maxChildren): one a job.
 const jobs = Math.min(wholeNumber('jobs', args.jobs!, 1), copies, 64);
 const chunkThousands = wholeNumber('chunk', args.chunk!, 1);
-const workers = args.workers ? wholeNumber('workers', args.workers, 0) : Math.max(1, Math.floor(availableParallelism() / jobs));
+// Rounded up: a job's main thread waits on the GPU and the disk part of the time.
+const workers = args.workers ? wholeNumber('workers', args.workers, 0) : Math.ceil(availableParallelism() / jobs);
 const out = resolve(args.out);
 const worldDir = join(out, 'world');
 const done = join(out, 'build.json');
@@ -75,6 +77,17 @@ if (same && Object.entries(options).every(([key, value]) => same[key] === value)
   process.exit(0);
 }
 rmSync(done, { force: true });
+// What is already in `out` was made for these options, or is removed: parts cut for other copies or
+// chunks, and levels of another scene.
+const planPath = join(out, 'plan.json');
+const plan = existsSync(planPath) ? JSON.parse(readFileSync(planPath, 'utf8')) as Record<string, unknown> : null;
+if (plan && Object.entries(options).some(([key, value]) => plan[key] !== value)) {
+  rmSync(join(out, 'world'), { recursive: true, force: true });
+  const stale = (name: string) => name.startsWith('part-') || (plan.scene !== options.scene && name.startsWith('level-'));
+  if (existsSync(out)) for (const name of readdirSync(out)) if (stale(name)) rmSync(join(out, name), { force: true });
+}
+mkdirSync(out, { recursive: true });
+writeFileSync(planPath, JSON.stringify(options));
 const started = performance.now();
 const seconds = (since: number) => Math.round((performance.now() - since) / 100) / 10;
 const say = (what: string) => console.error(`[make-world ${seconds(started)} s] ${what}`);
@@ -86,12 +99,12 @@ const SWIFTSHADER = '/usr/lib/chromium/vk_swiftshader_icd.json';
 if (!process.env.VK_ICD_FILENAMES && !process.env.VK_DRIVER_FILES && existsSync(SWIFTSHADER)) process.env.VK_ICD_FILENAMES = SWIFTSHADER;
 const env = { ...process.env };
 
-// A build stopped from outside (timeout, Ctrl-C) stops its splat-transform processes too: left running,
-// they would go on writing files the next build writes again.
+// A build that stops (stopped from outside, or a part failed) stops its splat-transform processes too:
+// left running, they would go on writing files the next build writes again.
 const running = new Set<ChildProcess>();
+process.on('exit', () => running.forEach((child) => child.kill('SIGKILL')));
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {
   process.on(signal, () => {
-    for (const child of running) child.kill('SIGKILL');
     say(`stopped (${signal}); a rerun goes on from the parts and levels already whole`);
     process.exit(130);
   });

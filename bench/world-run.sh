@@ -22,7 +22,7 @@
 # from the parts already whole. The log: worlds/big.log, and $OUT/world-build.log where OUT is set.
 # COPIES (100), LEVELS (3), JOBS (10: one row of the 10×10 grid each, so the parts' boxes do not
 # overlap), CHUNK (256, thousands of splats a chunk), WORKERS (default:
-# the cores shared among the jobs) and SCENE (a scene file instead of the carried one) change it.
+# the cores shared among the jobs, rounded up) and SCENE (a scene file instead of the carried one) change it.
 #
 # On SwiftShader, for a check of the whole chain at a small size (make-world's --decode also decodes
 # every chunk):
