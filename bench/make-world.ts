@@ -3,91 +3,186 @@
  * one scene, for the world benchmark and for trying the viewer: `copies`
  * copies of a real scene on a square grid in the x–z plane (as
  * bench/replicate.ts lays them out) at `levels` levels of detail. Level l
- * is the scene decimated to 1/4^l of its splats by splat-transform (its
- * decimation runs on WebGPU: SwiftShader's driver is used where no other
- * is named), placed like level 0. Each copy of each level is written as a
- * PLY of its own (splat-transform joins sources of one space only), and
- * splat-transform cuts the tagged copies into chunks and writes the index.
- * The folder keeps the PLYs (a rerun reuses them); the world is its
- * world/ folder. State in results that the world
- * is replicated. Prints one JSON line:
- *   {scene, copies, levels, counts, splats, chunks, bytes, seconds, index}
+ * is level l-1 decimated to a quarter of its splats by splat-transform (on
+ * WebGPU: SwiftShader's driver where no other is named), made once and
+ * placed like level 0. State in results that the world is replicated.
+ *
+ * The copies are split into `jobs` groups of neighbouring rows, each built
+ * as a world of its own by splat-transform processes of its own, all at
+ * once: per level, one PLY of the group's copies (splat-transform shifts
+ * each input and writes them joined; it cuts into chunks only sources of
+ * one space, so the shifts are baked first), then the group's chunks and
+ * index in world/part-j/. bench/world-merge.ts joins the parts' indexes
+ * into world/lod-meta.json and checks that every chunk it names is there.
+ *
+ * A part is built in a folder of its own and renamed when whole, and the
+ * decimated levels are kept, so a build cut short goes on where it
+ * stopped (out/plan.json records the options it was made for: another
+ * plan starts the parts again); out/build.json (the printed line) is
+ * written last, and a finished world with the same options is not built
+ * again. Prints one JSON line:
+ *   {scene, copies, levels, jobs, chunkThousands, counts, splats, chunks, leaves, bytes, seconds, phases, index}
  *
  *   node bench-dist/make-world.mjs --scene ../shared/scenes/inria_karangkidul_1M_sh0_decoded.ply \
- *     --copies 50 --levels 3 --out worlds/karangkidul-50
+ *     --copies 100 --levels 3 --jobs 8 --out worlds/big
+ *
+ * Options: --chunk K (splats a chunk holds before it is split, in thousands;
+ * default 256), --workers W (splat-transform's encoding threads per job;
+ * default: the cores shared among the jobs, rounded up), --decode (the check also
+ * decodes every chunk).
  */
 import { parseArgs } from 'node:util';
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { availableParallelism } from 'node:os';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { loadSceneFile } from '../src/io/node-scene-source';
 import { nodeLoadLimits } from '../src/app/node-viewer';
-import { parseLodMeta } from '../src/io/lod/lod-meta';
-import { writeInriaPly } from '../src/io/writers/inria-ply';
 import { gridShifts } from './replicate';
 import { wholeNumber } from './bench-options';
 import { SPLAT_TRANSFORM_CLI } from './splat-transform';
+import { checkWorld, mergeWorlds } from './world-merge';
 
 const { values: args } = parseArgs({
   options: {
     scene: { type: 'string' },
     copies: { type: 'string', default: '50' },
     levels: { type: 'string', default: '3' },
+    jobs: { type: 'string', default: '1' },
+    // 256K splats a chunk: a chunk is the unit the GPU pool loads and evicts, and at splat-transform's
+    // default (512K) a 4M-splat budget holds only eight of them; 256K halves what one drawn leaf pins
+    // while keeping the chunks of a 100-copy world to about 600 (each a fetch and a meta.json).
+    chunk: { type: 'string', default: '256' },
+    workers: { type: 'string' },
+    decode: { type: 'boolean', default: false },
     out: { type: 'string' },
   },
 });
 if (!args.scene || !args.out) throw new Error('make-world needs --scene FILE and --out FOLDER');
 const copies = wholeNumber('copies', args.copies!, 1);
 const levels = wholeNumber('levels', args.levels!, 1);
+// A root holds at most 64 children (LOD_META_LIMITS.maxChildren): one a job.
+const jobs = Math.min(wholeNumber('jobs', args.jobs!, 1), copies, 64);
+const chunkThousands = wholeNumber('chunk', args.chunk!, 1);
+// Rounded up: a job's main thread waits on the GPU and the disk part of the time.
+const workers = args.workers ? wholeNumber('workers', args.workers, 0) : Math.ceil(availableParallelism() / jobs);
 const out = resolve(args.out);
-const started = performance.now();
-mkdirSync(out, { recursive: true });
+const worldDir = join(out, 'world');
+const done = join(out, 'build.json');
+const options = { scene: basename(args.scene), copies, levels, jobs, chunkThousands };
 
-// Set before anything opens a GPU: this process's load limits, and splat-transform's decimation.
-const SWIFTSHADER = '/usr/lib/chromium/vk_swiftshader_icd.json';
-if (!process.env.VK_ICD_FILENAMES && existsSync(SWIFTSHADER)) process.env.VK_ICD_FILENAMES = SWIFTSHADER;
-const env = { ...process.env };
-const splatTransform = (argv: string[]) => execFileSync(process.execPath, [SPLAT_TRANSFORM_CLI, '--no-tty', ...argv], { env, stdio: ['ignore', 'ignore', 'inherit'] });
-
-// The grid from the scene's own extent (robust to stray splats).
-const limits = await nodeLoadLimits();
-const { cloud } = await loadSceneFile(args.scene, { limits });
-const shifts = gridShifts(cloud, copies);
-
-const levelFiles = [resolve(args.scene)];
-for (let level = 1; level < levels; level++) {
-  const file = join(out, `level-${level}.ply`);
-  if (!existsSync(file)) splatTransform([levelFiles[0]!, '--decimate', `${100 / 4 ** level}%`, file]);
-  levelFiles.push(file);
+const same = existsSync(done) && JSON.parse(readFileSync(done, 'utf8')) as Record<string, unknown>;
+if (same && Object.entries(options).every(([key, value]) => same[key] === value)) {
+  console.log(JSON.stringify({ ...same, reused: true }));
+  process.exit(0);
 }
-// splat-transform concatenates sources of one space only: each copy of each level is written, shifted, as a PLY of its own.
-const inputs: string[] = [];
-for (const [level, file] of levelFiles.entries()) {
-  const source = level === 0 ? cloud : (await loadSceneFile(file, { limits })).cloud;
-  const original = source.positions.slice();
-  shifts.forEach(([dx, dz], copy) => {
-    for (let i = 0; i < source.count; i++) {
-      source.positions[3 * i] = original[3 * i]! + dx;
-      source.positions[3 * i + 2] = original[3 * i + 2]! + dz;
-    }
-    const shifted = join(out, `copy-${copy}-level-${level}.ply`);
-    if (!existsSync(shifted)) writeFileSync(shifted, writeInriaPly(source));
-    inputs.push(shifted, '--tag-lod', String(level));
+rmSync(done, { force: true });
+// What is already in `out` was made for these options, or is removed: parts cut for other copies or
+// chunks, and levels of another scene.
+const planPath = join(out, 'plan.json');
+const plan = existsSync(planPath) ? JSON.parse(readFileSync(planPath, 'utf8')) as Record<string, unknown> : null;
+if (plan && Object.entries(options).some(([key, value]) => plan[key] !== value)) {
+  rmSync(join(out, 'world'), { recursive: true, force: true });
+  const stale = (name: string) => name.startsWith('part-') || (plan.scene !== options.scene && name.startsWith('level-'));
+  if (existsSync(out)) for (const name of readdirSync(out)) if (stale(name)) rmSync(join(out, name), { force: true });
+}
+mkdirSync(out, { recursive: true });
+writeFileSync(planPath, JSON.stringify(options));
+const started = performance.now();
+const seconds = (since: number) => Math.round((performance.now() - since) / 100) / 10;
+const say = (what: string) => console.error(`[make-world ${seconds(started)} s] ${what}`);
+mkdirSync(worldDir, { recursive: true });
+
+// Set before anything opens a GPU: this process's load limits, and splat-transform's work. A driver
+// named either way (VK_DRIVER_FILES is what the GPU machine's kit sets) is kept.
+const SWIFTSHADER = '/usr/lib/chromium/vk_swiftshader_icd.json';
+if (!process.env.VK_ICD_FILENAMES && !process.env.VK_DRIVER_FILES && existsSync(SWIFTSHADER)) process.env.VK_ICD_FILENAMES = SWIFTSHADER;
+const env = { ...process.env };
+
+// A build that stops (stopped from outside, or a part failed) stops its splat-transform processes too:
+// left running, they would go on writing files the next build writes again.
+const running = new Set<ChildProcess>();
+process.on('exit', () => running.forEach((child) => child.kill('SIGKILL')));
+for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+  process.on(signal, () => {
+    say(`stopped (${signal}); a rerun goes on from the parts and levels already whole`);
+    process.exit(130);
   });
 }
-const index = join(out, 'world', 'lod-meta.json');
-splatTransform([...inputs, index]);
 
-const world = parseLodMeta(readFileSync(index, 'utf8'), index);
-let bytes = 0;
-const walk = (dir: string) => {
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    if (entry.isDirectory()) walk(join(dir, entry.name));
-    else bytes += statSync(join(dir, entry.name)).size;
+/**
+ * One splat-transform run writing `output`: a PLY under a temporary name first, so a PLY there is
+ * whole (an index must be named lod-meta.json: its folder is renamed instead).
+ */
+function splatTransform(inputs: string[], output: string, extra: string[] = []): Promise<void> {
+  const partial = output.endsWith('.ply') ? join(dirname(output), `partial-${basename(output)}`) : output;
+  return new Promise((finished, failed) => {
+    const child = spawn(process.execPath, [SPLAT_TRANSFORM_CLI, '--no-tty', '--quiet', '--overwrite', ...inputs, partial, ...extra], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+    running.add(child);
+    child.on('error', failed);
+    child.on('exit', (code, signal) => {
+      running.delete(child);
+      if (code !== 0) return failed(new Error(`splat-transform → ${output} failed (${signal ?? `exit ${code}`})`));
+      if (partial !== output) renameSync(partial, output);
+      finished();
+    });
+  });
+}
+const phases: Record<string, number> = {};
+async function phase<T>(name: string, work: () => Promise<T>): Promise<T> {
+  const since = performance.now();
+  const result = await work();
+  phases[name] = seconds(since);
+  say(`${name}: ${phases[name]} s`);
+  return result;
+}
+
+// Level 0 as a PLY (splat-transform joins and decimates PLYs; the scene may come compressed, as .sog or .spz).
+const scene = resolve(args.scene);
+const level0 = scene.endsWith('.ply') ? scene : join(out, 'level-0.ply');
+if (!existsSync(level0)) await phase('unpack', () => splatTransform([scene], level0));
+const levelFiles = [level0, ...Array.from({ length: levels - 1 }, (_, l) => join(out, `level-${l + 1}.ply`))];
+// Each level from the one before (a quarter of it: a 1M-splat level 2 took 4 minutes of SwiftShader from
+// level 0), while the grid is measured; made once for every job.
+async function decimate(): Promise<void> {
+  for (let level = 1; level < levels; level++) {
+    if (!existsSync(levelFiles[level]!)) await splatTransform([levelFiles[level - 1]!, '--decimate', '25%'], levelFiles[level]!);
   }
-};
-walk(dirname(index));
-console.log(JSON.stringify({
-  scene: basename(args.scene), copies, levels, counts: world.counts, splats: world.counts.reduce((a, b) => a + b, 0),
-  chunks: world.filenames.length, leaves: world.leaves, bytes, seconds: Math.round((performance.now() - started) / 1000), index,
-}));
+}
+const decimated = phase('decimate', decimate);
+// The grid from the scene's own extent (robust to stray splats).
+const limits = await nodeLoadLimits();
+const shifts = gridShifts((await loadSceneFile(level0, { limits })).cloud, copies);
+await decimated;
+
+/** Part j: copies [first, end) as a world in world/part-j (built under a temporary name, renamed when whole). */
+async function buildPart(j: number, first: number, end: number): Promise<void> {
+  const part = join(worldDir, `part-${j}`);
+  if (existsSync(join(part, 'lod-meta.json'))) return;
+  const building = join(worldDir, `building-${j}`);
+  rmSync(building, { recursive: true, force: true });
+  const tagged: string[] = [];
+  for (const [level, file] of levelFiles.entries()) {
+    const joined = join(out, `part-${j}-level-${level}.ply`);
+    // splat-transform's -t moves splats in its own space, PLY's turned half a turn about z: x and y change sign.
+    const inputs = shifts.slice(first, end).flatMap(([dx, dz]) => [file, '--translate', `${-dx},0,${dz}`]);
+    if (!existsSync(joined)) await splatTransform(inputs, joined);
+    tagged.push(joined, '--tag-lod', String(level));
+  }
+  await splatTransform(tagged, join(building, 'lod-meta.json'), ['--lod-chunk-count', String(chunkThousands), '--max-workers', String(workers)]);
+  renameSync(building, part);
+  for (let level = 0; level < levels; level++) rmSync(join(out, `part-${j}-level-${level}.ply`), { force: true });
+  say(`part ${j} (copies ${first}–${end - 1}) built`);
+}
+const bounds = Array.from({ length: jobs + 1 }, (_, j) => Math.round((j * copies) / jobs));
+const parts = Array.from({ length: jobs }, (_, j) => `part-${j}`);
+await phase('parts', () => Promise.all(parts.map((_, j) => buildPart(j, bounds[j]!, bounds[j + 1]!))));
+const index = await phase('merge', async () => mergeWorlds(worldDir, parts));
+const { world, bytes } = await phase('check', () => checkWorld(index, args.decode));
+
+const line = JSON.stringify({
+  ...options, counts: world.counts, splats: world.counts.reduce((a, b) => a + b, 0), chunks: world.filenames.length,
+  leaves: world.leaves, bytes, seconds: seconds(started), phases, workers, index,
+});
+writeFileSync(done, line + '\n');
+console.log(line);
