@@ -1,0 +1,225 @@
+/**
+ * World benchmark under Node: a Streamed SOG world (lod-meta.json on local
+ * disk) opened cold and driven along a camera path at 1920×1080 through
+ * the viewer's own world session (level choice, chunk stream, page pool)
+ * and frame (projector → GPU radix sort → the tile renderer), chunks read
+ * and decoded as the camera asks for them. One JSON line each:
+ *
+ *   {kind: 'start', pipelinesMs}        device, frame and sort made (the viewer's own start, before any world)
+ *   {kind: 'first', firstPictureMs}     from opening the index to the first frame with splats, done on the GPU
+ *   {kind: 'path', frames, frameMs: {p50, p95, max}, projectMs, sortMs, renderMs (p50s), drawn: {p50, max},
+ *     budget, bytesFetched, chunksLoaded, evicted, cancelled, gpuBytes: {pool, all}, wallMs: {p50, p95}}
+ *   {kind: 'psnr', view, budgetedDrawn, fullDrawn, psnr}   at sample cameras where the full detail fits
+ *
+ * frameMs is the GPU time of a frame's passes (timestamp queries: project
+ * + sort + render); wallMs the CPU's time around it (the choice, the mask,
+ * the uploads of chunks that arrived, and waiting for the GPU), not
+ * counting the decoding of chunks, which runs between frames. gpuBytes.all
+ * counts every buffer and texture the process holds when the path ends
+ * (device.createBuffer and createTexture, less what was destroyed).
+ *
+ *   npm run bench:build && node bench-dist/bench-world.mjs --index worlds/big/world/lod-meta.json \
+ *     [--frames 600] [--width 1920 --height 1080] [--budget 4000000] [--hold-ms 20] [--psnr-views 3] [--full-limit 40000000]
+ *
+ * The path flies over the world's tree box: from above one corner, at a
+ * tenth of its width over its middle height, across to the opposite
+ * corner, looking ahead and down. The PSNR compares, at --psnr-views
+ * cameras along it, the picture under the budget at the default threshold
+ * with the full detail (every leaf at its finest level, no budget), where
+ * that is at most --full-limit splats.
+ */
+import { parseArgs } from 'node:util';
+import { createNodeGpuContext } from '../src/gpu/node-gpu';
+import { nodeFileSource } from '../src/io/node-scene-source';
+import { openWorld } from '../src/io/lod/world-files';
+import { nodeLoadLimits } from '../src/app/node-viewer';
+import { SplatFrame } from '../src/app/splat-frame';
+import { GpuSortOrder } from '../src/app/gpu-sort-order';
+import { WorldSession, WORLD_DEFAULTS, type WorldChunks } from '../src/app/world-session';
+import { renderOffscreen, OFFSCREEN_FORMAT } from '../src/app/offscreen-render';
+import { cameraMatrices, type CameraFile } from '../src/app/camera-file';
+import type { FrameParameters } from '../src/render/frame-uniforms';
+import { psnr } from '../src/render/picture-compare';
+import { quantile } from './stable-timing';
+import { wholeNumber } from './bench-options';
+import { GpuClockHold } from './clock-hold';
+import { mat4, vec3 } from 'gl-matrix';
+
+const { values: args } = parseArgs({
+  options: {
+    index: { type: 'string' },
+    frames: { type: 'string', default: '600' },
+    width: { type: 'string', default: '1920' },
+    height: { type: 'string', default: '1080' },
+    budget: { type: 'string', default: String(WORLD_DEFAULTS.budget) },
+    'hold-ms': { type: 'string', default: '20' },
+    'psnr-views': { type: 'string', default: '3' },
+    'full-limit': { type: 'string', default: '40000000' },
+  },
+});
+if (!args.index) throw new Error('bench-world needs --index PATH/lod-meta.json');
+const frames = wholeNumber('frames', args.frames!, 2);
+const width = wholeNumber('width', args.width!, 16);
+const height = wholeNumber('height', args.height!, 16);
+const budget = wholeNumber('budget', args.budget!, 1);
+const holdMs = wholeNumber('hold-ms', args['hold-ms']!, 0);
+const psnrViews = wholeNumber('psnr-views', args['psnr-views']!, 0);
+const fullLimit = wholeNumber('full-limit', args['full-limit']!, 1);
+const print = (line: Record<string, unknown>) => console.log(JSON.stringify(line));
+
+const started = performance.now();
+const { device } = await createNodeGpuContext('bench-world');
+const memory = trackGpuMemory(device);
+const [frame, order, hold] = await Promise.all([SplatFrame.create(device, OFFSCREEN_FORMAT), GpuSortOrder.create(device), GpuClockHold.create(device, holdMs)]);
+await frame.prepareTiles();
+print({ kind: 'start', pipelinesMs: performance.now() - started, adapter: (device as { adapterInfo?: GPUAdapterInfo }).adapterInfo?.description ?? null });
+
+const limits = await nodeLoadLimits();
+const opened = performance.now();
+const files = await openWorld(nodeFileSource(args.index), { limits });
+const world = files.index.tree.bound;
+const options = { ...WORLD_DEFAULTS, budget };
+const session = new WorldSession(device, files, options);
+const target = device.createTexture({ label: 'bench-world.target', size: [width, height], format: OFFSCREEN_FORMAT, usage: GPUTextureUsage.RENDER_ATTACHMENT | GPUTextureUsage.COPY_SRC });
+const targetView = target.createView();
+const background: [number, number, number] = [0, 0, 0];
+
+/** Camera `t` (0..1) of the path. */
+function pathCamera(t: number): CameraFile {
+  const [min, max] = [world.min, world.max];
+  const size = Math.max(max[0] - min[0], max[2] - min[2]);
+  const from = [min[0] + 0.05 * size, 0, min[2] + 0.05 * size];
+  const to = [max[0] - 0.05 * size, 0, max[2] - 0.05 * size];
+  const along = [to[0]! - from[0]!, 0, to[2]! - from[2]!];
+  const length = Math.hypot(along[0]!, along[2]!);
+  const dir = [along[0]! / length, 0, along[2]! / length];
+  // Captures are y down: above is lower y.
+  const y = (min[1] + max[1]) / 2 - 0.1 * size;
+  const eye: [number, number, number] = [from[0]! + t * along[0]!, y, from[2]! + t * along[2]!];
+  const target: [number, number, number] = [eye[0] + 0.1 * size * dir[0]!, y + 0.05 * size, eye[2] + 0.1 * size * dir[2]!];
+  return { width, height, fovy_deg: 60, eye, target, up: [0, -1, 0], background, sh_degree: 3 };
+}
+
+function parametersOf(camera: CameraFile): FrameParameters {
+  const p: FrameParameters = {
+    view: mat4.create(), projection: mat4.create(), eye: vec3.fromValues(...camera.eye), fovY: (camera.fovy_deg * Math.PI) / 180,
+    width, height, splatCount: 0, shDegree: 3, splatScale: 1, keyBits: 32,
+  };
+  cameraMatrices(camera, p.view, p.projection);
+  return p;
+}
+
+const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+
+/** One frame of the world for `camera`: its GPU times (null: nothing drawn yet). */
+async function drawFrame(camera: CameraFile, firstPicture: boolean): Promise<{ gpuMs: number; project: number; sort: number; render: number; wallMs: number } | null> {
+  const wall = performance.now();
+  const p = parametersOf(camera);
+  session.update(p);
+  const scene = session.scene;
+  if (!scene || (firstPicture && session.frame.drawnSplats === 0)) return null;
+  frame.setScene(scene, session.maxDrawn);
+  p.splatCount = scene.count;
+  p.shDegree = Math.min(3, scene.shDegree);
+  for (let attempt = 0; attempt < 3; attempt++) {
+    hold?.hold();
+    const encoder = device.createCommandEncoder({ label: 'bench-world.frame' });
+    frame.encode(encoder, p, { view: targetView, background }, order, { renderer: 'tiles' });
+    device.queue.submit([encoder.finish()]);
+    // A tile frame that outgrew its pair buffers drew nothing: they are grown by now, so it is drawn again.
+    if (!(await frame.readTilePairs())?.overflowed) break;
+  }
+  const t = await frame.readTimings();
+  const [project, sort, render] = [t.project ?? 0, t.sort ?? 0, t.render ?? 0];
+  return { gpuMs: project + sort + render, project, sort, render, wallMs: performance.now() - wall };
+}
+
+// The path, chunks streaming in as it goes.
+const times: { gpuMs: number; project: number; sort: number; render: number; wallMs: number }[] = [];
+const drawn: number[] = [];
+let firstPictureMs: number | null = null;
+for (let i = 0; i < frames; i++) {
+  const camera = pathCamera(i / (frames - 1));
+  const result = await drawFrame(camera, firstPictureMs === null);
+  if (result) {
+    if (firstPictureMs === null) {
+      firstPictureMs = performance.now() - opened;
+      print({ kind: 'first', firstPictureMs, drawn: session.frame.drawnSplats, chunksLoaded: session.progress.chunksLoaded });
+    }
+    times.push(result);
+    drawn.push(session.frame.drawnSplats);
+  } else {
+    // Nothing to draw yet: the path waits for the first chunks (the first picture's time counts it).
+    i--;
+    if (performance.now() - opened > 120_000) throw new Error(`no picture after 2 minutes: ${JSON.stringify({ ...session.frame, ...session.progress, failed: [...session.progress.failed] })}`);
+  }
+  await nextTurn();
+}
+const p = session.progress;
+const stat = (xs: number[]) => ({ p50: quantile(xs, 0.5), p95: quantile(xs, 0.95), max: Math.max(...xs) });
+print({
+  kind: 'path', frames: times.length, width, height, budget,
+  frameMs: stat(times.map((t) => t.gpuMs)),
+  projectMs: quantile(times.map((t) => t.project), 0.5), sortMs: quantile(times.map((t) => t.sort), 0.5), renderMs: quantile(times.map((t) => t.render), 0.5),
+  wallMs: stat(times.map((t) => t.wallMs)),
+  drawn: { p50: quantile(drawn, 0.5), max: Math.max(...drawn) },
+  bytesFetched: p.bytesLoaded, chunksLoaded: p.chunksLoaded, chunks: p.chunks, evicted: p.evicted, cancelled: p.cancelled,
+  gpuBytes: { pool: p.gpuBytes, all: memory.live() },
+  splats: files.index.counts,
+});
+
+// Budgeted against full detail, at cameras along the path.
+async function settledPicture(world: WorldSession, camera: CameraFile): Promise<Uint8Array | null> {
+  for (let i = 0; i < 100_000; i++) {
+    world.updateCamera(camera);
+    if (world.settled) break;
+    await nextTurn();
+  }
+  if (!world.scene) return null;
+  return (await renderOffscreen(device, frame, order, world.scene, camera, { renderer: 'tiles' })).rgba;
+}
+
+for (let v = 0; v < psnrViews; v++) {
+  const camera = pathCamera((v + 1) / (psnrViews + 1));
+  const budgeted = await settledPicture(session, camera);
+  const budgetedDrawn = session.frame.drawnSplats;
+  const full = new WorldSession(device, files as WorldChunks, { ...options, budget: fullLimit, thresholdPx: 0, memoryBytes: 16 * 2 ** 30 });
+  full.updateCamera(camera);
+  if (full.frame.wantedSplats > fullLimit) {
+    print({ kind: 'psnr', view: v, budgetedDrawn, fullWanted: full.frame.wantedSplats, psnr: null, why: 'the full detail passes --full-limit' });
+  } else {
+    const fine = await settledPicture(full, camera);
+    const db = budgeted && fine ? psnr(budgeted, fine) : null;
+    // Identical pictures: an infinite PSNR, which JSON cannot hold.
+    print({ kind: 'psnr', view: v, budgetedDrawn, fullDrawn: full.frame.drawnSplats, psnr: db === null ? null : Number.isFinite(db) ? db : 'identical' });
+  }
+  full.close();
+}
+session.close();
+target.destroy();
+
+/** Live bytes of the buffers and textures made on `device` (wraps its create calls). */
+function trackGpuMemory(device: GPUDevice): { live(): number } {
+  let live = 0;
+  const track = <T extends { destroy(): void }>(thing: T, bytes: number): T => {
+    live += bytes;
+    const destroy = thing.destroy.bind(thing);
+    let gone = false;
+    thing.destroy = () => {
+      if (!gone) live -= bytes;
+      gone = true;
+      destroy();
+    };
+    return thing;
+  };
+  const createBuffer = device.createBuffer.bind(device);
+  const createTexture = device.createTexture.bind(device);
+  device.createBuffer = (d) => track(createBuffer(d), d.size);
+  device.createTexture = (d) => {
+    const size = d.size as number[] | GPUExtent3DDict;
+    const [w, h] = Array.isArray(size) ? [size[0]!, size[1] ?? 1] : [size.width, size.height ?? 1];
+    // Up to 16 bytes a texel (rgba32float): an upper bound for the formats the frame uses.
+    return track(createTexture(d), w * h * (d.format.startsWith('rgba32') ? 16 : d.format.startsWith('rgba16') ? 8 : 4));
+  };
+  return { live: () => live };
+}
