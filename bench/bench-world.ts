@@ -9,7 +9,7 @@
  *   {kind: 'first', firstPictureMs}     from opening the index to the first frame with splats, done on the GPU
  *   {kind: 'path', frames, frameMs: {p50, p95, max}, projectMs, sortMs, renderMs (p50s), drawn: {p50, max},
  *     budget, bytesFetched, chunksLoaded, evicted, cancelled, gpuBytes: {pool, all}, wallMs: {p50, p95}}
- *   {kind: 'psnr', view, budgetedDrawn, fullDrawn, psnr}   at sample cameras where the full detail fits
+ *   {kind: 'psnr', view, thresholdPx, budgetedDrawn, fullDrawn, psnr}   at sample cameras where the full detail fits
  *
  * frameMs is the GPU time of a frame's passes (timestamp queries: project
  * + sort + render); wallMs the CPU's time around it (the choice, the mask,
@@ -19,14 +19,16 @@
  * (device.createBuffer and createTexture, less what was destroyed).
  *
  *   npm run bench:build && node bench-dist/bench-world.mjs --index worlds/big/world/lod-meta.json \
- *     [--frames 600] [--width 1920 --height 1080] [--budget 4000000] [--hold-ms 20] [--psnr-views 3] [--full-limit 40000000]
+ *     [--frames 600] [--width 1920 --height 1080] [--budget 4000000] [--threshold 1] [--hold-ms 20]
+ *     [--psnr-views 4] [--thresholds 1,0.5,0.25] [--full-limit N] [--pictures DIR]
  *
  * The path flies over the world's tree box: from above one corner, at a
  * tenth of its width over its middle height, across to the opposite
  * corner, looking ahead and down. The PSNR compares, at --psnr-views
- * cameras along it, the picture under the budget at the default threshold
- * with the full detail (every leaf at its finest level, no budget), where
- * that is at most --full-limit splats.
+ * cameras low over the ground along it, the picture under the budget at
+ * the default threshold with the full detail (every leaf in view at its
+ * finest level), where that fits --full-limit (default: the budget);
+ * --pictures writes both pictures of each as PNGs.
  */
 import { parseArgs } from 'node:util';
 import { createNodeGpuContext } from '../src/gpu/node-gpu';
@@ -44,6 +46,9 @@ import { quantile } from './stable-timing';
 import { wholeNumber } from './bench-options';
 import { GpuClockHold } from './clock-hold';
 import { mat4, vec3 } from 'gl-matrix';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { encodePng } from '../cli/png';
 
 const { values: args } = parseArgs({
   options: {
@@ -52,9 +57,12 @@ const { values: args } = parseArgs({
     width: { type: 'string', default: '1920' },
     height: { type: 'string', default: '1080' },
     budget: { type: 'string', default: String(WORLD_DEFAULTS.budget) },
+    threshold: { type: 'string', default: String(WORLD_DEFAULTS.thresholdPx) },
     'hold-ms': { type: 'string', default: '20' },
-    'psnr-views': { type: 'string', default: '3' },
-    'full-limit': { type: 'string', default: '40000000' },
+    'psnr-views': { type: 'string', default: '4' },
+    'full-limit': { type: 'string' },
+    pictures: { type: 'string' },
+    thresholds: { type: 'string', default: '1,0.5,0.25' },
   },
 });
 if (!args.index) throw new Error('bench-world needs --index PATH/lod-meta.json');
@@ -64,7 +72,9 @@ const height = wholeNumber('height', args.height!, 16);
 const budget = wholeNumber('budget', args.budget!, 1);
 const holdMs = wholeNumber('hold-ms', args['hold-ms']!, 0);
 const psnrViews = wholeNumber('psnr-views', args['psnr-views']!, 0);
-const fullLimit = wholeNumber('full-limit', args['full-limit']!, 1);
+const fullLimit = wholeNumber('full-limit', args['full-limit'] ?? String(budget), 1);
+const thresholds = args.thresholds!.split(',').map(Number);
+if (thresholds.some((t) => !(t >= 0))) throw new Error(`--thresholds takes pixels (numbers ≥ 0), got ${args.thresholds}`);
 const print = (line: Record<string, unknown>) => console.log(JSON.stringify(line));
 
 const started = performance.now();
@@ -77,15 +87,18 @@ print({ kind: 'start', pipelinesMs: performance.now() - started, adapter: (devic
 const limits = await nodeLoadLimits();
 const opened = performance.now();
 const files = await openWorld(nodeFileSource(args.index), { limits });
+const indexMs = performance.now() - opened;
 const world = files.index.tree.bound;
-const options = { ...WORLD_DEFAULTS, budget };
+const options = { ...WORLD_DEFAULTS, budget, thresholdPx: Number(args.threshold) };
 const session = new WorldSession(device, files, options);
+let firstChunkMs: number | null = null;
+session.onChange = () => (firstChunkMs ??= performance.now() - opened);
 const target = device.createTexture({ label: 'bench-world.target', size: [width, height], format: OFFSCREEN_FORMAT, usage: GPUTextureUsage.RENDER_ATTACHMENT | GPUTextureUsage.COPY_SRC });
 const targetView = target.createView();
 const background: [number, number, number] = [0, 0, 0];
 
-/** Camera `t` (0..1) of the path. */
-function pathCamera(t: number): CameraFile {
+/** Camera `t` (0..1) of the path, `altitude` (in the world's widths) over its middle height. */
+function pathCamera(t: number, altitude = 0.1): CameraFile {
   const [min, max] = [world.min, world.max];
   const size = Math.max(max[0] - min[0], max[2] - min[2]);
   const from = [min[0] + 0.05 * size, 0, min[2] + 0.05 * size];
@@ -94,9 +107,9 @@ function pathCamera(t: number): CameraFile {
   const length = Math.hypot(along[0]!, along[2]!);
   const dir = [along[0]! / length, 0, along[2]! / length];
   // Captures are y down: above is lower y.
-  const y = (min[1] + max[1]) / 2 - 0.1 * size;
+  const y = (min[1] + max[1]) / 2 - altitude * size;
   const eye: [number, number, number] = [from[0]! + t * along[0]!, y, from[2]! + t * along[2]!];
-  const target: [number, number, number] = [eye[0] + 0.1 * size * dir[0]!, y + 0.05 * size, eye[2] + 0.1 * size * dir[2]!];
+  const target: [number, number, number] = [eye[0] + altitude * size * dir[0]!, y + 0.5 * altitude * size, eye[2] + altitude * size * dir[2]!];
   return { width, height, fovy_deg: 60, eye, target, up: [0, -1, 0], background, sh_degree: 3 };
 }
 
@@ -144,7 +157,7 @@ for (let i = 0; i < frames; i++) {
   if (result) {
     if (firstPictureMs === null) {
       firstPictureMs = performance.now() - opened;
-      print({ kind: 'first', firstPictureMs, drawn: session.frame.drawnSplats, chunksLoaded: session.progress.chunksLoaded });
+      print({ kind: 'first', firstPictureMs, indexMs, firstChunkMs, drawn: session.frame.drawnSplats, chunksLoaded: session.progress.chunksLoaded });
     }
     times.push(result);
     drawn.push(session.frame.drawnSplats);
@@ -158,7 +171,7 @@ for (let i = 0; i < frames; i++) {
 const p = session.progress;
 const stat = (xs: number[]) => ({ p50: quantile(xs, 0.5), p95: quantile(xs, 0.95), max: Math.max(...xs) });
 print({
-  kind: 'path', frames: times.length, width, height, budget,
+  kind: 'path', frames: times.length, width, height, budget, thresholdPx: options.thresholdPx,
   frameMs: stat(times.map((t) => t.gpuMs)),
   projectMs: quantile(times.map((t) => t.project), 0.5), sortMs: quantile(times.map((t) => t.sort), 0.5), renderMs: quantile(times.map((t) => t.render), 0.5),
   wallMs: stat(times.map((t) => t.wallMs)),
@@ -179,21 +192,34 @@ async function settledPicture(world: WorldSession, camera: CameraFile): Promise<
   return (await renderOffscreen(device, frame, order, world.scene, camera, { renderer: 'tiles' })).rgba;
 }
 
+// Low over the ground (where the full detail may fit the budget), at two heights: the budgeted
+// picture at each threshold of --thresholds against the full detail (every leaf in view at its
+// finest level, no budget), where that is at most --full-limit splats.
 for (let v = 0; v < psnrViews; v++) {
-  const camera = pathCamera((v + 1) / (psnrViews + 1));
-  const budgeted = await settledPicture(session, camera);
-  const budgetedDrawn = session.frame.drawnSplats;
-  const full = new WorldSession(device, files as WorldChunks, { ...options, budget: fullLimit, thresholdPx: 0, memoryBytes: 16 * 2 ** 30 });
+  const camera = pathCamera((v + 1) / (psnrViews + 1), v % 2 === 0 ? 0.01 : 0.02);
+  const full = new WorldSession(device, files as WorldChunks, { ...options, budget: 1e9, thresholdPx: 0, memoryBytes: 16 * 2 ** 30 });
   full.updateCamera(camera);
-  if (full.frame.wantedSplats > fullLimit) {
-    print({ kind: 'psnr', view: v, budgetedDrawn, fullWanted: full.frame.wantedSplats, psnr: null, why: 'the full detail passes --full-limit' });
-  } else {
-    const fine = await settledPicture(full, camera);
-    const db = budgeted && fine ? psnr(budgeted, fine) : null;
-    // Identical pictures: an infinite PSNR, which JSON cannot hold.
-    print({ kind: 'psnr', view: v, budgetedDrawn, fullDrawn: full.frame.drawnSplats, psnr: db === null ? null : Number.isFinite(db) ? db : 'identical' });
+  const fullWanted = full.frame.wantedSplats;
+  if (fullWanted > fullLimit) {
+    print({ kind: 'psnr', view: v, fullWanted, psnr: null, why: 'the full detail passes --full-limit' });
+    full.close();
+    continue;
   }
+  const fine = await settledPicture(full, camera);
   full.close();
+  for (const thresholdPx of thresholds) {
+    session.setThreshold(thresholdPx);
+    const budgeted = await settledPicture(session, camera);
+    const db = budgeted && fine ? psnr(budgeted, fine) : null;
+    if (args.pictures && budgeted && fine && thresholdPx === thresholds[0]) {
+      mkdirSync(args.pictures, { recursive: true });
+      writeFileSync(join(args.pictures, `view-${v}-budgeted.png`), encodePng(width, height, budgeted));
+      writeFileSync(join(args.pictures, `view-${v}-full.png`), encodePng(width, height, fine));
+    }
+    // Identical pictures: an infinite PSNR, which JSON cannot hold.
+    print({ kind: 'psnr', view: v, thresholdPx, budgetedDrawn: session.frame.drawnSplats, thresholdUsed: session.frame.thresholdPx, fullDrawn: fullWanted, psnr: db === null ? null : Number.isFinite(db) ? db : 'identical' });
+  }
+  session.setThreshold(options.thresholdPx);
 }
 session.close();
 target.destroy();

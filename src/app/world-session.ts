@@ -117,9 +117,13 @@ export class WorldSession {
         release: (chunk) => this.pool?.remove(chunk),
       },
       // Until the first chunk makes the pool, the fetches in flight bound what arrives.
-      { maxInFlight: options.maxInFlight, memoryBudget: Infinity },
+      // One at a time until then: decoding is the CPU's, and chunks decoded side by side all land late.
+      { maxInFlight: 1, memoryBudget: Infinity },
     );
-    this.stream.onArrive = () => this.onChange?.();
+    this.stream.onArrive = () => {
+      this.stream.setMaxInFlight(this.options.maxInFlight);
+      this.onChange?.();
+    };
     this.stream.onFail = (file, reason) => this.onWarning?.(`${files.index.filenames[file]}: ${reason}`);
   }
 
@@ -127,6 +131,13 @@ export class WorldSession {
   setBudget(budget: number): void {
     if (budget === this.options.budget) return;
     this.options = { ...this.options, budget };
+    this.lastView = null;
+  }
+
+  /** Asks for at most `thresholdPx` pixels of error from the next update on. */
+  setThreshold(thresholdPx: number): void {
+    if (thresholdPx === this.options.thresholdPx) return;
+    this.options = { ...this.options, thresholdPx };
     this.lastView = null;
   }
 

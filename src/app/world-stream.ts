@@ -143,6 +143,11 @@ export class ChunkStream<T> {
     this.held = 0;
   }
 
+  /** Changes the fetches in flight at most (from the next fetch on). */
+  setMaxInFlight(n: number): void {
+    this.options.maxInFlight = n;
+  }
+
   /** Changes the memory budget and limit (from the next update or fetch on). */
   setMemoryBudget(budget: number, limit = budget): void {
     this.options.memoryBudget = budget;
