@@ -31,7 +31,9 @@ const HELP = `Renders one frame of a scene into a PNG, as the viewer draws it, a
 the output, its size, the splat count, the renderer, the order drawn, the screen filter and the GPU time
 of each pass.
 
-  --scene FILE          any scene file the viewer opens (a SOG meta.json with its images beside it)
+  --scene FILE          any scene file the viewer opens (a SOG meta.json with its images beside it), or a
+                        Streamed SOG world's lod-meta.json: every chunk the camera asks for (under the
+                        viewer's budget) is read before the picture, and the JSON line adds what was drawn
   --out OUT.png         where the picture goes
   --camera CAMERA.json  a camera file (the viewer's "save camera"); without it the scene is framed
                         as the viewer opens it, at --width × --height (default 1280 × 800), with
@@ -123,8 +125,10 @@ async function main(): Promise<void> {
     });
     const name = basename(args.scene);
     const outcome = await viewer.open(args.scene, { name, defaultScene: name === 'default-scene.ply' });
-    if (outcome !== 'opened' || !cloud) throw new Error(viewer.state.lastError ?? `${name} did not open`);
-    const scene: SplatCloud = cloud;
+    const world = viewer.core.shownWorld;
+    if (outcome !== 'opened' || (!cloud && !world)) throw new Error(viewer.state.lastError ?? `${name} did not open`);
+    if (world && args.reference) throw new Error('--reference draws a scene on the CPU, not a world: leave it out');
+    const scene = cloud as SplatCloud | null;
     Object.assign(viewer.settings, { keyBits, antiAliasing, renderer, order, background: rgbToHex(VIEWER_BACKGROUND) });
     // The viewer's up rule, unless --up says otherwise.
     if (args.up !== undefined && isUpAxis(args.up)) {
@@ -132,7 +136,9 @@ async function main(): Promise<void> {
       viewer.upAxisChosen();
     }
     const camera = cameraFile ?? viewer.homeCamera(width, height);
-    const screenFilter = screenFilterFor(antiAliasing, scene.antiAliasing);
+    const screenFilter = screenFilterFor(antiAliasing, scene?.antiAliasing);
+    // A world: every chunk this camera asks for, in, before the picture.
+    await viewer.settleWorld(camera);
     if (args.difference) {
       await viewer.prepareDifferenceView();
       viewer.settings.view = 'difference';
@@ -155,11 +161,12 @@ async function main(): Promise<void> {
       const d = picture.difference;
       Object.assign(fields, { differingPixels: d.pixels, differingFraction: round(d.fraction, 6), largestDifference: d.largest, meanDifference: round(d.mean, 3) });
     }
-    if (args.reference) Object.assign(fields, referenceFields(scene, camera, screenFilter, picture.rgba, args.out));
+    if (args.reference && scene) Object.assign(fields, referenceFields(scene, camera, screenFilter, picture.rgba, args.out));
+    if (world) fields.world = { drawn: world.frame.drawnSplats, budget: world.budget, thresholdPx: world.frame.thresholdPx, chunksLoaded: world.progress.chunksLoaded, bytesLoaded: world.progress.bytesLoaded };
     if (!cameraFile) fields.camera = camera;
     const drawn = viewer.state.renderer;
     if (renderer === 'auto') fields.auto = { choice: drawn.state, quadsMs: roundMs(drawn.medianMs.quads), tilesMs: roundMs(drawn.medianMs.tiles) };
-    console.log(JSON.stringify({ out: args.out, width: picture.width, height: picture.height, splats: scene.count, renderer: drawn.renderer, order: viewer.state.order, accumulation, screenFilter: describeScreenFilter(screenFilter), ...fields, ...msFields(picture.timings), adapter: gpu.adapterName }));
+    console.log(JSON.stringify({ out: args.out, width: picture.width, height: picture.height, splats: scene?.count ?? viewer.state.splats, renderer: drawn.renderer, order: viewer.state.order, accumulation, screenFilter: describeScreenFilter(screenFilter), ...fields, ...msFields(picture.timings), adapter: gpu.adapterName }));
   } finally {
     destroy();
   }

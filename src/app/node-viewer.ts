@@ -8,14 +8,19 @@
 import { totalmem } from 'node:os';
 import { createNodeGpuContext } from '../gpu/node-gpu';
 import type { GpuContext } from '../gpu/device';
-import { loadSceneFile } from '../io/node-scene-source';
+import { loadSceneFile, nodeFileSource } from '../io/node-scene-source';
+import { isWorldIndexName } from '../io/lod/world-files';
+import { worldOfSource } from './world-opening';
 import type { LoadLimits } from '../io/load-limits';
 import { deviceLoadLimits } from '../render/renderer-limits';
-import { Viewer, type SceneLoader, type ViewerOptions } from './viewer';
+import { Viewer, type SceneLoader, type ViewerOptions, type WorldOpener } from './viewer';
 import { OFFSCREEN_FORMAT } from './offscreen-render';
 
 /** Reads a scene file by path (and the files it names beside it), as the page's worker reads a dropped file. */
 export const loadScenePath: SceneLoader<string> = loadSceneFile;
+
+/** A path whose file is a lod-meta.json opens as a world, its chunks read from beside it. */
+export const openWorldPath: WorldOpener<string> = (path) => (isWorldIndexName(path) ? worldOfSource(nodeFileSource(path)) : null);
 
 export interface NodeViewer<S> {
   viewer: Viewer<S>;
@@ -31,7 +36,8 @@ export async function createNodeViewer<S = string>(
 ): Promise<NodeViewer<S>> {
   const gpu = await createNodeGpuContext(label);
   const load = options.load ?? (loadScenePath as unknown as SceneLoader<S>);
-  const viewer = await Viewer.create<S>(gpu.device, options.format ?? OFFSCREEN_FORMAT, { hostMemoryBytes: totalmem(), ...options, load });
+  const openWorld = options.openWorld ?? (options.load ? undefined : (openWorldPath as unknown as WorldOpener<S>));
+  const viewer = await Viewer.create<S>(gpu.device, options.format ?? OFFSCREEN_FORMAT, { hostMemoryBytes: totalmem(), openWorld, ...options, load });
   // Quads unless a tool asks for another: its pictures are then the same on every run, where auto's pick follows this run's timings.
   viewer.settings.renderer = 'quads';
   return {

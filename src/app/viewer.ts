@@ -358,6 +358,22 @@ export class Viewer<S> {
     return this.frames.render(camera);
   }
 
+  /**
+   * For a world on screen: chooses for `camera` until everything it asks
+   * for has arrived (or failed, or finds no room), so that a picture
+   * rendered next is as fine as the budget allows. Nothing to do for a scene.
+   */
+  async settleWorld(camera: CameraFile, signal?: AbortSignal): Promise<void> {
+    const world = this.core.shownWorld;
+    if (!world) return;
+    for (;;) {
+      world.updateCamera(camera);
+      if (world.settled) return;
+      signal?.throwIfAborted();
+      await new Promise((resolve) => setTimeout(resolve, 0));
+    }
+  }
+
   /** The view on screen drawn again at width × height (a screenshot), as RGBA rows. */
   capture(width: number, height: number): Promise<Uint8Array> {
     return this.frames.capture(this.rig.shown, width, height);
