@@ -10,7 +10,7 @@ import { requestGpuContext, WebGpuUnavailableError, type GpuContext } from './gp
 import { SplatLoader } from './io/splat-loader';
 import { CpuOrderClient } from './sort/cpu-order-client';
 import { Viewer } from './app/viewer';
-import { worldAtUrl } from './app/world-opening';
+import { worldAtUrlInWorkers } from './app/world-opening-web';
 import { SelfTestPage } from './ui/self-test-page';
 import { ViewerPage } from './ui/viewer-page';
 
@@ -56,7 +56,7 @@ async function viewer(): Promise<void> {
     const loader = new SplatLoader();
     const viewer = await Viewer.create<File[] | string>(context.device, navigator.gpu.getPreferredCanvasFormat(), {
       load: (source, options) => loader.load(source, options),
-      openWorld: worldAtUrl,
+      openWorld: worldAtUrlInWorkers,
       cpuSort: () => new CpuOrderClient(),
       hostMemoryBytes: hostMemoryBytes(),
     });

@@ -24,6 +24,8 @@ export interface WorldChunks {
   /** Per chunk file: the splats its runs use (only these are uploaded). */
   readonly usedSplats: Uint32Array;
   readChunk(file: number, signal?: AbortSignal): Promise<{ cloud: SplatCloud; bytes: number }>;
+  /** Ends what reads the chunks (workers), where something does. */
+  close?(): void;
 }
 
 export interface WorldSessionOptions {
@@ -226,6 +228,7 @@ export class WorldSession {
   close(): void {
     this.closed = true;
     this.stream.close();
+    this.files.close?.();
     this.pool?.destroy();
     this.pool = null;
   }

@@ -15,8 +15,8 @@ import { ScenePreview } from './scene-preview';
 
 export type { LoadedScene, LoadOptions, LoadProgress, LoadProgressReport, LoadStage };
 
-/** Rebuilds the worker's error on this side, keeping the format errors recognisable. */
-function toError(message: string, name: string): Error {
+/** Rebuilds a worker's error on this side, keeping the format errors recognisable. */
+export function rebuildError(message: string, name: string): Error {
   if (name === 'SplatLimitError') return new SplatLimitError(message);
   if (name === 'SplatFormatError') return new SplatFormatError(message);
   const error = new Error(message);
@@ -82,7 +82,7 @@ export class SplatLoader {
           if (preview) onPreview?.(preview.add(message.part));
         }
         else if (message.type === 'done') settle(() => resolve({ cloud: message.cloud, warnings: message.warnings, bytes: message.bytes }));
-        else settle(() => reject(toError(message.message, message.name)));
+        else settle(() => reject(rebuildError(message.message, message.name)));
       };
       worker.onerror = (event: ErrorEvent) => {
         // The worker script itself failed (e.g. did not load).

@@ -66,9 +66,9 @@ export async function droppedFiles(roots: readonly DroppedEntry[], maxFiles = MA
  * files, else its files, to be opened as if dropped one by one (a SOG
  * scene's folder).
  */
-export async function readDroppedFolder(roots: readonly DroppedEntry[]): Promise<{ world: SceneSource } | { files: File[] }> {
+export async function readDroppedFolder(roots: readonly DroppedEntry[]): Promise<{ world: SceneSource; entries: FolderEntry[] } | { files: File[] }> {
   const entries = await droppedFiles(roots);
-  if (entries.some((entry) => isWorldIndexName(entry.path))) return { world: folderSource(entries) };
+  if (entries.some((entry) => isWorldIndexName(entry.path))) return { world: folderSource(entries), entries };
   return { files: entries.map((entry) => entry.file) };
 }
 

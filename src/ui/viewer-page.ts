@@ -18,7 +18,7 @@ import { openFirstScene } from '../app/first-scene';
 import { flippedUpAxis } from '../app/up-axis';
 import { sceneName } from './scene-names';
 import { readDroppedFolder, type DroppedEntry } from './dropped-files';
-import { worldOfSource } from '../app/world-opening';
+import { worldOfFolderInWorkers } from '../app/world-opening-web';
 import { CAMERA_HELP, CameraInput, TOUCH_HELP } from './camera-input';
 import { DropZone, FilePicker, HelpOverlay, MessageOverlay, PAGE_KEY_LISTENER, ProgressBar, el, isTypingKey, reportGpuErrors } from './overlays';
 import { StatsPanels } from './stats-panels';
@@ -183,7 +183,7 @@ export class ViewerPage {
         await this.openFiles(dropped.files);
         return;
       }
-      const outcome = await this.viewer.openWorld(worldOfSource(dropped.world), { name: dropped.world.name });
+      const outcome = await this.viewer.openWorld(worldOfFolderInWorkers(dropped.entries), { name: dropped.world.name });
       // A local folder has no address a link could name.
       if (outcome === 'opened') this.sharing.setSceneUrl(null);
     } catch (error) {

@@ -1,0 +1,68 @@
+/**
+ * A Streamed SOG world in the browser as a user opens it: a link to its
+ * lod-meta.json on another server. The world is made here from the 9k
+ * scene (two levels, chunks of about 2,000 splats, tests/support/made-world.ts)
+ * and served from a folder by a local server, which records what the page
+ * asked for. The page reads the chunks in its workers, draws the world
+ * under its budget, and says in the panel what it drew and loaded; the
+ * finest level's chunks cannot be read (the server lacks their means):
+ * each is named in a warning, and their regions keep the coarse level.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BROWSER_TEST_TIMEOUT_MS, useViewerPage } from './browser';
+import { scenePath } from '../shared-scenes';
+import { makeWorld } from '../support/made-world';
+import { serveLocally, sendFile, type LocalServer } from '../support/local-server';
+import { subsetCloud } from '../support/synthetic-world';
+import { loadSceneFile } from '../../src/io/node-scene-source';
+
+const viewer = useViewerPage({ query: null });
+let dir: string;
+let server: LocalServer;
+const asked: string[] = [];
+/** The finest level's chunks lack their means: their reads fail. */
+const isBroken = (path: string) => /^\/world\/0_\d+\/means_l\.webp$/.test(path);
+
+beforeAll(async () => {
+  const { cloud } = await loadSceneFile(scenePath('inria_kacytran_iter7000_9k_sh3.ply'));
+  // Without higher SH bands: their palette is what makes writing SOG slow.
+  const plain = { ...subsetCloud(cloud, Array.from({ length: cloud.count }, (_, i) => i)), shDegree: 0 as const, sh: new Float32Array(0) };
+  const coarse = subsetCloud(plain, Array.from({ length: Math.floor(plain.count / 4) }, (_, k) => 4 * k), 2);
+  dir = await mkdtemp(join(tmpdir(), 'splatsort-world-'));
+  makeWorld(dir, [plain, coarse], { chunkThousands: 2, chunkExtent: 1000 });
+  server = await serveLocally((path, response) => {
+    asked.push(path);
+    response.setHeader('Access-Control-Allow-Origin', '*');
+    if (isBroken(path)) response.writeHead(404).end();
+    else sendFile(response, join(dir, path));
+  });
+}, BROWSER_TEST_TIMEOUT_MS);
+
+afterAll(async () => {
+  await server?.close();
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+describe('a Streamed SOG world', () => {
+  it('opens from a link to its lod-meta.json and draws its coarse level, names the fine chunks that cannot be read, and says in the panel what it drew', async () => {
+    await viewer.goto(`?url=${encodeURIComponent(`${server.base}/world/lod-meta.json`)}`);
+    await viewer.tab.waitFor('the world to have all the camera asks for', 'window.__splatsort.world?.settled === true && window.__splatsort.world.drawnSplats > 0');
+    const state = await viewer.tab.state();
+    expect(state.lastError).toBeNull();
+    expect(state.scene?.name).toBe('lod-meta.json');
+    expect(state.world!.chunksLoaded).toBeGreaterThan(0);
+    expect(state.world!.bytesLoaded).toBeGreaterThan(0);
+    expect(state.world!.drawnSplats).toBeLessThanOrEqual(state.world!.budget);
+    // The finest level's chunks fail (their means are missing): each is named, and their regions keep the coarse level.
+    const failed = state.warnings.filter((w) => /^0_\d+\/meta\.json/.test(w));
+    expect(failed.length, state.warnings.join('; ')).toBeGreaterThan(0);
+    expect(failed[0]).toMatch(/means_l\.webp/);
+    // Only the index and files of its chunks were asked for, from the index's folder.
+    expect(asked.every((path) => path.startsWith('/world/'))).toBe(true);
+    await viewer.tab.waitForRow('splats', /^[\d,]+ drawn$/);
+    await viewer.tab.waitForRow('file size', /of \d+ chunks/);
+  }, BROWSER_TEST_TIMEOUT_MS);
+});
