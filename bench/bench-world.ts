@@ -20,7 +20,7 @@
  *
  *   npm run bench:build && node bench-dist/bench-world.mjs --index worlds/big/world/lod-meta.json \
  *     [--frames 600] [--width 1920 --height 1080] [--budget 4000000] [--threshold 1] [--hold-ms 20]
- *     [--psnr-views 4] [--thresholds 1,0.5,0.25] [--full-limit N] [--pictures DIR]
+ *     [--psnr-views 4] [--altitudes 0.01,0.02] [--thresholds 1,0.5,0.25] [--full-limit N] [--pictures DIR]
  *
  * The path flies over the world's tree box: from above one corner, at a
  * tenth of its width over its middle height, across to the opposite
@@ -63,6 +63,7 @@ const { values: args } = parseArgs({
     'full-limit': { type: 'string' },
     pictures: { type: 'string' },
     thresholds: { type: 'string', default: '1,0.5,0.25' },
+    altitudes: { type: 'string', default: '0.01,0.02' },
   },
 });
 if (!args.index) throw new Error('bench-world needs --index PATH/lod-meta.json');
@@ -74,6 +75,8 @@ const holdMs = wholeNumber('hold-ms', args['hold-ms']!, 0);
 const psnrViews = wholeNumber('psnr-views', args['psnr-views']!, 0);
 const fullLimit = wholeNumber('full-limit', args['full-limit'] ?? String(budget), 1);
 const thresholds = args.thresholds!.split(',').map(Number);
+const altitudes = args.altitudes!.split(',').map(Number);
+if (altitudes.some((a) => !(a > 0))) throw new Error(`--altitudes takes shares of the world's width (numbers > 0), got ${args.altitudes}`);
 if (thresholds.some((t) => !(t >= 0))) throw new Error(`--thresholds takes pixels (numbers ≥ 0), got ${args.thresholds}`);
 const print = (line: Record<string, unknown>) => console.log(JSON.stringify(line));
 
@@ -192,16 +195,17 @@ async function settledPicture(world: WorldSession, camera: CameraFile): Promise<
   return (await renderOffscreen(device, frame, order, world.scene, camera, { renderer: 'tiles' })).rgba;
 }
 
-// Low over the ground (where the full detail may fit the budget), at two heights: the budgeted
-// picture at each threshold of --thresholds against the full detail (every leaf in view at its
-// finest level, no budget), where that is at most --full-limit splats.
+// Low over the ground (where the full detail may fit the budget), at --altitudes in turn: the
+// budgeted picture at each threshold of --thresholds against the full detail (every leaf in view
+// at its finest level, no budget), where that is at most --full-limit splats.
 for (let v = 0; v < psnrViews; v++) {
-  const camera = pathCamera((v + 1) / (psnrViews + 1), v % 2 === 0 ? 0.01 : 0.02);
+  const altitude = altitudes[v % altitudes.length]!;
+  const camera = pathCamera((v + 1) / (psnrViews + 1), altitude);
   const full = new WorldSession(device, files as WorldChunks, { ...options, budget: 1e9, thresholdPx: 0, memoryBytes: 16 * 2 ** 30 });
   full.updateCamera(camera);
   const fullWanted = full.frame.wantedSplats;
   if (fullWanted > fullLimit) {
-    print({ kind: 'psnr', view: v, fullWanted, psnr: null, why: 'the full detail passes --full-limit' });
+    print({ kind: 'psnr', view: v, altitude, fullWanted, psnr: null, why: 'the full detail passes --full-limit' });
     full.close();
     continue;
   }
@@ -217,7 +221,7 @@ for (let v = 0; v < psnrViews; v++) {
       writeFileSync(join(args.pictures, `view-${v}-full.png`), encodePng(width, height, fine));
     }
     // Identical pictures: an infinite PSNR, which JSON cannot hold.
-    print({ kind: 'psnr', view: v, thresholdPx, budgetedDrawn: session.frame.drawnSplats, thresholdUsed: session.frame.thresholdPx, fullDrawn: fullWanted, psnr: db === null ? null : Number.isFinite(db) ? db : 'identical' });
+    print({ kind: 'psnr', view: v, altitude, thresholdPx, budgetedDrawn: session.frame.drawnSplats, thresholdUsed: session.frame.thresholdPx, fullDrawn: fullWanted, psnr: db === null ? null : Number.isFinite(db) ? db : 'identical' });
   }
   session.setThreshold(options.thresholdPx);
 }
