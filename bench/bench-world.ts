@@ -100,8 +100,12 @@ const target = device.createTexture({ label: 'bench-world.target', size: [width,
 const targetView = target.createView();
 const background: [number, number, number] = [0, 0, 0];
 
-/** Camera `t` (0..1) of the path, `altitude` (in the world's widths) over its middle height. */
-function pathCamera(t: number, altitude = 0.1): CameraFile {
+/**
+ * Camera `t` (0..1) of the path, `altitude` (in the world's widths) over
+ * its middle height, looking ahead and down (`steep`: down at about 63°,
+ * the ground below rather than the horizon).
+ */
+function pathCamera(t: number, altitude = 0.1, steep = false): CameraFile {
   const [min, max] = [world.min, world.max];
   const size = Math.max(max[0] - min[0], max[2] - min[2]);
   const from = [min[0] + 0.05 * size, 0, min[2] + 0.05 * size];
@@ -112,7 +116,8 @@ function pathCamera(t: number, altitude = 0.1): CameraFile {
   // Captures are y down: above is lower y.
   const y = (min[1] + max[1]) / 2 - altitude * size;
   const eye: [number, number, number] = [from[0]! + t * along[0]!, y, from[2]! + t * along[2]!];
-  const target: [number, number, number] = [eye[0] + altitude * size * dir[0]!, y + 0.5 * altitude * size, eye[2] + altitude * size * dir[2]!];
+  const [ahead, down] = steep ? [0.5, 1] : [1, 0.5];
+  const target: [number, number, number] = [eye[0] + ahead * altitude * size * dir[0]!, y + down * altitude * size, eye[2] + ahead * altitude * size * dir[2]!];
   return { width, height, fovy_deg: 60, eye, target, up: [0, -1, 0], background, sh_degree: 3 };
 }
 
@@ -195,12 +200,12 @@ async function settledPicture(world: WorldSession, camera: CameraFile): Promise<
   return (await renderOffscreen(device, frame, order, world.scene, camera, { renderer: 'tiles' })).rgba;
 }
 
-// Low over the ground (where the full detail may fit the budget), at --altitudes in turn: the
+// Low over the ground looking down (where the full detail may fit the budget), at --altitudes in turn: the
 // budgeted picture at each threshold of --thresholds against the full detail (every leaf in view
 // at its finest level, no budget), where that is at most --full-limit splats.
 for (let v = 0; v < psnrViews; v++) {
   const altitude = altitudes[v % altitudes.length]!;
-  const camera = pathCamera((v + 1) / (psnrViews + 1), altitude);
+  const camera = pathCamera((v + 1) / (psnrViews + 1), altitude, true);
   const full = new WorldSession(device, files as WorldChunks, { ...options, budget: 1e9, thresholdPx: 0, memoryBytes: 16 * 2 ** 30 });
   full.updateCamera(camera);
   const fullWanted = full.frame.wantedSplats;
