@@ -43,12 +43,19 @@ export interface WorldSessionOptions {
 
 /**
  * The defaults: the budget of the best desktop viewers (4M; 1M on phones:
- * the viewer lowers it), an error of a pixel, 1.25 GiB for the world's
- * splats (the GPU memory goal is 2 GB for the whole frame), 4 fetches in
+ * the viewer lowers it); half a pixel of error; 1.25 GiB for the world's
+ * splats (the GPU memory goal is 2 GB for the whole frame); 4 fetches in
  * flight (enough to keep a local disk or a CDN busy with chunks of
  * 100-500 kB without queueing the first picture's chunks behind others).
+ *
+ * Why half a pixel: a level's error is estimated from its splats' spacing
+ * (world-lod.ts), which underestimates what decimation does to a picture.
+ * On the H100 over the 137.7M-splat world (docs/benchmarks.md), at six
+ * cameras looking down where the full detail fits the budget, the picture
+ * against the full detail was 22-30 dB at 1 px, 36-48 dB at 0.5 px (29 dB
+ * where the budget held it at 0.53 px), identical at 0.25 px.
  */
-export const WORLD_DEFAULTS: WorldSessionOptions = { budget: 4_000_000, thresholdPx: 1, memoryBytes: 1.25 * 2 ** 30, maxInFlight: 4 };
+export const WORLD_DEFAULTS: WorldSessionOptions = { budget: 4_000_000, thresholdPx: 0.5, memoryBytes: 1.25 * 2 ** 30, maxInFlight: 4 };
 
 /**
  * The options for this device: the budget setting, or where it is 'auto'

@@ -313,7 +313,7 @@ export class ViewerGui {
   /** A world's rows: the splats drawn against the budget, and its chunks and bytes loaded (the scene's file size row). */
   showWorld(world: Readonly<WorldState>): void {
     const count = (n: number) => n.toLocaleString('en-US');
-    this.set('splats', `${count(world.drawnSplats)} drawn`, `at most ${count(world.budget)} a frame (the world budget); levels coarser than 1 px of error are drawn where the budget needs it (now ${world.thresholdPx.toFixed(1)} px)`);
+    this.set('splats', `${count(world.drawnSplats)} drawn`, `at most ${count(world.budget)} a frame (the world budget); far regions draw coarser levels, up to ${world.thresholdPx.toFixed(2)} px of error now (more where the budget needs it)`);
     const way = world.inFlight > 0 ? `, ${world.inFlight} on the way` : world.settled ? '' : ', waiting';
     this.set('fileSize', `${formatBytes(world.bytesLoaded)}: ${count(world.chunksLoaded)} of ${count(world.chunks)} chunks${way}`, `chunks loaded since the world opened (a chunk evicted and loaded again counts again); ${formatBytes(world.gpuBytes)} of GPU memory hold its splats`);
   }
