@@ -114,12 +114,8 @@ export class ViewerFrames {
     state.order = report.order;
     state.difference = core.differenceView === this.settings.view ? core.difference : null;
     const world = core.shownWorld;
-    if (world) {
-      const { chunks, chunksLoaded, bytesLoaded, inFlight, gpuBytes } = world.progress;
-      state.world = { budget: world.budget, drawnSplats: world.frame.drawnSplats, thresholdPx: world.frame.thresholdPx, chunks, chunksLoaded, bytesLoaded, inFlight, gpuBytes, settled: world.settled };
-    } else {
-      state.world = null;
-    }
+    if (world) world.describe((state.world ??= { budget: 0, drawnSplats: 0, thresholdPx: 0, chunks: 0, chunksLoaded: 0, bytesLoaded: 0, inFlight: 0, gpuBytes: 0, settled: false }));
+    else state.world = null;
     const cpuError = core.cpuError;
     if (cpuError && !this.cpuErrorShown) {
       this.cpuErrorShown = true;

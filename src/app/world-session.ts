@@ -16,6 +16,7 @@ import { chunkLayout, storageBufferLimit, type GpuSplats } from '../scene/gpu-sp
 import { PROJECTED_SPLAT } from '../render/frame-layouts';
 import type { ShDegree, SplatCloud } from '../scene/splat-cloud';
 import type { LodIndex } from '../io/lod/lod-meta';
+import type { WorldState } from './viewer-state';
 
 /** What the session needs of a world's files (src/io/lod/world-files.ts gives it). */
 export interface WorldChunks {
@@ -165,6 +166,19 @@ export class WorldSession {
     return Math.min(this.options.budget, this.pool?.scene.count ?? this.options.budget);
   }
 
+  /** Writes the panel's figures into `out` (every frame: nothing allocated). */
+  describe(out: WorldState): void {
+    out.budget = this.options.budget;
+    out.drawnSplats = this.facts.drawnSplats;
+    out.thresholdPx = this.facts.thresholdPx;
+    out.chunks = this.files.index.filenames.length;
+    out.chunksLoaded = this.stream.loaded.chunksLoaded;
+    out.bytesLoaded = this.stream.loaded.bytesLoaded;
+    out.inFlight = this.stream.inFlightCount;
+    out.gpuBytes = this.pool?.bytes ?? 0;
+    out.settled = this.settled;
+  }
+
   get progress(): StreamProgress & { chunks: number; gpuBytes: number } {
     return { ...this.stream.progress, chunks: this.files.index.filenames.length, gpuBytes: this.pool?.bytes ?? 0 };
   }
@@ -185,7 +199,7 @@ export class WorldSession {
    * The picture will not change until the camera moves.
    */
   get settled(): boolean {
-    return this.choice !== null && this.stream.progress.inFlight === 0 && this.seenVersion === this.stream.version;
+    return this.choice !== null && this.stream.inFlightCount === 0 && this.seenVersion === this.stream.version;
   }
 
   /** update() from a camera file. */

@@ -129,6 +129,15 @@ export class ChunkStream<T> {
     return this.resident.get(file)?.chunk;
   }
 
+  /** Chunks that arrived and their bytes (without the allocation of `progress`: read every frame). */
+  get loaded(): { readonly chunksLoaded: number; readonly bytesLoaded: number } {
+    return this.counts;
+  }
+
+  get inFlightCount(): number {
+    return this.inFlight.size;
+  }
+
   get progress(): StreamProgress {
     return { ...this.counts, resident: this.resident.size, heldBytes: this.held, inFlight: this.inFlight.size, failed: this.failed };
   }
