@@ -130,11 +130,15 @@ export class WorldSession {
       // One at a time until then: decoding is the CPU's, and chunks decoded side by side all land late.
       { maxInFlight: 1, memoryBudget: Infinity },
     );
+    // After the first chunk has landed, or failed, the usual number in flight.
     this.stream.onArrive = () => {
       this.stream.setMaxInFlight(this.options.maxInFlight);
       this.onChange?.();
     };
-    this.stream.onFail = (file, reason) => this.onWarning?.(`${files.index.filenames[file]}: ${reason}`);
+    this.stream.onFail = (file, reason) => {
+      this.stream.setMaxInFlight(this.options.maxInFlight);
+      this.onWarning?.(`${files.index.filenames[file]}: ${reason}`);
+    };
   }
 
   /** Draws at most `budget` splats from the next update on. */

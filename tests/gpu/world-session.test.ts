@@ -168,4 +168,24 @@ describe('a world on the GPU', () => {
     expect(session.settled).toBe(true);
     expect(session.drawnRuns.some((d) => d.level === 0)).toBe(true);
   });
+
+  test('one chunk in flight until the first lands or fails, then the usual number: a first chunk that fails does not leave the world one at a time', async () => {
+    const gate: (() => void)[] = [];
+    const chunks = syntheticChunks(world, { delay: () => new Promise<void>((go) => gate.push(go)) });
+    let reads = 0;
+    const failing = { ...chunks, readChunk: (file: number, signal?: AbortSignal) => (reads++ === 0 ? Promise.reject(new Error('not a SOG chunk')) : chunks.readChunk(file, signal)) };
+    const warnings: string[] = [];
+    const session = open({ maxInFlight: 3 }, failing);
+    session.onWarning = (w) => warnings.push(w);
+    session.updateCamera(near);
+    expect(session.progress.inFlight).toBe(1);
+    await new Promise((r) => setTimeout(r, 0));
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/^\d+_\d+\/meta\.json: not a SOG chunk$/);
+    session.updateCamera(far);
+    session.updateCamera(near);
+    expect(session.progress.inFlight).toBe(3);
+    for (const go of gate) go();
+  });
 });
+
