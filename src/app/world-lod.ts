@@ -73,22 +73,40 @@ export interface WorldCamera {
   fovY: number;
 }
 
+/** A view to fill with frustumView (one per caller, reused every frame). */
+export function createWorldView(): WorldView & { eye: [number, number, number] } {
+  return { eye: [0, 0, 0], planes: new Float64Array(24), pixelsPerUnit: 0 };
+}
+
+/** Scratch for frustumView: the clip transform. */
+const clip = mat4.create();
+
 /**
  * The view of a frame's own matrices (a lens shift moves the frustum: the
  * viewer's beside overlays): the frustum's planes, and the pixels a unit
- * spans at distance 1.
+ * spans at distance 1. Written into `out` (default a new one): the viewer
+ * calls it every frame, and allocates nothing.
  */
-export function frustumView({ view, projection, eye, height, fovY }: WorldCamera): WorldView {
-  const m = mat4.multiply(mat4.create(), projection, view);
-  // Rows of the clip transform (gl-matrix is column-major): left, right, bottom, top, near (z ≥ 0, WebGPU's depth range).
-  const row = (r: number) => [m[r]!, m[4 + r]!, m[8 + r]!, m[12 + r]!];
-  const [r0, r1, r2, r3] = [row(0), row(1), row(2), row(3)];
-  const combos = [r3.map((v, i) => v + r0[i]!), r3.map((v, i) => v - r0[i]!), r3.map((v, i) => v + r1[i]!), r3.map((v, i) => v - r1[i]!), r2];
-  const planes = new Float64Array(24);
-  combos.forEach((p, i) => planes.set(p, 4 * i));
-  // No far plane (the projection's far is infinite): the sixth plane keeps everything.
-  planes.set([0, 0, 0, 1], 20);
-  return { eye: [eye[0]!, eye[1]!, eye[2]!], planes, pixelsPerUnit: height / (2 * Math.tan(fovY / 2)) };
+export function frustumView({ view, projection, eye, height, fovY }: WorldCamera, out = createWorldView()): WorldView {
+  const m = mat4.multiply(clip, projection, view);
+  // Planes from the rows r of the clip transform (gl-matrix is column-major):
+  // left r3 + r0, right r3 - r0, bottom r3 + r1, top r3 - r1, near r2 (z ≥ 0, WebGPU's depth range).
+  const planes = out.planes;
+  for (let c = 0; c < 4; c++) {
+    const [r0, r1, r2, r3] = [m[4 * c]!, m[4 * c + 1]!, m[4 * c + 2]!, m[4 * c + 3]!];
+    planes[c] = r3 + r0;
+    planes[4 + c] = r3 - r0;
+    planes[8 + c] = r3 + r1;
+    planes[12 + c] = r3 - r1;
+    planes[16 + c] = r2;
+    // No far plane (the projection's far is infinite): the sixth keeps everything.
+    planes[20 + c] = c === 3 ? 1 : 0;
+  }
+  out.eye[0] = eye[0]!;
+  out.eye[1] = eye[1]!;
+  out.eye[2] = eye[2]!;
+  out.pixelsPerUnit = height / (2 * Math.tan(fovY / 2));
+  return out;
 }
 
 /** A world's choice made once, to call per frame: faster than chooseLevels, which copies its result. */

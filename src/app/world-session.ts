@@ -9,7 +9,7 @@
  * the render command, the tests and the world benchmark share it.
  */
 import type { CameraFile } from './camera-file';
-import { frustumView, worldChoice, worldView, type DrawnRun, type LodChoice, type WorldCamera, type WorldChoice, type WorldView } from './world-lod';
+import { createWorldView, frustumView, worldChoice, worldView, type DrawnRun, type LodChoice, type WorldCamera, type WorldChoice, type WorldView } from './world-lod';
 import { ChunkNoRoomError, ChunkStream, type StreamProgress } from './world-stream';
 import { DEFAULT_PAGE_SPLATS, SplatPool, type PooledChunk, type PooledRun, type SplatPoolOptions } from '../scene/splat-pool';
 import { chunkLayout, storageBufferLimit, type GpuSplats } from '../scene/gpu-splats';
@@ -100,11 +100,18 @@ export class WorldSession {
   private readonly resident = (file: number): boolean => this.stream.isResident(file);
   private readonly stream: ChunkStream<PooledChunk>;
   private pool: SplatPool | null = null;
+  /** The view chosen for last (null: choose again), and the one the next update fills (swapped when they differ). */
   private lastView: WorldView | null = null;
+  private nextView = createWorldView();
+  private spareView = createWorldView();
   private seenVersion = -1;
   private choice: LodChoice | null = null;
-  private facts: WorldFrameFacts = { drawnSplats: 0, wantedSplats: 0, thresholdPx: 0, leftOut: 0, waiting: 0 };
+  private readonly facts: WorldFrameFacts = { drawnSplats: 0, wantedSplats: 0, thresholdPx: 0, leftOut: 0, waiting: 0 };
   private readonly runs: PooledRun[] = [];
+  /** Reused by each choice: the files it draws, those drawn only finer than wanted, and the others. */
+  private readonly drawnFiles = new Set<number>();
+  private readonly spare = new Set<number>();
+  private readonly needed = new Set<number>();
   private closed = false;
 
   /** A chunk arrived (draw again). */
@@ -217,21 +224,26 @@ export class WorldSession {
    * runs drawn.
    */
   update(frame: WorldCamera): WorldFrameFacts {
-    return this.updateView(frustumView(frame));
+    return this.updateView(frustumView(frame, this.nextView));
   }
 
   private updateView(view: WorldView): WorldFrameFacts {
     if (this.closed) return this.facts;
     if (this.lastView && sameView(view, this.lastView) && this.seenVersion === this.stream.version) return this.facts;
+    if (view === this.nextView) {
+      // Kept as the last view; the next update fills the other one.
+      [this.nextView, this.spareView] = [this.spareView, this.nextView];
+    }
     this.lastView = view;
     this.seenVersion = this.stream.version;
     const stream = this.stream;
     const choice = this.chooser.choose(view, { thresholdPx: this.options.thresholdPx, budget: this.maxDrawn, resident: this.resident });
     this.choice = choice;
-    const drawnFiles = new Set<number>();
-    // Files drawn only finer than wanted (standing in for a coarser level on its way).
-    const spare = new Set<number>();
-    const needed = new Set<number>();
+    const { drawnFiles, spare, needed } = this;
+    drawnFiles.clear();
+    spare.clear();
+    needed.clear();
+    // Files drawn only finer than wanted (standing in for a coarser level on its way): spare.
     let waiting = 0;
     for (const d of choice.draw) {
       drawnFiles.add(d.run.file);
@@ -241,13 +253,26 @@ export class WorldSession {
     for (const file of needed) spare.delete(file);
     stream.update(choice.fetch, drawnFiles, spare);
     if (this.pool) {
+      // The run records are kept from choice to choice, and rewritten.
       const runs = this.runs;
-      runs.length = 0;
-      for (const d of choice.draw) runs.push({ chunk: stream.chunk(d.run.file)!, offset: d.run.offset, count: d.run.count });
-      this.pool.setDrawn(runs);
+      const n = choice.draw.length;
+      for (let i = runs.length; i < n; i++) runs.push({ chunk: null as unknown as PooledChunk, offset: 0, count: 0 });
+      for (let i = 0; i < n; i++) {
+        const { run } = choice.draw[i]!;
+        const r = runs[i]!;
+        r.chunk = stream.chunk(run.file)!;
+        r.offset = run.offset;
+        r.count = run.count;
+      }
+      this.pool.setDrawn(runs, n);
     }
-    this.facts = { drawnSplats: choice.drawnSplats, wantedSplats: choice.wantedSplats, thresholdPx: choice.thresholdPx, leftOut: choice.leftOut, waiting };
-    return this.facts;
+    const facts = this.facts;
+    facts.drawnSplats = choice.drawnSplats;
+    facts.wantedSplats = choice.wantedSplats;
+    facts.thresholdPx = choice.thresholdPx;
+    facts.leftOut = choice.leftOut;
+    facts.waiting = waiting;
+    return facts;
   }
 
   close(): void {

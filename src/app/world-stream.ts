@@ -75,7 +75,7 @@ export class ChunkStream<T> {
   private readonly inFlight = new Map<number, { controller: AbortController; expected: number }>();
   private readonly failed = new Map<number, string>();
   private wanted: readonly number[] = [];
-  private spare = new Set<number>();
+  private readonly spare = new Set<number>();
   private frame = 0;
   private held = 0;
   private counts = { chunksLoaded: 0, bytesLoaded: 0, evicted: 0, cancelled: 0 };
@@ -102,7 +102,8 @@ export class ChunkStream<T> {
    * room their own replacement needs for ever).
    */
   update(wanted: readonly number[], drawn: Iterable<number>, spare: Iterable<number> = []): void {
-    this.spare = new Set(spare);
+    this.spare.clear();
+    for (const file of spare) this.spare.add(file);
     this.frame++;
     this.wanted = wanted;
     for (const file of drawn) {

@@ -115,15 +115,16 @@ export class SplatPool {
   }
 
   /**
-   * Draws exactly `runs` from the next frame on. Uploads the mask only
-   * when it changed. Returns the splats drawn.
+   * Draws exactly the first `n` of `runs` from the next frame on. Uploads
+   * the mask only when it changed. Returns the splats drawn.
    */
-  setDrawn(runs: Iterable<PooledRun>): number {
+  setDrawn(runs: readonly PooledRun[], n = runs.length): number {
     const mask = this.mask;
     mask.fill(0);
     let drawn = 0;
     const size = this.pageSplats;
-    for (const { chunk, offset, count } of runs) {
+    for (let r = 0; r < n; r++) {
+      const { chunk, offset, count } = runs[r]!;
       if (offset < 0 || count < 0 || offset + count > chunk.count) {
         throw new RangeError(`SplatPool.setDrawn: run ${offset}+${count} passes its chunk's ${chunk.count} splats`);
       }
