@@ -81,6 +81,9 @@ describe('a world on the GPU', () => {
     await settle(session, near);
     const levels = new Set(session.drawnRuns.map((d) => d.level));
     expect(levels.has(0), 'the near camera draws level 0 somewhere').toBe(true);
+    // The pool holds no more than the whole world, each chunk rounded up to whole pages (not the memory budget's room).
+    const whole = world.clouds.reduce((n, c) => n + Math.ceil(c.count / POOL.pageSplats) * POOL.pageSplats, 0);
+    expect(session.scene!.count).toBeLessThanOrEqual(whole);
     const pooled = await picture(session.scene!, near, session.maxDrawn);
     const single = gpu.upload(drawnCloud(session), 'drawn as one scene');
     const reference = await picture(single, near);
