@@ -52,7 +52,7 @@
  * open it (the same loader, under the load limits of this device's real
  * buffer sizes); the timed frames then drive its frame's passes directly.
  */
-import { isUpAxis, UP_AXES, type UpAxis } from '../src/app/up-axis';
+import { isUpAxis, UP_AXES, type UpAxis } from '../src/app/camera/up-axis';
 import { parseArgs } from 'node:util';
 import { basename } from 'node:path';
 import { GpuPassTimer } from '../src/gpu/pass-timer';
@@ -60,10 +60,10 @@ import { readBufferU32 } from '../src/gpu/readback';
 import { GpuSplats } from '../src/scene/gpu-splats';
 import type { SplatCloud } from '../src/scene/splat-cloud';
 import { createNodeViewer, loadScenePath } from '../src/app/node-viewer';
-import { SplatFrame } from '../src/app/splat-frame';
+import { SplatFrame } from '../src/app/frame/splat-frame';
 import { ACCUMULATIONS, DEFAULT_ACCUMULATION, type Accumulation } from '../src/render/accumulation-target';
 import { DEFAULT_SPLAT_ORDER, FRAME_RENDERERS, rendererSettingFor, SPLAT_ORDERS, type FrameRenderer, type SplatOrder } from '../src/render/frame-renderer';
-import { GpuSortOrder } from '../src/app/gpu-sort-order';
+import { GpuSortOrder } from '../src/app/frame/order/gpu-sort-order';
 import { SplatRenderer } from '../src/render/splat-renderer';
 import { DEFAULT_PIXEL_QUEUE } from '../src/render/tiles/tile-raster';
 import { VISIBLE_STATE } from '../src/render/frame-layouts';

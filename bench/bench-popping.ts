@@ -1,6 +1,6 @@
 /**
- * The popping measure (src/render/popping.ts) along a slow turn
- * (src/app/camera-turn.ts) from a camera file: the tile renderer's frames
+ * The popping measure (bench/popping.ts) along a slow turn
+ * (bench/camera-turn.ts) from a camera file: the tile renderer's frames
  * in the centre-depth order and in the per-pixel order (one line per queue
  * size asked for), each counted against the CPU reference's exact
  * per-pixel sort at the same cameras. One JSON line per order:
@@ -15,18 +15,18 @@
 import { parseArgs } from 'node:util';
 import { basename } from 'node:path';
 import { readFile } from 'node:fs/promises';
-import { parseCameraFile, type CameraFile } from '../src/app/camera-file';
-import { turnCameras } from '../src/app/camera-turn';
-import { GpuSortOrder } from '../src/app/gpu-sort-order';
-import { renderOffscreen } from '../src/app/offscreen-render';
-import { renderReferenceCamera } from '../src/app/reference-camera';
-import { SplatFrame } from '../src/app/splat-frame';
+import { parseCameraFile, type CameraFile } from '../src/app/camera/camera-file';
+import { turnCameras } from './camera-turn';
+import { GpuSortOrder } from '../src/app/frame/order/gpu-sort-order';
+import { renderOffscreen } from '../src/app/frame/offscreen-render';
+import { renderReferenceCamera } from '../cli/reference-camera';
+import { SplatFrame } from '../src/app/frame/splat-frame';
 import { createNodeGpuContext } from '../src/gpu/node-gpu';
 import { nodeLoadLimits } from '../src/app/node-viewer';
 import { loadSceneFile } from '../src/io/node-scene-source';
-import { toRgba8 } from '../src/render/picture-compare';
-import { countPops, POP_LEVELS } from '../src/render/popping';
-import { perPixelOrder } from '../src/render/reference-pixel-order';
+import { toRgba8 } from '../cli/picture-compare';
+import { countPops, POP_LEVELS } from './popping';
+import { perPixelOrder } from './reference-pixel-order';
 import { GpuSplats } from '../src/scene/gpu-splats';
 import { wholeNumber, wholeNumbers } from './bench-options';
 

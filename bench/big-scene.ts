@@ -15,10 +15,10 @@
  */
 import { parseArgs } from 'node:util';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { parsePlyHeader } from '../src/io/ply';
+import { parsePlyHeader } from '../src/io/ply/parse';
 import { loadSplatStream } from '../src/io/splat-stream';
 import { createNodeViewer } from '../src/app/node-viewer';
-import type { CameraFile } from '../src/app/camera-file';
+import type { CameraFile } from '../src/app/camera/camera-file';
 import { encodePng } from '../cli/png';
 
 const { values: args } = parseArgs({

@@ -1,15 +1,15 @@
 /**
  * Where the frame benchmark looks from: its built-in camera path (outside
  * the scene, then closer, then inside), or camera files (the render
- * command's and the viewer's format, src/app/camera-file.ts), so that a
+ * command's and the viewer's format, src/app/camera/camera-file.ts), so that a
  * frame here and another renderer's frame (the INRIA rasterizer's
  * time-ref.sh) are timed from the same cameras.
  */
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { mat4, vec3 } from 'gl-matrix';
-import { cameraMatrices, parseCameraFile, type CameraFile } from '../src/app/camera-file';
-import { OrbitCamera } from '../src/app/orbit-camera';
+import { cameraMatrices, parseCameraFile, type CameraFile } from '../src/app/camera/camera-file';
+import { OrbitCamera } from '../src/app/camera/orbit-camera';
 import type { Bounds } from '../src/scene/splat-cloud';
 import type { FrameParameters } from '../src/render/frame-uniforms';
 

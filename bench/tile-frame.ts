@@ -12,8 +12,8 @@
  *   - the pairs of the same frame binned to every tile of each quad's box
  *     (footprint 'box'): what the ellipse test saves.
  */
-import { SplatFrame, type FrameTimings } from '../src/app/splat-frame';
-import type { DrawOrder } from '../src/app/draw-order';
+import { SplatFrame, type FrameTimings } from '../src/app/frame/splat-frame';
+import type { DrawOrder } from '../src/app/frame/order/draw-order';
 import type { Accumulation } from '../src/render/accumulation-target';
 import type { SplatOrder } from '../src/render/frame-renderer';
 import type { FrameParameters } from '../src/render/frame-uniforms';

@@ -20,8 +20,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import type { CameraFile } from '../src/app/camera-file';
-import { chooseLevels, worldLeaves, worldView, WorldChoice, type LodChoice, type LodChoiceOptions, type WorldView } from '../src/app/world-lod';
+import type { CameraFile } from '../src/app/camera/camera-file';
+import { chooseLevels, worldLeaves, worldView, WorldChoice, type LodChoice, type LodChoiceOptions, type WorldView } from '../src/app/world/world-lod';
 import { parseLodMeta } from '../src/io/lod/lod-meta';
 import { wholeNumber, listOption } from './bench-options';
 import { measureStable, quantile, timingWarning } from './stable-timing';

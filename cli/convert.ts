@@ -12,8 +12,8 @@ import { loadSceneFile } from '../src/io/node-scene-source';
 import { PLY_ROW_BYTES, type LoadLimits } from '../src/io/load-limits';
 import { formatForOutput, WRITABLE_EXTENSIONS_TEXT, WRITABLE_FORMATS } from '../src/io/formats/save-formats';
 import { SCENE_FILES_TEXT } from '../src/io/formats/scene-files';
-import { parseCameraFile } from '../src/app/camera-file';
-import { cameraFrame, parseBox, saveSplats, type SplatSelection } from '../src/app/splat-selection';
+import { parseCameraFile } from '../src/app/camera/camera-file';
+import { cameraFrame, parseBox, saveSplats, type SplatSelection } from '../src/app/session/splat-selection';
 import { screenFilterFor } from '../src/scene/anti-aliasing';
 
 const USAGE = `usage: npm run convert -- INPUT OUTPUT(${WRITABLE_EXTENSIONS_TEXT.split(' ').join('|')}) [--in-view CAMERA.json | --box minx,miny,minz,maxx,maxy,maxz]`;

@@ -10,7 +10,7 @@ import { requestGpuContext, WebGpuUnavailableError, type GpuContext } from './gp
 import { SplatLoader } from './io/splat-loader';
 import { CpuOrderClient } from './sort/cpu-order-client';
 import { Viewer } from './app/viewer';
-import { worldAtUrlInWorkers } from './app/world-opening-web';
+import { worldAtUrlInWorkers } from './app/world/world-opening-web';
 import { SelfTestPage } from './ui/self-test-page';
 import { ViewerPage } from './ui/viewer-page';
 

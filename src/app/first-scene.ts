@@ -5,8 +5,8 @@
  * address.
  */
 import type { Viewer } from './viewer';
-import type { LoadOutcome } from './scene-loads';
-import type { CameraView } from './orbit-camera';
+import type { LoadOutcome } from './session/scene-loads';
+import type { CameraView } from './camera/orbit-camera';
 import { resolveSceneUrl } from '../io/scene-url';
 import { lastPathSegment } from '../io/path-name';
 

@@ -10,11 +10,11 @@ import { createNodeGpuContext } from '../gpu/node-gpu';
 import type { GpuContext } from '../gpu/device';
 import { loadSceneFile, nodeFileSource } from '../io/node-scene-source';
 import { isWorldIndexName } from '../io/lod/world-files';
-import { worldOfSource } from './world-opening';
+import { worldOfSource } from './world/world-opening';
 import type { LoadLimits } from '../io/load-limits';
 import { deviceLoadLimits } from '../render/renderer-limits';
 import { Viewer, type SceneLoader, type ViewerOptions, type WorldOpener } from './viewer';
-import { OFFSCREEN_FORMAT } from './offscreen-render';
+import { OFFSCREEN_FORMAT } from './frame/offscreen-render';
 
 /** Reads a scene file by path (and the files it names beside it), as the page's worker reads a dropped file. */
 export const loadScenePath: SceneLoader<string> = loadSceneFile;

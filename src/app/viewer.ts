@@ -5,40 +5,40 @@
  * fails or is cancelled, that scene again as it was: its GPU data, camera,
  * framing, up axis and panel rows, kept aside as one snapshot. It frames
  * each new scene, chooses its up axis, picks points, and draws frames
- * (ViewerCore) on screen or offscreen.
+ * (FrameEngine) on screen or offscreen.
  *
  * DOM-free: the page (src/ui/viewer-page.ts) is one view of it, the render
  * command, the benchmarks and the browser tests' hook drive the same class.
- * It publishes a state snapshot and events (src/app/viewer-state.ts) and
+ * It publishes a state snapshot and events (src/app/session/viewer-state.ts) and
  * never calls its views. How a source is loaded is handed in: a worker in
  * the browser, the file system in Node.
  */
 import { createNanoEvents, type Unsubscribe } from 'nanoevents';
-import { ViewerCore, type FrameReport } from './viewer-core';
-import { CameraRig } from './camera-rig';
-import { SceneLoads, type LoadOutcome } from './scene-loads';
-import { SceneSession, type SceneArrival } from './scene-session';
-import { ViewerFrames } from './viewer-frames';
-import { frameHome } from './home-view';
-import { upAxisOf } from './up-axis';
-import { cameraFileOf, type CameraFile } from './camera-file';
-import { createCameraView, OrbitCamera, type CameraView } from './orbit-camera';
-import { NO_INSETS } from './view-insets';
-import { pickPoint } from './pick-point';
-import { createViewerState, type FreeRect, type ViewerEvents, type ViewerState } from './viewer-state';
-import { DEFAULT_SETTINGS, hexToRgb, type ViewerSettings } from './viewer-settings';
-import type { OffscreenPicture } from './offscreen-render';
-import type { SplatFrameOptions } from './splat-frame';
+import { FrameEngine, type FrameReport } from './frame/frame-engine';
+import { CameraRig } from './camera/camera-rig';
+import { SceneLoads, type LoadOutcome } from './session/scene-loads';
+import { SceneSession, type SceneArrival } from './session/scene-session';
+import { ViewerFrames } from './session/viewer-frames';
+import { frameHome } from './camera/home-view';
+import { upAxisOf } from './camera/up-axis';
+import { cameraFileOf, type CameraFile } from './camera/camera-file';
+import { createCameraView, OrbitCamera, type CameraView } from './camera/orbit-camera';
+import { NO_INSETS } from './camera/view-insets';
+import { pickPoint } from './camera/pick-point';
+import { createViewerState, type FreeRect, type ViewerEvents, type ViewerState } from './session/viewer-state';
+import { DEFAULT_SETTINGS, hexToRgb, type ViewerSettings } from './session/viewer-settings';
+import type { OffscreenPicture } from './frame/offscreen-render';
+import type { SplatFrameOptions } from './frame/splat-frame';
 import type { SplatCloud } from '../scene/splat-cloud';
 import type { LoadLimits } from '../io/load-limits';
 import { deviceLoadLimits } from '../render/renderer-limits';
 import type { LoadedScene, LoadProgressReport } from '../io/splat-loader';
 import { SyncCpuOrder, type CpuOrderSource } from '../sort/cpu-order-source';
-import { saveSplats, type SavedSplats, type ViewSelection } from './splat-selection';
+import { saveSplats, type SavedSplats, type ViewSelection } from './session/splat-selection';
 import { savedSceneName, writableFormat } from '../io/formats/save-formats';
 import type { FrameParameters } from '../render/frame-uniforms';
-import { WorldSession, worldOptionsFor } from './world-session';
-import type { WorldOpening } from './world-opening';
+import { WorldSession, worldOptionsFor } from './world/world-session';
+import type { WorldOpening } from './world/world-opening';
 
 /** Loads a source: a worker in the browser, the file system in Node; rejects with an AbortError once `signal` aborts. */
 export type SceneLoader<S> = (
@@ -100,11 +100,11 @@ export class Viewer<S> {
   private worldOpening: AbortController | null = null;
 
   static async create<S>(device: GPUDevice, format: GPUTextureFormat, options: ViewerOptions<S>): Promise<Viewer<S>> {
-    const core = await ViewerCore.create(device, format, options.cpuSort ?? (() => new SyncCpuOrder()), options.frame);
+    const core = await FrameEngine.create(device, format, options.cpuSort ?? (() => new SyncCpuOrder()), options.frame);
     return new Viewer(core, format, options);
   }
 
-  private constructor(readonly core: ViewerCore, readonly format: GPUTextureFormat, options: ViewerOptions<S>) {
+  private constructor(readonly core: FrameEngine, readonly format: GPUTextureFormat, options: ViewerOptions<S>) {
     this.limits = options.limits ?? deviceLoadLimits(core.device, options.hostMemoryBytes);
     this.loads = new SceneLoads((source, o) => options.load(source, { ...o, limits: this.limits }));
     this.openWorldOf = options.openWorld;

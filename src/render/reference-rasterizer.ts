@@ -33,7 +33,7 @@
  * 1e-5 px and is left out); the focal lengths and tan(fov/2) are the
  * frame's (src/render/frame-uniforms.ts: vertical fov from the camera,
  * horizontal from the aspect). The viewer's projection may be shifted
- * (src/app/orbit-camera.ts, a lens shift beside overlays): x_ndc gets
+ * (src/app/camera/orbit-camera.ts, a lens shift beside overlays): x_ndc gets
  * −shift, which the reference, given that projection matrix, would carry
  * into ndc2Pix as −shift·W/2; `shiftNdc` is that shift (0 by default), and
  * `shiftNdcY` the vertical one (y_ndc gets −shiftY: +shiftY·H/2 in rows
@@ -104,7 +104,7 @@ const f = Math.fround;
 /**
  * How a pixel blends the splats of its tile's list (by increasing centre
  * depth): writes its colour sum and transmittance into out[0..3]. The
- * reference blends them in list order; src/render/reference-pixel-order.ts
+ * reference blends them in list order; bench/reference-pixel-order.ts
  * orders them per pixel.
  */
 export type PixelBlend = (splats: Preprocessed, list: Int32Array, px: number, py: number, out: Float32Array) => void;
@@ -118,7 +118,7 @@ export interface ReferenceOrder {
 /** The reference's own order: each tile's list, by increasing centre depth. */
 export const CENTRE_DEPTH_ORDER: ReferenceOrder = { rayShapes: false, blend: blendInListOrder };
 
-/** Renders `cloud` from frame parameters (a view matrix; src/app/reference-camera.ts takes a camera file). */
+/** Renders `cloud` from frame parameters (a view matrix; cli/reference-camera.ts takes a camera file). */
 export function renderReference(cloud: SplatCloud, view: ReferenceView, order: ReferenceOrder = CENTRE_DEPTH_ORDER): ReferencePicture {
   const { width, height } = view;
   const tilesX = Math.ceil(width / TILE);

@@ -18,8 +18,8 @@
  * list (isTypingKey), so the panel's controls never move the camera.
  */
 
-import { FLY_KEYS, FLY_SPEED_STEP, FlyMotion, type CameraMode } from '../app/fly-motion';
-import type { OrbitCamera } from '../app/orbit-camera';
+import { FLY_KEYS, FLY_SPEED_STEP, FlyMotion, type CameraMode } from '../app/camera/fly-motion';
+import type { OrbitCamera } from '../app/camera/orbit-camera';
 import type { Bounds } from '../scene/splat-cloud';
 import { isTypingKey, PAGE_KEY_LISTENER } from './overlays';
 

@@ -5,7 +5,7 @@
  * beyond what WebGPU itself returns.
  */
 import type { AnyViewer } from '../app/viewer';
-import type { FrameReport } from '../app/viewer-core';
+import type { FrameReport } from '../app/frame/frame-engine';
 import { FrameRate } from './scene-facts';
 import type { StatsPanels } from './stats-panels';
 import type { ViewerGui } from './viewer-gui';

@@ -4,13 +4,13 @@
  * and is a sheet along the bottom on a narrow one; the stats panels and
  * timing chart sit in a corner (bottom left, top left on a narrow window)
  * and fold into a tab. The Viewer frames the scene in the largest part of
- * the window these overlays leave free (src/app/free-rect.ts), measured
+ * the window these overlays leave free (src/app/camera/free-rect.ts), measured
  * again whenever one of them changes size (the sheet opening, the stats
  * folding) or the window does. The panels can be hidden (U) and the page
  * can go fullscreen.
  */
 import type { AnyViewer } from '../app/viewer';
-import { largestFreeRect } from '../app/free-rect';
+import { largestFreeRect } from '../app/camera/free-rect';
 import type { FrameLoop } from './frame-loop';
 import type { MessageOverlay } from './overlays';
 import { SIDE_PANEL_MIN_WIDTH, type ViewerGui } from './viewer-gui';

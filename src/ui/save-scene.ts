@@ -6,7 +6,7 @@
  * selected) is said in a message.
  */
 import type { AnyViewer } from '../app/viewer';
-import { parseBox, type SelectionKind, type ViewSelection } from '../app/splat-selection';
+import { parseBox, type SelectionKind, type ViewSelection } from '../app/session/splat-selection';
 import { WRITABLE_FORMATS } from '../io/formats/save-formats';
 import type { Bounds } from '../scene/splat-cloud';
 import { downloadBlob } from './download';

@@ -4,7 +4,7 @@
  * DOM-free.
  */
 import type { Bounds } from '../scene/splat-cloud';
-import type { RendererChoice } from '../app/renderer-policy';
+import type { RendererChoice } from '../app/frame/renderer-policy';
 import type { SplatOrder } from '../render/frame-renderer';
 import { formatMs } from './timing-history';
 

@@ -5,12 +5,12 @@
  * view at the canvas size or larger (the same picture, rendered again at the
  * larger size, not a stretched copy).
  */
-import { createCameraView, type CameraView, type OrbitCamera } from '../app/orbit-camera';
-import { readOrderParam, readRendererParam, readViewMode, readViewParams, writeOrderParam, writeRendererParam, writeViewParams } from '../app/view-url';
+import { createCameraView, type CameraView, type OrbitCamera } from '../app/camera/orbit-camera';
+import { readOrderParam, readRendererParam, readViewMode, readViewParams, writeOrderParam, writeRendererParam, writeViewParams } from '../app/camera/view-url';
 import { DEFAULT_RENDERER_SETTING, DEFAULT_SPLAT_ORDER, type RendererSetting, type SplatOrder } from '../render/frame-renderer';
-import type { CameraMode } from '../app/fly-motion';
-import { cameraFileOf, parseCameraFile } from '../app/camera-file';
-import { hexToRgb, rgbToHex, type ViewerSettings } from '../app/viewer-settings';
+import type { CameraMode } from '../app/camera/fly-motion';
+import { cameraFileOf, parseCameraFile } from '../app/camera/camera-file';
+import { hexToRgb, rgbToHex, type ViewerSettings } from '../app/session/viewer-settings';
 import { FilePicker, type Tone } from './overlays';
 import { downloadBlob } from './download';
 

@@ -4,9 +4,9 @@
  * rows, the up axis, the view link, the page's ready flag). The Viewer
  * never calls the page; this is the one place that listens.
  */
-import { UP_BY_CONVENTION } from '../app/home-view';
+import { UP_BY_CONVENTION } from '../app/camera/home-view';
 import type { AnyViewer } from '../app/viewer';
-import type { SceneFacts } from '../app/viewer-state';
+import type { SceneFacts } from '../app/session/viewer-state';
 import type { MessageOverlay, ProgressBar } from './overlays';
 import type { ViewerGui } from './viewer-gui';
 import type { ViewSharing } from './view-sharing';

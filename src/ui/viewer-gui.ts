@@ -6,17 +6,17 @@
  */
 
 import GUI, { type Controller } from 'lil-gui';
-import { SORT_LABELS, type SortMode } from '../app/order-policy';
-import type { ViewerSettings } from '../app/viewer-settings';
+import { SORT_LABELS, type SortMode } from '../app/frame/order/order-policy';
+import type { ViewerSettings } from '../app/session/viewer-settings';
 import type { DifferenceMeasure } from '../render/splat-resolve';
-import type { FrameView } from '../app/splat-frame';
+import type { FrameView } from '../app/frame/splat-frame';
 import { describeScreenFilter, screenFilterFor, type AntiAliasingSetting, type SceneAntiAliasing } from '../scene/anti-aliasing';
 import { FLIP_UP_KEY } from './camera-input';
 import { el } from './overlays';
 import { ellipsizeMiddle } from './scene-names';
 import { describeRenderer, formatBytes } from './scene-facts';
-import type { WorldState } from '../app/viewer-state';
-import type { RendererChoice } from '../app/renderer-policy';
+import type { WorldState } from '../app/session/viewer-state';
+import type { RendererChoice } from '../app/frame/renderer-policy';
 import { RENDERER_SETTINGS, type SplatOrder } from '../render/frame-renderer';
 import type { Bounds } from '../scene/splat-cloud';
 import { WRITABLE_FORMATS } from '../io/formats/save-formats';

@@ -11,14 +11,14 @@
  * has been drawn ('load-failed' if that scene could not be opened).
  */
 import type { Viewer } from '../app/viewer';
-import { createViewerState, type ViewerState } from '../app/viewer-state';
-import type { ViewerSettings } from '../app/viewer-settings';
-import type { CameraMode } from '../app/fly-motion';
+import { createViewerState, type ViewerState } from '../app/session/viewer-state';
+import type { ViewerSettings } from '../app/session/viewer-settings';
+import type { CameraMode } from '../app/camera/fly-motion';
 import { openFirstScene } from '../app/first-scene';
-import { flippedUpAxis } from '../app/up-axis';
+import { flippedUpAxis } from '../app/camera/up-axis';
 import { sceneName } from './scene-names';
 import { readDroppedFolder, type DroppedEntry } from './dropped-files';
-import { worldOfFolderInWorkers } from '../app/world-opening-web';
+import { worldOfFolderInWorkers } from '../app/world/world-opening-web';
 import { CAMERA_HELP, CameraInput, TOUCH_HELP } from './camera-input';
 import { DropZone, FilePicker, HelpOverlay, MessageOverlay, PAGE_KEY_LISTENER, ProgressBar, el, isTypingKey, reportGpuErrors } from './overlays';
 import { StatsPanels } from './stats-panels';

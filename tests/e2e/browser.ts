@@ -28,8 +28,8 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, errors as playwrightErrors, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, inject } from 'vitest';
-import type { CameraView } from '../../src/app/orbit-camera';
-import type { ViewerState } from '../../src/app/viewer-state';
+import type { CameraView } from '../../src/app/camera/orbit-camera';
+import type { ViewerState } from '../../src/app/session/viewer-state';
 import type { RendererSetting } from '../../src/render/frame-renderer';
 
 export const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');

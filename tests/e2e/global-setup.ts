@@ -18,7 +18,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, preview } from 'vite';
 import type { TestProject } from 'vitest/node';
-import { parseSplatPly } from '../../src/io/ply';
+import { parseSplatPly } from '../../src/io/ply/parse';
 import { writeSplatPly } from '../support/ply-writer';
 import { thinnedScene } from '../support/thinned-scene';
 

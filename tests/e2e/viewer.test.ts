@@ -23,14 +23,14 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { BROWSER_TEST_TIMEOUT_MS, BROWSER_VIEWPORT, serveLightDefaultScene, TestPage, useViewerPage } from './browser';
 import { scenePath } from '../shared-scenes';
 import { decodePng } from '../../cli/png';
-import { parseSplatPly } from '../../src/io/ply';
+import { parseSplatPly } from '../../src/io/ply/parse';
 import { bundleSog, writeSog } from '../support/sog-writer';
 import { writeSplatPly } from '../support/ply-writer';
 import { aerialTown, cloudOf, placed } from '../support/up-scenes';
-import { UP_BY_CONVENTION } from '../../src/app/home-view';
+import { UP_BY_CONVENTION } from '../../src/app/camera/home-view';
 import { realScene } from '../support/real-scenes';
 import { loadSplatFile } from '../../src/io/parse-splat-file';
-import { selectSplats } from '../../src/app/splat-selection';
+import { selectSplats } from '../../src/app/session/splat-selection';
 import type { FrameParameters } from '../../src/render/frame-uniforms';
 import { robustBounds, type Bounds, type SplatCloud } from '../../src/scene/splat-cloud';
 

@@ -8,9 +8,9 @@
 import { beforeAll, describe, expect, test } from 'vitest';
 import { mat4, vec3 } from 'gl-matrix';
 import { readBufferU32 } from '../../src/gpu/readback';
-import type { SplatFrame } from '../../src/app/splat-frame';
-import type { GpuSortOrder } from '../../src/app/gpu-sort-order';
-import { OrbitCamera } from '../../src/app/orbit-camera';
+import type { SplatFrame } from '../../src/app/frame/splat-frame';
+import type { GpuSortOrder } from '../../src/app/frame/order/gpu-sort-order';
+import { OrbitCamera } from '../../src/app/camera/orbit-camera';
 import { QUAD_VERTICES, VISIBLE_STATE } from '../../src/render/frame-layouts';
 import type { FrameParameters } from '../../src/render/frame-uniforms';
 import type { GpuSplats } from '../../src/scene/gpu-splats';

@@ -7,12 +7,12 @@
 import { beforeAll, expect, test } from 'vitest';
 import { vec3 } from 'gl-matrix';
 import type { GpuSplats } from '../../src/scene/gpu-splats';
-import type { SplatFrame } from '../../src/app/splat-frame';
-import type { GpuSortOrder } from '../../src/app/gpu-sort-order';
-import { renderOffscreen } from '../../src/app/offscreen-render';
-import { renderReferenceCamera } from '../../src/app/reference-camera';
-import { psnr, toRgba8 } from '../../src/render/picture-compare';
-import type { CameraFile } from '../../src/app/camera-file';
+import type { SplatFrame } from '../../src/app/frame/splat-frame';
+import type { GpuSortOrder } from '../../src/app/frame/order/gpu-sort-order';
+import { renderOffscreen } from '../../src/app/frame/offscreen-render';
+import { renderReferenceCamera } from '../../cli/reference-camera';
+import { psnr, toRgba8 } from '../../cli/picture-compare';
+import type { CameraFile } from '../../src/app/camera/camera-file';
 import type { SplatCloud } from '../../src/scene/splat-cloud';
 import { realScene, useGpu } from '../support/gpu-fixture';
 import { medianCentre } from '../support/test-view';

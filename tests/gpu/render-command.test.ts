@@ -21,7 +21,7 @@ import { fileURLToPath } from 'node:url';
 import { decodePng } from '../../cli/png';
 import { scenePath } from '../shared-scenes';
 import { drawnFraction, drawnRowSpan } from '../support/test-view';
-import { parseSplatPly } from '../../src/io/ply';
+import { parseSplatPly } from '../../src/io/ply/parse';
 import { thinnedScene } from '../support/thinned-scene';
 import { writeSog } from '../support/sog-writer';
 

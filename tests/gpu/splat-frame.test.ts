@@ -8,14 +8,14 @@
  */
 import { beforeAll, expect, test } from 'vitest';
 import { readBufferU32 } from '../../src/gpu/readback';
-import { OrbitCamera } from '../../src/app/orbit-camera';
+import { OrbitCamera } from '../../src/app/camera/orbit-camera';
 import { mat4, vec3 } from 'gl-matrix';
 import { robustBounds } from '../../src/scene/splat-cloud';
 import type { GpuSplats } from '../../src/scene/gpu-splats';
-import type { SplatFrame } from '../../src/app/splat-frame';
-import type { DrawOrder } from '../../src/app/draw-order';
-import type { GpuSortOrder } from '../../src/app/gpu-sort-order';
-import type { UploadedOrder } from '../../src/app/uploaded-order';
+import type { SplatFrame } from '../../src/app/frame/splat-frame';
+import type { DrawOrder } from '../../src/app/frame/order/draw-order';
+import type { GpuSortOrder } from '../../src/app/frame/order/gpu-sort-order';
+import type { UploadedOrder } from '../../src/app/frame/order/uploaded-order';
 import { VISIBLE_STATE } from '../../src/render/frame-layouts';
 import { CpuRadixSort } from '../../src/sort/cpu-sort';
 import { computeDepthKeys } from '../../src/sort/cpu-depth-keys';

@@ -17,11 +17,11 @@
  */
 import { beforeAll, expect, test } from 'vitest';
 import { mat4, vec3 } from 'gl-matrix';
-import { OrbitCamera } from '../../src/app/orbit-camera';
+import { OrbitCamera } from '../../src/app/camera/orbit-camera';
 import type { FrameParameters } from '../../src/render/frame-uniforms';
 import { CLIP_ALWAYS, CLIP_DROP, CLIP_NEVER, SplatProjector, type SplatProjectorOptions } from '../../src/render/splat-projector';
-import type { SplatFrame } from '../../src/app/splat-frame';
-import type { UploadedOrder } from '../../src/app/uploaded-order';
+import type { SplatFrame } from '../../src/app/frame/splat-frame';
+import type { UploadedOrder } from '../../src/app/frame/order/uploaded-order';
 import type { GpuSplats } from '../../src/scene/gpu-splats';
 import { robustBounds, type SplatCloud } from '../../src/scene/splat-cloud';
 import { CpuRadixSort } from '../../src/sort/cpu-sort';

@@ -8,13 +8,13 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { readFileSync } from 'node:fs';
-import { parseSplatPly } from '../../src/io/ply';
+import { parseSplatPly } from '../../src/io/ply/parse';
 import type { SplatCloud } from '../../src/scene/splat-cloud';
 import { createNodeViewer, type NodeViewer } from '../../src/app/node-viewer';
 import type { SceneLoader } from '../../src/app/viewer';
-import type { CameraView } from '../../src/app/orbit-camera';
-import type { LoadOutcome } from '../../src/app/scene-loads';
-import type { ViewerEvents } from '../../src/app/viewer-state';
+import type { CameraView } from '../../src/app/camera/orbit-camera';
+import type { LoadOutcome } from '../../src/app/session/scene-loads';
+import type { ViewerEvents } from '../../src/app/session/viewer-state';
 import { loadSceneFile } from '../../src/io/node-scene-source';
 import { scenePath } from '../shared-scenes';
 import { drawnColumnSpan, drawnFraction, drawnRowSpan } from '../support/test-view';

@@ -1,6 +1,6 @@
 /**
  * A world drawn through its page pool (src/scene/splat-pool.ts) and
- * session (src/app/world-session.ts), Dawn over SwiftShader: what the
+ * session (src/app/world/world-session.ts), Dawn over SwiftShader: what the
  * session draws is exactly the runs it chose, in the exact order of one
  * scene (the picture equals those splats uploaded as one scene), at the
  * level the camera's distance and the budget call for; chunks evicted
@@ -10,11 +10,11 @@
  * small so a chunk spans several pages across several chunk buffers.
  */
 import { beforeAll, describe, expect, test } from 'vitest';
-import { WorldSession, type WorldSessionOptions } from '../../src/app/world-session';
-import { renderOffscreen } from '../../src/app/offscreen-render';
-import type { SplatFrame } from '../../src/app/splat-frame';
-import type { GpuSortOrder } from '../../src/app/gpu-sort-order';
-import type { CameraFile } from '../../src/app/camera-file';
+import { WorldSession, type WorldSessionOptions } from '../../src/app/world/world-session';
+import { renderOffscreen } from '../../src/app/frame/offscreen-render';
+import type { SplatFrame } from '../../src/app/frame/splat-frame';
+import type { GpuSortOrder } from '../../src/app/frame/order/gpu-sort-order';
+import type { CameraFile } from '../../src/app/camera/camera-file';
 import type { GpuSplats } from '../../src/scene/gpu-splats';
 import type { SplatCloud } from '../../src/scene/splat-cloud';
 import { realScene, useGpu } from '../support/gpu-fixture';

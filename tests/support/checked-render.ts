@@ -4,7 +4,7 @@
  * any WebGPU validation error it raised.
  */
 import { expect } from 'vitest';
-import { renderOffscreen, type OffscreenPicture } from '../../src/app/offscreen-render';
+import { renderOffscreen, type OffscreenPicture } from '../../src/app/frame/offscreen-render';
 
 export async function renderChecked(...args: Parameters<typeof renderOffscreen>): Promise<OffscreenPicture> {
   const device = args[0];

@@ -16,7 +16,7 @@
  * then every chunk) from a local server or a dropped folder, beside files
  * outside the world's folder that it must never read.
  */
-import { parseSplatPly } from '../../src/io/ply';
+import { parseSplatPly } from '../../src/io/ply/parse';
 import { int, pick, type Random } from './fuzz-bytes';
 import { editJsonValue, metaText } from './fuzz-sog';
 import { writeSog } from './sog-writer';

@@ -30,7 +30,7 @@ import { mutateWorld, seedFiles, tinyWorld, worldBytes, type WorldMutant, type W
 import { runWorldLoad, type WorldStage } from './world-load';
 import { writeKsplat } from './ksplat-writer';
 import { bundleSog, writeSog } from './sog-writer';
-import { parseSplatPly } from '../../src/io/ply';
+import { parseSplatPly } from '../../src/io/ply/parse';
 import type { SplatFormatId } from '../../src/io/formats/index';
 
 export { HarnessWorker, runLoad, type Outcome } from './loader-harness';

@@ -48,7 +48,7 @@ interface Loaders {
   loadSplatFile: typeof import('../../src/io/parse-splat-file').loadSplatFile;
   loadSplatStream: typeof import('../../src/io/splat-stream').loadSplatStream;
   validateSplatCloud: typeof import('../../src/io/validate-splats').validateSplatCloud;
-  SplatFormatError: typeof import('../../src/io/ply').SplatFormatError;
+  SplatFormatError: typeof import('../../src/io/ply/parse').SplatFormatError;
 }
 let loaderModules: Promise<Loaders> | undefined;
 
@@ -59,7 +59,7 @@ let loaderModules: Promise<Loaders> | undefined;
  */
 function loaders(): Promise<Loaders> {
   loaderModules ??= Promise.all([
-    import('../../src/io/parse-splat-file'), import('../../src/io/validate-splats'), import('../../src/io/ply'),
+    import('../../src/io/parse-splat-file'), import('../../src/io/validate-splats'), import('../../src/io/ply/parse'),
     import('../../src/io/splat-stream'),
   ]).then(([entry, validate, ply, stream]) => ({
     loadSplatFile: entry.loadSplatFile, validateSplatCloud: validate.validateSplatCloud, SplatFormatError: ply.SplatFormatError,

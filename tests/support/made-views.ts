@@ -4,7 +4,7 @@
  * a renderer's handling of splats that cross the window's borders can be
  * compared with the CPU reference.
  */
-import type { CameraFile } from '../../src/app/camera-file';
+import type { CameraFile } from '../../src/app/camera/camera-file';
 import type { MadeSplat } from './gpu-fixture';
 
 /** A camera at the origin looking down −z (the made scenes), y up. */

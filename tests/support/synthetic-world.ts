@@ -9,7 +9,7 @@
  */
 import type { LodIndex, LodNode, LodRun } from '../../src/io/lod/lod-meta';
 import { allocateSplatCloud, computeBounds, shCoefficients, type SplatCloud } from '../../src/scene/splat-cloud';
-import type { WorldChunks } from '../../src/app/world-session';
+import type { WorldChunks } from '../../src/app/world/world-session';
 
 export interface SyntheticWorld {
   index: LodIndex;

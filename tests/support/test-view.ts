@@ -4,7 +4,7 @@
  * at it, and how much of a read-back picture is not background.
  */
 import { mat4, vec3 } from 'gl-matrix';
-import type { CameraFile } from '../../src/app/camera-file';
+import type { CameraFile } from '../../src/app/camera/camera-file';
 import type { FrameParameters } from '../../src/render/frame-uniforms';
 import type { SplatCloud } from '../../src/scene/splat-cloud';
 

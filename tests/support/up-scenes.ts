@@ -1,9 +1,9 @@
 /**
- * Scenes with a known up for the up-axis guess (src/app/up-guess.ts): a
+ * Scenes with a known up for the up-axis guess (src/app/camera/up-guess.ts): a
  * town on its ground, a town seen from a drone, turned and tilted onto any
  * axis; and the same as a splat cloud to open in the viewer.
  */
-import { UP_AXES, type UpAxis } from '../../src/app/up-axis';
+import { UP_AXES, type UpAxis } from '../../src/app/camera/up-axis';
 import { allocateSplatCloud, computeBounds, type SplatCloud } from '../../src/scene/splat-cloud';
 
 export type Vec3 = [number, number, number];

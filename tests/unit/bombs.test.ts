@@ -17,7 +17,7 @@ import { crc32, deflateRawSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkSplatCount, DEFAULT_LOAD_LIMITS, SplatLimitError, type LoadLimits } from '../../src/io/load-limits';
 import { loadSplatFile } from '../../src/io/parse-splat-file';
-import { parseSplatPly, SplatFormatError } from '../../src/io/ply';
+import { parseSplatPly, SplatFormatError } from '../../src/io/ply/parse';
 import { parseSogBundle } from '../../src/io/sog/bundle';
 import { parseSog } from '../../src/io/sog/decode';
 import { SOG_META_MAX_BYTES } from '../../src/io/sog/meta';

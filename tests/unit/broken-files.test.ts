@@ -22,7 +22,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadSplatFile } from '../../src/io/parse-splat-file';
-import { SplatFormatError } from '../../src/io/ply';
+import { SplatFormatError } from '../../src/io/ply/parse';
 import { MAX_MAGNITUDE, validateSplatCloud } from '../../src/io/validate-splats';
 import { allocateSplatCloud, computeBounds, type ShDegree, type SplatCloud } from '../../src/scene/splat-cloud';
 import { scenePath, SCENES_DIR } from '../shared-scenes';
@@ -641,7 +641,7 @@ describe('extra bytes after the data (allowed for formats with a header, and ign
 // ---------------------------------------------------------------------------
 
 describe('INRIA ply header and value checks', () => {
-  // Cases the INRIA ply reader (src/io/ply.ts, being rewritten) fails today.
+  // Cases the INRIA ply reader (src/io/ply/parse.ts, being rewritten) fails today.
   it.each([
     ['1e3', '1e3'],
     ['0x3e8', '0x3e8'],

@@ -1,7 +1,7 @@
 import { vec3 } from 'gl-matrix';
 import { describe, expect, it } from 'vitest';
-import { DAMPING_TIME_S, followCamera } from '../../src/app/camera-damping';
-import { OrbitCamera } from '../../src/app/orbit-camera';
+import { DAMPING_TIME_S, followCamera } from '../../src/app/camera/camera-damping';
+import { OrbitCamera } from '../../src/app/camera/orbit-camera';
 
 function pair(): { shown: OrbitCamera; goal: OrbitCamera } {
   const goal = new OrbitCamera({ yaw: 0.3, pitch: 0.2, distance: 4, target: [1, 2, 3] });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { mat4, vec3 } from 'gl-matrix';
-import { CameraFileError, cameraFileOf, cameraMatrices, parseCameraFile } from '../../src/app/camera-file';
+import { CameraFileError, cameraFileOf, cameraMatrices, parseCameraFile } from '../../src/app/camera/camera-file';
 
 const VALID = { width: 640, height: 480, fovy_deg: 50, eye: [0, 1, 4], target: [0, 0, 0], up: [0, 1, 0], background: [0, 0, 0.2], sh_degree: 3 };
 

@@ -1,6 +1,6 @@
-/** The viewer's cameras following the part of the window the overlays leave free (src/app/camera-rig.ts). */
+/** The viewer's cameras following the part of the window the overlays leave free (src/app/camera/camera-rig.ts). */
 import { describe, expect, it } from 'vitest';
-import { CameraRig } from '../../src/app/camera-rig';
+import { CameraRig } from '../../src/app/camera/camera-rig';
 import type { Bounds } from '../../src/scene/splat-cloud';
 
 const BOUNDS: Bounds = { min: [-1, -2, -1], max: [1, 2, 1] };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { turnCameras, yawCamera, TURN_DEGREES_PER_FRAME, TURN_FRAMES } from '../../src/app/camera-turn';
-import type { CameraFile } from '../../src/app/camera-file';
+import { turnCameras, yawCamera, TURN_DEGREES_PER_FRAME, TURN_FRAMES } from '../../bench/camera-turn';
+import type { CameraFile } from '../../src/app/camera/camera-file';
 
 const CAMERA: CameraFile = { width: 64, height: 48, fovy_deg: 50, eye: [1, 2, 3], target: [1, 2, -2], up: [0, 1, 0], background: [0, 0, 0], sh_degree: 0 };
 

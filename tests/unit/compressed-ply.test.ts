@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { parseCompressedPly } from '../../src/io/compressed-ply';
+import { parseCompressedPly } from '../../src/io/ply/compressed';
 import { isCompressedPly } from '../../src/io/formats/compressed-ply';
 import { loadSplatFile } from '../../src/io/parse-splat-file';
-import { parsePlyHeader, SplatFormatError } from '../../src/io/ply';
+import { parsePlyHeader, SplatFormatError } from '../../src/io/ply/parse';
 import { SH_C0, type SplatCloud } from '../../src/scene/splat-cloud';
 import { scenePath } from '../shared-scenes';
 

@@ -1,7 +1,7 @@
 import { mat4, vec3 } from 'gl-matrix';
 import { describe, expect, it } from 'vitest';
-import { FLY_BOOST, FlyMotion } from '../../src/app/fly-motion';
-import { OrbitCamera } from '../../src/app/orbit-camera';
+import { FLY_BOOST, FlyMotion } from '../../src/app/camera/fly-motion';
+import { OrbitCamera } from '../../src/app/camera/orbit-camera';
 
 const eyeOf = (camera: OrbitCamera) => Array.from(camera.eye(vec3.create()));
 const targetOf = (camera: OrbitCamera) => camera.getView({ eye: [0, 0, 0], target: [0, 0, 0], up: [0, 1, 0], fovyDeg: 60 }).target;

@@ -10,7 +10,7 @@ import { SPLAT_FORMATS, type SplatFormatId } from '../../src/io/formats/index';
 import { OPEN_TOGETHER_TEXT, SCENE_FILE_ACCEPT, SCENE_FILES_TEXT } from '../../src/io/formats/scene-files';
 import { detectSplatFormat, loadSplatFile } from '../../src/io/parse-splat-file';
 import { lastPathSegment } from '../../src/io/path-name';
-import { parsePlyHeader, parseSplatPly } from '../../src/io/ply';
+import { parsePlyHeader, parseSplatPly } from '../../src/io/ply/parse';
 import { chunksOf, loadSplatStream } from '../../src/io/splat-stream';
 import { scenePath } from '../shared-scenes';
 import { writeKsplat } from '../support/ksplat-writer';

@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import { isHeatMap, rendererSettingOf, type FrameSettings } from '../../src/app/frame-settings';
+import { isHeatMap, rendererSettingOf, type FrameSettings } from '../../src/app/frame/frame-settings';
 import { RENDERER_SETTINGS } from '../../src/render/frame-renderer';
 
 const settings = (change: Partial<FrameSettings>): FrameSettings => ({ sortMode: 'gpu', keyBits: 32, freezeOrder: false, measureOrder: false, renderer: 'auto', ...change });

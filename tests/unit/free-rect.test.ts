@@ -1,6 +1,6 @@
-/** The part of the window the scene is framed in (src/app/free-rect.ts), for the page's layouts. */
+/** The part of the window the scene is framed in (src/app/camera/free-rect.ts), for the page's layouts. */
 import { expect, test } from 'vitest';
-import { largestFreeRect } from '../../src/app/free-rect';
+import { largestFreeRect } from '../../src/app/camera/free-rect';
 
 test('no overlay: the whole window', () => {
   expect(largestFreeRect(800, 600, [])).toEqual({ x: 0, y: 0, width: 800, height: 600 });

@@ -1,8 +1,8 @@
-/** The "auto" key width (src/app/key-bits-policy.ts). */
+/** The "auto" key width (src/app/frame/key-bits-policy.ts). */
 import { describe, expect, test } from 'vitest';
 import {
   AUTO_KEY_BITS_THRESHOLD, FIRST_PATIENCE, MAX_PATIENCE, initialAutoKeyBits, isGoodMeasure, keyBitsOf, nextAutoKeyBits, type AutoKeyBits, type KeyWidth,
-} from '../../src/app/key-bits-policy';
+} from '../../src/app/frame/key-bits-policy';
 
 const good = { invertedFraction: 0, beyond: 0 };
 const bad = { invertedFraction: 0.3, beyond: 0 };

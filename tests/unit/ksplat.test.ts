@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { MemoryReadFileSystem, readKsplat } from '@playcanvas/splat-transform';
 import { parseKsplat } from '../../src/io/ksplat/decode';
 import { looksLikeKsplat } from '../../src/io/ksplat/layout';
-import { parseSplatPly, SplatFormatError } from '../../src/io/ply';
+import { parseSplatPly, SplatFormatError } from '../../src/io/ply/parse';
 import {
   allocateSplatCloud, computeBounds, SH_C0, shCoefficients, type ShDegree, type SplatCloud,
 } from '../../src/scene/splat-cloud';

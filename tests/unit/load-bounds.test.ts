@@ -13,8 +13,8 @@ import {
 } from '../../src/io/load-limits';
 import { heldBytesPerSplat, loadLimitsFor } from '../../src/render/renderer-limits';
 import { SPLAT } from '../../src/scene/splat-layouts';
-import { PLY_TRAILING_READ_LIMIT } from '../../src/io/ply-stream';
-import { parseSplatPly, SplatFormatError } from '../../src/io/ply';
+import { PLY_TRAILING_READ_LIMIT } from '../../src/io/ply/stream';
+import { parseSplatPly, SplatFormatError } from '../../src/io/ply/parse';
 import { resolveSceneUrl } from '../../src/io/scene-url';
 import { chunksOf, loadSplatStream, streamChunks } from '../../src/io/splat-stream';
 import { chunkLayout, MAX_CHUNKS } from '../../src/scene/gpu-splats';

@@ -1,6 +1,6 @@
 import { mat4, vec3, vec4 } from 'gl-matrix';
 import { describe, expect, it } from 'vitest';
-import { createCameraView, OrbitCamera } from '../../src/app/orbit-camera';
+import { createCameraView, OrbitCamera } from '../../src/app/camera/orbit-camera';
 import type { Bounds } from '../../src/scene/splat-cloud';
 
 const eyeOf = (camera: OrbitCamera): number[] => Array.from(camera.eye(vec3.create()));

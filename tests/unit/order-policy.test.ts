@@ -1,6 +1,6 @@
-/** The draw-order decision (src/app/order-policy.ts), every branch. */
+/** The draw-order decision (src/app/frame/order/order-policy.ts), every branch. */
 import { describe, expect, test } from 'vitest';
-import { chooseOrder, SORT_LABELS, type OrderState } from '../../src/app/order-policy';
+import { chooseOrder, SORT_LABELS, type OrderState } from '../../src/app/frame/order/order-policy';
 
 const base: OrderState = { hasScene: true, mode: 'gpu', freeze: false, canFreeze: true, cpuOrderReady: false, cpuFailed: false };
 const choose = (change: Partial<OrderState>) => chooseOrder({ ...base, ...change });

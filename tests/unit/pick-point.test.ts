@@ -10,9 +10,9 @@
 import { describe, expect, test } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { mat4, vec3, vec4 } from 'gl-matrix';
-import { parseSplatPly } from '../../src/io/ply';
-import { OrbitCamera } from '../../src/app/orbit-camera';
-import { pickCandidates, pickPoint, type PickView } from '../../src/app/pick-point';
+import { parseSplatPly } from '../../src/io/ply/parse';
+import { OrbitCamera } from '../../src/app/camera/orbit-camera';
+import { pickCandidates, pickPoint, type PickView } from '../../src/app/camera/pick-point';
 import { ALPHA_MIN, alphaAt, preprocess, TILE, type Preprocessed } from '../../src/render/reference-rasterizer';
 import { ANTIALIASED_FILTER, MIP_FILTER } from '../../src/scene/anti-aliasing';
 import { allocateSplatCloud, computeBounds, robustBounds, writeUnitQuaternion, type SplatCloud } from '../../src/scene/splat-cloud';

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { parsePlyHeader, parseSplatPly, SplatFormatError } from '../../src/io/ply';
+import { parsePlyHeader, parseSplatPly, SplatFormatError } from '../../src/io/ply/parse';
 import type { SplatCloud } from '../../src/scene/splat-cloud';
 import { MIP_FILTER } from '../../src/scene/anti-aliasing';
 import { scenePath } from '../shared-scenes';

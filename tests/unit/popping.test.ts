@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { countPops, POP_LEVELS } from '../../src/render/popping';
+import { countPops, POP_LEVELS } from '../../bench/popping';
 
 /** A 2×1 RGBA8 picture from its two pixels' RGB. */
 const picture = (a: readonly number[], b: readonly number[]) => Uint8Array.from([...a, 255, ...b, 255]);

@@ -8,7 +8,7 @@
 import { describe, expect, test } from 'vitest';
 import { mat4, vec3 } from 'gl-matrix';
 import { renderReference, type ReferenceView } from '../../src/render/reference-rasterizer';
-import { psnr, toRgba8 } from '../../src/render/picture-compare';
+import { psnr, toRgba8 } from '../../cli/picture-compare';
 import { ANTIALIASED_FILTER, MIP_FILTER } from '../../src/scene/anti-aliasing';
 import { allocateSplatCloud, computeBounds, SH_C0, type ShDegree, type SplatCloud } from '../../src/scene/splat-cloud';
 

@@ -1,8 +1,8 @@
-/** The renderer choice and auto's measure (src/app/renderer-policy.ts), with injected GPU times. */
+/** The renderer choice and auto's measure (src/app/frame/renderer-policy.ts), with injected GPU times. */
 import { describe, expect, test } from 'vitest';
 import {
   AUTO_DECISIVE_RATIO, AUTO_MAX_FRAMES, AUTO_TIMED_FRAMES, AUTO_WARMUP_FRAMES, RendererPolicy, median, type MeasuredFrame, type RendererChoice, type RendererScene,
-} from '../../src/app/renderer-policy';
+} from '../../src/app/frame/renderer-policy';
 import type { FrameRenderer, RendererSetting } from '../../src/render/frame-renderer';
 
 const SCENE: RendererScene = { sceneId: 1, width: 800, height: 600, timed: true };

@@ -8,7 +8,7 @@
 import { describe, expect, test } from 'vitest';
 import { gunzipSync } from 'node:zlib';
 import { loadSplatFile } from '../../src/io/parse-splat-file';
-import { parsePlyHeader } from '../../src/io/ply-header';
+import { parsePlyHeader } from '../../src/io/ply/header';
 import { parseSpz } from '../../src/io/spz/parse';
 import { readSpzHeader } from '../../src/io/spz/layout';
 import { formatForOutput, savedSceneName, writableFormat, WRITABLE_FORMATS } from '../../src/io/formats/save-formats';

@@ -1,11 +1,11 @@
 /**
- * The viewer's load policy (src/app/scene-loads.ts) with loads whose
+ * The viewer's load policy (src/app/session/scene-loads.ts) with loads whose
  * answers the test releases by hand, in any order: only the newest load
  * may show its scene, its error or its progress, and a replaced load is
  * cancelled.
  */
 import { describe, expect, it } from 'vitest';
-import { SceneLoads, type LoadOutcome } from '../../src/app/scene-loads';
+import { SceneLoads, type LoadOutcome } from '../../src/app/session/scene-loads';
 
 interface Pending {
   source: string;

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadSceneFile } from '../../src/io/node-scene-source';
-import { parseSplatPly } from '../../src/io/ply';
+import { parseSplatPly } from '../../src/io/ply/parse';
 import { loadScene, type LoadStage } from '../../src/io/scene-source';
 import { parseSog } from '../../src/io/sog/decode';
 import { bufferSource, companionUrl, fileSource, urlSource } from '../../src/io/web-scene-sources';

@@ -6,7 +6,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseSplatPly, SplatFormatError } from '../../src/io/ply';
+import { parseSplatPly, SplatFormatError } from '../../src/io/ply/parse';
 import { parseSogBundle } from '../../src/io/sog/bundle';
 import { isZip } from '../../src/io/zip-directory';
 import { parseSog } from '../../src/io/sog/decode';

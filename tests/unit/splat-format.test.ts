@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { detectSplatFormat, loadSplatFile } from '../../src/io/parse-splat-file';
-import { parseSplatFormat } from '../../src/io/splat-format';
+import { parseSplatFormat } from '../../src/io/splat/parse';
 import { SH_C0, type SplatCloud } from '../../src/scene/splat-cloud';
 import { scenePath } from '../shared-scenes';
 import { expectFormatError, expectFormatRejection } from '../support/format-errors';

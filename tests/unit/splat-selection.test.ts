@@ -6,8 +6,8 @@
  * it, edges included; the kept splats keep their values, SH and order.
  */
 import { describe, expect, test } from 'vitest';
-import { parseBox, cameraFrame, saveSplats, selectionMask, selectSplats } from '../../src/app/splat-selection';
-import type { CameraFile } from '../../src/app/camera-file';
+import { parseBox, cameraFrame, saveSplats, selectionMask, selectSplats } from '../../src/app/session/splat-selection';
+import type { CameraFile } from '../../src/app/camera/camera-file';
 import { keptDepths } from '../../src/render/splat-keep-rule';
 import { writableFormat } from '../../src/io/formats/save-formats';
 import { loadSplatFile } from '../../src/io/parse-splat-file';

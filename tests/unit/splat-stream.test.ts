@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadSplatFile } from '../../src/io/parse-splat-file';
-import { parseSplatPly, SplatFormatError } from '../../src/io/ply';
+import { parseSplatPly, SplatFormatError } from '../../src/io/ply/parse';
 import { chunksOf, loadSplatStream, streamChunks } from '../../src/io/splat-stream';
-import { parseSplatFormat, SplatRecordStream } from '../../src/io/splat-format';
+import { parseSplatFormat, SplatRecordStream } from '../../src/io/splat/parse';
 import type { SplatCloud } from '../../src/scene/splat-cloud';
 import { scenePath } from '../shared-scenes';
 import { expectSameCloud } from '../support/clouds';

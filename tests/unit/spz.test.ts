@@ -4,7 +4,7 @@ import { gzipSync } from 'node:zlib';
 import { mat4 } from 'gl-matrix';
 import { beforeAll, describe, expect, it, test } from 'vitest';
 import { detectSplatFormat, loadSplatFile } from '../../src/io/parse-splat-file';
-import { SplatFormatError } from '../../src/io/ply';
+import { SplatFormatError } from '../../src/io/ply/parse';
 import { isSpz } from '../../src/io/spz/layout';
 import { parseSpz } from '../../src/io/spz/parse';
 import { renderReference, type ReferenceView } from '../../src/render/reference-rasterizer';

@@ -1,8 +1,8 @@
-/** The up-axis guess (src/app/up-guess.ts): built scenes, the real scenes and the default scene. */
+/** The up-axis guess (src/app/camera/up-guess.ts): built scenes, the real scenes and the default scene. */
 import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
-import { guessUpAxis, measureUpCues, type UpCues } from '../../src/app/up-guess';
-import { flippedUpAxis, UP_AXES, type UpAxis } from '../../src/app/up-axis';
+import { guessUpAxis, measureUpCues, type UpCues } from '../../src/app/camera/up-guess';
+import { flippedUpAxis, UP_AXES, type UpAxis } from '../../src/app/camera/up-axis';
 import { loadSplatFile } from '../../src/io/parse-splat-file';
 import { makeDefaultScene } from '../support/default-scene';
 import { scenePath } from '../shared-scenes';

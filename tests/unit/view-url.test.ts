@@ -1,7 +1,7 @@
 import { describe, expect, it, test } from 'vitest';
 import { mat4 } from 'gl-matrix';
-import { OrbitCamera, createCameraView } from '../../src/app/orbit-camera';
-import { readOrderParam, readRendererParam, readViewMode, readViewParams, writeOrderParam, writeRendererParam, writeViewParams } from '../../src/app/view-url';
+import { OrbitCamera, createCameraView } from '../../src/app/camera/orbit-camera';
+import { readOrderParam, readRendererParam, readViewMode, readViewParams, writeOrderParam, writeRendererParam, writeViewParams } from '../../src/app/camera/view-url';
 import { DEFAULT_RENDERER_SETTING, DEFAULT_SPLAT_ORDER, RENDERER_SETTINGS, SPLAT_ORDERS } from '../../src/render/frame-renderer';
 
 describe('the view in the URL', () => {

@@ -1,15 +1,15 @@
 /**
- * The prepared level choice (src/app/world-choice.ts and the two files it
+ * The prepared level choice (src/app/world/world-choice.ts and the two files it
  * rests on) against the choice written plainly: every leaf tested against
  * every plane, each leaf's level found by scanning its levels, the budget's
  * threshold by trying every breakpoint in order. Random worlds, cameras,
  * budgets and residency; the results must be equal, not close.
  */
 import { describe, expect, it } from 'vitest';
-import type { CameraFile } from '../../src/app/camera-file';
-import { selectWeighted, fittingThreshold } from '../../src/app/world-budget';
-import { BoxTree } from '../../src/app/world-cull';
-import { chooseLevels, worldChoice, worldLeaves, worldView, type LodChoice, type LodChoiceOptions, type WorldLeaf, type WorldView } from '../../src/app/world-lod';
+import type { CameraFile } from '../../src/app/camera/camera-file';
+import { selectWeighted, fittingThreshold } from '../../src/app/world/world-budget';
+import { BoxTree } from '../../src/app/world/world-cull';
+import { chooseLevels, worldChoice, worldLeaves, worldView, type LodChoice, type LodChoiceOptions, type WorldLeaf, type WorldView } from '../../src/app/world/world-lod';
 import type { LodIndex, LodNode } from '../../src/io/lod/lod-meta';
 import { random } from '../support/up-scenes';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { CameraFile } from '../../src/app/camera-file';
-import { chooseLevels, worldLeaves, worldView, type WorldLeaf } from '../../src/app/world-lod';
+import type { CameraFile } from '../../src/app/camera/camera-file';
+import { chooseLevels, worldLeaves, worldView, type WorldLeaf } from '../../src/app/world/world-lod';
 import type { LodIndex, LodNode } from '../../src/io/lod/lod-meta';
 
 /** Splats of each level of a 10 × 10 patch of ground: 0.05, 0.1 and 0.2 apart. */

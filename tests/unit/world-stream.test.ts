@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ChunkNoRoomError, ChunkStream, type ChunkSource } from '../../src/app/world-stream';
+import { ChunkNoRoomError, ChunkStream, type ChunkSource } from '../../src/app/world/world-stream';
 
 /** A chunk source whose loads the test settles by hand; chunks are their file numbers, each 100 bytes held. */
 function handSource() {

@@ -3,7 +3,7 @@
  * whose vertex rows hold the splats' parameters, decoded row by row while
  * the file arrives (ply-stream.ts). DOM-free.
  */
-import { parsePlyHeader, sniffPlyHeader } from '../ply-header';
+import { parsePlyHeader, sniffPlyHeader } from '../ply/header';
 import { isCompressedPly } from './compressed-ply';
 import type { SplatFormat } from './format';
 
@@ -19,10 +19,10 @@ export const INRIA_PLY: SplatFormat<'ply'> = {
     // A header cut short is read as this one, whose parser says what is missing.
     return header === 'truncated' || !isCompressedPly(header) ? 'yes' : 'no';
   },
-  read: async (bytes, options) => (await import('../ply')).parseSplatPly(bytes, options),
+  read: async (bytes, options) => (await import('../ply/parse')).parseSplatPly(bytes, options),
   stream: async (start, options) => {
     const header = parsePlyHeader(start);
-    const { createPlyVertexStream } = await import('../ply-stream');
+    const { createPlyVertexStream } = await import('../ply/stream');
     const stream = createPlyVertexStream(header, options);
     stream.push(start.subarray(header.headerLength));
     return stream;

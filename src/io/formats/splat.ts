@@ -10,9 +10,9 @@ export const SPLAT: SplatFormat<'splat'> = {
   label: '.splat',
   extensions: ['.splat'],
   byName: true,
-  read: async (bytes, options) => (await import('../splat-format')).parseSplatFormat(bytes, options),
+  read: async (bytes, options) => (await import('../splat/parse')).parseSplatFormat(bytes, options),
   stream: async (start, options) => {
-    const stream = new (await import('../splat-format')).SplatRecordStream(options);
+    const stream = new (await import('../splat/parse')).SplatRecordStream(options);
     stream.push(start);
     return stream;
   },

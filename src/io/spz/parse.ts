@@ -21,7 +21,7 @@
  * field for the frame, and a writer that skips the conversion (the
  * reference library's default "unspecified" frame) stores PLY axes as they
  * are: such a file opens upside down here, and only the up-axis guess
- * (app/up-guess.ts) or the user can tell.
+ * (app/camera/up-guess.ts) or the user can tell.
  */
 import { ANTIALIASED_FILTER } from '../../scene/anti-aliasing';
 import { allocateSplatCloud, computeBounds, shCoefficients, type SplatCloud } from '../../scene/splat-cloud';

@@ -6,7 +6,7 @@
  * format has no higher SH bands: they are dropped. DOM-free.
  */
 import { SH_C0, type SplatCloud } from '../../scene/splat-cloud';
-import { SPLAT_RECORD_SIZE } from '../splat-format';
+import { SPLAT_RECORD_SIZE } from '../splat/parse';
 
 /** A value in 0..1 as the nearest byte. */
 const byte = (unit: number): number => Math.min(255, Math.max(0, Math.round(unit * 255)));

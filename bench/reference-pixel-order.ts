@@ -1,0 +1,110 @@
+/**
+ * The reference rasterizer (reference-rasterizer.ts) with each pixel's
+ * splats ordered by their own depth along its ray, where each one's density
+ * peaks: t* = dᵀ Σ⁻¹ μ / dᵀ Σ⁻¹ d for the ray o + t·d (d with z = 1 in the
+ * reference camera, so t* is a depth), kept within PER_PIXEL_DEPTH_REACH
+ * standard deviations of its depth (σ² = Σzz in the camera) of its
+ * centre's depth (src/render/frame-renderer.ts has why and the
+ * measurements). Two rules:
+ *
+ * - exact (no queue): per pixel, the splats of its tile that reach it
+ *   (alpha ≥ 1/255) sorted by t* (ties in the list's order), blended front
+ *   to back with the reference's rules;
+ * - a queue of `queue` places, the GPU's rule (shaders/tile_raster.wgsl,
+ *   main_per_pixel): the list arrives by centre depth, each pixel holds the
+ *   nearest `queue` not yet blended, and each arrival past that blends the
+ *   nearest of them and itself; the rest is blended in order at the end.
+ *
+ * Depths are worked out in double from the splat's covariance (its
+ * adjugate, no flatter than PER_PIXEL_FLATTEST, as on the GPU);
+ * the blend keeps the reference's float32 steps.
+ */
+import { ALPHA_MIN, alphaAt, T_STOP, type PixelBlend, type Preprocessed, type ReferenceOrder } from '../src/render/reference-rasterizer';
+import { RAY_SHAPE_VALUES } from '../src/render/reference-ray-shape';
+
+const f = Math.fround;
+
+/** Splat k's depth at pixel (px, py): where its density along the pixel's ray peaks, within PER_PIXEL_DEPTH_REACH σ of its centre's depth */
+export function depthAlongRay(splats: Preprocessed, k: number, px: number, py: number): number {
+  const [x0, y0, focalX, focalY] = splats.pixelRays;
+  const x = (px - x0) / focalX;
+  const y = (py - y0) / focalY;
+  const s = splats.rayShape;
+  const at = RAY_SHAPE_VALUES * k;
+  const spread = s[at]! * x * x + 2 * s[at + 1]! * x * y + s[at + 2]! * y * y + 2 * s[at + 3]! * x + 2 * s[at + 4]! * y + s[at + 5]!;
+  const along = s[at + 6]! * x + s[at + 7]! * y + s[at + 8]!;
+  const depth = splats.depth[k]!;
+  const reach = s[at + 9]!;
+  // No splat is flat enough to have no peak along a ray (preprocess thickens them by PER_PIXEL_FLATTEST).
+  const peak = along / spread;
+  return Math.min(depth + reach, Math.max(depth - reach, peak));
+}
+
+/** Blends one splat into `state` ([r, g, b, T, done]); false once the pixel has stopped. */
+function blendOne(state: Float64Array, splats: Preprocessed, k: number, alpha: number): boolean {
+  const T = state[3]!;
+  const nextT = f(T * f(1 - alpha));
+  if (nextT < T_STOP) {
+    state[4] = 1;
+    return false;
+  }
+  const w = f(alpha * T);
+  const { color } = splats;
+  state[0] = f(state[0]! + f(color[3 * k]! * w));
+  state[1] = f(state[1]! + f(color[3 * k + 1]! * w));
+  state[2] = f(state[2]! + f(color[3 * k + 2]! * w));
+  state[3] = nextT;
+  return true;
+}
+
+/**
+ * The per-pixel order: exact without `queue`, else the GPU's queue of that
+ * many places (a whole number ≥ 1).
+ */
+export function perPixelOrder(queue?: number): ReferenceOrder {
+  if (queue !== undefined && !(Number.isInteger(queue) && queue >= 1)) throw new Error(`a per-pixel queue holds a whole number of splats ≥ 1, not ${queue}`);
+  const state = new Float64Array(5);
+  // Reused per pixel: the reaching splats (exact), or the queue (nearest last).
+  let found: { t: number; alpha: number; k: number; n: number }[] = [];
+  const held: { t: number; alpha: number; k: number }[] = [];
+  const blend: PixelBlend = (splats, list, px, py, out) => {
+    state.fill(0);
+    state[3] = 1;
+    if (queue === undefined) {
+      found.length = 0;
+      for (let n = 0; n < list.length; n++) {
+        const k = list[n]!;
+        const alpha = alphaAt(splats, k, px, py);
+        if (alpha >= ALPHA_MIN) found.push({ t: depthAlongRay(splats, k, px, py), alpha, k, n });
+      }
+      found.sort((a, b) => a.t - b.t || a.n - b.n);
+      for (const s of found) if (!blendOne(state, splats, s.k, s.alpha)) break;
+    } else {
+      held.length = 0;
+      let open = true;
+      for (let n = 0; n < list.length && open; n++) {
+        const k = list[n]!;
+        const alpha = alphaAt(splats, k, px, py);
+        if (alpha < ALPHA_MIN) continue;
+        const t = depthAlongRay(splats, k, px, py);
+        // The GPU's insertion: the arrival stays carried past places no farther than it.
+        let at = held.length;
+        while (at > 0 && held[at - 1]!.t < t) at--;
+        held.splice(at, 0, { t, alpha, k });
+        if (held.length > queue) {
+          const nearest = held.pop()!;
+          open = blendOne(state, splats, nearest.k, nearest.alpha);
+        }
+      }
+      while (open && held.length > 0) {
+        const nearest = held.pop()!;
+        open = blendOne(state, splats, nearest.k, nearest.alpha);
+      }
+    }
+    out[0] = state[0]!;
+    out[1] = state[1]!;
+    out[2] = state[2]!;
+    out[3] = state[3]!;
+  };
+  return { rayShapes: true, blend };
+}

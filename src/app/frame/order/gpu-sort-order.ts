@@ -1,0 +1,50 @@
+/**
+ * The draw order of the GPU radix sort: the projector keys the kept splats
+ * into the sort's input buffers, the sort orders them back to front, on as
+ * many of them as the projector counted (read on the GPU, never on the CPU).
+ */
+import { GpuRadixSort, type SortEncodeOptions } from '../../../sort/gpu-radix-sort';
+import type { DrawOrder, OrderFrame, OrderedSplats } from './draw-order';
+import { setTimestampWrites } from '../../../gpu/pass-timer';
+
+export class GpuSortOrder implements DrawOrder {
+  /** Reused every frame (nothing allocated per frame). */
+  private readonly sortOptions: SortEncodeOptions = { keyBits: 32 };
+  private readonly countBuffer = { buffer: null as unknown as GPUBuffer, offset: 0 };
+  private readonly pairs = { keys: null as unknown as GPUBuffer, values: null as unknown as GPUBuffer };
+  private readonly drawn: OrderedSplats = { order: null as unknown as GPUBuffer, count: 0, drawArgs: null, maxCount: 0 };
+
+  static async create(device: GPUDevice): Promise<GpuSortOrder> {
+    return new GpuSortOrder(await GpuRadixSort.create(device, { capacity: 1024, label: 'GpuSortOrder.sort' }));
+  }
+
+  constructor(readonly sorter: GpuRadixSort) {}
+
+  keyTarget(sceneCount: number): { keys: GPUBuffer; values: GPUBuffer } {
+    this.sorter.ensureCapacity(sceneCount);
+    // Refreshed every frame (the buffers change when the capacity grows), allocated once.
+    const target = this.pairs;
+    target.keys = this.sorter.keys;
+    target.values = this.sorter.values;
+    return target;
+  }
+
+  encode(frame: OrderFrame): OrderedSplats {
+    const sort = this.sortOptions;
+    this.countBuffer.buffer = frame.visibleCount.buffer;
+    this.countBuffer.offset = frame.visibleCount.offset;
+    sort.countBuffer = this.countBuffer;
+    sort.keyBits = frame.keyBits;
+    setTimestampWrites(sort, frame.timestampWrites);
+    const drawn = this.drawn;
+    drawn.order = this.sorter.encode(frame.encoder, sort).values;
+    drawn.count = frame.visibleCount;
+    drawn.drawArgs = frame.drawArgs;
+    drawn.maxCount = frame.capacity;
+    return drawn;
+  }
+
+  destroy(): void {
+    this.sorter.destroy();
+  }
+}

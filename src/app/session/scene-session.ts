@@ -1,0 +1,231 @@
+/**
+ * The scenes of a Viewer: the one on screen, and while a load shows the
+ * part of its file that has arrived, the one that part replaced, held
+ * aside whole (its GPU scene, the camera and fly speed, the up axis, its
+ * facts and warnings) to come back if the load does not complete. Owns the
+ * GPU scenes' lifetimes; frames each new scene and chooses its up axis.
+ * DOM-free.
+ */
+import type { FrameEngine } from '../frame/frame-engine';
+import type { CameraRig, RigSnapshot } from '../camera/camera-rig';
+import { sceneUp } from '../camera/home-view';
+import { upAxisOf, type UpAxis } from '../camera/up-axis';
+import type { CameraView } from '../camera/orbit-camera';
+import type { ViewerSettings } from './viewer-settings';
+import type { Emitter } from 'nanoevents';
+import type { SceneFacts, UpChoice, ViewerEvents, ViewerState } from './viewer-state';
+import type { SplatCloud } from '../../scene/splat-cloud';
+import { visibleMassBounds } from '../../scene/visible-mass';
+import type { GpuSplats } from '../../scene/gpu-splats';
+import type { WorldSession } from '../world/world-session';
+
+/** How a scene came to the session: its name, and how to frame it. */
+export interface SceneArrival {
+  name: string;
+  /** The viewer's own default scene: +y up. */
+  defaultScene?: boolean;
+  /** The view to show the scene from (a shared link's), instead of framing it. */
+  view?: CameraView | null;
+}
+
+/** The scene on screen, and what framing, picking and the panel need of it. */
+interface ShownScene {
+  gpu: GpuSplats | null;
+  positions: Float32Array;
+  count: number;
+  /** Its splats' shapes and opacities (not their colours), for picks. */
+  pickCloud: SplatCloud | null;
+  facts: SceneFacts | null;
+}
+
+const NO_SCENE: ShownScene = { gpu: null, positions: new Float32Array(0), count: 0, pickCloud: null, facts: null };
+
+export class SceneSession {
+  private shown: ShownScene = NO_SCENE;
+  /** What a preview replaced, to come back to if its load does not complete. */
+  private held: { scene: ShownScene; rig: RigSnapshot; up: UpChoice; warnings: string[] } | null = null;
+  /**
+   * The up choice made from a load's first preview, while it stands (the
+   * user, a link or the default scene did not decide): the whole scene
+   * decides again once it is in, as its first part may hold only the ground
+   * or only a wall.
+   */
+  private upOfPart: UpChoice | null = null;
+  /** The world on screen, if one is (its pool is the core's scene). */
+  private world: WorldSession | null = null;
+
+  constructor(
+    private readonly core: FrameEngine,
+    private readonly rig: CameraRig,
+    private readonly settings: ViewerSettings,
+    private readonly state: ViewerState,
+    private readonly events: Emitter<ViewerEvents>,
+  ) {}
+
+  /** What picks hit: the splats of the scene on screen, without colours (null: none). */
+  get pickCloud(): SplatCloud | null {
+    return this.shown.pickCloud;
+  }
+
+  /** The whole of a scene that opened, in place of the one on screen or its preview (both freed). Throws, keeping what is on screen, if it does not fit. */
+  showLoaded(cloud: SplatCloud, arrival: SceneArrival, load: { bytes: number | null; loadMs: number }): void {
+    const gpu = this.core.showCloud(cloud, `GpuSplats(${arrival.name})`);
+    this.closeWorld();
+    const previewed = this.held !== null;
+    if (this.held && this.held.scene.gpu !== this.shown.gpu) this.held.scene.gpu?.destroy();
+    this.held = null;
+    this.shown.gpu?.destroy();
+    this.shown = this.sceneOf(gpu, cloud, { name: arrival.name, partial: false, ...load });
+    if (previewed) {
+      if (this.upOfPart && this.state.up === this.upOfPart) this.setUp(sceneUp(cloud, false));
+      this.rig.reframe(this.shown.facts!.bounds, this.framingUp());
+    } else {
+      this.frameNewScene(cloud, arrival);
+    }
+    this.upOfPart = null;
+    this.publish('opened');
+  }
+
+  /**
+   * Shows the part of a scene that has arrived (a file decoded as it
+   * downloads): the first part framed as a new scene, the next ones as the
+   * scene growing; what was on screen is held aside until the load ends.
+   */
+  showPreview(cloud: SplatCloud, arrival: SceneArrival): void {
+    let gpu: GpuSplats;
+    try {
+      gpu = this.core.showCloud(cloud, `GpuSplats(${arrival.name}, so far)`);
+    } catch {
+      // A part the GPU cannot hold: no preview; the load itself says what is wrong.
+      return;
+    }
+    const first = this.held === null;
+    // A world is not held aside: it goes (with its chunks) as the new scene shows.
+    if (first && this.closeWorld()) this.shown = NO_SCENE;
+    if (first) this.held = { scene: this.shown, rig: this.rig.save(), up: { ...this.state.up }, warnings: this.state.warnings };
+    // The preview before this one.
+    else this.shown.gpu?.destroy();
+    this.shown = this.sceneOf(gpu, cloud, { name: arrival.name, partial: true, bytes: null, loadMs: null });
+    if (first) {
+      this.frameNewScene(cloud, arrival);
+      this.upOfPart = arrival.view || arrival.defaultScene ? null : this.state.up;
+    } else {
+      this.rig.reframe(this.shown.facts!.bounds, this.framingUp());
+    }
+    this.publish('preview');
+  }
+
+  /**
+   * A world in place of the scene on screen (freed, as a world before it):
+   * framed on its tree's box, up −y as captures are; its chunks stream in
+   * as the camera needs them.
+   */
+  showWorld(world: WorldSession, arrival: SceneArrival, load: { bytes: number | null; loadMs: number }): void {
+    if (this.held && this.held.scene.gpu !== this.shown.gpu) this.held.scene.gpu?.destroy();
+    this.held = null;
+    this.shown.gpu?.destroy();
+    this.closeWorld();
+    this.world = world;
+    this.core.showWorld(world);
+    const { index } = world.files;
+    const bounds = { min: [...index.tree.bound.min], max: [...index.tree.bound.max] } as SceneFacts['bounds'];
+    this.rig.fly.setScene(bounds);
+    this.shown = {
+      gpu: null,
+      positions: new Float32Array(0),
+      count: 0,
+      pickCloud: null,
+      facts: { name: arrival.name, partial: false, ...load, splats: index.counts[0] ?? 0, shDegree: 0, bounds, antiAliasing: undefined },
+    };
+    this.frameNew(arrival, { axis: '-y', source: 'a world (captured: y down)', why: undefined });
+    this.upOfPart = null;
+    this.publish('opened');
+  }
+
+  /** Closes the world on screen, if one is; true if there was one. */
+  private closeWorld(): boolean {
+    const world = this.world;
+    if (!world) return false;
+    this.world = null;
+    world.close();
+    return true;
+  }
+
+  /** Ends a preview of a load that did not complete: what was on screen before it comes back. */
+  endPreview(): void {
+    const held = this.held;
+    if (!held) return;
+    this.held = null;
+    this.upOfPart = null;
+    this.core.show(held.scene.gpu, held.scene.positions, held.scene.count);
+    this.shown.gpu?.destroy();
+    this.shown = held.scene;
+    this.rig.restore(held.rig);
+    this.state.warnings = held.warnings;
+    this.setUp(held.up);
+    this.publish('restored');
+    this.events.emit('camera');
+  }
+
+  /** Says which way is up and where that came from; the panel's up axis follows. */
+  setUp(choice: UpChoice): void {
+    this.settings.upAxis = choice.axis;
+    this.state.up = choice;
+    this.events.emit('up', choice);
+  }
+
+  /** The axis framing uses: the chosen one, or for a levelled view the axis the camera's up is, else −y. */
+  framingUp(): UpAxis {
+    const axis = this.settings.upAxis;
+    return axis === 'levelled' ? upAxisOf(this.rig.camera.up) ?? '-y' : axis;
+  }
+
+  destroy(): void {
+    this.closeWorld();
+    if (this.held && this.held.scene.gpu !== this.shown.gpu) this.held.scene.gpu?.destroy();
+    this.held = null;
+    this.shown.gpu?.destroy();
+    this.shown = NO_SCENE;
+  }
+
+  private sceneOf(gpu: GpuSplats, cloud: SplatCloud, load: Pick<SceneFacts, 'name' | 'partial' | 'bytes' | 'loadMs'>): ShownScene {
+    // Where the scene's visible mass is, not its floaters and faint strays.
+    const bounds = visibleMassBounds(cloud);
+    this.rig.fly.setScene(bounds);
+    return {
+      gpu,
+      positions: cloud.positions,
+      count: cloud.count,
+      pickCloud: { ...cloud, dc: new Float32Array(0), sh: new Float32Array(0), shDegree: 0 },
+      facts: { ...load, splats: cloud.count, shDegree: cloud.shDegree, bounds, antiAliasing: cloud.antiAliasing },
+    };
+  }
+
+  private publish(how: 'opened' | 'preview' | 'restored'): void {
+    const facts = this.shown.facts;
+    this.state.scene = facts;
+    this.state.sceneName = facts?.name ?? '';
+    this.state.splats = facts?.splats ?? 0;
+    this.events.emit('scene', facts, how);
+  }
+
+  /** Frames a new scene from the home angle, up as the scene suggests, or from the view it arrived with. */
+  private frameNewScene(cloud: SplatCloud, arrival: SceneArrival): void {
+    this.frameNew(arrival, sceneUp(cloud, arrival.defaultScene ?? false));
+  }
+
+  private frameNew(arrival: SceneArrival, up: { axis: UpAxis; source: string; why: string | undefined }): void {
+    this.rig.frameHome(this.shown.facts!.bounds, up.axis);
+    this.rig.moved = false;
+    if (arrival.view) {
+      // A shared link: the exact view it names (framing above set the zoom limits), kept as the scene grows.
+      this.rig.camera.setView(arrival.view);
+      this.rig.moved = true;
+      this.setUp({ axis: upAxisOf(this.rig.camera.up) ?? 'levelled', source: 'the link', why: undefined });
+    } else {
+      this.setUp({ axis: up.axis, source: up.source, why: up.why });
+    }
+    this.rig.jump();
+    this.events.emit('camera');
+  }
+}

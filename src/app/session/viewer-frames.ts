@@ -1,0 +1,143 @@
+/**
+ * How the Viewer draws: a frame on screen from the drawn camera, a picture
+ * offscreen from a camera file (the render command, the benchmarks), or
+ * the view on screen again at another size (a screenshot), each with the
+ * settings as they are; and what each frame publishes into the Viewer's
+ * state. DOM-free. The frame on screen allocates nothing once warm.
+ */
+import { mat4, vec3 } from 'gl-matrix';
+import type { FrameEngine, FrameReport } from '../frame/frame-engine';
+import type { OrbitCamera } from '../camera/orbit-camera';
+import { cameraMatrices, type CameraFile } from '../camera/camera-file';
+import { drawOffscreen, type OffscreenPicture } from '../frame/offscreen-render';
+import { hexToRgb, type ViewerSettings } from './viewer-settings';
+import type { Emitter } from 'nanoevents';
+import type { ViewerEvents, ViewerState } from './viewer-state';
+import type { FrameParameters } from '../../render/frame-uniforms';
+import { screenFilterFor, type SceneAntiAliasing } from '../../scene/anti-aliasing';
+import { AUTO_MAX_FRAMES } from '../frame/renderer-policy';
+
+export class ViewerFrames {
+  /** The parameters of the last frame drawn (a pick reads the view it showed). */
+  readonly last: FrameParameters = {
+    view: mat4.create(), projection: mat4.create(), eye: vec3.create(), fovY: 1, width: 1, height: 1,
+    splatCount: 0, shDegree: 0, splatScale: 1, keyBits: 32,
+  };
+  private readonly target = { view: null as unknown as GPUTextureView, background: [0, 0, 0] as [number, number, number] };
+  private readyPending = false;
+  private cpuErrorShown = false;
+  private differenceErrorShown = false;
+  private tilesErrorShown = false;
+
+  constructor(
+    private readonly core: FrameEngine,
+    private readonly format: GPUTextureFormat,
+    private readonly settings: ViewerSettings,
+    private readonly state: ViewerState,
+    private readonly events: Emitter<ViewerEvents>,
+    /** What the scene on screen says of its anti-aliasing (the 'auto' setting follows it). */
+    private readonly sceneAntiAliasing: () => SceneAntiAliasing | undefined,
+  ) {}
+
+  /** Records and submits one frame of `camera` into `target` (width × height device pixels). */
+  draw(camera: OrbitCamera, target: GPUTextureView, width: number, height: number): FrameReport {
+    this.fromCamera(camera, width, height);
+    this.target.view = target;
+    hexToRgb(this.settings.background, this.target.background);
+    const report = this.core.drawFrame(this.target, this.last, this.settings);
+    this.publish(report);
+    return report;
+  }
+
+  /**
+   * The scene from a camera file (its size, view and look), offscreen, read
+   * back. With the renderer on auto, drawn again until auto has timed both
+   * renderers at this size and keeps one (each frame is read back, so each
+   * is timed: some fifteen frames), and the picture is the kept renderer's.
+   */
+  async render(camera: CameraFile): Promise<OffscreenPicture> {
+    const p = this.last;
+    cameraMatrices(camera, p.view, p.projection);
+    vec3.set(p.eye, ...camera.eye);
+    p.fovY = (camera.fovy_deg * Math.PI) / 180;
+    this.look(camera.width, camera.height);
+    p.shDegree = Math.min(camera.sh_degree, p.shDegree);
+    const background = this.target.background;
+    [background[0], background[1], background[2]] = camera.background;
+    let picture = await drawOffscreen(this.core, this.format, p, background, this.settings);
+    for (let n = 0; picture.report.renderer.state === 'measuring' && n < AUTO_MAX_FRAMES; n++) {
+      picture = await drawOffscreen(this.core, this.format, p, background, this.settings);
+    }
+    this.publish(picture.report);
+    return picture;
+  }
+
+  /** `camera`'s view drawn offscreen at width × height (a screenshot), as RGBA rows. */
+  async capture(camera: OrbitCamera, width: number, height: number): Promise<Uint8Array> {
+    this.fromCamera(camera, width, height);
+    hexToRgb(this.settings.background, this.target.background);
+    // With the renderer on screen: a screenshot at another size is no frame of auto's measure.
+    const settings = { ...this.settings, renderer: this.core.shownRenderer };
+    return (await drawOffscreen(this.core, this.format, this.last, this.target.background, settings)).rgba;
+  }
+
+  private fromCamera(camera: OrbitCamera, width: number, height: number): void {
+    const p = this.last;
+    camera.viewMatrix(p.view);
+    camera.projectionMatrix(p.projection, width / height);
+    camera.eye(p.eye);
+    p.fovY = camera.fovY;
+    this.look(width, height);
+  }
+
+  /** The frame parameters that do not come from the camera. */
+  private look(width: number, height: number): void {
+    const p = this.last, s = this.settings;
+    p.width = width;
+    p.height = height;
+    p.shDegree = Math.min(s.shDegree, this.core.gpuScene?.shDegree ?? 0);
+    p.splatScale = s.splatScale;
+    p.screenFilter = screenFilterFor(s.antiAliasing, this.sceneAntiAliasing());
+  }
+
+  /** What a frame drawn tells the state, and what it has to say once. */
+  private publish(report: FrameReport): void {
+    const { state, core } = this;
+    state.frames = core.frames;
+    state.activeSort = report.choice.label;
+    state.keyBits = report.keyBits;
+    const renderer = state.renderer;
+    renderer.renderer = report.renderer.renderer;
+    renderer.state = report.renderer.state;
+    Object.assign(renderer.medianMs, report.renderer.medianMs);
+    state.orderError = core.orderError;
+    state.order = report.order;
+    state.difference = core.differenceView === this.settings.view ? core.difference : null;
+    const world = core.shownWorld;
+    if (world) world.describe((state.world ??= { budget: 0, drawnSplats: 0, thresholdPx: 0, chunks: 0, chunksLoaded: 0, bytesLoaded: 0, inFlight: 0, gpuBytes: 0, settled: false }));
+    else state.world = null;
+    const cpuError = core.cpuError;
+    if (cpuError && !this.cpuErrorShown) {
+      this.cpuErrorShown = true;
+      this.events.emit('message', { title: 'The CPU sort failed', text: `${cpuError}. Drawing with the GPU sort instead.`, tone: 'error' });
+    }
+    const tilesError = core.tilesError;
+    if (tilesError && !this.tilesErrorShown) {
+      this.tilesErrorShown = true;
+      this.events.emit('message', { title: 'Drawing with quads', text: tilesError, tone: 'error' });
+    }
+    const differenceError = core.differenceError;
+    if (differenceError && !this.differenceErrorShown) {
+      this.differenceErrorShown = true;
+      this.events.emit('message', { title: 'This view is not available', text: differenceError, tone: 'error' });
+    }
+    // A world is ready once its first chunk is drawn.
+    if (core.gpuScene && !this.readyPending) {
+      this.readyPending = true;
+      void core.device.queue.onSubmittedWorkDone().then(() => {
+        state.ready = true;
+        this.events.emit('ready');
+      });
+    }
+  }
+}

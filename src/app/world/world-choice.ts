@@ -1,0 +1,364 @@
+/**
+ * The level choice of a Streamed SOG world, prepared once per world
+ * (world-lod.ts says what it chooses): the leaves in flat arrays, the
+ * tree's boxes for culling (world-cull.ts), the budget's threshold from
+ * each leaf's breakpoints (world-budget.ts). Pure and DOM-free.
+ */
+import type { ReadonlyVec3 } from 'gl-matrix';
+import type { LodNode, LodRun } from '../../io/lod/lod-meta';
+import { fittingThreshold, selectWeighted } from './world-budget';
+import { BoxTree } from './world-cull';
+
+/** A leaf as the choice sees it: its box and, per level, its run and its error in scene units (null where the run is null or empty). */
+export interface WorldLeaf {
+  min: readonly [number, number, number];
+  max: readonly [number, number, number];
+  runs: readonly (LodRun | null)[];
+  errors: readonly (number | null)[];
+}
+
+/** The camera as the choice needs it. */
+export interface WorldView {
+  eye: ReadonlyVec3;
+  /** The frustum's six planes (a, b, c, d): a point is inside where a·x + b·y + c·z + d ≥ 0 for all. */
+  planes: Float64Array;
+  /** Screen pixels a unit of scene spans at distance 1 (the viewport height over 2·tan(fovY / 2)). */
+  pixelsPerUnit: number;
+}
+
+export interface LodChoiceOptions {
+  /** The most error a leaf may show, in pixels. */
+  thresholdPx: number;
+  /** The most splats drawn. */
+  budget: number;
+  /** Whether chunk file `file` is on the GPU. */
+  resident: (file: number) => boolean;
+}
+
+/** A run to draw. One object per leaf and level, made once per world: the same run is the same object every frame. */
+export interface DrawnRun {
+  readonly leaf: number;
+  readonly level: number;
+  readonly run: LodRun;
+}
+
+export interface LodChoice {
+  /** What is drawn: the wanted level where resident, else the nearest coarser resident one, else the nearest finer. */
+  draw: DrawnRun[];
+  drawnSplats: number;
+  /** Per leaf the level wanted (−1: not drawn: out of view, or left out by the budget). */
+  wanted: Int32Array;
+  wantedSplats: number;
+  /** The threshold the budget allowed: the one asked for, or the lowest above it at which the wanted splats fit. */
+  thresholdPx: number;
+  /** Leaves in view that even their coarsest level could not keep within the budget. */
+  leftOut: number;
+  /** Chunk files to fetch, most needed first. */
+  fetch: number[];
+}
+
+/**
+ * The budget's thresholds are searched up to the first doubling of the
+ * asked one past this (where the search by doubling and halving that came
+ * first stopped); a budget not met there leaves out the farthest leaves. A
+ * leaf the camera is inside counts as 1e-9 away: its coarser levels may
+ * project past the ceiling and keep their finer level.
+ */
+const CEILING_PX = 1e12;
+
+/**
+ * A world's choice, prepared once: its leaves in flat arrays and its tree's
+ * boxes (world-cull.ts), so that a frame's choice touches only the leaves
+ * in view, in typed arrays, allocating next to nothing. `choose` returns
+ * the same LodChoice each call, its arrays rewritten: read it before the
+ * next call, or copy what you keep (chooseLevels copies).
+ */
+export class WorldChoice {
+  readonly leaves: readonly WorldLeaf[];
+  private readonly levels: number;
+  private readonly tree: BoxTree;
+  /** Per leaf: min x, y, z, max x, y, z. */
+  private readonly box: Float64Array;
+  /** Per leaf and level (leaf · levels + level): the error in scene units (NaN: none), the run's splats and file (−1: none). */
+  private readonly error: Float64Array;
+  private readonly count: Float64Array;
+  private readonly file: Int32Array;
+  /** Per leaf: the file of its coarsest level with splats (−1: none). */
+  private readonly coarsestFile: Int32Array;
+  // A frame's working state, kept between calls.
+  private readonly inView: Int32Array;
+  private readonly distance: Float64Array;
+  /** Per leaf and level: the error in pixels, for the levels from the coarsest down to the one wanted at the asked threshold. */
+  private readonly pixels: Float64Array;
+  private readonly keys: Float64Array;
+  private readonly weights: Float64Array;
+  /** Per file: 0 not asked this frame, 1 resident, 2 not. */
+  private readonly residentState: Uint8Array;
+  private resident: (file: number) => boolean = () => false;
+  /** Per file: its need's tier (−1: not needed) and value (see listDrawn), and the files needed. */
+  private readonly needTier: Int8Array;
+  private readonly needValue: Float64Array;
+  private readonly needed: number[] = [];
+  /** Per leaf and level: what `draw` lists for it (null: no run). */
+  private readonly drawn: (DrawnRun | null)[];
+  private readonly result: LodChoice;
+
+  /**
+   * `leaves` numbered depth first over `tree` (as worldLeaves lists them);
+   * without the tree, each leaf is tested against the frustum on its own.
+   */
+  constructor(leaves: readonly WorldLeaf[], tree: LodNode | null = null) {
+    const n = leaves.length;
+    const levels = leaves.reduce((most, leaf) => Math.max(most, leaf.runs.length, leaf.errors.length), 0);
+    this.leaves = leaves;
+    this.levels = levels;
+    this.box = new Float64Array(6 * n);
+    this.error = new Float64Array(n * levels).fill(NaN);
+    this.count = new Float64Array(n * levels);
+    this.file = new Int32Array(n * levels).fill(-1);
+    this.coarsestFile = new Int32Array(n).fill(-1);
+    this.drawn = new Array<DrawnRun | null>(n * levels).fill(null);
+    let files = 0;
+    leaves.forEach((leaf, i) => {
+      this.box.set(leaf.min, 6 * i);
+      this.box.set(leaf.max, 6 * i + 3);
+      for (let level = 0; level < levels; level++) {
+        const run = leaf.runs[level];
+        const error = leaf.errors[level];
+        if (error !== null && error !== undefined) this.error[i * levels + level] = error;
+        if (!run) continue;
+        this.drawn[i * levels + level] = { leaf: i, level, run };
+        this.count[i * levels + level] = run.count;
+        this.file[i * levels + level] = run.file;
+        if (run.count > 0) this.coarsestFile[i] = run.file;
+        files = Math.max(files, run.file + 1);
+      }
+    });
+    this.tree = new BoxTree(this.box, tree);
+    this.inView = new Int32Array(n);
+    this.distance = new Float64Array(n);
+    this.pixels = new Float64Array(n * levels);
+    this.keys = new Float64Array(n * levels);
+    this.weights = new Float64Array(n * levels);
+    this.residentState = new Uint8Array(files);
+    this.needTier = new Int8Array(files).fill(-1);
+    this.needValue = new Float64Array(files);
+    this.result = { draw: [], drawnSplats: 0, wanted: new Int32Array(n), wantedSplats: 0, thresholdPx: 0, leftOut: 0, fetch: [] };
+  }
+
+  /** What the world draws from `view` (see the file's header); the returned object is rewritten by the next call. */
+  choose(view: WorldView, options: LodChoiceOptions): LodChoice {
+    const result = this.result;
+    result.wanted.fill(-1);
+    this.residentState.fill(0);
+    this.resident = options.resident;
+    // Cleared here rather than after the fetch list, so that a call broken off (by `resident` throwing) leaves nothing behind.
+    for (const f of this.needed) this.needTier[f] = -1;
+    this.needed.length = 0;
+    const seen = this.tree.cull(view.planes, this.inView);
+    let thresholdPx = options.thresholdPx;
+    let wantedSplats = this.levelsWithin(seen, view, thresholdPx);
+    let leftOut = 0;
+    if (wantedSplats > options.budget) {
+      thresholdPx = this.fittingThreshold(seen, thresholdPx, wantedSplats - options.budget);
+      wantedSplats = this.levelsAt(seen, thresholdPx);
+      // Even the coarsest levels are too many: the farthest leaves go (they are the smallest on screen).
+      if (wantedSplats > options.budget) [leftOut, wantedSplats] = this.leaveOutFarthest(seen, wantedSplats, options.budget);
+    }
+    result.drawnSplats = this.listDrawn(seen, view.pixelsPerUnit);
+    this.listFetches();
+    result.wantedSplats = wantedSplats;
+    result.thresholdPx = thresholdPx;
+    result.leftOut = leftOut;
+    return result;
+  }
+
+  /**
+   * Each leaf in view's distance, its errors in pixels from the coarsest
+   * level down to the one it wants (the coarsest within `thresholdPx`, else
+   * the finest it has); returns the splats wanted.
+   */
+  private levelsWithin(seen: number, view: WorldView, thresholdPx: number): number {
+    const { levels, error, count, box, distance, pixels, inView } = this;
+    const wanted = this.result.wanted;
+    const ex = view.eye[0]!;
+    const ey = view.eye[1]!;
+    const ez = view.eye[2]!;
+    const perUnit = view.pixelsPerUnit;
+    let wantedSplats = 0;
+    for (let k = 0; k < seen; k++) {
+      const i = inView[k]!;
+      const b = 6 * i;
+      const dx = Math.max(box[b]! - ex, 0, ex - box[b + 3]!);
+      const dy = Math.max(box[b + 1]! - ey, 0, ey - box[b + 4]!);
+      const dz = Math.max(box[b + 2]! - ez, 0, ez - box[b + 5]!);
+      const d = Math.sqrt(dx * dx + dy * dy + dz * dz);
+      distance[i] = d;
+      let level = -1;
+      for (let l = levels - 1; l >= 0; l--) {
+        const e = error[i * levels + l]!;
+        if (Number.isNaN(e)) continue;
+        level = l;
+        const p = projected(e, d, perUnit);
+        pixels[i * levels + l] = p;
+        if (p <= thresholdPx) break;
+      }
+      wanted[i] = level;
+      if (level >= 0) wantedSplats += count[i * levels + level]!;
+    }
+    return wantedSplats;
+  }
+
+  /** Lists what each wanted leaf shows (its wanted level if resident, else the nearest there is) and asks for the files it lacks; returns the splats drawn. */
+  private listDrawn(seen: number, perUnit: number): number {
+    const { levels, error, count, distance, inView, file } = this;
+    const { draw, wanted } = this.result;
+    let drawn = 0;
+    let drawnSplats = 0;
+    for (let k = 0; k < seen; k++) {
+      const i = inView[k]!;
+      const level = wanted[i]!;
+      if (level < 0) continue;
+      const shown = this.residentLevel(i, level);
+      if (shown >= 0) {
+        draw[drawn++] = this.drawn[i * levels + shown]!;
+        drawnSplats += count[i * levels + shown]!;
+      }
+      if (shown === level) continue;
+      // A file's need: its tier (2: a hole's coarsest level, 1: a hole's wanted level, 0: a finer level
+      // than the one shown), then within the tier its value (nearer holes first; larger errors first).
+      if (shown < 0) {
+        this.ask(this.coarsestFile[i]!, 2, -distance[i]!);
+        this.ask(file[i * levels + level]!, 1, -distance[i]!);
+      } else this.ask(file[i * levels + level]!, 0, projected(error[i * levels + shown]!, distance[i]!, perUnit));
+    }
+    draw.length = drawn;
+    return drawnSplats;
+  }
+
+  /** The files asked for, most needed first. */
+  private listFetches(): void {
+    const { needTier, needValue, needed } = this;
+    const fetch = this.result.fetch;
+    fetch.length = 0;
+    fetch.push(...needed);
+    fetch.sort((a, b) => needTier[b]! - needTier[a]! || needValue[b]! - needValue[a]! || a - b);
+  }
+
+  /**
+   * The lowest threshold above `asked` at which the leaves in view shed
+   * `need` splats, up to the ceiling (the first doubling of the asked
+   * threshold past CEILING_PX, where a binary search over thresholds would
+   * stop). A leaf's level is a step function of the threshold: it moves to
+   * a coarser level at that level's error in pixels, unless a coarser one
+   * still is reached as soon. Those breakpoints, with the splats each sheds,
+   * go to fittingThreshold.
+   */
+  private fittingThreshold(seen: number, asked: number, need: number): number {
+    const { levels, error, pixels, count, keys, weights } = this;
+    let ceiling = Math.max(asked, 1) * 2;
+    while (ceiling < CEILING_PX) ceiling *= 2;
+    let breakpoints = 0;
+    for (let k = 0; k < seen; k++) {
+      const i = this.inView[k]!;
+      let from = this.result.wanted[i]!;
+      if (from < 0) continue;
+      for (let l = from + 1; l < levels; l++) {
+        const p = pixels[i * levels + l]!;
+        if (Number.isNaN(error[i * levels + l]!) || p > ceiling) continue;
+        let first = true;
+        for (let c = l + 1; c < levels && first; c++) first = Number.isNaN(error[i * levels + c]!) || pixels[i * levels + c]! > p;
+        if (!first) continue;
+        keys[breakpoints] = p;
+        weights[breakpoints++] = count[i * levels + from]! - count[i * levels + l]!;
+        from = l;
+      }
+    }
+    const fitting = fittingThreshold(keys, weights, breakpoints, need);
+    return fitting === Infinity ? ceiling : fitting;
+  }
+
+  /** Moves each wanted leaf to its coarsest level within `thresholdPx` (all of whose errors in pixels are known); returns the splats wanted. */
+  private levelsAt(seen: number, thresholdPx: number): number {
+    const { levels, error, pixels, count } = this;
+    const wanted = this.result.wanted;
+    let splats = 0;
+    for (let k = 0; k < seen; k++) {
+      const i = this.inView[k]!;
+      const from = wanted[i]!;
+      if (from < 0) continue;
+      for (let l = levels - 1; l > from; l--) {
+        if (!Number.isNaN(error[i * levels + l]!) && pixels[i * levels + l]! <= thresholdPx) {
+          wanted[i] = l;
+          break;
+        }
+      }
+      splats += count[i * levels + wanted[i]!]!;
+    }
+    return splats;
+  }
+
+  /**
+   * Leaves out the farthest leaves in view (the nearer first among equally
+   * far, the lower leaf first) until `splats` fit `budget`: those beyond the
+   * distance at which the farthest leaves' splats reach the excess, then
+   * those at it, in order. Returns the leaves left out and the splats left.
+   */
+  private leaveOutFarthest(seen: number, splats: number, budget: number): [number, number] {
+    const { levels, count, distance, keys, weights } = this;
+    const wanted = this.result.wanted;
+    const splatsOf = (i: number) => (wanted[i]! >= 0 ? count[i * levels + wanted[i]!]! : 0);
+    for (let k = 0; k < seen; k++) {
+      const i = this.inView[k]!;
+      keys[k] = -distance[i]!;
+      weights[k] = splatsOf(i);
+    }
+    const excess = splats - budget;
+    const edge = -selectWeighted(keys, weights, seen, excess);
+    let shed = 0;
+    let leftOut = 0;
+    const leaveOut = (i: number) => {
+      shed += splatsOf(i);
+      wanted[i] = -1;
+      leftOut++;
+    };
+    for (let k = 0; k < seen; k++) if (distance[this.inView[k]!]! > edge) leaveOut(this.inView[k]!);
+    for (let k = 0; k < seen && shed < excess; k++) if (distance[this.inView[k]!] === edge) leaveOut(this.inView[k]!);
+    return [leftOut, splats - shed];
+  }
+
+  /** The level to show for `level`: itself if resident, else the nearest coarser resident, else the nearest finer; −1 if none. */
+  private residentLevel(leaf: number, level: number): number {
+    if (this.hasResident(leaf, level)) return level;
+    for (let l = level + 1; l < this.levels; l++) if (this.hasResident(leaf, l)) return l;
+    for (let l = level - 1; l >= 0; l--) if (this.hasResident(leaf, l)) return l;
+    return -1;
+  }
+
+  private hasResident(leaf: number, level: number): boolean {
+    const at = leaf * this.levels + level;
+    return this.count[at]! > 0 && this.isResident(this.file[at]!);
+  }
+
+  /** Asks `resident` once a frame a file. */
+  private isResident(file: number): boolean {
+    let state = this.residentState[file]!;
+    if (state === 0) this.residentState[file] = state = this.resident(file) ? 1 : 2;
+    return state === 1;
+  }
+
+  /** Keeps the file's greatest need this frame, unless it is resident. */
+  private ask(file: number, tier: number, value: number): void {
+    if (file < 0 || this.isResident(file)) return;
+    const had = this.needTier[file]!;
+    if (had < 0) this.needed.push(file);
+    else if (tier < had || (tier === had && value <= this.needValue[file]!)) return;
+    this.needTier[file] = tier;
+    this.needValue[file] = value;
+  }
+}
+
+/** A leaf's error at `distance`, in pixels. */
+function projected(error: number, distance: number, pixelsPerUnit: number): number {
+  return error === 0 ? 0 : (error * pixelsPerUnit) / Math.max(distance, 1e-9);
+}

@@ -1,0 +1,23 @@
+/**
+ * The page's world openings: a world's chunks read and decoded by Web
+ * Workers (src/io/world-worker-client.ts), so streaming does not stall the
+ * frames. The render command and the benchmarks read them on their own
+ * thread (world-opening.ts).
+ */
+import { isWorldIndexName } from '../../io/lod/world-files';
+import type { FolderEntry } from '../../io/web-scene-sources';
+import { openWorldInWorkers } from '../../io/world-worker-client';
+import type { WorldOpening } from './world-opening';
+
+/** The opening of the world at a URL (relative ones against the page), or null when the URL names no world index. */
+export function worldAtUrlInWorkers(source: File[] | string): WorldOpening | null {
+  if (typeof source !== 'string' || !isWorldIndexName(source)) return null;
+  // A worker resolves relative URLs against its own: the page's are made absolute here.
+  const url = new URL(source, (globalThis as { location?: { href: string } }).location?.href).href;
+  return (options) => openWorldInWorkers({ url }, options);
+}
+
+/** The opening of a dropped folder's world. */
+export function worldOfFolderInWorkers(entries: FolderEntry[]): WorldOpening {
+  return (options) => openWorldInWorkers({ entries }, options);
+}

@@ -1,0 +1,321 @@
+/**
+ * An open Streamed SOG world (docs/streamed-worlds-design.md): the index's
+ * leaves, the level choice (world-lod.ts), the chunk stream
+ * (world-stream.ts) and the GPU page pool (src/scene/splat-pool.ts) held
+ * together. Each frame the caller gives the camera; the session chooses
+ * what to draw (only when the camera or what is resident changed), moves
+ * fetches and evictions along, and marks the chosen runs drawn in the
+ * pool, whose scene the frame draws like any other. DOM-free: the viewer,
+ * the render command, the tests and the world benchmark share it.
+ */
+import type { CameraFile } from '../camera/camera-file';
+import { createWorldView, frustumView, worldChoice, worldView, type DrawnRun, type LodChoice, type WorldCamera, type WorldChoice, type WorldView } from './world-lod';
+import { ChunkNoRoomError, ChunkStream, type StreamProgress } from './world-stream';
+import { DEFAULT_PAGE_SPLATS, SplatPool, type PooledChunk, type PooledRun, type SplatPoolOptions } from '../../scene/splat-pool';
+import { chunkLayout, storageBufferLimit, type GpuSplats } from '../../scene/gpu-splats';
+import { PROJECTED_SPLAT } from '../../render/frame-layouts';
+import type { ShDegree, SplatCloud } from '../../scene/splat-cloud';
+import type { LodIndex } from '../../io/lod/lod-meta';
+import type { WorldState } from '../session/viewer-state';
+
+/** What the session needs of a world's files (src/io/lod/world-files.ts gives it). */
+export interface WorldChunks {
+  readonly name: string;
+  readonly index: LodIndex;
+  /** Per chunk file: the splats its runs use (only these are uploaded). */
+  readonly usedSplats: Uint32Array;
+  readChunk(file: number, signal?: AbortSignal): Promise<{ cloud: SplatCloud; bytes: number }>;
+  /** Ends what reads the chunks (workers), where something does. */
+  close?(): void;
+}
+
+export interface WorldSessionOptions {
+  /** The most splats drawn a frame. */
+  budget: number;
+  /** The most error a leaf may show, in pixels (raised when the budget needs it). */
+  thresholdPx: number;
+  /** GPU memory for the world's splats: the pool and the projector's per-splat buffers over it. */
+  memoryBytes: number;
+  /** Chunk fetches in flight at most. */
+  maxInFlight: number;
+  /** The pool's page size and chunk buffer size (tests lower them). */
+  pool?: SplatPoolOptions;
+}
+
+/**
+ * The defaults: the budget of the best desktop viewers (4M; 1M on phones:
+ * the viewer lowers it); half a pixel of error; 1.25 GiB for the world's
+ * splats (the GPU memory goal is 2 GB for the whole frame); 4 fetches in
+ * flight (enough to keep a local disk or a CDN busy with chunks of
+ * 100-500 kB without queueing the first picture's chunks behind others).
+ *
+ * Why half a pixel: a level's error is estimated from its splats' spacing
+ * (world-lod.ts), which underestimates what decimation does to a picture.
+ * On the H100 over the 137.7M-splat world (docs/benchmarks.md), at six
+ * cameras looking down where the full detail fits the budget, the picture
+ * against the full detail was 22-30 dB at 1 px, 36-48 dB at 0.5 px (29 dB
+ * where the budget held it at 0.53 px), identical at 0.25 px.
+ */
+export const WORLD_DEFAULTS: WorldSessionOptions = { budget: 4_000_000, thresholdPx: 0.5, memoryBytes: 1.25 * 2 ** 30, maxInFlight: 4 };
+
+/**
+ * The options for this device: the budget setting, or where it is 'auto'
+ * 4M splats, and 1M on a GPU whose storage buffers stop at 128 MiB (the
+ * WebGPU default, which phones and integrated GPUs keep), with a quarter
+ * of the memory.
+ */
+export function worldOptionsFor(device: GPUDevice, budget: number | 'auto'): WorldSessionOptions {
+  const small = storageBufferLimit(device) <= 2 ** 27;
+  const auto = small ? 1_000_000 : WORLD_DEFAULTS.budget;
+  return { ...WORLD_DEFAULTS, budget: budget === 'auto' ? auto : budget, memoryBytes: small ? WORLD_DEFAULTS.memoryBytes / 4 : WORLD_DEFAULTS.memoryBytes };
+}
+
+/**
+ * Resident room over the budget: chunks hold neighbouring leaves that are
+ * not all drawn at their level, so what is resident passes what is drawn.
+ */
+const RESIDENT_OVER_BUDGET = 2.5;
+/**
+ * The pool's share the stream keeps to; the rest lets the most needed
+ * chunk in while everything resident is drawn (ChunkStream's memoryLimit:
+ * a coarser level arriving to replace finer ones still standing in for it).
+ */
+const POOL_BUDGET_SHARE = 0.8;
+/** The projector's bytes per pooled splat beside the pool's own: its record, its depth, its mask bit. */
+const PROJECTOR_BYTES_PER_SPLAT = PROJECTED_SPLAT.size + 4 + 1 / 8;
+
+/** What the last update chose, for the panel and the benchmark. */
+export interface WorldFrameFacts {
+  drawnSplats: number;
+  wantedSplats: number;
+  /** The threshold the budget allowed (≥ the one asked for). */
+  thresholdPx: number;
+  leftOut: number;
+  /** Leaves drawn at a coarser (or finer) level than they want, while theirs is on its way. */
+  waiting: number;
+}
+
+export class WorldSession {
+  private readonly chooser: WorldChoice;
+  private readonly resident = (file: number): boolean => this.stream.isResident(file);
+  private readonly stream: ChunkStream<PooledChunk>;
+  private pool: SplatPool | null = null;
+  /** The view chosen for last (null: choose again), and the one the next update fills (swapped when they differ). */
+  private lastView: WorldView | null = null;
+  private nextView = createWorldView();
+  private spareView = createWorldView();
+  private seenVersion = -1;
+  private choice: LodChoice | null = null;
+  private readonly facts: WorldFrameFacts = { drawnSplats: 0, wantedSplats: 0, thresholdPx: 0, leftOut: 0, waiting: 0 };
+  private readonly runs: PooledRun[] = [];
+  /** Reused by each choice: the files it draws, those drawn only finer than wanted, and the others. */
+  private readonly drawnFiles = new Set<number>();
+  private readonly spare = new Set<number>();
+  private readonly needed = new Set<number>();
+  private closed = false;
+
+  /** A chunk arrived (draw again). */
+  onChange: (() => void) | null = null;
+  /** A chunk failed: the message names it; its leaves keep their coarser level. */
+  onWarning: ((message: string) => void) | null = null;
+
+  constructor(
+    private readonly device: GPUDevice,
+    readonly files: WorldChunks,
+    private options: WorldSessionOptions = WORLD_DEFAULTS,
+  ) {
+    this.chooser = worldChoice(files.index);
+    this.stream = new ChunkStream<PooledChunk>(
+      {
+        load: (file, signal) => this.load(file, signal),
+        heldBytes: (chunk) => chunk.pages.length,
+        // Pages, not bytes: the pool's unit (its SH degree, hence bytes a page, is known at the first arrival).
+        expectedHeld: (file) => this.pagesFor(files.usedSplats[file] ?? 0),
+        release: (chunk) => this.pool?.remove(chunk),
+      },
+      // Until the first chunk makes the pool, the fetches in flight bound what arrives.
+      // One at a time until then: decoding is the CPU's, and chunks decoded side by side all land late.
+      { maxInFlight: 1, memoryBudget: Infinity },
+    );
+    // After the first chunk has landed, or failed, the usual number in flight.
+    this.stream.onArrive = () => {
+      this.stream.setMaxInFlight(this.options.maxInFlight);
+      this.onChange?.();
+    };
+    this.stream.onFail = (file, reason) => {
+      this.stream.setMaxInFlight(this.options.maxInFlight);
+      this.onWarning?.(`${files.index.filenames[file]}: ${reason}`);
+    };
+  }
+
+  /** Draws at most `budget` splats from the next update on. */
+  setBudget(budget: number): void {
+    if (budget === this.options.budget) return;
+    this.options = { ...this.options, budget };
+    this.lastView = null;
+  }
+
+  /** Asks for at most `thresholdPx` pixels of error from the next update on. */
+  setThreshold(thresholdPx: number): void {
+    if (thresholdPx === this.options.thresholdPx) return;
+    this.options = { ...this.options, thresholdPx };
+    this.lastView = null;
+  }
+
+  /** The scene the frame draws: the pool (null until the first chunk arrived). */
+  get scene(): GpuSplats | null {
+    return this.pool?.scene ?? null;
+  }
+
+  /** The most splats a frame may draw (the setting). */
+  get budget(): number {
+    return this.options.budget;
+  }
+
+  /** The most splats a frame draws: what the projector and the sort are sized for. */
+  get maxDrawn(): number {
+    return Math.min(this.options.budget, this.pool?.scene.count ?? this.options.budget);
+  }
+
+  /** Writes the panel's figures into `out` (every frame: nothing allocated). */
+  describe(out: WorldState): void {
+    out.budget = this.options.budget;
+    out.drawnSplats = this.facts.drawnSplats;
+    out.thresholdPx = this.facts.thresholdPx;
+    out.chunks = this.files.index.filenames.length;
+    out.chunksLoaded = this.stream.loaded.chunksLoaded;
+    out.bytesLoaded = this.stream.loaded.bytesLoaded;
+    out.inFlight = this.stream.inFlightCount;
+    out.gpuBytes = this.pool?.bytes ?? 0;
+    out.settled = this.settled;
+  }
+
+  get progress(): StreamProgress & { chunks: number; gpuBytes: number } {
+    return { ...this.stream.progress, chunks: this.files.index.filenames.length, gpuBytes: this.pool?.bytes ?? 0 };
+  }
+
+  /** The last update's choice (its lists are the chooser's, overwritten by the next update). */
+  get frame(): WorldFrameFacts {
+    return this.facts;
+  }
+
+  /** The runs the last update drew (leaf, level, run). */
+  get drawnRuns(): readonly DrawnRun[] {
+    return this.choice?.draw ?? [];
+  }
+
+  /**
+   * True when nothing is on its way and nothing more can start: the last
+   * choice has all it asked for, or what it lacks failed or finds no room.
+   * The picture will not change until the camera moves.
+   */
+  get settled(): boolean {
+    return this.choice !== null && this.stream.inFlightCount === 0 && this.seenVersion === this.stream.version;
+  }
+
+  /** update() from a camera file. */
+  updateCamera(camera: CameraFile): WorldFrameFacts {
+    return this.updateView(worldView(camera));
+  }
+
+  /**
+   * Chooses for the frame's camera (when it or what is resident changed
+   * since the last call), moves the stream along, and marks the chosen
+   * runs drawn.
+   */
+  update(frame: WorldCamera): WorldFrameFacts {
+    return this.updateView(frustumView(frame, this.nextView));
+  }
+
+  private updateView(view: WorldView): WorldFrameFacts {
+    if (this.closed) return this.facts;
+    if (this.lastView && sameView(view, this.lastView) && this.seenVersion === this.stream.version) return this.facts;
+    if (view === this.nextView) {
+      // Kept as the last view; the next update fills the other one.
+      [this.nextView, this.spareView] = [this.spareView, this.nextView];
+    }
+    this.lastView = view;
+    this.seenVersion = this.stream.version;
+    const stream = this.stream;
+    const choice = this.chooser.choose(view, { thresholdPx: this.options.thresholdPx, budget: this.maxDrawn, resident: this.resident });
+    this.choice = choice;
+    const { drawnFiles, spare, needed } = this;
+    drawnFiles.clear();
+    spare.clear();
+    needed.clear();
+    // Files drawn only finer than wanted (standing in for a coarser level on its way): spare.
+    let waiting = 0;
+    for (const d of choice.draw) {
+      drawnFiles.add(d.run.file);
+      if (d.level !== choice.wanted[d.leaf]) waiting++;
+      (d.level < choice.wanted[d.leaf]! ? spare : needed).add(d.run.file);
+    }
+    for (const file of needed) spare.delete(file);
+    stream.update(choice.fetch, drawnFiles, spare);
+    if (this.pool) {
+      // The run records are kept from choice to choice, and rewritten.
+      const runs = this.runs;
+      const n = choice.draw.length;
+      for (let i = runs.length; i < n; i++) runs.push({ chunk: null as unknown as PooledChunk, offset: 0, count: 0 });
+      for (let i = 0; i < n; i++) {
+        const { run } = choice.draw[i]!;
+        const r = runs[i]!;
+        r.chunk = stream.chunk(run.file)!;
+        r.offset = run.offset;
+        r.count = run.count;
+      }
+      this.pool.setDrawn(runs, n);
+    }
+    const facts = this.facts;
+    facts.drawnSplats = choice.drawnSplats;
+    facts.wantedSplats = choice.wantedSplats;
+    facts.thresholdPx = choice.thresholdPx;
+    facts.leftOut = choice.leftOut;
+    facts.waiting = waiting;
+    return facts;
+  }
+
+  close(): void {
+    this.closed = true;
+    this.stream.close();
+    this.files.close?.();
+    this.pool?.destroy();
+    this.pool = null;
+  }
+
+  private async load(file: number, signal: AbortSignal): Promise<{ chunk: PooledChunk; bytes: number }> {
+    const { cloud, bytes } = await this.files.readChunk(file, signal);
+    if (this.closed) throw new DOMException('the world was closed', 'AbortError');
+    const pool = (this.pool ??= this.makePool(cloud.shDegree));
+    const chunk = pool.add(cloud, this.files.usedSplats[file]);
+    if (!chunk) throw new ChunkNoRoomError(`no room in the pool for ${this.files.index.filenames[file]}`);
+    return { chunk, bytes };
+  }
+
+  /** The pool, sized by the memory and the budget, at the SH degree of the first chunk (others are written at it). */
+  private makePool(shDegree: ShDegree): SplatPool {
+    const probe = chunkLayout(0, shDegree, Math.min(this.options.pool?.maxChunkBytes ?? Infinity, storageBufferLimit(this.device)));
+    const bytesPerSplat = probe.bytesPerSplat + PROJECTOR_BYTES_PER_SPLAT;
+    const recordsFit = Math.floor(storageBufferLimit(this.device) / PROJECTED_SPLAT.size);
+    // Never more than the whole world (in pages: each chunk rounds up to one).
+    const pageSplats = Math.min(this.options.pool?.pageSplats ?? DEFAULT_PAGE_SPLATS, probe.chunkSplats);
+    let whole = 0;
+    for (const used of this.files.usedSplats) whole += Math.ceil(used / pageSplats) * pageSplats;
+    const capacity = Math.min(Math.floor(this.options.memoryBytes / bytesPerSplat), Math.ceil(RESIDENT_OVER_BUDGET * this.options.budget), probe.maxSplats, recordsFit, whole);
+    const pool = new SplatPool(this.device, capacity, shDegree, `World(${this.files.name})`, this.options.pool);
+    this.stream.setMemoryBudget(Math.floor(POOL_BUDGET_SHARE * pool.pages), pool.pages);
+    return pool;
+  }
+
+  /** Pages a chunk of `splats` takes (before the pool is made: at the page size asked for). */
+  private pagesFor(splats: number): number {
+    return this.pool ? this.pool.pagesFor(splats) : Math.ceil(splats / (this.options.pool?.pageSplats ?? DEFAULT_PAGE_SPLATS));
+  }
+}
+
+function sameView(a: WorldView, b: WorldView): boolean {
+  if (a.pixelsPerUnit !== b.pixelsPerUnit) return false;
+  for (let i = 0; i < 3; i++) if (a.eye[i] !== b.eye[i]) return false;
+  for (let i = 0; i < a.planes.length; i++) if (a.planes[i] !== b.planes[i]) return false;
+  return true;
+}
