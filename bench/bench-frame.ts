@@ -161,7 +161,7 @@ async function setup(accumulation: Accumulation, pixelQueue: number, centreRows:
   const [flat, tiles] = await Promise.all([
     SplatRenderer.create(device, frame.uniforms.buffer, format, { fragment: 'flat' }),
     withTiles ? TileBenchFrames.create(device, FORMAT, accumulation, { pixelQueue }, perPixel) : null,
-    withTiles ? (perPixel ? frame.preparePerPixel() : frame.prepareTiles()) : null,
+    withTiles ? (perPixel ? frame.painters.tiles.prepare(true) : frame.painters.tiles.prepare()) : null,
   ]);
   const texture = device.createTexture({ size: [width, height], format, usage: GPUTextureUsage.RENDER_ATTACHMENT });
   return {
@@ -234,7 +234,7 @@ async function measureRow(s: Setup, pose: FramePose, keyBits: number, chunks: nu
   const encoder = device.createCommandEncoder();
   frame.encode(encoder, params, drawTarget, order, { measure: true, renderer, order: splatOrder });
   device.queue.submit([encoder.finish()]);
-  await frame.readTilePairs();
+  await frame.painters.tiles.readStatistics();
   const error = await frame.readOrderError();
   const visible = (await readBufferU32(device, frame.projector.state!, VISIBLE_STATE.size / 4))[VISIBLE_STATE.word('visible')]!;
   console.log(JSON.stringify({

@@ -63,7 +63,7 @@ const referenceMs = performance.now() - started;
 
 async function turn(queue: number | null): Promise<Uint8Array[]> {
   const frame = await SplatFrame.create(device, 'rgba8unorm', { tiles: { pixelQueue: queue ?? undefined } });
-  await frame.preparePerPixel();
+  await frame.painters.tiles.prepare(true);
   const pictures: Uint8Array[] = [];
   for (const c of cameras) pictures.push((await renderOffscreen(device, frame, order, scene, c, { renderer: 'tiles', splatOrder: queue === null ? 'centre-depth' : 'per-pixel' })).rgba);
   frame.destroy();

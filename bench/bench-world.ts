@@ -84,7 +84,7 @@ const started = performance.now();
 const { device } = await createNodeGpuContext('bench-world');
 const memory = trackGpuMemory(device);
 const [frame, order, hold] = await Promise.all([SplatFrame.create(device, OFFSCREEN_FORMAT), GpuSortOrder.create(device), GpuClockHold.create(device, holdMs)]);
-await frame.prepareTiles();
+await frame.painters.tiles.prepare();
 print({ kind: 'start', pipelinesMs: performance.now() - started, adapter: (device as { adapterInfo?: GPUAdapterInfo }).adapterInfo?.description ?? null });
 
 const limits = await nodeLoadLimits();
@@ -148,7 +148,7 @@ async function drawFrame(camera: CameraFile, firstPicture: boolean): Promise<{ g
     frame.encode(encoder, p, { view: targetView, background }, order, { renderer: 'tiles' });
     device.queue.submit([encoder.finish()]);
     // A tile frame that outgrew its pair buffers drew nothing: they are grown by now, so it is drawn again.
-    if (!(await frame.readTilePairs())?.overflowed) break;
+    if (!(await frame.painters.tiles.readStatistics())?.overflowed) break;
   }
   const t = await frame.readTimings();
   const [project, sort, render] = [t.project ?? 0, t.sort ?? 0, t.render ?? 0];

@@ -33,7 +33,7 @@ export class TileBenchFrames {
       SplatFrame.create(device, format, { accumulation, tiles: { ...tiles, profile: true } }),
       SplatFrame.create(device, format, { accumulation, tiles: { ...tiles, footprint: 'box' } }),
     ]);
-    await Promise.all([profiled, box].map((f) => (perPixel ? f.preparePerPixel() : f.prepareTiles())));
+    await Promise.all([profiled, box].map((f) => (perPixel ? f.painters.tiles.prepare(true) : f.painters.tiles.prepare())));
     return new TileBenchFrames(profiled, box);
   }
 
@@ -94,7 +94,7 @@ async function drawTiles(view: TileView, frame: SplatFrame, measure = false): Pr
   const encoder = view.device.createCommandEncoder({ label: 'benchTiles' });
   frame.encode(encoder, view.parameters, view.target, view.order, { renderer: 'tiles', measure, order: view.splatOrder });
   view.device.queue.submit([encoder.finish()]);
-  return (await frame.readTilePairs()) ?? null;
+  return (await frame.painters.tiles.readStatistics()) ?? null;
 }
 
 /**
@@ -105,7 +105,7 @@ async function drawTiles(view: TileView, frame: SplatFrame, measure = false): Pr
  * than the device sorts.
  */
 export async function fitTilePairs(view: TileView, frame: SplatFrame): Promise<{ pairs: TilePairCounts; beyondLimit: boolean }> {
-  const tiles = frame.tileRenderer;
+  const tiles = frame.painters.tiles.tileRenderer;
   if (!tiles) throw new Error('fitTilePairs: prepareTiles() first');
   let capacity = -1;
   for (let draw = 0; draw < MAX_FIT_DRAWS; draw++) {
@@ -155,7 +155,7 @@ export async function measureTiles(view: TileView, frame: SplatFrame, extra: Til
   const passes = await sampleFrames(
     async () => {
       const t = await timedTiles(view, profiled);
-      const profile = await profiled.tileRenderer!.readProfile();
+      const profile = await profiled.painters.tiles.tileRenderer!.readProfile();
       if (!profile) throw new Error('the tile profile has no times (no timestamp-query?)');
       const figures = { render: must(t.render, 'render') } as Record<TilePass | 'render', number>;
       for (const pass of TILE_PASSES) figures[pass] = must(profile[pass], pass);

@@ -125,7 +125,7 @@ async function main(): Promise<void> {
     });
     const name = basename(args.scene);
     const outcome = await viewer.open(args.scene, { name, defaultScene: name === 'default-scene.ply' });
-    const world = viewer.core.shownWorld;
+    const world = viewer.world;
     if (outcome !== 'opened' || (!cloud && !world)) throw new Error(viewer.state.lastError ?? `${name} did not open`);
     if (world && args.reference) throw new Error('--reference draws a scene on the CPU, not a world: leave it out');
     const scene = cloud as SplatCloud | null;
@@ -152,9 +152,9 @@ async function main(): Promise<void> {
     }
     const picture = await viewer.render(camera);
     if (args['pixel-order'] && !picture.difference) {
-      throw new Error(`the per-pixel order view was not drawn: ${viewer.core.differenceError ?? viewer.core.tilesError ?? 'the frame counted no pixels'}`);
+      throw new Error(`the per-pixel order view was not drawn: ${viewer.core.frame.viewError ?? viewer.core.frame.painters.tiles.failure ?? 'the frame counted no pixels'}`);
     }
-    if (order !== viewer.state.order) console.error(`render: warning: drawn in the ${viewer.state.order} order, not ${order}${viewer.core.tilesError ? `: ${viewer.core.tilesError}` : ''}`);
+    if (order !== viewer.state.order) console.error(`render: warning: drawn in the ${viewer.state.order} order, not ${order}${viewer.core.frame.painters.tiles.failure ? `: ${viewer.core.frame.painters.tiles.failure}` : ''}`);
     writeFileSync(args.out, encodePng(picture.width, picture.height, picture.rgba));
     const fields: Record<string, unknown> = {};
     if (picture.difference) {

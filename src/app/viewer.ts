@@ -36,8 +36,8 @@ import type { LoadedScene, LoadProgressReport } from '../io/splat-loader';
 import { SyncCpuOrder, type CpuOrderSource } from '../sort/cpu-order-source';
 import { saveSplats, type SavedSplats, type ViewSelection } from './session/splat-selection';
 import { savedSceneName, writableFormat } from '../io/formats/save-formats';
-import type { FrameParameters } from '../render/frame-uniforms';
-import { WorldSession, worldOptionsFor } from './world/world-session';
+import type { FrameCamera } from '../render/frame-uniforms';
+import { WorldSession, worldOptionsFor, type WorldChunks } from './world/world-session';
 import type { WorldOpening } from './world/world-opening';
 
 /** Loads a source: a worker in the browser, the file system in Node; rejects with an AbortError once `signal` aborts. */
@@ -109,9 +109,9 @@ export class Viewer<S> {
     this.loads = new SceneLoads((source, o) => options.load(source, { ...o, limits: this.limits }));
     this.openWorldOf = options.openWorld;
     this.session = new SceneSession(core, this.rig, this.settings, this.state, this.events);
-    this.frames = new ViewerFrames(core, format, this.settings, this.state, this.events, () => this.state.scene?.antiAliasing);
-    core.onTimings = (times) => this.events.emit('timings', times);
-    core.onDifference = (m, view) => {
+    this.frames = new ViewerFrames(core, format, this.settings, this.state, this.events, () => this.state.scene?.antiAliasing, () => this.session.shownWorld);
+    core.reads.onTimings = (times) => this.events.emit('timings', times);
+    core.reads.onDifference = (m, view) => {
       // Published at once, not at the next frame: on a slow adapter that is seconds later. A count of a view left since is stale.
       if (view !== this.settings.view) return;
       this.state.difference = m;
@@ -121,6 +121,11 @@ export class Viewer<S> {
 
   on<E extends keyof ViewerEvents>(event: E, listener: ViewerEvents[E]): Unsubscribe {
     return this.events.on(event, listener);
+  }
+
+  /** The world on screen, if one is (null: a scene, or nothing). */
+  get world(): WorldSession | null {
+    return this.session.shownWorld;
   }
 
   /** The camera the controls move. */
@@ -142,21 +147,31 @@ export class Viewer<S> {
     // The preview of a load this one replaces goes: the scene before it comes back.
     this.session.endPreview();
     const { name } = options;
+    return this.loading(name, async (started) => {
+      const outcome = await this.loads.run(source, {
+        progress: (p) => {
+          this.state.load = { name, progress: p };
+          this.events.emit('progress', p);
+        },
+        preview: (cloud) => this.session.showPreview(cloud, options),
+        show: (loaded) => this.opened(loaded, options, performance.now() - started),
+        fail: (error) => this.fail(name, error),
+      });
+      if (outcome === 'failed' || outcome === 'cancelled') this.session.endPreview();
+      return outcome;
+    });
+  }
+
+  /**
+   * The load state around one opening, a scene's or a world's: announced,
+   * then ended with its outcome, unless a later opening replaced it (which
+   * then holds the progress).
+   */
+  private async loading(name: string, open: (started: number) => Promise<LoadOutcome>): Promise<LoadOutcome> {
     this.state.loading = true;
     this.state.load = { name, progress: null };
     this.events.emit('loadStart', name);
-    const started = performance.now();
-    const outcome = await this.loads.run(source, {
-      progress: (p) => {
-        this.state.load = { name, progress: p };
-        this.events.emit('progress', p);
-      },
-      preview: (cloud) => this.session.showPreview(cloud, options),
-      show: (loaded) => this.opened(loaded, options, performance.now() - started),
-      fail: (error) => this.fail(name, error),
-    });
-    if (outcome === 'failed' || outcome === 'cancelled') this.session.endPreview();
-    // A load that was replaced leaves the progress to the one that replaced it.
+    const outcome = await open(performance.now());
     if (outcome !== 'superseded') {
       this.state.loading = false;
       this.state.load = null;
@@ -182,36 +197,33 @@ export class Viewer<S> {
     this.loads.cancel();
     this.session.endPreview();
     this.worldOpening = controller;
-    const { name } = options;
-    this.state.loading = true;
-    this.state.load = { name, progress: null };
-    this.events.emit('loadStart', name);
-    const started = performance.now();
-    let outcome: LoadOutcome;
-    try {
-      const files = await opening({ signal: controller.signal, limits: this.limits });
-      controller.signal.throwIfAborted();
-      const world = new WorldSession(this.core.device, files, worldOptionsFor(this.core.device, this.settings.worldBudget));
-      world.onWarning = (text) => {
-        this.state.warnings.push(text);
-        this.events.emit('message', { title: 'A chunk of the world could not be read', text: `${text}. Its region keeps its coarser level.`, tone: 'notice' });
-      };
-      this.state.lastError = null;
-      this.state.warnings = [];
-      this.openedCloud = null;
-      this.session.showWorld(world, options, { bytes: null, loadMs: performance.now() - started });
-      outcome = 'opened';
-    } catch (error) {
-      outcome = controller.signal.aborted ? (this.worldOpening === controller ? 'cancelled' : 'superseded') : 'failed';
-      if (outcome === 'failed') this.fail(name, error);
-    }
-    if (outcome !== 'superseded') {
-      this.worldOpening = null;
-      this.state.loading = false;
-      this.state.load = null;
-      this.events.emit('loadEnd', outcome);
-    }
-    return outcome;
+    return this.loading(options.name, async (started) => {
+      let outcome: LoadOutcome;
+      try {
+        const files = await opening({ signal: controller.signal, limits: this.limits });
+        controller.signal.throwIfAborted();
+        this.showWorld(files, options, performance.now() - started);
+        outcome = 'opened';
+      } catch (error) {
+        outcome = controller.signal.aborted ? (this.worldOpening === controller ? 'cancelled' : 'superseded') : 'failed';
+        if (outcome === 'failed') this.fail(options.name, error);
+      }
+      if (outcome !== 'superseded') this.worldOpening = null;
+      return outcome;
+    });
+  }
+
+  /** A world whose index was read, in place of what is on screen: each chunk that fails is said once, its region kept coarser. */
+  private showWorld(files: WorldChunks, options: OpenOptions, loadMs: number): void {
+    const world = new WorldSession(this.core.device, files, worldOptionsFor(this.core.device, this.settings.worldBudget));
+    world.onWarning = (text) => {
+      this.state.warnings.push(text);
+      this.events.emit('message', { title: 'A chunk of the world could not be read', text: `${text}. Its region keeps its coarser level.`, tone: 'notice' });
+    };
+    this.state.lastError = null;
+    this.state.warnings = [];
+    this.openedCloud = null;
+    this.session.showWorld(world, options, { bytes: null, loadMs });
   }
 
   /** Reports that `name` could not be opened (a load's failure, or a source refused before any load). */
@@ -233,7 +245,7 @@ export class Viewer<S> {
 
   /** The world budget setting changed: the world on screen draws under the new one from the next frame. */
   worldBudgetChanged(): void {
-    this.core.shownWorld?.setBudget(worldOptionsFor(this.core.device, this.settings.worldBudget).budget);
+    this.session.shownWorld?.setBudget(worldOptionsFor(this.core.device, this.settings.worldBudget).budget);
   }
 
   /** Makes what the sort difference view needs; frames show the picture until it is done. */
@@ -364,7 +376,7 @@ export class Viewer<S> {
    * rendered next is as fine as the budget allows. Nothing to do for a scene.
    */
   async settleWorld(camera: CameraFile, signal?: AbortSignal): Promise<void> {
-    const world = this.core.shownWorld;
+    const world = this.session.shownWorld;
     if (!world) return;
     for (;;) {
       world.updateCamera(camera);
@@ -404,7 +416,7 @@ export class Viewer<S> {
    * selection keeps none.
    */
   /** The parameters of the last frame drawn (its matrices include the lens shift the overlays ask for): what "in view" saves. */
-  get lastFrame(): Readonly<FrameParameters> {
+  get lastFrame(): Readonly<FrameCamera> {
     return this.frames.last;
   }
 

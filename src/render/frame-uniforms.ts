@@ -10,7 +10,8 @@ import { CLASSIC_FILTER, type ScreenFilter } from '../scene/anti-aliasing';
 /** Word indices of the fields written here, from the one description. */
 const W = Object.fromEntries(FRAME.fields.map((f) => [f.name, f.offset / 4])) as Record<string, number>;
 
-export interface FrameParameters {
+/** A frame's camera and look: what its caller fills (the frame engine adds the rest: FrameParameters). */
+export interface FrameCamera {
   view: mat4;
   projection: mat4;
   eye: vec3;
@@ -18,14 +19,18 @@ export interface FrameParameters {
   fovY: number;
   width: number;
   height: number;
-  splatCount: number;
   /** SH bands to evaluate (clamped to the scene's by the caller). */
   shDegree: number;
   splatScale: number;
-  /** Bits of the depth key the sort uses (1..32). */
-  keyBits: number;
   /** The screen-space low-pass filter (src/scene/anti-aliasing.ts); the reference's +0.3 px² when absent. */
   screenFilter?: ScreenFilter;
+}
+
+/** Everything the frame's uniforms hold: the camera and look, and what the frame decides (the splats and the key width). */
+export interface FrameParameters extends FrameCamera {
+  splatCount: number;
+  /** Bits of the depth key the sort uses (1..32). */
+  keyBits: number;
 }
 
 export class FrameUniforms {

@@ -13,7 +13,7 @@ import { packSplats, SPLAT_FLOATS } from '../scene/gpu-splats';
 import type { SplatCloud } from '../scene/splat-cloud';
 import { CLASSIC_FILTER } from '../scene/anti-aliasing';
 import { SPLAT } from '../scene/splat-layouts';
-import type { FrameParameters } from './frame-uniforms';
+import type { FrameCamera } from './frame-uniforms';
 
 /** View depth at and before which splats are culled (NEAR_CULL in shaders/splat_common.wgsl, as the reference). */
 const NEAR_CULL = 0.2;
@@ -40,7 +40,7 @@ interface Viewpoint {
   compensate: boolean;
 }
 
-function viewpoint(p: FrameParameters): Viewpoint {
+function viewpoint(p: FrameCamera): Viewpoint {
   const tanY = Math.tan(p.fovY / 2);
   const tanX = tanY * (p.width / p.height);
   const filter = p.screenFilter ?? CLASSIC_FILTER;
@@ -55,7 +55,7 @@ function viewpoint(p: FrameParameters): Viewpoint {
  * For each splat, its view depth when the projector keeps it in the frame
  * `p` describes, or NaN when it culls it.
  */
-export function keptDepths(cloud: SplatCloud, p: FrameParameters): Float64Array {
+export function keptDepths(cloud: SplatCloud, p: FrameCamera): Float64Array {
   const out = new Float64Array(cloud.count);
   const at = viewpoint(p);
   const packed = new Float32Array(BLOCK * SPLAT_FLOATS);

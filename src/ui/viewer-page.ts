@@ -242,7 +242,7 @@ export class ViewerPage {
       gui.showScreenFilter(s.antiAliasing, viewer.state.scene?.antiAliasing);
     } else if (name === 'view') {
       // The counts shown are of the view now on screen only.
-      viewer.core.difference = null;
+      viewer.core.reads.difference = null;
     } else if (name === 'measureOrder' || name === 'keyBits') {
       // Auto measures on its own every few frames; without either, nothing is measured.
       if (!s.measureOrder && s.keyBits !== 'auto') gui.showOrderError(null);

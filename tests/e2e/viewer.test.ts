@@ -31,7 +31,7 @@ import { UP_BY_CONVENTION } from '../../src/app/camera/home-view';
 import { realScene } from '../support/real-scenes';
 import { loadSplatFile } from '../../src/io/parse-splat-file';
 import { selectSplats } from '../../src/app/session/splat-selection';
-import type { FrameParameters } from '../../src/render/frame-uniforms';
+import type { FrameCamera } from '../../src/render/frame-uniforms';
 import { robustBounds, type Bounds, type SplatCloud } from '../../src/scene/splat-cloud';
 
 const SCENE_9K = scenePath('inria_kacytran_iter7000_9k_sh3.ply');
@@ -416,7 +416,7 @@ describe('viewer page', { timeout: BROWSER_TEST_TIMEOUT_MS }, () => {
       const f = window.__splatsortViewer!.lastFrame;
       return { ...f, view: [...f.view], projection: [...f.projection], eye: [...f.eye] };
     });
-    const frame = { ...drawn, view: new Float32Array(drawn.view), projection: new Float32Array(drawn.projection), eye: new Float32Array(drawn.eye) } as FrameParameters;
+    const frame = { ...drawn, view: new Float32Array(drawn.view), projection: new Float32Array(drawn.projection), eye: new Float32Array(drawn.eye) } as FrameCamera;
     const inView = selectSplats(scene, { keep: 'in-view', frame }).count;
     const seen = await save();
     expect(seen.name).toBe('inria_kacytran_iter7000_9k_sh3.ply');

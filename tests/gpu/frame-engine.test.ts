@@ -14,7 +14,7 @@ import { beforeAll, expect, test, vi } from 'vitest';
 import { FrameEngine, type FrameSettings } from '../../src/app/frame/frame-engine';
 import { SyncCpuOrder } from '../../src/sort/cpu-order-source';
 import type { SplatCloud } from '../../src/scene/splat-cloud';
-import type { GpuSplats } from '../../src/scene/gpu-splats';
+import type { SceneSource } from '../../src/app/frame/frame-source';
 import type { DifferenceMeasure } from '../../src/render/splat-resolve';
 import { readTextureRgba } from '../../src/gpu/readback';
 import { realScene, TEST_TARGET_FORMAT, useGpu } from '../support/gpu-fixture';
@@ -26,7 +26,7 @@ let cloud: SplatCloud;
 let core: FrameEngine;
 let cpu: SyncCpuOrder;
 /** The scene on screen: the core shows scenes, their owner destroys them. */
-let shown: GpuSplats | null = null;
+let shown: SceneSource | null = null;
 let target: GPUTexture;
 
 beforeAll(async () => {
@@ -130,19 +130,19 @@ test('the sort difference view: the picture until its sort is made, then zero fo
   expect(first.source).toBe('gpu-sort');
   expect(coveredFraction(first.pixels)).toBeGreaterThan(0.05);
   const measured = async (s: FrameSettings) => {
-    core.difference = null;
-    for (let frames = 0; core.difference === null; frames++) {
-      if (frames > 100) throw new Error(`no difference measure after 100 frames (${core.differenceError ?? 'no error'})`);
+    core.reads.difference = null;
+    for (let frames = 0; core.reads.difference === null; frames++) {
+      if (frames > 100) throw new Error(`no difference measure after 100 frames (${core.frame.viewError ?? 'no error'})`);
       await draw(s);
       await gpu.device.queue.onSubmittedWorkDone();
       await new Promise((resolve) => setImmediate(resolve));
     }
-    return core.difference;
+    return core.reads.difference;
   };
   expect(await measured(settings({ view: 'difference' }))).toMatchObject({ pixels: 0, largest: 0 });
   // The camera does not move, so the CPU's order (uploaded) is as exact as the GPU's.
   expect(await measured(settings({ view: 'difference', sortMode: 'cpu-radix' }))).toMatchObject({ pixels: 0 });
-  expect(core.differenceError).toBeNull();
+  expect(core.frame.viewError).toBeNull();
 });
 
 test('the renderer: a set one draws every frame; auto draws both in turn, timed on the GPU, keeps the faster, and measures again at a new size', async () => {
@@ -234,7 +234,7 @@ test('the order: per pixel is drawn with tiles whatever the renderer setting (au
     expect(view.options).toMatchObject({ renderer: 'tiles', view: 'pixel-order', order: 'centre-depth' });
     expect(view.renderer).toMatchObject({ renderer: 'tiles', state: 'set' });
     expect(core.shownView).toBe('pixel-order');
-    expect(core.differenceError).toBeNull();
+    expect(core.frame.viewError).toBeNull();
   } finally {
     encode.mockRestore();
   }
@@ -247,20 +247,20 @@ test('the per-pixel order drawn by the tile renderer: the report says so, and it
   const report = core.drawFrame({ view: target.createView(), background: VIEW_BACKGROUND }, params, settings({ renderer: 'quads', order: 'per-pixel' }));
   expect(report.order).toBe('per-pixel');
   await core.lastFrameResults();
-  core.difference = null;
+  core.reads.difference = null;
   const counted: string[] = [];
-  core.onDifference = (_, view) => counted.push(view);
-  // Read through a call: the count arrives in a callback, after `core.difference = null` above.
-  const counts = (): DifferenceMeasure | null => core.difference;
+  core.reads.onDifference = (_, view) => counted.push(view);
+  // Read through a call: the count arrives in a callback, after `core.reads.difference = null` above.
+  const counts = (): DifferenceMeasure | null => core.reads.difference;
   let m: DifferenceMeasure | null = null;
   for (let frames = 0; m === null; frames++) {
-    if (frames > 20) throw new Error(`no count of the per-pixel order view after 20 frames (${core.differenceError ?? 'no error'})`);
+    if (frames > 20) throw new Error(`no count of the per-pixel order view after 20 frames (${core.frame.viewError ?? 'no error'})`);
     core.drawFrame({ view: target.createView(), background: VIEW_BACKGROUND }, params, settings({ view: 'pixel-order' }));
     await core.lastFrameResults();
     await new Promise((resolve) => setImmediate(resolve));
     m = counts();
   }
-  expect(core.differenceView).toBe('pixel-order');
+  expect(core.reads.differenceView).toBe('pixel-order');
   expect(counted[0]).toBe('pixel-order');
   // Inside a real scene some overlapping splats' depths along a ray disagree with their centres' order.
   expect(m.pixels).toBeGreaterThan(0);

@@ -40,7 +40,7 @@ beforeAll(async () => {
   cloud = await realScene('inria_kacytran_iter7000_9k_sh3.ply');
   scene = gpu.upload(cloud, 'pixel-order.scene');
   [order, frame] = await Promise.all([gpu.gpuOrder(), gpu.frame()]);
-  await frame.preparePerPixel();
+  await frame.painters.tiles.prepare(true);
 });
 
 const BACKGROUND = [0.1, 0.2, 0.3] as const;

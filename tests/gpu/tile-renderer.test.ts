@@ -45,7 +45,7 @@ beforeAll(async () => {
   cloud = await realScene('inria_kacytran_iter7000_9k_sh3.ply');
   scene = gpu.upload(cloud, 'tile-renderer.scene');
   [order, frame] = await Promise.all([gpu.gpuOrder(), gpu.frame()]);
-  await frame.prepareTiles();
+  await frame.painters.tiles.prepare();
 });
 
 const BACKGROUND = [0.1, 0.2, 0.3] as const;
@@ -91,7 +91,7 @@ const QUAD_PIXELS_OVER_ONE = 0.01;
 async function expectTilesMatch(what: string, source: SplatCloud, gpuSource: GpuSplats, camera: CameraFile, screenFilter?: ScreenFilter): Promise<void> {
   const reference = toRgba8(renderReferenceCamera(source, camera, { screenFilter }).rgb);
   const tiles = await draw(gpuSource, camera, { renderer: 'tiles', screenFilter });
-  const pairs = frame.tileRenderer!.lastPairs!;
+  const pairs = frame.painters.tiles.tileRenderer!.lastPairs!;
   const quads = await draw(gpuSource, camera, { screenFilter });
   const apart = channelDifference(tiles.rgba, quads.rgba, 1);
   const db = psnr(tiles.rgba, reference);
@@ -185,7 +185,7 @@ describe('room for the pairs', () => {
 
   beforeAll(async () => {
     tiny = await gpu.frame({ tiles: { initialPairs: 16 } });
-    await tiny.prepareTiles();
+    await tiny.painters.tiles.prepare();
   });
 
   test('a frame that outgrows 16 pairs says so, grows, and is drawn again exactly as with ample room', async () => {
@@ -193,11 +193,11 @@ describe('room for the pairs', () => {
     const ample = await draw(scene, camera, { renderer: 'tiles' });
     const grown = await draw(scene, camera, { renderer: 'tiles', frame: tiny });
     // renderOffscreen read the first frame's counts and drew it again.
-    const first = tiny.tileRenderer!.lastPairs!;
+    const first = tiny.painters.tiles.tileRenderer!.lastPairs!;
     expect(first).toMatchObject({ capacity: 16, overflowed: true });
-    expect(first.total).toBe(frame.tileRenderer!.lastPairs!.total);
-    expect(tiny.tileRenderer!.capacity).toBeGreaterThanOrEqual(1.5 * first.total);
-    const again = (await tiny.readTilePairs())!;
+    expect(first.total).toBe(frame.painters.tiles.tileRenderer!.lastPairs!.total);
+    expect(tiny.painters.tiles.tileRenderer!.capacity).toBeGreaterThanOrEqual(1.5 * first.total);
+    const again = (await tiny.painters.tiles.readStatistics())!;
     expect(again).toMatchObject({ total: first.total, overflowed: false });
     expect(Buffer.from(grown.rgba).equals(Buffer.from(ample.rgba))).toBe(true);
   });
@@ -208,7 +208,7 @@ describe('room for the pairs', () => {
     tiny.setScene(scene);
     const drawTiny = async (splatScale: number) => {
       const rgba = await gpu.render(tiny, parametersOf(camera, splatScale), order, { renderer: 'tiles' });
-      return { rgba, pairs: (await tiny.readTilePairs())! };
+      return { rgba, pairs: (await tiny.painters.tiles.readStatistics())! };
     };
     const a = await drawTiny(1);
     expect(a.pairs.overflowed).toBe(false);
@@ -225,7 +225,7 @@ describe('room for the pairs', () => {
     const bAgain = await drawTiny(3);
     expect(bAgain.pairs.overflowed).toBe(false);
     const ampleB = await gpu.render(frame, parametersOf(camera, 3), order, { renderer: 'tiles' });
-    await frame.readTilePairs();
+    await frame.painters.tiles.readStatistics();
     expect(Buffer.from(bAgain.rgba).equals(Buffer.from(ampleB))).toBe(true);
     expect(Buffer.from(bAgain.rgba).equals(Buffer.from(a.rgba))).toBe(false);
   });
@@ -233,14 +233,14 @@ describe('room for the pairs', () => {
 
 test('a view needing more pairs than the device sorts is drawn with quads, and says why', async () => {
   const capped = await gpu.frame({ tiles: { initialPairs: 16, maxPairs: 100 } });
-  await capped.prepareTiles();
+  await capped.painters.tiles.prepare();
   const camera = cameraAt([3, -1, -6], 64, 48);
   capped.setScene(scene);
   const first = await gpu.render(capped, parametersOf(camera, 1), order, { renderer: 'tiles' });
-  const counts = (await capped.readTilePairs())!;
+  const counts = (await capped.painters.tiles.readStatistics())!;
   expect(counts.overflowed, JSON.stringify(counts)).toBe(true);
   expect(counts.total).toBeGreaterThan(100);
-  expect(capped.tileRenderer!.beyondLimit).toMatch(new RegExp(`needs ${counts.total.toLocaleString('en-US')} tile pairs, more than the 100 this GPU can sort`));
+  expect(capped.painters.tiles.tileRenderer!.beyondLimit).toMatch(new RegExp(`needs ${counts.total.toLocaleString('en-US')} tile pairs, more than the 100 this GPU can sort`));
   // From then on quads draw it (no binning that cannot fit): the picture the overflowed frame showed,
   // there blended straight into 8 bits, here in the float target (each 8-bit layer rounded: the
   // 'direct' accumulation's quality, 45-50 dB against the reference where float gives 57).
@@ -259,7 +259,7 @@ describe('the pairs', () => {
     const camera = cameraAt([3, -1, -6], 96, 72);
     const { width, height } = camera;
     await draw(scene, camera, { renderer: 'tiles' });
-    const tiles = frame.tileRenderer!;
+    const tiles = frame.painters.tiles.tileRenderer!;
     const counts = tiles.lastPairs!;
     const device = gpu.device;
     const visible = (await readBufferU32(device, frame.projector.state!, VISIBLE_STATE.size / 4))[VISIBLE_STATE.word('visible')]!;
@@ -322,7 +322,7 @@ describe('the pairs', () => {
     };
     const quads = await measure('quads');
     const tiles = await measure('tiles');
-    await frame.readTilePairs();
+    await frame.painters.tiles.readStatistics();
     console.log(`16-bit keys: ${tiles.inverted} of ${tiles.pairs} adjacent pairs inverted with tiles, ${quads.inverted} of ${quads.pairs} with quads`);
     expect(quads.pairs).toBeGreaterThan(1000);
     expect(tiles).toEqual(quads);
@@ -338,7 +338,7 @@ describe('other orders, scenes and views', () => {
     const eye: [number, number, number] = [0, 0, cloud.bounds.max[2]! + 10];
     const away: CameraFile = { ...camera(), eye, target: [0, 0, eye[2] + 1] };
     const { rgba } = await draw(scene, away, { renderer: 'tiles' });
-    expect(frame.tileRenderer!.lastPairs).toMatchObject({ entries: 0, total: 0, overflowed: false });
+    expect(frame.painters.tiles.tileRenderer!.lastPairs).toMatchObject({ entries: 0, total: 0, overflowed: false });
     // The background as the quads clear to it (0.1 · 255 = 25.5 may round either way).
     const background = Array.from(rgba.subarray(0, 3));
     background.forEach((v, c) => expect(Math.abs(v - 255 * BACKGROUND[c]!)).toBeLessThanOrEqual(1));
@@ -377,7 +377,7 @@ describe('other orders, scenes and views', () => {
   test('the CPU order (uploaded, every splat) and the frozen order draw the GPU order\'s picture', async () => {
     const cam = camera();
     const sorted = await draw(scene, cam, { renderer: 'tiles' });
-    const gpuPairs = frame.tileRenderer!.lastPairs!;
+    const gpuPairs = frame.painters.tiles.tileRenderer!.lastPairs!;
     const frozen = await draw(scene, cam, { renderer: 'tiles', drawOrder: frame.frozen });
     expect(Buffer.from(frozen.rgba).equals(Buffer.from(sorted.rgba))).toBe(true);
 
@@ -388,7 +388,7 @@ describe('other orders, scenes and views', () => {
     const uploaded = gpu.uploadedOrder();
     uploaded.upload(values, cloud.count);
     const cpu = await draw(scene, cam, { renderer: 'tiles', drawOrder: uploaded });
-    const cpuPairs = frame.tileRenderer!.lastPairs!;
+    const cpuPairs = frame.painters.tiles.tileRenderer!.lastPairs!;
     // Every splat is an entry; the culled ones give no pair.
     expect(cpuPairs.entries).toBe(cloud.count);
     expect(cpuPairs.total).toBe(gpuPairs.total);

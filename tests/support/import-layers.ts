@@ -13,9 +13,11 @@ import { posix } from 'node:path';
 export type ImportGraph = Map<string, string[]>;
 
 /**
- * The layers of a tree, earliest first: the first folder under `root`
- * names a file's layer ('src/gpu/x.ts' is in 'gpu'); a file straight under
- * `root` is a layer of its own ('src/main.ts' is in 'main.ts').
+ * The layers of a tree, earliest first, as paths under `root`: a file is
+ * in the layer of the longest one its path starts with ('src/gpu/x.ts' is
+ * in 'gpu', 'src/app/frame/order/x.ts' in 'app/frame/order' where that is
+ * a layer, else in 'app/frame', else in 'app'); a file straight under
+ * `root` may be a layer of its own ('src/main.ts' is in 'main.ts').
  */
 export interface Layering {
   root: string;
@@ -65,13 +67,16 @@ export function importGraph(files: ReadonlyMap<string, string>): { graph: Import
   return { graph, unresolved };
 }
 
-/** The layer of `file` under layering.root, or undefined when it is in none of them. */
+/** The layer of `file` under layering.root: the longest layer its path starts with, or undefined when it is in none of them. */
 export function layerOf(file: string, layering: Layering): string | undefined {
   const prefix = `${layering.root}/`;
   if (!file.startsWith(prefix)) return undefined;
   const rest = file.slice(prefix.length);
-  const layer = rest.includes('/') ? rest.slice(0, rest.indexOf('/')) : rest;
-  return layering.layers.includes(layer) ? layer : undefined;
+  let found: string | undefined;
+  for (const layer of layering.layers) {
+    if ((rest === layer || rest.startsWith(`${layer}/`)) && layer.length > (found?.length ?? -1)) found = layer;
+  }
+  return found;
 }
 
 /** Each import of a file from a later layer than its own, and each file in no layer. */

@@ -8,10 +8,18 @@ import { describe, expect, test } from 'vitest';
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { join, relative, resolve, sep } from 'node:path';
-import { importCycles, importGraph, layeringProblems, upwardImports, type Layering } from '../support/import-layers';
+import { importCycles, importGraph, layerOf, layeringProblems, upwardImports, type Layering } from '../support/import-layers';
 
-/** The layers of src/, earliest first: a layer may import only from those before it, and from itself without cycles. */
-const LAYERS: Layering = { root: 'src', layers: ['gpu', 'scene', 'io', 'sort', 'render', 'app', 'ui', 'main.ts'] };
+/**
+ * The layers of src/, earliest first: a layer may import only from those
+ * before it, and from itself without cycles. app/ is four rooms in layers
+ * of their own (a file is in the longest layer its path starts with), and
+ * the files at its root (the Viewer and what makes one) above them.
+ */
+const LAYERS: Layering = {
+  root: 'src',
+  layers: ['gpu', 'scene', 'io', 'sort', 'render', 'app/camera', 'app/frame/order', 'app/frame', 'app/world', 'app/session', 'app', 'ui', 'main.ts'],
+};
 
 const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
 
@@ -69,6 +77,23 @@ describe('the check', () => {
     expect(layeringProblems(files, LAYERS)).toEqual([]);
   });
 
+  test("puts a file in the longest layer its path starts with: a room of app/ may import only from the rooms before it, app/'s root from all of them", () => {
+    const files = tree({
+      'src/app/camera/orbit.ts': "import type { State } from '../session/state';",
+      'src/app/frame/order/sorted.ts': "import { frame } from '../engine';",
+      'src/app/frame/engine.ts': "import { sorted } from './order/sorted';\nimport { orbit } from '../camera/orbit';",
+      'src/app/session/state.ts': "import { engine } from '../frame/engine';",
+      'src/app/viewer.ts': "import { state } from './session/state';\nimport { engine } from './frame/engine';",
+    });
+    expect(layerOf('src/app/frame/order/sorted.ts', LAYERS)).toBe('app/frame/order');
+    expect(layerOf('src/app/frame/engine.ts', LAYERS)).toBe('app/frame');
+    expect(layerOf('src/app/viewer.ts', LAYERS)).toBe('app');
+    expect(upwardImports(importGraph(files).graph, LAYERS)).toEqual([
+      'src/app/camera/orbit.ts imports src/app/session/state.ts: app/camera may not import from app/session, a later layer',
+      'src/app/frame/order/sorted.ts imports src/app/frame/engine.ts: app/frame/order may not import from app/frame, a later layer',
+    ]);
+  });
+
   test('counts a worker started from a module as imported, and a type-only import or a re-export as an import', () => {
     const files = tree({
       'src/io/loader.ts': "const worker = new Worker(new URL('../app/worker.ts', import.meta.url), { type: 'module' });",
@@ -92,7 +117,7 @@ describe('the check', () => {
     });
     expect(importCycles(importGraph(knot).graph)).toEqual(['import cycle: src/sort/a.ts → src/sort/b.ts → src/sort/a.ts (in one knot with src/sort/c.ts)']);
     expect(layeringProblems(tree({ 'src/app/self.ts': "import './self';" }), LAYERS)).toEqual(['import cycle: src/app/self.ts → src/app/self.ts']);
-    expect(layeringProblems(tree({ 'src/tools/x.ts': "import '../gpu/y';", 'src/gpu/y.ts': '' }), LAYERS)).toEqual(['src/tools/x.ts is in no layer (gpu, scene, io, sort, render, app, ui, main.ts)']);
+    expect(layeringProblems(tree({ 'src/tools/x.ts': "import '../gpu/y';", 'src/gpu/y.ts': '' }), LAYERS)).toEqual([`src/tools/x.ts is in no layer (${LAYERS.layers.join(', ')})`]);
     expect(layeringProblems(tree({ 'src/gpu/x.ts': "import { gone } from './gone';" }), LAYERS)).toEqual(['src/gpu/x.ts imports ./gone, which is no file of the tree']);
   });
 });

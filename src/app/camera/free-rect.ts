@@ -6,7 +6,13 @@
  * sphere, whose picture is a circle, so what counts is the rectangle's
  * shorter side, then its area.
  */
-import type { FreeRect } from '../session/viewer-state';
+/** A rectangle of the window, CSS pixels from its top left corner. */
+export interface FreeRect {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
 
 /** The largest rectangle of a width × height window that none of `covered` overlaps (all CSS pixels). */
 export function largestFreeRect(width: number, height: number, covered: readonly FreeRect[]): FreeRect {

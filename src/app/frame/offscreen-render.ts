@@ -13,7 +13,7 @@ import { isHeatMap, rendererSettingOf, wantsPerPixel, type FrameReport, type Fra
 import { cameraMatrices, type CameraFile } from '../camera/camera-file';
 import type { GpuSplats } from '../../scene/gpu-splats';
 import type { ScreenFilter } from '../../scene/anti-aliasing';
-import type { FrameParameters } from '../../render/frame-uniforms';
+import type { FrameCamera, FrameParameters } from '../../render/frame-uniforms';
 import type { DifferenceMeasure } from '../../render/splat-resolve';
 import { readTextureRgba } from '../../gpu/readback';
 
@@ -40,7 +40,7 @@ function createTarget(device: GPUDevice, label: string, width: number, height: n
 export async function drawOffscreen(
   core: FrameEngine,
   format: GPUTextureFormat,
-  parameters: FrameParameters,
+  parameters: FrameCamera,
   background: readonly [number, number, number],
   settings: FrameSettings,
 ): Promise<OffscreenPicture & { report: FrameReport }> {
@@ -52,7 +52,7 @@ export async function drawOffscreen(
     let report = core.drawFrame(target, parameters, settings);
     let results = await core.lastFrameResults();
     // A tile frame that outgrew its pair buffers drew nothing new: they are grown by now, so it is drawn again.
-    if (results.tilePairs?.overflowed) {
+    if (results.painted?.overflowed) {
       report = core.drawFrame(target, parameters, settings);
       results = await core.lastFrameResults();
     }
@@ -66,7 +66,7 @@ export async function drawOffscreen(
 /**
  * One frame of `scene` from a camera file, drawn by `frame` in `order`, into
  * rgba8unorm and read back; `splatOrder` is how each pixel's splats are
- * ordered (the per-pixel order needs `renderer: 'tiles'` and prepareTiles()).
+ * ordered (the per-pixel order needs `renderer: 'tiles'` and the tile painter's prepare(true)).
  */
 export async function renderOffscreen(
   device: GPUDevice,
@@ -103,7 +103,7 @@ export async function renderOffscreen(
     };
     draw();
     // A tile frame that outgrew its pair buffers drew nothing new: they are grown by now, so it is drawn again.
-    if ((await frame.readTilePairs())?.overflowed) draw();
+    if ((await frame.readPainted())?.overflowed) draw();
     const timings = await frame.readTimings();
     const difference = isHeatMap(options.view ?? 'picture') ? await frame.readDifference() : null;
     const rgba = await readTextureRgba(device, texture);

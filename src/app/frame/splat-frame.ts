@@ -8,33 +8,33 @@
  * or the frame's own FrozenOrder: the order drawn last, re-drawn without
  * sorting (the records are still projected for this frame's camera).
  *
- * The splats are drawn by one of two renderers (src/render/frame-renderer.ts):
- * quads blended into a float accumulation target (src/render/accumulation-
- * target.ts says why; 'direct' blends straight into the output, as a
- * comparison for the frame benchmark), or the compute tile renderer
- * (src/render/tiles/, driven by FrameTiles: frame-tiles.ts), which writes
- * each pixel once into a storage texture of the accumulation's format
- * (8-bit for 'direct'). Either picture is resolved to the output format in
- * a last pass. The sort difference view draws the frame twice, in the
- * order on screen and in the exact order of this frame's depths (a second
- * GPU sort on exact 32-bit keys), and shows where the two pictures differ.
+ * The splats are drawn by one of two painters (src/render/painter.ts): the
+ * quad renderer's, blending into a float accumulation target and resolving
+ * it ('direct' blends straight into the output, as a comparison for the
+ * frame benchmark), or the compute tile renderer's, made when first asked
+ * for, which writes each pixel once and may blend each pixel's splats in
+ * their per-pixel order. The frame hands the painter asked for one job when
+ * it can paint, and the quad painter otherwise. The sort difference view
+ * draws the frame twice, in the order on screen and in the exact order of
+ * this frame's depths (a second GPU sort on exact 32-bit keys), and shows
+ * where the two pictures differ.
  */
 import { GpuPassTimer, setTimestampWrites } from '../../gpu/pass-timer';
 import { FrameUniforms, type FrameParameters } from '../../render/frame-uniforms';
 import { OrderErrorPass, type OrderErrorMeasure } from '../../render/order-error-pass';
 import { SplatProjector, type SplatProjectorOptions } from '../../render/splat-projector';
-import { SplatRenderer, type SplatDraw, type SplatDrawTarget, type SplatRendererOptions } from '../../render/splat-renderer';
+import { SplatRenderer, type SplatDrawTarget, type SplatRendererOptions } from '../../render/splat-renderer';
 import { SplatResolve, type DifferenceMeasure } from '../../render/splat-resolve';
-import { AccumulationTargets, checkAccumulation, DEFAULT_ACCUMULATION, type Accumulation } from '../../render/accumulation-target';
+import { checkAccumulation, DEFAULT_ACCUMULATION, type Accumulation } from '../../render/accumulation-target';
 import type { FrameRenderer, SplatOrder } from '../../render/frame-renderer';
-import type { TilePairCounts, TileRenderer, TileRendererOptions } from '../../render/tiles/tile-renderer';
+import type { PaintedPicture, PaintJob, Painter, PaintStatistics, PaintTiming } from '../../render/painter';
+import { QuadPainter } from '../../render/quad-painter';
+import { TilePainter } from '../../render/tiles/tile-painter';
+import type { TileRendererOptions } from '../../render/tiles/tile-renderer';
 import type { GpuSplats } from '../../scene/gpu-splats';
 import type { DrawOrder, OrderFrame, OrderedSplats } from './order/draw-order';
 import { GpuSortOrder } from './order/gpu-sort-order';
 import { FrozenOrder } from './order/frozen-order';
-import { FrameTiles } from './frame-tiles';
-
-export { tilePictureFormat } from './frame-tiles';
 
 export type FramePass = 'project' | 'sort' | 'render';
 export type FrameTimings = Record<FramePass, number | null>;
@@ -43,7 +43,7 @@ const FRAME_PASSES: readonly FramePass[] = ['project', 'sort', 'render'];
 export interface SplatFrameOptions extends SplatProjectorOptions, SplatRendererOptions {
   /** Where the splats are blended (default rgba16float, then resolved to the output format). */
   accumulation?: Accumulation;
-  /** The tile renderer's options (made when first asked for: prepareTiles). */
+  /** The tile renderer's options (made when first asked for: painters.tiles.prepare()). */
   tiles?: TileRendererOptions;
 }
 
@@ -61,7 +61,7 @@ export interface FrameEncodeOptions {
   /** Default 'picture'; 'difference' needs prepareDifferenceView() first and a float accumulation. */
   view?: FrameView;
   /**
-   * Default 'quads'. 'tiles' draws with the tile renderer once prepareTiles()
+   * Default 'quads'. 'tiles' draws with the tile painter once its prepare()
    * has made it (quads until then, and for a view needing more pairs than
    * the device sorts); `drawnWith` says which drew.
    */
@@ -74,6 +74,12 @@ export interface FrameEncodeOptions {
   order?: SplatOrder;
 }
 
+/** The frame's painters, one for each renderer. */
+export interface FramePainters extends Record<FrameRenderer, Painter> {
+  readonly quads: QuadPainter;
+  readonly tiles: TilePainter;
+}
+
 export class SplatFrame {
   readonly uniforms: FrameUniforms;
   readonly timer: GpuPassTimer<FramePass>;
@@ -83,7 +89,6 @@ export class SplatFrame {
   private timerBusy = false;
   /** The order drawn last, drawn again while the order is frozen. */
   readonly frozen: FrozenOrder;
-  private readonly draw: SplatDraw = { records: null as unknown as GPUBuffer, order: null as unknown as GPUBuffer, count: 0 };
   private readonly orderFrame: OrderFrame = {
     encoder: null as unknown as GPUCommandEncoder,
     keyBits: 32,
@@ -93,43 +98,49 @@ export class SplatFrame {
   };
   /** Passes that ran in the last timed frame. */
   private readonly timed = new Set<FramePass>();
-  /** The float targets (null for 'direct'). */
-  private readonly targets: AccumulationTargets | null;
   /** The difference view's reference order: made by prepareDifferenceView. */
   private exactOrder: GpuSortOrder | null = null;
   private exactOrderMade: Promise<void> | null = null;
-  private readonly exactDraw: SplatDraw = { records: null as unknown as GPUBuffer, order: null as unknown as GPUBuffer, count: 0 };
-  private readonly accumulationTarget: SplatDrawTarget = { view: null as unknown as GPUTextureView, background: [0, 0, 0] };
+  /** Reused every frame: the painter's job, its second picture, its timing. */
+  private readonly job: PaintJob;
+  private readonly secondPicture: PaintedPicture = { order: null, perPixel: null };
+  private paintTiming: PaintTiming | undefined;
+  /** The painter of the last frame. */
+  private painter: Painter;
 
   static async create(device: GPUDevice, format: GPUTextureFormat, options: SplatFrameOptions = {}): Promise<SplatFrame> {
     const accumulation = options.accumulation ?? DEFAULT_ACCUMULATION;
     checkAccumulation(device, accumulation);
     const uniforms = new FrameUniforms(device, 'SplatFrame.uniforms');
-    const [projector, renderer, resolve, measure] = await Promise.all([
+    const [projector, quads, resolve, measure] = await Promise.all([
       SplatProjector.create(device, uniforms.buffer, options),
       SplatRenderer.create(device, uniforms.buffer, accumulation === 'direct' ? format : accumulation, options),
       SplatResolve.create(device, format),
       OrderErrorPass.create(device),
     ]);
-    const tiles = new FrameTiles(device, uniforms.buffer, format, accumulation, renderer, resolve, options.tiles ?? {});
-    return new SplatFrame(device, uniforms, projector, renderer, resolve, measure, accumulation, tiles);
+    const painters: FramePainters = {
+      quads: new QuadPainter(device, quads, resolve, accumulation),
+      tiles: new TilePainter(device, uniforms.buffer, format, accumulation, quads, resolve, options.tiles ?? {}),
+    };
+    return new SplatFrame(device, uniforms, projector, resolve, measure, accumulation, painters);
   }
 
   private constructor(
     private readonly device: GPUDevice,
     uniforms: FrameUniforms,
     readonly projector: SplatProjector,
-    private readonly renderer: SplatRenderer,
     private readonly resolve: SplatResolve,
     private readonly measure: OrderErrorPass,
     readonly accumulation: Accumulation,
-    /** The tile renderer's path: made when first asked for (prepareTiles). */
-    private readonly tiles: FrameTiles,
+    /** The painters: quads made with the frame, tiles when first prepared. */
+    readonly painters: FramePainters,
   ) {
     this.uniforms = uniforms;
     this.timer = new GpuPassTimer(device, FRAME_PASSES, 'SplatFrame.timer');
-    this.targets = accumulation === 'direct' ? null : new AccumulationTargets(device, accumulation);
     this.frozen = new FrozenOrder(device);
+    this.painter = painters.quads;
+    const none = null as unknown as GPUCommandEncoder;
+    this.job = { encoder: none, parameters: null as unknown as FrameParameters, target: null as unknown as SplatDrawTarget, records: null, picture: { order: null, perPixel: null }, second: null, timing: undefined };
   }
 
   /** Which renderer drew the last frame. */
@@ -137,43 +148,14 @@ export class SplatFrame {
   /** Which order the last frame's pixels were blended in. */
   drawnOrder: SplatOrder = 'centre-depth';
 
-  /** Makes the tile renderer (its shaders and pair sort); frames may draw with tiles once this resolves. */
-  prepareTiles(): Promise<void> {
-    return this.tiles.prepare();
-  }
-
   /**
-   * Makes what the per-pixel order needs (the tile renderer, then its
-   * per-pixel raster); frames asking for that order draw centre depths
-   * until this resolves.
-   */
-  preparePerPixel(): Promise<void> {
-    return this.tiles.preparePerPixel();
-  }
-
-  /** True once preparePerPixel has finished. */
-  get perPixelReady(): boolean {
-    return this.tiles.perPixelReady;
-  }
-
-  /** True once prepareTiles has finished. */
-  get tilesReady(): boolean {
-    return this.tiles.ready;
-  }
-
-  /** The tile renderer (null before prepareTiles finished): its pair figures and profile. */
-  get tileRenderer(): TileRenderer | null {
-    return this.tiles.renderer;
-  }
-
-  /**
-   * The tile pairs of the last frame if the tile renderer drew it, once the
-   * GPU has run it (call after its submit; null otherwise, or when that
+   * What the painter of the last frame learnt of it, once the GPU has run
+   * it (call after its submit; null when it keeps nothing to read, or that
    * frame's read was skipped). `overflowed`: its picture was not drawn,
    * the room is grown: draw the frame again.
    */
-  readTilePairs(): Promise<TilePairCounts> | null {
-    return this.tiles.readPairs();
+  readPainted(): Promise<PaintStatistics> | null {
+    return this.painter.readStatistics();
   }
 
   /**
@@ -181,7 +163,7 @@ export class SplatFrame {
    * exact order). Frames may ask for the view once this resolves.
    */
   prepareDifferenceView(): Promise<void> {
-    if (!this.targets) return Promise.reject(new Error(`the sort difference view needs a float accumulation target, not '${this.accumulation}'`));
+    if (!this.painters.quads.blendsInFloats) return Promise.reject(new Error(`the sort difference view needs a float accumulation target, not '${this.accumulation}'`));
     return (this.exactOrderMade ??= GpuSortOrder.create(this.device).then((order) => {
       this.exactOrder = order;
     }));
@@ -192,9 +174,36 @@ export class SplatFrame {
     return this.exactOrder !== null;
   }
 
-  /** The per-pixel order view can be drawn: preparePerPixel has finished and the frame blends in floats. */
+  /** The per-pixel order view can be drawn: the tile painter's per-pixel order is made and the frame blends in floats. */
   get canShowPixelOrder(): boolean {
-    return this.perPixelReady && this.targets !== null;
+    return this.painters.tiles.isReady(true) && this.painters.quads.blendsInFloats;
+  }
+
+  /** Why a heat map view asked for could not be shown (null: it could, or was never asked for). */
+  viewError: string | null = null;
+
+  /**
+   * The view a frame asking for `asked` shows: a heat map view once what it
+   * needs is made (asked for here: the second sort, the per-pixel order),
+   * the picture until then, and where it cannot be (viewError says why).
+   */
+  viewFor(asked: FrameView): FrameView {
+    if (asked === 'pixel-order') {
+      if (this.canShowPixelOrder) return 'pixel-order';
+      const tiles = this.painters.tiles;
+      if (!tiles.isReady(true)) {
+        if (tiles.failure === null) tiles.prepare(true).catch(ignore);
+      } else {
+        this.viewError ??= `the per-pixel order view needs a float accumulation target, not '${this.accumulation}'`;
+      }
+      return 'picture';
+    }
+    if (asked !== 'difference') return 'picture';
+    if (this.canShowDifference) return 'difference';
+    this.prepareDifferenceView().catch((error: unknown) => {
+      this.viewError = error instanceof Error ? error.message : String(error);
+    });
+    return 'picture';
   }
 
   /**
@@ -240,63 +249,24 @@ export class SplatFrame {
     const difference = options.view === 'difference';
     if (difference && !this.exactOrder) throw new Error('the sort difference view was asked for before prepareDifferenceView() finished');
     const pixelOrderView = options.view === 'pixel-order';
-    if (pixelOrderView && !this.canShowPixelOrder) throw new Error(`the per-pixel order view was asked for before preparePerPixel() finished${this.targets ? '' : `, or without a float accumulation ('${this.accumulation}')`}`);
+    if (pixelOrderView && !this.canShowPixelOrder) throw new Error(`the per-pixel order view was asked for before the tile painter's prepare(true) finished${this.painters.quads.blendsInFloats ? '' : `, or without a float accumulation ('${this.accumulation}')`}`);
     if (scene && scene.count > 0) {
       const projector = this.projector;
       const keyTarget = order.keyTarget(this.maxDrawn);
       const exactTarget = difference ? this.exactOrder!.keyTarget(this.maxDrawn) : null;
       projector.encode(encoder, keyTarget, timing ? this.timer.timestampWrites('project') : undefined, exactTarget);
       if (timing) this.timed.add('project');
-      const f = this.orderFrame;
-      f.encoder = encoder;
-      f.keyBits = parameters.keyBits;
-      f.visibleCount = projector.visibleCount;
-      f.drawArgs = projector.drawArgs;
-      f.capacity = projector.capacity;
       // Only an order made from this frame's keys sorts.
       const sortWrites = timing && keyTarget ? this.timer.timestampWrites('sort') : undefined;
-      setTimestampWrites(f, sortWrites);
+      drawn = order.encode(this.orderFrameOf(encoder, parameters.keyBits, sortWrites));
       if (sortWrites) this.timed.add('sort');
-      drawn = order.encode(f);
       this.frozen.keep(encoder, drawn);
       if (drawn && options.measure) {
         measured = this.measure.encode(encoder, { ...drawn, depths: projector.depths!, state: projector.state! });
       }
-      if (difference) {
-        const f = this.orderFrame;
-        f.encoder = encoder;
-        f.keyBits = 32;
-        f.visibleCount = projector.visibleCount;
-        f.drawArgs = projector.drawArgs;
-        f.capacity = projector.capacity;
-        delete f.timestampWrites;
-        exact = this.exactOrder!.encode(f);
-      }
+      if (difference) exact = this.exactOrder!.encode(this.orderFrameOf(encoder, 32, undefined));
     }
-    const tiles = this.tiles.drawsFrame(options.renderer === 'tiles' || pixelOrderView);
-    this.drawnWith = tiles ? 'tiles' : 'quads';
-    // The per-pixel order once its raster is made (centre depths until then; the caller prepares it).
-    this.drawnOrder = tiles && options.order === 'per-pixel' && this.tiles.perPixelReady ? 'per-pixel' : 'centre-depth';
-    // Quads are drawn from the indirect draw's vertex count, tiles bin the order's entry count.
-    const countOf = tiles ? 'entries' : 'vertices';
-    const draw = this.drawOf(this.draw, drawn, countOf);
-    const exactDraw = difference ? { exact: this.drawOf(this.exactDraw, exact, countOf) } : null;
-    if (tiles) {
-      const span = timing ? this.timer.spanWrites('render') : undefined;
-      const perPixelScene = this.drawnOrder === 'per-pixel' ? scene : null;
-      const maxEntries = drawn?.maxCount ?? 0;
-      if (pixelOrderView) {
-        // The drawn order in centre depths, then blended per pixel.
-        this.drawnOrder = 'per-pixel';
-        this.tiles.encode(encoder, parameters, target, draw, maxEntries, null, this.tiles.secondDraw(draw, maxEntries, scene), span);
-      } else {
-        // With the difference view, the exact order, in the same order per pixel.
-        const second = exactDraw ? this.tiles.secondDraw(exactDraw.exact, exact?.maxCount ?? 0, perPixelScene) : null;
-        this.tiles.encode(encoder, parameters, target, draw, maxEntries, perPixelScene, second, span);
-      }
-    } else {
-      this.encodeDraws(encoder, parameters, target, draw, exactDraw, timing);
-    }
+    this.paint(encoder, parameters, target, drawn, exact, options, timing);
     if (timing) {
       this.timed.add('render');
       this.timer.resolve(encoder);
@@ -304,47 +274,57 @@ export class SplatFrame {
     return measured;
   }
 
-  private drawOf(draw: SplatDraw, ordered: OrderedSplats | null, countOf: 'vertices' | 'entries'): SplatDraw | null {
-    if (!ordered) return null;
-    draw.records = this.projector.records!;
-    draw.order = ordered.order;
-    draw.count = countOf === 'vertices' ? (ordered.drawArgs ?? ordered.count) : ordered.count;
-    return draw;
+  private orderFrameOf(encoder: GPUCommandEncoder, keyBits: number, timestampWrites: GPUComputePassTimestampWrites | undefined): OrderFrame {
+    const f = this.orderFrame;
+    const projector = this.projector;
+    f.encoder = encoder;
+    f.keyBits = keyBits;
+    f.visibleCount = projector.visibleCount;
+    f.drawArgs = projector.drawArgs;
+    f.capacity = projector.capacity;
+    setTimestampWrites(f, timestampWrites);
+    return f;
   }
 
   /**
-   * The frame's render passes: the splats blended straight into the target,
-   * or into the float target and resolved; with `difference`, also the
-   * exact order into the second float target, and the heat map of the two
-   * as the resolve. Timed as one span ('render').
+   * The frame's painting, timed as one span ('render'): by the painter
+   * asked for where it can paint, else by quads. The per-pixel order view
+   * paints the drawn order by centre depths and then per pixel; the sort
+   * difference view paints the exact order second, in the same order per
+   * pixel.
    */
-  private encodeDraws(
-    encoder: GPUCommandEncoder,
-    parameters: FrameParameters,
-    target: SplatDrawTarget,
-    draw: SplatDraw | null,
-    difference: { exact: SplatDraw | null } | null,
-    timing: boolean,
-  ): void {
-    const targets = this.targets;
-    if (!targets) {
-      this.renderer.encode(encoder, target, draw, timing ? this.timer.timestampWrites('render') : undefined);
-      return;
+  private paint(encoder: GPUCommandEncoder, parameters: FrameParameters, target: SplatDrawTarget, drawn: OrderedSplats | null, exact: OrderedSplats | null, options: FrameEncodeOptions, timing: boolean): void {
+    const { tiles, quads } = this.painters;
+    const pixelOrderView = options.view === 'pixel-order';
+    const painter = (options.renderer === 'tiles' || pixelOrderView) && tiles.canPaint ? tiles : quads;
+    this.painter = painter;
+    this.drawnWith = painter.renderer;
+    // The per-pixel order once its raster is made (centre depths until then; the caller prepares it).
+    this.drawnOrder = options.order === 'per-pixel' && painter.isReady(true) ? 'per-pixel' : 'centre-depth';
+    const perPixel = this.drawnOrder === 'per-pixel' ? this.scene : null;
+    const job = this.job;
+    job.encoder = encoder;
+    job.parameters = parameters;
+    job.target = target;
+    job.records = this.projector.records;
+    job.picture.order = drawn;
+    job.picture.perPixel = perPixel;
+    job.second = null;
+    if (pixelOrderView && painter === tiles) {
+      this.drawnOrder = 'per-pixel';
+      job.picture.perPixel = null;
+      job.second = this.second(drawn, this.scene);
+    } else if (options.view === 'difference') {
+      job.second = this.second(exact, perPixel);
     }
-    const span = timing ? this.timer.spanWrites('render') : undefined;
-    const { width, height } = parameters;
-    const accumulation = this.accumulationTarget;
-    accumulation.background = target.background;
-    accumulation.view = targets.view(0, width, height);
-    this.renderer.encode(encoder, accumulation, draw, span?.first);
-    if (!difference) {
-      this.resolve.encodePicture(encoder, accumulation.view, target.view, span?.last);
-      return;
-    }
-    const picture = accumulation.view;
-    accumulation.view = targets.view(1, width, height);
-    this.renderer.encode(encoder, accumulation, difference.exact, undefined);
-    this.resolve.encodeDifference(encoder, picture, accumulation.view, target.view, width * height, span?.last);
+    job.timing = timing ? (this.paintTiming ??= { span: this.timer.spanWrites('render')!, whole: this.timer.timestampWrites('render')! }) : undefined;
+    painter.paint(job);
+  }
+
+  private second(order: OrderedSplats | null, perPixel: GpuSplats | null): PaintedPicture {
+    this.secondPicture.order = order;
+    this.secondPicture.perPixel = perPixel;
+    return this.secondPicture;
   }
 
   /**
@@ -387,9 +367,12 @@ export class SplatFrame {
     this.measure.destroy();
     this.timer.destroy();
     this.resolve.destroy();
-    this.tiles.destroy();
+    this.painters.tiles.destroy();
+    this.painters.quads.destroy();
     this.frozen.destroy();
-    this.targets?.destroy();
     this.exactOrder?.destroy();
   }
 }
+
+/** A preparation that failed: the painter keeps why (its failure). */
+function ignore(): void {}

@@ -16,7 +16,7 @@ import type { Emitter } from 'nanoevents';
 import type { SceneFacts, UpChoice, ViewerEvents, ViewerState } from './viewer-state';
 import type { SplatCloud } from '../../scene/splat-cloud';
 import { visibleMassBounds } from '../../scene/visible-mass';
-import type { GpuSplats } from '../../scene/gpu-splats';
+import type { SceneSource } from '../frame/frame-source';
 import type { WorldSession } from '../world/world-session';
 
 /** How a scene came to the session: its name, and how to frame it. */
@@ -30,15 +30,14 @@ export interface SceneArrival {
 
 /** The scene on screen, and what framing, picking and the panel need of it. */
 interface ShownScene {
-  gpu: GpuSplats | null;
-  positions: Float32Array;
-  count: number;
+  /** Its splats on the GPU, which the session owns (null: none, or a world's, which the world owns). */
+  source: SceneSource | null;
   /** Its splats' shapes and opacities (not their colours), for picks. */
   pickCloud: SplatCloud | null;
   facts: SceneFacts | null;
 }
 
-const NO_SCENE: ShownScene = { gpu: null, positions: new Float32Array(0), count: 0, pickCloud: null, facts: null };
+const NO_SCENE: ShownScene = { source: null, pickCloud: null, facts: null };
 
 export class SceneSession {
   private shown: ShownScene = NO_SCENE;
@@ -62,6 +61,11 @@ export class SceneSession {
     private readonly events: Emitter<ViewerEvents>,
   ) {}
 
+  /** The world on screen (its owner: it opens, drives and closes with it), or null. */
+  get shownWorld(): WorldSession | null {
+    return this.world;
+  }
+
   /** What picks hit: the splats of the scene on screen, without colours (null: none). */
   get pickCloud(): SplatCloud | null {
     return this.shown.pickCloud;
@@ -69,13 +73,12 @@ export class SceneSession {
 
   /** The whole of a scene that opened, in place of the one on screen or its preview (both freed). Throws, keeping what is on screen, if it does not fit. */
   showLoaded(cloud: SplatCloud, arrival: SceneArrival, load: { bytes: number | null; loadMs: number }): void {
-    const gpu = this.core.showCloud(cloud, `GpuSplats(${arrival.name})`);
+    const source = this.core.showCloud(cloud, `GpuSplats(${arrival.name})`);
     this.closeWorld();
     const previewed = this.held !== null;
-    if (this.held && this.held.scene.gpu !== this.shown.gpu) this.held.scene.gpu?.destroy();
-    this.held = null;
-    this.shown.gpu?.destroy();
-    this.shown = this.sceneOf(gpu, cloud, { name: arrival.name, partial: false, ...load });
+    this.dropHeld();
+    this.shown.source?.destroy();
+    this.shown = this.sceneOf(source, cloud, { name: arrival.name, partial: false, ...load });
     if (previewed) {
       if (this.upOfPart && this.state.up === this.upOfPart) this.setUp(sceneUp(cloud, false));
       this.rig.reframe(this.shown.facts!.bounds, this.framingUp());
@@ -92,9 +95,9 @@ export class SceneSession {
    * scene growing; what was on screen is held aside until the load ends.
    */
   showPreview(cloud: SplatCloud, arrival: SceneArrival): void {
-    let gpu: GpuSplats;
+    let source: SceneSource;
     try {
-      gpu = this.core.showCloud(cloud, `GpuSplats(${arrival.name}, so far)`);
+      source = this.core.showCloud(cloud, `GpuSplats(${arrival.name}, so far)`);
     } catch {
       // A part the GPU cannot hold: no preview; the load itself says what is wrong.
       return;
@@ -104,8 +107,8 @@ export class SceneSession {
     if (first && this.closeWorld()) this.shown = NO_SCENE;
     if (first) this.held = { scene: this.shown, rig: this.rig.save(), up: { ...this.state.up }, warnings: this.state.warnings };
     // The preview before this one.
-    else this.shown.gpu?.destroy();
-    this.shown = this.sceneOf(gpu, cloud, { name: arrival.name, partial: true, bytes: null, loadMs: null });
+    else this.shown.source?.destroy();
+    this.shown = this.sceneOf(source, cloud, { name: arrival.name, partial: true, bytes: null, loadMs: null });
     if (first) {
       this.frameNewScene(cloud, arrival);
       this.upOfPart = arrival.view || arrival.defaultScene ? null : this.state.up;
@@ -121,19 +124,16 @@ export class SceneSession {
    * as the camera needs them.
    */
   showWorld(world: WorldSession, arrival: SceneArrival, load: { bytes: number | null; loadMs: number }): void {
-    if (this.held && this.held.scene.gpu !== this.shown.gpu) this.held.scene.gpu?.destroy();
-    this.held = null;
-    this.shown.gpu?.destroy();
+    this.dropHeld();
+    this.shown.source?.destroy();
     this.closeWorld();
     this.world = world;
-    this.core.showWorld(world);
+    this.core.show(world);
     const { index } = world.files;
     const bounds = { min: [...index.tree.bound.min], max: [...index.tree.bound.max] } as SceneFacts['bounds'];
     this.rig.fly.setScene(bounds);
     this.shown = {
-      gpu: null,
-      positions: new Float32Array(0),
-      count: 0,
+      source: null,
       pickCloud: null,
       facts: { name: arrival.name, partial: false, ...load, splats: index.counts[0] ?? 0, shDegree: 0, bounds, antiAliasing: undefined },
     };
@@ -157,8 +157,8 @@ export class SceneSession {
     if (!held) return;
     this.held = null;
     this.upOfPart = null;
-    this.core.show(held.scene.gpu, held.scene.positions, held.scene.count);
-    this.shown.gpu?.destroy();
+    this.core.show(held.scene.source);
+    this.shown.source?.destroy();
     this.shown = held.scene;
     this.rig.restore(held.rig);
     this.state.warnings = held.warnings;
@@ -182,20 +182,23 @@ export class SceneSession {
 
   destroy(): void {
     this.closeWorld();
-    if (this.held && this.held.scene.gpu !== this.shown.gpu) this.held.scene.gpu?.destroy();
-    this.held = null;
-    this.shown.gpu?.destroy();
+    this.dropHeld();
+    this.shown.source?.destroy();
     this.shown = NO_SCENE;
   }
 
-  private sceneOf(gpu: GpuSplats, cloud: SplatCloud, load: Pick<SceneFacts, 'name' | 'partial' | 'bytes' | 'loadMs'>): ShownScene {
+  /** Frees what a preview held aside (a load that completed, or a world, takes its place). */
+  private dropHeld(): void {
+    if (this.held && this.held.scene.source !== this.shown.source) this.held.scene.source?.destroy();
+    this.held = null;
+  }
+
+  private sceneOf(source: SceneSource, cloud: SplatCloud, load: Pick<SceneFacts, 'name' | 'partial' | 'bytes' | 'loadMs'>): ShownScene {
     // Where the scene's visible mass is, not its floaters and faint strays.
     const bounds = visibleMassBounds(cloud);
     this.rig.fly.setScene(bounds);
     return {
-      gpu,
-      positions: cloud.positions,
-      count: cloud.count,
+      source,
       pickCloud: { ...cloud, dc: new Float32Array(0), sh: new Float32Array(0), shDegree: 0 },
       facts: { ...load, splats: cloud.count, shDegree: cloud.shDegree, bounds, antiAliasing: cloud.antiAliasing },
     };

@@ -7,7 +7,7 @@
  */
 import { mat4, vec3 } from 'gl-matrix';
 import { cameraMatrices, type CameraFile } from '../camera/camera-file';
-import type { FrameParameters } from '../../render/frame-uniforms';
+import type { FrameCamera } from '../../render/frame-uniforms';
 import { keptDepths } from '../../render/splat-keep-rule';
 import { allocateSplatCloud, computeBounds, shCoefficients, type Bounds, type SplatCloud } from '../../scene/splat-cloud';
 import type { ScreenFilter } from '../../scene/anti-aliasing';
@@ -15,7 +15,7 @@ import type { WritableFormat } from '../../io/formats/save-formats';
 
 export type SplatSelection =
   | { keep: 'all' }
-  | { keep: 'in-view'; frame: FrameParameters }
+  | { keep: 'in-view'; frame: FrameCamera }
   | { keep: 'box'; box: Bounds };
 
 /** A selection's kind, as the panel offers it. */
@@ -89,11 +89,11 @@ export function parseBox(text: string): Bounds {
 }
 
 /** The frame a camera file shows (its size, view and field of view), drawn with `screenFilter`: what "in view" means for it. */
-export function cameraFrame(camera: CameraFile, screenFilter?: ScreenFilter): FrameParameters {
-  const frame: FrameParameters = {
+export function cameraFrame(camera: CameraFile, screenFilter?: ScreenFilter): FrameCamera {
+  const frame: FrameCamera = {
     view: mat4.create(), projection: mat4.create(), eye: vec3.fromValues(...camera.eye),
     fovY: (camera.fovy_deg * Math.PI) / 180, width: camera.width, height: camera.height,
-    splatCount: 0, shDegree: 0, splatScale: 1, keyBits: 32, screenFilter,
+    shDegree: 0, splatScale: 1, screenFilter,
   };
   cameraMatrices(camera, frame.view, frame.projection);
   return frame;

@@ -13,21 +13,20 @@ import { drawOffscreen, type OffscreenPicture } from '../frame/offscreen-render'
 import { hexToRgb, type ViewerSettings } from './viewer-settings';
 import type { Emitter } from 'nanoevents';
 import type { ViewerEvents, ViewerState } from './viewer-state';
-import type { FrameParameters } from '../../render/frame-uniforms';
+import type { FrameCamera } from '../../render/frame-uniforms';
+import { FRAME_RENDERERS } from '../../render/frame-renderer';
+import type { WorldSession } from '../world/world-session';
 import { screenFilterFor, type SceneAntiAliasing } from '../../scene/anti-aliasing';
 import { AUTO_MAX_FRAMES } from '../frame/renderer-policy';
 
 export class ViewerFrames {
-  /** The parameters of the last frame drawn (a pick reads the view it showed). */
-  readonly last: FrameParameters = {
-    view: mat4.create(), projection: mat4.create(), eye: vec3.create(), fovY: 1, width: 1, height: 1,
-    splatCount: 0, shDegree: 0, splatScale: 1, keyBits: 32,
-  };
+  /** The camera and look of the last frame drawn (a pick reads the view it showed): written here alone. */
+  readonly last: FrameCamera = { view: mat4.create(), projection: mat4.create(), eye: vec3.create(), fovY: 1, width: 1, height: 1, shDegree: 0, splatScale: 1 };
   private readonly target = { view: null as unknown as GPUTextureView, background: [0, 0, 0] as [number, number, number] };
   private readyPending = false;
   private cpuErrorShown = false;
   private differenceErrorShown = false;
-  private tilesErrorShown = false;
+  private painterFailureShown = false;
 
   constructor(
     private readonly core: FrameEngine,
@@ -37,6 +36,8 @@ export class ViewerFrames {
     private readonly events: Emitter<ViewerEvents>,
     /** What the scene on screen says of its anti-aliasing (the 'auto' setting follows it). */
     private readonly sceneAntiAliasing: () => SceneAntiAliasing | undefined,
+    /** The world on screen, whose figures each frame publishes (null: a scene). */
+    private readonly world: () => WorldSession | null,
   ) {}
 
   /** Records and submits one frame of `camera` into `target` (width × height device pixels). */
@@ -95,7 +96,8 @@ export class ViewerFrames {
     const p = this.last, s = this.settings;
     p.width = width;
     p.height = height;
-    p.shDegree = Math.min(s.shDegree, this.core.gpuScene?.shDegree ?? 0);
+    // The engine lowers it to the bands the scene has.
+    p.shDegree = s.shDegree;
     p.splatScale = s.splatScale;
     p.screenFilter = screenFilterFor(s.antiAliasing, this.sceneAntiAliasing());
   }
@@ -112,8 +114,8 @@ export class ViewerFrames {
     Object.assign(renderer.medianMs, report.renderer.medianMs);
     state.orderError = core.orderError;
     state.order = report.order;
-    state.difference = core.differenceView === this.settings.view ? core.difference : null;
-    const world = core.shownWorld;
+    state.difference = core.reads.differenceView === this.settings.view ? core.reads.difference : null;
+    const world = this.world();
     if (world) world.describe((state.world ??= { budget: 0, drawnSplats: 0, thresholdPx: 0, chunks: 0, chunksLoaded: 0, bytesLoaded: 0, inFlight: 0, gpuBytes: 0, settled: false }));
     else state.world = null;
     const cpuError = core.cpuError;
@@ -121,12 +123,14 @@ export class ViewerFrames {
       this.cpuErrorShown = true;
       this.events.emit('message', { title: 'The CPU sort failed', text: `${cpuError}. Drawing with the GPU sort instead.`, tone: 'error' });
     }
-    const tilesError = core.tilesError;
-    if (tilesError && !this.tilesErrorShown) {
-      this.tilesErrorShown = true;
-      this.events.emit('message', { title: 'Drawing with quads', text: tilesError, tone: 'error' });
+    for (const renderer of FRAME_RENDERERS) {
+      const failure = core.frame.painters[renderer].failure;
+      if (failure && !this.painterFailureShown) {
+        this.painterFailureShown = true;
+        this.events.emit('message', { title: 'Drawing with quads', text: failure, tone: 'error' });
+      }
     }
-    const differenceError = core.differenceError;
+    const differenceError = core.frame.viewError;
     if (differenceError && !this.differenceErrorShown) {
       this.differenceErrorShown = true;
       this.events.emit('message', { title: 'This view is not available', text: differenceError, tone: 'error' });

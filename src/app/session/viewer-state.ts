@@ -47,13 +47,8 @@ export interface UpChoice {
   why: string | undefined;
 }
 
-/** A rectangle of the window, CSS pixels from its top left corner. */
-export interface FreeRect {
-  x: number;
-  y: number;
-  width: number;
-  height: number;
-}
+import type { FreeRect } from '../camera/free-rect';
+export type { FreeRect } from '../camera/free-rect';
 
 export interface ViewerState {
   /** Frames submitted. */
@@ -104,21 +99,8 @@ export interface ViewerState {
   world: WorldState | null;
 }
 
-/** A world's figures for the panel and the progress line. */
-export interface WorldState {
-  budget: number;
-  drawnSplats: number;
-  /** The error threshold the budget allowed, pixels. */
-  thresholdPx: number;
-  chunks: number;
-  chunksLoaded: number;
-  bytesLoaded: number;
-  inFlight: number;
-  /** GPU memory the world's splats hold. */
-  gpuBytes: number;
-  /** Nothing is on its way: the picture is as fine as the budget and memory allow. */
-  settled: boolean;
-}
+import type { WorldState } from '../world/world-session';
+export type { WorldState } from '../world/world-session';
 
 export function createViewerState(flySpeed: () => number): ViewerState {
   const state = {

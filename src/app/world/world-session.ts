@@ -16,7 +16,7 @@ import { chunkLayout, storageBufferLimit, type GpuSplats } from '../../scene/gpu
 import { PROJECTED_SPLAT } from '../../render/frame-layouts';
 import type { ShDegree, SplatCloud } from '../../scene/splat-cloud';
 import type { LodIndex } from '../../io/lod/lod-meta';
-import type { WorldState } from '../session/viewer-state';
+import type { FrameSource } from '../frame/frame-source';
 
 /** What the session needs of a world's files (src/io/lod/world-files.ts gives it). */
 export interface WorldChunks {
@@ -84,6 +84,22 @@ const POOL_BUDGET_SHARE = 0.8;
 /** The projector's bytes per pooled splat beside the pool's own: its record, its depth, its mask bit. */
 const PROJECTOR_BYTES_PER_SPLAT = PROJECTED_SPLAT.size + 4 + 1 / 8;
 
+/** A world's figures for the panel and the progress line. */
+export interface WorldState {
+  budget: number;
+  drawnSplats: number;
+  /** The error threshold the budget allowed, pixels. */
+  thresholdPx: number;
+  chunks: number;
+  chunksLoaded: number;
+  bytesLoaded: number;
+  inFlight: number;
+  /** GPU memory the world's splats hold. */
+  gpuBytes: number;
+  /** Nothing is on its way: the picture is as fine as the budget and memory allow. */
+  settled: boolean;
+}
+
 /** What the last update chose, for the panel and the benchmark. */
 export interface WorldFrameFacts {
   drawnSplats: number;
@@ -95,7 +111,9 @@ export interface WorldFrameFacts {
   waiting: number;
 }
 
-export class WorldSession {
+export class WorldSession implements FrameSource {
+  /** A world's splats are not on the CPU: its frames sort on the GPU, every frame. */
+  readonly positions = null;
   private readonly chooser: WorldChoice;
   private readonly resident = (file: number): boolean => this.stream.isResident(file);
   private readonly stream: ChunkStream<PooledChunk>;
@@ -113,6 +131,8 @@ export class WorldSession {
   private readonly spare = new Set<number>();
   private readonly needed = new Set<number>();
   private closed = false;
+  /** The stream has a choice to follow, in the world's own task (scheduled by update). */
+  private streamPending = false;
 
   /** A chunk arrived (draw again). */
   onChange: (() => void) | null = null;
@@ -210,26 +230,44 @@ export class WorldSession {
    * The picture will not change until the camera moves.
    */
   get settled(): boolean {
-    return this.choice !== null && this.stream.inFlightCount === 0 && this.seenVersion === this.stream.version;
-  }
-
-  /** update() from a camera file. */
-  updateCamera(camera: CameraFile): WorldFrameFacts {
-    return this.updateView(worldView(camera));
+    return this.choice !== null && !this.streamPending && this.stream.inFlightCount === 0 && this.seenVersion === this.stream.version;
   }
 
   /**
-   * Chooses for the frame's camera (when it or what is resident changed
-   * since the last call), moves the stream along, and marks the chosen
-   * runs drawn.
+   * Chooses for a camera file (the render command, the benchmarks) and
+   * moves the stream along at once: fetches start before this returns.
    */
-  update(frame: WorldCamera): WorldFrameFacts {
-    return this.updateView(frustumView(frame, this.nextView));
+  updateCamera(camera: CameraFile): WorldFrameFacts {
+    if (this.updateView(worldView(camera)) || this.streamPending) this.moveStream();
+    return this.facts;
   }
 
-  private updateView(view: WorldView): WorldFrameFacts {
-    if (this.closed) return this.facts;
-    if (this.lastView && sameView(view, this.lastView) && this.seenVersion === this.stream.version) return this.facts;
+  /**
+   * A frame's update (FrameSource): chooses for its camera (when it or what
+   * is resident changed since the last call) and marks the chosen runs
+   * drawn. The fetches and evictions that follow are the world's own: they
+   * run in a task of their own once the frame is recorded, not inside it.
+   */
+  update(frame: WorldCamera): WorldFrameFacts {
+    if (this.updateView(frustumView(frame, this.nextView)) && !this.streamPending) {
+      this.streamPending = true;
+      queueMicrotask(this.moveStream);
+    }
+    return this.facts;
+  }
+
+  /** The stream follows the last choice: fetches what it lacks, evicts what it no longer draws. */
+  private readonly moveStream = (): void => {
+    this.streamPending = false;
+    const choice = this.choice;
+    if (this.closed || !choice) return;
+    this.stream.update(choice.fetch, this.drawnFiles, this.spare);
+  };
+
+  /** Chooses for `view` unless nothing changed since the last choice; true when it chose. */
+  private updateView(view: WorldView): boolean {
+    if (this.closed) return false;
+    if (this.lastView && sameView(view, this.lastView) && this.seenVersion === this.stream.version) return false;
     if (view === this.nextView) {
       // Kept as the last view; the next update fills the other one.
       [this.nextView, this.spareView] = [this.spareView, this.nextView];
@@ -251,7 +289,6 @@ export class WorldSession {
       (d.level < choice.wanted[d.leaf]! ? spare : needed).add(d.run.file);
     }
     for (const file of needed) spare.delete(file);
-    stream.update(choice.fetch, drawnFiles, spare);
     if (this.pool) {
       // The run records are kept from choice to choice, and rewritten.
       const runs = this.runs;
@@ -272,7 +309,7 @@ export class WorldSession {
     facts.thresholdPx = choice.thresholdPx;
     facts.leftOut = choice.leftOut;
     facts.waiting = waiting;
-    return facts;
+    return true;
   }
 
   close(): void {

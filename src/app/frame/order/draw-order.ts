@@ -6,17 +6,10 @@
  * DOM-free.
  */
 import type { GpuCount } from '../../../render/splat-projector';
+import type { OrderedSplats } from '../../../render/painter';
 
-/** An order the renderer can draw: entries of `order` name splats (their records). */
-export interface OrderedSplats {
-  order: GPUBuffer;
-  /** Entries of `order` to draw: known on the CPU, or a u32 on the GPU. */
-  count: number | GpuCount;
-  /** drawIndirect's arguments for a count on the GPU (null: draw `count` directly). */
-  drawArgs: GpuCount | null;
-  /** The most entries `order` may hold this frame (what a measure pass must cover). */
-  maxCount: number;
-}
+/** An order the painters can draw (src/render/painter.ts). */
+export type { OrderedSplats } from '../../../render/painter';
 
 /** What SplatFrame hands an order for one frame. */
 export interface OrderFrame {

@@ -1,0 +1,93 @@
+/**
+ * The quad renderer as a painter (painter.ts): the splats blended back to
+ * front as quads (splat-renderer.ts) into a float accumulation target,
+ * then resolved to the output format (accumulation-target.ts says why);
+ * 'direct' blends straight into the output, a comparison for the frame
+ * benchmark. A heat map draws its second picture into the second float
+ * target and resolves the two as where they differ. Every device draws
+ * quads: this painter is made with the frame and never fails. DOM-free.
+ */
+import { AccumulationTargets, type Accumulation } from './accumulation-target';
+import type { OrderedSplats, PaintJob, Painter, PaintStatistics } from './painter';
+import type { SplatDraw, SplatDrawTarget, SplatRenderer } from './splat-renderer';
+import type { SplatResolve } from './splat-resolve';
+
+/** A quad draw of `ordered` (reused): from the indirect draw's vertex count where the order's count is on the GPU. */
+export function quadDrawOf(draw: SplatDraw, records: GPUBuffer | null, ordered: OrderedSplats | null): SplatDraw | null {
+  if (!ordered || !records) return null;
+  draw.records = records;
+  draw.order = ordered.order;
+  draw.count = ordered.drawArgs ?? ordered.count;
+  return draw;
+}
+
+function emptyDraw(): SplatDraw {
+  const none = null as unknown as GPUBuffer;
+  return { records: none, order: none, count: 0 };
+}
+
+export class QuadPainter implements Painter {
+  readonly renderer = 'quads';
+  readonly failure = null;
+  readonly canPaint = true;
+  /** The float targets (null for 'direct'). */
+  private readonly targets: AccumulationTargets | null;
+  // Reused every frame: nothing is allocated per frame.
+  private readonly draws: [SplatDraw, SplatDraw] = [emptyDraw(), emptyDraw()];
+  private readonly accumulation: SplatDrawTarget = { view: null as unknown as GPUTextureView, background: [0, 0, 0] };
+
+  constructor(
+    device: GPUDevice,
+    /** Quads into the accumulation's format (the output's for 'direct'). */
+    private readonly quads: SplatRenderer,
+    private readonly resolve: SplatResolve,
+    accumulation: Accumulation,
+  ) {
+    this.targets = accumulation === 'direct' ? null : new AccumulationTargets(device, accumulation);
+  }
+
+  /** Whether its pictures are blended in floats (the heat map views need them). */
+  get blendsInFloats(): boolean {
+    return this.targets !== null;
+  }
+
+  prepare(perPixel = false): Promise<void> {
+    return perPixel ? Promise.reject(new Error('quads draw by centre depth only: the per-pixel order needs the tile renderer')) : Promise.resolve();
+  }
+
+  isReady(perPixel = false): boolean {
+    return !perPixel;
+  }
+
+  /** One render span: the picture blended (straight into the target, or into the float target and resolved); with a second picture, both and their heat map as the resolve. */
+  paint(job: PaintJob): void {
+    const { encoder, target, records, timing } = job;
+    const draw = quadDrawOf(this.draws[0], records, job.picture.order);
+    const targets = this.targets;
+    if (!targets) {
+      this.quads.encode(encoder, target, draw, timing?.whole);
+      return;
+    }
+    const { width, height } = job.parameters;
+    const accumulation = this.accumulation;
+    accumulation.background = target.background;
+    accumulation.view = targets.view(0, width, height);
+    this.quads.encode(encoder, accumulation, draw, timing?.span.first);
+    if (!job.second) {
+      this.resolve.encodePicture(encoder, accumulation.view, target.view, timing?.span.last);
+      return;
+    }
+    const picture = accumulation.view;
+    accumulation.view = targets.view(1, width, height);
+    this.quads.encode(encoder, accumulation, quadDrawOf(this.draws[1], records, job.second.order), undefined);
+    this.resolve.encodeDifference(encoder, picture, accumulation.view, target.view, width * height, timing?.span.last);
+  }
+
+  readStatistics(): Promise<PaintStatistics> | null {
+    return null;
+  }
+
+  destroy(): void {
+    this.targets?.destroy();
+  }
+}

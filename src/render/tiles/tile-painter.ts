@@ -1,0 +1,149 @@
+/**
+ * The compute tile renderer as a painter (../painter.ts), made when first
+ * asked for: it writes each pixel once into a storage texture of the
+ * accumulation's format (8-bit for 'direct'), resolved to the output format
+ * in a last pass. The per-pixel order is its option: prepare(true) makes
+ * the per-pixel raster, and a picture with a `perPixel` scene blends each
+ * pixel's splats by their depth along its ray. A heat map (the sort
+ * difference view, the per-pixel order view) draws a second picture into a
+ * second tile target and resolves the two as where they differ. A frame
+ * whose pairs outgrew the buffers is drawn by quads in the resolve pass
+ * (the buffers grow once its pairs are read); a view needing more pairs
+ * than the device sorts is not painted here at all (`failure` says so,
+ * and the frame's quad painter draws it). DOM-free.
+ */
+import type { TimestampSpan } from '../../gpu/pass-timer';
+import { AccumulationTargets, type Accumulation } from '../accumulation-target';
+import type { OrderedSplats, PaintedPicture, PaintJob, Painter } from '../painter';
+import { SplatRenderer, type SplatDraw } from '../splat-renderer';
+import type { SplatResolve } from '../splat-resolve';
+import { tilePictureUsage, TileRenderer, type TileDrawTarget, type TileFallback, type TilePairCounts, type TilePictureFormat, type TileRendererOptions } from './tile-renderer';
+
+/** The picture format the tile renderer writes for an accumulation: the same where it is a storage format, else 8 or 16 bits. */
+export function tilePictureFormat(accumulation: Accumulation): TilePictureFormat {
+  if (accumulation === 'direct') return 'rgba8unorm';
+  return accumulation === 'rgba32float' ? 'rgba32float' : 'rgba16float';
+}
+
+function emptyDraw(): SplatDraw {
+  const none = null as unknown as GPUBuffer;
+  return { records: none, order: none, count: 0 };
+}
+
+export class TilePainter implements Painter {
+  readonly renderer = 'tiles';
+  /** The tile renderer, once prepare has made it. */
+  private tiles: TileRenderer | null = null;
+  private made: Promise<void> | null = null;
+  private perPixelMade: Promise<void> | null = null;
+  private madeError: string | null = null;
+  private readonly tileTargets: AccumulationTargets;
+  // Reused every frame: nothing is allocated per frame.
+  private readonly tileTarget: TileDrawTarget = { picture: null as unknown as GPUTextureView, width: 0, height: 0, background: [0, 0, 0] };
+  private readonly draws: [SplatDraw, SplatDraw] = [emptyDraw(), emptyDraw()];
+  /** Quads into the output format: they draw a tile frame whose pairs did not fit, in the resolve pass. */
+  private outputQuads: SplatRenderer | null = null;
+  private painted = false;
+
+  constructor(
+    private readonly device: GPUDevice,
+    private readonly uniforms: GPUBuffer,
+    /** The output's format (the canvas's, a PNG's). */
+    private readonly format: GPUTextureFormat,
+    private readonly accumulation: Accumulation,
+    /** The frame's quads: those of 'direct' already draw into the output format. */
+    private readonly quads: SplatRenderer,
+    private readonly resolve: SplatResolve,
+    private readonly options: TileRendererOptions,
+  ) {
+    this.tileTargets = new AccumulationTargets(device, tilePictureFormat(accumulation), tilePictureUsage());
+  }
+
+  /** Makes the tile renderer (its shaders and pair sort), and with `perPixel` its per-pixel raster. */
+  prepare(perPixel = false): Promise<void> {
+    this.made ??= Promise.all([
+      TileRenderer.create(this.device, this.uniforms, tilePictureFormat(this.accumulation), this.options),
+      this.accumulation === 'direct' ? this.quads : SplatRenderer.create(this.device, this.uniforms, this.format),
+    ]).then(([tiles, outputQuads]) => {
+      this.outputQuads = outputQuads;
+      this.tiles = tiles;
+    });
+    const wanted = perPixel ? (this.perPixelMade ??= this.made.then(() => this.tiles!.preparePerPixel())) : this.made;
+    return wanted.catch((error: unknown) => {
+      this.madeError ??= `the tile renderer could not be made: ${error instanceof Error ? error.message : String(error)}; drawing with quads`;
+      throw error;
+    });
+  }
+
+  isReady(perPixel = false): boolean {
+    return this.tiles !== null && (!perPixel || this.tiles.perPixelReady);
+  }
+
+  get failure(): string | null {
+    return this.madeError ?? this.tiles?.beyondLimit ?? null;
+  }
+
+  get canPaint(): boolean {
+    return this.tiles !== null && !this.tiles.beyondLimit;
+  }
+
+  /** The tile renderer (null before prepare finished): its pair figures and profile. */
+  get tileRenderer(): TileRenderer | null {
+    return this.tiles;
+  }
+
+  /**
+   * The tile renderer's passes, timed as one span ('render'): the picture,
+   * and with a second picture (the exact order's, or the same order
+   * blended per pixel) that one into the second tile target, resolved
+   * with the first as their heat map; else the same resolve as the quads'.
+   */
+  paint(job: PaintJob): void {
+    this.painted = true;
+    const { encoder, target, timing } = job;
+    const { width, height } = job.parameters;
+    const picture = this.tileTargets.view(0, width, height);
+    const tileTarget = this.tileTarget;
+    tileTarget.picture = picture;
+    tileTarget.width = width;
+    tileTarget.height = height;
+    tileTarget.background = target.background;
+    const fallback = this.encodePicture(job, job.picture, 0, timing?.span.first);
+    if (!job.second) {
+      if (fallback) this.resolve.encodeTilePicture(encoder, picture, fallback.state, target.view, target.background, this.outputQuads!, fallback.draw, timing?.span.last);
+      else this.resolve.encodePicture(encoder, picture, target.view, timing?.span.last);
+      return;
+    }
+    const other = this.tileTargets.view(1, width, height);
+    tileTarget.picture = other;
+    this.encodePicture(job, job.second, 1, undefined);
+    this.resolve.encodeDifference(encoder, picture, other, target.view, width * height, timing?.span.last);
+  }
+
+  /** One picture into the tile target set up by paint (its slot's count and fallback are its own). */
+  private encodePicture(job: PaintJob, picture: PaintedPicture, slot: 0 | 1, beginning: TimestampSpan['first'] | undefined): TileFallback | null {
+    this.tileTarget.perPixelScene = picture.perPixel;
+    return this.tiles!.encode(job.encoder, this.tileTarget, tileDrawOf(this.draws[slot], job.records, picture.order), picture.order?.maxCount ?? 0, slot, beginning);
+  }
+
+  /** The tile pairs of the last frame it painted, once the GPU ran it (`overflowed`: draw that frame again). */
+  readStatistics(): Promise<TilePairCounts> | null {
+    const painted = this.painted;
+    this.painted = false;
+    return painted ? (this.tiles?.readPairs() ?? null) : null;
+  }
+
+  destroy(): void {
+    this.tileTargets.destroy();
+    this.tiles?.destroy();
+  }
+}
+
+/** A tile draw of `ordered` (reused): the tile renderer bins the order's entry count. */
+function tileDrawOf(draw: SplatDraw, records: GPUBuffer | null, ordered: OrderedSplats | null): SplatDraw | null {
+  if (!ordered || !records) return null;
+  draw.records = records;
+  draw.order = ordered.order;
+  draw.count = ordered.count;
+  return draw;
+}
