@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# The frame benchmark of two builds of the project in one run on the GPU machine: this working tree's
+# and an earlier commit's, at the tile renderer's camera files of the 9k and 150k INRIA scenes, at
+# 1920×1080, both renderers. The two builds take turns scene by scene (before, after, after, before),
+# so a drift of the machine's clocks over the run falls on both alike.
+#
+#   bash bench/before-after-run.sh prepare COMMIT   # development machine, project root, after npm install
+#   OUT=/tmp/x bash bench/before-after-run.sh      # GPU machine, project root, carrying bench-dist and bench-scenes
+#
+# prepare builds bench-dist from the working tree and bench-dist/before from COMMIT (a git worktree
+# under /tmp), and fills bench-scenes/ with the two scenes (.ply.xz) and the Node kit, as
+# tile-frame-run.sh does. The run writes $OUT/before.jsonl and $OUT/after.jsonl (bench-frame's lines)
+# and run.log. Table: node bench/before-after-table.mjs $OUT/before.jsonl $OUT/after.jsonl
+set -euo pipefail
+[ -f package.json ] || { echo "run from the project root" >&2; exit 2; }
+scenes=bench-scenes
+cameras=docs/results/2026-11-26-h100-tiles/cameras
+small=inria_kacytran_iter7000_9k_sh3
+large=inria_karangkidul_150k_sh3_decoded
+
+if [ "${1:-}" = prepare ]; then
+  commit=${2:?name the commit to compare with}
+  shared=${SHARED:-../shared}
+  mkdir -p $scenes
+  for s in $small $large; do
+    [ -f $scenes/$s.ply.xz ] || xz -T2 -6 -c $shared/scenes/$s.ply > $scenes/$s.ply.xz
+  done
+  [ -d .devkit ] || bash $shared/device/make-kit.sh
+  [ -f $scenes/devkit.tar.xz ] || tar -cf - .devkit | xz -T2 -6 > $scenes/devkit.tar.xz
+  npm run bench:build
+  before=$(mktemp -d /tmp/before-XXXX)
+  git worktree add -q --detach "$before" "$commit"
+  ln -s "$(pwd)/node_modules" "$before/node_modules"
+  (cd "$before" && npm run bench:build --silent)
+  mv "$before/bench-dist" bench-dist/before
+  git worktree remove --force "$before"
+  du -sh bench-dist $scenes
+  exit 0
+fi
+
+out=${OUT:?set OUT to the folder the results go to}
+mkdir -p "$out"
+log=$out/run.log
+say() { echo "[$(date -u +%T)] $*" | tee -a "$log" >&2; }
+if [ -z "${VK_ICD_FILENAMES:-}" ]; then
+  [ -d .devkit ] || tar -xJf $scenes/devkit.tar.xz
+  source .devkit/setup.sh
+fi
+work=/tmp/before-after-run
+mkdir -p $work
+for s in $small $large; do
+  [ -f $work/$s.ply ] || xz -dc $scenes/$s.ply.xz > $work/$s.ply
+done
+cams() { local c= ; for n in "$@"; do c=$c${c:+,}$cameras/$n.json; done; echo $c; }
+limit=${LIMIT:-570}
+frame() {
+  local build=$1; shift
+  local left=$((limit - SECONDS))
+  [ $left -gt 20 ] || { say "no time left for $build: $*"; return 0; }
+  local dist=bench-dist; [ "$build" = before ] && dist=bench-dist/before
+  say "$build: $*"
+  timeout $left node $dist/bench-frame.mjs --bits 32 --runs "${RUNS:-20}" --max-warm-batches "${WARM:-8}" ${SIZE:-} "$@" 2>>"$log" | tee -a "$out/$build.jsonl" \
+    || say "bench-frame ($build) failed or ran out of time (run.log has its error): $*"
+}
+small_cams=$(cams 9k-outside 9k-inside)
+large_cams=$(cams 150k-outside 150k-inside-level 150k-inside-down)
+frame before --scene $work/$small.ply --camera $small_cams
+frame after --scene $work/$small.ply --camera $small_cams
+frame after --scene $work/$large.ply --camera $large_cams
+frame before --scene $work/$large.ply --camera $large_cams
+say done
