@@ -19,11 +19,10 @@ import { CameraRig } from './camera/camera-rig';
 import { SceneLoads, type LoadOutcome } from './session/scene-loads';
 import { SceneSession, type SceneArrival } from './session/scene-session';
 import { ViewerFrames } from './session/viewer-frames';
-import { frameHome } from './camera/home-view';
+import { goHome, homeCameraFile, homeView, insetsOfFreeRect } from './camera/framing';
 import { upAxisOf } from './camera/up-axis';
-import { cameraFileOf, type CameraFile } from './camera/camera-file';
-import { createCameraView, OrbitCamera, type CameraView } from './camera/orbit-camera';
-import { NO_INSETS } from './camera/view-insets';
+import type { CameraFile } from './camera/camera-file';
+import type { CameraView, OrbitCamera } from './camera/orbit-camera';
 import { pickPoint } from './camera/pick-point';
 import { createViewerState, type FreeRect, type ViewerEvents, type ViewerState } from './session/viewer-state';
 import { DEFAULT_SETTINGS, hexToRgb, type ViewerSettings } from './session/viewer-settings';
@@ -262,9 +261,7 @@ export class Viewer<S> {
   setWindow(width: number, height: number, free?: FreeRect): void {
     const w = (this.window.width = Math.max(1, width));
     const h = (this.window.height = Math.max(1, height));
-    const insets = free
-      ? { left: free.x / w, top: free.y / h, right: 1 - (free.x + free.width) / w, bottom: 1 - (free.y + free.height) / h }
-      : NO_INSETS;
+    const insets = insetsOfFreeRect(w, h, free);
     this.state.freeRect = free ? { ...free } : { x: 0, y: 0, width: w, height: h };
     const facts = this.state.scene;
     if (this.rig.setWindow(w, h, insets) && facts) {
@@ -281,16 +278,14 @@ export class Viewer<S> {
 
   /** Back to the view the scene opened with (R). */
   resetCamera(): void {
-    this.camera.reset();
+    goHome(this.camera);
     this.showUpAxis();
     this.events.emit('camera');
   }
 
   /** Fits the scene into the window from where the camera looks now (F); the home view stays. */
   frameScene(): void {
-    const facts = this.state.scene;
-    if (facts) this.rig.frameFromHere(facts.bounds);
-    else this.camera.reset();
+    this.rig.frameFromHere(this.state.scene?.bounds);
     this.events.emit('camera');
   }
 
@@ -391,21 +386,16 @@ export class Viewer<S> {
     return this.frames.capture(this.rig.shown, width, height);
   }
 
-  /** The camera file of the scene's home view at width × height, as the viewer opens it without overlays. */
   /** The view R (reset) goes to now: the home pose, framed in the part of the window the overlays leave free. */
   homeView(): CameraView {
-    const camera = new OrbitCamera().copy(this.camera);
-    camera.reset();
-    return camera.getView(createCameraView());
+    return homeView(this.camera);
   }
 
+  /** The camera file of the scene's home view at width × height, as the viewer opens it without overlays. */
   homeCamera(width: number, height: number): CameraFile {
-    const camera = new OrbitCamera().copy(this.camera);
-    camera.setInsets(NO_INSETS);
-    const facts = this.state.scene;
-    if (facts) frameHome(camera, facts.bounds, this.session.framingUp(), width / height);
     const background = hexToRgb(this.settings.background, [0, 0, 0]);
-    return cameraFileOf(camera.getView(createCameraView()), { width, height, background, shDegree: this.settings.shDegree, mode: this.settings.cameraMode });
+    const look = { width, height, background, shDegree: this.settings.shDegree, mode: this.settings.cameraMode };
+    return homeCameraFile(this.camera, this.state.scene?.bounds, this.session.framingUp(), look);
   }
 
   /**

@@ -20,6 +20,7 @@
 
 import { FLY_KEYS, FLY_SPEED_STEP, FlyMotion, type CameraMode } from '../app/camera/fly-motion';
 import type { OrbitCamera } from '../app/camera/orbit-camera';
+import { frameFromHere, goHome } from '../app/camera/framing';
 import type { Bounds } from '../scene/splat-cloud';
 import { isTypingKey, PAGE_KEY_LISTENER } from './overlays';
 
@@ -266,15 +267,9 @@ export class CameraInput {
       case 'ArrowDown': turn(0, -step); break;
       case '+': case '=': this.camera.zoom(1 / KEY_ZOOM); break;
       case '-': case '_': this.camera.zoom(KEY_ZOOM); break;
-      case 'r': case 'R': this.camera.reset(); break;
-      case 'f': case 'F': {
-        // Frames the scene from where the camera looks now; the home view (R) stays.
-        const bounds = this.bounds?.();
-        const aspect = this.canvas.clientWidth / this.height();
-        if (bounds) this.camera.frame(bounds, aspect);
-        else this.camera.reset();
-        break;
-      }
+      case 'r': case 'R': goHome(this.camera); break;
+      // Frames the scene from where the camera looks now; the home view (R) stays.
+      case 'f': case 'F': frameFromHere(this.camera, this.bounds?.(), this.canvas.clientWidth / this.height()); break;
       case FLIP_UP_KEY.toLowerCase(): case FLIP_UP_KEY:
         // The page changes the up axis and frames the scene; no camera change of ours to report.
         this.onFlipUp?.();

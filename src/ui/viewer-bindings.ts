@@ -4,7 +4,7 @@
  * rows, the up axis, the view link, the page's ready flag). The Viewer
  * never calls the page; this is the one place that listens.
  */
-import { UP_BY_CONVENTION } from '../app/camera/home-view';
+import { UP_BY_CONVENTION } from '../app/camera/framing';
 import type { AnyViewer } from '../app/viewer';
 import type { SceneFacts } from '../app/session/viewer-state';
 import type { MessageOverlay, ProgressBar } from './overlays';

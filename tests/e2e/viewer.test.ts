@@ -27,7 +27,7 @@ import { parseSplatPly } from '../../src/io/ply/parse';
 import { bundleSog, writeSog } from '../support/sog-writer';
 import { writeSplatPly } from '../support/ply-writer';
 import { aerialTown, cloudOf, placed } from '../support/up-scenes';
-import { UP_BY_CONVENTION } from '../../src/app/camera/home-view';
+import { UP_BY_CONVENTION } from '../../src/app/camera/framing';
 import { realScene } from '../support/real-scenes';
 import { loadSplatFile } from '../../src/io/parse-splat-file';
 import { selectSplats } from '../../src/app/session/splat-selection';

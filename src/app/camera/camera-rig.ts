@@ -1,15 +1,16 @@
 /**
  * The viewer's cameras: the one the controls move (links and camera files
  * keep it), the one drawn, which follows it smoothly
- * (src/app/camera/camera-damping.ts), and fly mode's motion; framing a scene from
- * the home angle in the part of the window the overlays leave free, and
- * following that part as it changes. DOM-free.
+ * (src/app/camera/camera-damping.ts), and fly mode's motion; what framing
+ * needs to know of them (the window's aspect and free part, whether the
+ * user moved the camera), handed to the framing (src/app/camera/framing.ts)
+ * each time it frames. DOM-free.
  */
-import { OrbitCamera } from './orbit-camera';
+import { OrbitCamera, type CameraView } from './orbit-camera';
 import type { ViewInsets } from './view-insets';
 import { FlyMotion, type FlySpeed } from './fly-motion';
 import { followCamera } from './camera-damping';
-import { frameHome, HOME_PITCH, HOME_YAW } from './home-view';
+import * as framing from './framing';
 import type { UpAxis } from './up-axis';
 import type { Bounds } from '../../scene/splat-cloud';
 
@@ -25,9 +26,9 @@ export interface RigSnapshot {
 
 export class CameraRig {
   /** The camera the controls move, links and camera files keep. */
-  readonly camera = new OrbitCamera({ yaw: HOME_YAW, pitch: HOME_PITCH });
+  readonly camera = new OrbitCamera({ yaw: framing.HOME_YAW, pitch: framing.HOME_PITCH });
   /** The camera drawn: it follows `camera` smoothly, or at once. */
-  readonly shown = new OrbitCamera({ yaw: HOME_YAW, pitch: HOME_PITCH });
+  readonly shown = new OrbitCamera({ yaw: framing.HOME_YAW, pitch: framing.HOME_PITCH });
   /** Fly mode's held keys and speed. */
   readonly fly = new FlyMotion();
   /** The user (or a link) moved the camera since the scene on screen was framed: a scene that grows leaves it alone. */
@@ -51,43 +52,40 @@ export class CameraRig {
   }
 
   /**
-   * The window or its free part changed (an overlay opened, closed or
-   * moved; a resize): the home pose is fitted to it anew, and so is the
-   * camera while the user has not moved it, from where it looks now (an
-   * auto-rotate's turn is kept). A camera the user moved keeps its pose:
-   * only the lens shift follows the free part. The drawn camera glides
-   * to either (camera damping): no jump.
+   * The window or its free part changed: the home, and the camera unless
+   * the user moved it, fitted to it anew (framing.followWindow). The drawn
+   * camera glides to either (camera damping): no jump.
    */
   refit(bounds: Bounds, up: UpAxis): void {
-    const framed = new OrbitCamera().copy(this.camera);
-    this.frameHome(bounds, up, framed);
-    this.camera.takeHome(framed);
-    if (!this.moved) this.camera.frame(bounds, this.aspect);
+    framing.followWindow(this.camera, bounds, up, this.aspect, this.moved);
   }
 
   /** Frames `bounds` from the home angle with `up` up; that pose becomes the home pose (R). */
-  frameHome(bounds: Bounds, up: UpAxis, camera = this.camera): void {
-    frameHome(camera, bounds, up, this.aspect);
+  frameHome(bounds: Bounds, up: UpAxis): void {
+    framing.frameHome(this.camera, bounds, up, this.aspect);
   }
 
-  /** Fits `bounds` into the window from where the camera looks now (F); the home pose stays. */
-  frameFromHere(bounds: Bounds): void {
-    this.camera.frame(bounds, this.aspect);
+  /** Fits `bounds` into the window from where the camera looks now (F); the home pose stays. Without bounds, home. */
+  frameFromHere(bounds: Bounds | null | undefined): void {
+    framing.frameFromHere(this.camera, bounds, this.aspect);
+  }
+
+  /** A scene that grew: framed anew unless the user moved the camera, the home following either way (framing.followGrowth). */
+  reframe(bounds: Bounds, up: UpAxis): void {
+    framing.followGrowth(this.camera, bounds, up, this.aspect, this.moved);
   }
 
   /**
-   * A scene that grew (more of it arrived): framed anew while the camera
-   * has not been moved, the view gliding out as the scene fills in; once it
-   * has, the view stays and only the home pose and the zoom limits follow.
+   * A new scene or world on screen: framed from the home angle with `up`
+   * up, or shown from the view it arrived with (framing.frameArrival), at
+   * once, without gliding from the last scene's view. Returns the up it is
+   * shown with.
    */
-  reframe(bounds: Bounds, up: UpAxis): void {
-    if (!this.moved) {
-      this.frameHome(bounds, up);
-      return;
-    }
-    const framed = new OrbitCamera().copy(this.camera);
-    this.frameHome(bounds, up, framed);
-    this.camera.takeHome(framed);
+  arrive(bounds: Bounds, up: Readonly<framing.SceneUp>, view?: CameraView | null): framing.ShownUp {
+    const arrived = framing.frameArrival(this.camera, bounds, up, this.aspect, view);
+    this.moved = arrived.moved;
+    this.jump();
+    return arrived.up;
   }
 
   /** The next frame shows the camera as it is, without gliding there. */

@@ -8,14 +8,13 @@
  */
 import type { FrameEngine } from '../frame/frame-engine';
 import type { CameraRig, RigSnapshot } from '../camera/camera-rig';
-import { sceneUp } from '../camera/home-view';
-import { upAxisOf, type UpAxis } from '../camera/up-axis';
+import { boxBounds, framingAxis, sceneBounds, sceneUp, WORLD_UP, type SceneUp } from '../camera/framing';
+import type { UpAxis } from '../camera/up-axis';
 import type { CameraView } from '../camera/orbit-camera';
 import type { ViewerSettings } from './viewer-settings';
 import type { Emitter } from 'nanoevents';
 import type { SceneFacts, UpChoice, ViewerEvents, ViewerState } from './viewer-state';
 import type { SplatCloud } from '../../scene/splat-cloud';
-import { visibleMassBounds } from '../../scene/visible-mass';
 import type { SceneSource } from '../frame/frame-source';
 import type { WorldSession } from '../world/world-session';
 
@@ -83,7 +82,7 @@ export class SceneSession {
       if (this.upOfPart && this.state.up === this.upOfPart) this.setUp(sceneUp(cloud, false));
       this.rig.reframe(this.shown.facts!.bounds, this.framingUp());
     } else {
-      this.frameNewScene(cloud, arrival);
+      this.arrive(arrival, sceneUp(cloud, arrival.defaultScene ?? false));
     }
     this.upOfPart = null;
     this.publish('opened');
@@ -110,7 +109,7 @@ export class SceneSession {
     else this.shown.source?.destroy();
     this.shown = this.sceneOf(source, cloud, { name: arrival.name, partial: true, bytes: null, loadMs: null });
     if (first) {
-      this.frameNewScene(cloud, arrival);
+      this.arrive(arrival, sceneUp(cloud, arrival.defaultScene ?? false));
       this.upOfPart = arrival.view || arrival.defaultScene ? null : this.state.up;
     } else {
       this.rig.reframe(this.shown.facts!.bounds, this.framingUp());
@@ -130,14 +129,14 @@ export class SceneSession {
     this.world = world;
     this.core.show(world);
     const { index } = world.files;
-    const bounds = { min: [...index.tree.bound.min], max: [...index.tree.bound.max] } as SceneFacts['bounds'];
+    const bounds = boxBounds(index.tree.bound);
     this.rig.fly.setScene(bounds);
     this.shown = {
       source: null,
       pickCloud: null,
       facts: { name: arrival.name, partial: false, ...load, splats: index.counts[0] ?? 0, shDegree: 0, bounds, antiAliasing: undefined },
     };
-    this.frameNew(arrival, { axis: '-y', source: 'a world (captured: y down)', why: undefined });
+    this.arrive(arrival, WORLD_UP);
     this.upOfPart = null;
     this.publish('opened');
   }
@@ -176,8 +175,7 @@ export class SceneSession {
 
   /** The axis framing uses: the chosen one, or for a levelled view the axis the camera's up is, else −y. */
   framingUp(): UpAxis {
-    const axis = this.settings.upAxis;
-    return axis === 'levelled' ? upAxisOf(this.rig.camera.up) ?? '-y' : axis;
+    return framingAxis(this.settings.upAxis, this.rig.camera.up);
   }
 
   destroy(): void {
@@ -194,8 +192,7 @@ export class SceneSession {
   }
 
   private sceneOf(source: SceneSource, cloud: SplatCloud, load: Pick<SceneFacts, 'name' | 'partial' | 'bytes' | 'loadMs'>): ShownScene {
-    // Where the scene's visible mass is, not its floaters and faint strays.
-    const bounds = visibleMassBounds(cloud);
+    const bounds = sceneBounds(cloud);
     this.rig.fly.setScene(bounds);
     return {
       source,
@@ -212,23 +209,9 @@ export class SceneSession {
     this.events.emit('scene', facts, how);
   }
 
-  /** Frames a new scene from the home angle, up as the scene suggests, or from the view it arrived with. */
-  private frameNewScene(cloud: SplatCloud, arrival: SceneArrival): void {
-    this.frameNew(arrival, sceneUp(cloud, arrival.defaultScene ?? false));
-  }
-
-  private frameNew(arrival: SceneArrival, up: { axis: UpAxis; source: string; why: string | undefined }): void {
-    this.rig.frameHome(this.shown.facts!.bounds, up.axis);
-    this.rig.moved = false;
-    if (arrival.view) {
-      // A shared link: the exact view it names (framing above set the zoom limits), kept as the scene grows.
-      this.rig.camera.setView(arrival.view);
-      this.rig.moved = true;
-      this.setUp({ axis: upAxisOf(this.rig.camera.up) ?? 'levelled', source: 'the link', why: undefined });
-    } else {
-      this.setUp({ axis: up.axis, source: up.source, why: up.why });
-    }
-    this.rig.jump();
+  /** Frames a new scene or world from the home angle with `up` up, or shows it from the view it arrived with. */
+  private arrive(arrival: SceneArrival, up: Readonly<SceneUp>): void {
+    this.setUp(this.rig.arrive(this.shown.facts!.bounds, up, arrival.view));
     this.events.emit('camera');
   }
 }
