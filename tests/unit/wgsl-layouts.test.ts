@@ -105,6 +105,13 @@ test('the projector\'s and the tile renderer\'s sizes are the same numbers in Ty
   expect(constant('tile_state.wgsl', 'TILE_SIZE')).toBe(TILE_SIZE);
 });
 
+test('a workgroup\'s place in a flat 2-D dispatch is worked out in dispatch.wgsl alone, which every other shader calls', () => {
+  const spelled = (source: string) => /wid\.y \* /.test(source);
+  expect(spelled(sources['dispatch.wgsl']!)).toBe(true);
+  expect(Object.keys(sources).filter((file) => file !== 'dispatch.wgsl' && spelled(sources[file]!))).toEqual([]);
+  expect(Object.keys(sources).filter((file) => /\bflat_group\(/.test(sources[file]!)).length).toBeGreaterThanOrEqual(7);
+});
+
 describe('layout rules (WGSL alignment and size)', () => {
   test('vec3 aligns to 16 and a scalar packs into its tail; matrices are columns of 16 bytes', () => {
     const s = defineStruct('S', [['view', 'mat4x4<f32>'], ['eye', 'vec3<f32>'], ['degree', 'u32'], ['size', 'vec2<f32>'], ['scale', 'f32']]);

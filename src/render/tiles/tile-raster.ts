@@ -7,6 +7,7 @@
 import commonSource from '../../../shaders/splat_common.wgsl?raw';
 import recordsSource from '../../../shaders/splat_records.wgsl?raw';
 import stateSource from '../../../shaders/tile_state.wgsl?raw';
+import dispatchSource from '../../../shaders/dispatch.wgsl?raw';
 import footprintSource from '../../../shaders/tile_footprint.wgsl?raw';
 import rangesSource from '../../../shaders/tile_ranges.wgsl?raw';
 import rasterSource from '../../../shaders/tile_raster.wgsl?raw';
@@ -73,7 +74,7 @@ export class TileRaster {
 
   static async create(device: GPUDevice, frame: GPUBuffer, format: TilePictureFormat, pixelQueue = DEFAULT_PIXEL_QUEUE): Promise<TileRaster> {
     const [rangesModule, rasterModule] = await Promise.all([
-      createCheckedShaderModule(device, 'TileRaster.rangesShader', `${stateSource}\n${rangesSource}`),
+      createCheckedShaderModule(device, 'TileRaster.rangesShader', `${stateSource}\n${dispatchSource}\n${rangesSource}`),
       createCheckedShaderModule(device, 'TileRaster.shader', [commonSource, recordsSource, stateSource, footprintSource, rasterSourceFor(format, pixelQueue)].join('\n')),
     ]);
     const [ranges, raster] = await Promise.all([
