@@ -10,10 +10,11 @@
  * - exact (no queue): per pixel, the splats of its tile that reach it
  *   (alpha ≥ 1/255) sorted by t* (ties in the list's order), blended front
  *   to back with the reference's rules;
- * - a queue of `queue` places, the GPU's rule (shaders/tile_raster.wgsl,
- *   main_per_pixel): the list arrives by centre depth, each pixel holds the
- *   nearest `queue` not yet blended, and each arrival past that blends the
- *   nearest of them and itself; the rest is blended in order at the end.
+ * - a queue of `queue` places, the GPU's rule
+ *   (shaders/tile_raster_per_pixel.wgsl): the list arrives by centre depth,
+ *   each pixel holds the nearest `queue` not yet blended, and each arrival
+ *   past that blends the nearest of them and itself; the rest is blended in
+ *   order at the end.
  *
  * Depths are worked out in double from the splat's covariance (its
  * adjugate, no flatter than PER_PIXEL_FLATTEST, as on the GPU);

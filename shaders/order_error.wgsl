@@ -41,7 +41,7 @@ fn main(
     atomicStore(&tile_largest, 0u);
   }
   workgroupBarrier();
-  let k = (wid.y * groups.x + wid.x) * TILE + lid;
+  let k = flat_invocation(flat_group(wid, groups.x), TILE, lid);
   if (k + 1u < error.count) {
     let a = depths[order[k]];
     let b = depths[order[k + 1u]];

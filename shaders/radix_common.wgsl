@@ -34,7 +34,7 @@ fn digit_of(key: u32) -> u32 {
 // The tile a workgroup owns; the tile grid is 2D when there are more tiles
 // than one dispatch dimension allows.
 fn tile_index(wid: vec3<u32>) -> u32 {
-  return wid.y * control.tiles_x + wid.x;
+  return flat_group(wid, control.tiles_x);
 }
 
 // ---- a tile's digit counts, between phases 1 and 3 --------------------------

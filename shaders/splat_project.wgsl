@@ -221,8 +221,8 @@ fn main(
   @builtin(num_workgroups) groups: vec3<u32>,
   @builtin(local_invocation_index) lid: u32,
 ) {
-  let tile = wid.y * groups.x + wid.x;
-  let id = tile * PROJECT_TILE + lid;
+  let tile = flat_group(wid, groups.x);
+  let id = flat_invocation(tile, PROJECT_TILE, lid);
   if (lid == 0u) {
     atomicStore(&tile_kept, 0u);
     atomicStore(&tile_min, 0x7f800000u);  // +inf

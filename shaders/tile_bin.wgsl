@@ -30,9 +30,9 @@
 // `total`, and sets the fallback draw's vertices: quads draw that frame,
 // and the raster leaves their picture (src/render/tiles/tile-renderer.ts).
 //
-// workgroup_sum.wgsl gives the workgroup's prefix sum; tile_state.wgsl and
-// tile_footprint.wgsl the rest. Slots: TILE_BIN_SLOTS in
-// src/render/frame-layouts.ts.
+// workgroup_sum.wgsl gives the workgroup's prefix sum; dispatch.wgsl a
+// workgroup's place in its dispatch; tile_state.wgsl and tile_footprint.wgsl
+// the rest. Slots: TILE_BIN_SLOTS in src/render/frame-layouts.ts.
 
 @group(0) @binding(0) var<uniform> frame: Frame;
 @group(0) @binding(1) var<storage, read> records: array<ProjectedSplat>;
@@ -147,8 +147,8 @@ fn count_boxes(
   @builtin(num_workgroups) groups: vec3<u32>,
   @builtin(local_invocation_index) lid: u32,
 ) {
-  let group = wid.y * groups.x + wid.x;
-  let i = group * BIN_GROUP + lid;
+  let group = flat_group(wid, groups.x);
+  let i = flat_invocation(group, BIN_GROUP, lid);
   let entries = entry_count();
   var boxes = 0u;
   if (i < entries) {
@@ -219,17 +219,13 @@ fn touched(c: Candidate) -> bool {
   return !footprint_test || footprint_touches(c.binned.footprint, c.binned.reach2, tile_rect(c.tile));
 }
 
-fn candidate_index(wid: vec3<u32>, groups: vec3<u32>, lid: u32) -> u32 {
-  return (wid.y * groups.x + wid.x) * BIN_GROUP + lid;
-}
-
 @compute @workgroup_size(BIN_GROUP)
 fn count_touched(
   @builtin(workgroup_id) wid: vec3<u32>,
   @builtin(num_workgroups) groups: vec3<u32>,
   @builtin(local_invocation_index) lid: u32,
 ) {
-  let k = candidate_index(wid, groups, lid);
+  let k = flat_invocation(flat_group(wid, groups.x), BIN_GROUP, lid);
   if (k >= state.candidates) {
     return;
   }
@@ -245,8 +241,8 @@ fn scan_pairs(
   @builtin(num_workgroups) groups: vec3<u32>,
   @builtin(local_invocation_index) lid: u32,
 ) {
-  let group = wid.y * groups.x + wid.x;
-  let i = group * BIN_GROUP + lid;
+  let group = flat_group(wid, groups.x);
+  let i = flat_invocation(group, BIN_GROUP, lid);
   let entries = entry_count();
   var n = 0u;
   if (i < entries) {
@@ -280,7 +276,7 @@ fn write_pairs(
   @builtin(num_workgroups) groups: vec3<u32>,
   @builtin(local_invocation_index) lid: u32,
 ) {
-  let k = candidate_index(wid, groups, lid);
+  let k = flat_invocation(flat_group(wid, groups.x), BIN_GROUP, lid);
   if (k >= state.candidates) {
     return;
   }

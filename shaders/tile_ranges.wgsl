@@ -14,7 +14,7 @@ fn main(
   @builtin(num_workgroups) groups: vec3<u32>,
   @builtin(local_invocation_index) lid: u32,
 ) {
-  let j = (wid.y * groups.x + wid.x) * BIN_GROUP + lid;
+  let j = flat_invocation(flat_group(wid, groups.x), BIN_GROUP, lid);
   let n = state.pairs;
   if (j >= n) {
     return;

@@ -9,21 +9,35 @@
 // in f32 registers and each pixel is written once: colour + transmittance
 // * background.
 //
-// Two orders (src/render/frame-renderer.ts, SplatOrder):
-// - main: the centre-depth order, each splat blended as it arrives;
-// - main_per_pixel: each pixel's own order, by the splat's depth along the
-//   pixel's ray (shaders/tile_ray_shape.wgsl). A pixel keeps the
-//   PIXEL_QUEUE nearest splats it has met and not yet blended, sorted by
-//   that depth; once full, each arrival pushes out the nearest of them (or
-//   itself), which is blended; after the run the queue is blended in order.
-//   Exact wherever no splat at a pixel is more than PIXEL_QUEUE places from
-//   its centre-depth place among the splats that reach that pixel.
+// Two orders (src/render/frame-renderer.ts, SplatOrder), one loop (main,
+// below). What an order does with the splats as they arrive is in a file
+// of its own, put after this one when the order's module is made
+// (src/render/tiles/tile-raster.ts):
+// - tile_raster_centre_depth.wgsl: the centre-depth order, each splat
+//   blended as it arrives;
+// - tile_raster_per_pixel.wgsl: each pixel's own order, by the splat's
+//   depth along the pixel's ray (shaders/tile_ray_shape.wgsl), through a
+//   queue of the PIXEL_QUEUE nearest splats the pixel has met and not yet
+//   blended.
+// Each defines what main calls:
+//   order_start(px): what the pixel holds back, before the run;
+//   order_load(id, slot): what the batch holds of splat `id` besides its
+//     footprint (called by the invocation that loads it);
+//   order_arrive(px, held, j): batch splat j at the pixel;
+//   order_finish(px, held): after the run.
+// So each pipeline compiles its own order's loop, with no branch on the
+// order. Not one module with a constant to branch on: an entry point uses
+// every binding and workgroup array its code names, even in a branch a
+// constant rules out, so the centre-depth pipeline would bind ray_shapes
+// and hold the per-pixel arrays too (28 KiB of workgroup memory at its
+// batch of 256, past the 16 KiB every device gives).
 //
 // A frame whose pairs did not fit (total > capacity) writes nothing: the
 // quads drew it just before (src/render/tiles/tile-renderer.ts), so no
 // tile is ever shown with pairs missing, and the buffers grow for the next
-// frame. PICTURE_FORMAT and PIXEL_QUEUE are set when the module is made.
-// Slots: TILE_RASTER_SLOTS (ray_shapes: the per-pixel entry only).
+// frame. PICTURE_FORMAT, and the per-pixel order's PIXEL_QUEUE, are set
+// when the module is made.
+// Slots: TILE_RASTER_SLOTS (ray_shapes: the per-pixel order only).
 
 @group(0) @binding(0) var<uniform> frame: Frame;
 @group(0) @binding(1) var<storage, read> state: TileState;
@@ -40,17 +54,11 @@ override raster_batch: u32;
 const ALPHA_MAX: f32 = 0.99;
 const ALPHA_MIN: f32 = 1.0 / 255.0;
 const T_STOP: f32 = 1e-4;
-const PIXEL_QUEUE: u32 = 16u;
 
 var<workgroup> batch_centre_mid: array<vec4<f32>, raster_batch>;
 var<workgroup> batch_to_sigma: array<vec4<f32>, raster_batch>;
 var<workgroup> batch_look: array<vec4<f32>, raster_batch>;
 var<workgroup> batch_half: array<vec2<f32>, raster_batch>;
-// The per-pixel order's ray shapes (tile_ray_shape.wgsl's four vec4).
-var<workgroup> batch_axis_0: array<vec4<f32>, raster_batch>;
-var<workgroup> batch_axis_1: array<vec4<f32>, raster_batch>;
-var<workgroup> batch_axis_2: array<vec4<f32>, raster_batch>;
-var<workgroup> batch_depth_reach: array<vec2<f32>, raster_batch>;
 var<workgroup> pixels_done: atomic<u32>;
 var<workgroup> all_done: u32;
 
@@ -141,12 +149,6 @@ fn blend(px: ptr<function, Pixel>, alpha: f32, color: vec3<f32>) {
   (*px).transmittance = next;
 }
 
-// blend with the per-pixel queue's packed look: f16 pairs (r, g), (b, alpha).
-fn blend_packed(px: ptr<function, Pixel>, rg: u32, ba: u32) {
-  let b_alpha = unpack2x16float(ba);
-  blend(px, b_alpha.y, vec3<f32>(unpack2x16float(rg), b_alpha.x));
-}
-
 fn finish_pixel(px: Pixel) {
   if (px.inside) {
     let background = vec3<f32>(state.background_r, state.background_g, state.background_b);
@@ -165,111 +167,22 @@ fn main(
   }
   let run = tile_run(wid.xy);
   var px = start_pixel(wid.xy, local.xy);
+  var held = order_start(px);
   for (var start = 0u; start < run.count; start += raster_batch) {
     if (tile_done(lid)) {
       break;
     }
     if (lid < raster_batch && start + lid < run.count) {
-      load_footprint(run, start + lid, lid);
+      order_load(load_footprint(run, start + lid, lid), lid);
     }
     workgroupBarrier();
     let batch = min(raster_batch, run.count - start);
     for (var j = 0u; j < batch && !px.done; j++) {
-      blend(&px, alpha_at(j, px.p), batch_look[j].rgb);
+      order_arrive(&px, &held, j);
     }
     // The batch is read by all before the next one overwrites it.
     workgroupBarrier();
   }
-  finish_pixel(px);
-}
-
-@compute @workgroup_size(TILE_SIZE, TILE_SIZE)
-fn main_per_pixel(
-  @builtin(workgroup_id) wid: vec3<u32>,
-  @builtin(local_invocation_id) local: vec3<u32>,
-  @builtin(local_invocation_index) lid: u32,
-) {
-  if (state.total > state.capacity) {
-    return;
-  }
-  let run = tile_run(wid.xy);
-  var px = start_pixel(wid.xy, local.xy);
-  // The pixel's ray, d = (slope, −1) in view space: the projection's
-  // x_ndc = P00·x/−z − P20 inverted (P20, P21: its lens shift).
-  let ndc = px.p / (0.5 * frame.viewport);
-  let slope = (ndc + vec2<f32>(frame.projection[2][0], frame.projection[2][1])) / vec2<f32>(frame.projection[0][0], frame.projection[1][1]);
-  let ray = vec3<f32>(slope, -1.0);
-
-  // The queue, nearest last: depth, then the splat's look as two f16
-  // pairs: (r, g) and (b, alpha). The colour is f16 in the projector's
-  // records already; alpha in f16 is within 2^-11 of its f32 (a tenth of
-  // an 8-bit level). Three words a place, not four: the insertion below
-  // moves a place's words on every arrival, and the places are registers
-  // (measured on the H100: docs/benchmarks.md, per-pixel raster).
-  // Empty places hold depth −1e38 and alpha 0, so they sit at the end and
-  // push out nothing.
-  var queue_depth: array<f32, PIXEL_QUEUE>;
-  var queue_rg: array<u32, PIXEL_QUEUE>;
-  var queue_ba: array<u32, PIXEL_QUEUE>;
-  for (var i = 0u; i < PIXEL_QUEUE; i++) {
-    queue_depth[i] = -1e38;
-    queue_rg[i] = 0u;
-    queue_ba[i] = 0u;
-  }
-
-  for (var start = 0u; start < run.count; start += raster_batch) {
-    if (tile_done(lid)) {
-      break;
-    }
-    if (lid < raster_batch && start + lid < run.count) {
-      let id = load_footprint(run, start + lid, lid);
-      batch_axis_0[lid] = ray_shapes[4u * id];
-      batch_axis_1[lid] = ray_shapes[4u * id + 1u];
-      batch_axis_2[lid] = ray_shapes[4u * id + 2u];
-      batch_depth_reach[lid] = ray_shapes[4u * id + 3u].xy;
-    }
-    workgroupBarrier();
-    let batch = min(raster_batch, run.count - start);
-    for (var j = 0u; j < batch && !px.done; j++) {
-      let alpha = alpha_at(j, px.p);
-      if (alpha < ALPHA_MIN) {
-        continue;
-      }
-      // t* = Σ (k_i · d)(k_i · μ) / Σ (k_i · d)², within its reach of its
-      // centre's depth (tile_ray_shape.wgsl); the sum of squares is at
-      // least PER_PIXEL_FLATTEST · |d|².
-      let k0 = batch_axis_0[j];
-      let k1 = batch_axis_1[j];
-      let k2 = batch_axis_2[j];
-      let along = vec3<f32>(dot(k0.xyz, ray), dot(k1.xyz, ray), dot(k2.xyz, ray));
-      let depth_reach = batch_depth_reach[j];
-      let peak = dot(along, vec3<f32>(k0.w, k1.w, k2.w)) / max(dot(along, along), 1e-30);
-      var carry_depth = clamp(peak, depth_reach.x - depth_reach.y, depth_reach.x + depth_reach.y);
-      let look = batch_look[j].rgb;
-      var carry_rg = pack2x16float(look.rg);
-      var carry_ba = pack2x16float(vec2<f32>(look.b, alpha));
-      // One pass of insertion: each place keeps the farther of itself and
-      // the carry; what leaves the last place is the nearest of all.
-      for (var i = 0u; i < PIXEL_QUEUE; i++) {
-        let depth = queue_depth[i];
-        let swap = carry_depth > depth;
-        queue_depth[i] = max(depth, carry_depth);
-        carry_depth = min(depth, carry_depth);
-        let rg = queue_rg[i];
-        let ba = queue_ba[i];
-        queue_rg[i] = select(rg, carry_rg, swap);
-        queue_ba[i] = select(ba, carry_ba, swap);
-        carry_rg = select(carry_rg, rg, swap);
-        carry_ba = select(carry_ba, ba, swap);
-      }
-      blend_packed(&px, carry_rg, carry_ba);
-    }
-    workgroupBarrier();
-  }
-  // The rest, nearest first (empty places have alpha 0: blend skips them).
-  for (var i = 0u; i < PIXEL_QUEUE; i++) {
-    let at = PIXEL_QUEUE - 1u - i;
-    blend_packed(&px, queue_rg[at], queue_ba[at]);
-  }
+  order_finish(&px, &held);
   finish_pixel(px);
 }

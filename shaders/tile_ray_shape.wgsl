@@ -52,7 +52,7 @@ fn main(
   @builtin(num_workgroups) groups: vec3<u32>,
   @builtin(local_invocation_index) lid: u32,
 ) {
-  let i = (wid.y * groups.x + wid.x) * BIN_GROUP + lid;
+  let i = flat_invocation(flat_group(wid, groups.x), BIN_GROUP, lid);
   if (i >= state.entries) {
     return;
   }

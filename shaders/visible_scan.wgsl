@@ -26,8 +26,8 @@ fn scan_blocks(
   @builtin(local_invocation_index) lid: u32,
 ) {
   let tiles = tile_count();
-  let block = wid.y * groups.x + wid.x;
-  let t = block * SCAN_BLOCK + lid;
+  let block = flat_group(wid, groups.x);
+  let t = flat_invocation(block, SCAN_BLOCK, lid);
   var kept = 0u;
   if (t < tiles) {
     kept = state.tiles[t];

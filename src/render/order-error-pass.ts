@@ -6,6 +6,7 @@
  */
 import commonSource from '../../shaders/splat_common.wgsl?raw';
 import recordsSource from '../../shaders/splat_records.wgsl?raw';
+import dispatchSource from '../../shaders/dispatch.wgsl?raw';
 import errorSource from '../../shaders/order_error.wgsl?raw';
 import { createCheckedShaderModule } from '../gpu/shader';
 import { ORDER_ERROR, ORDER_ERROR_SLOTS } from './frame-layouts';
@@ -38,7 +39,7 @@ export class OrderErrorPass {
   private busy = false;
 
   static async create(device: GPUDevice): Promise<OrderErrorPass> {
-    const module = await createCheckedShaderModule(device, 'OrderErrorPass', `${commonSource}\n${recordsSource}\n${errorSource}`);
+    const module = await createCheckedShaderModule(device, 'OrderErrorPass', `${commonSource}\n${recordsSource}\n${dispatchSource}\n${errorSource}`);
     const pipeline = await device.createComputePipelineAsync({ label: 'OrderErrorPass', layout: 'auto', compute: { module, entryPoint: 'main' } });
     return new OrderErrorPass(device, pipeline);
   }

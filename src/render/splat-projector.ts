@@ -35,6 +35,7 @@
  */
 import commonSource from '../../shaders/splat_common.wgsl?raw';
 import recordsSource from '../../shaders/splat_records.wgsl?raw';
+import dispatchSource from '../../shaders/dispatch.wgsl?raw';
 import projectSource from '../../shaders/splat_project.wgsl?raw';
 import scanSource from '../../shaders/visible_scan.wgsl?raw';
 import tileScanSource from '../../shaders/tile_scan.wgsl?raw';
@@ -129,7 +130,7 @@ export class SplatProjector {
     for (const [name, value] of [['clipMarginPx', clipMarginPx], ['clipSlackPx', clipSlackPx]] as const) {
       if (!(Math.abs(value) <= 1e30)) throw new RangeError(`SplatProjector: ${name} must be within ±1e30, got ${value}`);
     }
-    const prelude = `${commonSource}\n${recordsSource}\n`;
+    const prelude = `${commonSource}\n${recordsSource}\n${dispatchSource}\n`;
     const [project, scan, keys] = await Promise.all([
       createCheckedShaderModule(device, 'SplatProjector.project', prelude + projectSource),
       createCheckedShaderModule(device, 'SplatProjector.scan', `${prelude}${sumSource}\n${tileScanSource}\n${scanSource}`),

@@ -1,8 +1,9 @@
 /**
- * The per-pixel order of the tile renderer (shaders/tile_raster.wgsl,
- * main_per_pixel; src/render/tiles/tile-ray-shapes.ts) on Dawn over
- * SwiftShader: two crossing splats whose centre order flips as the camera
- * turns while each pixel's order does not; the GPU picture against the CPU
+ * The per-pixel order of the tile renderer
+ * (shaders/tile_raster_per_pixel.wgsl in tile_raster.wgsl's loop;
+ * src/render/tiles/tile-ray-shapes.ts) on Dawn over SwiftShader: two
+ * crossing splats whose centre order flips as the camera turns while each
+ * pixel's order does not; the GPU picture against the CPU
  * reference running the same queue (≥ 50 dB), and the queue against the
  * exact per-pixel sort; the popping measure along a slow turn inside a
  * real scene; the per-pixel order view; and the frame's fallbacks.

@@ -29,7 +29,7 @@ const isStructLayout = (x: unknown): x is StructLayout => typeof x === 'object' 
 const layouts = described.filter(isStructLayout);
 const bindSlots = described.filter(isBindSlots);
 /** Structs that live only inside a shader (function results, stage interfaces): no buffer holds them. */
-const SHADER_ONLY = ['ShCursor', 'Projection', 'VertexOut', 'ScanResult', 'Footprint', 'TileRect', 'TileSpan', 'Binned', 'Candidate', 'Run', 'Pixel'];
+const SHADER_ONLY = ['ShCursor', 'Projection', 'VertexOut', 'ScanResult', 'Footprint', 'TileRect', 'TileSpan', 'Binned', 'Candidate', 'Run', 'Pixel', 'PixelQueue'];
 
 test('every WGSL struct a buffer holds matches its one description in TypeScript', () => {
   expect(checkWgslStructs(sources, layouts, SHADER_ONLY)).toEqual([]);
@@ -103,6 +103,13 @@ test('the projector\'s and the tile renderer\'s sizes are the same numbers in Ty
   expect(constant('workgroup_sum.wgsl', 'SUM_WIDTH')).toBe(PROJECT_TILE);
   expect(constant('tile_state.wgsl', 'BIN_GROUP')).toBe(BIN_GROUP);
   expect(constant('tile_state.wgsl', 'TILE_SIZE')).toBe(TILE_SIZE);
+});
+
+test('a workgroup\'s place in a flat 2-D dispatch is worked out in dispatch.wgsl alone, which every other shader calls', () => {
+  const spelled = (source: string) => /wid\.y \* /.test(source);
+  expect(spelled(sources['dispatch.wgsl']!)).toBe(true);
+  expect(Object.keys(sources).filter((file) => file !== 'dispatch.wgsl' && spelled(sources[file]!))).toEqual([]);
+  expect(Object.keys(sources).filter((file) => /\bflat_group\(/.test(sources[file]!)).length).toBeGreaterThanOrEqual(7);
 });
 
 describe('layout rules (WGSL alignment and size)', () => {

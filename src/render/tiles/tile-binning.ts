@@ -8,6 +8,7 @@
 import commonSource from '../../../shaders/splat_common.wgsl?raw';
 import recordsSource from '../../../shaders/splat_records.wgsl?raw';
 import sumSource from '../../../shaders/workgroup_sum.wgsl?raw';
+import dispatchSource from '../../../shaders/dispatch.wgsl?raw';
 import stateSource from '../../../shaders/tile_state.wgsl?raw';
 import footprintSource from '../../../shaders/tile_footprint.wgsl?raw';
 import binSource from '../../../shaders/tile_bin.wgsl?raw';
@@ -48,7 +49,7 @@ export class TileBinning {
 
   static async create(device: GPUDevice, frame: GPUBuffer, footprint: TileFootprint = 'ellipse'): Promise<TileBinning> {
     // The scene's chunk declarations come with the prelude; this module binds none of them.
-    const module = await createCheckedShaderModule(device, 'TileBinning.shader', [commonSource, recordsSource, sumSource, stateSource, footprintSource, binSource].join('\n'));
+    const module = await createCheckedShaderModule(device, 'TileBinning.shader', [commonSource, recordsSource, sumSource, dispatchSource, stateSource, footprintSource, binSource].join('\n'));
     const storage = (type: GPUBufferBindingType): GPUBindGroupLayoutEntry['buffer'] => ({ type });
     const s = TILE_BIN_SLOTS.slots;
     const layout = device.createBindGroupLayout({

@@ -2,14 +2,18 @@
  * The tile raster's two dispatches: each tile's run in the sorted pairs
  * (shaders/tile_ranges.wgsl), then one workgroup per tile blending its run
  * front to back into a storage texture (shaders/tile_raster.wgsl), in the
- * centre-depth order or each pixel's own (its pipeline made on first use).
+ * centre-depth order or each pixel's own (its pipeline made on first use;
+ * each order's module is the raster's loop and that order's part of it).
  */
 import commonSource from '../../../shaders/splat_common.wgsl?raw';
 import recordsSource from '../../../shaders/splat_records.wgsl?raw';
 import stateSource from '../../../shaders/tile_state.wgsl?raw';
+import dispatchSource from '../../../shaders/dispatch.wgsl?raw';
 import footprintSource from '../../../shaders/tile_footprint.wgsl?raw';
 import rangesSource from '../../../shaders/tile_ranges.wgsl?raw';
 import rasterSource from '../../../shaders/tile_raster.wgsl?raw';
+import centreDepthSource from '../../../shaders/tile_raster_centre_depth.wgsl?raw';
+import perPixelSource from '../../../shaders/tile_raster_per_pixel.wgsl?raw';
 import { createCheckedShaderModule } from '../../gpu/shader';
 import { unrollConstantLoops } from '../../gpu/wgsl-unroll';
 import { TILE_RANGES_SLOTS, TILE_RASTER_SLOTS } from '../frame-layouts';
@@ -30,12 +34,12 @@ const RASTER_BATCH: Record<SplatOrder, number> = { 'centre-depth': 256, 'per-pix
 
 /**
  * Splats a pixel holds back in the per-pixel order (PIXEL_QUEUE in
- * shaders/tile_raster.wgsl): the queue that reorders the centre-depth order
- * by each splat's depth along the pixel's ray. With the depth's reach
- * (PER_PIXEL_DEPTH_REACH in src/render/frame-renderer.ts) a queue of 16
- * matched the exact per-pixel sort at 63 and 71 dB on the 150k scene
- * (outside; inside) and popped no pixel along the slow turn where one of 8
- * came to 52 dB and popped 6 and 2 (256×144, 8 frames, CPU reference).
+ * shaders/tile_raster_per_pixel.wgsl): the queue that reorders the
+ * centre-depth order by each splat's depth along the pixel's ray. With the
+ * depth's reach (PER_PIXEL_DEPTH_REACH in src/render/frame-renderer.ts) a
+ * queue of 16 matched the exact per-pixel sort at 63 and 71 dB on the 150k
+ * scene (outside; inside) and popped no pixel along the slow turn where one
+ * of 8 came to 52 dB and popped 6 and 2 (256×144, 8 frames, CPU reference).
  */
 export const DEFAULT_PIXEL_QUEUE = 16;
 
@@ -58,10 +62,14 @@ interface Bound {
 
 const BOUND_GROUPS = 2;
 
-function rasterSourceFor(format: TilePictureFormat, pixelQueue: number): string {
-  return rasterSource
+/** Each order's part of the raster's loop, put after the loop (shaders/tile_raster.wgsl's main calls it). */
+const ORDER_SOURCE: Record<SplatOrder, string> = { 'centre-depth': centreDepthSource, 'per-pixel': perPixelSource };
+
+function rasterSourceFor(order: SplatOrder, format: TilePictureFormat, pixelQueue: number): string {
+  const raster = `${rasterSource}\n${ORDER_SOURCE[order]}`
     .replace('texture_storage_2d<PICTURE_FORMAT', `texture_storage_2d<${format}`)
     .replace(/const PIXEL_QUEUE: u32 = \d+u;/, `const PIXEL_QUEUE: u32 = ${pixelQueue}u;`);
+  return [commonSource, recordsSource, stateSource, footprintSource, raster].join('\n');
 }
 
 export class TileRaster {
@@ -73,8 +81,8 @@ export class TileRaster {
 
   static async create(device: GPUDevice, frame: GPUBuffer, format: TilePictureFormat, pixelQueue = DEFAULT_PIXEL_QUEUE): Promise<TileRaster> {
     const [rangesModule, rasterModule] = await Promise.all([
-      createCheckedShaderModule(device, 'TileRaster.rangesShader', `${stateSource}\n${rangesSource}`),
-      createCheckedShaderModule(device, 'TileRaster.shader', [commonSource, recordsSource, stateSource, footprintSource, rasterSourceFor(format, pixelQueue)].join('\n')),
+      createCheckedShaderModule(device, 'TileRaster.rangesShader', `${stateSource}\n${dispatchSource}\n${rangesSource}`),
+      createCheckedShaderModule(device, 'TileRaster.shader', rasterSourceFor('centre-depth', format, pixelQueue)),
     ]);
     const [ranges, raster] = await Promise.all([
       device.createComputePipelineAsync({ label: 'TileRaster.ranges', layout: 'auto', compute: { module: rangesModule, entryPoint: 'main' } }),
@@ -109,12 +117,12 @@ export class TileRaster {
    */
   preparePerPixel(): Promise<void> {
     this.perPixelMade ??= (async () => {
-      const source = unrollConstantLoops([commonSource, recordsSource, stateSource, footprintSource, rasterSourceFor(this.format, this.pixelQueue)].join('\n'));
+      const source = unrollConstantLoops(rasterSourceFor('per-pixel', this.format, this.pixelQueue));
       const module = await createCheckedShaderModule(this.device, 'TileRaster.perPixelShader', source);
       this.perPixelPipeline = await this.device.createComputePipelineAsync({
         label: `TileRaster.rasterPerPixel(${this.format}, queue ${this.pixelQueue})`,
         layout: 'auto',
-        compute: { module, entryPoint: 'main_per_pixel', constants: { chunked: 0, raster_batch: RASTER_BATCH['per-pixel'] } },
+        compute: { module, entryPoint: 'main', constants: { chunked: 0, raster_batch: RASTER_BATCH['per-pixel'] } },
       });
     })();
     return this.perPixelMade;

@@ -9,6 +9,7 @@
  */
 import commonSource from '../../../shaders/splat_common.wgsl?raw';
 import stateSource from '../../../shaders/tile_state.wgsl?raw';
+import dispatchSource from '../../../shaders/dispatch.wgsl?raw';
 import shapeSource from '../../../shaders/tile_ray_shape.wgsl?raw';
 import { createCheckedShaderModule } from '../../gpu/shader';
 import type { GpuSplats } from '../../scene/gpu-splats';
@@ -26,7 +27,7 @@ export class TileRayShapes {
   private bound: { scene: GpuSplats; state: GPUBuffer; order: GPUBuffer; shapes: GPUBuffer; group: GPUBindGroup }[] = [];
 
   static async create(device: GPUDevice, frame: GPUBuffer): Promise<TileRayShapes> {
-    const module = await createCheckedShaderModule(device, 'TileRayShapes.shader', [commonSource, stateSource, shapeSource].join('\n'));
+    const module = await createCheckedShaderModule(device, 'TileRayShapes.shader', [commonSource, stateSource, dispatchSource, shapeSource].join('\n'));
     // A scene in one buffer and a scene in chunks (splat_common.wgsl's `chunked`).
     const [single, chunked] = await Promise.all(
       [0, 1].map((c) => device.createComputePipelineAsync({ label: `TileRayShapes.${c ? 'chunked' : 'single'}`, layout: 'auto', compute: { module, entryPoint: 'main', constants: { chunked: c, reach_sigmas: PER_PIXEL_DEPTH_REACH, flattest: PER_PIXEL_FLATTEST } } })),
