@@ -1,11 +1,12 @@
 /**
- * The viewer without its page: one scene session. It opens scenes (one
- * load at a time, the newest wins), shows the part of a file loaded so far
- * in place of the scene before, and then the whole scene, or, when the load
- * fails or is cancelled, that scene again as it was: its GPU data, camera,
- * framing, up axis and panel rows, kept aside as one snapshot. It frames
- * each new scene, chooses its up axis, picks points, and draws frames
- * (FrameEngine) on screen or offscreen.
+ * The viewer without its page: one scene session. It opens scenes and
+ * worlds (session/scene-openings.ts: one load at a time, the newest wins),
+ * shows the part of a file loaded so far in place of the scene before, and
+ * then the whole scene, or, when the load fails or is cancelled, that scene
+ * again as it was: its GPU data, camera, framing, up axis and panel rows,
+ * kept aside as one snapshot. It frames each new scene, chooses its up
+ * axis, picks points, and draws frames (FrameEngine) on screen or
+ * offscreen.
  *
  * DOM-free: the page (src/ui/viewer-page.ts) is one view of it, the render
  * command, the benchmarks and the browser tests' hook drive the same class.
@@ -16,8 +17,9 @@
 import { createNanoEvents, type Unsubscribe } from 'nanoevents';
 import { FrameEngine, type FrameReport } from './frame/frame-engine';
 import { CameraRig } from './camera/camera-rig';
-import { SceneLoads, type LoadOutcome } from './session/scene-loads';
-import { SceneSession, type SceneArrival } from './session/scene-session';
+import type { LoadOutcome } from './session/scene-loads';
+import { SceneOpenings, type OpenOptions, type SceneLoader, type WorldOpener } from './session/scene-openings';
+import { SceneSession } from './session/scene-session';
 import { ViewerFrames } from './session/viewer-frames';
 import { goHome, homeCameraFile, homeView, insetsOfFreeRect } from './camera/framing';
 import { upAxisOf } from './camera/up-axis';
@@ -28,25 +30,16 @@ import { createViewerState, type FreeRect, type ViewerEvents, type ViewerState }
 import { DEFAULT_SETTINGS, hexToRgb, type ViewerSettings } from './session/viewer-settings';
 import type { OffscreenPicture } from './frame/offscreen-render';
 import type { SplatFrameOptions } from './frame/splat-frame';
-import type { SplatCloud } from '../scene/splat-cloud';
 import type { LoadLimits } from '../io/load-limits';
 import { deviceLoadLimits } from '../render/renderer-limits';
-import type { LoadedScene, LoadProgressReport } from '../io/splat-loader';
 import { SyncCpuOrder, type CpuOrderSource } from '../sort/cpu-order-source';
 import { saveSplats, type SavedSplats, type ViewSelection } from './session/splat-selection';
 import { savedSceneName, writableFormat } from '../io/formats/save-formats';
 import type { FrameCamera } from '../render/frame-uniforms';
-import { WorldSession, worldOptionsFor, type WorldChunks } from './world/world-session';
+import { worldOptionsFor, type WorldSession } from './world/world-session';
 import type { WorldOpening } from './world/world-opening';
 
-/** Loads a source: a worker in the browser, the file system in Node; rejects with an AbortError once `signal` aborts. */
-export type SceneLoader<S> = (
-  source: S,
-  options: { signal: AbortSignal; onProgress: (p: LoadProgressReport) => void; onPreview?: (cloud: SplatCloud) => void; limits: LoadLimits },
-) => Promise<LoadedScene>;
-
-/** The opening of `source` as a Streamed SOG world, or null when it is not one (a scene, for `load`). */
-export type WorldOpener<S> = (source: S) => WorldOpening | null;
+export type { OpenOptions, SceneLoader, WorldOpener } from './session/scene-openings';
 
 export interface ViewerOptions<S> {
   load: SceneLoader<S>;
@@ -66,15 +59,6 @@ export interface ViewerOptions<S> {
   hostMemoryBytes?: number;
 }
 
-export interface OpenOptions extends SceneArrival {
-  /**
-   * The message of a load error shown before stays up (the default scene
-   * standing in for a link that failed, whose message says why). The
-   * state's lastError clears all the same: a scene opened.
-   */
-  keepError?: boolean;
-}
-
 /** A Viewer whatever it opens: for views that never open a source themselves. */
 export type AnyViewer = Viewer<never>;
 
@@ -84,20 +68,11 @@ export class Viewer<S> {
   readonly state: ViewerState = createViewerState(() => this.rig.fly.speed);
   readonly limits: LoadLimits;
   private readonly events = createNanoEvents<ViewerEvents>();
-  private readonly loads: SceneLoads<S, LoadedScene, LoadProgressReport, SplatCloud>;
+  private readonly openings: SceneOpenings<S>;
   private readonly session: SceneSession;
   private readonly frames: ViewerFrames;
   /** The window's size in CSS pixels (framing, picks). */
   private readonly window = { width: 1, height: 1 };
-  /**
-   * The scene last opened, whole (colours and SH too, which the GPU holds
-   * but picks do not need): what "save scene as" writes.
-   */
-  private openedCloud: SplatCloud | null = null;
-  private readonly openWorldOf: WorldOpener<S> | undefined;
-  /** The opening of a world's index in progress (a later open cancels it). */
-  private worldOpening: AbortController | null = null;
-
   static async create<S>(device: GPUDevice, format: GPUTextureFormat, options: ViewerOptions<S>): Promise<Viewer<S>> {
     const core = await FrameEngine.create(device, format, options.cpuSort ?? (() => new SyncCpuOrder()), options.frame);
     return new Viewer(core, format, options);
@@ -105,9 +80,8 @@ export class Viewer<S> {
 
   private constructor(readonly core: FrameEngine, readonly format: GPUTextureFormat, options: ViewerOptions<S>) {
     this.limits = options.limits ?? deviceLoadLimits(core.device, options.hostMemoryBytes);
-    this.loads = new SceneLoads((source, o) => options.load(source, { ...o, limits: this.limits }));
-    this.openWorldOf = options.openWorld;
     this.session = new SceneSession(core, this.rig, this.settings, this.state, this.events);
+    this.openings = new SceneOpenings(core.device, options.load, options.openWorld, this.limits, this.session, this.settings, this.state, this.events);
     this.frames = new ViewerFrames(core, format, this.settings, this.state, this.events, () => this.state.scene?.antiAliasing, () => this.session.shownWorld);
     core.reads.onTimings = (times) => this.events.emit('timings', times);
     core.reads.onDifference = (m, view) => {
@@ -139,50 +113,13 @@ export class Viewer<S> {
    * nothing of a load that does not complete stays. Resolves to what became
    * of it.
    */
-  async open(source: S, options: OpenOptions): Promise<LoadOutcome> {
-    const world = this.openWorldOf?.(source);
-    if (world) return this.openWorld(world, options);
-    this.worldOpening?.abort();
-    // The preview of a load this one replaces goes: the scene before it comes back.
-    this.session.endPreview();
-    const { name } = options;
-    return this.loading(name, async (started) => {
-      const outcome = await this.loads.run(source, {
-        progress: (p) => {
-          this.state.load = { name, progress: p };
-          this.events.emit('progress', p);
-        },
-        preview: (cloud) => this.session.showPreview(cloud, options),
-        show: (loaded) => this.opened(loaded, options, performance.now() - started),
-        fail: (error) => this.fail(name, error),
-      });
-      if (outcome === 'failed' || outcome === 'cancelled') this.session.endPreview();
-      return outcome;
-    });
-  }
-
-  /**
-   * The load state around one opening, a scene's or a world's: announced,
-   * then ended with its outcome, unless a later opening replaced it (which
-   * then holds the progress).
-   */
-  private async loading(name: string, open: (started: number) => Promise<LoadOutcome>): Promise<LoadOutcome> {
-    this.state.loading = true;
-    this.state.load = { name, progress: null };
-    this.events.emit('loadStart', name);
-    const outcome = await open(performance.now());
-    if (outcome !== 'superseded') {
-      this.state.loading = false;
-      this.state.load = null;
-      this.events.emit('loadEnd', outcome);
-    }
-    return outcome;
+  open(source: S, options: OpenOptions): Promise<LoadOutcome> {
+    return this.openings.open(source, options);
   }
 
   /** Cancels the load in progress, if any: the scene before it comes back. */
   cancel(): void {
-    this.loads.cancel();
-    this.worldOpening?.abort();
+    this.openings.cancel();
   }
 
   /**
@@ -190,56 +127,13 @@ export class Viewer<S> {
    * on its box, its chunks streamed as the camera needs them, under the
    * budget setting. Resolves to what became of the opening.
    */
-  async openWorld(opening: WorldOpening, options: OpenOptions): Promise<LoadOutcome> {
-    this.worldOpening?.abort();
-    const controller = new AbortController();
-    this.loads.cancel();
-    this.session.endPreview();
-    this.worldOpening = controller;
-    return this.loading(options.name, async (started) => {
-      let outcome: LoadOutcome;
-      try {
-        const files = await opening({ signal: controller.signal, limits: this.limits });
-        controller.signal.throwIfAborted();
-        this.showWorld(files, options, performance.now() - started);
-        outcome = 'opened';
-      } catch (error) {
-        outcome = controller.signal.aborted ? (this.worldOpening === controller ? 'cancelled' : 'superseded') : 'failed';
-        if (outcome === 'failed') this.fail(options.name, error);
-      }
-      if (outcome !== 'superseded') this.worldOpening = null;
-      return outcome;
-    });
-  }
-
-  /** A world whose index was read, in place of what is on screen: each chunk that fails is said once, its region kept coarser. */
-  private showWorld(files: WorldChunks, options: OpenOptions, loadMs: number): void {
-    const world = new WorldSession(this.core.device, files, worldOptionsFor(this.core.device, this.settings.worldBudget));
-    world.onWarning = (text) => {
-      this.state.warnings.push(text);
-      this.events.emit('message', { title: 'A chunk of the world could not be read', text: `${text}. Its region keeps its coarser level.`, tone: 'notice' });
-    };
-    this.state.lastError = null;
-    this.state.warnings = [];
-    this.openedCloud = null;
-    this.session.showWorld(world, options, { bytes: null, loadMs });
+  openWorld(opening: WorldOpening, options: OpenOptions): Promise<LoadOutcome> {
+    return this.openings.openWorld(opening, options);
   }
 
   /** Reports that `name` could not be opened (a load's failure, or a source refused before any load). */
   fail(name: string, error: unknown): void {
-    const reason = error instanceof Error ? error.message : String(error);
-    this.state.lastError = `Could not open ${name}: ${reason}`;
-    this.events.emit('failed', { name, reason });
-  }
-
-  private opened({ cloud, warnings, bytes }: LoadedScene, options: OpenOptions, loadMs: number): void {
-    // The scene as trained: its SH degree (before the views hear of it).
-    this.settings.shDegree = cloud.shDegree;
-    this.state.lastError = null;
-    this.state.warnings = [...warnings];
-    this.session.showLoaded(cloud, options, { bytes, loadMs });
-    this.openedCloud = cloud;
-    this.events.emit('opened', { name: options.name, cloud, warnings, keepError: options.keepError ?? false });
+    this.openings.fail(name, error);
   }
 
   /** The world budget setting changed: the world on screen draws under the new one from the next frame. */
@@ -398,6 +292,11 @@ export class Viewer<S> {
     return homeCameraFile(this.camera, this.state.scene?.bounds, this.session.framingUp(), look);
   }
 
+  /** The camera and look of the last frame drawn (its matrices include the lens shift the overlays ask for): what "in view" saves. */
+  get lastFrame(): Readonly<FrameCamera> {
+    return this.frames.last;
+  }
+
   /**
    * The scene on screen as a file of the format `formatId` (a writable
    * one: save-formats.ts), named after the scene, holding the splats
@@ -405,14 +304,9 @@ export class Viewer<S> {
    * Throws, saying why, while a scene loads, without one, or when the
    * selection keeps none.
    */
-  /** The parameters of the last frame drawn (its matrices include the lens shift the overlays ask for): what "in view" saves. */
-  get lastFrame(): Readonly<FrameCamera> {
-    return this.frames.last;
-  }
-
   async saveScene(formatId: string, selection: ViewSelection): Promise<SavedSplats & { name: string }> {
     const format = writableFormat(formatId);
-    const cloud = this.openedCloud;
+    const cloud = this.openings.openedCloud;
     if (this.state.loading) throw new Error('A scene is loading: save once it has opened');
     if (!cloud) throw new Error('There is no scene to save');
     if (selection.keep === 'in-view' && this.state.frames === 0) throw new Error('No view has been drawn yet');
@@ -421,8 +315,8 @@ export class Viewer<S> {
   }
 
   destroy(): void {
-    this.openedCloud = null;
-    this.loads.cancel();
+    this.openings.openedCloud = null;
+    this.openings.cancel();
     this.session.destroy();
     this.core.destroy();
   }
