@@ -47,7 +47,7 @@ export class PageLayout {
 
   /**
    * Fits the panel to the window (on a narrow one, a phone, it is a sheet
-   * along the bottom edge, style.css, over less than half the window, and
+   * along the bottom edge, styles/settings-panel.css, over less than half the window, and
    * scrolls), then tells the Viewer the window's size and the part of it
    * the panel and the stats leave free: the scene is framed there.
    */

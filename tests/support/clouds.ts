@@ -14,6 +14,11 @@ export function firstDifference(a: Float32Array, b: Float32Array): number {
   return -1;
 }
 
+/** Bit-for-bit equality of two float arrays (vitest's deep equality is slow on large arrays). */
+export function sameValues(a: Float32Array, b: Float32Array): boolean {
+  return Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(Buffer.from(b.buffer, b.byteOffset, b.byteLength));
+}
+
 /** Same count, SH degree and bounds, and bit-identical arrays. */
 export function expectSameCloud(actual: SplatCloud, expected: SplatCloud): void {
   expect({ count: actual.count, shDegree: actual.shDegree, bounds: actual.bounds })

@@ -12,7 +12,8 @@
  * file order differs from the cloud's: `order[i]` is the cloud index of the
  * i-th splat in the file.
  */
-import { SH_C0, shCoefficients, type ShDegree, type SplatCloud } from '../../src/scene/splat-cloud';
+import { allocateSplatCloud, computeBounds, SH_C0, shCoefficients, type ShDegree, type SplatCloud } from '../../src/scene/splat-cloud';
+import { rng } from './splat-files';
 
 export interface KsplatSectionSpec {
   /** Splats taken from the cloud, in order, after those of the sections before. */
@@ -320,4 +321,28 @@ export function writeKsplat(cloud: SplatCloud, options: KsplatWriteOptions): Wri
   });
 
   return { bytes, order, shRange: { min: shMin, max: shMax }, sectionStarts, sectionParts };
+}
+
+/**
+ * A degree-3 cloud built to exercise the quantisers: a dense cluster (full
+ * buckets) plus scattered splats (partially filled ones), scales from e^-12
+ * (float16 subnormals) to e^1 and a few zeros, unnormalised quaternions,
+ * colours beyond [0, 1] (clamped by the 8-bit colour) and SH in [-1, 1].
+ */
+export function syntheticCloud(count: number, seed: number): SplatCloud {
+  const next = rng(seed);
+  const cloud = allocateSplatCloud(count, 3);
+  for (let i = 0; i < count; i++) {
+    const clustered = i % 3 !== 0;
+    for (let a = 0; a < 3; a++) {
+      cloud.positions[3 * i + a] = clustered ? 1 + next() * 1.5 : (next() - 0.5) * 40;
+      cloud.scales[3 * i + a] = i % 97 === 5 ? 0 : Math.exp(-12 + 13 * next());
+      cloud.dc[3 * i + a] = (next() - 0.5) * 5;
+    }
+    for (let k = 0; k < 4; k++) cloud.rotations[4 * i + k] = (next() - 0.5) * 3;
+    cloud.opacities[i] = next();
+  }
+  for (let j = 0; j < cloud.sh.length; j++) cloud.sh[j] = next() * 2 - 1;
+  cloud.bounds = computeBounds(cloud.positions, count);
+  return cloud;
 }
