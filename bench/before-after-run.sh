@@ -10,7 +10,7 @@
 # prepare builds bench-dist from the working tree and bench-dist/before from COMMIT (a git worktree
 # under /tmp), and fills bench-scenes/ with the two scenes (.ply.xz) and the Node kit, as
 # tile-frame-run.sh does. The run writes $OUT/before.jsonl and $OUT/after.jsonl (bench-frame's lines)
-# and run.log. Table: node bench/before-after-table.mjs $OUT/before.jsonl $OUT/after.jsonl
+# and run.log; FRAME_ARGS adds options to every bench-frame run (e.g. "--order centre-depth,per-pixel"). Table: node bench/before-after-table.mjs $OUT/before.jsonl $OUT/after.jsonl
 set -euo pipefail
 [ -f package.json ] || { echo "run from the project root" >&2; exit 2; }
 scenes=bench-scenes
@@ -59,7 +59,7 @@ frame() {
   [ $left -gt 20 ] || { say "no time left for $build: $*"; return 0; }
   local dist=bench-dist; [ "$build" = before ] && dist=bench-dist/before
   say "$build: $*"
-  timeout $left node $dist/bench-frame.mjs --bits 32 --runs "${RUNS:-20}" --max-warm-batches "${WARM:-8}" ${SIZE:-} "$@" 2>>"$log" | tee -a "$out/$build.jsonl" \
+  timeout $left node $dist/bench-frame.mjs --bits 32 --runs "${RUNS:-20}" --max-warm-batches "${WARM:-8}" ${SIZE:-} ${FRAME_ARGS:-} "$@" 2>>"$log" | tee -a "$out/$build.jsonl" \
     || say "bench-frame ($build) failed or ran out of time (run.log has its error): $*"
 }
 small_cams=$(cams 9k-outside 9k-inside)
