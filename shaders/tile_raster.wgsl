@@ -10,27 +10,27 @@
 // * background.
 //
 // Two orders (src/render/frame-renderer.ts, SplatOrder), one loop (main,
-// below). What an order does with the splats as they arrive is in a file
-// of its own, put after this one when the order's module is made
-// (src/render/tiles/tile-raster.ts):
+// below), written once. What an order does with the splats as they arrive
+// is in a file of its own, whose parts are put into main's `// {{name}}`
+// lines when the order's module is made (src/gpu/wgsl-splice.ts,
+// src/render/tiles/tile-raster.ts):
 // - tile_raster_centre_depth.wgsl: the centre-depth order, each splat
 //   blended as it arrives;
 // - tile_raster_per_pixel.wgsl: each pixel's own order, by the splat's
 //   depth along the pixel's ray (shaders/tile_ray_shape.wgsl), through a
 //   queue of the PIXEL_QUEUE nearest splats the pixel has met and not yet
 //   blended.
-// Each defines what main calls:
-//   order_start(px): what the pixel holds back, before the run;
-//   order_load(id, slot): what the batch holds of splat `id` besides its
-//     footprint (called by the invocation that loads it);
-//   order_arrive(px, held, j): batch splat j at the pixel;
-//   order_finish(px, held): after the run.
-// So each pipeline compiles its own order's loop, with no branch on the
-// order. Not one module with a constant to branch on: an entry point uses
-// every binding and workgroup array its code names, even in a branch a
-// constant rules out, so the centre-depth pipeline would bind ray_shapes
-// and hold the per-pixel arrays too (28 KiB of workgroup memory at its
-// batch of 256, past the 16 KiB every device gives).
+// The parts: start (what the pixel holds back, before the run), load
+// (what the batch holds of splat `id` besides its footprint, in the
+// invocation that loads it into slot `lid`), arrive (batch splat j at the
+// pixel) and finish (after the run). So each pipeline compiles its own
+// order's loop, with no branch on the order, and the per-pixel queue is
+// the entry point's own locals (wgsl-splice.ts says why that matters). Not
+// one module with a constant to branch on: an entry point uses every
+// binding and workgroup array its code names, even in a branch a constant
+// rules out, so the centre-depth pipeline would bind ray_shapes and hold
+// the per-pixel arrays too (28 KiB of workgroup memory at its batch of
+// 256, past the 16 KiB every device gives).
 //
 // A frame whose pairs did not fit (total > capacity) writes nothing: the
 // quads drew it just before (src/render/tiles/tile-renderer.ts), so no
@@ -167,22 +167,23 @@ fn main(
   }
   let run = tile_run(wid.xy);
   var px = start_pixel(wid.xy, local.xy);
-  var held = order_start(px);
+  // {{start}}
   for (var start = 0u; start < run.count; start += raster_batch) {
     if (tile_done(lid)) {
       break;
     }
     if (lid < raster_batch && start + lid < run.count) {
-      order_load(load_footprint(run, start + lid, lid), lid);
+      let id = load_footprint(run, start + lid, lid);
+      // {{load}}
     }
     workgroupBarrier();
     let batch = min(raster_batch, run.count - start);
     for (var j = 0u; j < batch && !px.done; j++) {
-      order_arrive(&px, &held, j);
+      // {{arrive}}
     }
     // The batch is read by all before the next one overwrites it.
     workgroupBarrier();
   }
-  order_finish(&px, &held);
+  // {{finish}}
   finish_pixel(px);
 }

@@ -14,6 +14,7 @@ import rangesSource from '../../../shaders/tile_ranges.wgsl?raw';
 import rasterSource from '../../../shaders/tile_raster.wgsl?raw';
 import centreDepthSource from '../../../shaders/tile_raster_centre_depth.wgsl?raw';
 import perPixelSource from '../../../shaders/tile_raster_per_pixel.wgsl?raw';
+import { spliceWgsl } from '../../gpu/wgsl-splice';
 import { createCheckedShaderModule } from '../../gpu/shader';
 import { unrollConstantLoops } from '../../gpu/wgsl-unroll';
 import { TILE_RANGES_SLOTS, TILE_RASTER_SLOTS } from '../frame-layouts';
@@ -62,11 +63,11 @@ interface Bound {
 
 const BOUND_GROUPS = 2;
 
-/** Each order's part of the raster's loop, put after the loop (shaders/tile_raster.wgsl's main calls it). */
+/** Each order's parts of the raster's loop, put into shaders/tile_raster.wgsl's main (src/gpu/wgsl-splice.ts). */
 const ORDER_SOURCE: Record<SplatOrder, string> = { 'centre-depth': centreDepthSource, 'per-pixel': perPixelSource };
 
 function rasterSourceFor(order: SplatOrder, format: TilePictureFormat, pixelQueue: number): string {
-  const raster = `${rasterSource}\n${ORDER_SOURCE[order]}`
+  const raster = spliceWgsl(rasterSource, ORDER_SOURCE[order])
     .replace('texture_storage_2d<PICTURE_FORMAT', `texture_storage_2d<${format}`)
     .replace(/const PIXEL_QUEUE: u32 = \d+u;/, `const PIXEL_QUEUE: u32 = ${pixelQueue}u;`);
   return [commonSource, recordsSource, stateSource, footprintSource, raster].join('\n');

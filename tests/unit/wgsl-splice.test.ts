@@ -1,0 +1,32 @@
+/** Parts of one WGSL file put into the marks of another (src/gpu/wgsl-splice.ts), as the tile raster's orders are. */
+import { expect, test } from 'vitest';
+import { spliceWgsl, wgslParts } from '../../src/gpu/wgsl-splice';
+import rasterSource from '../../shaders/tile_raster.wgsl?raw';
+import centreDepthSource from '../../shaders/tile_raster_centre_depth.wgsl?raw';
+import perPixelSource from '../../shaders/tile_raster_per_pixel.wgsl?raw';
+
+const BODY = ['fn main() {', '  var x = 1;', '  // {{start}}', '  loop {', '    // {{each}}', '  }', '}'].join('\n');
+
+test('puts each part at its mark, indented as the mark, and the declarations after the body', () => {
+  const parts = ['// what the parts share', 'fn helper() {}', '', '// {{start}}', 'var held = 0;', 'if (x > 0) {', '  held = x;', '}', '// {{each}}', 'held += 1;'].join('\n');
+  expect(spliceWgsl(BODY, parts)).toBe(
+    ['fn main() {', '  var x = 1;', '  var held = 0;', '  if (x > 0) {', '    held = x;', '  }', '  loop {', '    held += 1;', '  }', '}', '// what the parts share', 'fn helper() {}', ''].join('\n'),
+  );
+});
+
+test('an empty part leaves its mark empty; a part the body has no mark for, or a mark without its part, is an error', () => {
+  expect(spliceWgsl(BODY, '// {{start}}\n// {{each}}\nx += 1;')).toBe(['fn main() {', '  var x = 1;', '', '  loop {', '    x += 1;', '  }', '}', '', ''].join('\n'));
+  expect(() => spliceWgsl(BODY, '// {{start}}\n// {{each}}\n// {{after}}\nx = 2;')).toThrow('the body has no mark for the part {{after}}');
+  expect(() => spliceWgsl(BODY, '// {{start}}')).toThrow('no part {{each}} for the mark in the body');
+  expect(() => wgslParts('// {{start}}\n// {{start}}')).toThrow('the part {{start}} is given twice');
+});
+
+test("the raster's two orders fill the same marks of its one loop, and only the per-pixel order holds a queue and reads ray shapes", () => {
+  const centre = spliceWgsl(rasterSource, centreDepthSource);
+  const perPixel = spliceWgsl(rasterSource, perPixelSource);
+  for (const source of [centre, perPixel]) expect(source).not.toMatch(/^\s*\/\/ \{\{\w+\}\}\s*$/m);
+  expect(centre).not.toMatch(/queue_depth|ray_shapes\[/);
+  expect(perPixel).toMatch(/var queue_depth: array<f32, PIXEL_QUEUE>;/);
+  expect(perPixel).toMatch(/batch_axis_0\[lid\] = ray_shapes\[4u \* id\];/);
+  expect(perPixel.match(/@compute/g)).toHaveLength(1);
+});
