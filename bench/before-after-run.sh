@@ -18,15 +18,11 @@ cameras=docs/results/2026-11-26-h100-tiles/cameras
 small=inria_kacytran_iter7000_9k_sh3
 large=inria_karangkidul_150k_sh3_decoded
 
+source bench/gpu-run.sh
+
 if [ "${1:-}" = prepare ]; then
   commit=${2:?name the commit to compare with}
-  shared=${SHARED:-../shared}
-  mkdir -p $scenes
-  for s in $small $large; do
-    [ -f $scenes/$s.ply.xz ] || xz -T2 -6 -c $shared/scenes/$s.ply > $scenes/$s.ply.xz
-  done
-  [ -d .devkit ] || bash $shared/device/make-kit.sh
-  [ -f $scenes/devkit.tar.xz ] || tar -cf - .devkit | xz -T2 -6 > $scenes/devkit.tar.xz
+  pack_scenes_and_kit $small $large
   npm run bench:build
   before=$(mktemp -d /tmp/before-XXXX)
   git worktree add -q --detach "$before" "$commit"
@@ -38,19 +34,8 @@ if [ "${1:-}" = prepare ]; then
   exit 0
 fi
 
-out=${OUT:?set OUT to the folder the results go to}
-mkdir -p "$out"
-log=$out/run.log
-say() { echo "[$(date -u +%T)] $*" | tee -a "$log" >&2; }
-if [ -z "${VK_ICD_FILENAMES:-}" ]; then
-  [ -d .devkit ] || tar -xJf $scenes/devkit.tar.xz
-  source .devkit/setup.sh
-fi
 work=/tmp/before-after-run
-mkdir -p $work
-for s in $small $large; do
-  [ -f $work/$s.ply ] || xz -dc $scenes/$s.ply.xz > $work/$s.ply
-done
+start_run $small $large
 cams() { local c= ; for n in "$@"; do c=$c${c:+,}$cameras/$n.json; done; echo $c; }
 limit=${LIMIT:-570}
 frame() {

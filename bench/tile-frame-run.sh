@@ -33,15 +33,11 @@ cameras=docs/results/2026-11-26-h100-tiles/cameras
 small=inria_kacytran_iter7000_9k_sh3
 large=inria_karangkidul_150k_sh3_decoded
 
+source bench/gpu-run.sh
+
 if [ "${1:-}" = prepare ]; then
-  shared=${SHARED:-../shared}
-  mkdir -p $scenes
-  for s in $small $large; do
-    [ -f $scenes/$s.ply.xz ] || xz -T2 -6 -c $shared/scenes/$s.ply > $scenes/$s.ply.xz
-  done
-  rm -rf $scenes/inria-ref && cp -r $shared/device/inria-ref $scenes/inria-ref && chmod -R u+w $scenes/inria-ref
-  [ -d .devkit ] || bash $shared/device/make-kit.sh
-  tar -cf - .devkit | xz -T2 -6 > $scenes/devkit.tar.xz
+  pack_scenes_and_kit $small $large
+  rm -rf $scenes/inria-ref && cp -r ${SHARED:-../shared}/device/inria-ref $scenes/inria-ref && chmod -R u+w $scenes/inria-ref
   npm run bench:build
   # What travels: the tracked and untracked-not-ignored files, and the two carried folders.
   tree=$(git ls-files -z --cached --others --exclude-standard | xargs -0 du -cb 2>/dev/null | awk '/\ttotal$/ { n += $1 } END { print n }')
@@ -50,20 +46,9 @@ if [ "${1:-}" = prepare ]; then
   exit 0
 fi
 
-out=${OUT:?set OUT to the folder the results go to}
-mkdir -p "$out"
-log=$out/run.log
-say() { echo "[$(date -u +%T)] $*" | tee -a "$log" >&2; }
-# The Node kit, unless a Vulkan driver was named (SwiftShader).
-if [ -z "${VK_ICD_FILENAMES:-}" ]; then
-  [ -d .devkit ] || tar -xJf $scenes/devkit.tar.xz
-  source .devkit/setup.sh
-fi
 work=/tmp/tile-frame-run
+start_run $small $large
 mkdir -p $work/cameras
-for s in $small $large; do
-  [ -f $work/$s.ply ] || xz -dc $scenes/$s.ply.xz > $work/$s.ply
-done
 cp $cameras/*.json $work/cameras/
 
 # Within a device command's 10 minutes: the parts most wanted first (the cameras, then the INRIA times
