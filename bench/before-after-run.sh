@@ -12,12 +12,7 @@
 # tile-frame-run.sh does. The run writes $OUT/before.jsonl and $OUT/after.jsonl (bench-frame's lines)
 # and run.log; FRAME_ARGS adds options to every bench-frame run (e.g. "--order centre-depth,per-pixel"). Table: node bench/before-after-table.mjs $OUT/before.jsonl $OUT/after.jsonl
 set -euo pipefail
-[ -f package.json ] || { echo "run from the project root" >&2; exit 2; }
-scenes=bench-scenes
-cameras=docs/results/2026-11-26-h100-tiles/cameras
-small=inria_kacytran_iter7000_9k_sh3
-large=inria_karangkidul_150k_sh3_decoded
-
+[ -f bench/gpu-run.sh ] || { echo "run from the project root" >&2; exit 2; }
 source bench/gpu-run.sh
 
 if [ "${1:-}" = prepare ]; then

@@ -1,5 +1,10 @@
 # What the GPU machine's benchmark runs share (sourced by tile-frame-run.sh and before-after-run.sh,
-# from the project root, with $scenes naming the carried folder of scenes and the Node kit).
+# from the project root): the carried folder of scenes and the Node kit, the tile renderer's camera
+# files and their two scenes, how the scenes and the kit are packed here and unpacked there.
+scenes=bench-scenes
+cameras=docs/results/2026-11-26-h100-tiles/cameras
+small=inria_kacytran_iter7000_9k_sh3
+large=inria_karangkidul_150k_sh3_decoded
 
 # Development machine: the scenes named (from ../shared/scenes, or $SHARED/scenes) compressed into
 # $scenes, and the Node kit (../shared/device/make-kit.sh's .devkit) as a tar.xz: the working tree

@@ -27,12 +27,7 @@
 #     RUNS=1 WARM=1 REPLICA=inria_kacytran_iter7000_9k_sh3 COPIES=2 REPLICA_RUNS=1 REPLICA_WARM=1 INRIA=0 LIMIT=3600 \
 #     bash bench/tile-frame-run.sh
 set -euo pipefail
-[ -f package.json ] || { echo "run from the project root" >&2; exit 2; }
-scenes=bench-scenes
-cameras=docs/results/2026-11-26-h100-tiles/cameras
-small=inria_kacytran_iter7000_9k_sh3
-large=inria_karangkidul_150k_sh3_decoded
-
+[ -f bench/gpu-run.sh ] || { echo "run from the project root" >&2; exit 2; }
 source bench/gpu-run.sh
 
 if [ "${1:-}" = prepare ]; then
