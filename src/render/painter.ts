@@ -13,7 +13,8 @@ import type { GpuSplats } from '../scene/gpu-splats';
 import type { FrameRenderer } from './frame-renderer';
 import type { FrameParameters } from './frame-uniforms';
 import type { GpuCount } from './splat-projector';
-import type { SplatDrawTarget } from './splat-renderer';
+import type { SplatDraw, SplatDrawTarget } from './splat-renderer';
+import { unbound } from '../gpu/unbound';
 
 /** An order a painter can draw: entries of `order` name splats (their projected records). */
 export interface OrderedSplats {
@@ -78,4 +79,23 @@ export interface Painter {
   /** What it learnt of the last frame it painted, after that frame's submit (null: it painted none since, or keeps nothing to read). */
   readStatistics(): Promise<PaintStatistics> | null;
   destroy(): void;
+}
+
+/** A draw record for a painter to reuse every frame (drawOf fills it). */
+export function reusedDraw(): SplatDraw {
+  return { records: unbound<GPUBuffer>(), order: unbound<GPUBuffer>(), count: 0 };
+}
+
+/**
+ * `draw` (reused) set to draw `ordered`'s entries of `records`, or null when
+ * there is nothing to draw. Quads draw from the indirect draw's vertex
+ * count where the order's count is on the GPU ('vertices'); the tile
+ * renderer bins the order's entry count ('entries').
+ */
+export function drawOf(draw: SplatDraw, records: GPUBuffer | null, ordered: OrderedSplats | null, count: 'vertices' | 'entries'): SplatDraw | null {
+  if (!ordered || !records) return null;
+  draw.records = records;
+  draw.order = ordered.order;
+  draw.count = count === 'vertices' ? (ordered.drawArgs ?? ordered.count) : ordered.count;
+  return draw;
 }

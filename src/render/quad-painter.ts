@@ -8,23 +8,10 @@
  * quads: this painter is made with the frame and never fails. DOM-free.
  */
 import { AccumulationTargets, type Accumulation } from './accumulation-target';
-import type { OrderedSplats, PaintJob, Painter, PaintStatistics } from './painter';
+import { drawOf, reusedDraw, type PaintJob, type Painter, type PaintStatistics } from './painter';
 import type { SplatDraw, SplatDrawTarget, SplatRenderer } from './splat-renderer';
 import type { SplatResolve } from './splat-resolve';
-
-/** A quad draw of `ordered` (reused): from the indirect draw's vertex count where the order's count is on the GPU. */
-export function quadDrawOf(draw: SplatDraw, records: GPUBuffer | null, ordered: OrderedSplats | null): SplatDraw | null {
-  if (!ordered || !records) return null;
-  draw.records = records;
-  draw.order = ordered.order;
-  draw.count = ordered.drawArgs ?? ordered.count;
-  return draw;
-}
-
-function emptyDraw(): SplatDraw {
-  const none = null as unknown as GPUBuffer;
-  return { records: none, order: none, count: 0 };
-}
+import { unbound } from '../gpu/unbound';
 
 export class QuadPainter implements Painter {
   readonly renderer = 'quads';
@@ -33,8 +20,8 @@ export class QuadPainter implements Painter {
   /** The float targets (null for 'direct'). */
   private readonly targets: AccumulationTargets | null;
   // Reused every frame: nothing is allocated per frame.
-  private readonly draws: [SplatDraw, SplatDraw] = [emptyDraw(), emptyDraw()];
-  private readonly accumulation: SplatDrawTarget = { view: null as unknown as GPUTextureView, background: [0, 0, 0] };
+  private readonly draws: [SplatDraw, SplatDraw] = [reusedDraw(), reusedDraw()];
+  private readonly accumulation: SplatDrawTarget = { view: unbound<GPUTextureView>(), background: [0, 0, 0] };
 
   constructor(
     device: GPUDevice,
@@ -62,7 +49,7 @@ export class QuadPainter implements Painter {
   /** One render span: the picture blended (straight into the target, or into the float target and resolved); with a second picture, both and their heat map as the resolve. */
   paint(job: PaintJob): void {
     const { encoder, target, records, timing } = job;
-    const draw = quadDrawOf(this.draws[0], records, job.picture.order);
+    const draw = drawOf(this.draws[0], records, job.picture.order, 'vertices');
     const targets = this.targets;
     if (!targets) {
       this.quads.encode(encoder, target, draw, timing?.whole);
@@ -79,7 +66,7 @@ export class QuadPainter implements Painter {
     }
     const picture = accumulation.view;
     accumulation.view = targets.view(1, width, height);
-    this.quads.encode(encoder, accumulation, quadDrawOf(this.draws[1], records, job.second.order), undefined);
+    this.quads.encode(encoder, accumulation, drawOf(this.draws[1], records, job.second.order, 'vertices'), undefined);
     this.resolve.encodeDifference(encoder, picture, accumulation.view, target.view, width * height, timing?.span.last);
   }
 

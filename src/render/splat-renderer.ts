@@ -21,6 +21,7 @@ import { setTimestampWrites } from '../gpu/pass-timer';
 import { createCheckedShaderModule } from '../gpu/shader';
 import { QUAD_VERTICES, RENDER_SLOTS } from './frame-layouts';
 import type { GpuCount } from './splat-projector';
+import { unbound } from '../gpu/unbound';
 
 /** Options of SplatRenderer.create. */
 export interface SplatRendererOptions {
@@ -60,7 +61,7 @@ export class SplatRenderer {
   private readonly bound: BoundDraw[] = [];
   // Reused every frame (nothing allocated per frame); the view is set per frame.
   private readonly attachment: GPURenderPassColorAttachment = {
-    view: null as unknown as GPUTextureView,
+    view: unbound<GPUTextureView>(),
     clearValue: { r: 0, g: 0, b: 0, a: 1 },
     loadOp: 'clear',
     storeOp: 'store',

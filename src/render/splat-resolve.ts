@@ -13,6 +13,7 @@ import { setTimestampWrites } from '../gpu/pass-timer';
 import { createCheckedShaderModule } from '../gpu/shader';
 import { DIFFERENCE_STATS, RESOLVE_SLOTS, TILE_STATE } from './frame-layouts';
 import type { SplatDraw, SplatRenderer } from './splat-renderer';
+import { unbound } from '../gpu/unbound';
 
 /** What the difference view measured, in 8-bit levels of the resolved picture. */
 export interface DifferenceMeasure {
@@ -46,7 +47,7 @@ export class SplatResolve {
   private boundDifference: BoundViews | null = null;
   private boundTiles: { picture: GPUTextureView; state: GPUBuffer; group: GPUBindGroup } | null = null;
   private readonly attachment: GPURenderPassColorAttachment = {
-    view: null as unknown as GPUTextureView,
+    view: unbound<GPUTextureView>(),
     loadOp: 'clear',
     clearValue: { r: 0, g: 0, b: 0, a: 1 },
     storeOp: 'store',

@@ -35,6 +35,7 @@ import type { GpuSplats } from '../../scene/gpu-splats';
 import type { DrawOrder, OrderFrame, OrderedSplats } from './order/draw-order';
 import { GpuSortOrder } from './order/gpu-sort-order';
 import { FrozenOrder } from './order/frozen-order';
+import { unbound } from '../../gpu/unbound';
 
 export type FramePass = 'project' | 'sort' | 'render';
 export type FrameTimings = Record<FramePass, number | null>;
@@ -90,10 +91,10 @@ export class SplatFrame {
   /** The order drawn last, drawn again while the order is frozen. */
   readonly frozen: FrozenOrder;
   private readonly orderFrame: OrderFrame = {
-    encoder: null as unknown as GPUCommandEncoder,
+    encoder: unbound<GPUCommandEncoder>(),
     keyBits: 32,
-    visibleCount: null as unknown as OrderFrame['visibleCount'],
-    drawArgs: null as unknown as OrderFrame['drawArgs'],
+    visibleCount: unbound<OrderFrame['visibleCount']>(),
+    drawArgs: unbound<OrderFrame['drawArgs']>(),
     capacity: 0,
   };
   /** Passes that ran in the last timed frame. */
@@ -139,8 +140,8 @@ export class SplatFrame {
     this.timer = new GpuPassTimer(device, FRAME_PASSES, 'SplatFrame.timer');
     this.frozen = new FrozenOrder(device);
     this.painter = painters.quads;
-    const none = null as unknown as GPUCommandEncoder;
-    this.job = { encoder: none, parameters: null as unknown as FrameParameters, target: null as unknown as SplatDrawTarget, records: null, picture: { order: null, perPixel: null }, second: null, timing: undefined };
+    const none = unbound<GPUCommandEncoder>();
+    this.job = { encoder: none, parameters: unbound<FrameParameters>(), target: unbound<SplatDrawTarget>(), records: null, picture: { order: null, perPixel: null }, second: null, timing: undefined };
   }
 
   /** Which renderer drew the last frame. */

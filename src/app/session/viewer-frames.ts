@@ -18,11 +18,12 @@ import { FRAME_RENDERERS } from '../../render/frame-renderer';
 import type { WorldSession } from '../world/world-session';
 import { screenFilterFor, type SceneAntiAliasing } from '../../scene/anti-aliasing';
 import { AUTO_MAX_FRAMES } from '../frame/renderer-policy';
+import { unbound } from '../../gpu/unbound';
 
 export class ViewerFrames {
   /** The camera and look of the last frame drawn (a pick reads the view it showed): written here alone. */
   readonly last: FrameCamera = { view: mat4.create(), projection: mat4.create(), eye: vec3.create(), fovY: 1, width: 1, height: 1, shDegree: 0, splatScale: 1 };
-  private readonly target = { view: null as unknown as GPUTextureView, background: [0, 0, 0] as [number, number, number] };
+  private readonly target = { view: unbound<GPUTextureView>(), background: [0, 0, 0] as [number, number, number] };
   private readyPending = false;
   private cpuErrorShown = false;
   private differenceErrorShown = false;

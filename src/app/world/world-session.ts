@@ -17,6 +17,7 @@ import { PROJECTED_SPLAT } from '../../render/frame-layouts';
 import type { ShDegree, SplatCloud } from '../../scene/splat-cloud';
 import type { LodIndex } from '../../io/lod/lod-meta';
 import type { FrameSource } from '../frame/frame-source';
+import { unbound } from '../../gpu/unbound';
 
 /** What the session needs of a world's files (src/io/lod/world-files.ts gives it). */
 export interface WorldChunks {
@@ -293,7 +294,7 @@ export class WorldSession implements FrameSource {
       // The run records are kept from choice to choice, and rewritten.
       const runs = this.runs;
       const n = choice.draw.length;
-      for (let i = runs.length; i < n; i++) runs.push({ chunk: null as unknown as PooledChunk, offset: 0, count: 0 });
+      for (let i = runs.length; i < n; i++) runs.push({ chunk: unbound<PooledChunk>(), offset: 0, count: 0 });
       for (let i = 0; i < n; i++) {
         const { run } = choice.draw[i]!;
         const r = runs[i]!;

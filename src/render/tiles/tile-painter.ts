@@ -14,20 +14,16 @@
  */
 import type { TimestampSpan } from '../../gpu/pass-timer';
 import { AccumulationTargets, type Accumulation } from '../accumulation-target';
-import type { OrderedSplats, PaintedPicture, PaintJob, Painter } from '../painter';
+import { drawOf, reusedDraw, type PaintedPicture, type PaintJob, type Painter } from '../painter';
 import { SplatRenderer, type SplatDraw } from '../splat-renderer';
 import type { SplatResolve } from '../splat-resolve';
 import { tilePictureUsage, TileRenderer, type TileDrawTarget, type TileFallback, type TilePairCounts, type TilePictureFormat, type TileRendererOptions } from './tile-renderer';
+import { unbound } from '../../gpu/unbound';
 
 /** The picture format the tile renderer writes for an accumulation: the same where it is a storage format, else 8 or 16 bits. */
 export function tilePictureFormat(accumulation: Accumulation): TilePictureFormat {
   if (accumulation === 'direct') return 'rgba8unorm';
   return accumulation === 'rgba32float' ? 'rgba32float' : 'rgba16float';
-}
-
-function emptyDraw(): SplatDraw {
-  const none = null as unknown as GPUBuffer;
-  return { records: none, order: none, count: 0 };
 }
 
 export class TilePainter implements Painter {
@@ -39,8 +35,8 @@ export class TilePainter implements Painter {
   private madeError: string | null = null;
   private readonly tileTargets: AccumulationTargets;
   // Reused every frame: nothing is allocated per frame.
-  private readonly tileTarget: TileDrawTarget = { picture: null as unknown as GPUTextureView, width: 0, height: 0, background: [0, 0, 0] };
-  private readonly draws: [SplatDraw, SplatDraw] = [emptyDraw(), emptyDraw()];
+  private readonly tileTarget: TileDrawTarget = { picture: unbound<GPUTextureView>(), width: 0, height: 0, background: [0, 0, 0] };
+  private readonly draws: [SplatDraw, SplatDraw] = [reusedDraw(), reusedDraw()];
   /** Quads into the output format: they draw a tile frame whose pairs did not fit, in the resolve pass. */
   private outputQuads: SplatRenderer | null = null;
   private painted = false;
@@ -123,7 +119,7 @@ export class TilePainter implements Painter {
   /** One picture into the tile target set up by paint (its slot's count and fallback are its own). */
   private encodePicture(job: PaintJob, picture: PaintedPicture, slot: 0 | 1, beginning: TimestampSpan['first'] | undefined): TileFallback | null {
     this.tileTarget.perPixelScene = picture.perPixel;
-    return this.tiles!.encode(job.encoder, this.tileTarget, tileDrawOf(this.draws[slot], job.records, picture.order), picture.order?.maxCount ?? 0, slot, beginning);
+    return this.tiles!.encode(job.encoder, this.tileTarget, drawOf(this.draws[slot], job.records, picture.order, 'entries'), picture.order?.maxCount ?? 0, slot, beginning);
   }
 
   /** The tile pairs of the last frame it painted, once the GPU ran it (`overflowed`: draw that frame again). */
@@ -137,13 +133,4 @@ export class TilePainter implements Painter {
     this.tileTargets.destroy();
     this.tiles?.destroy();
   }
-}
-
-/** A tile draw of `ordered` (reused): the tile renderer bins the order's entry count. */
-function tileDrawOf(draw: SplatDraw, records: GPUBuffer | null, ordered: OrderedSplats | null): SplatDraw | null {
-  if (!ordered || !records) return null;
-  draw.records = records;
-  draw.order = ordered.order;
-  draw.count = ordered.count;
-  return draw;
 }

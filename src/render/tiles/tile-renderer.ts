@@ -45,6 +45,7 @@ import { DEFAULT_PIXEL_QUEUE, TILE_SIZE, TileRaster, type RasterBuffers, type Ti
 import { TileRayShapes, type RayShapeBuffers } from './tile-ray-shapes';
 import type { GpuSplats } from '../../scene/gpu-splats';
 import { INITIAL_PAIRS, TilePairBudget, type TilePairCounts } from './tile-pairs';
+import { unbound } from '../../gpu/unbound';
 
 export type { TilePairCounts } from './tile-pairs';
 export type { TilePictureFormat } from './tile-raster';
@@ -90,7 +91,7 @@ export interface TileFallback {
 }
 
 function fallbackOf(): TileFallback {
-  const state = null as unknown as GPUBuffer;
+  const state = unbound<GPUBuffer>();
   return { state, draw: { records: state, order: state, count: { buffer: state, offset: TILE_STATE.offset('fallback_vertices') } } };
 }
 
@@ -130,8 +131,8 @@ export class TileRenderer {
 
   /** Per draw slot, reused every frame. */
   private readonly fallback: [TileFallback, TileFallback] = [fallbackOf(), fallbackOf()];
-  private readonly sortOptions = { countBuffer: { buffer: null as unknown as GPUBuffer, offset: TILE_STATE.offset('pairs') }, keyBits: 1, timestampWrites: undefined as GPUComputePassTimestampWrites | undefined };
-  private readonly clearAttachment: GPURenderPassColorAttachment = { view: null as unknown as GPUTextureView, clearValue: { r: 0, g: 0, b: 0, a: 1 }, loadOp: 'clear', storeOp: 'store' };
+  private readonly sortOptions = { countBuffer: { buffer: unbound<GPUBuffer>(), offset: TILE_STATE.offset('pairs') }, keyBits: 1, timestampWrites: undefined as GPUComputePassTimestampWrites | undefined };
+  private readonly clearAttachment: GPURenderPassColorAttachment = { view: unbound<GPUTextureView>(), clearValue: { r: 0, g: 0, b: 0, a: 1 }, loadOp: 'clear', storeOp: 'store' };
 
   static async create(device: GPUDevice, frame: GPUBuffer, format: TilePictureFormat, options: TileRendererOptions = {}): Promise<TileRenderer> {
     const limit = Math.min(maxTilePairs(device), options.maxPairs ?? Infinity);

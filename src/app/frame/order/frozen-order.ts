@@ -13,6 +13,7 @@
  */
 import type { DrawOrder, OrderFrame, OrderedSplats } from './draw-order';
 import type { GpuCount } from '../../../render/splat-projector';
+import { unbound } from '../../../gpu/unbound';
 
 /** drawIndirect's four u32 arguments. */
 const DRAW_ARGS_BYTES = 16;
@@ -22,7 +23,7 @@ const KEPT_COUNTS_BYTES = 32;
 export class FrozenOrder implements DrawOrder {
   /** The order drawn last (null before one, or after a scene change); `kept` is its storage. */
   private last: OrderedSplats | null = null;
-  private readonly kept: OrderedSplats = { order: null as unknown as GPUBuffer, count: 0, drawArgs: null, maxCount: 0 };
+  private readonly kept: OrderedSplats = { order: unbound<GPUBuffer>(), count: 0, drawArgs: null, maxCount: 0 };
   /**
    * The kept copies of a GPU count. Read as indirect arguments by the draw,
    * as a storage count by the projector's passes, and copied into the

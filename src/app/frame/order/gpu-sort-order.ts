@@ -6,13 +6,14 @@
 import { GpuRadixSort, type SortEncodeOptions } from '../../../sort/gpu-radix-sort';
 import type { DrawOrder, OrderFrame, OrderedSplats } from './draw-order';
 import { setTimestampWrites } from '../../../gpu/pass-timer';
+import { unbound } from '../../../gpu/unbound';
 
 export class GpuSortOrder implements DrawOrder {
   /** Reused every frame (nothing allocated per frame). */
   private readonly sortOptions: SortEncodeOptions = { keyBits: 32 };
-  private readonly countBuffer = { buffer: null as unknown as GPUBuffer, offset: 0 };
-  private readonly pairs = { keys: null as unknown as GPUBuffer, values: null as unknown as GPUBuffer };
-  private readonly drawn: OrderedSplats = { order: null as unknown as GPUBuffer, count: 0, drawArgs: null, maxCount: 0 };
+  private readonly countBuffer = { buffer: unbound<GPUBuffer>(), offset: 0 };
+  private readonly pairs = { keys: unbound<GPUBuffer>(), values: unbound<GPUBuffer>() };
+  private readonly drawn: OrderedSplats = { order: unbound<GPUBuffer>(), count: 0, drawArgs: null, maxCount: 0 };
 
   static async create(device: GPUDevice): Promise<GpuSortOrder> {
     return new GpuSortOrder(await GpuRadixSort.create(device, { capacity: 1024, label: 'GpuSortOrder.sort' }));

@@ -4,11 +4,12 @@
  * the projector marks the culled ones and the renderer skips them.
  */
 import type { DrawOrder, OrderedSplats } from './draw-order';
+import { unbound } from '../../../gpu/unbound';
 
 export class UploadedOrder implements DrawOrder {
   private buffer: GPUBuffer | null = null;
   private count = 0;
-  private readonly drawn: OrderedSplats = { order: null as unknown as GPUBuffer, count: 0, drawArgs: null, maxCount: 0 };
+  private readonly drawn: OrderedSplats = { order: unbound<GPUBuffer>(), count: 0, drawArgs: null, maxCount: 0 };
 
   constructor(private readonly device: GPUDevice) {}
 
