@@ -9,7 +9,7 @@ import { totalmem } from 'node:os';
 import { createNodeGpuContext } from '../gpu/node-gpu';
 import type { GpuContext } from '../gpu/device';
 import { loadSceneFile, nodeFileSource } from '../io/node-scene-source';
-import { isWorldIndexName } from '../io/lod/world-files';
+import { isWorldIndexName } from '../io/lod/world-name';
 import { worldOfSource } from './world/world-opening';
 import type { LoadLimits } from '../io/load-limits';
 import { deviceLoadLimits } from '../render/renderer-limits';

@@ -9,7 +9,7 @@ import { formatWithCompanionsFor, mainFileOf } from './formats/detect';
 import { SPLAT_FORMATS } from './formats/index';
 import { OPEN_TOGETHER_TEXT } from './formats/scene-files';
 import { SplatLimitError } from './load-limits';
-import { isWorldIndexName } from './lod/world-files';
+import { isWorldIndexName } from './lod/world-name';
 import { lastPathSegment } from './path-name';
 import { readBounded, type SceneSource, type SourceBytes } from './scene-source';
 import { checkSceneUrl } from './scene-url';

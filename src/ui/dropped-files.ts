@@ -6,7 +6,7 @@
  * webkitGetAsEntry) without recursion, and stops at MAX_FOLDER_FILES.
  */
 import { SplatLimitError } from '../io/load-limits';
-import { isWorldIndexName } from '../io/lod/world-files';
+import { isWorldIndexName } from '../io/lod/world-name';
 import type { SceneSource } from '../io/scene-source';
 import { folderSource, MAX_FOLDER_FILES, type FolderEntry } from '../io/web-scene-sources';
 

@@ -4,7 +4,7 @@
  * frames. The render command and the benchmarks read them on their own
  * thread (world-opening.ts).
  */
-import { isWorldIndexName } from '../../io/lod/world-files';
+import { isWorldIndexName } from '../../io/lod/world-name';
 import type { FolderEntry } from '../../io/web-scene-sources';
 import { openWorldInWorkers } from '../../io/world-worker-client';
 import type { WorldOpening } from './world-opening';

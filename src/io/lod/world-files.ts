@@ -13,8 +13,8 @@
  */
 import type { SplatCloud } from '../../scene/splat-cloud';
 import { SplatFormatError } from '../format-error';
-import { DEFAULT_LOAD_LIMITS, SplatLimitError, type LoadLimits } from '../load-limits';
 import { lastPathSegment } from '../path-name';
+import { DEFAULT_LOAD_LIMITS, SplatLimitError, type LoadLimits } from '../load-limits';
 import { readBounded, type SceneSource } from '../scene-source';
 import { decodeSog } from '../sog/decode';
 import { parseSogMeta, SOG_META_MAX_BYTES } from '../sog/meta';
@@ -43,11 +43,6 @@ export interface OpenWorldOptions {
   /** What one chunk may cost (default DEFAULT_LOAD_LIMITS): each is decoded as one scene under them. */
   limits?: LoadLimits;
   signal?: AbortSignal;
-}
-
-/** Whether `name` (a file name, path or URL) names a world's index: its last segment is lod-meta.json, in any letter case. */
-export function isWorldIndexName(name: string): boolean {
-  return lastPathSegment(name).toLowerCase() === 'lod-meta.json';
 }
 
 /** Reads a world's index through `source` (its main file) and checks it; the chunks are read later, one by one. */

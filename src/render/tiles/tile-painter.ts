@@ -17,8 +17,14 @@ import { AccumulationTargets, type Accumulation } from '../accumulation-target';
 import { drawOf, reusedDraw, type PaintedPicture, type PaintJob, type Painter } from '../painter';
 import { SplatRenderer, type SplatDraw } from '../splat-renderer';
 import type { SplatResolve } from '../splat-resolve';
-import { tilePictureUsage, TileRenderer, type TileDrawTarget, type TileFallback, type TilePairCounts, type TilePictureFormat, type TileRendererOptions } from './tile-renderer';
+// Types only: the tile renderer itself (its shaders, binning and pair sort) is a chunk of its own, loaded by prepare.
+import type { TileDrawTarget, TileFallback, TilePairCounts, TilePictureFormat, TileRenderer, TileRendererOptions } from './tile-renderer';
 import { unbound } from '../../gpu/unbound';
+
+/** Texture usage a tile picture needs (a function: the WebGPU globals exist only once a device does, in Node). */
+export function tilePictureUsage(): GPUTextureUsageFlags {
+  return GPUTextureUsage.STORAGE_BINDING | GPUTextureUsage.RENDER_ATTACHMENT | GPUTextureUsage.TEXTURE_BINDING;
+}
 
 /** The picture format the tile renderer writes for an accumulation: the same where it is a storage format, else 8 or 16 bits. */
 export function tilePictureFormat(accumulation: Accumulation): TilePictureFormat {
@@ -58,7 +64,7 @@ export class TilePainter implements Painter {
   /** Makes the tile renderer (its shaders and pair sort), and with `perPixel` its per-pixel raster. */
   prepare(perPixel = false): Promise<void> {
     this.made ??= Promise.all([
-      TileRenderer.create(this.device, this.uniforms, tilePictureFormat(this.accumulation), this.options),
+      import('./tile-renderer').then(({ TileRenderer }) => TileRenderer.create(this.device, this.uniforms, tilePictureFormat(this.accumulation), this.options)),
       this.accumulation === 'direct' ? this.quads : SplatRenderer.create(this.device, this.uniforms, this.format),
     ]).then(([tiles, outputQuads]) => {
       this.outputQuads = outputQuads;

@@ -98,11 +98,6 @@ function fallbackOf(): TileFallback {
 /** Which of the frame's draws this is: the difference view bins two orders in one encoder, each from its own count slot. */
 export type TileDrawSlot = 0 | 1;
 
-/** Texture usage a tile picture needs (a function: the WebGPU globals exist only once a device does, in Node). */
-export function tilePictureUsage(): GPUTextureUsageFlags {
-  return GPUTextureUsage.STORAGE_BINDING | GPUTextureUsage.RENDER_ATTACHMENT | GPUTextureUsage.TEXTURE_BINDING;
-}
-
 export class TileRenderer {
   private state: GPUBuffer | null = null;
   private entryPairs: GPUBuffer | null = null;
