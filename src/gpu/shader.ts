@@ -1,9 +1,21 @@
 /**
  * Shader module creation that fails loudly: compilation errors are reported
  * with the line they point at, instead of surfacing later as an invalid
- * pipeline with no context.
+ * pipeline with no context. One module per device for each source: every
+ * asker of the same source gets the first one's (its label), so that their
+ * pipelines are one too (pipeline-cache.ts).
  */
-export async function createCheckedShaderModule(device: GPUDevice, label: string, code: string): Promise<GPUShaderModule> {
+export function createCheckedShaderModule(device: GPUDevice, label: string, code: string): Promise<GPUShaderModule> {
+  let sources = modules.get(device);
+  if (!sources) modules.set(device, (sources = new Map()));
+  let module = sources.get(code);
+  if (!module) sources.set(code, (module = checkedShaderModule(device, label, code)));
+  return module;
+}
+
+const modules = new WeakMap<GPUDevice, Map<string, Promise<GPUShaderModule>>>();
+
+async function checkedShaderModule(device: GPUDevice, label: string, code: string): Promise<GPUShaderModule> {
   const module = device.createShaderModule({ label, code });
   const info = await module.getCompilationInfo();
   const errors = info.messages.filter((m) => m.type === 'error');

@@ -11,6 +11,7 @@ import errorSource from '../../shaders/order_error.wgsl?raw';
 import { createCheckedShaderModule } from '../gpu/shader';
 import { ORDER_ERROR, ORDER_ERROR_SLOTS } from './frame-layouts';
 import type { GpuCount } from './splat-projector';
+import { computePipeline } from '../gpu/pipeline-cache';
 
 export interface OrderErrorMeasure {
   /** Adjacent pairs of the order whose splats were both kept this frame. */
@@ -40,7 +41,7 @@ export class OrderErrorPass {
 
   static async create(device: GPUDevice): Promise<OrderErrorPass> {
     const module = await createCheckedShaderModule(device, 'OrderErrorPass', `${commonSource}\n${recordsSource}\n${dispatchSource}\n${errorSource}`);
-    const pipeline = await device.createComputePipelineAsync({ label: 'OrderErrorPass', layout: 'auto', compute: { module, entryPoint: 'main' } });
+    const pipeline = await computePipeline(device, { label: 'OrderErrorPass', layout: 'auto', compute: { module, entryPoint: 'main' } });
     return new OrderErrorPass(device, pipeline);
   }
 

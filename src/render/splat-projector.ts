@@ -46,6 +46,7 @@ import { createCheckedShaderModule } from '../gpu/shader';
 import type { GpuSplats } from '../scene/gpu-splats';
 import { CLIP_MARGIN_PX, CLIP_SLACK_PX } from './splat-size-cap';
 import { KEYS_SLOTS, PROJECT_SLOTS, PROJECTED_SPLAT, SCAN_SLOTS, VISIBLE_STATE } from './frame-layouts';
+import { computePipeline, computePipelineNow } from '../gpu/pipeline-cache';
 
 /** Splats per projector tile: the workgroup size of the project and keys dispatches (PROJECT_TILE in WGSL). */
 export const PROJECT_TILE = 256;
@@ -158,13 +159,13 @@ export class SplatProjector {
       compute: { module: keys, entryPoint: 'main', constants: { exact_keys: exact ? 1 : 0 } },
     });
     const [first, scanBlocks, scanTotals, keysPipeline, exactKeysPipeline] = await Promise.all([
-      device.createComputePipelineAsync(projectDescriptor(0)),
-      device.createComputePipelineAsync({ label: 'SplatProjector.scanBlocks', layout: 'auto', compute: { module: scan, entryPoint: 'scan_blocks' } }),
-      device.createComputePipelineAsync({ label: 'SplatProjector.scanTotals', layout: 'auto', compute: { module: scan, entryPoint: 'scan_totals' } }),
-      device.createComputePipelineAsync(keysDescriptor(false)),
-      device.createComputePipelineAsync(keysDescriptor(true)),
+      computePipeline(device, projectDescriptor(0)),
+      computePipeline(device, { label: 'SplatProjector.scanBlocks', layout: 'auto', compute: { module: scan, entryPoint: 'scan_blocks' } }),
+      computePipeline(device, { label: 'SplatProjector.scanTotals', layout: 'auto', compute: { module: scan, entryPoint: 'scan_totals' } }),
+      computePipeline(device, keysDescriptor(false)),
+      computePipeline(device, keysDescriptor(true)),
     ]);
-    return new SplatProjector(device, frame, first, (variant) => device.createComputePipeline(projectDescriptor(variant)), [scanBlocks, scanTotals], [
+    return new SplatProjector(device, frame, first, (variant) => computePipelineNow(device, projectDescriptor(variant)), [scanBlocks, scanTotals], [
       keysPipeline,
       exactKeysPipeline,
     ]);

@@ -22,6 +22,7 @@ import { createCheckedShaderModule } from '../gpu/shader';
 import { QUAD_VERTICES, RENDER_SLOTS } from './frame-layouts';
 import type { GpuCount } from './splat-projector';
 import { unbound } from '../gpu/unbound';
+import { renderPipeline } from '../gpu/pipeline-cache';
 
 /** Options of SplatRenderer.create. */
 export interface SplatRendererOptions {
@@ -71,7 +72,7 @@ export class SplatRenderer {
   static async create(device: GPUDevice, frame: GPUBuffer, format: GPUTextureFormat, options: SplatRendererOptions = {}): Promise<SplatRenderer> {
     const module = await createCheckedShaderModule(device, 'SplatRenderer.shader', `${commonSource}\n${recordsSource}\n${renderSource}`);
     const blend: GPUBlendComponent = { srcFactor: 'one', dstFactor: 'one-minus-src-alpha', operation: 'add' };
-    const pipeline = await device.createRenderPipelineAsync({
+    const pipeline = await renderPipeline(device, {
       label: 'SplatRenderer.pipeline',
       layout: 'auto',
       vertex: { module, entryPoint: 'vs_main' },

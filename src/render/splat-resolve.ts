@@ -14,6 +14,7 @@ import { createCheckedShaderModule } from '../gpu/shader';
 import { DIFFERENCE_STATS, RESOLVE_SLOTS, TILE_STATE } from './frame-layouts';
 import type { SplatDraw, SplatRenderer } from './splat-renderer';
 import { unbound } from '../gpu/unbound';
+import { renderPipeline } from '../gpu/pipeline-cache';
 
 /** What the difference view measured, in 8-bit levels of the resolved picture. */
 export interface DifferenceMeasure {
@@ -57,7 +58,7 @@ export class SplatResolve {
   static async create(device: GPUDevice, format: GPUTextureFormat): Promise<SplatResolve> {
     const module = await createCheckedShaderModule(device, 'SplatResolve.shader', resolveSource);
     const pipeline = (entryPoint: string) =>
-      device.createRenderPipelineAsync({
+      renderPipeline(device, {
         label: `SplatResolve.${entryPoint}`,
         layout: 'auto',
         vertex: { module, entryPoint: 'vs_main' },
@@ -67,7 +68,7 @@ export class SplatResolve {
     const [picture, difference, tilePicture] = await Promise.all([
       pipeline('fs_picture'),
       pipeline('fs_difference'),
-      device.createRenderPipelineAsync({
+      renderPipeline(device, {
         label: 'SplatResolve.fs_tile_picture',
         layout: 'auto',
         vertex: { module, entryPoint: 'vs_main' },

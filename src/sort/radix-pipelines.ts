@@ -9,6 +9,7 @@ import { createCheckedShaderModule } from '../gpu/shader';
 import type { RadixLayout } from './radix-layout';
 import { radixShaderSources } from './radix-shaders';
 import { RADIX_PASS_SLOTS, RADIX_PREPARE_SLOTS } from './radix-structs';
+import { computePipeline, sharedOnDevice } from '../gpu/pipeline-cache';
 
 export interface RadixPipelines {
   prepare: GPUComputePipeline;
@@ -53,8 +54,13 @@ function layoutEntries<N extends string>(table: BindSlots<N>, buffers: Record<N,
     .sort((a, b) => a.binding - b.binding);
 }
 
-export async function createRadixPipelines(device: GPUDevice, layout: RadixLayout, label: string): Promise<RadixPipelines> {
+/** The pipelines of `layout`, made once per device (pipeline-cache.ts): every sorter of the same layout shares them and their bind group layouts. */
+export function createRadixPipelines(device: GPUDevice, layout: RadixLayout, label: string): Promise<RadixPipelines> {
   const sources = radixShaderSources(layout);
+  return sharedOnDevice(device, `radix ${Object.values(sources).join('\n')}`, () => makeRadixPipelines(device, sources, label));
+}
+
+async function makeRadixPipelines(device: GPUDevice, sources: ReturnType<typeof radixShaderSources>, label: string): Promise<RadixPipelines> {
   const prepareLayout = device.createBindGroupLayout({
     label: `${label}.prepareLayout`,
     entries: layoutEntries(RADIX_PREPARE_SLOTS, PREPARE_BUFFERS),
@@ -65,7 +71,7 @@ export async function createRadixPipelines(device: GPUDevice, layout: RadixLayou
   });
   const pipeline = async (name: keyof typeof sources, bindLayout: GPUBindGroupLayout) => {
     const module = await createCheckedShaderModule(device, `${label}.${name}`, sources[name]);
-    return device.createComputePipelineAsync({
+    return computePipeline(device, {
       label: `${label}.${name}`,
       layout: device.createPipelineLayout({ label: `${label}.${name}Layout`, bindGroupLayouts: [bindLayout] }),
       compute: { module, entryPoint: 'main' },

@@ -14,6 +14,7 @@ import footprintSource from '../../../shaders/tile_footprint.wgsl?raw';
 import binSource from '../../../shaders/tile_bin.wgsl?raw';
 import { createCheckedShaderModule } from '../../gpu/shader';
 import { TILE_BIN_ARGS, TILE_BIN_ARGS_SLOTS, TILE_BIN_SLOTS } from '../frame-layouts';
+import { computePipeline, sharedOnDevice } from '../../gpu/pipeline-cache';
 
 /** Entries of the order per binning workgroup (BIN_GROUP in shaders/tile_state.wgsl). */
 export const BIN_GROUP = 256;
@@ -50,33 +51,37 @@ export class TileBinning {
   static async create(device: GPUDevice, frame: GPUBuffer, footprint: TileFootprint = 'ellipse'): Promise<TileBinning> {
     // The scene's chunk declarations come with the prelude; this module binds none of them.
     const module = await createCheckedShaderModule(device, 'TileBinning.shader', [commonSource, recordsSource, sumSource, dispatchSource, stateSource, footprintSource, binSource].join('\n'));
-    const storage = (type: GPUBufferBindingType): GPUBindGroupLayoutEntry['buffer'] => ({ type });
-    const s = TILE_BIN_SLOTS.slots;
-    const layout = device.createBindGroupLayout({
-      label: 'TileBinning.layout',
-      entries: [
-        { binding: s.frame, visibility: GPUShaderStage.COMPUTE, buffer: storage('uniform') },
-        { binding: s.records, visibility: GPUShaderStage.COMPUTE, buffer: storage('read-only-storage') },
-        { binding: s.order, visibility: GPUShaderStage.COMPUTE, buffer: storage('read-only-storage') },
-        { binding: s.state, visibility: GPUShaderStage.COMPUTE, buffer: storage('storage') },
-        { binding: s.keys, visibility: GPUShaderStage.COMPUTE, buffer: storage('storage') },
-        { binding: s.values, visibility: GPUShaderStage.COMPUTE, buffer: storage('storage') },
-        { binding: s.entry_pairs, visibility: GPUShaderStage.COMPUTE, buffer: storage('storage') },
-      ],
-    });
-    const argsLayout = device.createBindGroupLayout({
-      label: 'TileBinning.argsLayout',
-      entries: [{ binding: TILE_BIN_ARGS_SLOTS.slots.bin_args, visibility: GPUShaderStage.COMPUTE, buffer: storage('storage') }],
-    });
-    const pipelineLayout = device.createPipelineLayout({ label: 'TileBinning.pipelineLayout', bindGroupLayouts: [layout] });
-    const argsPipelineLayout = device.createPipelineLayout({ label: 'TileBinning.argsPipelineLayout', bindGroupLayouts: [layout, argsLayout] });
-    const pipeline = (entryPoint: BinStep) =>
-      device.createComputePipelineAsync({
-        label: `TileBinning.${entryPoint}`,
-        layout: entryPoint === 'scan_boxes' ? argsPipelineLayout : pipelineLayout,
-        compute: { module, entryPoint, constants: { chunked: 0, footprint_test: footprint === 'ellipse' ? 1 : 0 } },
+    // Made once per device and footprint (pipeline-cache.ts): every tile renderer on the device shares them and their layouts.
+    const { layout, argsLayout, pipelines } = await sharedOnDevice(device, `TileBinning ${footprint}`, async () => {
+      const storage = (type: GPUBufferBindingType): GPUBindGroupLayoutEntry['buffer'] => ({ type });
+      const s = TILE_BIN_SLOTS.slots;
+      const layout = device.createBindGroupLayout({
+        label: 'TileBinning.layout',
+        entries: [
+          { binding: s.frame, visibility: GPUShaderStage.COMPUTE, buffer: storage('uniform') },
+          { binding: s.records, visibility: GPUShaderStage.COMPUTE, buffer: storage('read-only-storage') },
+          { binding: s.order, visibility: GPUShaderStage.COMPUTE, buffer: storage('read-only-storage') },
+          { binding: s.state, visibility: GPUShaderStage.COMPUTE, buffer: storage('storage') },
+          { binding: s.keys, visibility: GPUShaderStage.COMPUTE, buffer: storage('storage') },
+          { binding: s.values, visibility: GPUShaderStage.COMPUTE, buffer: storage('storage') },
+          { binding: s.entry_pairs, visibility: GPUShaderStage.COMPUTE, buffer: storage('storage') },
+        ],
       });
-    const pipelines = await Promise.all(BIN_STEPS.map((step) => pipeline(step)));
+      const argsLayout = device.createBindGroupLayout({
+        label: 'TileBinning.argsLayout',
+        entries: [{ binding: TILE_BIN_ARGS_SLOTS.slots.bin_args, visibility: GPUShaderStage.COMPUTE, buffer: storage('storage') }],
+      });
+      const pipelineLayout = device.createPipelineLayout({ label: 'TileBinning.pipelineLayout', bindGroupLayouts: [layout] });
+      const argsPipelineLayout = device.createPipelineLayout({ label: 'TileBinning.argsPipelineLayout', bindGroupLayouts: [layout, argsLayout] });
+      const pipeline = (entryPoint: BinStep) =>
+        computePipeline(device, {
+          label: `TileBinning.${entryPoint}`,
+          layout: entryPoint === 'scan_boxes' ? argsPipelineLayout : pipelineLayout,
+          compute: { module, entryPoint, constants: { chunked: 0, footprint_test: footprint === 'ellipse' ? 1 : 0 } },
+        });
+      const pipelines = await Promise.all(BIN_STEPS.map((step) => pipeline(step)));
+      return { layout, argsLayout, pipelines };
+    });
     const args = device.createBuffer({ label: 'TileBinning.args', size: 16, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.INDIRECT });
     const argsGroup = device.createBindGroup({ label: 'TileBinning.argsBindGroup', layout: argsLayout, entries: TILE_BIN_ARGS_SLOTS.entries({ bin_args: { buffer: args } }) });
     return new TileBinning(device, frame, layout, pipelines, args, argsGroup);

@@ -19,6 +19,7 @@ import { createCheckedShaderModule } from '../../gpu/shader';
 import { unrollConstantLoops } from '../../gpu/wgsl-unroll';
 import { TILE_RANGES_SLOTS, TILE_RASTER_SLOTS } from '../frame-layouts';
 import type { SplatOrder } from '../frame-renderer';
+import { computePipeline } from '../../gpu/pipeline-cache';
 
 /** Pixels along a tile's side (TILE_SIZE in shaders/tile_state.wgsl). */
 export const TILE_SIZE = 16;
@@ -86,8 +87,8 @@ export class TileRaster {
       createCheckedShaderModule(device, 'TileRaster.shader', rasterSourceFor('centre-depth', format, pixelQueue)),
     ]);
     const [ranges, raster] = await Promise.all([
-      device.createComputePipelineAsync({ label: 'TileRaster.ranges', layout: 'auto', compute: { module: rangesModule, entryPoint: 'main' } }),
-      device.createComputePipelineAsync({
+      computePipeline(device, { label: 'TileRaster.ranges', layout: 'auto', compute: { module: rangesModule, entryPoint: 'main' } }),
+      computePipeline(device, {
         label: `TileRaster.raster(${format})`,
         layout: 'auto',
         compute: { module: rasterModule, entryPoint: 'main', constants: { chunked: 0, raster_batch: RASTER_BATCH['centre-depth'] } },
@@ -120,7 +121,7 @@ export class TileRaster {
     this.perPixelMade ??= (async () => {
       const source = unrollConstantLoops(rasterSourceFor('per-pixel', this.format, this.pixelQueue));
       const module = await createCheckedShaderModule(this.device, 'TileRaster.perPixelShader', source);
-      this.perPixelPipeline = await this.device.createComputePipelineAsync({
+      this.perPixelPipeline = await computePipeline(this.device, {
         label: `TileRaster.rasterPerPixel(${this.format}, queue ${this.pixelQueue})`,
         layout: 'auto',
         compute: { module, entryPoint: 'main', constants: { chunked: 0, raster_batch: RASTER_BATCH['per-pixel'] } },

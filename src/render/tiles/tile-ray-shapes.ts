@@ -15,6 +15,7 @@ import { createCheckedShaderModule } from '../../gpu/shader';
 import type { GpuSplats } from '../../scene/gpu-splats';
 import { RAY_SHAPE_BYTES, TILE_RAY_SHAPE_SLOTS } from '../frame-layouts';
 import { PER_PIXEL_DEPTH_REACH, PER_PIXEL_FLATTEST } from '../frame-renderer';
+import { computePipeline } from '../../gpu/pipeline-cache';
 
 export interface RayShapeBuffers {
   scene: GpuSplats;
@@ -30,7 +31,7 @@ export class TileRayShapes {
     const module = await createCheckedShaderModule(device, 'TileRayShapes.shader', [commonSource, stateSource, dispatchSource, shapeSource].join('\n'));
     // A scene in one buffer and a scene in chunks (splat_common.wgsl's `chunked`).
     const [single, chunked] = await Promise.all(
-      [0, 1].map((c) => device.createComputePipelineAsync({ label: `TileRayShapes.${c ? 'chunked' : 'single'}`, layout: 'auto', compute: { module, entryPoint: 'main', constants: { chunked: c, reach_sigmas: PER_PIXEL_DEPTH_REACH, flattest: PER_PIXEL_FLATTEST } } })),
+      [0, 1].map((c) => computePipeline(device, { label: `TileRayShapes.${c ? 'chunked' : 'single'}`, layout: 'auto', compute: { module, entryPoint: 'main', constants: { chunked: c, reach_sigmas: PER_PIXEL_DEPTH_REACH, flattest: PER_PIXEL_FLATTEST } } })),
     );
     return new TileRayShapes(device, frame, single!, chunked!);
   }
