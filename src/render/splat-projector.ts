@@ -231,7 +231,7 @@ export class SplatProjector {
   setScene(scene: GpuSplats, capacity = scene.count): void {
     const old = this.buffers;
     if (old?.scene === scene && old.capacity === capacity) return;
-    this.destroyBuffers();
+    this.releaseScene();
     const device = this.device;
     const n = Math.max(1, scene.count);
     const limit = Math.min(device.limits.maxStorageBufferBindingSize, device.limits.maxBufferSize);
@@ -367,7 +367,8 @@ export class SplatProjector {
     return this.buffers;
   }
 
-  private destroyBuffers(): void {
+  /** Frees what it holds for the scene (no scene is shown); it takes another with setScene. */
+  releaseScene(): void {
     const b = this.buffers;
     if (!b) return;
     for (const buffer of [b.records, b.depths, b.state]) buffer.destroy();
@@ -375,6 +376,7 @@ export class SplatProjector {
   }
 
   destroy(): void {
-    this.destroyBuffers();
+    this.releaseScene();
+    this.noMask.destroy();
   }
 }

@@ -220,7 +220,7 @@ export class SplatFrame {
     this.scene = scene;
     this.maxDrawn = most;
     if (scene) this.projector.setScene(scene, most);
-    else this.projector.destroy();
+    else this.projector.releaseScene();
   }
 
   /** The order drawn by the last frame (borrowed; null before one, or after a scene change). */
