@@ -39,7 +39,7 @@ describe('a scene saved as .glb', () => {
   it('reads back bit for bit: a real SH-3 scene of 9k splats', async () => {
     const cloud = await realScene('inria_kacytran_iter7000_9k_sh3.ply');
     const bytes = writeGlb(cloud);
-    expect(detectSplatFormat(bytes, 'scene.bin')).toBe('gltf');
+    expect(detectSplatFormat(bytes, 'scene.bin')).toBe('glb');
     expectSameCloud(await loadSplatFile(bytes, 'saved.glb'), cloud);
   });
 

@@ -80,6 +80,8 @@ function parseJson(bytes: Uint8Array, what: string): unknown {
   try {
     return JSON.parse(text);
   } catch (error) {
-    throw new SplatFormatError(`${what} is not valid JSON: ${(error as Error).message}`);
+    // The engine's message may quote the text around the fault: kept to one short line.
+    const reason = (error as Error).message.replace(/\s+/g, ' ').slice(0, 160);
+    throw new SplatFormatError(`${what} is not valid JSON: ${reason}`);
   }
 }
