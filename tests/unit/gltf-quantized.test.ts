@@ -8,6 +8,8 @@
 import { describe, expect, it } from 'vitest';
 import { parseGltf } from '../../src/io/gltf/parse';
 import { loadSplatFile } from '../../src/io/parse-splat-file';
+import { loadScene } from '../../src/io/scene-source';
+import { bufferSource } from '../../src/io/web-scene-sources';
 import {
   BYTE, buildGltf, FLOAT, glb, KHR, SHORT, SPLAT_EXTENSION, splatAttributes, UNSIGNED_BYTE, UNSIGNED_SHORT, type AttributeSpec,
 } from '../support/gltf-files';
@@ -116,6 +118,14 @@ describe('meshes with other primitives', () => {
     expect(warnings).toEqual([
       'Not Gaussian splats, so not shown: meshes[0].primitives[0] (triangles), meshes[0].primitives[2] (points without KHR_gaussian_splatting)',
     ]);
+  });
+
+  it('hands the warning to the loaded scene, as the viewer shows it', async () => {
+    const triangle = { name: 'POSITION', type: 'VEC3' as const, componentType: FLOAT, data: new Float32Array(9) };
+    const { json, bin } = await buildGltf([{ attributes: [triangle], mode: 4 }, { attributes: splatAttributes(count, 0), splat: SPLAT_EXTENSION }]);
+    const loaded = await loadScene(bufferSource(glb(json, bin), 'mixed.glb'));
+    expect(loaded.cloud.count).toBe(count);
+    expect(loaded.warnings).toContain('Not Gaussian splats, so not shown: meshes[0].primitives[0] (triangles)');
   });
 
   it('says so when no primitive is a splat primitive', async () => {
