@@ -23,7 +23,7 @@ export const GLB: SplatFormat<'glb'> = {
   read,
   writer: {
     write: async (cloud) => (await import('../writers/glb')).writeGlb(cloud),
-    keeps: 'every value, exactly, SH included; points in glTF viewers without the extension',
+    keeps: 'every value, exactly, SH included, but not an anti-aliasing flag; points in glTF viewers without the extension',
   },
 };
 
