@@ -195,7 +195,7 @@ export async function loadSplatStream(
       push: (chunk) => gatherer.append(chunk),
       enough: () => false,
       // Detected again on the whole file: a partial file is told by fewer bytes (a ksplat by its version).
-      finish: () => loadSplatFile(gatherer.bytes(), options.name, { onProgress: (f) => onProgress?.('parse', f), limits }),
+      finish: () => loadSplatFile(gatherer.bytes(), options.name, { onProgress: (f) => onProgress?.('parse', f), limits, onWarning: options.onWarning }),
     };
   }
 }

@@ -41,8 +41,8 @@ function convert(...args: string[]): Run {
 test('--help names the formats it writes and the selections', () => {
   const { status, stdout } = convert('--help');
   expect(status).toBe(0);
-  expect(stdout).toMatch(/usage: npm run convert -- INPUT OUTPUT\(\.ply\|\.splat\|\.spz\)/);
-  for (const text of ['.ply   INRIA PLY', '.splat .splat', '.spz   SPZ', '--in-view CAMERA.json', '--box X,Y,Z,X,Y,Z']) expect(stdout).toContain(text);
+  expect(stdout).toMatch(/usage: npm run convert -- INPUT OUTPUT\(\.ply\|\.splat\|\.spz\|\.glb\)/);
+  for (const text of ['.ply   INRIA PLY', '.splat .splat', '.spz   SPZ', '.glb   GLB', '--in-view CAMERA.json', '--box X,Y,Z,X,Y,Z']) expect(stdout).toContain(text);
 });
 
 test('a PLY converted to PLY is the same scene, and says so in its JSON line', async () => {

@@ -15,6 +15,8 @@ import { chunksOf, loadSplatStream } from '../../src/io/splat-stream';
 import { scenePath } from '../shared-scenes';
 import { writeKsplat } from '../support/ksplat-writer';
 import { bundleSog, writeSog } from '../support/sog-writer';
+import { writeGlb } from '../../src/io/writers/glb';
+import { glbAsGltf } from '../support/gltf-files';
 import { ascii, concat, inriaPly, plyDataStart } from '../support/splat-files';
 
 const read = (name: string): Uint8Array => new Uint8Array(readFileSync(scenePath(name)));
@@ -33,6 +35,8 @@ beforeAll(async () => {
   samples.set('ksplat', { bytes: writeKsplat(cloud, { level: 1 }).bytes, name: 'scene.bin' });
   samples.set('sog', { bytes: bundleSog(sog), name: 'scene.bin' });
   samples.set('sog-meta', { bytes: ascii(sog.metaJson), name: 'scenes/garden/meta.json' });
+  samples.set('glb', { bytes: writeGlb(cloud), name: 'scene.bin' });
+  samples.set('gltf', { bytes: glbAsGltf(writeGlb(cloud)), name: 'scenes/garden.gltf' });
 }, 120_000);
 
 describe('the formats list', () => {
@@ -97,7 +101,7 @@ describe('the formats list', () => {
   it('gives the file picker every format\'s extensions and those of the files they need, and nothing else', () => {
     const wanted = new Set(SPLAT_FORMATS.flatMap((f) => [...f.extensions, ...(f.companions?.extensions ?? [])]));
     expect(new Set(SCENE_FILE_ACCEPT.split(','))).toEqual(wanted);
-    expect(SCENE_FILE_ACCEPT).toBe('.ply,.splat,.spz,.ksplat,.sog,.json,.webp');
+    expect(SCENE_FILE_ACCEPT).toBe('.ply,.splat,.spz,.ksplat,.sog,.glb,.gltf,.json,.webp');
   });
 
   it('names every format in the help text', () => {
@@ -105,7 +109,7 @@ describe('the formats list', () => {
       if (format.companions) expect(SCENE_FILES_TEXT).toContain(`${format.label} with its ${format.companions.what}`);
       else for (const extension of format.extensions) expect(SCENE_FILES_TEXT).toContain(extension);
     }
-    expect(SCENE_FILES_TEXT).toBe('a splat file (.ply .splat .spz .ksplat .sog, or a SOG meta.json with its images)');
+    expect(SCENE_FILES_TEXT).toBe('a splat file (.ply .splat .spz .ksplat .sog .glb .gltf, or a SOG meta.json with its images)');
     expect(OPEN_TOGETHER_TEXT).toBe('one splat file at a time, or a SOG meta.json with its images');
   });
 });

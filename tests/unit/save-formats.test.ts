@@ -209,7 +209,7 @@ describe('SPZ', () => {
 
 describe('the formats list', () => {
   test('names the writers, in its order, and what each keeps', () => {
-    expect(WRITABLE_FORMATS.map((f) => f.id)).toEqual(['ply', 'splat', 'spz']);
+    expect(WRITABLE_FORMATS.map((f) => f.id)).toEqual(['ply', 'splat', 'spz', 'glb']);
     for (const format of WRITABLE_FORMATS) expect(format.writer.keeps.length).toBeGreaterThan(10);
   });
 
@@ -217,12 +217,15 @@ describe('the formats list', () => {
     expect(formatForOutput('out/scene.PLY').id).toBe('ply');
     expect(formatForOutput('C:\\a\\b.splat').id).toBe('splat');
     expect(formatForOutput('b.spz').id).toBe('spz');
-    expect(() => formatForOutput('b.ksplat')).toThrow(/ends in "\.ksplat": a scene can be saved as \.ply \.splat \.spz/);
+    expect(formatForOutput('b.GLB').id).toBe('glb');
+    expect(() => formatForOutput('b.gltf')).toThrow(/ends in "\.gltf"/);
+    expect(() => formatForOutput('b.ksplat')).toThrow(/ends in "\.ksplat": a scene can be saved as \.ply \.splat \.spz \.glb/);
     expect(() => formatForOutput('scene')).toThrow(/has no extension/);
   });
 
   test('a saved scene is named after the scene, with the format\'s extension', () => {
     expect(savedSceneName('garden.ply', writableFormat('spz'))).toBe('garden.spz');
+    expect(savedSceneName('garden.gltf', writableFormat('glb'))).toBe('garden.glb');
     expect(savedSceneName('https://host/a/my%20bike.spz?v=2', writableFormat('ply'))).toBe('my bike.ply');
     expect(savedSceneName('meta.json', writableFormat('splat'))).toBe('meta.splat');
     expect(savedSceneName('', writableFormat('ply'))).toBe('scene.ply');

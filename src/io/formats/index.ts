@@ -5,6 +5,7 @@
  * file picker and the help text list their files in it. DOM-free.
  */
 import { COMPRESSED_PLY } from './compressed-ply';
+import { GLB, GLTF } from './gltf';
 import { INRIA_PLY } from './inria-ply';
 import { KSPLAT } from './ksplat';
 import { SOG_BUNDLE } from './sog-bundle';
@@ -12,6 +13,6 @@ import { SOG_META } from './sog-meta';
 import { SPLAT } from './splat';
 import { SPZ } from './spz';
 
-export const SPLAT_FORMATS = [INRIA_PLY, COMPRESSED_PLY, SPLAT, SPZ, KSPLAT, SOG_BUNDLE, SOG_META] as const;
+export const SPLAT_FORMATS = [INRIA_PLY, COMPRESSED_PLY, SPLAT, SPZ, KSPLAT, SOG_BUNDLE, GLB, GLTF, SOG_META] as const;
 
 export type SplatFormatId = (typeof SPLAT_FORMATS)[number]['id'];

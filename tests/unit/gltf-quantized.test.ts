@@ -1,0 +1,143 @@
+/**
+ * glTF splats stored smaller: KHR_mesh_quantization's normalized bytes and
+ * shorts (read with glTF's normalization), interleaved buffer views, and
+ * EXT_meshopt_compression views encoded here by meshoptimizer's own
+ * encoder; and files whose meshes hold other primitives, whose splats are
+ * read and the rest named in a warning.
+ */
+import { describe, expect, it } from 'vitest';
+import { parseGltf } from '../../src/io/gltf/parse';
+import { loadSplatFile } from '../../src/io/parse-splat-file';
+import { loadScene } from '../../src/io/scene-source';
+import { bufferSource } from '../../src/io/web-scene-sources';
+import {
+  BYTE, buildGltf, FLOAT, glb, KHR, SHORT, SPLAT_EXTENSION, splatAttributes, UNSIGNED_BYTE, UNSIGNED_SHORT, type AttributeSpec,
+} from '../support/gltf-files';
+import { expectSameCloud } from '../support/clouds';
+
+const count = 6;
+
+/** splatAttributes with the attribute `name` replaced by `replacement`. */
+function replacing(name: string, replacement: AttributeSpec, degree = 0): AttributeSpec[] {
+  return splatAttributes(count, degree).map((a) => (a.name === name ? replacement : a));
+}
+
+describe('quantized attributes (KHR_mesh_quantization)', () => {
+  it('reads normalized signed shorts as rotations, normalized unsigned bytes as opacities, unsigned shorts as scales', async () => {
+    const rotation = Int16Array.from({ length: 4 * count }, (_, k) => [0, 0, 32767, 32767, -32768, 0, 0, 0][k % 8]!);
+    const opacity = Uint8Array.from({ length: count }, (_, i) => i * 51);
+    const scale = Uint16Array.from({ length: 3 * count }, (_, k) => k * 1000);
+    const attributes = splatAttributes(count, 0).map((a) => {
+      if (a.name === `${KHR}:ROTATION`) return { ...a, componentType: SHORT, normalized: true, data: rotation };
+      if (a.name === `${KHR}:OPACITY`) return { ...a, componentType: UNSIGNED_BYTE, normalized: true, data: opacity };
+      if (a.name === `${KHR}:SCALE`) return { ...a, componentType: UNSIGNED_SHORT, data: scale };
+      return a;
+    });
+    const { json, bin } = await buildGltf([{ attributes, splat: SPLAT_EXTENSION }]);
+    const cloud = await parseGltf(glb(json, bin));
+    // (0, 0, 1, 1)/√2 is a quarter turn about z: w x y z, z negated by the turn to the PLY axes.
+    expect(cloud.rotations[0]).toBeCloseTo(Math.SQRT1_2, 6);
+    expect(cloud.rotations[3]).toBeCloseTo(-Math.SQRT1_2, 6);
+    // -32768 normalizes to -1 (glTF clamps it), then the quaternion is unit: -x.
+    expect([...cloud.rotations.subarray(4, 8)].map((v) => v + 0)).toEqual([0, -1, 0, 0]); // + 0: -0 is 0
+    expect([...cloud.opacities]).toEqual([...opacity].map((v) => Math.fround(v / 255)));
+    expect([...cloud.scales]).toEqual([...scale]);
+  });
+
+  it('reads normalized signed bytes, interleaved in one buffer view with a stride', async () => {
+    const { json, bin } = await buildGltf([{ attributes: splatAttributes(count, 0), splat: SPLAT_EXTENSION }]);
+    // The rotations again, as normalized bytes interleaved with padding: 4 bytes of quaternion, 4 of nothing.
+    const interleaved = new Int8Array(8 * count);
+    for (let i = 0; i < count; i++) interleaved.set([127, 0, 0, 127], 8 * i);
+    const at = bin.length;
+    const grown = new Uint8Array(at + interleaved.length);
+    grown.set(bin);
+    grown.set(new Uint8Array(interleaved.buffer), at);
+    json.buffers[0].byteLength = grown.length;
+    json.bufferViews.push({ buffer: 0, byteOffset: at, byteLength: interleaved.length, byteStride: 8 });
+    json.accessors.push({ bufferView: json.bufferViews.length - 1, componentType: BYTE, normalized: true, count, type: 'VEC4' });
+    json.meshes[0].primitives[0].attributes[`${KHR}:ROTATION`] = json.accessors.length - 1;
+    const cloud = await parseGltf(glb(json, grown));
+    for (let i = 0; i < count; i++) {
+      expect(cloud.rotations[4 * i]).toBeCloseTo(Math.SQRT1_2, 6);
+      expect(cloud.rotations[4 * i + 1]).toBeCloseTo(Math.SQRT1_2, 6);
+    }
+  });
+
+  it('reads quantized positions (normalized shorts) as glTF normalizes them', async () => {
+    const position = Int16Array.from({ length: 3 * count }, (_, k) => k * 1000 - 8000);
+    const { json, bin } = await buildGltf([{
+      attributes: replacing('POSITION', { name: 'POSITION', type: 'VEC3', componentType: SHORT, normalized: true, data: position }),
+      splat: SPLAT_EXTENSION,
+    }]);
+    const cloud = await parseGltf(glb(json, bin));
+    for (let k = 0; k < 3 * count; k++) expect(cloud.positions[k]).toBe(Math.fround((k % 3 === 0 ? 1 : -1) * Math.max(position[k]! / 32767, -1)));
+  });
+});
+
+describe('meshopt-compressed buffer views (EXT_meshopt_compression)', () => {
+  it('decodes every attribute compressed by meshoptimizer into the same splats as the plain file', async () => {
+    const plain = await buildGltf([{ attributes: splatAttributes(count * 50, 3), splat: SPLAT_EXTENSION }]);
+    const compressed = await buildGltf([{ attributes: splatAttributes(count * 50, 3).map((a) => ({ ...a, meshopt: true })), splat: SPLAT_EXTENSION }]);
+    expect(compressed.json.extensionsRequired).toEqual(['EXT_meshopt_compression']);
+    expect(compressed.bin.length).toBeLessThan(plain.bin.length);
+    expectSameCloud(await loadSplatFile(glb(compressed.json, compressed.bin), 'packed.glb'), await parseGltf(glb(plain.json, plain.bin)));
+  });
+
+  it('decodes compressed normalized bytes (1-byte opacities padded to 4) with quantized rotations', async () => {
+    const opacity = Uint8Array.from({ length: count }, (_, i) => 40 * i);
+    const rotation = Int16Array.from({ length: 4 * count }, (_, k) => (k % 4 === 3 ? 32767 : 0));
+    const attributes = splatAttributes(count, 0).map((a) => {
+      if (a.name === `${KHR}:OPACITY`) return { ...a, componentType: UNSIGNED_BYTE, normalized: true, data: opacity, meshopt: true };
+      if (a.name === `${KHR}:ROTATION`) return { ...a, componentType: SHORT, normalized: true, data: rotation, meshopt: true };
+      return a;
+    });
+    const { json, bin } = await buildGltf([{ attributes, splat: SPLAT_EXTENSION }]);
+    const cloud = await parseGltf(glb(json, bin));
+    expect([...cloud.opacities]).toEqual([...opacity].map((v) => Math.fround(v / 255)));
+    for (let i = 0; i < count; i++) expect([...cloud.rotations.subarray(4 * i, 4 * i + 4)].map((v) => v + 0)).toEqual([1, 0, 0, 0]);
+  });
+});
+
+describe('meshes with other primitives', () => {
+  it('reads the splat primitives and names the others in a warning', async () => {
+    const triangle = { name: 'POSITION', type: 'VEC3' as const, componentType: FLOAT, data: new Float32Array(9) };
+    const { json, bin } = await buildGltf([
+      { attributes: [triangle], mode: 4 },
+      { attributes: splatAttributes(count, 1), splat: SPLAT_EXTENSION },
+      { attributes: [triangle] },
+      { attributes: splatAttributes(count, 0), splat: SPLAT_EXTENSION },
+    ]);
+    const warnings: string[] = [];
+    const cloud = await parseGltf(glb(json, bin), { onWarning: (w) => warnings.push(w) });
+    expect(cloud.count).toBe(2 * count);
+    expect(cloud.shDegree).toBe(1);
+    // The degree-0 primitive's splats have no higher bands: zeros.
+    expect(cloud.sh.subarray(count * 9).every((v) => v === 0)).toBe(true);
+    expect(cloud.sh.subarray(0, count * 9).some((v) => v !== 0)).toBe(true);
+    expect(warnings).toEqual([
+      'Not Gaussian splats, so not shown: meshes[0].primitives[0] (triangles), meshes[0].primitives[2] (points without KHR_gaussian_splatting)',
+    ]);
+  });
+
+  it('hands the warning to the loaded scene, as the viewer shows it', async () => {
+    const triangle = { name: 'POSITION', type: 'VEC3' as const, componentType: FLOAT, data: new Float32Array(9) };
+    const { json, bin } = await buildGltf([{ attributes: [triangle], mode: 4 }, { attributes: splatAttributes(count, 0), splat: SPLAT_EXTENSION }]);
+    const loaded = await loadScene(bufferSource(glb(json, bin), 'mixed.glb'));
+    expect(loaded.cloud.count).toBe(count);
+    expect(loaded.warnings).toContain('Not Gaussian splats, so not shown: meshes[0].primitives[0] (triangles)');
+  });
+
+  it('says so when no primitive is a splat primitive', async () => {
+    const { json, bin } = await buildGltf([{ attributes: [{ name: 'POSITION', type: 'VEC3', componentType: FLOAT, data: new Float32Array(9) }], mode: 4 }]);
+    await expect(parseGltf(glb(json, bin))).rejects.toThrow(/no KHR_gaussian_splatting primitive in its scene; it has meshes\[0\]\.primitives\[0\] \(triangles\)/);
+  });
+
+  it('warns of a colour space it shows as sRGB, and of an unknown kernel', async () => {
+    const { json, bin } = await buildGltf([{ attributes: splatAttributes(count, 0), splat: { kernel: 'cube', colorSpace: 'lin_rec709_display' } }]);
+    const warnings: string[] = [];
+    await parseGltf(glb(json, bin), { onWarning: (w) => warnings.push(w) });
+    expect(warnings.join('\n')).toMatch(/kernel is "cube": drawn as the "ellipse" kernel/);
+    expect(warnings.join('\n')).toMatch(/colour space is "lin_rec709_display"/);
+  });
+});
