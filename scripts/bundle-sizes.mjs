@@ -24,8 +24,9 @@ try {
   const manifest = JSON.parse(readFileSync(join(outDir, '.vite/manifest.json'), 'utf8'));
   const bytes = (file) => readFileSync(join(outDir, file));
   const gz = (file) => gzipSync(bytes(file), { level: 9 }).length;
-  const entry = Object.entries(manifest).find(([, chunk]) => chunk.isEntry)?.[0];
-  if (!entry) throw new Error('the build has no entry chunk');
+  // The viewer page's entry (the build also makes the examples' pages).
+  const entry = 'index.html';
+  if (!manifest[entry]?.isEntry) throw new Error('the build has no index.html entry');
   // The entry's static imports, transitively: what loads before the first scene.
   const first = new Set();
   const visit = (key) => {
@@ -34,8 +35,9 @@ try {
     for (const next of manifest[key].imports ?? []) visit(next);
   };
   visit(entry);
-  // Every file the build wrote (workers are built apart and are not in the manifest).
-  const files = readdirSync(join(outDir, 'assets')).map((name) => `assets/${name}`);
+  // Every file the build wrote for the page (workers are built apart and are not in the manifest); the examples' own entries left out.
+  const examples = new Set(Object.entries(manifest).filter(([key, chunk]) => chunk.isEntry && key !== entry).map(([, chunk]) => chunk.file));
+  const files = readdirSync(join(outDir, 'assets')).map((name) => `assets/${name}`).filter((file) => !examples.has(file));
   const firstFiles = new Set([...first].map((key) => manifest[key].file));
   const js = files.filter((file) => file.endsWith('.js'));
   const later = js.filter((file) => !firstFiles.has(file));

@@ -9,6 +9,7 @@
 import { SCENE_FILE_ACCEPT, SCENE_FILES_TEXT } from '../io/formats/scene-files';
 import type { LoadStage } from '../io/splat-loader';
 import { droppedFolderEntries, type DroppedEntry } from './dropped-files';
+import { isTypingKey, PAGE_KEY_LISTENER } from '../lib/keys';
 
 /** info: news (a link copied); warn: something odd that did not stop anything; fail: an error. */
 export type Tone = 'info' | 'warn' | 'fail';
@@ -133,28 +134,6 @@ export class ProgressBar {
   }
 }
 
-/**
- * True for a key press that belongs to a text field or a choice list (a
- * panel's number box, a select): the page's shortcuts leave those alone.
- */
-export function isTypingKey(event: KeyboardEvent): boolean {
-  const target = event.target as HTMLElement | null;
-  const field = target?.closest?.('input, select, textarea, [contenteditable]');
-  // A checkbox or a button in focus (the panel's, after a click) takes no typing: the keys still steer.
-  return Boolean(field) && !(field instanceof HTMLInputElement && UNTYPED_INPUTS.has(field.type));
-}
-
-/** Input types that take no typed text. */
-const UNTYPED_INPUTS = new Set(['checkbox', 'radio', 'button', 'submit', 'reset', 'color', 'file', 'image']);
-
-/**
- * Options for the page's key listeners: heard on the way down (capture),
- * before the panel's controls see the key. lil-gui stops every key at its
- * controllers so that typing in them does not reach the page, which left
- * the keys dead after a click on any panel button; isTypingKey keeps
- * typing in a field to the field.
- */
-export const PAGE_KEY_LISTENER: AddEventListenerOptions = { capture: true };
 
 /** The keyboard and mouse help: a panel toggled with H or ?, and the hint that says so. */
 export class HelpOverlay {

@@ -11,7 +11,7 @@
  */
 import type { AnyViewer } from '../app/viewer';
 import { largestFreeRect } from '../app/camera/free-rect';
-import type { FrameLoop } from './frame-loop';
+import type { FrameLoop } from '../lib/frame-loop';
 import type { MessageOverlay } from './overlays';
 import { SIDE_PANEL_MIN_WIDTH, type ViewerGui } from './viewer-gui';
 

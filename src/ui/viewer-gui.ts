@@ -11,7 +11,7 @@ import type { ViewerSettings } from '../app/session/viewer-settings';
 import type { DifferenceMeasure } from '../render/splat-resolve';
 import type { FrameView } from '../app/frame/splat-frame';
 import { describeScreenFilter, screenFilterFor, type AntiAliasingSetting, type SceneAntiAliasing } from '../scene/anti-aliasing';
-import { FLIP_UP_KEY } from './camera-input';
+import { FLIP_UP_KEY } from '../lib/camera-input';
 import { el } from './overlays';
 import { ellipsizeMiddle } from './scene-names';
 import { describeRenderer, formatBytes } from './scene-facts';

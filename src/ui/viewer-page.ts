@@ -3,7 +3,7 @@
  * (src/app/viewer.ts), its settings panel, the performance panels and the
  * overlays. The page is a view of the Viewer: it hands it input, settings
  * and the window's size, and shows what the Viewer publishes
- * (src/ui/viewer-bindings.ts); the animation loop is src/ui/frame-loop.ts.
+ * (src/ui/viewer-bindings.ts); the animation loop is src/lib/frame-loop.ts.
  *
  * For automated checks the page sets `window.__splatsort` to the Viewer's
  * state and `window.__splatsortViewer` to the Viewer itself (to drive it),
@@ -19,13 +19,15 @@ import { flippedUpAxis } from '../app/camera/up-axis';
 import { sceneName } from './scene-names';
 import { readDroppedFolder, type DroppedEntry } from './dropped-files';
 import { worldOfFolderInWorkers } from '../app/world/world-opening-web';
-import { CAMERA_HELP, CameraInput, TOUCH_HELP } from './camera-input';
-import { DropZone, FilePicker, HelpOverlay, MessageOverlay, PAGE_KEY_LISTENER, ProgressBar, el, isTypingKey, reportGpuErrors } from './overlays';
+import { CAMERA_HELP, CameraInput, TOUCH_HELP } from '../lib/camera-input';
+import { DropZone, FilePicker, HelpOverlay, MessageOverlay, ProgressBar, el, reportGpuErrors } from './overlays';
+import { isTypingKey, PAGE_KEY_LISTENER } from '../lib/keys';
 import { StatsPanels } from './stats-panels';
 import { ViewSharing } from './view-sharing';
-import { encodePng } from './capture';
+import { encodePng } from '../lib/capture';
 import { SORT_LABELS, ViewerGui } from './viewer-gui';
-import { FrameLoop } from './frame-loop';
+import { FrameLoop } from '../lib/frame-loop';
+import { PanelFrames } from './panel-frames';
 import { PageLayout } from './page-layout';
 import { bindViewer } from './viewer-bindings';
 import { saveSceneAs } from './save-scene';
@@ -128,7 +130,7 @@ export class ViewerPage {
     this.gui.gui.controllersRecursive().forEach((c) => c.updateDisplay());
     this.layout = new PageLayout(this.canvas, viewer, this.gui, this.messages, stats.dom);
     bindViewer(viewer, { gui: this.gui, messages: this.messages, progress: this.progress, sharing: this.sharing });
-    const loop = new FrameLoop(viewer, this.canvas, context, this.gui, stats);
+    const loop = new FrameLoop(viewer, this.canvas, context, new PanelFrames(viewer, this.gui, stats));
     reportGpuErrors(viewer.core.device, this.messages, (text, lost) => {
       viewer.state.lastError = text;
       if (lost) loop.stop();

@@ -44,6 +44,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const out = await mkdtemp(join(tmpdir(), 'splatsort-e2e-'));
   try {
     await build({ root: PROJECT_ROOT, configFile: join(PROJECT_ROOT, 'vite.config.ts'), logLevel: 'error', build: { outDir: out, emptyOutDir: true } });
+    // The examples of Splatsort in other pages, beside it (under examples/).
+    await build({ root: join(PROJECT_ROOT, 'examples'), configFile: join(PROJECT_ROOT, 'examples/vite.config.ts'), logLevel: 'error', build: { outDir: join(out, 'examples'), emptyOutDir: true } });
     const light = join(out, 'light-default-scene.ply');
     const full = parseSplatPly(new Uint8Array(await readFile(join(PROJECT_ROOT, 'data/default-scene.ply'))));
     await writeFile(light, writeSplatPly(thinnedScene(full, LIGHT_SCENE_STEP)));

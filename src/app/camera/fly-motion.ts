@@ -1,7 +1,7 @@
 /**
  * Fly mode's movement: which movement keys are held, how fast the camera
  * flies, and the step that moves it over the time a frame took. DOM-free;
- * src/ui/camera-input.ts feeds it key presses and the page steps it once an
+ * src/lib/camera-input.ts feeds it key presses and the page steps it once an
  * animation frame.
  *
  * Movement keys go by their place on the keyboard (KeyboardEvent.code), so

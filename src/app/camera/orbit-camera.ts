@@ -1,7 +1,7 @@
 /**
  * An orbit camera: it circles a target point at a distance, with yaw around
  * +y and pitch above/below the horizon. DOM-free; the input handling that
- * drives it lives in src/ui/camera-input.ts.
+ * drives it lives in src/lib/camera-input.ts.
  *
  * Conventions: the orbit happens in its own frame, where y is up; at yaw 0
  * and pitch 0 the eye sits on +z of the target looking down -z; positive

@@ -21,7 +21,7 @@
  * Without a GPU timer (no timestamp-query), auto keeps quads and says so.
  * The wall time from a submit to onSubmittedWorkDone would measure the
  * frame only when it ran alone on the queue, which a page keeping two
- * frames in flight (src/ui/frame-loop.ts) seldom has, and on a display-
+ * frames in flight (src/lib/frame-loop.ts) seldom has, and on a display-
  * locked loop it includes the wait for the display: a choice on it would be
  * noise shown as a measurement. Quads is the renderer every device draws.
  */

@@ -22,7 +22,7 @@ import { FLY_KEYS, FLY_SPEED_STEP, FlyMotion, type CameraMode } from '../app/cam
 import type { OrbitCamera } from '../app/camera/orbit-camera';
 import { frameFromHere, goHome } from '../app/camera/framing';
 import type { Bounds } from '../scene/splat-cloud';
-import { isTypingKey, PAGE_KEY_LISTENER } from './overlays';
+import { isTypingKey, PAGE_KEY_LISTENER } from './keys';
 
 /** The key that turns the scene upside down (the up axis to its opposite); the page names it in its hint. */
 export const FLIP_UP_KEY = 'I';

@@ -1,0 +1,73 @@
+/**
+ * What the page shows of each frame: the stats panels' times every frame,
+ * and a few times a second the settings panel's read-only rows (the rate,
+ * the order, its error, the heat map's counts, the renderer, a world's
+ * figures). The frame loop (src/lib/frame-loop.ts) calls it.
+ */
+import type { AnyViewer } from '../app/viewer';
+import type { FrameReport } from '../app/frame/frame-engine';
+import type { FrameObserver } from '../lib/frame-loop';
+import { FrameRate } from './scene-facts';
+import type { StatsPanels } from './stats-panels';
+import type { ViewerGui } from './viewer-gui';
+
+/** How often the read-only displays are refreshed. */
+const INFO_INTERVAL_MS = 250;
+
+export class PanelFrames implements FrameObserver {
+  private lastInfo = 0;
+  private readonly fps = new FrameRate();
+
+  constructor(
+    private readonly viewer: AnyViewer,
+    private readonly gui: ViewerGui,
+    private readonly stats: StatsPanels,
+  ) {
+    viewer.on('timings', (times) => stats.addGpuTimes(times));
+    viewer.on('difference', (m) => {
+      gui.showDifference(m, viewer.settings.view, true);
+      gui.update();
+    });
+  }
+
+  begin(): void {
+    this.stats.begin();
+  }
+
+  drawn(report: FrameReport, now: number): void {
+    const stats = this.stats;
+    if (report.cpuSortMs !== null) stats.addCpuSort(report.cpuSortMs);
+    if (report.choice.source !== 'none') stats.addOrderAge(report.orderAge);
+    if (now - this.lastInfo >= INFO_INTERVAL_MS) this.updateInfo(now, report);
+    stats.end(now);
+  }
+
+  /** The panel's read-only rows about the frame: a few times a second, not every frame. */
+  private updateInfo(now: number, report: FrameReport): void {
+    const { gui, viewer } = this;
+    const s = viewer.settings;
+    this.lastInfo = now;
+    this.fps.sample(now, viewer.state.frames);
+    gui.set('fps', this.fps.text);
+    const source = report.choice.source;
+    gui.showOrder({
+      requested: s.sortMode,
+      waiting: report.choice.waiting,
+      active: report.choice.label,
+      keyBits: report.keyBits,
+      auto: s.keyBits === 'auto' && source === 'gpu-sort',
+      frozen: source === 'frozen',
+      age: source === 'uploaded' ? report.orderAge : null,
+    });
+    if (s.measureOrder || s.keyBits === 'auto') gui.showOrderError(viewer.state.orderError);
+    const frame = viewer.core.frame;
+    gui.showDifference(viewer.state.difference, s.view, s.view === 'pixel-order' ? frame.canShowPixelOrder : frame.canShowDifference);
+    gui.showRenderer(viewer.state.renderer, viewer.state.order);
+    const world = viewer.state.world;
+    if (world) gui.showWorld(world);
+    // Once, after every row is set: a row set after the redraw would show
+    // one refresh late (the difference view's first count did, seconds late
+    // on a software adapter).
+    gui.update();
+  }
+}

@@ -1,0 +1,55 @@
+/**
+ * Splatsort in another page, through its package entry (src/lib/index.ts
+ * createViewer), as the built example page examples/two-viewers.html uses
+ * it: two viewers on one page each open their scene and draw it, with
+ * their own camera; the public events and captures work; destroying one
+ * removes its canvas and leaves the other drawing. Every wait is on the
+ * page's own state (window.splatsortExample).
+ */
+import { expect, test } from 'vitest';
+import { BROWSER_TEST_TIMEOUT_MS, useViewerPage } from './browser';
+import type { SplatViewer } from '../../src/lib/index';
+
+declare global {
+  interface Window {
+    splatsortExample?: { viewers: SplatViewer[]; loaded: number; errors: string[] };
+  }
+}
+
+const fixture = useViewerPage({ query: null });
+
+test('two viewers on one page open their scenes and draw; each has its own camera; one destroyed leaves the other drawing', async () => {
+  const { page, tab } = fixture;
+  await page.goto(`${fixture.url}examples/two-viewers.html`);
+  await tab.waitFor('both viewers to open their scene', () => window.splatsortExample?.loaded === 2 || (window.splatsortExample?.errors.length ?? 0) > 0, undefined);
+  expect(await page.evaluate(() => window.splatsortExample!.errors)).toEqual([]);
+  await tab.waitFor('both viewers to draw their scene', () => window.splatsortExample!.viewers.every((v) => v.state.frames > 2 && v.state.splats > 0), undefined);
+
+  // Each viewer's camera is its own: moving one leaves the other where it was.
+  const eyes = await page.evaluate(() => {
+    const [left, right] = window.splatsortExample!.viewers;
+    const before = right!.camera.get().eye.slice();
+    const moved = left!.camera.get();
+    left!.camera.set({ ...moved, eye: [moved.eye[0] * 2, moved.eye[1] * 2, moved.eye[2] * 2] });
+    return { left: left!.camera.get().eye, right: right!.camera.get().eye, before };
+  });
+  expect(eyes.right).toEqual(eyes.before);
+  expect(eyes.left).not.toEqual(eyes.right);
+
+  // A capture is a PNG of the size asked for.
+  const png = await page.evaluate(async () => {
+    const blob = await window.splatsortExample!.viewers[0]!.capture({ width: 64, height: 48 });
+    const bytes = new Uint8Array(await blob.arrayBuffer());
+    return { type: blob.type, width: new DataView(bytes.buffer).getUint32(16), height: new DataView(bytes.buffer).getUint32(20) };
+  });
+  expect(png).toEqual({ type: 'image/png', width: 64, height: 48 });
+
+  const frames = await page.evaluate(() => {
+    const { viewers } = window.splatsortExample!;
+    viewers[1]!.destroy();
+    return { canvases: document.querySelectorAll('#right canvas').length, left: viewers[0]!.state.frames };
+  });
+  expect(frames.canvases).toBe(0);
+  await tab.waitFor('the other viewer to go on drawing', (start: number) => window.splatsortExample!.viewers[0]!.state.frames > start + 2, frames.left);
+  expect(tab.errors).toEqual([]);
+}, BROWSER_TEST_TIMEOUT_MS);
