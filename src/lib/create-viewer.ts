@@ -54,6 +54,8 @@ export interface CreateViewerOptions {
   settings?: ViewerSettingsInput;
   /** A device of the page's own to draw with (default: the page's shared one). */
   device?: GPUDevice;
+  /** The camera controls (drag, wheel, keys, double-click); default true. Off, the camera moves only as the page sets it. */
+  controls?: boolean;
 }
 
 /** A camera pose: where the eye is, what it looks at, which way is up, and the vertical field of view. */
@@ -110,7 +112,7 @@ export async function createViewer(container: HTMLElement, options: CreateViewer
     cpuSort: () => new CpuOrderClient(),
     hostMemoryBytes: hostMemoryBytes(),
   });
-  const embedded = new EmbeddedViewer(container, viewer, loader, format);
+  const embedded = new EmbeddedViewer(container, viewer, loader, format, options.controls ?? true);
   embedded.setSettings(options.settings ?? {});
   if (options.src !== undefined) void embedded.load(options.src, { name: options.name });
   return embedded;
@@ -120,7 +122,7 @@ class EmbeddedViewer implements SplatViewer {
   readonly canvas: HTMLCanvasElement;
   private readonly events = createNanoEvents<SplatViewerEvents>();
   private readonly loop: FrameLoop;
-  private readonly input: CameraInput;
+  private readonly input: CameraInput | null;
   private readonly sizes: ResizeObserver;
   private readonly unbind: Unsubscribe[];
   private renderer: FrameRenderer | null = null;
@@ -131,6 +133,7 @@ class EmbeddedViewer implements SplatViewer {
     private readonly viewer: Viewer<File[] | string>,
     private readonly loader: SplatLoader,
     format: GPUTextureFormat,
+    controls: boolean,
   ) {
     const canvas = (this.canvas = document.createElement('canvas'));
     canvas.className = 'splatsort-canvas';
@@ -142,13 +145,15 @@ class EmbeddedViewer implements SplatViewer {
     if (!context) throw new Error('the canvas has no WebGPU context');
     context.configure({ device: viewer.core.device, format, alphaMode: 'opaque' });
     this.loop = new FrameLoop(viewer as AnyViewer, canvas, context, { drawn: (report) => this.drawn(report) });
-    this.input = new CameraInput(canvas, viewer.camera, {
-      fly: viewer.rig.fly,
-      bounds: () => viewer.state.scene?.bounds,
-      keys: canvas,
-      onChange: () => viewer.cameraMoved(),
-      onPick: (x, y) => void viewer.pick(x, y),
-    });
+    this.input = controls
+      ? new CameraInput(canvas, viewer.camera, {
+        fly: viewer.rig.fly,
+        bounds: () => viewer.state.scene?.bounds,
+        keys: canvas,
+        onChange: () => viewer.cameraMoved(),
+        onPick: (x, y) => void viewer.pick(x, y),
+      })
+      : null;
     this.sizes = new ResizeObserver(() => this.resized());
     this.sizes.observe(container);
     this.resized();
@@ -214,7 +219,7 @@ class EmbeddedViewer implements SplatViewer {
     this.destroyed = true;
     this.loop.stop();
     this.sizes.disconnect();
-    this.input.dispose();
+    this.input?.dispose();
     for (const unbind of this.unbind) unbind();
     this.events.events = {};
     this.viewer.destroy();

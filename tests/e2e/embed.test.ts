@@ -3,16 +3,20 @@
  * createViewer), as the built example page examples/two-viewers.html uses
  * it: two viewers on one page each open their scene and draw it, with
  * their own camera; the public events and captures work; destroying one
- * removes its canvas and leaves the other drawing. Every wait is on the
- * page's own state (window.splatsortExample).
+ * removes its canvas and leaves the other drawing; and the <splat-viewer>
+ * element (src/lib/element.ts, examples/element.html), its attributes
+ * changed live. Every wait is on the page's own state
+ * (window.splatsortExample, window.splatsortElementEvents, the element).
  */
 import { expect, test } from 'vitest';
 import { BROWSER_TEST_TIMEOUT_MS, useViewerPage } from './browser';
 import type { SplatViewer } from '../../src/lib/index';
+import type {} from '../../src/lib/element';
 
 declare global {
   interface Window {
     splatsortExample?: { viewers: SplatViewer[]; loaded: number; errors: string[] };
+    splatsortElementEvents?: { type: string; detail: unknown }[];
   }
 }
 
@@ -51,5 +55,33 @@ test('two viewers on one page open their scenes and draw; each has its own camer
   });
   expect(frames.canvases).toBe(0);
   await tab.waitFor('the other viewer to go on drawing', (start: number) => window.splatsortExample!.viewers[0]!.state.frames > start + 2, frames.left);
+  expect(tab.errors).toEqual([]);
+}, BROWSER_TEST_TIMEOUT_MS);
+
+test('the <splat-viewer> element: opens its src, reflects its attributes both ways, changes renderer live with a DOM event, and frees its viewer when removed', async () => {
+  const { page, tab } = fixture;
+  await page.goto(`${fixture.url}examples/element.html`);
+  await tab.waitFor('the element to open its scene', () => (window.splatsortElementEvents ?? []).some((e) => e.type === 'loaded' || e.type === 'error'), undefined);
+  expect(await page.evaluate(() => window.splatsortElementEvents!.filter((e) => e.type === 'error'))).toEqual([]);
+  expect(await page.evaluate(() => window.splatsortElementEvents!.find((e) => e.type === 'rendererchange')?.detail)).toBe('quads');
+
+  // Property → attribute, and the change applied: the frames are drawn by tiles.
+  const reflected = await page.evaluate(() => {
+    const element = document.querySelector('splat-viewer')!;
+    element.renderer = 'tiles';
+    element.budget = '500k';
+    element.setAttribute('order', 'per-pixel');
+    return { renderer: element.getAttribute('renderer'), budget: element.getAttribute('budget'), order: element.order, controls: element.controls };
+  });
+  expect(reflected).toEqual({ renderer: 'tiles', budget: '500k', order: 'per-pixel', controls: true });
+  await tab.waitFor('a rendererchange event to tiles', () => window.splatsortElementEvents!.some((e) => e.type === 'rendererchange' && e.detail === 'tiles'), undefined);
+  await tab.waitFor('frames drawn per pixel', () => document.querySelector('splat-viewer')!.viewer?.state.order === 'per-pixel', undefined);
+
+  const removed = await page.evaluate(() => {
+    const element = document.querySelector('splat-viewer')!;
+    element.remove();
+    return { viewer: element.viewer, canvases: element.querySelectorAll('canvas').length };
+  });
+  expect(removed).toEqual({ viewer: null, canvases: 0 });
   expect(tab.errors).toEqual([]);
 }, BROWSER_TEST_TIMEOUT_MS);
