@@ -18,7 +18,7 @@ import { readFile } from 'node:fs/promises';
 import { parseCameraFile, type CameraFile } from '../src/app/camera/camera-file';
 import { turnCameras } from './camera-turn';
 import { GpuSortOrder } from '../src/app/frame/order/gpu-sort-order';
-import { renderOffscreen } from '../src/app/frame/offscreen-render';
+import { renderOffscreen } from './render-offscreen';
 import { renderReferenceCamera } from '../cli/reference-camera';
 import { SplatFrame } from '../src/app/frame/splat-frame';
 import { createNodeGpuContext } from '../src/gpu/node-gpu';

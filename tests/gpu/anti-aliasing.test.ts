@@ -14,7 +14,7 @@ import { parseSplatPly } from '../../src/io/ply/parse';
 import type { GpuSplats } from '../../src/scene/gpu-splats';
 import type { SplatFrame } from '../../src/app/frame/splat-frame';
 import type { GpuSortOrder } from '../../src/app/frame/order/gpu-sort-order';
-import { renderOffscreen } from '../../src/app/frame/offscreen-render';
+import { renderOffscreen } from '../../bench/render-offscreen';
 import { renderReferenceCamera } from '../../cli/reference-camera';
 import { psnr, toRgba8 } from '../../cli/picture-compare';
 import { ANTIALIASED_FILTER, CLASSIC_FILTER, MIP_FILTER, screenFilterFor } from '../../src/scene/anti-aliasing';

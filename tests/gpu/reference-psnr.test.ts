@@ -9,7 +9,7 @@ import { vec3 } from 'gl-matrix';
 import type { GpuSplats } from '../../src/scene/gpu-splats';
 import type { SplatFrame } from '../../src/app/frame/splat-frame';
 import type { GpuSortOrder } from '../../src/app/frame/order/gpu-sort-order';
-import { renderOffscreen } from '../../src/app/frame/offscreen-render';
+import { renderOffscreen } from '../../bench/render-offscreen';
 import { renderReferenceCamera } from '../../cli/reference-camera';
 import { psnr, toRgba8 } from '../../cli/picture-compare';
 import type { CameraFile } from '../../src/app/camera/camera-file';

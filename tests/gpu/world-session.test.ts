@@ -11,7 +11,7 @@
  */
 import { beforeAll, describe, expect, test } from 'vitest';
 import { WorldSession, type WorldSessionOptions } from '../../src/app/world/world-session';
-import { renderOffscreen } from '../../src/app/frame/offscreen-render';
+import { renderOffscreen } from '../../bench/render-offscreen';
 import type { SplatFrame } from '../../src/app/frame/splat-frame';
 import type { GpuSortOrder } from '../../src/app/frame/order/gpu-sort-order';
 import type { CameraFile } from '../../src/app/camera/camera-file';

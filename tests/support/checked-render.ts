@@ -4,7 +4,8 @@
  * any WebGPU validation error it raised.
  */
 import { expect } from 'vitest';
-import { renderOffscreen, type OffscreenPicture } from '../../src/app/frame/offscreen-render';
+import { renderOffscreen } from '../../bench/render-offscreen';
+import type { OffscreenPicture } from '../../src/app/frame/offscreen-render';
 
 export async function renderChecked(...args: Parameters<typeof renderOffscreen>): Promise<OffscreenPicture> {
   const device = args[0];

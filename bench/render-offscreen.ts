@@ -1,0 +1,67 @@
+/**
+ * One frame of a scene from a camera file, drawn straight through a
+ * SplatFrame with an order of the caller's (not through the frame engine)
+ * and read back as RGBA rows: what the GPU tests and the benchmarks
+ * compare and time. DOM-free.
+ */
+import { mat4, vec3 } from 'gl-matrix';
+import type { SplatFrame, FrameEncodeOptions } from '../src/app/frame/splat-frame';
+import type { SplatOrder } from '../src/render/frame-renderer';
+import type { DrawOrder } from '../src/app/frame/order/draw-order';
+import { isHeatMap } from '../src/app/frame/frame-settings';
+import { cameraMatrices, type CameraFile } from '../src/app/camera/camera-file';
+import { createOffscreenTarget, OFFSCREEN_FORMAT, type OffscreenPicture } from '../src/app/frame/offscreen-render';
+import type { GpuSplats } from '../src/scene/gpu-splats';
+import type { ScreenFilter } from '../src/scene/anti-aliasing';
+import type { FrameParameters } from '../src/render/frame-uniforms';
+import { readTextureRgba } from '../src/gpu/readback';
+
+/**
+ * One frame of `scene` from a camera file, drawn by `frame` in `order`, into
+ * rgba8unorm and read back; `splatOrder` is how each pixel's splats are
+ * ordered (the per-pixel order needs `renderer: 'tiles'` and the tile painter's prepare(true)).
+ */
+export async function renderOffscreen(
+  device: GPUDevice,
+  frame: SplatFrame,
+  order: DrawOrder,
+  scene: GpuSplats,
+  camera: CameraFile,
+  options: { keyBits?: number; splatScale?: number; screenFilter?: ScreenFilter; shiftNdc?: readonly [number, number]; splatOrder?: SplatOrder } & Pick<FrameEncodeOptions, 'view' | 'renderer'> = {},
+): Promise<OffscreenPicture> {
+  const { width, height } = camera;
+  const parameters: FrameParameters = {
+    view: mat4.create(),
+    projection: mat4.create(),
+    eye: vec3.fromValues(...camera.eye),
+    fovY: (camera.fovy_deg * Math.PI) / 180,
+    width,
+    height,
+    splatCount: scene.count,
+    shDegree: Math.min(camera.sh_degree, scene.shDegree),
+    splatScale: options.splatScale ?? 1,
+    keyBits: options.keyBits ?? 32,
+    screenFilter: options.screenFilter,
+  };
+  cameraMatrices(camera, parameters.view, parameters.projection);
+  // A lens shift (the viewer's beside overlays; OrbitCamera.projectionMatrix).
+  if (options.shiftNdc) [parameters.projection[8], parameters.projection[9]] = options.shiftNdc;
+  frame.setScene(scene);
+  const texture = createOffscreenTarget(device, 'renderOffscreen.target', width, height, OFFSCREEN_FORMAT);
+  try {
+    const draw = () => {
+      const encoder = device.createCommandEncoder({ label: 'renderOffscreen' });
+      frame.encode(encoder, parameters, { view: texture.createView(), background: camera.background }, order, { view: options.view, renderer: options.renderer, order: options.splatOrder });
+      device.queue.submit([encoder.finish()]);
+    };
+    draw();
+    // A tile frame that outgrew its pair buffers drew nothing new: they are grown by now, so it is drawn again.
+    if ((await frame.readPainted())?.overflowed) draw();
+    const timings = await frame.readTimings();
+    const difference = isHeatMap(options.view ?? 'picture') ? await frame.readDifference() : null;
+    const rgba = await readTextureRgba(device, texture);
+    return { width, height, rgba, timings, difference };
+  } finally {
+    texture.destroy();
+  }
+}
