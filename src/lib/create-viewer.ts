@@ -86,14 +86,20 @@ export interface SplatViewer {
   load(source: SceneInput, options?: { name?: string }): Promise<LoadOutcome>;
   /** Cancels the load in progress: the scene before it stays. */
   cancel(): void;
-  /** The camera: its pose now, and a pose to show. */
-  readonly camera: { get(): CameraPose; set(pose: CameraPose): void };
+  /**
+   * The camera: its pose now, a pose to show at once, and a pose to move
+   * to over `seconds` (eased; resolves on arrival, or when another move,
+   * the controls or destroy() take over).
+   */
+  readonly camera: { get(): CameraPose; set(pose: CameraPose): void; flyTo(pose: CameraPose, options?: { seconds?: number }): Promise<void> };
   /** Fits the scene into the view from where the camera looks now. */
   frameScene(): void;
   /** Back to the view the scene opened with. */
   resetCamera(): void;
   /** Changes settings from the next frame on. */
   setSettings(settings: ViewerSettingsInput): void;
+  /** The scene on screen as a file of a writable format ('ply', 'splat', 'spz', 'glb'), named after the scene; throws while a scene loads or without one. */
+  save(format: string): Promise<{ name: string; blob: Blob; splats: number }>;
   /** The view drawn again at width × height (default: the canvas's), as a PNG. */
   capture(size?: { width: number; height: number }): Promise<Blob>;
   on<E extends keyof SplatViewerEvents>(event: E, listener: SplatViewerEvents[E]): Unsubscribe;
@@ -127,6 +133,8 @@ class EmbeddedViewer implements SplatViewer {
   private readonly unbind: Unsubscribe[];
   private renderer: FrameRenderer | null = null;
   private destroyed = false;
+  /** A move of the camera under way (camera.flyTo), its start set by the first frame after it was asked for. */
+  private flight: { from: CameraPose; to: CameraPose; seconds: number; start: number; arrived: () => void } | null = null;
 
   constructor(
     private readonly container: HTMLElement,
@@ -144,13 +152,16 @@ class EmbeddedViewer implements SplatViewer {
     const context = canvas.getContext('webgpu');
     if (!context) throw new Error('the canvas has no WebGPU context');
     context.configure({ device: viewer.core.device, format, alphaMode: 'opaque' });
-    this.loop = new FrameLoop(viewer as AnyViewer, canvas, context, { drawn: (report) => this.drawn(report) });
+    this.loop = new FrameLoop(viewer as AnyViewer, canvas, context, { drawn: (report, now) => this.drawn(report, now) });
     this.input = controls
       ? new CameraInput(canvas, viewer.camera, {
         fly: viewer.rig.fly,
         bounds: () => viewer.state.scene?.bounds,
         keys: canvas,
-        onChange: () => viewer.cameraMoved(),
+        onChange: () => {
+          this.land();
+          viewer.cameraMoved();
+        },
         onPick: (x, y) => void viewer.pick(x, y),
       })
       : null;
@@ -172,7 +183,17 @@ class EmbeddedViewer implements SplatViewer {
 
   readonly camera = {
     get: (): CameraPose => this.viewer.camera.getView(createCameraView()),
-    set: (pose: CameraPose): void => this.viewer.setView(pose),
+    set: (pose: CameraPose): void => {
+      this.land();
+      this.viewer.setView(pose);
+    },
+    flyTo: (pose: CameraPose, options: { seconds?: number } = {}): Promise<void> => {
+      this.land();
+      const seconds = Math.max(0, options.seconds ?? 1);
+      return new Promise<void>((arrived) => {
+        this.flight = { from: this.camera.get(), to: structuredClone(pose), seconds, start: -1, arrived };
+      });
+    },
   };
 
   load(source: SceneInput, options: { name?: string } = {}): Promise<LoadOutcome> {
@@ -204,6 +225,11 @@ class EmbeddedViewer implements SplatViewer {
     }
   }
 
+  async save(format: string): Promise<{ name: string; blob: Blob; splats: number }> {
+    const saved = await this.viewer.saveScene(format, { keep: 'all' });
+    return { name: saved.name, blob: new Blob([saved.bytes as Uint8Array<ArrayBuffer>]), splats: saved.splats };
+  }
+
   async capture(size?: { width: number; height: number }): Promise<Blob> {
     const width = size?.width ?? this.canvas.width;
     const height = size?.height ?? this.canvas.height;
@@ -217,6 +243,7 @@ class EmbeddedViewer implements SplatViewer {
   destroy(): void {
     if (this.destroyed) return;
     this.destroyed = true;
+    this.land();
     this.loop.stop();
     this.sizes.disconnect();
     this.input?.dispose();
@@ -227,13 +254,34 @@ class EmbeddedViewer implements SplatViewer {
     this.canvas.remove();
   }
 
-  private drawn(report: FrameReport): void {
+  private drawn(report: FrameReport, now: number): void {
+    this.fly(now);
     this.events.emit('frame', report);
     const renderer = report.renderer.renderer;
     if (renderer !== this.renderer) {
       this.renderer = renderer;
       this.events.emit('rendererchange', renderer);
     }
+  }
+
+  /** The camera's next pose along a flight (camera.flyTo): eased in and out, the last at the pose asked for. */
+  private fly(now: number): void {
+    const flight = this.flight;
+    if (!flight) return;
+    if (flight.start < 0) flight.start = now;
+    const t = flight.seconds === 0 ? 1 : Math.min(1, (now - flight.start) / (1000 * flight.seconds));
+    const eased = t * t * (3 - 2 * t);
+    const { from, to } = flight;
+    const mix = (a: readonly number[], b: readonly number[]) => [0, 1, 2].map((i) => a[i]! + (b[i]! - a[i]!) * eased) as [number, number, number];
+    this.viewer.setView(t === 1 ? to : { eye: mix(from.eye, to.eye), target: mix(from.target, to.target), up: mix(from.up, to.up), fovyDeg: from.fovyDeg + (to.fovyDeg - from.fovyDeg) * eased });
+    if (t === 1) this.land();
+  }
+
+  /** Ends a flight where the camera is (arrived, or another move took over). */
+  private land(): void {
+    const flight = this.flight;
+    this.flight = null;
+    flight?.arrived();
   }
 
   /** The container's size: the picture in device pixels, the framing in CSS pixels. */

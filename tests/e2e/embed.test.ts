@@ -22,7 +22,7 @@ declare global {
 
 const fixture = useViewerPage({ query: null });
 
-test('two viewers on one page open their scenes and draw; each has its own camera; one destroyed leaves the other drawing', async () => {
+test('two viewers on one page open their scenes and draw; each has its own camera, flown or set; they save and capture; one destroyed leaves the other drawing', async () => {
   const { page, tab } = fixture;
   await page.goto(`${fixture.url}examples/two-viewers.html`);
   await tab.waitFor('both viewers to open their scene', () => window.splatsortExample?.loaded === 2 || (window.splatsortExample?.errors.length ?? 0) > 0, undefined);
@@ -39,6 +39,26 @@ test('two viewers on one page open their scenes and draw; each has its own camer
   });
   expect(eyes.right).toEqual(eyes.before);
   expect(eyes.left).not.toEqual(eyes.right);
+
+  // A flight ends at the pose asked for, and its promise says so.
+  const flown = await page.evaluate(async () => {
+    const viewer = window.splatsortExample!.viewers[1]!;
+    const start = viewer.camera.get();
+    const to = { ...start, eye: [start.eye[0] + 0.5, start.eye[1] + 0.25, start.eye[2] - 0.5] as [number, number, number] };
+    await viewer.camera.flyTo(to, { seconds: 0.3 });
+    return { to: to.eye, now: viewer.camera.get().eye };
+  });
+  flown.now.forEach((v, i) => expect(v).toBeCloseTo(flown.to[i]!, 4));
+
+  // The scene saved as a file of a writable format, whole.
+  const saved = await page.evaluate(async () => {
+    const viewer = window.splatsortExample!.viewers[0]!;
+    const file = await viewer.save('ply');
+    return { name: file.name, bytes: file.blob.size, splats: file.splats, shown: viewer.state.splats };
+  });
+  expect(saved.name).toBe('default-scene.ply');
+  expect(saved.splats).toBe(saved.shown);
+  expect(saved.bytes).toBeGreaterThan(saved.splats * 62 * 4);
 
   // A capture is a PNG of the size asked for.
   const png = await page.evaluate(async () => {
