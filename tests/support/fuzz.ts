@@ -30,6 +30,7 @@ import { mutateWorld, seedFiles, tinyWorld, worldBytes, type WorldMutant, type W
 import { runWorldLoad, type WorldStage } from './world-load';
 import { writeKsplat } from './ksplat-writer';
 import { bundleSog, writeSog } from './sog-writer';
+import { buildGltf, glb, gltfText, SPLAT_EXTENSION, splatAttributes } from './gltf-files';
 import { parseSplatPly } from '../../src/io/ply/parse';
 import type { SplatFormatId } from '../../src/io/formats/index';
 
@@ -112,6 +113,7 @@ export async function loadFuzzCorpus(): Promise<FuzzSeed[]> {
         { name: 'quats.webp', stored: sog.files.get('scales.webp')! },
       ]),
     },
+    ...(await gltfSeeds()),
     // Bombs and lying headers (bombs.ts), kept to a few KB: each claims ~1000× its size.
     { id: 'bomb-spz-gzip-of-zeros', format: 'spz', name: 'o.spz', bytes: gzipRun(new Uint8Array(0), 0, 16) },
     { id: 'bomb-spz-zeros-after-data', format: 'spz', name: 'p.spz', bytes: gzipRun(spz2, 0, 16) },
@@ -126,6 +128,17 @@ export async function loadFuzzCorpus(): Promise<FuzzSeed[]> {
     },
   );
   return seeds;
+}
+
+/** glTF splats: a plain .glb of SH degree 1, one whose views are meshopt-compressed, and a .gltf text. */
+async function gltfSeeds(): Promise<FuzzSeed[]> {
+  const plain = await buildGltf([{ attributes: splatAttributes(30, 1), splat: SPLAT_EXTENSION }]);
+  const packed = await buildGltf([{ attributes: splatAttributes(40, 0).map((a) => ({ ...a, meshopt: true })), splat: SPLAT_EXTENSION }]);
+  return [
+    { id: 'synthetic-glb-sh1', format: 'glb', name: 't.glb', bytes: glb(plain.json, plain.bin) },
+    { id: 'synthetic-glb-meshopt', format: 'glb', name: 'u.glb', bytes: glb(packed.json, packed.bin) },
+    { id: 'synthetic-gltf-data-uri', format: 'gltf', name: 'v.gltf', bytes: gltfText(plain.json, plain.bin) },
+  ];
 }
 
 export interface FuzzCase {

@@ -92,7 +92,8 @@ describe('the loader fuzzer', () => {
     expect(index.rejected).toBeGreaterThan(summary.cases / 4);
     expect(chunks.accepted).toBeGreaterThan(5);
     expect(chunks.rejected).toBeGreaterThan(summary.cases / 10);
-    expect(summary.topMessages.every(([m]) => m.startsWith('lod-meta.json'))).toBe(true);
+    // Every refusal names what it refused: the index, or the chunk (whichever are the most frequent in this sample).
+    expect(summary.topMessages.filter(([m]) => !/^(lod-meta\.json|chunk [^:]*): /.test(m))).toEqual([]);
     expect(summary.worldChunkMessages.length).toBeGreaterThan(0);
     expect(summary.worldChunkMessages.every(([m]) => /^chunk [^:]*: /.test(m))).toBe(true);
   }, 120_000);
