@@ -2,8 +2,10 @@
  * The package other pages install (npm run build:lib, package/): every
  * entry package.json's `exports` names is built, with its declarations;
  * the built modules import nothing but their own chunks and the package's
- * dependencies; and the core entry (the viewer, before any scene) stays
- * within its size budget.
+ * dependencies; the core entry (the viewer, before any scene) stays
+ * within its size budget; and the API reference (TypeDoc, from the
+ * entries' types: npm run docs:api) builds with no warning, a page for
+ * each public name.
  */
 import { beforeAll, expect, test } from 'vitest';
 import { execFileSync } from 'node:child_process';
@@ -43,6 +45,17 @@ test("every entry of package.json's exports is built, with its declarations", ()
   expect(viewer).toMatch(/export declare function createViewer\(container: HTMLElement, options\?: CreateViewerOptions\): Promise<SplatViewer>;/);
   expect(readFileSync(join(ROOT, pkg.exports['./element']!.types), 'utf8')).toMatch(/export declare class SplatViewerElement extends HTMLElement/);
 });
+
+test('the API reference builds from the types with no warning (a broken link fails it), a page for each public name', () => {
+  const require = createRequire(join(ROOT, 'package.json'));
+  const typedoc = join(dirname(require.resolve('typedoc/package.json')), 'bin/typedoc');
+  execFileSync(process.execPath, [typedoc, '--options', 'package/typedoc.json', '--logLevel', 'Warn'], { cwd: ROOT, stdio: 'pipe' });
+  const docs = join(DIST, 'docs');
+  for (const page of ['functions/index.createViewer.html', 'interfaces/index.SplatViewer.html', 'interfaces/index.SplatViewerEvents.html', 'interfaces/index.CreateViewerOptions.html', 'classes/element.SplatViewerElement.html']) {
+    expect(existsSync(join(docs, page)), page).toBe(true);
+  }
+  expect(readFileSync(join(docs, 'interfaces/index.SplatViewer.html'), 'utf8')).toMatch(/Frees everything the viewer made/);
+}, 120_000);
 
 test("the core entry imports only its own chunks and the package's dependencies, and stays within its size budget gzipped", () => {
   const seen = new Set<string>();
