@@ -158,6 +158,12 @@ test('the renderer: a set one draws every frame; auto draws both in turn, timed 
   expect(core.shownRenderer).toBe('tiles');
   expect(core.frame.drawnWith).toBe('tiles');
   await core.lastFrameResults();
+  // Once made, a frame asks nothing more of the painter: no preparation (a promise) on every frame.
+  const preparing = vi.spyOn(core, 'prepareRenderer');
+  drawTo(target, settings({ renderer: 'tiles' }));
+  expect(preparing).not.toHaveBeenCalled();
+  preparing.mockRestore();
+  await core.lastFrameResults();
 
   /** Draws on auto until it stops measuring, each frame waited for (so each is timed); the renderers that drew while it measured. */
   const measure = async (texture: GPUTexture): Promise<string[]> => {

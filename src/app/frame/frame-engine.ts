@@ -243,7 +243,8 @@ export class FrameEngine {
     scene.height = params.height;
     scene.timed = this.frame.timer.enabled;
     scene.tilesReady = this.frame.painters.tiles.isReady();
-    if (setting !== 'quads') void this.prepareRenderer(setting, wantsPerPixel(settings, view));
+    const perPixel = wantsPerPixel(settings, view);
+    if (this.needsPreparing(setting, perPixel)) void this.prepareRenderer(setting, perPixel);
     report.renderer = this.renderers.resolve(setting, scene);
     return report.renderer.renderer;
   }
@@ -256,10 +257,15 @@ export class FrameEngine {
    * wait for this first.
    */
   async prepareRenderer(setting: RendererSetting, perPixel = false): Promise<void> {
-    if (setting === 'quads') return;
+    if (!this.needsPreparing(setting, perPixel)) return;
+    await this.frame.painters[setting === 'auto' ? 'tiles' : setting].prepare(perPixel).catch(() => {});
+  }
+
+  /** Whether `setting`'s painter is still to be made (checked each frame before anything is allocated for it). */
+  private needsPreparing(setting: RendererSetting, perPixel: boolean): boolean {
+    if (setting === 'quads') return false;
     const painter = this.frame.painters[setting === 'auto' ? 'tiles' : setting];
-    if (painter.failure !== null || painter.isReady(perPixel)) return;
-    await painter.prepare(perPixel).catch(() => {});
+    return painter.failure === null && !painter.isReady(perPixel);
   }
 
   /** The last frame's GPU times, heat map counts and painter statistics, once the GPU has done it. */
