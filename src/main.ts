@@ -6,7 +6,8 @@
  * src/ui/.
  */
 
-import { requestGpuContext, WebGpuUnavailableError, type GpuContext } from './gpu/device';
+import { WebGpuUnavailableError, type GpuContext } from './gpu/device';
+import { hostMemoryBytes, sharedGpuContext } from './lib/shared-device';
 import { SplatLoader } from './io/splat-loader';
 import { CpuOrderClient } from './sort/cpu-order-client';
 import { Viewer } from './app/viewer';
@@ -14,36 +15,20 @@ import { worldAtUrlInWorkers } from './app/world/world-opening-web';
 import { SelfTestPage } from './ui/self-test-page';
 import { ViewerPage } from './ui/viewer-page';
 
-async function openDevice(): Promise<GpuContext> {
-  // `navigator.gpu` is undefined in browsers without WebGPU, whatever the DOM types say.
-  const gpu: GPU | undefined = navigator.gpu;
-  return requestGpuContext(gpu, { label: 'Splatsort.device' });
-}
-
 async function selfTest(): Promise<void> {
   const page = SelfTestPage.mount();
   try {
-    await page.start(await openDevice());
+    await page.start(await sharedGpuContext());
   } catch (error) {
     if (error instanceof WebGpuUnavailableError) page.showWebGpuUnavailable(error.message);
     else page.showFatal(error);
   }
 }
 
-/**
- * The machine's memory, which bounds what a load may hold: Chromium says
- * it (navigator.deviceMemory, in GiB, rounded and at most 8); other
- * browsers do not, and the loader's default stands in.
- */
-function hostMemoryBytes(): number | undefined {
-  const gib = (navigator as { deviceMemory?: number }).deviceMemory;
-  return typeof gib === 'number' && gib > 0 ? gib * 2 ** 30 : undefined;
-}
-
 async function viewer(): Promise<void> {
   let context: GpuContext;
   try {
-    context = await openDevice();
+    context = await sharedGpuContext();
   } catch (error) {
     // The self-test page owns the "how to get WebGPU" explanation.
     const page = SelfTestPage.mount();

@@ -27,7 +27,7 @@ import { CpuOrderClient } from '../sort/cpu-order-client';
 import { CameraInput } from './camera-input';
 import { encodePng } from './capture';
 import { FrameLoop } from './frame-loop';
-import { sharedGpuContext } from './shared-device';
+import { hostMemoryBytes, sharedGpuContext } from './shared-device';
 
 /** What a viewer opens: an address, a file, the files of one scene (a SOG meta.json with its images), or a file's bytes. */
 export type SceneInput = string | URL | File | File[] | ArrayBuffer;
@@ -302,10 +302,4 @@ function sourceOf(source: SceneInput): { opened: File[] | string; name: string }
   if (source instanceof ArrayBuffer) return { opened: [new File([source], 'scene')], name: 'scene' };
   const files = Array.isArray(source) ? source : [source];
   return { opened: files, name: files[0]?.name ?? 'scene' };
-}
-
-/** The machine's memory as Chromium says it (navigator.deviceMemory, GiB), which bounds what a load may hold. */
-function hostMemoryBytes(): number | undefined {
-  const gib = (navigator as { deviceMemory?: number }).deviceMemory;
-  return typeof gib === 'number' && gib > 0 ? gib * 2 ** 30 : undefined;
 }
