@@ -15,6 +15,7 @@ import { renderOffscreen } from '../../bench/render-offscreen';
 import type { SplatFrame } from '../../src/app/frame/splat-frame';
 import type { GpuSortOrder } from '../../src/app/frame/order/gpu-sort-order';
 import type { CameraFile } from '../../src/app/camera/camera-file';
+import { cameraFrame } from '../../src/app/session/splat-selection';
 import type { GpuSplats } from '../../src/scene/gpu-splats';
 import type { SplatCloud } from '../../src/scene/splat-cloud';
 import { realScene, useGpu } from '../support/gpu-fixture';
@@ -170,6 +171,17 @@ describe('a world on the GPU', () => {
     expect(arrivals, 'finer chunks that arrived while drawn').toBeGreaterThan(1);
     expect(session.settled).toBe(true);
     expect(session.drawnRuns.some((d) => d.level === 0)).toBe(true);
+  });
+
+  test("a frame's update chooses and draws, and the fetches it asks for start in the world's own task after it, not inside the frame", async () => {
+    const session = open();
+    session.update(cameraFrame(near));
+    expect(session.frame.wantedSplats).toBeGreaterThan(0);
+    expect(session.progress.inFlight).toBe(0);
+    expect(session.settled).toBe(false);
+    await Promise.resolve();
+    expect(session.progress.inFlight).toBe(1);
+    session.close();
   });
 
   test('one chunk in flight until the first lands or fails, then the usual number: a first chunk that fails does not leave the world one at a time', async () => {
