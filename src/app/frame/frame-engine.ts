@@ -38,7 +38,6 @@ export class FrameEngine {
   private scene: GpuSplats | null = null;
   private readonly cpu: CpuOrders;
   private readonly keyWidth = new KeyWidth();
-  private order: DrawOrder;
   /** The key width and age of the order drawn last (what a frozen frame re-draws). */
   private drawnBits = 32;
   private drawnAge = 0;
@@ -72,7 +71,6 @@ export class FrameEngine {
     private readonly gpuOrder: GpuSortOrder,
     makeCpu: () => CpuOrderSource,
   ) {
-    this.order = gpuOrder;
     this.cpu = new CpuOrders(device, makeCpu);
     this.reads = new FrameReads(frame, this.renderers);
   }
@@ -90,11 +88,6 @@ export class FrameEngine {
   /** The renderer the last frame drew with (a screenshot draws with the same). */
   get shownRenderer(): FrameRenderer {
     return this.encodeOptions.renderer;
-  }
-
-  /** The order the last frame drew (a screenshot draws the same). */
-  get currentOrder(): DrawOrder {
-    return this.order;
   }
 
   /** The last ordering error measured, and the key width it was measured at. */
@@ -162,15 +155,15 @@ export class FrameEngine {
     report.choice = choice;
     let keyBits = wantedBits;
     report.orderAge = 0;
-    this.order = this.gpuOrder;
+    let order: DrawOrder = this.gpuOrder;
     if (choice.source === 'frozen') {
       keyBits = this.drawnBits;
       report.orderAge = this.drawnAge + (this.frames - this.drawnAt);
-      this.order = this.frame.frozen;
+      order = this.frame.frozen;
     } else if (choice.source === 'uploaded') {
       keyBits = this.cpu.bits;
       report.orderAge = this.cpu.age(this.frames);
-      this.order = this.cpu.order;
+      order = this.cpu.order;
     }
     const params = this.parametersOf(camera, keyBits);
     report.keyBits = keyBits;
@@ -180,7 +173,7 @@ export class FrameEngine {
     options.renderer = this.rendererOf(settings, params, report);
     options.order = settings.order ?? DEFAULT_SPLAT_ORDER;
     const encoder = this.device.createCommandEncoder(this.encoderDescriptor);
-    const measured = this.frame.encode(encoder, params, target, this.order, options);
+    const measured = this.frame.encode(encoder, params, target, order, options);
     report.order = this.frame.drawnOrder;
     this.commands[0] = encoder.finish();
     this.device.queue.submit(this.commands);
