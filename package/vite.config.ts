@@ -20,7 +20,7 @@ export default defineConfig({
     target: 'es2022',
     sourcemap: true,
     lib: {
-      entry: { index: join(root, 'src/lib/index.ts'), element: join(root, 'src/lib/element.ts') },
+      entry: { index: join(root, 'src/lib/index.ts'), element: join(root, 'src/lib/element.ts'), engine: join(root, 'src/lib/engine.ts') },
       formats: ['es'],
     },
     rollupOptions: {

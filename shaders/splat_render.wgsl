@@ -23,6 +23,29 @@ const CULLED = VertexOut(vec4<f32>(0.0, 0.0, 2.0, 1.0), vec3<f32>(0.0), 0.0, vec
 
 @vertex
 fn vs_main(@builtin(vertex_index) vertex: u32) -> VertexOut {
+  return quad_corner(vertex);
+}
+
+// The quads of a frame drawn over another renderer's picture (src/lib/
+// engine.ts): each splat's quad at the depth the frame's projection gives
+// its centre, so the caller's depth buffer (read only) hides the splats
+// behind its meshes. The projection's own depth range applies (WebGPU's
+// 0..1, reversed or not: the pipeline's compare function says which).
+@group(0) @binding(3) var<storage, read> depths: array<f32>;
+
+@vertex
+fn vs_depth_tested(@builtin(vertex_index) vertex: u32) -> VertexOut {
+  var out = quad_corner(vertex);
+  if (out.opacity <= 0.0) {
+    return out;
+  }
+  let view_z = -depths[order[vertex / QUAD_VERTICES]];
+  let p = frame.projection;
+  out.position.z = (p[2].z * view_z + p[3].z) / (p[2].w * view_z + p[3].w);
+  return out;
+}
+
+fn quad_corner(vertex: u32) -> VertexOut {
   // Corners 0 1 2 and 1 3 2 of the quad (bit 0: x, bit 1: y), two bits each.
   let corner_index = (0xb64u >> (2u * (vertex % QUAD_VERTICES))) & 3u;
   let splat = records[order[vertex / QUAD_VERTICES]];

@@ -31,6 +31,14 @@ fn fs_picture(@builtin(position) position: vec4<f32>) -> @location(0) vec4<f32> 
   return vec4<f32>(textureLoad(picture, vec2<i32>(position.xy), 0).rgb, 1.0);
 }
 
+// The splats' own picture (cleared to transparent: its alpha is their
+// coverage), blended "over" another renderer's picture by the pipeline
+// (src/lib/engine.ts draws splats into a caller's pass this way).
+@fragment
+fn fs_over(@builtin(position) position: vec4<f32>) -> @location(0) vec4<f32> {
+  return textureLoad(picture, vec2<i32>(position.xy), 0);
+}
+
 // The tile renderer's picture (src/render/tiles/), unless the frame's pairs
 // did not fit its buffers: then the tile picture was not written, the pixel
 // is left to the cleared background, and the quads drawn next in this same

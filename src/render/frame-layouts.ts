@@ -87,7 +87,7 @@ export const SCAN_SLOTS = defineBindSlots('SplatProjector.scan', ['visible_scan.
 export const KEYS_SLOTS = defineBindSlots('SplatProjector.keys', ['visible_keys.wgsl'], { frame: 0, depths: 1, state: 2, keys: 3, values: 4 });
 
 /** The renderer's draw (shaders/splat_render.wgsl): projected records drawn in an order. */
-export const RENDER_SLOTS = defineBindSlots('SplatRenderer', ['splat_render.wgsl'], { frame: 0, records: 1, order: 2 });
+export const RENDER_SLOTS = defineBindSlots('SplatRenderer', ['splat_render.wgsl'], { frame: 0, records: 1, order: 2, depths: 3 });
 
 /** The ordering-error measure's result (shaders/order_error.wgsl). */
 export const ORDER_ERROR = defineStruct('OrderError', [

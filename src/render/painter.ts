@@ -46,6 +46,8 @@ export interface PaintJob {
   target: SplatDrawTarget;
   /** The projector's records, which the orders name (null: no scene). */
   records: GPUBuffer | null;
+  /** The projector's view depths per splat (null: no scene): a depth-tested draw (SplatDrawTarget.depth) places its quads by them. */
+  depths: GPUBuffer | null;
   picture: PaintedPicture;
   /** A heat map's second picture, resolved with the first as where the two differ; null: the picture alone. */
   second: PaintedPicture | null;

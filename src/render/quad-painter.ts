@@ -3,7 +3,9 @@
  * front as quads (splat-renderer.ts) into a float accumulation target,
  * then resolved to the output format (accumulation-target.ts says why);
  * 'direct' blends straight into the output, a comparison for the frame
- * benchmark. A heat map draws its second picture into the second float
+ * benchmark. A target drawn `over` (another renderer's picture, maybe with
+ * its depth buffer) gets the splats' own picture, transparent where they
+ * are not, blended over it. A heat map draws its second picture into the second float
  * target and resolves the two as where they differ. Every device draws
  * quads: this painter is made with the frame and never fails. DOM-free.
  */
@@ -50,12 +52,20 @@ export class QuadPainter implements Painter {
   paint(job: PaintJob): void {
     const { encoder, target, records, timing } = job;
     const draw = drawOf(this.draws[0], records, job.picture.order, 'vertices');
+    if (draw && target.depth) draw.depths = job.depths ?? undefined;
     const targets = this.targets;
     if (!targets) {
       this.quads.encode(encoder, target, draw, timing?.whole);
       return;
     }
     const { width, height } = job.parameters;
+    if (target.over) {
+      // The splats' own picture (transparent where they are not), blended over the target's.
+      const layer = targets.view(0, width, height);
+      this.quads.encodeLayer(encoder, layer, target.depth, draw, timing?.span.first);
+      this.resolve.encodePicture(encoder, layer, target.view, timing?.span.last, true);
+      return;
+    }
     const accumulation = this.accumulation;
     accumulation.background = target.background;
     accumulation.view = targets.view(0, width, height);

@@ -45,6 +45,7 @@ export class SplatResolve {
   private reading = false;
   private measuredPixels = 0;
   private boundPicture: BoundViews | null = null;
+  private boundOver: BoundViews | null = null;
   private boundDifference: BoundViews | null = null;
   private boundTiles: { picture: GPUTextureView; state: GPUBuffer; group: GPUBindGroup } | null = null;
   private readonly attachment: GPURenderPassColorAttachment = {
@@ -55,7 +56,8 @@ export class SplatResolve {
   };
   private readonly descriptor: GPURenderPassDescriptor = { label: 'SplatResolve.pass', colorAttachments: [this.attachment] };
 
-  static async create(device: GPUDevice, format: GPUTextureFormat): Promise<SplatResolve> {
+  /** With `over`, the resolve can also blend a picture over what its target holds (encodePicture's `over`). */
+  static async create(device: GPUDevice, format: GPUTextureFormat, options: { over?: boolean } = {}): Promise<SplatResolve> {
     const module = await createCheckedShaderModule(device, 'SplatResolve.shader', resolveSource);
     const pipeline = (entryPoint: string) =>
       renderPipeline(device, {
@@ -65,7 +67,8 @@ export class SplatResolve {
         fragment: { module, entryPoint, targets: [{ format }] },
         primitive: { topology: 'triangle-list' },
       });
-    const [picture, difference, tilePicture] = await Promise.all([
+    const blend: GPUBlendComponent = { srcFactor: 'one', dstFactor: 'one-minus-src-alpha', operation: 'add' };
+    const [picture, difference, tilePicture, over] = await Promise.all([
       pipeline('fs_picture'),
       pipeline('fs_difference'),
       renderPipeline(device, {
@@ -75,8 +78,17 @@ export class SplatResolve {
         fragment: { module, entryPoint: 'fs_tile_picture', targets: [{ format }], constants: { tile_total_word: TILE_STATE.word('total'), tile_capacity_word: TILE_STATE.word('capacity') } },
         primitive: { topology: 'triangle-list' },
       }),
+      options.over
+        ? renderPipeline(device, {
+          label: 'SplatResolve.fs_over',
+          layout: 'auto',
+          vertex: { module, entryPoint: 'vs_main' },
+          fragment: { module, entryPoint: 'fs_over', targets: [{ format, blend: { color: blend, alpha: blend } }] },
+          primitive: { topology: 'triangle-list' },
+        })
+        : null,
     ]);
-    return new SplatResolve(device, picture, difference, tilePicture);
+    return new SplatResolve(device, picture, difference, tilePicture, over);
   }
 
   private constructor(
@@ -84,23 +96,35 @@ export class SplatResolve {
     private readonly picturePipeline: GPURenderPipeline,
     private readonly differencePipeline: GPURenderPipeline,
     private readonly tilePicturePipeline: GPURenderPipeline,
+    /** Blends the picture over the target's (null unless made with `over`). */
+    private readonly overPipeline: GPURenderPipeline | null,
   ) {
     this.stats = device.createBuffer({ label: 'SplatResolve.stats', size: DIFFERENCE_STATS.size, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST });
     this.readback = device.createBuffer({ label: 'SplatResolve.readback', size: DIFFERENCE_STATS.size, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
   }
 
-  /** Writes the accumulated `picture` to `target` (a texture of the output format). */
-  encodePicture(encoder: GPUCommandEncoder, picture: GPUTextureView, target: GPUTextureView, timestampWrites?: GPURenderPassTimestampWrites): void {
-    let b = this.boundPicture;
+  /**
+   * Writes the accumulated `picture` to `target` (a texture of the output
+   * format); with `over`, blends it over what `target` holds instead (the
+   * picture premultiplied, its alpha the splats' coverage).
+   */
+  encodePicture(encoder: GPUCommandEncoder, picture: GPUTextureView, target: GPUTextureView, timestampWrites?: GPURenderPassTimestampWrites, over = false): void {
+    if (over && !this.overPipeline) throw new Error('this resolve was made without over: it cannot blend over its target');
+    const pipeline = over ? this.overPipeline! : this.picturePipeline;
+    let b = over ? this.boundOver : this.boundPicture;
     if (!b || b.picture !== picture) {
       const group = this.device.createBindGroup({
         label: 'SplatResolve.pictureBindGroup',
-        layout: this.picturePipeline.getBindGroupLayout(0),
+        layout: pipeline.getBindGroupLayout(0),
         entries: RESOLVE_SLOTS.entries({ picture }),
       });
-      b = this.boundPicture = { picture, exact: null, group };
+      b = { picture, exact: null, group };
+      if (over) this.boundOver = b;
+      else this.boundPicture = b;
     }
-    this.draw(encoder, this.picturePipeline, b.group, target, timestampWrites);
+    this.attachment.loadOp = over ? 'load' : 'clear';
+    this.draw(encoder, pipeline, b.group, target, timestampWrites);
+    this.attachment.loadOp = 'clear';
   }
 
   /**

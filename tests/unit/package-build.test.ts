@@ -34,7 +34,7 @@ function staticImports(code: string): string[] {
 }
 
 test("every entry of package.json's exports is built, with its declarations", () => {
-  expect(Object.keys(pkg.exports).sort()).toEqual(['.', './element']);
+  expect(Object.keys(pkg.exports).sort()).toEqual(['.', './element', './engine']);
   for (const [entry, { types, import: module }] of Object.entries(pkg.exports)) {
     expect(existsSync(join(ROOT, module)), `${entry}: ${module}`).toBe(true);
     expect(existsSync(join(ROOT, types)), `${entry}: ${types}`).toBe(true);
@@ -44,6 +44,10 @@ test("every entry of package.json's exports is built, with its declarations", ()
   const viewer = readFileSync(join(DIST, 'types/lib/create-viewer.d.ts'), 'utf8');
   expect(viewer).toMatch(/export declare function createViewer\(container: HTMLElement, options\?: CreateViewerOptions\): Promise<SplatViewer>;/);
   expect(readFileSync(join(ROOT, pkg.exports['./element']!.types), 'utf8')).toMatch(/export declare class SplatViewerElement extends HTMLElement/);
+  const engine = readFileSync(join(ROOT, pkg.exports['./engine']!.types), 'utf8');
+  expect(engine).toMatch(/export declare function createSplatRenderer\(device: GPUDevice, options: SplatRendererOptions\): Promise<SplatRenderer>;/);
+  // The engine entry's types name no class of the viewer's own.
+  expect(engine).not.toMatch(/FrameEngine|SplatFrame|GpuSplats/);
 });
 
 test('the API reference builds from the types with no warning (a broken link fails it), a page for each public name', () => {
@@ -51,7 +55,7 @@ test('the API reference builds from the types with no warning (a broken link fai
   const typedoc = join(dirname(require.resolve('typedoc/package.json')), 'bin/typedoc');
   execFileSync(process.execPath, [typedoc, '--options', 'package/typedoc.json', '--logLevel', 'Warn'], { cwd: ROOT, stdio: 'pipe' });
   const docs = join(DIST, 'docs');
-  for (const page of ['functions/index.createViewer.html', 'interfaces/index.SplatViewer.html', 'interfaces/index.SplatViewerEvents.html', 'interfaces/index.CreateViewerOptions.html', 'classes/element.SplatViewerElement.html']) {
+  for (const page of ['functions/index.createViewer.html', 'interfaces/index.SplatViewer.html', 'interfaces/index.SplatViewerEvents.html', 'interfaces/index.CreateViewerOptions.html', 'classes/element.SplatViewerElement.html', 'functions/engine.createSplatRenderer.html', 'interfaces/engine.SplatRenderer.html']) {
     expect(existsSync(join(docs, page)), page).toBe(true);
   }
   expect(readFileSync(join(docs, 'interfaces/index.SplatViewer.html'), 'utf8')).toMatch(/Frees everything the viewer made/);

@@ -25,6 +25,7 @@ import { FrameReads, type FrameResults } from './frame-reads';
 import { SceneSource, type FrameSource } from './frame-source';
 import { DEFAULT_SPLAT_ORDER, type FrameRenderer, type RendererSetting, type SplatOrder } from '../../render/frame-renderer';
 import type { FrameCamera, FrameParameters } from '../../render/frame-uniforms';
+import type { SplatDrawTarget } from '../../render/splat-renderer';
 import type { GpuSplats } from '../../scene/gpu-splats';
 import type { SplatCloud } from '../../scene/splat-cloud';
 import type { CpuOrderSource } from '../../sort/cpu-order-source';
@@ -137,7 +138,7 @@ export class FrameEngine {
   }
 
   /** Records and submits one frame of `camera` into `target`. */
-  drawFrame(target: { view: GPUTextureView; background: readonly [number, number, number] }, camera: Readonly<FrameCamera>, settings: FrameSettings): FrameReport {
+  drawFrame(target: SplatDrawTarget, camera: Readonly<FrameCamera>, settings: FrameSettings): FrameReport {
     settings = this.follow(camera, settings);
     const report = this.report;
     report.cpuSortMs = null;

@@ -46,6 +46,8 @@ export interface SplatFrameOptions extends SplatProjectorOptions, SplatRendererO
   accumulation?: Accumulation;
   /** The tile renderer's options (made when first asked for: painters.tiles.prepare()). */
   tiles?: TileRendererOptions;
+  /** Frames may be drawn over their target's picture (SplatDrawTarget.over); implied by depthTest. */
+  over?: boolean;
 }
 
 /**
@@ -116,7 +118,7 @@ export class SplatFrame {
     const [projector, quads, resolve, measure] = await Promise.all([
       SplatProjector.create(device, uniforms.buffer, options),
       SplatRenderer.create(device, uniforms.buffer, accumulation === 'direct' ? format : accumulation, options),
-      SplatResolve.create(device, format),
+      SplatResolve.create(device, format, { over: options.depthTest !== undefined || options.over }),
       OrderErrorPass.create(device),
     ]);
     const painters: FramePainters = {
@@ -141,7 +143,7 @@ export class SplatFrame {
     this.frozen = new FrozenOrder(device);
     this.painter = painters.quads;
     const none = unbound<GPUCommandEncoder>();
-    this.job = { encoder: none, parameters: unbound<FrameParameters>(), target: unbound<SplatDrawTarget>(), records: null, picture: { order: null, perPixel: null }, second: null, timing: undefined };
+    this.job = { encoder: none, parameters: unbound<FrameParameters>(), target: unbound<SplatDrawTarget>(), records: null, depths: null, picture: { order: null, perPixel: null }, second: null, timing: undefined };
   }
 
   /** Which renderer drew the last frame. */
@@ -297,7 +299,9 @@ export class SplatFrame {
   private paint(encoder: GPUCommandEncoder, parameters: FrameParameters, target: SplatDrawTarget, drawn: OrderedSplats | null, exact: OrderedSplats | null, options: FrameEncodeOptions, timing: boolean): void {
     const { tiles, quads } = this.painters;
     const pixelOrderView = options.view === 'pixel-order';
-    const painter = (options.renderer === 'tiles' || pixelOrderView) && tiles.canPaint ? tiles : quads;
+    // Splats over another renderer's picture (and depth) are drawn as quads: the tile raster writes every pixel.
+    const overAnother = target.over === true || target.depth !== undefined;
+    const painter = (options.renderer === 'tiles' || pixelOrderView) && tiles.canPaint && !overAnother ? tiles : quads;
     this.painter = painter;
     this.drawnWith = painter.renderer;
     // The per-pixel order once its raster is made (centre depths until then; the caller prepares it).
@@ -308,6 +312,7 @@ export class SplatFrame {
     job.parameters = parameters;
     job.target = target;
     job.records = this.projector.records;
+    job.depths = this.projector.depths;
     job.picture.order = drawn;
     job.picture.perPixel = perPixel;
     job.second = null;
