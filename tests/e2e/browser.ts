@@ -22,38 +22,18 @@
  * never on a time, and gives up after WAIT_TIMEOUT_MS with what it waited
  * for and what the page showed then.
  */
-import { existsSync } from 'node:fs';
 import { mkdir, readFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, errors as playwrightErrors, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
+import { errors as playwrightErrors, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, inject } from 'vitest';
 import type { CameraView } from '../../src/app/camera/orbit-camera';
 import type { ViewerState } from '../../src/app/session/viewer-state';
 import type { RendererSetting } from '../../src/render/frame-renderer';
+import { launchChromium as launchWithin } from './chromium.mjs';
 
 export const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export const RESULTS_DIR = join(PROJECT_ROOT, 'test-results');
-
-/** Debian's chromium package; it also ships the SwiftShader Vulkan driver. */
-export const CHROMIUM_PATH = process.env.SPLATSORT_CHROMIUM ?? '/usr/bin/chromium';
-
-export const CHROMIUM_ARGS = [
-  '--headless=new',
-  '--no-sandbox',
-  // WebGPU on SwiftShader: without all three SwiftShader switches compute
-  // works but canvases stay white.
-  '--enable-unsafe-webgpu',
-  '--enable-features=Vulkan',
-  '--use-vulkan=swiftshader',
-  '--use-angle=swiftshader',
-  // No traffic beyond localhost: the test machines refuse outside connections.
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--disable-quic',
-];
 
 /**
  * The window every page opens with unless a file asks for another. Small,
@@ -89,17 +69,9 @@ export interface ViewerPageOptions {
   renderer?: RendererSetting;
 }
 
-/** Launches Chromium; throws (never skips) when it is missing. */
-export async function launchChromium(): Promise<Browser> {
-  if (!existsSync(CHROMIUM_PATH)) {
-    throw new Error(
-      `Chromium not found at ${CHROMIUM_PATH}. Install it with ` +
-        '`apt-get install -y chromium libvulkan1` (.ci/run does this), ' +
-        'or point SPLATSORT_CHROMIUM at a Chromium binary.',
-    );
-  }
-  // Headless mode is chosen by --headless=new in the arguments.
-  return chromium.launch({ executablePath: CHROMIUM_PATH, headless: false, args: CHROMIUM_ARGS, timeout: WAIT_TIMEOUT_MS });
+/** Launches Chromium (chromium.mjs); throws (never skips) when it is missing. */
+export function launchChromium(): Promise<Browser> {
+  return launchWithin(WAIT_TIMEOUT_MS);
 }
 
 /** A page of the file's browser, with what went wrong in it recorded. */

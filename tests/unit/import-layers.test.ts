@@ -1,5 +1,5 @@
 /**
- * The layers of src/ (README, "Layers"): each module imports only from
+ * The layers of src/ (docs/architecture.md, "Layers"): each module imports only from
  * earlier layers and from its own, and no imports form a cycle. The real
  * tree is checked whole; a small made-up tree shows the check fails where
  * it should.
