@@ -55,35 +55,6 @@ export interface SplatStreamOptions {
   onDecoded?: (cloud: SplatCloud, decoded: number, expected: number | undefined) => void;
 }
 
-/**
- * Reads a ReadableStream as an async iterable of chunks (older browsers lack
- * its async iterator). A reader that stops early (an error, a cancelled
- * load, a file with all it needs) cancels the stream, which aborts a
- * download.
- */
-export async function* streamChunks(stream: ReadableStream<Uint8Array>): AsyncGenerator<Uint8Array> {
-  const reader = stream.getReader();
-  let ended = false;
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) {
-        ended = true;
-        return;
-      }
-      if (value.byteLength > 0) yield value;
-    }
-  } finally {
-    if (!ended) await reader.cancel().catch(() => {});
-    reader.releaseLock();
-  }
-}
-
-/** Splits one buffer into chunks, to feed the streaming path from memory (tests, benchmarks). */
-export function* chunksOf(bytes: Uint8Array, chunkSize: number): Generator<Uint8Array> {
-  for (let at = 0; at < bytes.length; at += chunkSize) yield bytes.subarray(at, Math.min(bytes.length, at + chunkSize));
-}
-
 /** Where the chunks go once the format is known: a decoder of records as they arrive, or a buffer to parse at the end. */
 interface Sink {
   push(chunk: Uint8Array): void;

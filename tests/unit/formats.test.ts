@@ -11,7 +11,8 @@ import { OPEN_TOGETHER_TEXT, SCENE_FILE_ACCEPT, SCENE_FILES_TEXT } from '../../s
 import { detectSplatFormat, loadSplatFile } from '../../src/io/parse-splat-file';
 import { lastPathSegment } from '../../src/io/path-name';
 import { parsePlyHeader, parseSplatPly } from '../../src/io/ply/parse';
-import { chunksOf, loadSplatStream } from '../../src/io/splat-stream';
+import { chunksOf } from '../../src/io/source-bytes';
+import { loadSplatStream } from '../../src/io/splat-stream';
 import { scenePath } from '../shared-scenes';
 import { writeKsplat } from '../support/ksplat-writer';
 import { bundleSog, writeSog } from '../support/sog-writer';
