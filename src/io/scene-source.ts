@@ -10,7 +10,7 @@
 import { oversizedSplatWarning } from '../scene/oversized-splats';
 import type { SplatCloud } from '../scene/splat-cloud';
 import { formatWithCompanionsFor } from './formats/detect';
-import type { Companions } from './formats/format';
+import type { CompanionsReader } from './formats/format';
 import { DEFAULT_LOAD_LIMITS, type LoadLimits } from './load-limits';
 import { lastPathSegment } from './path-name';
 import { readBounded, type SceneSource } from './source-bytes';
@@ -71,7 +71,7 @@ async function* counted(chunks: AsyncIterable<Uint8Array> | Iterable<Uint8Array>
 /** A scene whose main file names files beside it: the main file read whole (bounded), then the format reads the rest. */
 async function loadWithCompanions(
   source: SceneSource,
-  companions: Companions,
+  companions: CompanionsReader,
   options: SceneLoadOptions,
   count: { bytes: number },
 ): Promise<SplatCloud> {
@@ -105,7 +105,7 @@ export async function loadScene(source: SceneSource, options: SceneLoadOptions =
   const count = { bytes: 0 };
   let bytes: number | null;
   let cloud: SplatCloud;
-  const companions = formatWithCompanionsFor(source.name)?.companions;
+  const companions = formatWithCompanionsFor(source.name)?.withCompanions;
   if (companions) {
     cloud = await loadWithCompanions(source, companions, { ...options, limits }, count);
     bytes = count.bytes;

@@ -13,7 +13,7 @@
 import type { SplatCloud } from '../scene/splat-cloud';
 import { SplatFormatError } from './format-error';
 import { detectFormat, SNIFF_BYTES, sniffFormat } from './formats/detect';
-import type { SplatFormat } from './formats/format';
+import type { ReadableFormat } from './formats/format';
 import type { RecordStream } from './record-stream';
 import { loadSplatFile } from './parse-splat-file';
 import { allocateBytes, checkByteCount, DEFAULT_LOAD_LIMITS, type LoadLimits } from './load-limits';
@@ -152,7 +152,7 @@ export async function loadSplatStream(
   return sink.finish();
 
   /** Where the chunks of a file of `format` go, `start` being those that arrived so far. */
-  async function open(format: SplatFormat, start: Uint8Array): Promise<Sink> {
+  async function open(format: ReadableFormat, start: Uint8Array): Promise<Sink> {
     if (format.stream) {
       // Without a known size, records decoded is the only progress there is.
       const recordProgress = progressBytes === undefined ? (f: number) => onProgress?.('read', f) : undefined;
