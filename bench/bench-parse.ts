@@ -23,7 +23,8 @@ import { parseArgs } from 'node:util';
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { createChunkDataPool, materializeToDataTable, MemoryReadFileSystem, readFile } from '@playcanvas/splat-transform';
-import { chunksOf, loadSplatStream } from '../src/io/splat-stream';
+import { chunksOf } from '../src/io/source-bytes';
+import { loadSplatStream } from '../src/io/splat-stream';
 import { median } from '../src/sort/self-test';
 import { nodeLoadLimits } from '../src/app/node-viewer';
 

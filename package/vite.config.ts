@@ -2,6 +2,7 @@ import { defineConfig } from 'vite';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { workerEntries } from './worker-entries.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const dependencies = Object.keys((JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { dependencies: Record<string, string> }).dependencies);
@@ -27,5 +28,5 @@ export default defineConfig({
       external: (id) => dependencies.some((dep) => id === dep || id.startsWith(`${dep}/`)),
     },
   },
-  worker: { format: 'es' },
+  plugins: [workerEntries()],
 });

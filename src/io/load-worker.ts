@@ -16,8 +16,10 @@ import type { SplatCloud } from '../scene/splat-cloud';
 import type { LoadLimits } from './load-limits';
 import { previewSender } from './preview-sender';
 import type { PreviewPart } from './scene-preview';
-import { loadScene, type LoadStage, type SceneSource } from './scene-source';
-import { bufferSource, fileSource, urlSource } from './web-scene-sources';
+import { fileSource } from './file-scene-source';
+import { loadScene, type LoadStage } from './scene-source';
+import type { SceneSource } from './source-bytes';
+import { bufferSource, urlSource } from './web-scene-sources';
 
 export type { LoadStage };
 

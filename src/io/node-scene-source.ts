@@ -11,7 +11,8 @@ import { SplatFormatError } from './format-error';
 import { SplatLimitError } from './load-limits';
 import { previewSender } from './preview-sender';
 import { ScenePreview } from './scene-preview';
-import { loadScene, type LoadedScene, type LoadOptions, type SceneSource } from './scene-source';
+import { loadScene, type LoadedScene, type LoadOptions } from './scene-source';
+import type { SceneSource } from './source-bytes';
 
 /**
  * The file's size; a clear error for a folder, or a path where nothing is.

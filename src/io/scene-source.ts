@@ -1,7 +1,7 @@
 /**
- * Loading a scene from wherever its files are: a source gives the main
- * file's bytes as they arrive, and any file beside it by the name the main
- * file gives (a SOG meta.json's images). The browser's sources (dropped or
+ * Loading a scene from wherever its files are: a source (source-bytes.ts)
+ * gives the main file's bytes as they arrive, and any file beside it by the
+ * name the main file gives (a SOG meta.json's images). The browser's sources (dropped or
  * picked files, a URL, bytes in memory: web-scene-sources.ts) and Node's
  * file system (node-scene-source.ts) are read the same way here: a format
  * with companions (formats/) is chosen by the main file's name and read
@@ -10,39 +10,15 @@
 import { oversizedSplatWarning } from '../scene/oversized-splats';
 import type { SplatCloud } from '../scene/splat-cloud';
 import { formatWithCompanionsFor } from './formats/detect';
-import type { Companions } from './formats/format';
-import { DEFAULT_LOAD_LIMITS, SplatLimitError, type LoadLimits } from './load-limits';
+import type { CompanionsReader } from './formats/format';
+import { DEFAULT_LOAD_LIMITS, type LoadLimits } from './load-limits';
 import { lastPathSegment } from './path-name';
+import { readBounded, type SceneSource } from './source-bytes';
 import { loadSplatStream } from './splat-stream';
 import { validateSplatCloud } from './validate-splats';
 
 /** How far a load has come: its bytes downloading or being read, or a gathered file being parsed. */
 export type LoadStage = 'download' | 'read' | 'parse';
-
-/** A file's bytes as they arrive. */
-export interface SourceBytes {
-  chunks: AsyncIterable<Uint8Array> | Iterable<Uint8Array>;
-  /** The file's size, when known for certain. */
-  totalBytes: number | undefined;
-  /** What the source announces, for progress only, when that is not known to be the size. */
-  expectedBytes?: number;
-}
-
-export interface SceneSource {
-  /** The main file's name, path or URL: its last path segment names it in messages and tells formats by name. */
-  readonly name: string;
-  /** How its bytes arrive: 'download' over the network, 'read' from a disk or memory. */
-  readonly stage: 'download' | 'read';
-  /** The main file's bytes; a download is cancelled once `signal` aborts. */
-  open(signal?: AbortSignal): Promise<SourceBytes>;
-  /**
-   * A file beside the main one, by the name the main file gives it. Throws
-   * (SplatLimitError) rather than hold more than `maxBytes`, and rejects
-   * with the signal's reason (an AbortError) once `signal` aborts: a
-   * download is cancelled, a file read is not started or not returned.
-   */
-  companion(name: string, maxBytes: number, signal?: AbortSignal): Promise<Uint8Array>;
-}
 
 export interface SceneLoadOptions {
   /** What the scene may cost (default DEFAULT_LOAD_LIMITS). */
@@ -84,32 +60,6 @@ export interface LoadedScene {
   bytes: number | null;
 }
 
-/**
- * All of a file's bytes, refused with a SplatLimitError as soon as they pass
- * `maxBytes` (a size known up front is checked first), so a lying or
- * endless source costs no more than the bound.
- */
-export async function readBounded(source: SourceBytes, maxBytes: number, what: string): Promise<Uint8Array> {
-  const refuse = (bytes: number, more: string) => {
-    throw new SplatLimitError(`${what} is ${bytes.toLocaleString('en-US')} bytes${more}: more than the ${maxBytes.toLocaleString('en-US')} it can take`);
-  };
-  if (source.totalBytes !== undefined && source.totalBytes > maxBytes) refuse(source.totalBytes, '');
-  const parts: Uint8Array[] = [];
-  let length = 0;
-  for await (const chunk of source.chunks) {
-    length += chunk.length;
-    if (length > maxBytes) refuse(length, ' or more');
-    parts.push(chunk);
-  }
-  const bytes = new Uint8Array(length);
-  let at = 0;
-  for (const part of parts) {
-    bytes.set(part, at);
-    at += part.length;
-  }
-  return bytes;
-}
-
 /** `chunks`, counting their bytes into `count.bytes` as they pass. */
 async function* counted(chunks: AsyncIterable<Uint8Array> | Iterable<Uint8Array>, count: { bytes: number }): AsyncIterable<Uint8Array> {
   for await (const chunk of chunks) {
@@ -121,7 +71,7 @@ async function* counted(chunks: AsyncIterable<Uint8Array> | Iterable<Uint8Array>
 /** A scene whose main file names files beside it: the main file read whole (bounded), then the format reads the rest. */
 async function loadWithCompanions(
   source: SceneSource,
-  companions: Companions,
+  companions: CompanionsReader,
   options: SceneLoadOptions,
   count: { bytes: number },
 ): Promise<SplatCloud> {
@@ -155,7 +105,7 @@ export async function loadScene(source: SceneSource, options: SceneLoadOptions =
   const count = { bytes: 0 };
   let bytes: number | null;
   let cloud: SplatCloud;
-  const companions = formatWithCompanionsFor(source.name)?.companions;
+  const companions = formatWithCompanionsFor(source.name)?.withCompanions;
   if (companions) {
     cloud = await loadWithCompanions(source, companions, { ...options, limits }, count);
     bytes = count.bytes;

@@ -13,7 +13,7 @@
 import type { SplatCloud } from '../scene/splat-cloud';
 import { SplatFormatError } from './format-error';
 import { detectFormat, SNIFF_BYTES, sniffFormat } from './formats/detect';
-import type { SplatFormat } from './formats/format';
+import type { ReadableFormat } from './formats/format';
 import type { RecordStream } from './record-stream';
 import { loadSplatFile } from './parse-splat-file';
 import { allocateBytes, checkByteCount, DEFAULT_LOAD_LIMITS, type LoadLimits } from './load-limits';
@@ -53,35 +53,6 @@ export interface SplatStreamOptions {
    * the call returns); `expected` is the count the file declares, if it does.
    */
   onDecoded?: (cloud: SplatCloud, decoded: number, expected: number | undefined) => void;
-}
-
-/**
- * Reads a ReadableStream as an async iterable of chunks (older browsers lack
- * its async iterator). A reader that stops early (an error, a cancelled
- * load, a file with all it needs) cancels the stream, which aborts a
- * download.
- */
-export async function* streamChunks(stream: ReadableStream<Uint8Array>): AsyncGenerator<Uint8Array> {
-  const reader = stream.getReader();
-  let ended = false;
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) {
-        ended = true;
-        return;
-      }
-      if (value.byteLength > 0) yield value;
-    }
-  } finally {
-    if (!ended) await reader.cancel().catch(() => {});
-    reader.releaseLock();
-  }
-}
-
-/** Splits one buffer into chunks, to feed the streaming path from memory (tests, benchmarks). */
-export function* chunksOf(bytes: Uint8Array, chunkSize: number): Generator<Uint8Array> {
-  for (let at = 0; at < bytes.length; at += chunkSize) yield bytes.subarray(at, Math.min(bytes.length, at + chunkSize));
 }
 
 /** Where the chunks go once the format is known: a decoder of records as they arrive, or a buffer to parse at the end. */
@@ -181,7 +152,7 @@ export async function loadSplatStream(
   return sink.finish();
 
   /** Where the chunks of a file of `format` go, `start` being those that arrived so far. */
-  async function open(format: SplatFormat, start: Uint8Array): Promise<Sink> {
+  async function open(format: ReadableFormat, start: Uint8Array): Promise<Sink> {
     if (format.stream) {
       // Without a known size, records decoded is the only progress there is.
       const recordProgress = progressBytes === undefined ? (f: number) => onProgress?.('read', f) : undefined;

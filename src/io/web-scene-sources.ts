@@ -1,26 +1,25 @@
 /**
- * The scene sources of the load worker (scene-source.ts): files dropped or
- * picked (a SOG meta.json among its images), a URL (its companions fetched
- * from beside it, and only from there), and bytes in memory. DOM-free: File,
- * fetch and Response are those of a worker, or of Node.
+ * The scene sources of the workers (source-bytes.ts): a URL (its
+ * companions fetched from beside it, and only from there), bytes in
+ * memory, and a dropped folder (a world). Files dropped or picked
+ * together are file-scene-source.ts, which knows the formats' names; these
+ * know no format, so the world worker reads through them without the
+ * formats' list. DOM-free: File, fetch and Response are those of a
+ * worker, or of Node.
  */
 import { SplatFormatError } from './format-error';
-import { formatWithCompanionsFor, mainFileOf } from './formats/detect';
-import { SPLAT_FORMATS } from './formats/index';
-import { OPEN_TOGETHER_TEXT } from './formats/scene-files';
 import { SplatLimitError } from './load-limits';
 import { isWorldIndexName } from './lod/world-name';
 import { lastPathSegment } from './path-name';
-import { readBounded, type SceneSource, type SourceBytes } from './scene-source';
+import { chunksOf, readBounded, streamChunks, type SceneSource, type SourceBytes } from './source-bytes';
 import { checkSceneUrl } from './scene-url';
-import { chunksOf, streamChunks } from './splat-stream';
 
 /**
  * A dropped or picked file's bytes, refused before reading when it is
  * larger than `maxBytes`. A file read cannot be cancelled midway: an abort
  * is seen before it starts and when it ends.
  */
-async function readFileBounded(file: File, maxBytes: number, signal?: AbortSignal, name = file.name): Promise<Uint8Array> {
+export async function readFileBounded(file: File, maxBytes: number, signal?: AbortSignal, name = file.name): Promise<Uint8Array> {
   signal?.throwIfAborted();
   if (file.size > maxBytes) {
     throw new SplatLimitError(`'${name}' is ${file.size.toLocaleString('en-US')} bytes: more than the ${maxBytes.toLocaleString('en-US')} it can take`);
@@ -28,34 +27,6 @@ async function readFileBounded(file: File, maxBytes: number, signal?: AbortSigna
   const bytes = new Uint8Array(await file.arrayBuffer());
   signal?.throwIfAborted();
   return bytes;
-}
-
-/**
- * Files opened together: one splat file, or the main file of a format with
- * companions (a SOG meta.json) and the files it names, found among the
- * others by name.
- */
-export function fileSource(files: readonly File[]): SceneSource {
-  const main = mainFileOf(files);
-  if (!main) {
-    const mains = SPLAT_FORMATS.flatMap((format) => (format.companions ? [`a ${format.label}`] : []));
-    throw new SplatFormatError(`${files.length} files were given and none is ${mains.join(' or ')}: open ${OPEN_TOGETHER_TEXT}`);
-  }
-  const byName = new Map(files.map((file) => [file.name.toLowerCase(), file]));
-  return {
-    name: main.name,
-    stage: 'read',
-    open: async () => ({ chunks: streamChunks(main.stream()), totalBytes: main.size }),
-    companion: async (name, maxBytes, signal) => {
-      const file = byName.get(name.toLowerCase());
-      if (file) return readFileBounded(file, maxBytes, signal);
-      const companions = formatWithCompanionsFor(main.name)?.companions;
-      const them = companions ? `its ${companions.extensions.join(' ')} ${companions.what}` : 'the files it names';
-      throw new Error(files.length === 1
-        ? `only ${main.name} was opened: open it together with ${them}`
-        : `it was not among the ${files.length} files opened with ${main.name}`);
-    },
-  };
 }
 
 /** Fetches a scene URL (http, https or blob only), refusing error statuses and web pages. */

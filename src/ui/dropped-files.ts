@@ -7,7 +7,7 @@
  */
 import { SplatLimitError } from '../io/load-limits';
 import { isWorldIndexName } from '../io/lod/world-name';
-import type { SceneSource } from '../io/scene-source';
+import type { SceneSource } from '../io/source-bytes';
 import { folderSource, MAX_FOLDER_FILES, type FolderEntry } from '../io/web-scene-sources';
 
 /** The parts of FileSystemEntry, FileSystemFileEntry and FileSystemDirectoryEntry a walk uses. */

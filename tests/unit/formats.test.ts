@@ -1,17 +1,20 @@
 /**
  * The formats' list drives detection, the file picker's accept list and the
  * help text; one helper answers each question of a file's name or magic, so
- * the loaders cannot disagree about the same bytes.
+ * the loaders cannot disagree about the same bytes. Each format's reader is
+ * paired with its description in the list's order (readers.ts).
  */
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { detectFormat, sniffFormat } from '../../src/io/formats/detect';
 import { SPLAT_FORMATS, type SplatFormatId } from '../../src/io/formats/index';
+import { READABLE_FORMATS } from '../../src/io/formats/readers';
 import { OPEN_TOGETHER_TEXT, SCENE_FILE_ACCEPT, SCENE_FILES_TEXT } from '../../src/io/formats/scene-files';
 import { detectSplatFormat, loadSplatFile } from '../../src/io/parse-splat-file';
 import { lastPathSegment } from '../../src/io/path-name';
 import { parsePlyHeader, parseSplatPly } from '../../src/io/ply/parse';
-import { chunksOf, loadSplatStream } from '../../src/io/splat-stream';
+import { chunksOf } from '../../src/io/source-bytes';
+import { loadSplatStream } from '../../src/io/splat-stream';
 import { scenePath } from '../shared-scenes';
 import { writeKsplat } from '../support/ksplat-writer';
 import { bundleSog, writeSog } from '../support/sog-writer';
@@ -42,11 +45,14 @@ beforeAll(async () => {
 describe('the formats list', () => {
   it('describes each format completely: an id of its own, a way to be recognised, one way to be read', () => {
     expect(new Set(SPLAT_FORMATS.map((f) => f.id)).size).toBe(SPLAT_FORMATS.length);
-    for (const format of SPLAT_FORMATS) {
+    // Each description with its reader, in the list's order.
+    expect(READABLE_FORMATS.map((f) => f.id)).toEqual(SPLAT_FORMATS.map((f) => f.id));
+    for (const format of READABLE_FORMATS) {
       expect(format.sniff !== undefined || format.byName === true, `${format.id} can be recognised`).toBe(true);
       expect(format.signature !== undefined, `${format.id} names its signature when it has a sniff`).toBe(format.sniff !== undefined);
       // Read from its bytes (streamed or whole), or from them and the files beside it.
       expect(format.read !== undefined, `${format.id} has one way to be read`).toBe(format.companions === undefined);
+      expect(format.withCompanions !== undefined, `${format.id} reads the files it names`).toBe(format.companions !== undefined);
       if (format.stream) expect(format.read, `${format.id} streams and reads whole`).toBeDefined();
       expect(format.extensions.length).toBeGreaterThan(0);
       for (const extension of [...format.extensions, ...(format.companions?.extensions ?? [])]) expect(extension).toMatch(/^\.[a-z0-9]+$/);
@@ -59,8 +65,8 @@ describe('the formats list', () => {
 
   it('sniffs each real file to its own format and no other', () => {
     for (const [id, { bytes }] of samples) {
-      const said = SPLAT_FORMATS.filter((f) => f.sniff?.(bytes, { partial: false }) === 'yes').map((f) => f.id);
-      const byContent = SPLAT_FORMATS.find((f) => f.id === id)!.sniff !== undefined;
+      const said = READABLE_FORMATS.filter((f) => f.sniff?.(bytes, { partial: false }) === 'yes').map((f) => f.id);
+      const byContent = READABLE_FORMATS.find((f) => f.id === id)!.sniff !== undefined;
       expect(said, id).toEqual(byContent ? [id] : []);
     }
   });
@@ -88,7 +94,7 @@ describe('the formats list', () => {
     } catch (error) {
       message = (error as Error).message;
     }
-    for (const format of SPLAT_FORMATS) {
+    for (const format of READABLE_FORMATS) {
       if (format.signature) expect(message).toContain(format.signature);
       if (format.byName) expect(message).toContain(format.fileName ?? format.extensions[0]!);
     }

@@ -3,13 +3,15 @@
  * entry package.json's `exports` names is built, with its declarations;
  * the built modules import nothing but their own chunks and the package's
  * dependencies; the core entry (the viewer, before any scene) stays
- * within its size budget; and the API reference (TypeDoc, from the
- * entries' types: npm run docs:api) builds with no warning, a page for
+ * within its size budget; a page built with vite from the package bundles
+ * every worker the package makes, and all of the package it holds stays
+ * within the whole package's budget; and the API reference (TypeDoc, from
+ * the entries' types: npm run docs:api) builds with no warning, a page for
  * each public name.
  */
 import { beforeAll, expect, test } from 'vitest';
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,6 +22,8 @@ const DIST = join(ROOT, 'lib-dist');
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { exports: Record<string, { types: string; import: string }>; dependencies: Record<string, string> };
 /** What a page downloads for the viewer before its first scene, gzipped, at most. */
 const CORE_BUDGET_BYTES = 100 * 1024;
+/** All the JavaScript of the package in a page (every entry, format, chunk and worker, its dependencies once each), gzipped, at most; the WebP decoder's wasm aside. */
+const WHOLE_BUDGET_BYTES = 300 * 1024;
 
 beforeAll(() => {
   const require = createRequire(join(ROOT, 'package.json'));
@@ -80,3 +84,33 @@ test("the core entry imports only its own chunks and the package's dependencies,
   expect(seen.size).toBeGreaterThan(1);
   expect(gzipped).toBeLessThan(CORE_BUDGET_BYTES);
 });
+
+/** What scripts/package-sizes.mjs says of a page built from the package. */
+interface PackageSizes {
+  rows: { group: 'entry' | 'lazy' | 'worker'; name: string; files: number; raw: number; gzip: number }[];
+  total: { files: number; raw: number; gzip: number };
+  wasm: { files: number; raw: number; gzip: number };
+}
+
+/** The workers the source makes, by the module each runs (`new Worker(new URL('./load-worker.ts', import.meta.url), …)`). */
+function sourceWorkers(dir = join(ROOT, 'src')): string[] {
+  return readdirSync(dir, { withFileTypes: true, recursive: true })
+    .filter((entry) => entry.isFile() && entry.name.endsWith('.ts'))
+    .flatMap((entry) => [...readFileSync(join(entry.parentPath, entry.name), 'utf8').matchAll(/new Worker\(new URL\('\.\/([\w-]+)\.ts', import\.meta\.url\)/g)].map((m) => m[1]!));
+}
+
+test("a page built with vite from the package bundles each of its workers, and all the package's JavaScript there stays within the whole package's budget gzipped", () => {
+  const out = execFileSync(process.execPath, [join(ROOT, 'scripts/bundle-sizes.mjs'), '--json'], { cwd: ROOT, encoding: 'utf8' });
+  const sizes = JSON.parse(out) as PackageSizes;
+  const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
+  for (const row of sizes.rows) console.log(`${row.group} ${row.name}: ${row.files} files, ${kb(row.gzip)} gzipped`);
+  console.log(`the whole package in a page: ${sizes.total.files} files, ${kb(sizes.total.gzip)} gzipped (budget ${WHOLE_BUDGET_BYTES / 1024} KB); the WebP decoder's wasm apart: ${kb(sizes.wasm.gzip)}`);
+  // A worker whose URL the page's bundler cannot follow is left out of the page, to fail when the viewer starts it.
+  const workers = sizes.rows.filter((row) => row.group === 'worker' && row.files > 0).map((row) => row.name);
+  expect(workers.sort()).toEqual([...new Set(sourceWorkers())].sort());
+  expect(sizes.rows.find((row) => row.group === 'entry' && row.name === 'index')!.gzip).toBeLessThan(CORE_BUDGET_BYTES);
+  // The wasm is a file of its own, loaded by its URL: not base64 in the JavaScript.
+  expect(sizes.wasm.files).toBe(1);
+  expect(sizes.total.gzip).toBeGreaterThan(sizes.rows.find((row) => row.name === 'index')!.gzip);
+  expect(sizes.total.gzip).toBeLessThan(WHOLE_BUDGET_BYTES);
+}, 120_000);

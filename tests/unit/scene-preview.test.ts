@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_LOAD_LIMITS, PREVIEW_SHARE, previewSplatLimit, type LoadLimits } from '../../src/io/load-limits';
 import { PREVIEW_GROWTH, PREVIEW_INTERVAL_MS, previewSender } from '../../src/io/preview-sender';
 import { ScenePreview, type PreviewPart } from '../../src/io/scene-preview';
-import { chunksOf, loadSplatStream } from '../../src/io/splat-stream';
+import { chunksOf } from '../../src/io/source-bytes';
+import { loadSplatStream } from '../../src/io/splat-stream';
 import type { SplatCloud } from '../../src/scene/splat-cloud';
 import { inriaPly, splatFile } from '../support/splat-files';
 

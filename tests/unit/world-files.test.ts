@@ -17,7 +17,7 @@ import { isWorldIndexName } from '../../src/io/lod/world-name';
 import { loadSceneFile, nodeFileSource } from '../../src/io/node-scene-source';
 import { SplatFormatError } from '../../src/io/format-error';
 import { folderSource, MAX_FOLDER_FILES, urlSource, type FolderEntry } from '../../src/io/web-scene-sources';
-import type { SceneSource } from '../../src/io/scene-source';
+import type { SceneSource } from '../../src/io/source-bytes';
 import { expectSameCloud } from '../support/clouds';
 import { sendFile, serveLocally, type LocalServer } from '../support/local-server';
 import { makeDefaultScene } from '../support/default-scene';

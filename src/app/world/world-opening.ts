@@ -6,7 +6,7 @@
  * (world-session.ts). DOM-free.
  */
 import { openWorld } from '../../io/lod/world-files';
-import type { SceneSource } from '../../io/scene-source';
+import type { SceneSource } from '../../io/source-bytes';
 import type { WorldChunks } from './world-session';
 import type { LoadLimits } from '../../io/load-limits';
 

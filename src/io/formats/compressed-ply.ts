@@ -4,7 +4,7 @@
  * packed vertex properties. Small for its splat count, so it is gathered
  * whole and then read (compressed-ply.ts). DOM-free.
  */
-import { parsePlyHeader, sniffPlyHeader, type PlyHeader } from '../ply/header';
+import type { PlyHeader } from '../ply/header';
 import type { SplatFormat } from './format';
 
 /**
@@ -23,11 +23,4 @@ export const COMPRESSED_PLY: SplatFormat<'compressed-ply'> = {
   id: 'compressed-ply',
   label: 'compressed PLY',
   extensions: ['.ply'],
-  signature: "'ply'",
-  sniff: (bytes, { partial }) => {
-    const header = sniffPlyHeader(bytes, partial);
-    if (header === 'more') return 'more';
-    return typeof header === 'object' && isCompressedPly(header) ? 'yes' : 'no';
-  },
-  read: async (bytes, options) => (await import('../ply/compressed')).parseCompressedPly(bytes, parsePlyHeader(bytes), options),
 };

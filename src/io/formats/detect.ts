@@ -1,15 +1,15 @@
 /**
- * Which format a splat file is, from the formats' list (index.ts): by
- * content first, each format's sniff asked in the list's order, then by
- * name, among the formats that may be known by it. DOM-free.
+ * Which format a splat file is, from the formats' list with their readers
+ * (readers.ts): by content first, each format's sniff asked in the list's
+ * order, then by name, among the formats that may be known by it. DOM-free.
  */
 import { SplatFormatError } from '../format-error';
 import { lastPathSegment } from '../path-name';
 import type { SplatFormat } from './format';
-import { SPLAT_FORMATS } from './index';
+import { READABLE_FORMATS } from './readers';
 
-/** A format of the list. */
-type Listed = (typeof SPLAT_FORMATS)[number];
+/** A format of the list, with its reader. */
+type Listed = (typeof READABLE_FORMATS)[number];
 
 /**
  * Bytes of a file still arriving that every sniff gets before a format is
@@ -44,7 +44,7 @@ export function sniffFormat(start: Uint8Array, name?: string): Listed | 'more' {
 
 /** The format that opens a file by its name before reading it, because it needs files beside it (a SOG meta.json). */
 export function formatWithCompanionsFor(name: string): Listed | undefined {
-  return SPLAT_FORMATS.find((format) => format.companions !== undefined && isNamedFor(format, name));
+  return READABLE_FORMATS.find((format) => format.companions !== undefined && isNamedFor(format, name));
 }
 
 /**
@@ -57,13 +57,13 @@ export function mainFileOf<F extends { name: string }>(files: readonly F[]): F |
 
 function find(bytes: Uint8Array, name: string | undefined, partial: boolean): Listed | 'more' {
   let more = false;
-  for (const format of SPLAT_FORMATS) {
+  for (const format of READABLE_FORMATS) {
     const said = format.sniff?.(bytes, { partial });
     if (said === 'yes') return format;
     if (said === 'more' && partial) more = true;
   }
   if (more || (partial && bytes.length < SNIFF_BYTES)) return 'more';
-  const named = name === undefined ? undefined : SPLAT_FORMATS.find((format) => format.byName && isNamedFor(format, name));
+  const named = name === undefined ? undefined : READABLE_FORMATS.find((format) => format.byName && isNamedFor(format, name));
   if (named) return named;
   throw unrecognised(bytes, name);
 }
@@ -85,8 +85,8 @@ function describeStart(bytes: Uint8Array): string {
 
 /** What a file that no format recognises is told: what it starts with, what its name is, and what either would have to be. */
 function unrecognised(bytes: Uint8Array, name: string | undefined): SplatFormatError {
-  const signatures = [...new Set(SPLAT_FORMATS.flatMap((f) => (f.signature === undefined ? [] : [f.signature])))];
-  const byName = SPLAT_FORMATS.filter((f) => f.byName);
+  const signatures = [...new Set(READABLE_FORMATS.flatMap((f) => (f.signature === undefined ? [] : [f.signature])))];
+  const byName = READABLE_FORMATS.filter((f) => f.byName);
   const endings = [...new Set(byName.flatMap((f) => (f.fileName === undefined ? f.extensions : [])))];
   const fileNames = byName.flatMap((f) => (f.fileName === undefined ? [] : [f.fileName]));
   const named = name === undefined

@@ -1,16 +1,22 @@
 /**
- * What the loaders know of a splat file format: one description per format,
- * each in a module of its own beside this one, listed once in index.ts.
- * Detection (detect.ts), the loaders (parse-splat-file.ts, splat-stream.ts,
- * scene-source.ts), the file picker's accept list and the help text
- * (scene-files.ts) all read that list, so a new format is one module and
- * one line there; so do "save scene as" and the convert command, for the
- * formats with a writer. DOM-free.
+ * What the loaders know of a splat file format, in two parts: its
+ * description (its names, the files it needs beside it, its writer), in a
+ * module of its own beside this one and listed once in index.ts, and its
+ * reader (how it is recognised and decoded), in readers.ts by the
+ * format's id. The file picker's accept list and the help text
+ * (scene-files.ts), "save scene as" and the convert command (the formats
+ * with a writer) read the descriptions; detection (detect.ts) and the
+ * loaders (parse-splat-file.ts, splat-stream.ts, scene-source.ts) read
+ * them with their readers. A new format is one module, a line in the
+ * list and its reader. DOM-free.
  *
- * A description's sniff is light and imported with it; its decoder is
- * loaded when a file of the format is read (a dynamic import, a chunk of its
- * own in the browser): the page lists the formats for its help text and
- * file picker, and the decoders stay in the load worker.
+ * The two parts keep the decoders out of the page: its main thread
+ * imports the descriptions only (a writer is loaded when a scene is
+ * saved), and only the load worker and Node import the readers, whose
+ * decoders are each loaded when a file of the format is read (a dynamic
+ * import, a chunk of its own in the browser). A bundler keeps a chunk for
+ * every dynamic import of a module it bundles, used or not, so the two
+ * parts are in different modules.
  */
 import type { SplatCloud } from '../../scene/splat-cloud';
 import type { LoadLimits } from '../load-limits';
@@ -54,6 +60,10 @@ export interface Companions {
   readonly extensions: readonly string[];
   /** What those files are, in help text and messages ("images": "a SOG meta.json with its images"). */
   readonly what: string;
+}
+
+/** How a format with companions is read: its main file, then the files it names. */
+export interface CompanionsReader {
   /** The most bytes of the main file read: it is read whole, before its companions. */
   readonly maxMainBytes: number;
   /** The scene, from the main file's bytes and its companions read through `companion`. */
@@ -76,6 +86,14 @@ export interface SplatFormat<Id extends string = string> {
   readonly extensions: readonly string[];
   /** The whole name its file always has ('meta.json'): by name, only a file so named is taken for it. */
   readonly fileName?: string;
+  /** The files it needs beside it: such a format is read from a scene source (scene-source.ts), not from bytes alone. */
+  readonly companions?: Companions;
+  /** Writes a scene as a file of this format (its first extension names the file). */
+  readonly writer?: FormatWriter;
+}
+
+/** How a format's files are recognised and read. */
+export interface FormatReader {
   /**
    * Recognises the format by content. Sniffs are asked in list order and
    * the first 'yes' wins. May throw SplatFormatError for bytes that are
@@ -99,8 +117,9 @@ export interface SplatFormat<Id extends string = string> {
    * one are gathered whole, then read.
    */
   readonly stream?: (start: Uint8Array, options: StreamOptions) => Promise<RecordStream>;
-  /** The files it needs beside it: such a format is read from a scene source (scene-source.ts), not from bytes alone. */
-  readonly companions?: Companions;
-  /** Writes a scene as a file of this format (its first extension names the file). */
-  readonly writer?: FormatWriter;
+  /** Reads it with the files its description's companions name (every format that has them). */
+  readonly withCompanions?: CompanionsReader;
 }
+
+/** A format with its reader: what detection finds and the loaders read with. */
+export type ReadableFormat = SplatFormat & FormatReader;

@@ -5,22 +5,12 @@
  * scenes are saved as .glb (writers/glb.ts), the one file that holds its
  * buffers without base64. DOM-free.
  */
-import { isGlb } from '../gltf/container';
-import type { ReadOptions, SplatFormat } from './format';
-
-const read = async (bytes: Uint8Array, options: ReadOptions) => {
-  const cloud = await (await import('../gltf/parse')).parseGltf(bytes, options);
-  options.onProgress?.(1);
-  return cloud;
-};
+import type { SplatFormat } from './format';
 
 export const GLB: SplatFormat<'glb'> = {
   id: 'glb',
   label: 'GLB',
   extensions: ['.glb'],
-  signature: "a GLB magic 'glTF'",
-  sniff: (bytes, { partial }) => (isGlb(bytes) ? 'yes' : partial && bytes.length < 4 ? 'more' : 'no'),
-  read,
   writer: {
     write: async (cloud) => (await import('../writers/glb')).writeGlb(cloud),
     keeps: 'every value, exactly, SH included, but not an anti-aliasing flag; points in glTF viewers without the extension',
@@ -31,6 +21,4 @@ export const GLTF: SplatFormat<'gltf'> = {
   id: 'gltf',
   label: 'glTF',
   extensions: ['.gltf'],
-  byName: true,
-  read,
 };

@@ -1,8 +1,9 @@
 /**
  * Every splat file format the loaders read, each described in a module of
- * its own (format.ts says what a description holds). This list is the one
- * place a format is named: detection asks its sniffs in this order, and the
- * file picker and the help text list their files in it. DOM-free.
+ * its own (format.ts says what a description holds, and why its reader is
+ * apart: readers.ts). This list is the one place the formats are ordered:
+ * detection asks their sniffs in this order, and the file picker and the
+ * help text list their files in it. DOM-free.
  */
 import { COMPRESSED_PLY } from './compressed-ply';
 import { GLB, GLTF } from './gltf';

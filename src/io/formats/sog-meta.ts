@@ -3,7 +3,6 @@
  * and the .webp images it names, read from beside it (files opened with
  * it, or fetched from beside its URL: scene-source.ts). DOM-free.
  */
-import { SOG_META_MAX_BYTES } from '../sog/meta';
 import type { SplatFormat } from './format';
 
 export const SOG_META: SplatFormat<'sog-meta'> = {
@@ -11,11 +10,5 @@ export const SOG_META: SplatFormat<'sog-meta'> = {
   label: 'SOG meta.json',
   extensions: ['.json'],
   fileName: 'meta.json',
-  byName: true,
-  companions: {
-    extensions: ['.webp'],
-    what: 'images',
-    maxMainBytes: SOG_META_MAX_BYTES,
-    read: async (meta, companion, options) => (await import('../sog/decode')).parseSog(meta, companion, options),
-  },
+  companions: { extensions: ['.webp'], what: 'images' },
 };

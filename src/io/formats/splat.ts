@@ -9,13 +9,6 @@ export const SPLAT: SplatFormat<'splat'> = {
   id: 'splat',
   label: '.splat',
   extensions: ['.splat'],
-  byName: true,
-  read: async (bytes, options) => (await import('../splat/parse')).parseSplatFormat(bytes, options),
-  stream: async (start, options) => {
-    const stream = new (await import('../splat/parse')).SplatRecordStream(options);
-    stream.push(start);
-    return stream;
-  },
   writer: {
     write: async (cloud) => (await import('../writers/splat')).writeSplat(cloud),
     keeps: 'positions and scales exactly; colour, opacity and rotation in 8 bits; no SH',

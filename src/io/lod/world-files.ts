@@ -15,7 +15,7 @@ import type { SplatCloud } from '../../scene/splat-cloud';
 import { SplatFormatError } from '../format-error';
 import { lastPathSegment } from '../path-name';
 import { DEFAULT_LOAD_LIMITS, SplatLimitError, type LoadLimits } from '../load-limits';
-import { readBounded, type SceneSource } from '../scene-source';
+import { readBounded, type SceneSource } from '../source-bytes';
 import { decodeSog } from '../sog/decode';
 import { parseSogMeta, SOG_META_MAX_BYTES } from '../sog/meta';
 import { validateSplatCloud } from '../validate-splats';
