@@ -3,7 +3,9 @@
  * device (Dawn over SwiftShader): every buffer, texture and query set made
  * while a Viewer opens a scene and draws it every way it can (quads,
  * tiles, the per-pixel order and its view, the sort difference view, the
- * CPU sort) is destroyed with it, cycle after cycle. Compiled pipelines
+ * CPU sort) is destroyed with it, cycle after cycle; and so is what a
+ * viewer destroyed while its tile renderer was still being made would
+ * have got when that arrives. Compiled pipelines
  * are not counted: one per description lives as long as the device, shared
  * by every viewer on it (src/gpu/pipeline-cache.ts).
  */
@@ -73,4 +75,13 @@ test('a viewer that opened a scene and drew it every way leaves no buffer, textu
   expect([...live].map((o) => (o as { label?: string }).label), 'GPU objects left by the first viewer').toEqual([]);
   await viewerCycle();
   expect(live.size, 'GPU objects left after a second viewer').toBe(0);
+});
+
+test('a viewer destroyed while its tile renderer is being made keeps nothing of it when it arrives', async () => {
+  const viewer = await Viewer.create<string>(gpu.device, OFFSCREEN_FORMAT, { load: loadScenePath });
+  const made = viewer.core.prepareRenderer('tiles', true);
+  viewer.destroy();
+  await made;
+  await gpu.device.queue.onSubmittedWorkDone();
+  expect([...live].map((o) => (o as { label?: string }).label), 'GPU objects left').toEqual([]);
 });

@@ -46,6 +46,7 @@ export class TilePainter implements Painter {
   /** Quads into the output format: they draw a tile frame whose pairs did not fit, in the resolve pass. */
   private outputQuads: SplatRenderer | null = null;
   private painted = false;
+  private destroyed = false;
 
   constructor(
     private readonly device: GPUDevice,
@@ -67,10 +68,15 @@ export class TilePainter implements Painter {
       import('./tile-renderer').then(({ TileRenderer }) => TileRenderer.create(this.device, this.uniforms, tilePictureFormat(this.accumulation), this.options)),
       this.accumulation === 'direct' ? this.quads : SplatRenderer.create(this.device, this.uniforms, this.format),
     ]).then(([tiles, outputQuads]) => {
+      // Destroyed while it was being made (its viewer went away): it frees what arrived and keeps nothing.
+      if (this.destroyed) {
+        tiles.destroy();
+        return;
+      }
       this.outputQuads = outputQuads;
       this.tiles = tiles;
     });
-    const wanted = perPixel ? (this.perPixelMade ??= this.made.then(() => this.tiles!.preparePerPixel())) : this.made;
+    const wanted = perPixel ? (this.perPixelMade ??= this.made.then(() => this.tiles?.preparePerPixel())) : this.made;
     return wanted.catch((error: unknown) => {
       this.madeError ??= `the tile renderer could not be made: ${error instanceof Error ? error.message : String(error)}; drawing with quads`;
       throw error;
@@ -136,7 +142,9 @@ export class TilePainter implements Painter {
   }
 
   destroy(): void {
+    this.destroyed = true;
     this.tileTargets.destroy();
     this.tiles?.destroy();
+    this.tiles = null;
   }
 }
