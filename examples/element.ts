@@ -3,15 +3,10 @@
  * element's entry registers it; the page sets its src, and records the
  * events it hears on `window.splatsortElementEvents` for the browser tests.
  */
-import '../src/lib/element';
-
-declare global {
-  interface Window {
-    splatsortElementEvents?: { type: string; detail: unknown }[];
-  }
-}
+import 'splatsort/element';
+import type {} from './example-state';
 
 const heard: { type: string; detail: unknown }[] = (window.splatsortElementEvents = []);
 const element = document.getElementById('viewer')!;
 for (const type of ['loaded', 'error', 'rendererchange']) element.addEventListener(type, (event) => heard.push({ type, detail: (event as CustomEvent).detail }));
-element.setAttribute('src', new URL('../data/default-scene.ply', import.meta.url).href);
+element.setAttribute('src', 'default-scene.ply');

@@ -4,17 +4,12 @@
  * device and its compiled pipelines. The page keeps them on
  * `window.splatsortExample` for the browser tests.
  */
-import { createViewer, type SplatViewer } from '../src/lib/index';
+import { createViewer } from 'splatsort';
+import type { ViewersExample } from './example-state';
 
-const scene = new URL('../data/default-scene.ply', import.meta.url).href;
+const scene = new URL('default-scene.ply', location.href).href;
 
-declare global {
-  interface Window {
-    splatsortExample?: { viewers: SplatViewer[]; loaded: number; errors: string[] };
-  }
-}
-
-const example = (window.splatsortExample = { viewers: [] as SplatViewer[], loaded: 0, errors: [] as string[] });
+const example: ViewersExample = (window.splatsortExample = { viewers: [], loaded: 0, errors: [], createViewer });
 for (const [id, background] of [['left', '#101318'], ['right', '#182018']] as const) {
   const viewer = await createViewer(document.getElementById(id)!, { settings: { renderer: 'quads', background } });
   viewer.on('loaded', () => example.loaded++);

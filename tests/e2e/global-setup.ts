@@ -21,6 +21,7 @@ import type { TestProject } from 'vitest/node';
 import { parseSplatPly } from '../../src/io/ply/parse';
 import { writeSplatPly } from '../support/ply-writer';
 import { thinnedScene } from '../support/thinned-scene';
+import { buildExamplesAgainstPackedPackage } from './package-consumer';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -44,8 +45,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const out = await mkdtemp(join(tmpdir(), 'splatsort-e2e-'));
   try {
     await build({ root: PROJECT_ROOT, configFile: join(PROJECT_ROOT, 'vite.config.ts'), logLevel: 'error', build: { outDir: out, emptyOutDir: true } });
-    // The examples of Splatsort in other pages, beside it (under examples/).
-    await build({ root: join(PROJECT_ROOT, 'examples'), configFile: join(PROJECT_ROOT, 'examples/vite.config.ts'), logLevel: 'error', build: { outDir: join(out, 'examples'), emptyOutDir: true } });
+    // The examples of Splatsort in other pages, beside it (under examples/),
+    // built in a project of their own against the packed package.
+    await buildExamplesAgainstPackedPackage(PROJECT_ROOT, join(out, 'package-work'), join(out, 'examples'));
     const light = join(out, 'light-default-scene.ply');
     const full = parseSplatPly(new Uint8Array(await readFile(join(PROJECT_ROOT, 'data/default-scene.ply'))));
     await writeFile(light, writeSplatPly(thinnedScene(full, LIGHT_SCENE_STEP)));

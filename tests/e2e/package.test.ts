@@ -1,26 +1,174 @@
 /**
- * Splatsort in another page, through its package entry (src/lib/index.ts
- * createViewer), as the built example page examples/two-viewers.html uses
- * it: two viewers on one page each open their scene and draw it, with
- * their own camera; the public events and captures work; destroying one
- * removes its canvas and leaves the other drawing; and the <splat-viewer>
- * element (src/lib/element.ts, examples/element.html), its attributes
- * changed live. Every wait is on the page's own state
- * (window.splatsortExample, window.splatsortElementEvents, the element).
+ * Splatsort in other pages, as a project that installed the package gets
+ * it: the example pages (examples/) are built in a project of their own
+ * against the packed tarball (tests/e2e/package-consumer.ts, from
+ * global-setup.ts), and these tests drive those built pages, not src/:
+ * one viewer; two viewers on one page, each with its own scene and camera,
+ * flown, saved, captured, one destroyed; the <splat-viewer> element, its
+ * attributes changed live; the engine entry drawing splats behind the
+ * page's own triangle; 50 viewers made and destroyed, which leave the live
+ * GPU buffers, textures and query sets, workers, observers and event
+ * listeners where they started (counted by wrappers the test puts in the
+ * page before its scripts run); and a load cancelled by destroy(). Every
+ * wait is on the page's own state (window.splatsortExample,
+ * window.splatsortElementEvents, window.splatsortEngineExample).
  */
+import { readFile } from 'node:fs/promises';
 import { expect, test } from 'vitest';
+import { decodePng } from '../../cli/png';
 import { BROWSER_TEST_TIMEOUT_MS, useViewerPage } from './browser';
-import type { SplatViewer } from '../../src/lib/index';
+import type {} from '../../examples/example-state';
 import type {} from '../../src/lib/element';
+
+const fixture = useViewerPage({ query: null });
+
+/** What the wrappers count (installed by countLiveObjects before the page's scripts). */
+interface LiveCounts {
+  /** The labels of the live GPU buffers, textures and query sets, sorted (a leak names itself). */
+  buffers: string[];
+  textures: string[];
+  querySets: string[];
+  workers: number;
+  observers: number;
+  listeners: number;
+  /** Pipelines made so far (they have no destroy: a pipeline made once per page is the cache working). */
+  pipelinesMade: number;
+}
 
 declare global {
   interface Window {
-    splatsortExample?: { viewers: SplatViewer[]; loaded: number; errors: string[] };
-    splatsortElementEvents?: { type: string; detail: unknown }[];
+    splatsortLive?: () => LiveCounts;
   }
 }
 
-const fixture = useViewerPage({ query: null });
+/**
+ * Runs in the page before its scripts: wraps what makes and frees GPU
+ * buffers, textures and query sets, workers, resize and intersection
+ * observers and event listeners, and keeps `window.splatsortLive()`, the
+ * number of each alive now.
+ */
+function countLiveObjects(): void {
+  const live = { buffers: new Set<object>(), textures: new Set<object>(), querySets: new Set<object>(), workers: new Set<object>(), observers: new Set<object>() };
+  let pipelinesMade = 0;
+  const track = <K extends keyof typeof live>(kind: K, proto: object, make: string, free: string, on: object) => {
+    const made = (on as Record<string, (...args: unknown[]) => object>)[make]!;
+    (on as Record<string, unknown>)[make] = function (this: unknown, ...args: unknown[]) {
+      const thing = made.apply(this, args);
+      live[kind].add(thing);
+      return thing;
+    };
+    const freed = (proto as Record<string, (...args: unknown[]) => unknown>)[free]!;
+    (proto as Record<string, unknown>)[free] = function (this: object, ...args: unknown[]) {
+      live[kind].delete(this);
+      return freed.apply(this, args);
+    };
+  };
+  track('buffers', GPUBuffer.prototype, 'createBuffer', 'destroy', GPUDevice.prototype);
+  track('textures', GPUTexture.prototype, 'createTexture', 'destroy', GPUDevice.prototype);
+  track('querySets', GPUQuerySet.prototype, 'createQuerySet', 'destroy', GPUDevice.prototype);
+  for (const make of ['createRenderPipeline', 'createComputePipeline', 'createRenderPipelineAsync', 'createComputePipelineAsync'] as const) {
+    const original = GPUDevice.prototype[make] as (...args: unknown[]) => unknown;
+    (GPUDevice.prototype as unknown as Record<string, unknown>)[make] = function (this: GPUDevice, ...args: unknown[]) {
+      pipelinesMade++;
+      return original.apply(this, args);
+    };
+  }
+  const NativeWorker = window.Worker;
+  window.Worker = class extends NativeWorker {
+    constructor(url: string | URL, options?: WorkerOptions) {
+      super(url, options);
+      live.workers.add(this);
+    }
+    override terminate(): void {
+      live.workers.delete(this);
+      super.terminate();
+    }
+  };
+  for (const Observer of [ResizeObserver, IntersectionObserver]) {
+    const observe = Observer.prototype.observe;
+    const disconnect = Observer.prototype.disconnect;
+    Observer.prototype.observe = function (this: object, ...args: unknown[]) {
+      live.observers.add(this);
+      return (observe as (...a: unknown[]) => void).apply(this, args);
+    };
+    Observer.prototype.disconnect = function (this: object) {
+      live.observers.delete(this);
+      return disconnect.apply(this as never);
+    };
+  }
+  // Listeners by target, type, function and capture, as the DOM tells them apart; a signal's abort removes its own.
+  const listeners = new Map<EventTarget, Set<string>>();
+  const ids = new WeakMap<object, number>();
+  let nextId = 0;
+  const keyOf = (type: string, listener: unknown, options: unknown) => {
+    if (!ids.has(listener as object)) ids.set(listener as object, nextId++);
+    const capture = typeof options === 'boolean' ? options : Boolean((options as AddEventListenerOptions | undefined)?.capture);
+    return `${type}|${ids.get(listener as object)}|${capture}`;
+  };
+  const add = EventTarget.prototype.addEventListener;
+  const remove = EventTarget.prototype.removeEventListener;
+  EventTarget.prototype.addEventListener = function (this: EventTarget, type: string, listener: EventListenerOrEventListenerObject | null, options?: boolean | AddEventListenerOptions) {
+    if (listener) {
+      const key = keyOf(type, listener, options);
+      const signal = typeof options === 'object' ? options.signal : undefined;
+      if (!signal?.aborted) {
+        let keys = listeners.get(this);
+        if (!keys) listeners.set(this, (keys = new Set()));
+        keys.add(key);
+        if (signal) add.call(signal, 'abort', () => keys!.delete(key), { once: true });
+      }
+    }
+    return add.call(this, type, listener, options);
+  };
+  EventTarget.prototype.removeEventListener = function (this: EventTarget, type: string, listener: EventListenerOrEventListenerObject | null, options?: boolean | EventListenerOptions) {
+    if (listener) listeners.get(this)?.delete(keyOf(type, listener, options));
+    return remove.call(this, type, listener, options);
+  };
+  window.splatsortLive = () => ({
+    buffers: [...live.buffers].map((b) => (b as GPUBuffer).label).sort(),
+    textures: [...live.textures].map((t) => (t as GPUTexture).label).sort(),
+    querySets: [...live.querySets].map((q) => (q as GPUQuerySet).label).sort(),
+    workers: live.workers.size,
+    observers: live.observers.size,
+    listeners: [...listeners.values()].reduce((n, keys) => n + keys.size, 0),
+    pipelinesMade,
+  });
+}
+
+/**
+ * Waits until the page's live objects are `expected` (pipelines aside):
+ * what a destroyed viewer was still making (a tile renderer's pipelines
+ * compiling) is freed when it arrives, not at destroy(). A leak never
+ * settles, and the wait gives up naming what the page held.
+ */
+async function waitForLive(tab: Awaited<ReturnType<typeof fixture.newPage>>, expected: LiveCounts): Promise<LiveCounts> {
+  await tab.waitFor('the live objects to come back to where they started', (want) => {
+    const { pipelinesMade: _, ...now } = window.splatsortLive!();
+    return JSON.stringify(now) === want;
+  }, JSON.stringify({ ...expected, pipelinesMade: undefined }));
+  return tab.page.evaluate(() => window.splatsortLive!());
+}
+
+/** What a page holds with no viewer: nothing but its own listeners. */
+function noViewer(listeners: number): LiveCounts {
+  return { buffers: [], textures: [], querySets: [], workers: 0, observers: 0, listeners, pipelinesMade: 0 };
+}
+
+test("one viewer in a page: the five-line example opens its scene and draws it; the examples' page leads to every example", async () => {
+  const { page, tab } = fixture;
+  await page.goto(`${fixture.url}examples/index.html`);
+  const links = await page.evaluate(async () => Promise.all([...document.querySelectorAll('h2 a')].map(async (a) => {
+    const href = (a as HTMLAnchorElement).href;
+    return { page: href.split('/').pop(), status: (await fetch(href)).status };
+  })));
+  expect(links).toEqual(['one-viewer.html', 'two-viewers.html', 'element.html', 'engine.html'].map((page) => ({ page, status: 200 })));
+  await page.goto(`${fixture.url}examples/one-viewer.html`);
+  await tab.waitFor('the viewer to open its scene', () => window.splatsortExample?.loaded === 1 || (window.splatsortExample?.errors.length ?? 0) > 0, undefined);
+  expect(await page.evaluate(() => window.splatsortExample!.errors)).toEqual([]);
+  await tab.waitFor('the viewer to draw its scene', () => window.splatsortExample!.viewers[0]!.state.frames > 2, undefined);
+  expect(await page.evaluate(() => window.splatsortExample!.viewers[0]!.state.splats)).toBeGreaterThan(1000);
+  expect(tab.errors).toEqual([]);
+}, BROWSER_TEST_TIMEOUT_MS);
 
 test('two viewers on one page open their scenes and draw; each has its own camera, flown or set; they save and capture; one destroyed leaves the other drawing', async () => {
   const { page, tab } = fixture;
@@ -104,4 +252,113 @@ test('the <splat-viewer> element: opens its src, reflects its attributes both wa
   });
   expect(removed).toEqual({ viewer: null, canvases: 0 });
   expect(tab.errors).toEqual([]);
+}, BROWSER_TEST_TIMEOUT_MS);
+
+test("the engine entry draws splats into the page's own WebGPU frame, hidden behind the page's own triangle", async () => {
+  const { page, tab } = fixture;
+  await page.goto(`${fixture.url}examples/engine.html`);
+  await tab.waitFor('the engine page to draw frames with its scene', () => (window.splatsortEngineExample?.frames ?? 0) > 2 || window.splatsortEngineExample?.error, undefined);
+  const example = await page.evaluate(() => window.splatsortEngineExample!);
+  expect(example.error).toBeNull();
+  expect(example.splats).toBeGreaterThan(1000);
+  const shot = decodePng(await readFile(await tab.saveScreenshot('e2e-engine-entry.png')));
+  const at = (x: number, y: number) => {
+    const i = 4 * (Math.round(y) * shot.width + Math.round(x));
+    return [shot.rgba[i]!, shot.rgba[i + 1]!, shot.rgba[i + 2]!];
+  };
+  // The triangle, in front of the scene's middle, is the page's colour alone (#ff8000): no splat drawn over it.
+  const [tx, ty] = example.trianglePixel!;
+  const triangle = at(tx, ty);
+  [255, 128, 0].forEach((v, i) => expect(Math.abs(triangle[i]! - v), `triangle ${triangle}`).toBeLessThanOrEqual(2));
+  // And the scene around it: pixels neither the background (#101318) nor the triangle.
+  let scene = 0;
+  for (let y = 0; y < shot.height; y += 2) {
+    for (let x = 0; x < shot.width; x += 2) {
+      const [r, g, b] = at(x, y);
+      const background = Math.abs(r! - 16) + Math.abs(g! - 19) + Math.abs(b! - 24) <= 6;
+      const orange = Math.abs(r! - 255) + Math.abs(g! - 128) + Math.abs(b!) <= 6;
+      if (!background && !orange) scene++;
+    }
+  }
+  expect(scene, 'pixels of the scene').toBeGreaterThan((shot.width * shot.height) / 4 / 50);
+  expect(tab.errors).toEqual([]);
+}, BROWSER_TEST_TIMEOUT_MS);
+
+/** Viewers made and destroyed in a row; each opens its scene and draws a frame before it goes. */
+const CYCLES = 50;
+
+test(`${CYCLES} viewers made and destroyed leave the live GPU objects, workers, observers and listeners where they started, and compile no pipeline after the first`, async () => {
+  const tab = await fixture.newPage();
+  const { page } = tab;
+  await page.addInitScript(countLiveObjects);
+  await page.goto(`${fixture.url}examples/one-viewer.html`);
+  await tab.waitFor("the page's own viewer to draw its scene", () => window.splatsortExample?.viewers[0]?.state.frames !== undefined && window.splatsortExample.viewers[0].state.frames > 2, undefined);
+  // The page's own viewer goes first, and what it was still making lands and is freed.
+  const listeners = await page.evaluate(() => {
+    window.splatsortExample!.viewers[0]!.destroy();
+    return window.splatsortLive!().listeners;
+  });
+  const empty = await waitForLive(tab, noViewer(listeners));
+  const result = await page.evaluate(async (cycles) => {
+    const { createViewer } = window.splatsortExample!;
+    const box = document.body.appendChild(document.createElement('div'));
+    box.style.cssText = 'position: fixed; left: 0; top: 0; width: 64px; height: 48px;';
+    const cycle = async () => {
+      const viewer = await createViewer(box, { src: 'default-scene.ply', settings: { renderer: 'quads' } });
+      await new Promise<void>((resolve, reject) => {
+        viewer.on('error', ({ reason }) => reject(new Error(reason)));
+        const off = viewer.on('frame', () => {
+          if (viewer.state.splats > 0) {
+            off();
+            resolve();
+          }
+        });
+      });
+      viewer.destroy();
+    };
+    await cycle();
+    const pipelinesAfterFirst = window.splatsortLive!().pipelinesMade;
+    for (let i = 1; i < cycles; i++) await cycle();
+    box.remove();
+    return { pipelinesAfterFirst, children: box.childElementCount };
+  }, CYCLES);
+  const after = await waitForLive(tab, empty);
+  expect(after).toEqual({ ...empty, pipelinesMade: result.pipelinesAfterFirst });
+  expect(result.children).toBe(0);
+  expect(tab.errors).toEqual([]);
+  await page.close();
+}, BROWSER_TEST_TIMEOUT_MS);
+
+test('a load cancelled by destroy() ends as cancelled, says no error, and leaves nothing behind', async () => {
+  const tab = await fixture.newPage();
+  const { page } = tab;
+  await page.addInitScript(countLiveObjects);
+  let requested!: () => void;
+  const arrived = new Promise<void>((resolve) => (requested = resolve));
+  // The scene's download starts and is never answered: only destroy() ends the load.
+  await page.route('**/held-scene.ply', () => requested());
+  await page.goto(`${fixture.url}examples/one-viewer.html`);
+  await tab.waitFor("the page's own viewer to draw its scene", () => (window.splatsortExample?.viewers[0]?.state.frames ?? 0) > 2, undefined);
+  const listeners = await page.evaluate(() => {
+    window.splatsortExample!.viewers[0]!.destroy();
+    return window.splatsortLive!().listeners;
+  });
+  const before = await waitForLive(tab, noViewer(listeners));
+  const outcome = page.evaluate(async () => {
+    const box = document.body.appendChild(document.createElement('div'));
+    box.style.cssText = 'position: fixed; left: 0; top: 0; width: 64px; height: 48px;';
+    const viewer = await window.splatsortExample!.createViewer(box);
+    const errors: string[] = [];
+    viewer.on('error', ({ reason }) => errors.push(reason));
+    (window as unknown as { heldViewer: typeof viewer }).heldViewer = viewer;
+    const outcome = await viewer.load('held-scene.ply');
+    return { outcome, errors, canvases: box.querySelectorAll('canvas').length };
+  });
+  await arrived;
+  await page.evaluate(() => (window as unknown as { heldViewer: { destroy(): void } }).heldViewer.destroy());
+  expect(await outcome).toEqual({ outcome: 'cancelled', errors: [], canvases: 0 });
+  const after = await waitForLive(tab, before);
+  expect(after).toEqual({ ...before, pipelinesMade: after.pipelinesMade });
+  expect(tab.errors).toEqual([]);
+  await page.close();
 }, BROWSER_TEST_TIMEOUT_MS);
