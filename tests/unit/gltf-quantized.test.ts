@@ -132,12 +132,4 @@ describe('meshes with other primitives', () => {
     const { json, bin } = await buildGltf([{ attributes: [{ name: 'POSITION', type: 'VEC3', componentType: FLOAT, data: new Float32Array(9) }], mode: 4 }]);
     await expect(parseGltf(glb(json, bin))).rejects.toThrow(/no KHR_gaussian_splatting primitive in its scene; it has meshes\[0\]\.primitives\[0\] \(triangles\)/);
   });
-
-  it('warns of a colour space it shows as sRGB, and of an unknown kernel', async () => {
-    const { json, bin } = await buildGltf([{ attributes: splatAttributes(count, 0), splat: { kernel: 'cube', colorSpace: 'lin_rec709_display' } }]);
-    const warnings: string[] = [];
-    await parseGltf(glb(json, bin), { onWarning: (w) => warnings.push(w) });
-    expect(warnings.join('\n')).toMatch(/kernel is "cube": drawn as the "ellipse" kernel/);
-    expect(warnings.join('\n')).toMatch(/colour space is "lin_rec709_display"/);
-  });
 });

@@ -14,6 +14,7 @@ import { checkSplatCount, DEFAULT_LOAD_LIMITS } from '../load-limits';
 import { RUB_RDF_AXIS_SIGNS, RUB_RDF_SH_SIGNS } from '../spz/axes';
 import { locateAccessor, readAccessor, type AccessorInfo, type LocatedAccessor } from './accessor';
 import { EXTENSION } from './attributes';
+import { encodeLinearSplats } from './colour-space';
 import { GltfBuffers, MESHOPT } from './buffers';
 import { readContainer } from './container';
 import { arrayOf, isObject, objectAt } from './json';
@@ -139,4 +140,5 @@ function fill(cloud: SplatCloud, splat: SplatPrimitive, base: number, placement:
       sh[at + 2] = b! * sign;
     });
   });
+  if (splat.linear) encodeLinearSplats(dc, sh, K, base, splat.count);
 }
