@@ -137,8 +137,13 @@ export function glb(json: object, bin?: Uint8Array): Uint8Array {
 
 /** A .gltf text whose buffer 0 is embedded as a base64 data: URI. */
 export function gltfText(json: Record<string, any>, bin: Uint8Array): Uint8Array {
+  return gltfNaming(json, `data:application/octet-stream;base64,${Buffer.from(bin).toString('base64')}`);
+}
+
+/** A .gltf text whose buffer 0 has the uri `uri` (a file to lay beside it, holding the built bin). */
+export function gltfNaming(json: Record<string, any>, uri: string): Uint8Array {
   const copy = structuredClone(json);
-  copy.buffers[0].uri = `data:application/octet-stream;base64,${Buffer.from(bin).toString('base64')}`;
+  copy.buffers[0].uri = uri;
   return new TextEncoder().encode(JSON.stringify(copy, null, 1));
 }
 

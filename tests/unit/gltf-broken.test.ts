@@ -4,8 +4,8 @@
  * names what is wrong, before anything larger than SMALL_ALLOCATION is
  * allocated: a truncated GLB, chunk lengths past the end, accessors past
  * their buffer views and views past their buffers, counts past the load
- * limits, meshopt views that would decode past them, buffers in separate
- * files, and malformed documents.
+ * limits, meshopt views that would decode past them, a .gltf given alone
+ * whose buffers are in separate files, and malformed documents.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { IT_MS, show, SMALL_ALLOCATION, useLoaderHarness, withU32 } from '../support/broken-files';
@@ -99,10 +99,10 @@ describe('ranges checked against the bytes present', () => {
 });
 
 describe('buffers in other files, and malformed documents', () => {
-  it('refuses a .gltf whose buffer is a separate file, naming it', async () => {
+  it('refuses a .gltf given alone whose buffer is a separate file, naming it', async () => {
     const json = structuredClone(plain.json);
     json.buffers[0].uri = 'scene.bin';
-    await refused(new TextEncoder().encode(JSON.stringify(json)), 'scene.gltf', /buffers\[0\] is the separate file "scene\.bin": only a \.glb, or a \.gltf whose buffers are embedded/);
+    await refused(new TextEncoder().encode(JSON.stringify(json)), 'scene.gltf', /buffers\[0\] is the separate file "scene\.bin", but the glTF file was given alone: open it together with that file/);
     await expectAccepted(gltfText(plain.json, plain.bin), 'scene.gltf');
   }, IT_MS);
 

@@ -54,8 +54,8 @@ export interface Companions {
   readonly extensions: readonly string[];
   /** What those files are, in help text and messages ("images": "a SOG meta.json with its images"). */
   readonly what: string;
-  /** The most bytes of the main file read: it is read whole, before its companions. */
-  readonly maxMainBytes: number;
+  /** The most bytes of the main file read: it is read whole, before its companions (absent: the load's maxBytes). */
+  readonly maxMainBytes?: number;
   /** The scene, from the main file's bytes and its companions read through `companion`. */
   readonly read: (main: Uint8Array, companion: CompanionReader, options: ReadOptions) => Promise<SplatCloud>;
 }
@@ -91,7 +91,7 @@ export interface SplatFormat<Id extends string = string> {
    * (.ksplat), and those opened by name before their bytes are read.
    */
   readonly byName?: boolean;
-  /** Reads the whole file held in memory (every format but those read with companions). */
+  /** Reads the whole file held in memory (every format but those read only with companions). */
   readonly read?: (bytes: Uint8Array, options: ReadOptions) => Promise<SplatCloud>;
   /**
    * Decodes the file while its bytes arrive: given the first bytes (those
@@ -99,7 +99,10 @@ export interface SplatFormat<Id extends string = string> {
    * one are gathered whole, then read.
    */
   readonly stream?: (start: Uint8Array, options: StreamOptions) => Promise<RecordStream>;
-  /** The files it needs beside it: such a format is read from a scene source (scene-source.ts), not from bytes alone. */
+  /**
+   * The files it needs beside it: such a format is read from a scene
+   * source (scene-source.ts); from bytes alone only where it has `read` too.
+   */
   readonly companions?: Companions;
   /** Writes a scene as a file of this format (its first extension names the file). */
   readonly writer?: FormatWriter;

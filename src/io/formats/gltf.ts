@@ -1,15 +1,17 @@
 /**
  * glTF 2.0 with KHR_gaussian_splatting, in its two files: a binary .glb,
- * known by its 'glTF' magic, and a .gltf JSON text with embedded buffers,
- * known by its name (JSON alone says too little). Both are read by gltf/;
- * scenes are saved as .glb (writers/glb.ts), the one file that holds its
- * buffers without base64. DOM-free.
+ * known by its 'glTF' magic, and a .gltf JSON text, known by its name (JSON
+ * alone says too little), opened with the .bin files its buffers name
+ * (from beside its URL, or among the files opened with it), or alone when
+ * its buffers are embedded. Both are read by gltf/; scenes are saved as
+ * .glb (writers/glb.ts), the one file that holds its buffers without
+ * base64. DOM-free.
  */
 import { isGlb } from '../gltf/container';
-import type { ReadOptions, SplatFormat } from './format';
+import type { CompanionReader, ReadOptions, SplatFormat } from './format';
 
-const read = async (bytes: Uint8Array, options: ReadOptions) => {
-  const cloud = await (await import('../gltf/parse')).parseGltf(bytes, options);
+const read = async (bytes: Uint8Array, options: ReadOptions, companion?: CompanionReader) => {
+  const cloud = await (await import('../gltf/parse')).parseGltf(bytes, options, companion);
   options.onProgress?.(1);
   return cloud;
 };
@@ -33,4 +35,9 @@ export const GLTF: SplatFormat<'gltf'> = {
   extensions: ['.gltf'],
   byName: true,
   read,
+  companions: {
+    extensions: ['.bin'],
+    what: 'buffers',
+    read: (main, companion, options) => read(main, options, companion),
+  },
 };

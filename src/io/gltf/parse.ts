@@ -1,5 +1,6 @@
 /**
- * Reads a glTF asset (.glb, or .gltf with embedded buffers) whose meshes
+ * Reads a glTF asset (.glb, or .gltf with its buffers embedded or in files
+ * beside it) whose meshes
  * carry KHR_gaussian_splatting primitives into a SplatCloud (the
  * extension's version and its conventions: attributes.ts). Every splat
  * primitive the scene places is read, under its node's transform; other
@@ -8,7 +9,7 @@
  * present, before the scene is allocated. DOM-free.
  */
 import { allocateSplatCloud, computeBounds, shCoefficients, type ShDegree, type SplatCloud } from '../../scene/splat-cloud';
-import type { ReadOptions } from '../formats/format';
+import type { CompanionReader, ReadOptions } from '../formats/format';
 import { SplatFormatError } from '../format-error';
 import { checkSplatCount, DEFAULT_LOAD_LIMITS } from '../load-limits';
 import { RUB_RDF_AXIS_SIGNS, RUB_RDF_SH_SIGNS } from '../spz/axes';
@@ -26,7 +27,8 @@ import { scenePrimitives, type SplatPrimitive } from './primitives';
 const READ_EXTENSIONS = new Set([EXTENSION, 'KHR_mesh_quantization', MESHOPT]);
 const HARMLESS = /^(KHR_materials_|KHR_texture_|EXT_texture_|KHR_lights_|KHR_draco_mesh_compression$)/;
 
-export async function parseGltf(bytes: Uint8Array, options: ReadOptions = {}): Promise<SplatCloud> {
+/** `companion` reads the files the document names beside it; without it, only its own bytes are read. */
+export async function parseGltf(bytes: Uint8Array, options: ReadOptions = {}, companion?: CompanionReader): Promise<SplatCloud> {
   const limits = options.limits ?? DEFAULT_LOAD_LIMITS;
   const container = readContainer(bytes);
   const root = objectAt(container.json, 'document');
@@ -51,7 +53,7 @@ export async function parseGltf(bytes: Uint8Array, options: ReadOptions = {}): P
   const total = splats.reduce((sum, s) => sum + s.count, 0);
   checkSplatCount(total, shDegree, limits, "The glTF file's splat primitives hold");
 
-  const buffers = new GltfBuffers(root, container, limits);
+  const buffers = new GltfBuffers(root, container, limits, companion);
   const located = new Map<AccessorInfo, LocatedAccessor>();
   for (const splat of splats) {
     for (const info of [splat.position, splat.rotation, splat.scale, splat.opacity, ...splat.sh]) {
