@@ -156,7 +156,8 @@ describe('buffers in other files, and malformed documents', () => {
     ['a negative count', (json: any) => { json.accessors[0].count = -1; }, /accessors\[0\]\.count is -1: expected a whole number/],
     ['a sparse accessor without its indices', (json: any) => { json.accessors[0].sparse = { count: 1 }; }, /accessors\[0\]\.sparse\.indices is not an object/],
     ['a stride shorter than the element', (json: any) => { json.bufferViews[1].byteStride = 4; }, /elements are 16 bytes, wider than bufferViews\[1\]'s stride of 4/],
-    ['a non-uniform node scale', (json: any) => { json.nodes[0].scale = [1, 2, 1]; }, /scales the axes by 1, 2, 1/],
+    ['a shearing node matrix', (json: any) => { json.nodes[0].matrix = [1, 0, 0, 0, 0.5, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]; }, /nodes\[0\]'s global transform shears \(its axes, made unit, span 0\.894, not 1\)/],
+    ['a node scale of zero', (json: any) => { json.nodes[0].scale = [1, 0, 1]; }, /nodes\[0\]'s global transform scales an axis to 1, 0, 1: splats need every axis kept/],
   ] as const)('refuses %s', async (_label, edit, pattern) => {
     await refused(edited(edit), 'scene.glb', pattern);
   }, IT_MS);

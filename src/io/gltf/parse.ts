@@ -12,6 +12,7 @@ import { allocateSplatCloud, computeBounds, shCoefficients, type ShDegree, type 
 import type { CompanionReader, ReadOptions } from '../formats/format';
 import { SplatFormatError } from '../format-error';
 import { checkSplatCount, DEFAULT_LOAD_LIMITS } from '../load-limits';
+import { rotateSh, shRotation } from '../sh-rotation';
 import { RUB_RDF_AXIS_SIGNS, RUB_RDF_SH_SIGNS } from '../spz/axes';
 import { locateAccessor, readAccessor, type AccessorInfo, type LocatedAccessor } from './accessor';
 import { EXTENSION } from './attributes';
@@ -20,6 +21,7 @@ import { GltfBuffers, MESHOPT } from './buffers';
 import { readContainer } from './container';
 import { arrayOf, isObject, objectAt } from './json';
 import { meshInstances } from './nodes';
+import { placeShapes } from './placed-shapes';
 import { placementOf, type Placement } from './placement';
 import { scenePrimitives, type SplatPrimitive } from './primitives';
 
@@ -65,8 +67,8 @@ export async function parseGltf(bytes: Uint8Array, options: ReadOptions = {}, co
   let base = 0;
   for (const splat of splats) {
     const placement = placementOf(splat.instance.matrix, splat.instance.node);
-    if (!placement.identity && splat.shDegree > 0) {
-      options.onWarning?.(`${splat.where} is turned by its node: its view-dependent colour (SH degree ${splat.shDegree}) is not turned with it`);
+    if (placement.mirrored) {
+      options.onWarning?.(`${splat.where} is mirrored by its node (a negative scale): read as its mirror image, view-dependent colour included, which the extension leaves undefined`);
     }
     fill(cloud, splat, base, placement, (info) => located.get(info)!);
     base += splat.count;
@@ -94,7 +96,9 @@ function fill(cloud: SplatCloud, splat: SplatPrimitive, base: number, placement:
     positions[at + 1] = y! * sy;
     positions[at + 2] = z! * sz;
   });
-  const [rw, rx, ry, rz] = placement.rotation;
+  // One scale and a rotation: quaternions composed with the node's, scales multiplied; otherwise placeShapes below.
+  const [rw, rx, ry, rz] = placement.uniform?.rotation ?? [1, 0, 0, 0];
+  const turn = !placement.identity && placement.uniform !== undefined;
   readAccessor(located(splat.rotation), (i, [x, y, z, w]) => {
     const norm2 = w! * w! + x! * x! + y! * y! + z! * z!;
     // Unit quaternions (the extension stores them so) are kept bit for bit;
@@ -102,7 +106,7 @@ function fill(cloud: SplatCloud, splat: SplatPrimitive, base: number, placement:
     const n = Math.abs(norm2 - 1) < 1e-6 ? 1 : Math.sqrt(norm2);
     if (n === 0) [w, x, y, z] = [1, 0, 0, 0];
     else if (n !== 1) [w, x, y, z] = [w! / n, x! / n, y! / n, z! / n];
-    if (!placement.identity) {
+    if (turn) {
       [w, x, y, z] = [
         rw * w! - rx * x! - ry * y! - rz * z!,
         rw * x! + rx * w! + ry * z! - rz * y!,
@@ -116,7 +120,7 @@ function fill(cloud: SplatCloud, splat: SplatPrimitive, base: number, placement:
     rotations[at + 2] = y! * sy;
     rotations[at + 3] = z! * sz;
   });
-  const s = placement.scale;
+  const s = placement.uniform?.scale ?? 1;
   readAccessor(located(splat.scale), (i, [x, y, z]) => {
     const at = 3 * (base + i);
     scales[at] = x! * s;
@@ -142,5 +146,13 @@ function fill(cloud: SplatCloud, splat: SplatPrimitive, base: number, placement:
       sh[at + 2] = b! * sign;
     });
   });
+  if (!placement.uniform) placeShapes(rotations, scales, base, splat.count, inPlyAxes(placement.linear));
+  // The extension turns SH with the node's rotation; a mirror mirrors them (SH of odd degree change sign).
+  if (!placement.identity && splat.shDegree > 0) rotateSh(sh, K, base, splat.count, shRotation(inPlyAxes(placement.axes), splat.shDegree));
   if (splat.linear) encodeLinearSplats(dc, sh, K, base, splat.count);
+}
+
+/** A 3×3 map of glTF's axes (row-major) as the same map of the PLY scenes' axes: F m F, F the turn between them. */
+function inPlyAxes(m: Float64Array): Float64Array {
+  return m.map((v, i) => v * RUB_RDF_AXIS_SIGNS[Math.floor(i / 3)]! * RUB_RDF_AXIS_SIGNS[i % 3]!);
 }
