@@ -4,7 +4,7 @@
  * EXT_meshopt_compression views encoded here by meshoptimizer's own
  * encoder, and sparse accessors (with a base view and without); and files
  * whose meshes hold other primitives, whose splats are read and the rest
- * named in a warning.
+ * named in a warning (once each, the first five of them).
  */
 import { describe, expect, it } from 'vitest';
 import { parseGltf } from '../../src/io/gltf/parse';
@@ -178,6 +178,22 @@ describe('meshes with other primitives', () => {
     const loaded = await loadScene(bufferSource(glb(json, bin), 'mixed.glb'));
     expect(loaded.cloud.count).toBe(count);
     expect(loaded.warnings).toContain('Not Gaussian splats, so not shown: meshes[0].primitives[0] (triangles)');
+  });
+
+  it('names a mesh two nodes place once, and lists at most five primitives with how many more', async () => {
+    const triangle = { name: 'POSITION', type: 'VEC3' as const, componentType: FLOAT, data: new Float32Array(9) };
+    const { json, bin } = await buildGltf([
+      { attributes: splatAttributes(count, 0), splat: SPLAT_EXTENSION },
+      ...Array.from({ length: 8 }, () => ({ attributes: [triangle], mode: 4 })),
+    ]);
+    json.nodes = [{ mesh: 0 }, { mesh: 0, translation: [1, 0, 0] }];
+    json.scenes = [{ nodes: [0, 1] }];
+    const warnings: string[] = [];
+    const cloud = await parseGltf(glb(json, bin), { onWarning: (w) => warnings.push(w) });
+    expect(cloud.count).toBe(2 * count);
+    expect(warnings).toEqual([
+      `Not Gaussian splats, so not shown: ${[1, 2, 3, 4, 5].map((p) => `meshes[0].primitives[${p}] (triangles)`).join(', ')} and 3 more`,
+    ]);
   });
 
   it('says so when no primitive is a splat primitive', async () => {

@@ -45,10 +45,10 @@ export async function parseGltf(bytes: Uint8Array, options: ReadOptions = {}, co
 
   const { splats, skipped, notes } = scenePrimitives(root, meshInstances(root), required);
   if (splats.length === 0) {
-    const had = skipped.length > 0 ? `; it has ${skipped.join(', ')}` : '';
+    const had = skipped.length > 0 ? `; it has ${listed(skipped)}` : '';
     throw new SplatFormatError(`glTF file has no ${EXTENSION} primitive in its scene${had}`);
   }
-  if (skipped.length > 0) options.onWarning?.(`Not Gaussian splats, so not shown: ${skipped.join(', ')}`);
+  if (skipped.length > 0) options.onWarning?.(`Not Gaussian splats, so not shown: ${listed(skipped)}`);
   for (const note of notes) options.onWarning?.(note);
 
   const shDegree = Math.max(...splats.map((s) => s.shDegree)) as ShDegree;
@@ -76,6 +76,12 @@ export async function parseGltf(bytes: Uint8Array, options: ReadOptions = {}, co
   }
   cloud.bounds = computeBounds(cloud.positions, total);
   return cloud;
+}
+
+/** Primitives named in a message: the first few, and how many more (a mesh of a thousand parts is not listed whole). */
+function listed(primitives: string[], most = 5): string {
+  const more = primitives.length - most;
+  return more > 1 ? `${primitives.slice(0, most).join(', ')} and ${more} more` : primitives.join(', ');
 }
 
 /** Writes one primitive's splats at `base`, in SplatCloud's conventions (attributes.ts). */

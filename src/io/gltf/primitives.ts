@@ -52,7 +52,8 @@ export function scenePrimitives(root: JsonObject, instances: MeshInstance[], req
       const extension = isObject(primitive.extensions) ? primitive.extensions[EXTENSION] : undefined;
       if (extension === undefined) {
         const points = mode === POINTS ? 'points without KHR_gaussian_splatting' : MODE_NAMES[mode]!;
-        found.skipped.push(`${where} (${points})`);
+        // A mesh two nodes place is named once.
+        if (!found.skipped.includes(`${where} (${points})`)) found.skipped.push(`${where} (${points})`);
         return;
       }
       found.splats.push(splatPrimitive(root, primitive, objectAt(extension, `${where}.extensions.${EXTENSION}`), where, instance, required, found.notes));
