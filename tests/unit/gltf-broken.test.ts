@@ -134,7 +134,8 @@ describe('buffers in other files, and malformed documents', () => {
   it('refuses a .gltf given alone whose buffer is a separate file, naming it', async () => {
     const json = structuredClone(plain.json);
     json.buffers[0].uri = 'scene.bin';
-    await refused(new TextEncoder().encode(JSON.stringify(json)), 'scene.gltf', /buffers\[0\] is the separate file "scene\.bin", but the glTF file was given alone: open it together with that file/);
+    await refused(glb(json), 'scene.glb', /buffers\[0\] is the separate file "scene\.bin", but only the glTF file's own bytes were given/);
+    await refused(new TextEncoder().encode(JSON.stringify(json)), 'scene.gltf', /buffers\[0\] is the separate file "scene\.bin", but only the glTF file's own bytes were given: open a \.gltf together with the files its buffers name/);
     await expectAccepted(gltfText(plain.json, plain.bin), 'scene.gltf');
   }, IT_MS);
 

@@ -32,7 +32,8 @@ export async function readBufferFile(
   // Decoded, these would read as a URL's query, fragment or escape where the name is fetched.
   if (/[?#%]/.test(name)) throw new SplatFormatError(`glTF ${where}'s uri ${shown(uri)} names a file with "?", "#" or "%" in its name, which is not read`);
   if (!companion) {
-    throw new SplatFormatError(`glTF ${where} is the separate file ${shown(name)}, but the glTF file was given alone: open it together with that file`);
+    // Bytes alone (a .glb, or a .gltf's bytes handed over): nothing beside them can be had.
+    throw new SplatFormatError(`glTF ${where} is the separate file ${shown(name)}, but only the glTF file's own bytes were given: open a .gltf together with the files its buffers name`);
   }
   try {
     return { bytes: await companion(name, declared + PADDING), name };
