@@ -32,3 +32,28 @@ export function lastPathSegment(name: string): string {
     return segment;
   }
 }
+
+/**
+ * Why `relative` (a path a file gives, URI-style: '/'-separated and
+ * percent-encoded) cannot name a file beside `main` ("the index"): empty,
+ * absolute, a URL of its own, a backslash, a query or fragment, or a step
+ * up ("..", written plainly or percent-encoded); null when it can. A file
+ * that names others may name only files in its own folder or below, so
+ * opening it never reads from another folder or origin.
+ */
+export function relativePathError(relative: string, main: string): string | null {
+  if (relative === '') return 'is empty';
+  if (relative.length > 1024) return `is ${relative.length} characters long (at most 1,024)`;
+  if (/^[a-z][a-z0-9+.-]*:/i.test(relative) || relative.startsWith('//')) return `is a URL of its own, not a path beside ${main}`;
+  if (relative.startsWith('/')) return `is an absolute path, not a path beside ${main}`;
+  if (relative.includes('\\')) return 'has a backslash';
+  if (/[?#]/.test(relative)) return 'has a query or fragment';
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(relative);
+  } catch {
+    return 'has a broken percent escape';
+  }
+  if (decoded.split(/[/\\]/).some((part) => part === '..' || part === '.')) return `steps out of ${main}'s folder ("." or "..")`;
+  return null;
+}

@@ -1,7 +1,7 @@
 /**
  * Loading a scene from wherever its files are: a source (source-bytes.ts)
  * gives the main file's bytes as they arrive, and any file beside it by the
- * name the main file gives (a SOG meta.json's images). The browser's sources (dropped or
+ * name the main file gives (a SOG meta.json's images, a .gltf's buffers). The browser's sources (dropped or
  * picked files, a URL, bytes in memory: web-scene-sources.ts) and Node's
  * file system (node-scene-source.ts) are read the same way here: a format
  * with companions (formats/) is chosen by the main file's name and read
@@ -72,10 +72,12 @@ async function* counted(chunks: AsyncIterable<Uint8Array> | Iterable<Uint8Array>
 async function loadWithCompanions(
   source: SceneSource,
   companions: CompanionsReader,
-  options: SceneLoadOptions,
+  options: SceneLoadOptions & { limits: LoadLimits },
   count: { bytes: number },
+  warnings: string[],
 ): Promise<SplatCloud> {
-  const main = await readBounded(await source.open(options.signal), companions.maxMainBytes, lastPathSegment(source.name));
+  const maxMainBytes = companions.maxMainBytes ?? options.limits.maxBytes;
+  const main = await readBounded(await source.open(options.signal), maxMainBytes, lastPathSegment(source.name));
   count.bytes += main.length;
   options.signal?.throwIfAborted();
   const companion = async (name: string, maxBytes: number) => {
@@ -86,7 +88,11 @@ async function loadWithCompanions(
   };
   // The companions are downloaded as they are decoded; from a disk, decoding is the cost.
   const stage = source.stage === 'download' ? 'download' : 'parse';
-  const cloud = await companions.read(main, companion, { limits: options.limits, onProgress: (f) => options.onProgress?.(stage, f) });
+  const cloud = await companions.read(main, companion, {
+    limits: options.limits,
+    onProgress: (f) => options.onProgress?.(stage, f),
+    onWarning: (message) => warnings.push(message),
+  });
   validateSplatCloud(cloud);
   return cloud;
 }
@@ -107,7 +113,7 @@ export async function loadScene(source: SceneSource, options: SceneLoadOptions =
   let cloud: SplatCloud;
   const companions = formatWithCompanionsFor(source.name)?.withCompanions;
   if (companions) {
-    cloud = await loadWithCompanions(source, companions, { ...options, limits }, count);
+    cloud = await loadWithCompanions(source, companions, { ...options, limits }, count, warnings);
     bytes = count.bytes;
   } else {
     const opened = await source.open(signal);

@@ -61,7 +61,7 @@ const COBALT: Rgb = [0.09, 0.16, 0.5];
 const WALNUT: Rgb = [0.36, 0.23, 0.14];
 
 /** The renderer's real SH basis for bands 1-3 (signs as in INRIA's forward pass). */
-function shBasis(out: Float64Array, x: number, y: number, z: number): void {
+export function shBasis(out: Float64Array, x: number, y: number, z: number): void {
   const xx = x * x, yy = y * y, zz = z * z, c1 = 0.4886025119029199;
   out.set([
     -c1 * y, c1 * z, -c1 * x,

@@ -130,13 +130,33 @@ export async function loadFuzzCorpus(): Promise<FuzzSeed[]> {
   return seeds;
 }
 
-/** glTF splats: a plain .glb of SH degree 1, one whose views are meshopt-compressed, and a .gltf text. */
+/**
+ * glTF splats: a plain .glb of SH degree 1, one whose views are
+ * meshopt-compressed, one of sparse accessors (over a view and over zeros),
+ * one of SH degree 2 placed by a node hierarchy that turns, scales its axes
+ * unevenly and mirrors, and a .gltf text.
+ */
 async function gltfSeeds(): Promise<FuzzSeed[]> {
   const plain = await buildGltf([{ attributes: splatAttributes(30, 1), splat: SPLAT_EXTENSION }]);
   const packed = await buildGltf([{ attributes: splatAttributes(40, 0).map((a) => ({ ...a, meshopt: true })), splat: SPLAT_EXTENSION }]);
+  const sparse = await buildGltf([{
+    attributes: splatAttributes(30, 1).map((a) => {
+      if (a.name === 'POSITION') return { ...a, sparse: { indices: Uint8Array.of(2, 9, 29), values: new Float32Array(9).fill(0.5) } };
+      if (a.name.endsWith(':OPACITY')) return { ...a, data: new Float32Array(30), sparse: { indices: Uint16Array.of(0, 17), values: Float32Array.of(0.9, 0.4), base: false } };
+      return a;
+    }),
+    splat: SPLAT_EXTENSION,
+  }]);
+  const placed = await buildGltf([{ attributes: splatAttributes(30, 2), splat: SPLAT_EXTENSION }]);
+  placed.json.nodes = [
+    { matrix: [0, 1, 0, 0, -1, 0, 0, 0, 0, 0, 1, 0, 1, 2, 3, 1], children: [1] },
+    { mesh: 0, rotation: [0.5, 0.5, 0.5, 0.5], scale: [2, -1, 0.5] },
+  ];
   return [
     { id: 'synthetic-glb-sh1', format: 'glb', name: 't.glb', bytes: glb(plain.json, plain.bin) },
     { id: 'synthetic-glb-meshopt', format: 'glb', name: 'u.glb', bytes: glb(packed.json, packed.bin) },
+    { id: 'synthetic-glb-sparse', format: 'glb', name: 'u1.glb', bytes: glb(sparse.json, sparse.bin) },
+    { id: 'synthetic-glb-nodes-sh2', format: 'glb', name: 'u2.glb', bytes: glb(placed.json, placed.bin) },
     { id: 'synthetic-gltf-data-uri', format: 'gltf', name: 'v.gltf', bytes: gltfText(plain.json, plain.bin) },
   ];
 }

@@ -20,7 +20,15 @@ export interface AttributeSpec {
   data: Float32Array | Int8Array | Uint8Array | Int16Array | Uint16Array;
   /** Compress its buffer view with EXT_meshopt_compression (elements padded to 4 bytes). */
   meshopt?: boolean;
+  /**
+   * A sparse accessor: `values` (elements of the component type) replace the
+   * elements at `indices`; without a base (`base: false`) the others are
+   * zeros and `data`, all zeros, is not stored.
+   */
+  sparse?: { indices: Uint8Array | Uint16Array | Uint32Array; values: AttributeSpec['data']; base?: boolean };
 }
+
+const INDEX_COMPONENT = new Map<Function, number>([[Uint8Array, UNSIGNED_BYTE], [Uint16Array, UNSIGNED_SHORT], [Uint32Array, 5125]]);
 
 export interface PrimitiveSpec {
   attributes: AttributeSpec[];
@@ -65,13 +73,21 @@ export async function buildGltf(primitives: PrimitiveSpec[]): Promise<Built> {
     accessors: [],
   };
   let fallbackBytes = 0;
+  const bytesOf = (data: ArrayBufferView): Uint8Array => new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+  /** A buffer view of its own holding `data`, tightly packed; its index. */
+  const plainView = (data: ArrayBufferView): number => {
+    json.bufferViews.push({ buffer: 0, byteOffset: place(bytesOf(data)), byteLength: data.byteLength });
+    return json.bufferViews.length - 1;
+  };
   for (const primitive of primitives) {
     const attributes: Record<string, number> = {};
     for (const attribute of primitive.attributes) {
       const components = COMPONENTS[attribute.type];
       const count = attribute.data.length / components;
-      const raw = new Uint8Array(attribute.data.buffer, attribute.data.byteOffset, attribute.data.byteLength);
-      if (attribute.meshopt) {
+      const raw = bytesOf(attribute.data);
+      if (attribute.sparse?.base === false) {
+        // No base view: the accessor's elements are zeros but for its sparse ones.
+      } else if (attribute.meshopt) {
         const elementBytes = attribute.data.BYTES_PER_ELEMENT * components;
         const stride = (elementBytes + 3) & ~3;
         const padded = new Uint8Array(count * stride);
@@ -84,11 +100,17 @@ export async function buildGltf(primitives: PrimitiveSpec[]): Promise<Built> {
         });
         fallbackBytes += padded.length;
       } else {
-        json.bufferViews.push({ buffer: 0, byteOffset: place(raw), byteLength: raw.length });
+        plainView(attribute.data);
       }
+      const base = attribute.sparse?.base === false ? {} : { bufferView: json.bufferViews.length - 1 };
+      const sparse = attribute.sparse && {
+        count: attribute.sparse.indices.length,
+        indices: { bufferView: plainView(attribute.sparse.indices), componentType: INDEX_COMPONENT.get(attribute.sparse.indices.constructor)! },
+        values: { bufferView: plainView(attribute.sparse.values) },
+      };
       json.accessors.push({
-        bufferView: json.bufferViews.length - 1, componentType: attribute.componentType, count, type: attribute.type,
-        ...(attribute.normalized ? { normalized: true } : {}),
+        ...base, componentType: attribute.componentType, count, type: attribute.type,
+        ...(attribute.normalized ? { normalized: true } : {}), ...(sparse ? { sparse } : {}),
       });
       attributes[attribute.name] = json.accessors.length - 1;
     }
@@ -137,8 +159,13 @@ export function glb(json: object, bin?: Uint8Array): Uint8Array {
 
 /** A .gltf text whose buffer 0 is embedded as a base64 data: URI. */
 export function gltfText(json: Record<string, any>, bin: Uint8Array): Uint8Array {
+  return gltfNaming(json, `data:application/octet-stream;base64,${Buffer.from(bin).toString('base64')}`);
+}
+
+/** A .gltf text whose buffer 0 has the uri `uri` (a file to lay beside it, holding the built bin). */
+export function gltfNaming(json: Record<string, any>, uri: string): Uint8Array {
   const copy = structuredClone(json);
-  copy.buffers[0].uri = `data:application/octet-stream;base64,${Buffer.from(bin).toString('base64')}`;
+  copy.buffers[0].uri = uri;
   return new TextEncoder().encode(JSON.stringify(copy, null, 1));
 }
 

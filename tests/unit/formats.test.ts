@@ -43,16 +43,17 @@ beforeAll(async () => {
 }, 120_000);
 
 describe('the formats list', () => {
-  it('describes each format completely: an id of its own, a way to be recognised, one way to be read', () => {
+  it('describes each format completely: an id of its own, a way to be recognised, a way to be read', () => {
     expect(new Set(SPLAT_FORMATS.map((f) => f.id)).size).toBe(SPLAT_FORMATS.length);
     // Each description with its reader, in the list's order.
     expect(READABLE_FORMATS.map((f) => f.id)).toEqual(SPLAT_FORMATS.map((f) => f.id));
     for (const format of READABLE_FORMATS) {
       expect(format.sniff !== undefined || format.byName === true, `${format.id} can be recognised`).toBe(true);
       expect(format.signature !== undefined, `${format.id} names its signature when it has a sniff`).toBe(format.sniff !== undefined);
-      // Read from its bytes (streamed or whole), or from them and the files beside it.
-      expect(format.read !== undefined, `${format.id} has one way to be read`).toBe(format.companions === undefined);
+      // Read from its bytes (streamed or whole), or from them and the files beside it, or either way (a .gltf).
+      expect(format.read !== undefined || format.withCompanions !== undefined, `${format.id} can be read`).toBe(true);
       expect(format.withCompanions !== undefined, `${format.id} reads the files it names`).toBe(format.companions !== undefined);
+      expect(format.read !== undefined, `${format.id} is read from its bytes alone`).toBe(format.companions === undefined || format.companions.alone === true);
       if (format.stream) expect(format.read, `${format.id} streams and reads whole`).toBeDefined();
       expect(format.extensions.length).toBeGreaterThan(0);
       for (const extension of [...format.extensions, ...(format.companions?.extensions ?? [])]) expect(extension).toMatch(/^\.[a-z0-9]+$/);
@@ -107,16 +108,16 @@ describe('the formats list', () => {
   it('gives the file picker every format\'s extensions and those of the files they need, and nothing else', () => {
     const wanted = new Set(SPLAT_FORMATS.flatMap((f) => [...f.extensions, ...(f.companions?.extensions ?? [])]));
     expect(new Set(SCENE_FILE_ACCEPT.split(','))).toEqual(wanted);
-    expect(SCENE_FILE_ACCEPT).toBe('.ply,.splat,.spz,.ksplat,.sog,.glb,.gltf,.json,.webp');
+    expect(SCENE_FILE_ACCEPT).toBe('.ply,.splat,.spz,.ksplat,.sog,.glb,.gltf,.bin,.json,.webp');
   });
 
   it('names every format in the help text', () => {
     for (const format of SPLAT_FORMATS) {
       if (format.companions) expect(SCENE_FILES_TEXT).toContain(`${format.label} with its ${format.companions.what}`);
-      else for (const extension of format.extensions) expect(SCENE_FILES_TEXT).toContain(extension);
+      if (!format.companions || format.companions.alone) for (const extension of format.extensions) expect(SCENE_FILES_TEXT).toContain(extension);
     }
-    expect(SCENE_FILES_TEXT).toBe('a splat file (.ply .splat .spz .ksplat .sog .glb .gltf, or a SOG meta.json with its images)');
-    expect(OPEN_TOGETHER_TEXT).toBe('one splat file at a time, or a SOG meta.json with its images');
+    expect(SCENE_FILES_TEXT).toBe('a splat file (.ply .splat .spz .ksplat .sog .glb .gltf, or a glTF with its buffers or a SOG meta.json with its images)');
+    expect(OPEN_TOGETHER_TEXT).toBe('one splat file at a time, or a glTF with its buffers, or a SOG meta.json with its images');
   });
 });
 

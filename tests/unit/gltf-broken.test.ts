@@ -4,8 +4,10 @@
  * names what is wrong, before anything larger than SMALL_ALLOCATION is
  * allocated: a truncated GLB, chunk lengths past the end, accessors past
  * their buffer views and views past their buffers, counts past the load
- * limits, meshopt views that would decode past them, buffers in separate
- * files, and malformed documents.
+ * limits, meshopt views that would decode past them, sparse accessors
+ * whose indices or values lie outside their views or whose indices do not
+ * rise inside the accessor, a .gltf given alone
+ * whose buffers are in separate files, and malformed documents.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { IT_MS, show, SMALL_ALLOCATION, useLoaderHarness, withU32 } from '../support/broken-files';
@@ -15,9 +17,16 @@ const { load, expectRejected, expectAccepted } = useLoaderHarness();
 
 let plain: Built;
 let packed: Built;
+/** 100 splats whose positions are sparse: three replaced, at `indices`. */
+const sparseAt = (indices: number[]) => buildGltf([{
+  attributes: splatAttributes(100, 0).map((a) => (a.name === 'POSITION' ? { ...a, sparse: { indices: Uint16Array.from(indices), values: new Float32Array(9) } } : a)),
+  splat: SPLAT_EXTENSION,
+}]);
+let sparse: Built;
 beforeAll(async () => {
   plain = await buildGltf([{ attributes: splatAttributes(100, 1), splat: SPLAT_EXTENSION }]);
   packed = await buildGltf([{ attributes: splatAttributes(100, 0).map((a) => ({ ...a, meshopt: true })), splat: SPLAT_EXTENSION }]);
+  sparse = await sparseAt([3, 7, 50]);
 });
 
 /** The plain file's GLB with its JSON changed by `edit`. */
@@ -98,11 +107,35 @@ describe('ranges checked against the bytes present', () => {
   }, IT_MS);
 });
 
+describe('sparse accessors', () => {
+  it('loads the intact file, and refuses indices past the count or not rising', async () => {
+    await expectAccepted(glb(sparse.json, sparse.bin), 'scene.glb');
+    const past = await sparseAt([3, 7, 100]);
+    await refused(glb(past.json, past.bin), 'scene.glb', /accessors\[0\]\.sparse\.indices\[2\] is 100, past the accessor's 100 elements/);
+    const falling = await sparseAt([3, 50, 7]);
+    await refused(glb(falling.json, falling.bin), 'scene.glb', /accessors\[0\]\.sparse\.indices\[2\] is 7, not above the index before it \(50\): sparse indices rise strictly/);
+    const twice = await sparseAt([3, 3, 7]);
+    await refused(glb(twice.json, twice.bin), 'scene.glb', /accessors\[0\]\.sparse\.indices\[1\] is 3, not above the index before it \(3\)/);
+  }, IT_MS);
+
+  it.each([
+    ['more replaced elements than the accessor has', (json: any) => { json.accessors[0].sparse.count = 101; }, /accessors\[0\]\.sparse\.count is 101: expected a whole number from 1 to 100/],
+    ['a count past its index list', (json: any) => { json.accessors[0].sparse.count = 90; }, /accessors\[0\]\.sparse\.indices \(90 from byte 0\) ends at byte 180 of bufferViews\[\d+\], which has 6/],
+    ['a value list past its view', (json: any) => { json.accessors[0].sparse.values.byteOffset = 4; }, /accessors\[0\]\.sparse\.values \(3 from byte 4\) ends at byte 40 of bufferViews\[\d+\], which has 36/],
+    ['indices that are floats', (json: any) => { json.accessors[0].sparse.indices.componentType = 5126; }, /sparse\.indices\.componentType is 5126: expected a whole number from 5121 to 5125/],
+    ['indices that are signed shorts', (json: any) => { json.accessors[0].sparse.indices.componentType = 5122; }, /sparse\.indices\.componentType is 5122: sparse indices are unsigned bytes, shorts or ints/],
+    ['an index list in no view', (json: any) => { json.accessors[0].sparse.indices.bufferView = 999; }, /refers to bufferViews\[999\]/],
+  ] as const)('refuses %s', async (_label, edit, pattern) => {
+    await refused(edited(edit, () => sparse), 'scene.glb', pattern);
+  }, IT_MS);
+});
+
 describe('buffers in other files, and malformed documents', () => {
-  it('refuses a .gltf whose buffer is a separate file, naming it', async () => {
+  it('refuses a .gltf given alone whose buffer is a separate file, naming it', async () => {
     const json = structuredClone(plain.json);
     json.buffers[0].uri = 'scene.bin';
-    await refused(new TextEncoder().encode(JSON.stringify(json)), 'scene.gltf', /buffers\[0\] is the separate file "scene\.bin": only a \.glb, or a \.gltf whose buffers are embedded/);
+    await refused(glb(json), 'scene.glb', /buffers\[0\] is the separate file "scene\.bin", but only the glTF file's own bytes were given/);
+    await refused(new TextEncoder().encode(JSON.stringify(json)), 'scene.gltf', /buffers\[0\] is the separate file "scene\.bin", but only the glTF file's own bytes were given: open a \.gltf together with the files its buffers name/);
     await expectAccepted(gltfText(plain.json, plain.bin), 'scene.gltf');
   }, IT_MS);
 
@@ -122,9 +155,10 @@ describe('buffers in other files, and malformed documents', () => {
     ['a node that is its own child', (json: any) => { json.nodes[0].children = [0]; }, /nodes\[0\] is reached twice/],
     ['an accessor index past the list', (json: any) => { json.meshes[0].primitives[0].attributes.POSITION = 99; }, /refers to accessors\[99\], but the file has \d+ accessors/],
     ['a negative count', (json: any) => { json.accessors[0].count = -1; }, /accessors\[0\]\.count is -1: expected a whole number/],
-    ['a sparse accessor', (json: any) => { json.accessors[0].sparse = { count: 1 }; }, /accessors\[0\] is sparse/],
+    ['a sparse accessor without its indices', (json: any) => { json.accessors[0].sparse = { count: 1 }; }, /accessors\[0\]\.sparse\.indices is not an object/],
     ['a stride shorter than the element', (json: any) => { json.bufferViews[1].byteStride = 4; }, /elements are 16 bytes, wider than bufferViews\[1\]'s stride of 4/],
-    ['a non-uniform node scale', (json: any) => { json.nodes[0].scale = [1, 2, 1]; }, /scales the axes by 1, 2, 1/],
+    ['a shearing node matrix', (json: any) => { json.nodes[0].matrix = [1, 0, 0, 0, 0.5, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]; }, /nodes\[0\]'s global transform shears \(its axes, made unit, span 0\.894, not 1\)/],
+    ['a node scale of zero', (json: any) => { json.nodes[0].scale = [1, 0, 1]; }, /nodes\[0\]'s global transform scales an axis to 1, 0, 1: splats need every axis kept/],
   ] as const)('refuses %s', async (_label, edit, pattern) => {
     await refused(edited(edit), 'scene.glb', pattern);
   }, IT_MS);

@@ -1,12 +1,14 @@
 /**
  * glTF splats stored smaller: KHR_mesh_quantization's normalized bytes and
- * shorts (read with glTF's normalization), interleaved buffer views, and
+ * shorts (read with glTF's normalization), interleaved buffer views,
  * EXT_meshopt_compression views encoded here by meshoptimizer's own
- * encoder; and files whose meshes hold other primitives, whose splats are
- * read and the rest named in a warning.
+ * encoder, and sparse accessors (with a base view and without); and files
+ * whose meshes hold other primitives, whose splats are read and the rest
+ * named in a warning (once each, the first five of them).
  */
 import { describe, expect, it } from 'vitest';
 import { parseGltf } from '../../src/io/gltf/parse';
+import { RUB_RDF_SH_SIGNS } from '../../src/io/spz/axes';
 import { loadSplatFile } from '../../src/io/parse-splat-file';
 import { loadScene } from '../../src/io/scene-source';
 import { bufferSource } from '../../src/io/web-scene-sources';
@@ -99,6 +101,56 @@ describe('meshopt-compressed buffer views (EXT_meshopt_compression)', () => {
   });
 });
 
+describe('sparse accessors', () => {
+  /** `data` with the elements at `indices` (of `components` each) replaced by `values`, as glTF reads a sparse accessor. */
+  function applied(data: Float32Array, components: number, indices: ArrayLike<number>, values: Float32Array): Float32Array {
+    const out = data.slice();
+    for (let k = 0; k < indices.length; k++) out.set(values.subarray(k * components, (k + 1) * components), indices[k]! * components);
+    return out;
+  }
+
+  it('replaces the listed elements of a base view: positions by byte indices, SH by int indices', async () => {
+    const positions = new Float32Array([7, 8, 9, -1, -2, -3]);
+    const sh = new Float32Array([0.5, -0.25, 0.125]);
+    const attributes = splatAttributes(count, 1).map((a): AttributeSpec => {
+      if (a.name === 'POSITION') return { ...a, sparse: { indices: Uint8Array.of(1, 4), values: positions } };
+      if (a.name === `${KHR}:SH_DEGREE_1_COEF_2`) return { ...a, sparse: { indices: Uint32Array.of(5), values: sh } };
+      return a;
+    });
+    const { json, bin } = await buildGltf([{ attributes, splat: SPLAT_EXTENSION }]);
+    const dense = splatAttributes(count, 1).map((a) => {
+      if (a.name === 'POSITION') return { ...a, data: applied(a.data as Float32Array, 3, [1, 4], positions) };
+      if (a.name === `${KHR}:SH_DEGREE_1_COEF_2`) return { ...a, data: applied(a.data as Float32Array, 3, [5], sh) };
+      return a;
+    });
+    const plain = await buildGltf([{ attributes: dense, splat: SPLAT_EXTENSION }]);
+    expectSameCloud(await loadSplatFile(glb(json, bin), 'sparse.glb'), await parseGltf(glb(plain.json, plain.bin)));
+  });
+
+  it('reads zeros where there is no base view, and the listed elements, normalized as the accessor says', async () => {
+    const opacity = Uint8Array.of(255, 51);
+    const attributes = splatAttributes(count, 2).map((a): AttributeSpec => {
+      if (a.name === `${KHR}:OPACITY`) {
+        return { ...a, componentType: UNSIGNED_BYTE, normalized: true, data: new Uint8Array(count), sparse: { indices: Uint16Array.of(0, 3), values: opacity, base: false } };
+      }
+      if (a.name.includes('SH_DEGREE_2')) return { ...a, data: new Float32Array(3 * count), sparse: { indices: Uint16Array.of(2), values: Float32Array.of(1, 2, 3), base: false } };
+      return a;
+    });
+    const { json, bin } = await buildGltf([{ attributes, splat: SPLAT_EXTENSION }]);
+    expect(json.accessors[3].bufferView).toBeUndefined();
+    const cloud = await parseGltf(glb(json, bin));
+    expect([...cloud.opacities]).toEqual([1, 0, 0, 0.2, 0, 0].map(Math.fround));
+    const K = 8;
+    for (let i = 0; i < count; i++) {
+      for (let k = 3; k < K; k++) {
+        // Degree 2's coefficients carry the axis turn's signs (RUB to RDF), as every SH coefficient read.
+        const expected = i === 2 ? [1, 2, 3].map((v) => v * RUB_RDF_SH_SIGNS[k]!) : [0, 0, 0];
+        expect([...cloud.sh.subarray((i * K + k) * 3, (i * K + k + 1) * 3)].map((v) => v + 0)).toEqual(expected);
+      }
+    }
+  });
+});
+
 describe('meshes with other primitives', () => {
   it('reads the splat primitives and names the others in a warning', async () => {
     const triangle = { name: 'POSITION', type: 'VEC3' as const, componentType: FLOAT, data: new Float32Array(9) };
@@ -128,16 +180,24 @@ describe('meshes with other primitives', () => {
     expect(loaded.warnings).toContain('Not Gaussian splats, so not shown: meshes[0].primitives[0] (triangles)');
   });
 
+  it('names a mesh two nodes place once, and lists at most five primitives with how many more', async () => {
+    const triangle = { name: 'POSITION', type: 'VEC3' as const, componentType: FLOAT, data: new Float32Array(9) };
+    const { json, bin } = await buildGltf([
+      { attributes: splatAttributes(count, 0), splat: SPLAT_EXTENSION },
+      ...Array.from({ length: 8 }, () => ({ attributes: [triangle], mode: 4 })),
+    ]);
+    json.nodes = [{ mesh: 0 }, { mesh: 0, translation: [1, 0, 0] }];
+    json.scenes = [{ nodes: [0, 1] }];
+    const warnings: string[] = [];
+    const cloud = await parseGltf(glb(json, bin), { onWarning: (w) => warnings.push(w) });
+    expect(cloud.count).toBe(2 * count);
+    expect(warnings).toEqual([
+      `Not Gaussian splats, so not shown: ${[1, 2, 3, 4, 5].map((p) => `meshes[0].primitives[${p}] (triangles)`).join(', ')} and 3 more`,
+    ]);
+  });
+
   it('says so when no primitive is a splat primitive', async () => {
     const { json, bin } = await buildGltf([{ attributes: [{ name: 'POSITION', type: 'VEC3', componentType: FLOAT, data: new Float32Array(9) }], mode: 4 }]);
     await expect(parseGltf(glb(json, bin))).rejects.toThrow(/no KHR_gaussian_splatting primitive in its scene; it has meshes\[0\]\.primitives\[0\] \(triangles\)/);
-  });
-
-  it('warns of a colour space it shows as sRGB, and of an unknown kernel', async () => {
-    const { json, bin } = await buildGltf([{ attributes: splatAttributes(count, 0), splat: { kernel: 'cube', colorSpace: 'lin_rec709_display' } }]);
-    const warnings: string[] = [];
-    await parseGltf(glb(json, bin), { onWarning: (w) => warnings.push(w) });
-    expect(warnings.join('\n')).toMatch(/kernel is "cube": drawn as the "ellipse" kernel/);
-    expect(warnings.join('\n')).toMatch(/colour space is "lin_rec709_display"/);
   });
 });

@@ -11,7 +11,8 @@ import { detectSplatFormat, loadSplatFile } from '../../src/io/parse-splat-file'
 import { parseGltf } from '../../src/io/gltf/parse';
 import { RUB_RDF_SH_SIGNS } from '../../src/io/spz/axes';
 import { writeGlb } from '../../src/io/writers/glb';
-import { allocateSplatCloud, computeBounds, type ShDegree, type SplatCloud } from '../../src/scene/splat-cloud';
+import { allocateSplatCloud, computeBounds, SH_C0, type ShDegree, type SplatCloud } from '../../src/scene/splat-cloud';
+import { linearToSrgb } from '../../src/io/gltf/colour-space';
 import { expectSameCloud } from '../support/clouds';
 import { buildGltf, glb, gltfText, KHR, SPLAT_EXTENSION, splatAttributes } from '../support/gltf-files';
 import { realScene } from '../support/real-scenes';
@@ -126,6 +127,53 @@ describe('a file built from the extension text', () => {
       const expected = [2 * z + 1, -(2 * y + 2), -(-2 * x + 3)];
       for (let c = 0; c < 3; c++) expect(cloud.positions[3 * i + c]).toBeCloseTo(expected[c]!, 5);
       for (let c = 0; c < 3; c++) expect(cloud.scales[3 * i + c]).toBeCloseTo(2 * plain.scales[3 * i + c]!, 6);
+    }
+  });
+});
+
+describe('the extension object', () => {
+  const count = 5;
+
+  async function read(splat: Record<string, unknown>, degree = 1): Promise<{ cloud: SplatCloud; warnings: string[] }> {
+    const { json, bin } = await buildGltf([{ attributes: splatAttributes(count, degree), splat }]);
+    const warnings: string[] = [];
+    const cloud = await parseGltf(glb(json, bin), { onWarning: (w) => warnings.push(w) });
+    return { cloud, warnings };
+  }
+
+  it('reads the defaults and the values the text defines without a word', async () => {
+    const { warnings } = await read({ ...SPLAT_EXTENSION, projection: 'perspective', sortingMethod: 'cameraDistance' });
+    expect(warnings).toEqual([]);
+  });
+
+  it('warns of a kernel, colour space, projection or sorting method it does not know, naming each', async () => {
+    const { cloud, warnings } = await read({ kernel: 'cube', colorSpace: 'acescg', projection: 'orthographic', sortingMethod: 'hilbert' });
+    const plain = (await read(SPLAT_EXTENSION)).cloud;
+    expect(warnings).toEqual([
+      'meshes[0].primitives[0]\'s kernel is "cube": drawn as the "ellipse" kernel',
+      'meshes[0].primitives[0]\'s colour space is "acescg": its colours are shown as srgb_rec709_display',
+      'meshes[0].primitives[0]\'s projection is "orthographic": drawn with the "perspective" one',
+      'meshes[0].primitives[0]\'s sorting method is "hilbert": sorted by depth along the view, as every scene is here',
+    ]);
+    expectSameCloud(cloud, plain);
+  });
+
+  it('encodes linear colours (lin_rec709_display) to sRGB: the base colour exactly, the view-dependent part by the slope there', async () => {
+    const { cloud, warnings } = await read({ ...SPLAT_EXTENSION, colorSpace: 'lin_rec709_display' });
+    const plain = (await read(SPLAT_EXTENSION)).cloud;
+    expect(warnings).toEqual([
+      'meshes[0].primitives[0]\'s colours are linear (lin_rec709_display): each splat\'s colour is encoded to sRGB before blending, where the extension encodes the blended pixel',
+    ]);
+    for (let i = 0; i < count * 3; i++) {
+      const linear = 0.5 + SH_C0 * plain.dc[i]!;
+      expect(0.5 + SH_C0 * cloud.dc[i]!).toBeCloseTo(linearToSrgb(linear), 6);
+      // A small change of the linear colour moves the encoded one by the slope times it.
+      const h = 1e-4;
+      const slope = (linearToSrgb(linear + h) - linearToSrgb(linear - h)) / (2 * h);
+      for (let k = 0; k < 3; k++) {
+        const at = (Math.floor(i / 3) * 3 + k) * 3 + (i % 3);
+        expect(cloud.sh[at]! / plain.sh[at]!).toBeCloseTo(slope, 3);
+      }
     }
   });
 });

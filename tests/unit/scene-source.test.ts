@@ -104,7 +104,7 @@ describe('files opened together', () => {
     await expect(loadScene(fileSource([new File([sog.metaJson], 'meta.json')])))
       .rejects.toThrow(/only meta.json was opened: open it together with its \.webp images/);
     expect(() => fileSource(imageFiles()))
-      .toThrow(/files were given and none is a SOG meta.json: open one splat file at a time, or a SOG meta.json with its images/);
+      .toThrow(/files were given and none is a glTF or a SOG meta.json: open one splat file at a time, or a glTF with its buffers, or a SOG meta.json with its images/);
   });
 
   it('streams a single splat file, and bytes in memory, as one', async () => {

@@ -60,12 +60,14 @@ export interface Companions {
   readonly extensions: readonly string[];
   /** What those files are, in help text and messages ("images": "a SOG meta.json with its images"). */
   readonly what: string;
+  /** Its main file is read alone too, where it holds everything (a .gltf with its buffers embedded). */
+  readonly alone?: boolean;
 }
 
 /** How a format with companions is read: its main file, then the files it names. */
 export interface CompanionsReader {
-  /** The most bytes of the main file read: it is read whole, before its companions. */
-  readonly maxMainBytes: number;
+  /** The most bytes of the main file read: it is read whole, before its companions (absent: the load's maxBytes). */
+  readonly maxMainBytes?: number;
   /** The scene, from the main file's bytes and its companions read through `companion`. */
   readonly read: (main: Uint8Array, companion: CompanionReader, options: ReadOptions) => Promise<SplatCloud>;
 }
@@ -109,7 +111,7 @@ export interface FormatReader {
    * (.ksplat), and those opened by name before their bytes are read.
    */
   readonly byName?: boolean;
-  /** Reads the whole file held in memory (every format but those read with companions). */
+  /** Reads the whole file held in memory (every format but those read only with companions). */
   readonly read?: (bytes: Uint8Array, options: ReadOptions) => Promise<SplatCloud>;
   /**
    * Decodes the file while its bytes arrive: given the first bytes (those

@@ -14,7 +14,7 @@ import { SOG_META_MAX_BYTES } from '../sog/meta';
 import { isSpz } from '../spz/layout';
 import { isZip } from '../zip-directory';
 import { isCompressedPly } from './compressed-ply';
-import type { FormatReader, ReadableFormat, ReadOptions } from './format';
+import type { CompanionReader, FormatReader, ReadableFormat, ReadOptions } from './format';
 import { SPLAT_FORMATS, type SplatFormatId } from './index';
 
 const INRIA_PLY: FormatReader = {
@@ -80,9 +80,9 @@ const SOG_BUNDLE: FormatReader = {
   read: async (bytes, options) => (await import('../sog/bundle')).parseSogBundle(bytes, options),
 };
 
-/** Both glTF files, the binary and the JSON text, are read by gltf/. */
-const readGltf = async (bytes: Uint8Array, options: ReadOptions) => {
-  const cloud = await (await import('../gltf/parse')).parseGltf(bytes, options);
+/** Both glTF files, the binary and the JSON text (with the files its buffers name, where it has them), are read by gltf/. */
+const readGltf = async (bytes: Uint8Array, options: ReadOptions, companion?: CompanionReader) => {
+  const cloud = await (await import('../gltf/parse')).parseGltf(bytes, options, companion);
   options.onProgress?.(1);
   return cloud;
 };
@@ -93,8 +93,12 @@ const GLB: FormatReader = {
   read: readGltf,
 };
 
-// JSON alone says too little: a .gltf is known by its name.
-const GLTF: FormatReader = { byName: true, read: readGltf };
+// JSON alone says too little: a .gltf is known by its name. Read alone where its buffers are embedded.
+const GLTF: FormatReader = {
+  byName: true,
+  read: readGltf,
+  withCompanions: { read: (main, companion, options) => readGltf(main, options, companion) },
+};
 
 const SOG_META: FormatReader = {
   byName: true,

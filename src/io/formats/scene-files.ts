@@ -19,7 +19,8 @@ function withCompanions(format: SplatFormat): string[] {
 
 /** The scene files the viewer opens, as help text names them ("a splat file (.ply .splat …, or a SOG meta.json with its images)"). */
 export const SCENE_FILES_TEXT = (() => {
-  const single = unique(SPLAT_FORMATS.flatMap((format) => (format.companions ? [] : format.extensions)));
+  // A format read alone or with its companions (a .gltf, its buffers embedded or not) is named both ways.
+  const single = unique(SPLAT_FORMATS.flatMap((format) => (format.companions && !format.companions.alone ? [] : format.extensions)));
   const together = SPLAT_FORMATS.flatMap(withCompanions);
   return `a splat file (${single.join(' ')}${together.length > 0 ? `, or ${together.join(' or ')}` : ''})`;
 })();

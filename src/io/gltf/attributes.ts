@@ -30,7 +30,12 @@ export function shAttribute(degree: number, coefficient: number): string {
 
 /** The colour space of 3DGS training's output, which this viewer shows as it is. */
 export const SRGB_DISPLAY = 'srgb_rec709_display';
+/** Linear colours, encoded to sRGB on reading (colour-space.ts). */
+export const LINEAR_DISPLAY = 'lin_rec709_display';
 /** The one kernel the extension defines. */
 export const ELLIPSE = 'ellipse';
+/** The one projection, and the one sorting method, the extension defines: its defaults. */
+export const PERSPECTIVE = 'perspective';
+export const CAMERA_DISTANCE = 'cameraDistance';
 /** Primitive mode POINTS: the only mode of a splat primitive. */
 export const POINTS = 0;

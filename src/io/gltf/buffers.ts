@@ -1,14 +1,17 @@
 /**
  * The bytes behind a glTF document's buffers and buffer views: the GLB's
- * BIN chunk, a data: URI decoded with a bound, or a buffer view compressed
- * with EXT_meshopt_compression, decoded by the meshoptimizer package's
- * decoder (loaded only for a file that uses it). Every range is checked
- * against the bytes present, and every byte decoded counts against the
- * load's byte limit before it is allocated. A buffer in a separate file is
- * refused: a .gltf is read alone, as it was opened. DOM-free.
+ * BIN chunk, a data: URI decoded with a bound, a file beside the document
+ * (buffer-files.ts), or a buffer view compressed with
+ * EXT_meshopt_compression, decoded by the meshoptimizer package's decoder
+ * (loaded only for a file that uses it). Only the buffers the splats' views
+ * use are read. Every range is checked against the bytes present, and
+ * every byte decoded or read from another file counts against the load's
+ * byte limit before it is allocated or asked for. DOM-free.
  */
+import type { CompanionReader } from '../formats/format';
 import { SplatFormatError } from '../format-error';
 import { allocateBytes, checkByteCount, type LoadLimits } from '../load-limits';
+import { readBufferFile } from './buffer-files';
 import type { GltfContainer } from './container';
 import { entry, integer, isObject, objectAt, optionalString, type JsonObject } from './json';
 
@@ -24,25 +27,22 @@ const MESHOPT_MODES = new Set(['ATTRIBUTES', 'TRIANGLES', 'INDICES']);
 const MESHOPT_FILTERS = new Set(['NONE', 'OCTAHEDRAL', 'QUATERNION', 'EXPONENTIAL', 'COLOR']);
 
 export class GltfBuffers {
-  private readonly buffers = new Map<number, Uint8Array>();
+  private readonly buffers = new Map<number, Promise<Uint8Array>>();
   private readonly views = new Map<number, Promise<ViewBytes>>();
-  /** Bytes decoded so far (data: URIs, meshopt views): held with the file, so bounded with it. */
+  /** Bytes decoded or read so far (data: URIs, buffer files, meshopt views): held with the file, so bounded with it. */
   private decodedBytes = 0;
 
+  /** `companion` reads the files beside the document; absent, it was given alone and has none. */
   constructor(
     private readonly root: JsonObject,
     private readonly container: GltfContainer,
     private readonly limits: LoadLimits,
+    private readonly companion?: CompanionReader,
   ) {}
 
   /** The bytes of buffer view `index`, decoded when compressed. */
   view(index: number): Promise<ViewBytes> {
-    let view = this.views.get(index);
-    if (!view) {
-      view = this.readView(index);
-      this.views.set(index, view);
-    }
-    return view;
+    return once(this.views, index, () => this.readView(index));
   }
 
   private async readView(index: number): Promise<ViewBytes> {
@@ -54,12 +54,12 @@ export class GltfBuffers {
     if (meshopt !== undefined) return { bytes: await this.decodeMeshopt(objectAt(meshopt, `${where}.extensions.${MESHOPT}`), byteLength, where), stride };
     const buffer = integer(json, 'buffer', where);
     const byteOffset = integer(json, 'byteOffset', where, 0, Number.MAX_SAFE_INTEGER, 0);
-    return { bytes: this.range(buffer, byteOffset, byteLength, where), stride };
+    return { bytes: await this.range(buffer, byteOffset, byteLength, where), stride };
   }
 
   /** `byteLength` bytes at `byteOffset` of buffer `buffer`, checked against the bytes present. */
-  private range(buffer: number, byteOffset: number, byteLength: number, where: string): Uint8Array {
-    const bytes = this.buffer(buffer);
+  private async range(buffer: number, byteOffset: number, byteLength: number, where: string): Promise<Uint8Array> {
+    const bytes = await this.buffer(buffer);
     if (byteOffset + byteLength > bytes.length) {
       throw new SplatFormatError(
         `glTF ${where} takes bytes ${byteOffset} to ${byteOffset + byteLength} of buffers[${buffer}], which has ${bytes.length}`,
@@ -68,16 +68,24 @@ export class GltfBuffers {
     return bytes.subarray(byteOffset, byteOffset + byteLength);
   }
 
-  private buffer(index: number): Uint8Array {
-    const held = this.buffers.get(index);
-    if (held) return held;
+  /** The bytes of buffer `index`, read once however many views use it. */
+  private buffer(index: number): Promise<Uint8Array> {
+    return once(this.buffers, index, () => this.readBuffer(index));
+  }
+
+  private async readBuffer(index: number): Promise<Uint8Array> {
     const where = `buffers[${index}]`;
     const json = entry(this.root, 'buffers', index);
     const declared = integer(json, 'byteLength', where, 1);
     const uri = optionalString(json, 'uri', where);
     let bytes: Uint8Array;
-    if (uri !== undefined) {
+    let holder = 'the file';
+    if (uri?.startsWith('data:')) {
       bytes = this.dataUri(uri, where);
+    } else if (uri !== undefined) {
+      this.count(declared, `glTF ${where}`);
+      ({ bytes, name: holder } = await readBufferFile(uri, declared, where, this.companion));
+      holder = `"${holder}"`;
     } else if (isObject(json.extensions) && isObject(json.extensions[MESHOPT]) && json.extensions[MESHOPT].fallback === true) {
       throw new SplatFormatError(`glTF ${where} is the placeholder of ${MESHOPT} data, but a buffer view reads it uncompressed`);
     } else if (this.container.binary && index === 0 && this.container.bin) {
@@ -86,21 +94,13 @@ export class GltfBuffers {
       throw new SplatFormatError(`glTF ${where} has no uri${this.container.binary ? ' and is not the GLB\'s BIN chunk' : ''}: its bytes are nowhere in the file`);
     }
     if (declared > bytes.length) {
-      throw new SplatFormatError(`glTF ${where} declares ${declared} bytes, but the file holds ${bytes.length} of it`);
+      throw new SplatFormatError(`glTF ${where} declares ${declared} bytes, but ${holder} holds ${bytes.length} of it`);
     }
-    bytes = bytes.subarray(0, declared);
-    this.buffers.set(index, bytes);
-    return bytes;
+    return bytes.subarray(0, declared);
   }
 
   /** A base64 data: URI's bytes; the decoded size is checked before they are allocated. */
   private dataUri(uri: string, where: string): Uint8Array {
-    if (!uri.startsWith('data:')) {
-      const shown = uri.length > 60 ? `${uri.slice(0, 57)}...` : uri;
-      throw new SplatFormatError(
-        `glTF ${where} is the separate file "${shown}": only a .glb, or a .gltf whose buffers are embedded (data: URIs), is read`,
-      );
-    }
     const comma = uri.indexOf(',');
     if (comma < 0 || !uri.slice(0, comma).endsWith(';base64')) {
       throw new SplatFormatError(`glTF ${where} is a data: URI that is not base64`);
@@ -128,7 +128,7 @@ export class GltfBuffers {
       throw new SplatFormatError(`glTF ${inner} decodes to ${decoded} bytes (${count} × ${stride}), fewer than the view's ${byteLength}`);
     }
     this.count(decoded, `glTF ${where} decompressed`);
-    const source = this.range(buffer, byteOffset, compressedLength, inner);
+    const source = await this.range(buffer, byteOffset, compressedLength, inner);
     const target = allocateBytes(decoded, `glTF ${where}`);
     const { MeshoptDecoder } = await import('meshoptimizer/decoder');
     await MeshoptDecoder.ready;
@@ -145,6 +145,16 @@ export class GltfBuffers {
     checkByteCount(this.decodedBytes + bytes, this.limits, `${what} (with the bytes decoded before it)`);
     this.decodedBytes += bytes;
   }
+}
+
+/** `held`'s value for `index`, made by `make` the first time it is asked for. */
+function once<T>(held: Map<number, T>, index: number, make: () => T): T {
+  let value = held.get(index);
+  if (value === undefined) {
+    value = make();
+    held.set(index, value);
+  }
+  return value;
 }
 
 const BASE64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';

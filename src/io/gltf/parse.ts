@@ -1,5 +1,6 @@
 /**
- * Reads a glTF asset (.glb, or .gltf with embedded buffers) whose meshes
+ * Reads a glTF asset (.glb, or .gltf with its buffers embedded or in files
+ * beside it) whose meshes
  * carry KHR_gaussian_splatting primitives into a SplatCloud (the
  * extension's version and its conventions: attributes.ts). Every splat
  * primitive the scene places is read, under its node's transform; other
@@ -8,16 +9,19 @@
  * present, before the scene is allocated. DOM-free.
  */
 import { allocateSplatCloud, computeBounds, shCoefficients, type ShDegree, type SplatCloud } from '../../scene/splat-cloud';
-import type { ReadOptions } from '../formats/format';
+import type { CompanionReader, ReadOptions } from '../formats/format';
 import { SplatFormatError } from '../format-error';
 import { checkSplatCount, DEFAULT_LOAD_LIMITS } from '../load-limits';
+import { rotateSh, shRotation } from '../sh-rotation';
 import { RUB_RDF_AXIS_SIGNS, RUB_RDF_SH_SIGNS } from '../spz/axes';
 import { locateAccessor, readAccessor, type AccessorInfo, type LocatedAccessor } from './accessor';
 import { EXTENSION } from './attributes';
+import { encodeLinearSplats } from './colour-space';
 import { GltfBuffers, MESHOPT } from './buffers';
 import { readContainer } from './container';
 import { arrayOf, isObject, objectAt } from './json';
 import { meshInstances } from './nodes';
+import { placeShapes } from './placed-shapes';
 import { placementOf, type Placement } from './placement';
 import { scenePrimitives, type SplatPrimitive } from './primitives';
 
@@ -25,7 +29,8 @@ import { scenePrimitives, type SplatPrimitive } from './primitives';
 const READ_EXTENSIONS = new Set([EXTENSION, 'KHR_mesh_quantization', MESHOPT]);
 const HARMLESS = /^(KHR_materials_|KHR_texture_|EXT_texture_|KHR_lights_|KHR_draco_mesh_compression$)/;
 
-export async function parseGltf(bytes: Uint8Array, options: ReadOptions = {}): Promise<SplatCloud> {
+/** `companion` reads the files the document names beside it; without it, only its own bytes are read. */
+export async function parseGltf(bytes: Uint8Array, options: ReadOptions = {}, companion?: CompanionReader): Promise<SplatCloud> {
   const limits = options.limits ?? DEFAULT_LOAD_LIMITS;
   const container = readContainer(bytes);
   const root = objectAt(container.json, 'document');
@@ -40,17 +45,17 @@ export async function parseGltf(bytes: Uint8Array, options: ReadOptions = {}): P
 
   const { splats, skipped, notes } = scenePrimitives(root, meshInstances(root), required);
   if (splats.length === 0) {
-    const had = skipped.length > 0 ? `; it has ${skipped.join(', ')}` : '';
+    const had = skipped.length > 0 ? `; it has ${listed(skipped)}` : '';
     throw new SplatFormatError(`glTF file has no ${EXTENSION} primitive in its scene${had}`);
   }
-  if (skipped.length > 0) options.onWarning?.(`Not Gaussian splats, so not shown: ${skipped.join(', ')}`);
+  if (skipped.length > 0) options.onWarning?.(`Not Gaussian splats, so not shown: ${listed(skipped)}`);
   for (const note of notes) options.onWarning?.(note);
 
   const shDegree = Math.max(...splats.map((s) => s.shDegree)) as ShDegree;
   const total = splats.reduce((sum, s) => sum + s.count, 0);
   checkSplatCount(total, shDegree, limits, "The glTF file's splat primitives hold");
 
-  const buffers = new GltfBuffers(root, container, limits);
+  const buffers = new GltfBuffers(root, container, limits, companion);
   const located = new Map<AccessorInfo, LocatedAccessor>();
   for (const splat of splats) {
     for (const info of [splat.position, splat.rotation, splat.scale, splat.opacity, ...splat.sh]) {
@@ -62,8 +67,8 @@ export async function parseGltf(bytes: Uint8Array, options: ReadOptions = {}): P
   let base = 0;
   for (const splat of splats) {
     const placement = placementOf(splat.instance.matrix, splat.instance.node);
-    if (!placement.identity && splat.shDegree > 0) {
-      options.onWarning?.(`${splat.where} is turned by its node: its view-dependent colour (SH degree ${splat.shDegree}) is not turned with it`);
+    if (placement.mirrored) {
+      options.onWarning?.(`${splat.where} is mirrored by its node (a negative scale): read as its mirror image, view-dependent colour included, which the extension leaves undefined`);
     }
     fill(cloud, splat, base, placement, (info) => located.get(info)!);
     base += splat.count;
@@ -71,6 +76,12 @@ export async function parseGltf(bytes: Uint8Array, options: ReadOptions = {}): P
   }
   cloud.bounds = computeBounds(cloud.positions, total);
   return cloud;
+}
+
+/** Primitives named in a message: the first few, and how many more (a mesh of a thousand parts is not listed whole). */
+function listed(primitives: string[], most = 5): string {
+  const more = primitives.length - most;
+  return more > 1 ? `${primitives.slice(0, most).join(', ')} and ${more} more` : primitives.join(', ');
 }
 
 /** Writes one primitive's splats at `base`, in SplatCloud's conventions (attributes.ts). */
@@ -91,7 +102,9 @@ function fill(cloud: SplatCloud, splat: SplatPrimitive, base: number, placement:
     positions[at + 1] = y! * sy;
     positions[at + 2] = z! * sz;
   });
-  const [rw, rx, ry, rz] = placement.rotation;
+  // One scale and a rotation: quaternions composed with the node's, scales multiplied; otherwise placeShapes below.
+  const [rw, rx, ry, rz] = placement.uniform?.rotation ?? [1, 0, 0, 0];
+  const turn = !placement.identity && placement.uniform !== undefined;
   readAccessor(located(splat.rotation), (i, [x, y, z, w]) => {
     const norm2 = w! * w! + x! * x! + y! * y! + z! * z!;
     // Unit quaternions (the extension stores them so) are kept bit for bit;
@@ -99,7 +112,7 @@ function fill(cloud: SplatCloud, splat: SplatPrimitive, base: number, placement:
     const n = Math.abs(norm2 - 1) < 1e-6 ? 1 : Math.sqrt(norm2);
     if (n === 0) [w, x, y, z] = [1, 0, 0, 0];
     else if (n !== 1) [w, x, y, z] = [w! / n, x! / n, y! / n, z! / n];
-    if (!placement.identity) {
+    if (turn) {
       [w, x, y, z] = [
         rw * w! - rx * x! - ry * y! - rz * z!,
         rw * x! + rx * w! + ry * z! - rz * y!,
@@ -113,7 +126,7 @@ function fill(cloud: SplatCloud, splat: SplatPrimitive, base: number, placement:
     rotations[at + 2] = y! * sy;
     rotations[at + 3] = z! * sz;
   });
-  const s = placement.scale;
+  const s = placement.uniform?.scale ?? 1;
   readAccessor(located(splat.scale), (i, [x, y, z]) => {
     const at = 3 * (base + i);
     scales[at] = x! * s;
@@ -139,4 +152,13 @@ function fill(cloud: SplatCloud, splat: SplatPrimitive, base: number, placement:
       sh[at + 2] = b! * sign;
     });
   });
+  if (!placement.uniform) placeShapes(rotations, scales, base, splat.count, inPlyAxes(placement.linear));
+  // The extension turns SH with the node's rotation; a mirror mirrors them (SH of odd degree change sign).
+  if (!placement.identity && splat.shDegree > 0) rotateSh(sh, K, base, splat.count, shRotation(inPlyAxes(placement.axes), splat.shDegree));
+  if (splat.linear) encodeLinearSplats(dc, sh, K, base, splat.count);
+}
+
+/** A 3×3 map of glTF's axes (row-major) as the same map of the PLY scenes' axes: F m F, F the turn between them. */
+function inPlyAxes(m: Float64Array): Float64Array {
+  return m.map((v, i) => v * RUB_RDF_AXIS_SIGNS[Math.floor(i / 3)]! * RUB_RDF_AXIS_SIGNS[i % 3]!);
 }

@@ -8,7 +8,9 @@
 import type { ShDegree } from '../../scene/splat-cloud';
 import { SplatFormatError } from '../format-error';
 import { accessorInfo, describeAccessor, type AccessorInfo } from './accessor';
-import { EXTENSION, OPACITY, POINTS, POSITION, ROTATION, SCALE, shAttribute, SRGB_DISPLAY, ELLIPSE } from './attributes';
+import {
+  CAMERA_DISTANCE, ELLIPSE, EXTENSION, LINEAR_DISPLAY, OPACITY, PERSPECTIVE, POINTS, POSITION, ROTATION, SCALE, shAttribute, SRGB_DISPLAY,
+} from './attributes';
 import { arrayOf, entry, indexAt, integer, isObject, objectAt, optionalString, type JsonObject } from './json';
 import type { MeshInstance } from './nodes';
 
@@ -18,6 +20,8 @@ export interface SplatPrimitive {
   instance: MeshInstance;
   count: number;
   shDegree: ShDegree;
+  /** Its colours are linear (lin_rec709_display): encoded to sRGB when read. */
+  linear: boolean;
   position: AccessorInfo;
   rotation: AccessorInfo;
   scale: AccessorInfo;
@@ -48,7 +52,8 @@ export function scenePrimitives(root: JsonObject, instances: MeshInstance[], req
       const extension = isObject(primitive.extensions) ? primitive.extensions[EXTENSION] : undefined;
       if (extension === undefined) {
         const points = mode === POINTS ? 'points without KHR_gaussian_splatting' : MODE_NAMES[mode]!;
-        found.skipped.push(`${where} (${points})`);
+        // A mesh two nodes place is named once.
+        if (!found.skipped.includes(`${where} (${points})`)) found.skipped.push(`${where} (${points})`);
         return;
       }
       found.splats.push(splatPrimitive(root, primitive, objectAt(extension, `${where}.extensions.${EXTENSION}`), where, instance, required, found.notes));
@@ -66,7 +71,16 @@ function splatPrimitive(
   const kernel = optionalString(extension, 'kernel', inner);
   if (kernel !== ELLIPSE) notes.push(`${where}'s kernel is ${JSON.stringify(kernel ?? null)}: drawn as the "ellipse" kernel`);
   const colorSpace = optionalString(extension, 'colorSpace', inner);
-  if (colorSpace !== SRGB_DISPLAY) notes.push(`${where}'s colour space is ${JSON.stringify(colorSpace ?? null)}: its colours are shown as ${SRGB_DISPLAY}`);
+  const linear = colorSpace === LINEAR_DISPLAY;
+  if (linear) {
+    notes.push(`${where}'s colours are linear (${LINEAR_DISPLAY}): each splat's colour is encoded to sRGB before blending, where the extension encodes the blended pixel`);
+  } else if (colorSpace !== SRGB_DISPLAY) {
+    notes.push(`${where}'s colour space is ${JSON.stringify(colorSpace ?? null)}: its colours are shown as ${SRGB_DISPLAY}`);
+  }
+  const projection = optionalString(extension, 'projection', inner) ?? PERSPECTIVE;
+  if (projection !== PERSPECTIVE) notes.push(`${where}'s projection is ${JSON.stringify(projection)}: drawn with the "${PERSPECTIVE}" one`);
+  const sortingMethod = optionalString(extension, 'sortingMethod', inner) ?? CAMERA_DISTANCE;
+  if (sortingMethod !== CAMERA_DISTANCE) notes.push(`${where}'s sorting method is ${JSON.stringify(sortingMethod)}: sorted by depth along the view, as every scene is here`);
   for (const name of Object.keys(isObject(extension.extensions) ? extension.extensions : {})) {
     if (required.has(name)) throw new SplatFormatError(`glTF ${where}'s splats need the extension ${name}, which is not read`);
     notes.push(`${where}'s extension ${name} is not read: its base splat attributes are`);
@@ -112,7 +126,7 @@ function splatPrimitive(
   for (const [name, info] of others) {
     if (info.count !== count) throw new SplatFormatError(`glTF ${where}'s ${name} has ${info.count} elements, its POSITION ${count}`);
   }
-  return { where, instance, count, shDegree, position, rotation, scale, opacity, sh };
+  return { where, instance, count, shDegree, linear, position, rotation, scale, opacity, sh };
 }
 
 /** True when `name` is an SH attribute of a degree above `degree`. */

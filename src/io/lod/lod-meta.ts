@@ -18,6 +18,7 @@
  */
 import { SplatFormatError } from '../format-error';
 import { SOG_MAX_SPLATS } from '../sog/meta';
+import { relativePathError } from '../path-name';
 
 export interface LodMetaLimits {
   /** Bytes of the index itself. */
@@ -95,27 +96,12 @@ const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null 
 const isCount = (v: unknown): v is number => Number.isSafeInteger(v) && (v as number) >= 0;
 
 /**
- * Why `relative` cannot name a chunk beside an index: empty, absolute, a
- * URL of its own, a backslash, a query or fragment, or a step up ("..",
- * written plainly or percent-encoded); null when it can. Every chunk a
- * world names lies in its index's folder or below, so a link to an index
- * never fetches from another folder or origin.
+ * Why `relative` cannot name a chunk beside an index (relativePathError),
+ * or null: every chunk a world names lies in its index's folder or below,
+ * so a link to an index never fetches from another folder or origin.
  */
 export function chunkPathError(relative: string): string | null {
-  if (relative === '') return 'is empty';
-  if (relative.length > 1024) return `is ${relative.length} characters long (at most 1,024)`;
-  if (/^[a-z][a-z0-9+.-]*:/i.test(relative) || relative.startsWith('//')) return 'is a URL of its own, not a path beside the index';
-  if (relative.startsWith('/')) return 'is an absolute path, not a path beside the index';
-  if (relative.includes('\\')) return 'has a backslash';
-  if (/[?#]/.test(relative)) return 'has a query or fragment';
-  let decoded: string;
-  try {
-    decoded = decodeURIComponent(relative);
-  } catch {
-    return 'has a broken percent escape';
-  }
-  if (decoded.split(/[/\\]/).some((part) => part === '..' || part === '.')) return 'steps out of the index\'s folder ("." or "..")';
-  return null;
+  return relativePathError(relative, 'the index');
 }
 
 /** Reads and checks a lod-meta.json's text; `name` heads every message. */

@@ -12,6 +12,7 @@
 import { shCoefficients, SH_C0, type SplatCloud } from '../../scene/splat-cloud';
 import { CHUNK_BIN, CHUNK_HEADER_BYTES, CHUNK_JSON, GLB_HEADER_BYTES, GLB_MAGIC, GLB_VERSION } from '../gltf/container';
 import { ELLIPSE, EXTENSION, OPACITY, POINTS, POSITION, ROTATION, SCALE, shAttribute, SRGB_DISPLAY } from '../gltf/attributes';
+import { srgbToLinear } from '../gltf/colour-space';
 import { RUB_RDF_AXIS_SIGNS, RUB_RDF_SH_SIGNS } from '../spz/axes';
 
 const FLOAT = 5126;
@@ -25,9 +26,6 @@ interface Column {
   data: Float32Array | Uint8Array;
   bounds?: { min: number[]; max: number[] };
 }
-
-/** sRGB-encoded [0, 1] to linear, as COLOR_0 holds linear values. */
-const srgbToLinear = (v: number): number => (v <= 0.04045 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4);
 
 export function writeGlb(cloud: SplatCloud): Uint8Array {
   const n = cloud.count;

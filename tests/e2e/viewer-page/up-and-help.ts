@@ -71,7 +71,7 @@ export function upAndHelpTests(viewer: ViewerPageFixture): void {
     expect(await help.isVisible()).toBe(true);
     for (const text of ['Left drag', 'Orbit', 'Wheel', 'H or ?']) expect(await help.textContent()).toContain(text);
     // It names every format the viewer opens, not only .ply.
-    expect(await help.textContent()).toContain('Drop a splat file (.ply .splat .spz .ksplat .sog .glb .gltf, or a SOG meta.json with its images) anywhere');
+    expect(await help.textContent()).toContain('Drop a splat file (.ply .splat .spz .ksplat .sog .glb .gltf, or a glTF with its buffers or a SOG meta.json with its images) anywhere');
     await page().keyboard.press('Escape');
     await help.waitFor({ state: 'hidden' });
     expect(await help.isVisible()).toBe(false);
