@@ -10,7 +10,7 @@ const dependencies = Object.keys((JSON.parse(readFileSync(join(root, 'package.js
 // The package other pages install (npm run build:lib): its entries as ES
 // modules in lib-dist/ (package.json `exports` names them), each format
 // decoder, the tile renderer and the world's readers a chunk loaded when
-// first used, the workers bundled whole. Its dependencies stay imports, for
+// first used, the workers entries sharing those chunks (worker-entries.ts). Its dependencies stay imports, for
 // the page's bundler to resolve once; the declarations come from
 // package/tsconfig.json.
 export default defineConfig({

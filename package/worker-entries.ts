@@ -33,6 +33,10 @@ export function workerEntries(): Plugin {
       for (const match of code.matchAll(workerUrl)) {
         const [start, end] = match.indices![1]!;
         const file = resolve(dirname(id), match[3]!);
+        // The entry is an ES module: a classic worker could not run it.
+        if (!/^\s*,\s*\{[^}]*\btype\s*:\s*['"]module['"]/.test(code.slice(end))) {
+          this.error(`${id}: the worker ${match[3]} must be made with { type: 'module' }, as the package's workers are ES modules`);
+        }
         const name = file.replace(/^.*\//, '').replace(/\.ts$/, '');
         const referenceId = this.emitFile({ type: 'chunk', id: file, name });
         emitted.add(referenceId);

@@ -5,7 +5,8 @@
  * names, which the other sources (web-scene-sources.ts) do not. DOM-free.
  */
 import { SplatFormatError } from './format-error';
-import { formatWithCompanionsFor, mainFileOf } from './formats/detect';
+import { formatWithCompanionsFor } from './formats/detect';
+import { mainFileOf } from './formats/file-names';
 import { SPLAT_FORMATS } from './formats/index';
 import { OPEN_TOGETHER_TEXT } from './formats/scene-files';
 import { streamChunks, type SceneSource } from './source-bytes';

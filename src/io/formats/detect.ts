@@ -1,11 +1,11 @@
 /**
  * Which format a splat file is, from the formats' list with their readers
  * (readers.ts): by content first, each format's sniff asked in the list's
- * order, then by name, among the formats that may be known by it. DOM-free.
+ * order, then by name (file-names.ts), among the formats that may be known
+ * by it. DOM-free.
  */
 import { SplatFormatError } from '../format-error';
-import { lastPathSegment } from '../path-name';
-import type { SplatFormat } from './format';
+import { isNamedFor, opensWithCompanions } from './file-names';
 import { READABLE_FORMATS } from './readers';
 
 /** A format of the list, with its reader. */
@@ -17,13 +17,6 @@ type Listed = (typeof READABLE_FORMATS)[number];
  * bytes. A PLY's sniff waits for its whole header instead.
  */
 export const SNIFF_BYTES = 4096;
-
-/** True when `name` (a file name, path or URL) is how the format's files are named. */
-export function isNamedFor(format: SplatFormat, name: string): boolean {
-  const base = lastPathSegment(name).toLowerCase();
-  if (format.fileName !== undefined) return base === format.fileName;
-  return format.extensions.some((extension) => base.endsWith(extension));
-}
 
 /**
  * The format of a whole file held in memory. Throws SplatFormatError, saying
@@ -42,17 +35,9 @@ export function sniffFormat(start: Uint8Array, name?: string): Listed | 'more' {
   return find(start, name, true);
 }
 
-/** The format that opens a file by its name before reading it, because it needs files beside it (a SOG meta.json). */
+/** The format, with its reader, that opens a file by its name before reading it, because it needs files beside it (a SOG meta.json). */
 export function formatWithCompanionsFor(name: string): Listed | undefined {
-  return READABLE_FORMATS.find((format) => format.companions !== undefined && isNamedFor(format, name));
-}
-
-/**
- * Of files opened together, the one to read: the only one, or the main
- * file of a format with companions (a SOG meta.json among its images).
- */
-export function mainFileOf<F extends { name: string }>(files: readonly F[]): F | undefined {
-  return files.length === 1 ? files[0] : files.find((file) => formatWithCompanionsFor(file.name));
+  return READABLE_FORMATS.find((format) => opensWithCompanions(format, name));
 }
 
 function find(bytes: Uint8Array, name: string | undefined, partial: boolean): Listed | 'more' {
