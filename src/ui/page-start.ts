@@ -8,13 +8,8 @@
 import { WebGpuUnavailableError, type ViewerState } from '../lib/index';
 import { MessageOverlay } from './overlays';
 import { SelfTestPage } from './self-test-page';
+import type {} from './page-hooks';
 import './style.css';
-
-declare global {
-  interface Window {
-    __splatsort?: Readonly<ViewerState>;
-  }
-}
 
 /** The page's root element: the viewer's container. */
 export function viewerRoot(selector = '#app'): HTMLElement {

@@ -21,6 +21,7 @@ import { PageLayout } from './page-layout';
 import { bindViewer } from './viewer-bindings';
 import { saveSceneAs } from './save-scene';
 import { openFirstScene } from './first-scene';
+import type {} from './page-hooks';
 import './style.css';
 
 /** The page's own keys, for the help (the camera's are CAMERA_HELP). */
@@ -29,12 +30,6 @@ const PAGE_KEYS: ReadonlyArray<[string, string]> = [
   ['P', 'Screenshot'],
   ['U', 'Hide or show the panels (the link flag ui=0 starts hidden)'],
 ];
-
-declare global {
-  interface Window {
-    __splatsortViewer?: SplatViewer;
-  }
-}
 
 /** Takes over `root` (the viewer's container) with the page around `viewer`, and opens the page's first scene. */
 export async function mountViewerPage(root: HTMLElement, viewer: SplatViewer): Promise<void> {
