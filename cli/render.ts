@@ -124,7 +124,9 @@ async function main(): Promise<void> {
       for (const warning of opened.warnings) console.error(`render: warning: ${warning}`);
     });
     const name = basename(args.scene);
-    const outcome = await viewer.open(args.scene, { name, defaultScene: name === 'default-scene.ply' });
+    // The project's default scene is made with +y up; any other is guessed.
+    const up = name === 'default-scene.ply' ? { axis: '+y', source: 'the default scene', why: undefined } as const : undefined;
+    const outcome = await viewer.open(args.scene, { name, up });
     const world = viewer.world;
     if (outcome !== 'opened' || (!cloud && !world)) throw new Error(viewer.state.lastError ?? `${name} did not open`);
     if (world && args.reference) throw new Error('--reference draws a scene on the CPU, not a world: leave it out');

@@ -23,9 +23,9 @@ const RAISED_LIMITS = [
   'maxComputeWorkgroupSizeX',
 ] as const;
 
-export class WebGpuUnavailableError extends Error {
-  override name = 'WebGpuUnavailableError';
-}
+import { WebGpuUnavailableError } from './webgpu-unavailable';
+
+export { WebGpuUnavailableError };
 
 export interface GpuContext {
   adapter: GPUAdapter;
@@ -64,14 +64,14 @@ export async function requestGpuContext(
   return {
     adapter,
     device,
-    adapterName: describeAdapter(adapter),
+    adapterName: describeAdapter(adapter.info),
     hasTimestamps: device.features.has('timestamp-query'),
     hasSubgroups: device.features.has('subgroups'),
   };
 }
 
-export function describeAdapter(adapter: GPUAdapter): string {
-  const info = adapter.info;
+/** An adapter's name as people read it (a device's own adapterInfo names its adapter too). */
+export function describeAdapter(info: GPUAdapterInfo): string {
   const name = info.description || info.device || info.architecture || info.vendor || 'unknown adapter';
   const backend = (info as { backendType?: string }).backendType;
   return backend ? `${name} (${backend})` : name;

@@ -23,31 +23,7 @@ import type { OrbitCamera } from '../app/camera/orbit-camera';
 import { frameFromHere, goHome } from '../app/camera/framing';
 import type { Bounds } from '../scene/splat-cloud';
 import { isTypingKey, PAGE_KEY_LISTENER } from './keys';
-
-/** The key that turns the scene upside down (the up axis to its opposite); the page names it in its hint. */
-export const FLIP_UP_KEY = 'I';
-
-/** The controls, for a keyboard-help overlay (a mouse and a keyboard). */
-export const CAMERA_HELP: ReadonlyArray<[string, string]> = [
-  ['Left drag', 'Orbit (fly mode: look around)'],
-  ['Right / middle / Shift + drag', 'Pan'],
-  ['Wheel', 'Zoom (fly mode: flying speed)'],
-  ['Arrow keys', 'Orbit step by step, Shift: larger steps (fly mode: look)'],
-  ['+ / −', 'Zoom in / out'],
-  ['W A S D, Q E', 'Fly mode: move, down / up (Shift: faster)'],
-  ['Double-click', 'Orbit the point under the cursor'],
-  ['R', 'Reset the view'],
-  ['F', 'Frame the whole scene'],
-  [FLIP_UP_KEY, 'Turn the scene upside down (the up axis to its opposite)'],
-];
-
-/** The controls on a touch screen. */
-export const TOUCH_HELP: ReadonlyArray<[string, string]> = [
-  ['One-finger drag', 'Orbit (fly mode: look around)'],
-  ['Pinch', 'Zoom'],
-  ['Two-finger drag', 'Pan'],
-  ['Touch and hold', 'Orbit the point under the finger'],
-];
+import { FLIP_UP_KEY } from './controls-help';
 
 /** A drag across the full canvas height turns the camera by 180°. */
 const ORBIT_PER_HEIGHT = Math.PI;

@@ -2,7 +2,7 @@
  * What the `<splat-viewer>` element's text attributes mean (element.ts):
  * a budget and a camera pose. DOM-free, so tested alone.
  */
-import type { CameraPose } from './create-viewer';
+import type { CameraPose } from './public-types';
 
 /** A splat budget attribute: 'auto', or a count with an optional k or M ("4M", "500k", "250000"); null when it is none of these. */
 export function parseBudget(text: string): 'auto' | number | null {

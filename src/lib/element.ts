@@ -10,8 +10,9 @@
  * `detail`. It fills its own box, makes its viewer when it enters the
  * document and frees everything when it leaves.
  */
-import { createViewer, type CameraPose, type SplatViewer, type SplatViewerEvents, type ViewerSettingsInput } from './create-viewer';
-import type { RendererSetting, SplatOrder } from '../render/frame-renderer';
+import { createViewer } from './create-viewer';
+import type { SplatViewer, SplatViewerEvents, ViewerSettingsInput } from './viewer-api';
+import type { CameraPose, RendererSetting, SplatOrder } from './public-types';
 import { parseBudget, poseOf } from './element-attributes';
 
 const EVENTS: readonly (keyof SplatViewerEvents)[] = ['loadprogress', 'loaded', 'error', 'camerachange', 'frame', 'rendererchange'];
@@ -123,7 +124,7 @@ export class SplatViewerElement extends HTMLElement {
     const order = this.getAttribute('order');
     if (order === 'centre-depth' || order === 'per-pixel') settings.order = order satisfies SplatOrder;
     const budget = parseBudget(this.getAttribute('budget') ?? '');
-    if (budget !== null) settings.budget = budget;
+    if (budget !== null) settings.worldBudget = budget;
     const background = this.getAttribute('background');
     if (background && /^#[0-9a-f]{6}$/i.test(background)) settings.background = background;
     return settings;

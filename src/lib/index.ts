@@ -1,10 +1,15 @@
 /**
  * Splatsort for other pages: `createViewer(container, options)` makes a
  * Gaussian-splat viewer in an element of the page (create-viewer.ts says
- * what it is and what it frees).
+ * what it is and what it frees). Everything here is plain data or the
+ * viewer's own interface: the page's panel (src/ui/) is built on these
+ * names alone.
  */
 export { createViewer } from './create-viewer';
-export type { CameraPose, CreateViewerOptions, SceneInput, SplatViewer, SplatViewerEvents, ViewerSettingsInput } from './create-viewer';
-export type { LoadOutcome } from '../app/session/scene-loads';
-export type { FrameReport } from '../app/frame/frame-engine';
-export type { ViewerState } from '../app/session/viewer-state';
+export type { CreateViewerOptions, DrawnCamera, LoadLimits, LoadOptions, SceneInput, SplatViewer, SplatViewerEvents, Unsubscribe, ViewerSettingsInput } from './viewer-api';
+export type * from './public-types';
+export { readViewLink } from './view-link';
+export { CAMERA_HELP, FLIP_UP_KEY, TOUCH_HELP } from './controls-help';
+export { FRAME_VIEWS, parseBox, RENDERER_SETTINGS, SAVE_FORMATS, SCENE_FILE_ACCEPT, SCENE_FILES_TEXT, SORT_MODE_LABELS, UP_BY_CONVENTION } from './choices';
+export { isTypingKey, PAGE_KEY_LISTENER } from './keys';
+export { WebGpuUnavailableError } from '../gpu/webgpu-unavailable';

@@ -6,10 +6,7 @@
  * outside.
  */
 
-import { SCENE_FILE_ACCEPT, SCENE_FILES_TEXT } from '../io/formats/scene-files';
-import type { LoadStage } from '../io/splat-loader';
-import { droppedFolderEntries, type DroppedEntry } from './dropped-files';
-import { isTypingKey, PAGE_KEY_LISTENER } from '../lib/keys';
+import { isTypingKey, PAGE_KEY_LISTENER, SCENE_FILE_ACCEPT, SCENE_FILES_TEXT, type LoadProgress } from '../lib/index';
 
 /** info: news (a link copied); warn: something odd that did not stop anything; fail: an error. */
 export type Tone = 'info' | 'warn' | 'fail';
@@ -69,33 +66,7 @@ export class MessageOverlay {
   }
 }
 
-/**
- * Puts WebGPU's own errors on the page: a lost device (with a Reload button)
- * and uncaptured errors (also on the console; the first few as messages, so
- * an error repeated every frame does not bury the page). `onError` gets each
- * text, e.g. for a status line; `lost` is true once the device is gone.
- */
-export function reportGpuErrors(device: GPUDevice, messages: MessageOverlay, onError: (text: string, lost: boolean) => void): void {
-  void device.lost.then((info) => {
-    if (info.reason === 'destroyed') return;
-    const reason = info.message || `reason: ${info.reason}`;
-    onError(`The GPU device was lost: ${reason}`, true);
-    messages.show('The GPU device was lost', `${reason}. Reload the page to start again.`, {
-      actions: [{ label: 'Reload', run: () => location.reload() }],
-      dismissible: false,
-    });
-  });
-  let count = 0;
-  device.addEventListener('uncapturederror', (event) => {
-    const message = event.error.message;
-    if (count++ >= 20) return;
-    console.error(`WebGPU error: ${message}`);
-    onError(`WebGPU error: ${message}`, false);
-    if (count <= 3) messages.show('WebGPU error', message);
-  });
-}
-
-const STAGE_LABELS: Record<LoadStage, string> = { download: 'Downloading', read: 'Reading', parse: 'Parsing' };
+const STAGE_LABELS: Record<LoadProgress['stage'], string> = { download: 'Downloading', read: 'Reading', parse: 'Parsing' };
 
 /** A thin bar with a caption and a Cancel button at the top of the window while a scene loads. */
 export class ProgressBar {
@@ -122,7 +93,7 @@ export class ProgressBar {
     this.caption.textContent = `Opening ${name}…`;
   }
 
-  update(stage: LoadStage, fraction: number): void {
+  update(stage: LoadProgress['stage'], fraction: number): void {
     const percent = Math.round(Math.min(1, Math.max(0, fraction)) * 100);
     this.caption.textContent = `${STAGE_LABELS[stage]} ${this.name}… ${percent}%`;
     this.fill.style.width = `${percent}%`;
@@ -199,18 +170,18 @@ export class FilePicker {
 }
 
 /**
- * Shows a drop target while files are dragged over the window and hands the
- * dropped files to `onFiles`, or, when a folder is among them and
- * `onFolder` is given, the drop's entries to `onFolder` (to be walked:
- * dropped-files.ts). Counts enter/leave pairs because they fire for every
- * child element crossed.
+ * Shows a drop target while files are dragged over the window and hands
+ * the drop's DataTransfer to `onDrop` while its event is handled (the
+ * viewer takes its files, or a folder's entries, which the browser
+ * empties after the event). Counts enter/leave pairs because they fire for
+ * every child element crossed.
  */
 export class DropZone {
   readonly dom = el('div', { className: 'drop-zone', hidden: true },
     el('p', { textContent: `Drop ${SCENE_FILES_TEXT} to open it` }));
   private depth = 0;
 
-  constructor(target: Window, onFiles: (files: File[]) => void, onFolder?: (entries: DroppedEntry[]) => void) {
+  constructor(target: Window, onDrop: (transfer: DataTransfer) => void) {
     const carriesFiles = (event: DragEvent) => event.dataTransfer?.types.includes('Files') ?? false;
     target.addEventListener('dragenter', (event) => {
       if (!carriesFiles(event)) return;
@@ -228,17 +199,11 @@ export class DropZone {
       if (this.depth === 0) this.dom.hidden = true;
     });
     target.addEventListener('drop', (event) => {
-      if (!carriesFiles(event)) return;
+      if (!carriesFiles(event) || !event.dataTransfer) return;
       event.preventDefault();
       this.depth = 0;
       this.dom.hidden = true;
-      const folder = onFolder && event.dataTransfer ? droppedFolderEntries(event.dataTransfer) : null;
-      if (folder) {
-        onFolder!(folder);
-        return;
-      }
-      const files = [...(event.dataTransfer?.files ?? [])];
-      if (files.length > 0) onFiles(files);
+      if (event.dataTransfer.files.length > 0 || event.dataTransfer.items.length > 0) onDrop(event.dataTransfer);
     });
   }
 }

@@ -2,11 +2,9 @@
  * What the page shows of each frame: the stats panels' times every frame,
  * and a few times a second the settings panel's read-only rows (the rate,
  * the order, its error, the heat map's counts, the renderer, a world's
- * figures). The frame loop (src/lib/frame-loop.ts) calls it.
+ * figures), from the viewer's frame events.
  */
-import type { AnyViewer } from '../app/viewer';
-import type { FrameReport } from '../app/frame/frame-engine';
-import type { FrameObserver } from '../lib/frame-loop';
+import type { FrameReport, SplatViewer } from '../lib/index';
 import { FrameRate } from './scene-facts';
 import type { StatsPanels } from './stats-panels';
 import type { ViewerGui } from './viewer-gui';
@@ -14,27 +12,25 @@ import type { ViewerGui } from './viewer-gui';
 /** How often the read-only displays are refreshed. */
 const INFO_INTERVAL_MS = 250;
 
-export class PanelFrames implements FrameObserver {
+export class PanelFrames {
   private lastInfo = 0;
   private readonly fps = new FrameRate();
 
   constructor(
-    private readonly viewer: AnyViewer,
+    private readonly viewer: SplatViewer,
     private readonly gui: ViewerGui,
     private readonly stats: StatsPanels,
   ) {
-    viewer.on('timings', (times) => stats.addGpuTimes(times));
-    viewer.on('difference', (m) => {
+    viewer.on('gputimes', (times) => stats.addGpuTimes(times));
+    viewer.on('heatmapcount', (m) => {
       gui.showDifference(m, viewer.settings.view, true);
       gui.update();
     });
+    viewer.on('beforeframe', () => stats.begin());
+    viewer.on('frame', (report, now) => this.drawn(report, now));
   }
 
-  begin(): void {
-    this.stats.begin();
-  }
-
-  drawn(report: FrameReport, now: number): void {
+  private drawn(report: FrameReport, now: number): void {
     const stats = this.stats;
     if (report.cpuSortMs !== null) stats.addCpuSort(report.cpuSortMs);
     if (report.choice.source !== 'none') stats.addOrderAge(report.orderAge);
@@ -60,8 +56,7 @@ export class PanelFrames implements FrameObserver {
       age: source === 'uploaded' ? report.orderAge : null,
     });
     if (s.measureOrder || s.keyBits === 'auto') gui.showOrderError(viewer.state.orderError);
-    const frame = viewer.core.frame;
-    gui.showDifference(viewer.state.difference, s.view, s.view === 'pixel-order' ? frame.canShowPixelOrder : frame.canShowDifference);
+    gui.showDifference(viewer.state.difference, s.view, viewer.heatMapReady);
     gui.showRenderer(viewer.state.renderer, viewer.state.order);
     const world = viewer.state.world;
     if (world) gui.showWorld(world);

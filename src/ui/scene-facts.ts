@@ -3,9 +3,7 @@
  * frame rate, and its Render folder about the renderer, as short texts.
  * DOM-free.
  */
-import type { Bounds } from '../scene/splat-cloud';
-import type { RendererChoice } from '../app/frame/renderer-policy';
-import type { SplatOrder } from '../render/frame-renderer';
+import type { Bounds, RendererChoice, SplatOrder } from '../lib/index';
 import { formatMs } from './timing-history';
 
 /** Bytes as "812 KB", "12.3 MB", "1.24 GB" (powers of 1000, as file managers show them); null: "—". */

@@ -1,13 +1,7 @@
 /**
- * How the page names files it is handed, in messages and the panel, and how
- * a long name is shortened to the room it has. DOM-free.
+ * How a long name (a file's, in the panel's rows) is shortened to the room
+ * it has. DOM-free.
  */
-import { mainFileOf } from '../io/formats/file-names';
-
-/** How opened files are named in messages: the file, or the main one of those opened together (a SOG's meta.json among its images). */
-export function sceneName(files: File[]): string {
-  return mainFileOf(files)?.name ?? `${files.length} files`;
-}
 
 /**
  * `text` cut in the middle to the longest form that `fits` ("inria_ka…9k_sh3.ply"),

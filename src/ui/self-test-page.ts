@@ -7,7 +7,7 @@
  */
 
 import './style.css';
-import type { GpuContext } from '../gpu/device';
+import { requestGpuContext, WebGpuUnavailableError, type GpuContext } from '../gpu/device';
 import { runSortSelfTest, type SortSelfTestResult } from '../sort/self-test';
 import { el } from './overlays';
 
@@ -251,3 +251,18 @@ function describeError(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
+/**
+ * The self-test page (`?selftest`): asks for a device of its own (the page
+ * shows nothing else) and runs the GPU sort's self-test on it.
+ */
+export async function runSelfTestPage(): Promise<void> {
+  const page = SelfTestPage.mount();
+  try {
+    // `navigator.gpu` is undefined in browsers without WebGPU, whatever the DOM types say.
+    const gpu: GPU | undefined = navigator.gpu;
+    await page.start(await requestGpuContext(gpu, { label: 'Splatsort.device' }));
+  } catch (error) {
+    if (error instanceof WebGpuUnavailableError) page.showWebGpuUnavailable(error.message);
+    else page.showFatal(error);
+  }
+}

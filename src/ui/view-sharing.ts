@@ -1,34 +1,19 @@
 /**
- * Views a person can share and reproduce: the camera kept in the page URL
+ * Views a person can share and reproduce: the view kept in the page URL
  * (debounced, history.replaceState), "copy view link", camera files saved
  * and loaded (the render command's format), and screenshots of the current
  * view at the canvas size or larger (the same picture, rendered again at the
- * larger size, not a stretched copy).
+ * larger size, not a stretched copy). The viewer reads and writes the view
+ * (readViewLink, SplatViewer.writeViewLink, cameraFile, applyCameraFile);
+ * this keeps it in the address bar and in files.
  */
-import { createCameraView, type CameraView, type OrbitCamera } from '../app/camera/orbit-camera';
-import { readOrderParam, readRendererParam, readViewMode, readViewParams, writeOrderParam, writeRendererParam, writeViewParams } from '../app/camera/view-url';
-import { DEFAULT_RENDERER_SETTING, DEFAULT_SPLAT_ORDER, type RendererSetting, type SplatOrder } from '../render/frame-renderer';
-import type { CameraMode } from '../app/camera/fly-motion';
-import { cameraFileOf, parseCameraFile } from '../app/camera/camera-file';
-import { hexToRgb, rgbToHex, type ViewerSettings } from '../app/session/viewer-settings';
+import { readViewLink, type SplatViewer, type ViewLink } from '../lib/index';
 import { FilePicker, type Tone } from './overlays';
 import { downloadBlob } from './download';
 
 const URL_DEBOUNCE_MS = 250;
 
 export interface ViewSharingHost {
-  camera: OrbitCamera;
-  /** Canvas size in device pixels. */
-  size(): [number, number];
-  /** The background, SH degree and camera mode, which links and camera files keep, and the renderer and the order, which links keep. */
-  settings: Readonly<Pick<ViewerSettings, 'background' | 'shDegree' | 'cameraMode' | 'renderer' | 'order'>>;
-  /** Shows a loaded camera file's view. */
-  setView(view: CameraView): void;
-  applyMode(mode: CameraMode): void;
-  /** Applies a loaded camera file's background (a CSS colour) and SH degree. */
-  applyLook(background: string, shDegree: number): void;
-  /** Renders the current view at width × height and returns a PNG. */
-  capture(width: number, height: number): Promise<Blob>;
   /** Shows a message until dismissed; an error unless `tone` says otherwise. */
   showMessage(title: string, text: string, tone?: Tone): void;
   /** Says that something went as asked, briefly (not an error). */
@@ -37,66 +22,24 @@ export interface ViewSharingHost {
 
 export class ViewSharing {
   readonly cameraPicker: FilePicker;
-  private readonly view: CameraView = createCameraView();
   private timer: ReturnType<typeof setTimeout> | null = null;
   /** The scene's URL for links (null: a local file or the default scene, which links cannot name). */
   private sceneUrl: string | null = null;
 
-  constructor(private readonly host: ViewSharingHost) {
+  constructor(private readonly viewer: SplatViewer, private readonly host: ViewSharingHost) {
     this.cameraPicker = new FilePicker(([file]) => void this.loadCamera(file!), { accept: '.json,application/json', id: 'camera-input', multiple: false });
   }
 
-  /** The view named in the page URL, or null; a malformed one is reported and ignored. */
-  viewFromPage(): CameraView | null {
-    try {
-      return readViewParams(new URLSearchParams(location.search));
-    } catch (error) {
-      this.host.showMessage('Could not restore the view from the link', (error as Error).message);
-      return null;
-    }
-  }
-
-  /** The camera mode the page URL names (orbit when none); a malformed one is reported and ignored. */
-  modeFromPage(): CameraMode {
-    try {
-      return readViewMode(new URLSearchParams(location.search));
-    } catch (error) {
-      this.host.showMessage('Could not restore the camera mode from the link', (error as Error).message);
-      return 'orbit';
-    }
-  }
-
-  /** The renderer setting the page URL names (auto when none); a malformed one is reported and ignored. */
-  rendererFromPage(): RendererSetting {
-    return this.settingFromPage(readRendererParam, 'the renderer', DEFAULT_RENDERER_SETTING);
-  }
-
-  /** The splat order the page URL names (centre depth when none); a malformed one is reported and ignored. */
-  orderFromPage(): SplatOrder {
-    return this.settingFromPage(readOrderParam, 'the splat order', DEFAULT_SPLAT_ORDER);
-  }
-
-  private settingFromPage<T>(read: (params: URLSearchParams) => T, what: string, fallback: T): T {
-    try {
-      return read(new URLSearchParams(location.search));
-    } catch (error) {
-      this.host.showMessage(`Could not restore ${what} from the link`, (error as Error).message);
-      return fallback;
-    }
+  /** The view the page URL names; each part that cannot be read is reported and left at its default. */
+  linkOfPage(): ViewLink {
+    const link = readViewLink(new URLSearchParams(location.search));
+    for (const { what, reason } of link.problems) this.host.showMessage(`Could not restore ${what} from the link`, reason);
+    return link;
   }
 
   setSceneUrl(url: string | null): void {
     this.sceneUrl = url;
     this.scheduleUrlUpdate();
-  }
-
-  /**
-   * Keeps a page link's scene address that could not be opened in the
-   * address bar while another scene stands in for it, so a typo can be
-   * seen and fixed there.
-   */
-  keepFailedLink(link: string): void {
-    this.setSceneUrl(link);
   }
 
   /** Call when the camera moved: the URL follows a moment after the last change. */
@@ -113,9 +56,7 @@ export class ViewSharing {
     const url = new URL(location.href);
     url.searchParams.delete('url');
     if (this.sceneUrl) url.searchParams.set('url', this.sceneUrl);
-    writeViewParams(this.host.camera.getView(this.view), url.searchParams, this.host.settings.cameraMode);
-    writeRendererParam(this.host.settings.renderer, url.searchParams);
-    writeOrderParam(this.host.settings.order, url.searchParams);
+    this.viewer.writeViewLink(url.searchParams);
     return url.href;
   }
 
@@ -132,18 +73,12 @@ export class ViewSharing {
   }
 
   saveCamera(): void {
-    const [width, height] = this.host.size();
-    const { background, shDegree, cameraMode } = this.host.settings;
-    const file = cameraFileOf(this.host.camera.getView(this.view), { width, height, background: hexToRgb(background, [0, 0, 0]), shDegree, mode: cameraMode });
-    downloadBlob(new Blob([JSON.stringify(file, null, 2) + '\n'], { type: 'application/json' }), 'splatsort-camera.json');
+    downloadBlob(new Blob([this.viewer.cameraFile()], { type: 'application/json' }), 'splatsort-camera.json');
   }
 
   async loadCamera(file: File): Promise<void> {
     try {
-      const camera = parseCameraFile(await file.text());
-      this.host.setView({ eye: camera.eye, target: camera.target, up: camera.up, fovyDeg: camera.fovy_deg });
-      this.host.applyLook(rgbToHex(camera.background), camera.sh_degree);
-      this.host.applyMode(camera.mode ?? 'orbit');
+      this.viewer.applyCameraFile(await file.text());
       this.scheduleUrlUpdate();
     } catch (error) {
       this.host.showMessage(`Could not load ${file.name}`, (error as Error).message);
@@ -152,12 +87,12 @@ export class ViewSharing {
 
   /** Saves a PNG of the current view, `scale` times the canvas size. */
   async screenshot(scale: number): Promise<void> {
-    const [width, height] = this.host.size();
+    const { width, height } = this.viewer.canvas;
     const max = 8192;
     const s = Math.max(1, Math.min(scale, max / width, max / height));
+    const size = { width: Math.round(width * s), height: Math.round(height * s) };
     try {
-      const png = await this.host.capture(Math.round(width * s), Math.round(height * s));
-      downloadBlob(png, `splatsort-${Math.round(width * s)}x${Math.round(height * s)}.png`);
+      downloadBlob(await this.viewer.capture(size), `splatsort-${size.width}x${size.height}.png`);
     } catch (error) {
       this.host.showMessage('Could not take the screenshot', (error as Error).message);
     }

@@ -6,23 +6,14 @@
  */
 
 import GUI, { type Controller } from 'lil-gui';
-import { SORT_LABELS, type SortMode } from '../app/frame/order/order-policy';
-import type { ViewerSettings } from '../app/session/viewer-settings';
-import type { DifferenceMeasure } from '../render/splat-resolve';
-import type { FrameView } from '../app/frame/splat-frame';
-import { describeScreenFilter, screenFilterFor, type AntiAliasingSetting, type SceneAntiAliasing } from '../scene/anti-aliasing';
-import { FLIP_UP_KEY } from '../lib/camera-input';
+import {
+  FLIP_UP_KEY, RENDERER_SETTINGS, SAVE_FORMATS, SORT_MODE_LABELS,
+  type Bounds, type FrameView, type HeatMapCount, type OrderError, type RendererChoice, type ScreenFilterInUse, type SortMode, type SplatOrder, type ViewerSettings, type WorldState,
+} from '../lib/index';
 import { el } from './overlays';
 import { ellipsizeMiddle } from './scene-names';
 import { describeRenderer, formatBytes } from './scene-facts';
-import type { WorldState } from '../app/session/viewer-state';
-import type { RendererChoice } from '../app/frame/renderer-policy';
-import { RENDERER_SETTINGS, type SplatOrder } from '../render/frame-renderer';
-import type { Bounds } from '../scene/splat-cloud';
-import { WRITABLE_FORMATS } from '../io/formats/save-formats';
 import { boxText, defaultSaveChoice, type SaveChoice } from './save-scene';
-
-export { SORT_LABELS, type SortMode };
 
 /**
  * Windows narrower than this (phones, narrow tabs) start with the panel
@@ -31,7 +22,15 @@ export { SORT_LABELS, type SortMode };
  */
 export const SIDE_PANEL_MIN_WIDTH = 720;
 
-export type { ViewerSettings };
+/** What the panel edits: the viewer's settings, and the page's own (the screenshot's size, the stats panels shown and folded). */
+export interface PanelSettings extends ViewerSettings {
+  /** Screenshot size as a multiple of the canvas size. */
+  screenshotScale: number;
+  /** Show the stats panels and the timing chart. */
+  showStats: boolean;
+  /** The stats panels and the timing chart folded to a small tab (their toggle), leaving the scene more room. */
+  statsCollapsed: boolean;
+}
 
 /** Read-only displays; strings so they show exactly what the viewer decided. */
 export interface ViewerInfo {
@@ -76,8 +75,8 @@ export interface ViewerGuiActions {
   hideUi(): void;
   /** Save the scene on screen as the Save folder says (`ViewerGui.saving`). */
   saveScene(): void;
-  /** Any setting changed (the viewer reads `settings` itself). */
-  changed(name: keyof ViewerSettings): void;
+  /** A setting changed in the panel (`ViewerGui.settings`). */
+  changed(name: keyof PanelSettings): void;
 }
 
 export class ViewerGui {
@@ -87,8 +86,6 @@ export class ViewerGui {
   /** Longer texts than a read-only row shows, for its tooltip (else the tooltip is the value). */
   private readonly tooltips: Partial<Record<keyof ViewerInfo, string>> = {};
   private readonly keyBitsController: Controller;
-  private readonly upAxisController: Controller;
-  private readonly cameraModeController: Controller;
   private readonly shDegreeController: Controller;
   /** Under the file's name while its up axis is only the convention: it may be upside down. */
   private readonly upHint: HTMLButtonElement;
@@ -99,19 +96,17 @@ export class ViewerGui {
   /** What "save scene as" writes: the format, which splats, the box. */
   readonly saving: SaveChoice = defaultSaveChoice();
   private readonly boxController: Controller;
-  /** The SH degree of the scene on screen: the slider's top. */
-  private sceneShDegree = 3;
   private dirty = true;
 
   constructor(
-    readonly settings: ViewerSettings,
+    readonly settings: PanelSettings,
     adapter: string,
     actions: ViewerGuiActions,
   ) {
     this.info = { scene: '—', splats: '—', requestedSort: '', activeSort: '', keyBitsActive: '', orderAge: '—', orderError: 'off', difference: 'off', screenFilter: '—', renderer: '—', sceneSh: '—', fileSize: '—', loadTime: '—', extent: '—', fps: '—', upSource: '—', adapter };
     const gui = new GUI({ title: 'Splatsort' });
     this.gui = gui;
-    const changed = (name: keyof ViewerSettings) => () => actions.changed(name);
+    const changed = (name: keyof PanelSettings) => () => actions.changed(name);
     const readOnly = (folder: GUI, key: keyof ViewerInfo, label: string) => {
       const c = folder.add(this.info, key).name(label).disable();
       c.domElement.classList.add('read-only');
@@ -122,12 +117,12 @@ export class ViewerGui {
     const scene = gui.addFolder('Scene');
     scene.add({ open: () => actions.openFile() }, 'open').name('open scene…');
     scene.add({ reset: () => actions.resetCamera() }, 'reset').name('reset camera');
-    this.upAxisController = scene
+    const upAxis = scene
       .add(settings, 'upAxis', { '+y': '+y', '−y': '-y', '+z': '+z', '−z': '-z', '+x': '+x', '−x': '-x', levelled: 'levelled' })
       .name('up axis')
       .onChange(changed('upAxis'));
     // Short labels fit the row; what they mean is in the tooltip.
-    this.upAxisController.domElement.title =
+    upAxis.domElement.title =
       `The scene's up: +y for the default scene, −y for captured scenes (COLMAP, INRIA trainers), levelled after "level". ${FLIP_UP_KEY} turns it over.`;
     scene.add({ level: () => actions.level() }, 'level').name('level (up = screen up)');
     const view = gui.addFolder('View');
@@ -136,8 +131,8 @@ export class ViewerGui {
     view.add({ load: () => actions.loadCamera() }, 'load').name('load camera…');
     view.add(settings, 'screenshotScale', { '1× canvas': 1, '2× canvas': 2, '4× canvas': 4 }).name('screenshot size');
     view.add({ shot: () => actions.screenshot() }, 'shot').name('screenshot (P)');
-    this.cameraModeController = view.add(settings, 'cameraMode', { orbit: 'orbit', fly: 'fly' }).name('camera (C)').onChange(changed('cameraMode'));
-    view.add(settings, 'smoothCamera').name('smooth camera');
+    view.add(settings, 'cameraMode', { orbit: 'orbit', fly: 'fly' }).name('camera (C)').onChange(changed('cameraMode'));
+    view.add(settings, 'smoothCamera').name('smooth camera').onChange(changed('smoothCamera'));
     view.add(settings, 'autoRotate').name('auto-rotate').onChange(changed('autoRotate'));
     view.add({ fullscreen: () => actions.fullscreen() }, 'fullscreen').name('fullscreen');
     view.add(settings, 'showStats').name('stats panels').onChange(changed('showStats'));
@@ -160,7 +155,7 @@ export class ViewerGui {
     readOnly(scene, 'upSource', 'up axis from');
 
     const sort = gui.addFolder('Sort');
-    const modes = Object.fromEntries(Object.entries(SORT_LABELS).map(([mode, label]) => [label, mode]));
+    const modes = Object.fromEntries(Object.entries(SORT_MODE_LABELS).map(([mode, label]) => [label, mode]));
     sort.add(settings, 'sortMode', modes).name('sort mode').onChange(changed('sortMode'));
     this.keyBitsController = sort.add(settings, 'keyBits', { auto: 'auto', '16 bits': 16, '24 bits': 24, '32 bits': 32 }).name('key bits').onChange(changed('keyBits'));
     sort.add(settings, 'freezeOrder').name('freeze order').onChange(changed('freezeOrder'));
@@ -190,9 +185,9 @@ export class ViewerGui {
     readOnly(render, 'renderer', 'drawing with');
 
     const save = gui.addFolder('Save scene as').close();
-    const formats = Object.fromEntries(WRITABLE_FORMATS.map((f) => [f.label === f.extensions[0] ? f.label : `${f.extensions[0]} (${f.label})`, f.id]));
+    const formats = Object.fromEntries(SAVE_FORMATS.map((f) => [f.label === f.extension ? f.label : `${f.extension} (${f.label})`, f.id]));
     const format = save.add(this.saving, 'format', formats).name('format');
-    const keeps = () => WRITABLE_FORMATS.find((f) => f.id === this.saving.format)?.writer.keeps ?? '';
+    const keeps = () => SAVE_FORMATS.find((f) => f.id === this.saving.format)?.keeps ?? '';
     format.domElement.title = keeps();
     format.onChange(() => (format.domElement.title = keeps()));
     save.add(this.saving, 'keep', { 'all splats': 'all', 'only what is in view': 'in-view', 'only inside the box': 'box' })
@@ -220,14 +215,10 @@ export class ViewerGui {
     this.gui.domElement.style.maxHeight = pixels === null ? '' : `${Math.max(120, pixels)}px`;
   }
 
-  /** Shows the camera mode the viewer changed itself (the C key, a link, a camera file). */
-  refreshCameraMode(): void {
-    this.cameraModeController.updateDisplay();
-  }
-
-  /** Shows a setting the viewer changed itself (the up axis picked on load). */
-  refreshUpAxis(): void {
-    this.upAxisController.updateDisplay();
+  /** Shows settings the viewer changed (in the panel, by a key, a link, a camera file, a scene opened). */
+  showSettings(settings: Readonly<ViewerSettings>, changed: readonly (keyof ViewerSettings)[]): void {
+    for (const key of changed) (this.settings as unknown as Record<string, unknown>)[key] = settings[key];
+    for (const c of this.gui.controllersRecursive()) if (c.object === this.settings) c.updateDisplay();
   }
 
   /** Shows or hides the offer to turn the scene over (its up is only the convention). */
@@ -240,8 +231,6 @@ export class ViewerGui {
    * scene as trained); an SH-0 scene has nothing to choose.
    */
   setSceneShDegree(degree: number): void {
-    this.sceneShDegree = degree;
-    this.settings.shDegree = degree;
     this.shDegreeController.max(Math.max(degree, 1)).enable(degree > 0).updateDisplay();
   }
 
@@ -251,12 +240,6 @@ export class ViewerGui {
     this.boxController.updateDisplay();
   }
 
-  /** Sets the SH degree drawn (a camera file's), within the scene's. */
-  setShDegree(degree: number): void {
-    this.settings.shDegree = Math.min(degree, this.sceneShDegree);
-    this.shDegreeController.updateDisplay();
-  }
-
   /** The counting sort has a fixed 16-bit key: the key-bit choice does not apply to it. */
   setKeyBitsEnabled(enabled: boolean): void {
     this.keyBitsController.enable(enabled);
@@ -264,7 +247,7 @@ export class ViewerGui {
 
   /** Shows what the sort is doing (a few times a second, not every frame). */
   showOrder(o: { requested: SortMode; waiting: boolean; active: string; keyBits: number; auto: boolean; frozen: boolean; age: number | null }): void {
-    this.set('requestedSort', SORT_LABELS[o.requested] + (o.waiting ? ' (waiting for first order)' : ''));
+    this.set('requestedSort', SORT_MODE_LABELS[o.requested] + (o.waiting ? ' (waiting for first order)' : ''));
     this.set('activeSort', o.active);
     this.set('keyBitsActive', `${o.keyBits}${o.frozen ? ' (frozen)' : o.auto ? ' (auto)' : ''}`);
     this.set('orderAge', o.age === null ? '—' : `${o.age} frame${o.age === 1 ? '' : 's'}`);
@@ -275,7 +258,7 @@ export class ViewerGui {
    * pairs inverted, and the largest inversion as a fraction of the visible
    * depth range ('off' when none is measured).
    */
-  showOrderError(m: { invertedFraction: number; largest: number; keyBits: number } | null): void {
+  showOrderError(m: Readonly<OrderError> | null): void {
     if (!m) {
       this.set('orderError', 'off');
       return;
@@ -293,7 +276,7 @@ export class ViewerGui {
    * being made (`prepared`), then the first frame drawn both ways being
    * counted (on a software adapter each takes a few frames, seconds apart).
    */
-  showDifference(m: DifferenceMeasure | null, view: FrameView, prepared: boolean): void {
+  showDifference(m: HeatMapCount | null, view: FrameView, prepared: boolean): void {
     if (view === 'picture') this.set('difference', 'off');
     else if (!prepared) this.set('difference', view === 'difference' ? 'preparing the exact order…' : 'preparing the tile renderer…');
     else if (!m) this.set('difference', 'counting…');
@@ -301,12 +284,10 @@ export class ViewerGui {
     else this.set('difference', `${(100 * m.fraction).toPrecision(2)} % · max ${m.largest}/255 · mean ${m.mean.toFixed(1)}`);
   }
 
-  /** Shows the screen filter the setting picks for a scene, and where it comes from. */
-  showScreenFilter(setting: AntiAliasingSetting, scene: SceneAntiAliasing | undefined): void {
-    const filter = screenFilterFor(setting, scene);
-    const why = setting !== 'auto' ? 'forced' : scene ? `from ${scene.source}` : 'the file records none';
+  /** Shows the screen filter the frames are drawn with, and where it comes from. */
+  showScreenFilter(filter: ScreenFilterInUse): void {
     // Short in the row (the panel is narrow); in full in its tooltip.
-    this.set('screenFilter', `${filter.variance} px²${filter.compensate ? ', compensated' : ''}${setting === 'auto' && scene ? ', from file' : ''}`, `${describeScreenFilter(filter)} (${why})`);
+    this.set('screenFilter', `${filter.variance} px²${filter.compensate ? ', compensated' : ''}${filter.fromFile ? ', from file' : ''}`, `${filter.description} (${filter.why})`);
   }
 
   /** Shows the renderer drawing, for auto where its choice stands, and the order the pixels were blended in. */

@@ -169,7 +169,7 @@ export class TestPage {
     return this.page.evaluate(async (selectors) => {
       const viewer = window.__splatsortViewer!;
       const [w, h] = [window.innerWidth, window.innerHeight];
-      const rgba = await viewer.capture(w, h);
+      const { rgba } = await viewer.capturePixels({ width: w, height: h });
       const hex = Number.parseInt(viewer.settings.background.slice(1), 16);
       const background = [(hex >> 16) & 255, (hex >> 8) & 255, hex & 255];
       const boxes = selectors.map((s) => document.querySelector(s)?.getBoundingClientRect() ?? null);

@@ -281,9 +281,9 @@ describe('a desktop window, 1280×800', { timeout: BROWSER_TEST_TIMEOUT_MS }, ()
     console.log(`folded: drawn over ${folded.drawn} px, ${folded.under.join(' and ')} under the tab and the panel; free part x ${wider.x}..${wider.x + wider.width}`);
     expect(folded.box.bottom - folded.box.top).toBeGreaterThan(beside.box.bottom - beside.box.top);
     expect(folded.under[0]! + folded.under[1]!).toBeLessThan(0.002 * folded.drawn);
-    expect(await page().evaluate(() => window.__splatsortViewer!.settings.statsCollapsed)).toBe(true);
+    expect(await page().locator('.stats').getAttribute('class')).toMatch(/\bstats-collapsed\b/);
     await page().locator('.stats-toggle').click();
-    await viewer.tab.waitFor('the stats unfolded', () => !window.__splatsortViewer!.settings.statsCollapsed, undefined);
+    await viewer.tab.waitFor('the stats unfolded', () => !document.querySelector('.stats')!.classList.contains('stats-collapsed'), undefined);
     expect(viewer.tab.errors).toEqual([]);
   });
 

@@ -55,7 +55,7 @@ async function openWithLink(sceneUrl: string): Promise<void> {
 
 /** Opens `sceneUrl` in the viewer on the page, as a dropped file or a link opens a scene, without waiting for the load. */
 async function openInViewer(sceneUrl: string, name: string): Promise<void> {
-  await page().evaluate(([url, name]) => void window.__splatsortViewer!.open(url!, { name: name! }), [sceneUrl, name]);
+  await page().evaluate(([url, name]) => void window.__splatsortViewer!.load(url!, { name: name! }), [sceneUrl, name]);
 }
 
 /** Waits until the slow server is sending `path` and the page shows that it is loading. */
@@ -212,7 +212,7 @@ describe('loading in the browser', { timeout: BROWSER_TEST_TIMEOUT_MS }, () => {
     // as a new scene, with its own up and speed), refused at the end.
     await page().evaluate(() => {
       const seen: string[] = ((window as { __scenesSeen?: string[] }).__scenesSeen = []);
-      window.__splatsortViewer!.on('scene', (_facts, how) => seen.push(how));
+      window.__splatsortViewer!.on('scenechange', (_facts, how) => seen.push(how));
     });
     const path = join(tempDir, 'broken-at-the-end.ply');
     await writeFile(path, inriaPly({ count: 100_000, value: (name, i) => (name === 'opacity' && i === 100_000 - 1 ? NaN : undefined) }));
@@ -299,7 +299,7 @@ describe('loading in the browser', { timeout: BROWSER_TEST_TIMEOUT_MS }, () => {
     const refuse = async () => {
       let peak = 0;
       let mostShown = 0;
-      await page().evaluate((url) => void window.__splatsortViewer!.open(url, { name: 'endless.splat' }), endless.url);
+      await page().evaluate((url) => void window.__splatsortViewer!.load(url, { name: 'endless.splat' }), endless.url);
       const deadline = Date.now() + WAIT_TIMEOUT_MS;
       for (;;) {
         peak = Math.max(peak, chromiumPageMemory());

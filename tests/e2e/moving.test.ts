@@ -95,7 +95,7 @@ describe('moving through a scene', { timeout: BROWSER_TEST_TIMEOUT_MS }, () => {
     expect(dot(forward, sub(picked!, after.eye)) / (length(forward) * length(sub(picked!, after.eye)))).toBeGreaterThan(1 - 1e-9);
 
     // The background has nothing to orbit: the view stays, and the page says so.
-    await page().evaluate(() => { window.__splatsort!.picked = undefined; });
+    await page().evaluate(() => { (window.__splatsort as { picked?: unknown }).picked = undefined; });
     await page().mouse.dblclick(canvas.x + 3, canvas.y + 3);
     await waitFor('a pick on the background', 'window.__splatsort.picked !== undefined');
     expect((await state()).picked).toBeNull();

@@ -109,7 +109,7 @@ describe('a phone, 390×844 touch screen', { timeout: BROWSER_TEST_TIMEOUT_MS },
     expect(folded.drawn).toBeGreaterThan(above.drawn);
     expect(folded.under[0]! + folded.under[1]!).toBeLessThan(0.01 * folded.drawn);
     await page().locator('.stats-toggle').tap();
-    await viewer.tab.waitFor('the stats unfolded', () => !window.__splatsortViewer!.settings.statsCollapsed, undefined);
+    await viewer.tab.waitFor('the stats unfolded', () => !document.querySelector('.stats')!.classList.contains('stats-collapsed'), undefined);
   });
 
   it('hides the stats from the panel, and shows them again', async () => {
@@ -140,7 +140,7 @@ describe('a phone, 390×844 touch screen', { timeout: BROWSER_TEST_TIMEOUT_MS },
 
   it('orbits the point under a held finger', async () => {
     const before = await viewer.tab.settledView();
-    await page().evaluate(() => { window.__splatsort!.picked = undefined; });
+    await page().evaluate(() => { (window.__splatsort as { picked?: unknown }).picked = undefined; });
     // The default scene fills the middle of the screen.
     await touch('touchStart', [[WIDTH / 2, HEIGHT / 2]]);
     await waitFor('a pick', 'window.__splatsort.picked !== undefined');

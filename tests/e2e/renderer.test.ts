@@ -18,7 +18,7 @@ const state = () => viewer.tab.state();
 
 /** The scene drawn again at the window's size by the renderer on screen, as RGBA rows. */
 function capture(): Promise<number[]> {
-  return viewer.page.evaluate(async () => Array.from(await window.__splatsortViewer!.capture(window.innerWidth, window.innerHeight)));
+  return viewer.page.evaluate(async () => Array.from((await window.__splatsortViewer!.capturePixels({ width: window.innerWidth, height: window.innerHeight })).rgba));
 }
 
 test('a link naming tiles draws with the tile renderer, the picture the quads draw', async () => {
@@ -26,7 +26,7 @@ test('a link naming tiles draws with the tile renderer, the picture the quads dr
   expect((await state()).renderer.state).toBe('set');
   await viewer.tab.settledView();
   const tiles = await capture();
-  await viewer.page.evaluate(() => void (window.__splatsortViewer!.settings.renderer = 'quads'));
+  await viewer.page.evaluate(() => window.__splatsortViewer!.setSettings({ renderer: 'quads' }));
   await viewer.tab.waitFor('the quads to draw', "window.__splatsort.renderer.renderer === 'quads'");
   const quads = await capture();
   expect(tiles.length).toBe(quads.length);
@@ -44,7 +44,7 @@ test('a link naming tiles draws with the tile renderer, the picture the quads dr
 }, BROWSER_TEST_TIMEOUT_MS);
 
 test('auto times both renderers and keeps the faster, and the panel says so', async () => {
-  await viewer.page.evaluate(() => void (window.__splatsortViewer!.settings.renderer = 'auto'));
+  await viewer.page.evaluate(() => window.__splatsortViewer!.setSettings({ renderer: 'auto' }));
   await viewer.tab.waitFor('auto to choose', "window.__splatsort.renderer.state === 'chosen'");
   const { renderer, medianMs } = (await state()).renderer;
   expect(medianMs.quads).toBeGreaterThan(0);

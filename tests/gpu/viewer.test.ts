@@ -187,7 +187,7 @@ describe('one load at a time, and what stays of each', () => {
     expect(viewer.state.lastError).toBe('Could not open link.ply: HTTP 404');
     const kept: boolean[] = [];
     const unsubscribe = viewer.on('opened', ({ keepError }) => kept.push(keepError));
-    expect(await viewer.open({ cloud: small, end: 'scene' }, { name: 'default-scene.ply', defaultScene: true, keepError: true })).toBe('opened');
+    expect(await viewer.open({ cloud: small, end: 'scene' }, { name: 'default-scene.ply', up: { axis: '+y', source: 'the default scene', why: undefined }, keepError: true })).toBe('opened');
     unsubscribe();
     // The page keeps the link's message up (keepError); the state says no load error stands, a scene having opened.
     expect(kept).toEqual([true]);

@@ -22,6 +22,26 @@ export type ImportGraph = Map<string, string[]>;
 export interface Layering {
   root: string;
   layers: readonly string[];
+  /**
+   * Imports of a later layer's module allowed by name (`from` → `to`, paths
+   * from the project root): each is a lazy import (import()), loaded when
+   * first used, so the cycle it may close is no order in which modules load.
+   */
+  allowedUpward?: readonly { from: string; to: string }[];
+  /**
+   * Layers that see the layers below them only through entry files: a file
+   * of `layers` may import from a layer up to and including `through` only
+   * the `entries`, save the files named in `except` (which the layering
+   * alone bounds).
+   */
+  entryOnly?: { layers: readonly string[]; through: string; entries: readonly string[]; except: readonly string[] };
+}
+
+/** The graph without the upward imports the layering allows by name. */
+function withoutAllowed(graph: ImportGraph, layering: Layering): ImportGraph {
+  const allowed = layering.allowedUpward ?? [];
+  if (allowed.length === 0) return graph;
+  return new Map([...graph].map(([file, targets]) => [file, targets.filter((target) => !allowed.some((a) => a.from === file && a.to === target))]));
 }
 
 /** What each file imports, as written: relative module paths and worker URLs. */
@@ -79,11 +99,11 @@ export function layerOf(file: string, layering: Layering): string | undefined {
   return found;
 }
 
-/** Each import of a file from a later layer than its own, and each file in no layer. */
+/** Each import of a file from a later layer than its own (but those allowed by name), and each file in no layer. */
 export function upwardImports(graph: ImportGraph, layering: Layering): string[] {
   const problems: string[] = [];
   const rank = (file: string) => layering.layers.indexOf(layerOf(file, layering)!);
-  for (const [file, targets] of graph) {
+  for (const [file, targets] of withoutAllowed(graph, layering)) {
     const layer = layerOf(file, layering);
     if (layer === undefined) {
       problems.push(`${file} is in no layer (${layering.layers.join(', ')})`);
@@ -169,8 +189,26 @@ function shortestCycle(graph: ImportGraph, start: string, within: ReadonlySet<st
   return [start];
 }
 
-/** Everything that breaks the layering of `files`: names that resolve to nothing, upward imports, cycles. */
+/** Each import from below by a file of layering.entryOnly's layers of anything but an entry. */
+export function entryOnlyImports(graph: ImportGraph, layering: Layering): string[] {
+  const rule = layering.entryOnly;
+  if (!rule) return [];
+  const through = layering.layers.indexOf(rule.through);
+  const problems: string[] = [];
+  for (const [file, targets] of graph) {
+    const layer = layerOf(file, layering);
+    if (layer === undefined || !rule.layers.includes(layer) || rule.except.includes(file)) continue;
+    for (const target of targets) {
+      const to = layerOf(target, layering);
+      if (to === undefined || layering.layers.indexOf(to) > through || rule.entries.includes(target)) continue;
+      problems.push(`${file} imports ${target}: ${layer} may import from ${rule.through} and the layers below it only through ${rule.entries.join(', ')}`);
+    }
+  }
+  return problems;
+}
+
+/** Everything that breaks the layering of `files`: names that resolve to nothing, upward imports, imports past an entry, cycles. */
 export function layeringProblems(files: ReadonlyMap<string, string>, layering: Layering): string[] {
   const { graph, unresolved } = importGraph(files);
-  return [...unresolved, ...upwardImports(graph, layering), ...importCycles(graph)];
+  return [...unresolved, ...upwardImports(graph, layering), ...entryOnlyImports(graph, layering), ...importCycles(withoutAllowed(graph, layering))];
 }

@@ -1,12 +1,12 @@
 /**
- * A dropped folder's files with their paths (src/ui/dropped-files.ts),
+ * A dropped folder's files with their paths (src/lib/dropped-files.ts),
  * walked over entries shaped as the browser's File System API gives them:
  * folders read in batches, files through a callback.
  */
 import { describe, expect, it } from 'vitest';
 import { SplatLimitError } from '../../src/io/load-limits';
 import { folderSource } from '../../src/io/web-scene-sources';
-import { droppedFiles, readDroppedFolder, type DroppedEntry } from '../../src/ui/dropped-files';
+import { droppedFiles, readDroppedFolder, type DroppedEntry } from '../../src/lib/dropped-files';
 
 /** A tree of entries: a string is a file's text, an object a folder. Folders hand out their entries two at a time. */
 type Tree = { [name: string]: string | Tree };

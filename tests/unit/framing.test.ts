@@ -198,12 +198,13 @@ describe('a new scene\'s first view', () => {
     expectSameView(viewOf(world), viewOf(scene));
   });
 
-  it('the default scene is +y up, a scene with a ground is guessed, one without follows the captures\' −y', () => {
+  it('an up the opener knows is kept (the default scene\'s +y), a scene with a ground is guessed, one without follows the captures\' −y', () => {
     const withGround = cloudOf(placed(town(), '+z'));
-    expect(sceneUp(withGround, true)).toMatchObject({ axis: '+y', source: 'the default scene' });
-    expect(sceneUp(withGround, false)).toMatchObject({ axis: '+z', source: 'guessed (a ground)' });
+    const known = { axis: '+y', source: 'the default scene', why: 'The default scene is made with +y up.' } as const;
+    expect(sceneUp(withGround, known)).toEqual(known);
+    expect(sceneUp(withGround)).toMatchObject({ axis: '+z', source: 'guessed (a ground)' });
     const blob = cloudOf(Array.from({ length: 500 }, (_, i) => [Math.sin(i * 12.9898) * 2, Math.sin(i * 78.233) * 2, Math.sin(i * 37.719) * 2] as [number, number, number]));
-    expect(sceneUp(blob, false)).toMatchObject({ axis: '-y', source: UP_BY_CONVENTION });
+    expect(sceneUp(blob)).toMatchObject({ axis: '-y', source: UP_BY_CONVENTION });
   });
 });
 

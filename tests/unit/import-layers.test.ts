@@ -8,18 +8,31 @@ import { describe, expect, test } from 'vitest';
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { join, relative, resolve, sep } from 'node:path';
-import { importCycles, importGraph, layerOf, layeringProblems, upwardImports, type Layering } from '../support/import-layers';
+import { entryOnlyImports, importCycles, importGraph, layerOf, layeringProblems, upwardImports, type Layering } from '../support/import-layers';
 
 /**
  * The layers of src/, earliest first: a layer may import only from those
  * before it, and from itself without cycles. app/ is four rooms in layers
  * of their own (a file is in the longest layer its path starts with), and
  * the files at its root (the Viewer and what makes one) above them.
+ *
+ * The page (ui/ and main.ts) is built on the package's public entry alone:
+ * from lib/ and below it imports only src/lib/index.ts, as another page
+ * would. The one exception is the `?selftest` page (ui/self-test-page.ts),
+ * a page mode of its own that runs the GPU sort's self-test on a device
+ * of its own, with sort/ and gpu/. And lib/ loads the page's panel for
+ * `createViewer(…, { ui: true })` with one lazy import (its own chunk), the
+ * one import of a later layer there is.
  */
 const LAYERS: Layering = {
   root: 'src',
   layers: ['gpu', 'scene', 'io', 'sort', 'render', 'app/camera', 'app/frame/order', 'app/frame', 'app/world', 'app/session', 'app', 'lib', 'ui', 'main.ts'],
+  allowedUpward: [{ from: 'src/lib/create-viewer.ts', to: 'src/ui/viewer-page.ts' }],
+  entryOnly: { layers: ['ui', 'main.ts'], through: 'lib', entries: ['src/lib/index.ts'], except: ['src/ui/self-test-page.ts'] },
 };
+
+/** The layers alone, for the made-up trees that test the layering without the page's rules. */
+const LAYERS_ONLY: Layering = { root: LAYERS.root, layers: LAYERS.layers };
 
 const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
 
@@ -40,11 +53,19 @@ test('no module of src/ imports from a later layer, and no imports form a cycle'
   expect(layeringProblems(files, LAYERS)).toEqual([]);
 });
 
-test('the page is a view of the Viewer: it imports only from app/, lib/ and ui/', () => {
-  const { graph } = importGraph(sourceTree());
-  const page = graph.get('src/ui/viewer-page.ts');
-  expect(page?.length).toBeGreaterThan(0);
-  expect(page!.filter((target) => !/^src\/(app|lib|ui)\//.test(target))).toEqual([]);
+test('the page is built on the public entry: ui/ and main.ts import src/lib/index.ts and ui/ only, the self-test page aside; lib/ loads the panel lazily', () => {
+  const files = sourceTree();
+  const { graph } = importGraph(files);
+  const page = [...graph].filter(([file]) => file.startsWith('src/ui/') || file === 'src/main.ts');
+  expect(page.length).toBeGreaterThan(10);
+  for (const [file, targets] of page) {
+    if (file === 'src/ui/self-test-page.ts') continue;
+    expect(targets.filter((target) => target !== 'src/lib/index.ts' && !target.startsWith('src/ui/')), file).toEqual([]);
+  }
+  expect(graph.get('src/main.ts')).toContain('src/lib/index.ts');
+  // The panel is a lazy import (its own chunk): the core entry does not load it.
+  expect(files.get('src/lib/create-viewer.ts')).toMatch(/await import\('\.\.\/ui\/viewer-page'\)/);
+  expect(entryOnlyImports(graph, LAYERS)).toEqual([]);
 });
 
 describe('the check', () => {
@@ -58,11 +79,37 @@ describe('the check', () => {
       'src/render/frame.ts': "import type { Device } from '../gpu/device';\nimport shader from '../../shaders/x.wgsl?raw';",
       'src/main.ts': "import { a } from './scene/a';\nimport { mat4 } from 'gl-matrix';",
     });
-    expect(layeringProblems(files, LAYERS)).toEqual([
+    expect(layeringProblems(files, LAYERS_ONLY)).toEqual([
       'src/gpu/device.ts imports src/render/frame.ts: gpu may not import from render, a later layer',
       'import cycle: src/gpu/device.ts → src/render/frame.ts → src/gpu/device.ts',
       'import cycle: src/scene/a.ts → src/scene/b.ts → src/scene/a.ts',
     ]);
+  });
+
+  test("finds the page importing past the public entry, and a lib/ module importing ui/ other than the panel's lazy import", () => {
+    const files = tree({
+      'src/gpu/device.ts': 'export const device = 1;',
+      'src/app/viewer.ts': "import { device } from '../gpu/device';",
+      'src/lib/index.ts': "export { createViewer } from './create-viewer';",
+      'src/lib/create-viewer.ts': "import { Viewer } from '../app/viewer';\nconst panel = () => import('../ui/viewer-page');",
+      'src/lib/element.ts': "import { gui } from '../ui/viewer-gui';",
+      'src/ui/viewer-page.ts': "import { createViewer } from '../lib/index';\nimport { gui } from './viewer-gui';",
+      'src/ui/viewer-gui.ts': "import type { Viewer } from '../app/viewer';\nimport { createViewer } from '../lib/create-viewer';\nexport const gui = 1;",
+      'src/ui/self-test-page.ts': "import { device } from '../gpu/device';",
+      'src/main.ts': "import { createViewer } from './lib/index';\nimport { device } from './gpu/device';\nimport { gui } from './ui/viewer-gui';",
+    });
+    expect(layeringProblems(files, LAYERS)).toEqual([
+      'src/lib/element.ts imports src/ui/viewer-gui.ts: lib may not import from ui, a later layer',
+      'src/ui/viewer-gui.ts imports src/app/viewer.ts: ui may import from lib and the layers below it only through src/lib/index.ts',
+      'src/ui/viewer-gui.ts imports src/lib/create-viewer.ts: ui may import from lib and the layers below it only through src/lib/index.ts',
+      'src/main.ts imports src/gpu/device.ts: main.ts may import from lib and the layers below it only through src/lib/index.ts',
+    ]);
+    // Without its allowance the panel's lazy import is an upward import too, and closes a cycle through the entry.
+    const strict = { ...LAYERS, allowedUpward: [] };
+    expect(layeringProblems(files, strict)).toEqual(expect.arrayContaining([
+      'src/lib/create-viewer.ts imports src/ui/viewer-page.ts: lib may not import from ui, a later layer',
+      'import cycle: src/lib/create-viewer.ts → src/ui/viewer-page.ts → src/lib/index.ts → src/lib/create-viewer.ts (in one knot with src/ui/viewer-gui.ts)',
+    ]));
   });
 
   test('passes a tree whose imports all point to earlier layers or within one, packages and shaders aside', () => {
@@ -74,7 +121,7 @@ describe('the check', () => {
       'src/ui/page.ts': "const url = new URL('../../data/scene.ply', import.meta.url);",
       'src/main.ts': "import { frame } from './render/frame';\nimport { page } from './ui/page';",
     });
-    expect(layeringProblems(files, LAYERS)).toEqual([]);
+    expect(layeringProblems(files, LAYERS_ONLY)).toEqual([]);
   });
 
   test("puts a file in the longest layer its path starts with: a room of app/ may import only from the rooms before it, app/'s root from all of them", () => {

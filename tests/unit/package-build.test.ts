@@ -54,6 +54,28 @@ test("every entry of package.json's exports is built, with its declarations", ()
   expect(engine).not.toMatch(/FrameEngine|SplatFrame|GpuSplats/);
 });
 
+test("the declarations a page sees (the entries' and those they import) are plain data and the public names: no class of the viewer's insides", () => {
+  const seen = new Set<string>();
+  const visit = (file: string): void => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    for (const [, specifier] of readFileSync(file, 'utf8').matchAll(/from ['"](\.[^'"]+)['"]/g)) {
+      const path = resolve(dirname(file), specifier!.replace(/\.js$/, ''));
+      visit(existsSync(`${path}.d.ts`) ? `${path}.d.ts` : join(path, 'index.d.ts'));
+    }
+  };
+  for (const { types } of Object.values(pkg.exports)) visit(join(ROOT, types));
+  expect(seen.size).toBeGreaterThan(3);
+  const classes: string[] = [];
+  for (const file of seen) {
+    const text = readFileSync(file, 'utf8');
+    classes.push(...[...text.matchAll(/declare class (\w+)/g)].map((m) => m[1]!));
+    // The viewer's inner classes, and the internal modules that hold them, are named nowhere a page looks.
+    expect(text, file).not.toMatch(/\b(Viewer|FrameEngine|OrbitCamera|CameraRig|SplatLoader|SplatCloud|GpuSplats|WorldSession)\b|\/app\/|\/render\//);
+  }
+  expect(classes.sort()).toEqual(['SplatViewerElement', 'WebGpuUnavailableError']);
+});
+
 test('the API reference builds from the types with no warning (a broken link fails it), a page for each public name', () => {
   const require = createRequire(join(ROOT, 'package.json'));
   const typedoc = join(dirname(require.resolve('typedoc/package.json')), 'bin/typedoc');

@@ -61,12 +61,12 @@ export const UP_BY_CONVENTION = 'convention (−y)';
 
 /**
  * Which way is up in a scene that opens, and what the panel says of it. No
- * format the viewer reads records an up axis, so it is the default scene's
- * own (+y), a guess from the splats where they show a clear ground
+ * format the viewer reads records an up axis, so it is the one the opener
+ * knows (the default scene's +y), a guess from the splats where they show a clear ground
  * (src/app/camera/up-guess.ts), or else the captured scenes' convention, −y.
  */
-export function sceneUp(cloud: SplatCloud, isDefaultScene: boolean): SceneUp {
-  if (isDefaultScene) return { axis: '+y', source: 'the default scene', why: 'The default scene is made with +y up.' };
+export function sceneUp(cloud: SplatCloud, known?: SceneUp): SceneUp {
+  if (known) return known;
   const guess = guessUpAxis(cloud.positions, cloud.count);
   if (guess) return { axis: guess.axis, source: 'guessed (a ground)', why: `${guess.reason} Change it in "up axis" (or flip it with I) if it is wrong.` };
   return {

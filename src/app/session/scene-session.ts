@@ -21,8 +21,8 @@ import type { WorldSession } from '../world/world-session';
 /** How a scene came to the session: its name, and how to frame it. */
 export interface SceneArrival {
   name: string;
-  /** The viewer's own default scene: +y up. */
-  defaultScene?: boolean;
+  /** The scene's up where the opener knows it (the viewer's own default scene: +y), instead of the guess from its splats. */
+  up?: SceneUp;
   /** The view to show the scene from (a shared link's), instead of framing it. */
   view?: CameraView | null;
 }
@@ -79,10 +79,10 @@ export class SceneSession {
     this.shown.source?.destroy();
     this.shown = this.sceneOf(source, cloud, { name: arrival.name, partial: false, ...load });
     if (previewed) {
-      if (this.upOfPart && this.state.up === this.upOfPart) this.setUp(sceneUp(cloud, false));
+      if (this.upOfPart && this.state.up === this.upOfPart) this.setUp(sceneUp(cloud));
       this.rig.reframe(this.shown.facts!.bounds, this.framingUp());
     } else {
-      this.arrive(arrival, sceneUp(cloud, arrival.defaultScene ?? false));
+      this.arrive(arrival, sceneUp(cloud, arrival.up));
     }
     this.upOfPart = null;
     this.publish('opened');
@@ -109,8 +109,8 @@ export class SceneSession {
     else this.shown.source?.destroy();
     this.shown = this.sceneOf(source, cloud, { name: arrival.name, partial: true, bytes: null, loadMs: null });
     if (first) {
-      this.arrive(arrival, sceneUp(cloud, arrival.defaultScene ?? false));
-      this.upOfPart = arrival.view || arrival.defaultScene ? null : this.state.up;
+      this.arrive(arrival, sceneUp(cloud, arrival.up));
+      this.upOfPart = arrival.view || arrival.up ? null : this.state.up;
     } else {
       this.rig.reframe(this.shown.facts!.bounds, this.framingUp());
     }

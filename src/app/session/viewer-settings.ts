@@ -37,16 +37,10 @@ export interface ViewerSettings {
   order: SplatOrder;
   /** The screen filter: as the file says (auto), the reference's classic one (off), or anti-aliased (on). */
   antiAliasing: AntiAliasingSetting;
-  /** Screenshot size as a multiple of the canvas size. */
-  screenshotScale: number;
   /** Turn the camera about the target, AUTO_ROTATE_DEG_PER_S. */
   autoRotate: boolean;
   /** The drawn camera glides to where the controls move it (src/app/camera/camera-damping.ts), or jumps. */
   smoothCamera: boolean;
-  /** Show the stats panels and the timing chart. */
-  showStats: boolean;
-  /** The stats panels and the timing chart folded to a small tab (their toggle), leaving the scene more room. */
-  statsCollapsed: boolean;
   /** Orbit around a point, or fly through the scene (C switches). */
   cameraMode: CameraMode;
   /**
@@ -70,11 +64,8 @@ export const DEFAULT_SETTINGS: Readonly<ViewerSettings> = {
   renderer: DEFAULT_RENDERER_SETTING,
   order: DEFAULT_SPLAT_ORDER,
   antiAliasing: 'auto',
-  screenshotScale: 1,
   autoRotate: false,
   cameraMode: 'orbit',
-  showStats: true,
-  statsCollapsed: false,
   smoothCamera: true,
   upAxis: '+y',
   worldBudget: 'auto',

@@ -96,14 +96,14 @@ export function fileTests(viewer: ViewerPageFixture, pictures: Pictures): void {
     // From the middle of the scene, looking along +z: part of it is behind the eye or beside the view.
     const { min, max } = robustBounds(scene.positions, scene.count);
     const middle = [0, 1, 2].map((a) => (min[a]! + max[a]!) / 2) as [number, number, number];
-    await page().evaluate((eye) => window.__splatsortViewer!.setView({ eye, target: [eye[0]!, eye[1]!, eye[2]! + 1], up: [0, -1, 0], fovyDeg: 50 }), middle);
+    await page().evaluate((eye) => window.__splatsortViewer!.camera.set({ eye, target: [eye[0]!, eye[1]!, eye[2]! + 1], up: [0, -1, 0], fovyDeg: 50 }), middle);
     await select('format', '.ply (INRIA PLY)');
     await select('keep', 'only what is in view');
     await viewer.tab.settledView();
     // The frame the page drew last, matrices and all (its projection carries the lens shift the overlays ask for).
     const drawn = await page().evaluate(() => {
       const f = window.__splatsortViewer!.lastFrame;
-      return { ...f, view: [...f.view], projection: [...f.projection], eye: [...f.eye] };
+      return { ...f, view: Array.from(f.view), projection: Array.from(f.projection), eye: Array.from(f.eye) };
     });
     const frame = { ...drawn, view: new Float32Array(drawn.view), projection: new Float32Array(drawn.projection), eye: new Float32Array(drawn.eye) } as FrameCamera;
     const inView = selectSplats(scene, { keep: 'in-view', frame }).count;
@@ -138,7 +138,7 @@ export function fileTests(viewer: ViewerPageFixture, pictures: Pictures): void {
     // The notices of the files saved go; the view saved from goes back to the one before.
     await page().evaluate(() => document.querySelectorAll<HTMLButtonElement>('.message button.dismiss').forEach((b) => b.click()));
     expect(await page().locator('.message').count()).toBe(0);
-    await page().evaluate((view) => window.__splatsortViewer!.setView(view), home);
+    await page().evaluate((view) => window.__splatsortViewer!.camera.set(view), home);
     await viewer.tab.waitForEye('the view before saving', home.eye);
     expect(viewer.tab.errors).toEqual([]);
   });
