@@ -6,7 +6,7 @@ const here = dirname(fileURLToPath(import.meta.url));
 const src = join(here, '../src/lib');
 
 /** The example pages of this folder, each a page of its own. */
-export const EXAMPLE_PAGES = ['index', 'one-viewer', 'two-viewers', 'element', 'engine'] as const;
+export const EXAMPLE_PAGES = ['index', 'one-viewer', 'two-viewers', 'element', 'engine', 'with-panel'] as const;
 
 // The examples of Splatsort in other pages, importing the package by its
 // name (`splatsort`, `splatsort/element`, `splatsort/engine`) as another

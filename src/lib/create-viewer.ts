@@ -39,10 +39,12 @@ export async function createViewer(container: HTMLElement, options: CreateViewer
   embedded.setSettings(options.settings ?? {});
   if (options.ui) {
     // The panel (lil-gui, stats.js and the page's overlays) is a chunk of its own: a viewer without it never downloads it.
+    // It opens the first scene: the page's link's, or `src`.
     const { mountViewerPage } = await import('../ui/viewer-page');
-    await mountViewerPage(container, embedded);
+    await mountViewerPage(container, embedded, options.src === undefined ? null : { src: options.src, name: options.name, up: options.up });
+  } else if (options.src !== undefined) {
+    void embedded.load(options.src, { name: options.name, up: options.up });
   }
-  if (options.src !== undefined) void embedded.load(options.src, { name: options.name });
   return embedded;
 }
 

@@ -39,10 +39,12 @@ export interface LoadOptions {
 }
 
 export interface CreateViewerOptions {
-  /** The scene to open first. */
+  /** The scene to open first (with `ui`, the page's link `?url=` names another to open instead, this one standing in if it fails). */
   src?: SceneInput;
   /** Its name in messages (default: the file's or the address's last part). */
   name?: string;
+  /** Which way is up in `src`, where the page knows it (default: guessed from the splats, else −y). */
+  up?: LoadOptions['up'];
   settings?: ViewerSettingsInput;
   /** A device of the page's own to draw with (default: the page's shared one). */
   device?: GPUDevice;

@@ -20,9 +20,9 @@ import { PanelFrames } from './panel-frames';
 import { PageLayout } from './page-layout';
 import { bindViewer } from './viewer-bindings';
 import { saveSceneAs } from './save-scene';
-import { openFirstScene } from './first-scene';
+import { openFirstScene, type FallbackScene } from './first-scene';
 import type {} from './page-hooks';
-import './style.css';
+import { ensurePanelStyles } from './panel-styles';
 
 /** The page's own keys, for the help (the camera's are CAMERA_HELP). */
 const PAGE_KEYS: ReadonlyArray<[string, string]> = [
@@ -31,10 +31,11 @@ const PAGE_KEYS: ReadonlyArray<[string, string]> = [
   ['U', 'Hide or show the panels (the link flag ui=0 starts hidden)'],
 ];
 
-/** Takes over `root` (the viewer's container) with the page around `viewer`, and opens the page's first scene. */
-export async function mountViewerPage(root: HTMLElement, viewer: SplatViewer): Promise<void> {
+/** Takes over `root` (the viewer's container) with the page around `viewer`, and opens the page's first scene: its link's, else `fallback`. */
+export async function mountViewerPage(root: HTMLElement, viewer: SplatViewer, fallback: FallbackScene | null): Promise<void> {
+  ensurePanelStyles();
   document.body.classList.add('viewer');
-  new ViewerPage(root, viewer);
+  new ViewerPage(root, viewer, fallback);
 }
 
 class ViewerPage {
@@ -48,7 +49,7 @@ class ViewerPage {
   private readonly layout: PageLayout;
   private readonly stats: StatsPanels;
 
-  constructor(root: HTMLElement, private readonly viewer: SplatViewer) {
+  constructor(root: HTMLElement, private readonly viewer: SplatViewer, fallback: FallbackScene | null) {
     window.__splatsort = viewer.state;
     window.__splatsortViewer = viewer;
     const canvas = viewer.canvas;
@@ -106,7 +107,7 @@ class ViewerPage {
     const drop = new DropZone(window, (transfer) => void this.open(transfer));
     canvas.after(this.stats.dom, this.help.hint, drop.dom);
     this.layout.watch();
-    void openFirstScene(viewer, this.sharing, link.camera, showLoadError);
+    void openFirstScene(viewer, this.sharing, link.camera, showLoadError, fallback);
   }
 
   /** Opens picked files or a drop (a scene's files, or a folder); a local file has no address a link could name. */

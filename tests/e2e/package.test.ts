@@ -161,7 +161,7 @@ test("one viewer in a page: the five-line example opens its scene and draws it; 
     const href = (a as HTMLAnchorElement).href;
     return { page: href.split('/').pop(), status: (await fetch(href)).status };
   })));
-  expect(links).toEqual(['one-viewer.html', 'two-viewers.html', 'element.html', 'engine.html'].map((page) => ({ page, status: 200 })));
+  expect(links).toEqual(['one-viewer.html', 'two-viewers.html', 'element.html', 'with-panel.html', 'engine.html'].map((page) => ({ page, status: 200 })));
   await page.goto(`${fixture.url}examples/one-viewer.html`);
   await tab.waitFor('the viewer to open its scene', () => window.splatsortExample?.loaded === 1 || (window.splatsortExample?.errors.length ?? 0) > 0, undefined);
   expect(await page.evaluate(() => window.splatsortExample!.errors)).toEqual([]);
@@ -251,6 +251,27 @@ test('the <splat-viewer> element: opens its src, reflects its attributes both wa
     return { viewer: element.viewer, canvases: element.querySelectorAll('canvas').length };
   });
   expect(removed).toEqual({ viewer: null, canvases: 0 });
+  expect(tab.errors).toEqual([]);
+}, BROWSER_TEST_TIMEOUT_MS);
+
+test("the viewer page's panel in another page (ui: true): loaded with its styles, it opens the page's scene and sets the viewer", async () => {
+  const { page, tab } = fixture;
+  await page.goto(`${fixture.url}examples/with-panel.html`);
+  await tab.waitFor('the viewer to open its scene', () => window.splatsortExample?.loaded === 1 || (window.splatsortExample?.errors.length ?? 0) > 0, undefined);
+  expect(await page.evaluate(() => window.splatsortExample!.errors)).toEqual([]);
+  // The page's styles are on the page, added once: the canvas fills the window under the panels.
+  const styled = await page.evaluate(() => ({
+    styles: getComputedStyle(document.documentElement).getPropertyValue('--splatsort-styles').trim(),
+    canvas: getComputedStyle(window.splatsortExample!.viewers[0]!.canvas).position,
+    added: document.querySelectorAll('style[data-splatsort]').length,
+    panel: document.querySelectorAll('.lil-gui.lil-root').length,
+  }));
+  expect(styled).toEqual({ styles: '1', canvas: 'fixed', added: 1, panel: 1 });
+  await tab.saveScreenshot('e2e-package-with-panel.png');
+  // A row of the panel changes the viewer it was given.
+  await tab.setPanelOpen(true);
+  await tab.row('sort mode').locator('select').selectOption({ index: 1 });
+  await tab.waitFor('the panel to set the sort mode', () => window.splatsortExample!.viewers[0]!.settings.sortMode !== 'gpu', undefined);
   expect(tab.errors).toEqual([]);
 }, BROWSER_TEST_TIMEOUT_MS);
 
