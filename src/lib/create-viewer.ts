@@ -35,13 +35,16 @@ export async function createViewer(container: HTMLElement, options: CreateViewer
   });
   // The page's panel makes the page the viewer: its keys work anywhere on it.
   const controls = (options.controls ?? true) ? (options.keys ?? (options.ui ? 'page' : 'canvas')) : false;
-  const embedded = new EmbeddedViewer(container, viewer, loader, format, { gpu, controls });
+  const embedded = new EmbeddedViewer(container, viewer, loader, format, {
+    gpu,
+    controls,
+    // The panel (lil-gui, stats.js and the page's overlays) is a chunk of its own: a viewer without it never downloads it.
+    mountPanel: async (shown, mount) => (await import('../ui/viewer-page')).mountViewerPage(container, shown, mount),
+  });
   embedded.setSettings(options.settings ?? {});
   if (options.ui) {
-    // The panel (lil-gui, stats.js and the page's overlays) is a chunk of its own: a viewer without it never downloads it.
-    // It opens the first scene: the page's link's, or `src`.
-    const { mountViewerPage } = await import('../ui/viewer-page');
-    await mountViewerPage(container, embedded, options.src === undefined ? null : { src: options.src, name: options.name, up: options.up });
+    // The panel opens the first scene: the page's link's, or `src`.
+    await embedded.showPanel({ first: options.src === undefined ? null : { src: options.src, name: options.name, up: options.up }, openFirst: true });
   } else if (options.src !== undefined) {
     void embedded.load(options.src, { name: options.name, up: options.up });
   }

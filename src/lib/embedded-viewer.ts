@@ -26,6 +26,7 @@ import { openedInput, sceneName } from './scene-input';
 import { changedSettings } from './settings-input';
 import type { CameraPose, FrameRenderer, FrameReport, GpuFacts, LoadOutcome, SaveSelection, SavedScene, ScreenFilterInUse, ViewerSettings, ViewerState } from './public-types';
 import type { DrawnCamera, LoadLimits, LoadOptions, SceneInput, SplatViewer, SplatViewerEvents, ViewerSettingsInput } from './viewer-api';
+import type { PagePanel, PanelMount } from './page-panel';
 
 export type PageViewer = Viewer<File[] | string>;
 
@@ -33,6 +34,8 @@ export interface EmbeddedViewerOptions {
   gpu: GpuFacts;
   /** The camera controls: off, or on with their keys heard on the canvas or anywhere on the page. */
   controls: false | 'canvas' | 'page';
+  /** Loads the viewer page's panel and mounts it on this viewer (setUi, `ui: true`). */
+  mountPanel: (viewer: SplatViewer, mount: PanelMount) => Promise<PagePanel>;
 }
 
 export class EmbeddedViewer implements SplatViewer {
@@ -47,6 +50,10 @@ export class EmbeddedViewer implements SplatViewer {
   private readonly listening = new AbortController();
   private renderer: FrameRenderer | null = null;
   private destroyed = false;
+  private readonly mountPanel: EmbeddedViewerOptions['mountPanel'];
+  /** The page's panel once mounted; while it is being mounted, the promise of it. */
+  private panel: PagePanel | null = null;
+  private panelMade: Promise<void> | null = null;
   /** A move of the camera under way (camera.flyTo), its start set by the first frame after it was asked for. */
   private flight: { from: CameraPose; to: CameraPose; seconds: number; start: number; arrived: () => void } | null = null;
 
@@ -58,6 +65,7 @@ export class EmbeddedViewer implements SplatViewer {
     options: EmbeddedViewerOptions,
   ) {
     this.gpu = options.gpu;
+    this.mountPanel = options.mountPanel;
     const canvas = (this.canvas = document.createElement('canvas'));
     canvas.className = 'splatsort-canvas';
     canvas.tabIndex = 0;
@@ -270,9 +278,30 @@ export class EmbeddedViewer implements SplatViewer {
     return this.events.on(event, listener);
   }
 
+  get ui(): boolean {
+    return this.panel !== null && !this.panel.hidden;
+  }
+
+  async setUi(shown: boolean): Promise<void> {
+    if (shown && !this.panel) await this.showPanel({ first: null, openFirst: false });
+    this.panel?.setHidden(!shown);
+  }
+
+  /** Mounts the page's panel (once), opening the first scene as `mount` says. */
+  showPanel(mount: PanelMount): Promise<void> {
+    this.panelMade ??= this.mountPanel(this, mount).then((panel) => {
+      // Destroyed while its module loaded: the panel goes with the viewer.
+      if (this.destroyed) panel.destroy();
+      else this.panel = panel;
+    });
+    return this.panelMade;
+  }
+
   destroy(): void {
     if (this.destroyed) return;
     this.destroyed = true;
+    this.panel?.destroy();
+    this.panel = null;
     this.land();
     this.loop.stop();
     this.framing.disconnect();

@@ -196,6 +196,16 @@ export interface SplatViewer {
   /** Writes the view into an address's query (the camera, its mode, a renderer and order other than the defaults), as readViewLink reads it. */
   writeViewLink(params: URLSearchParams): void;
   on<E extends keyof SplatViewerEvents>(event: E, listener: SplatViewerEvents[E]): Unsubscribe;
-  /** Frees everything the viewer made; a load in flight is cancelled. The viewer cannot be used after. */
+  /** Whether the viewer page's panel is shown (`ui: true`, or setUi). */
+  readonly ui: boolean;
+  /**
+   * Shows or hides the viewer page's panel (settings, stats, help,
+   * messages, drag and drop). The first time it is shown it is loaded (a
+   * chunk of its own) and mounted on the viewer's container, as `ui: true`
+   * does but opening no scene; hidden, it stays made (the U key shows it
+   * again). destroy() frees it.
+   */
+  setUi(shown: boolean): Promise<void>;
+  /** Frees everything the viewer made, its panel included; a load in flight is cancelled. The viewer cannot be used after. */
   destroy(): void;
 }

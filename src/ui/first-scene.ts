@@ -5,22 +5,15 @@
  * over it and the link's address kept in the address bar, so a typo can
  * be seen and fixed there.
  */
-import type { CameraPose, LoadOptions, LoadOutcome, SceneInput, SplatViewer } from '../lib/index';
+import type { CameraPose, FirstScene, LoadOutcome, SplatViewer } from '../lib/index';
 import type { ViewSharing } from './view-sharing';
-
-/** The scene a page opens without a link, or when its link's fails. */
-export interface FallbackScene {
-  src: SceneInput;
-  name?: string;
-  up?: LoadOptions['up'];
-}
 
 /**
  * Opens the link's scene from the link's view (`camera`), or the default
  * scene; `showLoadError` shows a link refused before any load (an empty
  * url=) as a load's failure is shown.
  */
-export async function openFirstScene(viewer: SplatViewer, sharing: ViewSharing, camera: CameraPose | null, showLoadError: (name: string, reason: string) => void, fallback: FallbackScene | null): Promise<void> {
+export async function openFirstScene(viewer: SplatViewer, sharing: ViewSharing, camera: CameraPose | null, showLoadError: (name: string, reason: string) => void, fallback: FirstScene | null): Promise<void> {
   const link = new URLSearchParams(location.search).get('url');
   let outcome: LoadOutcome = 'failed';
   if (link !== null) {

@@ -113,10 +113,10 @@ export class HelpOverlay {
 
   /**
    * Binds H / ? (toggle) and Esc (close, and `onEscape`) on `target`, except
-   * while typing in a field. On a touch screen (`touch`) the help lists the
+   * while typing in a field, until `signal` aborts. On a touch screen (`touch`) the help lists the
    * touch controls and the hint is a button to tap, without the keys.
    */
-  constructor(controls: readonly (readonly [string, string])[], target: Window, onEscape: () => void, options: { touch?: boolean } = {}) {
+  constructor(controls: readonly (readonly [string, string])[], target: Window, onEscape: () => void, options: { touch?: boolean; signal?: AbortSignal } = {}) {
     const touch = options.touch ?? false;
     this.hint = el('button', { type: 'button', className: 'hint', textContent: touch ? 'Help' : 'H for help' });
     target.addEventListener('keydown', (event) => {
@@ -126,7 +126,7 @@ export class HelpOverlay {
         this.toggle(false);
         onEscape();
       }
-    }, PAGE_KEY_LISTENER);
+    }, { ...PAGE_KEY_LISTENER, signal: options.signal });
     const keys: (readonly [string, string])[] = touch ? [] : [['H or ?', 'Show or hide this help'], ['Esc', 'Close messages and help, cancel a load']];
     const list = el('dl');
     for (const [what, action] of [...controls, ...keys]) {
@@ -181,30 +181,31 @@ export class DropZone {
     el('p', { textContent: `Drop ${SCENE_FILES_TEXT} to open it` }));
   private depth = 0;
 
-  constructor(target: Window, onDrop: (transfer: DataTransfer) => void) {
+  /** Listens on `target` until `signal` aborts. */
+  constructor(target: Window, onDrop: (transfer: DataTransfer) => void, signal?: AbortSignal) {
     const carriesFiles = (event: DragEvent) => event.dataTransfer?.types.includes('Files') ?? false;
     target.addEventListener('dragenter', (event) => {
       if (!carriesFiles(event)) return;
       event.preventDefault();
       this.depth++;
       this.dom.hidden = false;
-    });
+    }, { signal });
     target.addEventListener('dragover', (event) => {
       if (!carriesFiles(event)) return;
       event.preventDefault();
       if (event.dataTransfer) event.dataTransfer.dropEffect = 'copy';
-    });
+    }, { signal });
     target.addEventListener('dragleave', () => {
       this.depth = Math.max(0, this.depth - 1);
       if (this.depth === 0) this.dom.hidden = true;
-    });
+    }, { signal });
     target.addEventListener('drop', (event) => {
       if (!carriesFiles(event) || !event.dataTransfer) return;
       event.preventDefault();
       this.depth = 0;
       this.dom.hidden = true;
       if (event.dataTransfer.files.length > 0 || event.dataTransfer.items.length > 0) onDrop(event.dataTransfer);
-    });
+    }, { signal });
   }
 }
 

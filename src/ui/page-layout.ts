@@ -25,9 +25,11 @@ export class PageLayout {
     private readonly stats: HTMLElement,
   ) {}
 
-  /** Follows the window's size and the panel's from now on; the viewer frames the scene beside the panel and the stats. */
-  watch(): void {
-    new ResizeObserver(() => this.update()).observe(this.viewer.canvas);
+  /** Follows the window's size and the panel's until `signal` aborts; the viewer frames the scene beside the panel and the stats. */
+  watch(signal: AbortSignal): void {
+    const sizes = new ResizeObserver(() => this.update());
+    sizes.observe(this.viewer.canvas);
+    signal.addEventListener('abort', () => sizes.disconnect(), { once: true });
     this.gui.onPanelToggle(() => this.update());
     this.update();
   }

@@ -167,6 +167,12 @@ export class StatsPanels {
     return this.dom.classList.contains('stats-collapsed');
   }
 
+  /** Takes the panels off the page: the chart stops following its size. */
+  dispose(): void {
+    this.chart.dispose();
+    this.dom.remove();
+  }
+
   /** Folds the panels and the chart into the tab, or unfolds them. */
   set collapsed(on: boolean) {
     this.dom.classList.toggle('stats-collapsed', on);

@@ -59,6 +59,7 @@ export class TimingChart {
   private readonly scale = new ChartScale();
   private readonly colours: readonly string[];
   private readonly ctx: CanvasRenderingContext2D | null;
+  private sizes: ResizeObserver | null = null;
   /** Column width in device pixels: one CSS pixel, rounded so columns stay on whole device pixels. */
   private column = 1;
   /** Columns that fit the canvas (the leftmost may be cut). */
@@ -151,9 +152,15 @@ export class TimingChart {
    * stay crisp on high-DPI screens and through zoom (device-pixel-content-box
    * reports the exact pixels where the browser knows them).
    */
+  /** Stops following the canvas's size (the chart is taken off the page). */
+  dispose(): void {
+    this.sizes?.disconnect();
+    this.sizes = null;
+  }
+
   private observeSize(): void {
     if (typeof ResizeObserver === 'undefined') return;
-    const observer = new ResizeObserver((entries) => {
+    const observer = (this.sizes = new ResizeObserver((entries) => {
       const entry = entries[entries.length - 1]!;
       const device = entry.devicePixelContentBoxSize?.[0];
       const css = entry.contentRect;
@@ -161,7 +168,7 @@ export class TimingChart {
       const width = device ? device.inlineSize : Math.round(css.width * ratio);
       const height = device ? device.blockSize : Math.round(css.height * ratio);
       this.resize(width, height, css.width > 0 ? width / css.width : ratio);
-    });
+    }));
     try {
       observer.observe(this.canvas, { box: 'device-pixel-content-box' });
     } catch {

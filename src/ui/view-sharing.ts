@@ -51,6 +51,12 @@ export class ViewSharing {
     }, URL_DEBOUNCE_MS);
   }
 
+  /** Stops following the view: a pending update of the address is dropped. */
+  dispose(): void {
+    if (this.timer !== null) clearTimeout(this.timer);
+    this.timer = null;
+  }
+
   /** The link that reopens this scene (when it has a URL) from this view. */
   link(): string {
     const url = new URL(location.href);

@@ -11,7 +11,7 @@
  * and sets `document.body.dataset.viewer` to 'ready' once the first scene
  * has been drawn ('load-failed' if that scene could not be opened).
  */
-import { CAMERA_HELP, isTypingKey, PAGE_KEY_LISTENER, SORT_MODE_LABELS, TOUCH_HELP, type CameraMode, type SplatViewer, type ViewerSettings } from '../lib/index';
+import { CAMERA_HELP, isTypingKey, PAGE_KEY_LISTENER, SORT_MODE_LABELS, TOUCH_HELP, type CameraMode, type PagePanel, type PanelMount, type SplatViewer, type ViewerSettings } from '../lib/index';
 import { DropZone, FilePicker, HelpOverlay, MessageOverlay, ProgressBar } from './overlays';
 import { StatsPanels } from './stats-panels';
 import { ViewSharing } from './view-sharing';
@@ -20,7 +20,7 @@ import { PanelFrames } from './panel-frames';
 import { PageLayout } from './page-layout';
 import { bindViewer } from './viewer-bindings';
 import { saveSceneAs } from './save-scene';
-import { openFirstScene, type FallbackScene } from './first-scene';
+import { openFirstScene } from './first-scene';
 import type {} from './page-hooks';
 import { ensurePanelStyles } from './panel-styles';
 
@@ -31,14 +31,21 @@ const PAGE_KEYS: ReadonlyArray<[string, string]> = [
   ['U', 'Hide or show the panels (the link flag ui=0 starts hidden)'],
 ];
 
-/** Takes over `root` (the viewer's container) with the page around `viewer`, and opens the page's first scene: its link's, else `fallback`. */
-export async function mountViewerPage(root: HTMLElement, viewer: SplatViewer, fallback: FallbackScene | null): Promise<void> {
+/**
+ * Takes over `root` (the viewer's container) with the page around
+ * `viewer`, and opens the page's first scene if `mount` says so (its
+ * link's, else `mount.first`).
+ */
+export async function mountViewerPage(root: HTMLElement, viewer: SplatViewer, mount: PanelMount): Promise<PagePanel> {
   ensurePanelStyles();
   document.body.classList.add('viewer');
-  new ViewerPage(root, viewer, fallback);
+  return new ViewerPage(root, viewer, mount);
 }
 
-class ViewerPage {
+/** The classes the page puts on <body>, taken off with the panel. */
+const BODY_CLASSES = ['viewer', 'ui-hidden', 'stats-hidden', 'narrow-window'];
+
+class ViewerPage implements PagePanel {
   private readonly messages = new MessageOverlay();
   private readonly progress: ProgressBar;
   private readonly help: HelpOverlay;
@@ -49,7 +56,12 @@ class ViewerPage {
   private readonly layout: PageLayout;
   private readonly stats: StatsPanels;
 
-  constructor(root: HTMLElement, private readonly viewer: SplatViewer, fallback: FallbackScene | null) {
+  private readonly drop: DropZone;
+  /** Every listener on the window and observer the page adds takes its signal: destroy() ends them. */
+  private readonly lifetime = new AbortController();
+
+  constructor(private readonly root: HTMLElement, private readonly viewer: SplatViewer, mount: PanelMount) {
+    const signal = this.lifetime.signal;
     window.__splatsort = viewer.state;
     window.__splatsortViewer = viewer;
     const canvas = viewer.canvas;
@@ -57,11 +69,11 @@ class ViewerPage {
     this.progress = new ProgressBar(() => viewer.cancel());
     // A touch screen is the main pointer (a phone, a tablet): its help shows the touch controls.
     this.help = matchMedia('(pointer: coarse)').matches
-      ? new HelpOverlay(TOUCH_HELP, window, () => {}, { touch: true })
+      ? new HelpOverlay(TOUCH_HELP, window, () => {}, { touch: true, signal })
       : new HelpOverlay([...CAMERA_HELP, ...PAGE_KEYS], window, () => {
         this.messages.dismissAll();
         viewer.cancel();
-      });
+      }, { signal });
     root.replaceChildren(canvas, this.picker.dom, this.progress.dom, this.help.dom, this.messages.dom);
     this.settings = { ...viewer.settings, screenshotScale: 1, showStats: true, statsCollapsed: false };
     this.stats = new StatsPanels(viewer.gpu.timestamps, this.settings.statsCollapsed, (collapsed) => {
@@ -86,8 +98,9 @@ class ViewerPage {
       showNotice: (title, text) => this.messages.notify(title, text),
     });
     // The link's renderer, order and camera mode, shown in the panel (the address stays as the link gave it).
+    // (A panel shown on a viewer already in use takes the page's address as it is: it opens nothing and sets nothing from it.)
     const link = this.sharing.linkOfPage();
-    viewer.setSettings({ renderer: link.renderer, order: link.order, cameraMode: link.camera === null && link.cameraMode === 'orbit' ? viewer.settings.cameraMode : link.cameraMode });
+    if (mount.openFirst) viewer.setSettings({ renderer: link.renderer, order: link.order, cameraMode: link.camera === null && link.cameraMode === 'orbit' ? viewer.settings.cameraMode : link.cameraMode });
     this.gui.showSettings(viewer.settings, ['renderer', 'order', 'cameraMode']);
     this.layout = new PageLayout(viewer, this.gui, this.messages, this.stats.dom);
     const showLoadError = bindViewer(viewer, { gui: this.gui, messages: this.messages, progress: this.progress, sharing: this.sharing });
@@ -100,14 +113,39 @@ class ViewerPage {
       if (key === 'p') void this.sharing.screenshot(this.settings.screenshotScale);
       else if (key === 'u') this.layout.setUiHidden(!this.layout.uiHidden);
       else if (key === 'c') this.setCameraMode(viewer.settings.cameraMode === 'fly' ? 'orbit' : 'fly');
-    }, PAGE_KEY_LISTENER);
+    }, { ...PAGE_KEY_LISTENER, signal });
     for (const name of ['background', 'sortMode', 'keyBits'] as const) this.viewerChanged([name]);
     // A link for embedding: ui=0 starts with the panels hidden (U shows them).
     if (new URLSearchParams(location.search).get('ui') === '0') this.layout.setUiHidden(true);
-    const drop = new DropZone(window, (transfer) => void this.open(transfer));
+    const drop = (this.drop = new DropZone(window, (transfer) => void this.open(transfer), signal));
     canvas.after(this.stats.dom, this.help.hint, drop.dom);
-    this.layout.watch();
-    void openFirstScene(viewer, this.sharing, link.camera, showLoadError, fallback);
+    this.layout.watch(signal);
+    if (mount.openFirst) void openFirstScene(viewer, this.sharing, link.camera, showLoadError, mount.first);
+  }
+
+  get hidden(): boolean {
+    return this.layout.uiHidden;
+  }
+
+  setHidden(hidden: boolean): void {
+    this.layout.setUiHidden(hidden);
+  }
+
+  /** Takes the page off `root` and <body>, with its listeners, observers and timers; the viewer's canvas stays the viewer's. */
+  destroy(): void {
+    this.lifetime.abort();
+    this.sharing.dispose();
+    this.stats.dispose();
+    this.gui.gui.destroy();
+    for (const node of [...this.root.children]) if (node !== this.viewer.canvas) node.remove();
+    for (const node of [this.stats.dom, this.help.hint, this.drop.dom, this.sharing.cameraPicker.dom]) node.remove();
+    document.body.classList.remove(...BODY_CLASSES);
+    document.body.style.backgroundColor = '';
+    this.viewer.canvas.classList.remove('viewer-canvas');
+    if (window.__splatsortViewer === this.viewer) {
+      delete window.__splatsortViewer;
+      delete window.__splatsort;
+    }
   }
 
   /** Opens picked files or a drop (a scene's files, or a folder); a local file has no address a link could name. */

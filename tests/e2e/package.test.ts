@@ -30,6 +30,7 @@ interface LiveCounts {
   querySets: string[];
   workers: number;
   observers: number;
+  /** Listeners on the window, the document, the elements in it and other live targets (not on elements taken out of it). */
   listeners: number;
   /** Pipelines made so far (they have no destroy: a pipeline made once per page is the cache working). */
   pipelinesMade: number;
@@ -124,13 +125,15 @@ function countLiveObjects(): void {
     if (listener) listeners.get(this)?.delete(keyOf(type, listener, options));
     return remove.call(this, type, listener, options);
   };
+  // Listeners die with their element once it is out of the page, and a signal's with its owner.
+  const reachable = (target: EventTarget) => !(target instanceof AbortSignal) && (!(target instanceof Node) || target.isConnected || target === document);
   window.splatsortLive = () => ({
     buffers: [...live.buffers].map((b) => (b as GPUBuffer).label).sort(),
     textures: [...live.textures].map((t) => (t as GPUTexture).label).sort(),
     querySets: [...live.querySets].map((q) => (q as GPUQuerySet).label).sort(),
     workers: live.workers.size,
     observers: live.observers.size,
-    listeners: [...listeners.values()].reduce((n, keys) => n + keys.size, 0),
+    listeners: [...listeners].reduce((n, [target, keys]) => n + (reachable(target) ? keys.size : 0), 0),
     pipelinesMade,
   });
 }
@@ -141,11 +144,18 @@ function countLiveObjects(): void {
  * compiling) is freed when it arrives, not at destroy(). A leak never
  * settles, and the wait gives up naming what the page held.
  */
-async function waitForLive(tab: Awaited<ReturnType<typeof fixture.newPage>>, expected: LiveCounts): Promise<LiveCounts> {
-  await tab.waitFor('the live objects to come back to where they started', (want) => {
-    const { pipelinesMade: _, ...now } = window.splatsortLive!();
-    return JSON.stringify(now) === want;
-  }, JSON.stringify({ ...expected, pipelinesMade: undefined }));
+async function waitForLive(tab: Awaited<ReturnType<typeof fixture.newPage>>, expected: LiveCounts, timeout?: number): Promise<LiveCounts> {
+  try {
+    await tab.waitFor('the live objects to come back to where they started', (want) => {
+      const { pipelinesMade: _, ...now } = window.splatsortLive!();
+      return JSON.stringify(now) === want;
+    }, JSON.stringify({ ...expected, pipelinesMade: undefined }), timeout);
+  } catch (error) {
+    // What was left, against what was expected.
+    const now = await tab.page.evaluate(() => window.splatsortLive!());
+    expect(now).toEqual({ ...expected, pipelinesMade: now.pipelinesMade });
+    throw error;
+  }
   return tab.page.evaluate(() => window.splatsortLive!());
 }
 
@@ -380,6 +390,48 @@ test('a load cancelled by destroy() ends as cancelled, says no error, and leaves
   expect(await outcome).toEqual({ outcome: 'cancelled', errors: [], canvases: 0 });
   const after = await waitForLive(tab, before);
   expect(after).toEqual({ ...before, pipelinesMade: after.pipelinesMade });
+  expect(tab.errors).toEqual([]);
+  await page.close();
+}, BROWSER_TEST_TIMEOUT_MS);
+
+test("the viewer page's panel, made with the viewer or shown later, hides and shows, and goes with the viewer: nothing of either is left", async () => {
+  const tab = await fixture.newPage();
+  const { page } = tab;
+  await page.addInitScript(countLiveObjects);
+  await page.goto(`${fixture.url}examples/one-viewer.html`);
+  await tab.waitFor("the page's own viewer to draw its scene", () => (window.splatsortExample?.viewers[0]?.state.frames ?? 0) > 2, undefined);
+  const listeners = await page.evaluate(() => {
+    window.splatsortExample!.viewers[0]!.destroy();
+    return window.splatsortLive!().listeners;
+  });
+  const before = await waitForLive(tab, noViewer(listeners));
+  for (const how of ['made with the viewer', 'shown later'] as const) {
+    const seen = await page.evaluate(async (how) => {
+      const box = document.body.appendChild(document.createElement('div'));
+      box.id = 'panel-box';
+      const viewer = await window.splatsortExample!.createViewer(box, how === 'made with the viewer' ? { ui: true, src: 'default-scene.ply' } : { src: 'default-scene.ply' });
+      await new Promise<void>((resolve) => viewer.on('loaded', () => resolve()));
+      const shownFirst = viewer.ui;
+      if (how === 'shown later') await viewer.setUi(true);
+      const shown = { ui: viewer.ui, panels: document.querySelectorAll('.lil-gui.lil-root').length, hidden: document.body.classList.contains('ui-hidden') };
+      await viewer.setUi(false);
+      const hidden = { ui: viewer.ui, hidden: document.body.classList.contains('ui-hidden') };
+      await viewer.setUi(true);
+      (window as unknown as { panelViewer: typeof viewer }).panelViewer = viewer;
+      return { shownFirst, shown, hidden, again: viewer.ui };
+    }, how);
+    expect(seen, how).toEqual({ shownFirst: how === 'made with the viewer', shown: { ui: true, panels: 1, hidden: false }, hidden: { ui: false, hidden: true }, again: true });
+    const gone = await page.evaluate(() => {
+      (window as unknown as { panelViewer: { destroy(): void } }).panelViewer.destroy();
+      const box = document.getElementById('panel-box')!;
+      const left = { children: box.childElementCount, panels: document.querySelectorAll('.lil-gui.lil-root').length, page: document.body.classList.contains('viewer') };
+      box.remove();
+      return left;
+    });
+    expect(gone, how).toEqual({ children: 0, panels: 0, page: false });
+    const after = await waitForLive(tab, before);
+    expect(after, how).toEqual({ ...before, pipelinesMade: after.pipelinesMade });
+  }
   expect(tab.errors).toEqual([]);
   await page.close();
 }, BROWSER_TEST_TIMEOUT_MS);
