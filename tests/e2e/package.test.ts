@@ -16,7 +16,8 @@
 import { readFile } from 'node:fs/promises';
 import { expect, test } from 'vitest';
 import { decodePng } from '../../cli/png';
-import { BROWSER_TEST_TIMEOUT_MS, useViewerPage } from './browser';
+import type { Page } from 'playwright-core';
+import { BROWSER_TEST_TIMEOUT_MS, useViewerPage, type TestPage } from './browser';
 import type {} from '../../examples/example-state';
 import type {} from '../../src/lib/element';
 
@@ -162,6 +163,27 @@ async function waitForLive(tab: Awaited<ReturnType<typeof fixture.newPage>>, exp
 /** What a page holds with no viewer: nothing but its own listeners. */
 function noViewer(listeners: number): LiveCounts {
   return { buffers: [], textures: [], querySets: [], workers: 0, observers: 0, listeners, pipelinesMade: 0 };
+}
+
+/**
+ * A fresh page of the one-viewer example with the counting wrappers in it
+ * (`prepare` runs first, before the page loads: a route, say), its own
+ * viewer drawn and then destroyed, and what is live once that settled:
+ * where a test's viewers must leave the page.
+ */
+async function countedPageWithoutViewer(prepare?: (page: Page) => Promise<unknown>): Promise<{ tab: TestPage; page: Page; empty: LiveCounts }> {
+  const tab = await fixture.newPage();
+  const { page } = tab;
+  await page.addInitScript(countLiveObjects);
+  await prepare?.(page);
+  await page.goto(`${fixture.url}examples/one-viewer.html`);
+  await tab.waitFor("the page's own viewer to draw its scene", () => (window.splatsortExample?.viewers[0]?.state.frames ?? 0) > 2, undefined);
+  // What the page's viewer was still making lands and is freed.
+  const listeners = await page.evaluate(() => {
+    window.splatsortExample!.viewers[0]!.destroy();
+    return window.splatsortLive!().listeners;
+  });
+  return { tab, page, empty: await waitForLive(tab, noViewer(listeners)) };
 }
 
 test("one viewer in a page: the five-line example opens its scene and draws it; the examples' page leads to every example", async () => {
@@ -319,17 +341,7 @@ test("the engine entry draws splats into the page's own WebGPU frame, hidden beh
 const CYCLES = 50;
 
 test(`${CYCLES} viewers made and destroyed leave the live GPU objects, workers, observers and listeners where they started, and compile no pipeline after the first`, async () => {
-  const tab = await fixture.newPage();
-  const { page } = tab;
-  await page.addInitScript(countLiveObjects);
-  await page.goto(`${fixture.url}examples/one-viewer.html`);
-  await tab.waitFor("the page's own viewer to draw its scene", () => window.splatsortExample?.viewers[0]?.state.frames !== undefined && window.splatsortExample.viewers[0].state.frames > 2, undefined);
-  // The page's own viewer goes first, and what it was still making lands and is freed.
-  const listeners = await page.evaluate(() => {
-    window.splatsortExample!.viewers[0]!.destroy();
-    return window.splatsortLive!().listeners;
-  });
-  const empty = await waitForLive(tab, noViewer(listeners));
+  const { tab, page, empty } = await countedPageWithoutViewer();
   const result = await page.evaluate(async (cycles) => {
     const { createViewer } = window.splatsortExample!;
     const box = document.body.appendChild(document.createElement('div'));
@@ -361,20 +373,10 @@ test(`${CYCLES} viewers made and destroyed leave the live GPU objects, workers, 
 }, BROWSER_TEST_TIMEOUT_MS);
 
 test('a load cancelled by destroy() ends as cancelled, says no error, and leaves nothing behind', async () => {
-  const tab = await fixture.newPage();
-  const { page } = tab;
-  await page.addInitScript(countLiveObjects);
   let requested!: () => void;
   const arrived = new Promise<void>((resolve) => (requested = resolve));
   // The scene's download starts and is never answered: only destroy() ends the load.
-  await page.route('**/held-scene.ply', () => requested());
-  await page.goto(`${fixture.url}examples/one-viewer.html`);
-  await tab.waitFor("the page's own viewer to draw its scene", () => (window.splatsortExample?.viewers[0]?.state.frames ?? 0) > 2, undefined);
-  const listeners = await page.evaluate(() => {
-    window.splatsortExample!.viewers[0]!.destroy();
-    return window.splatsortLive!().listeners;
-  });
-  const before = await waitForLive(tab, noViewer(listeners));
+  const { tab, page, empty: before } = await countedPageWithoutViewer((page) => page.route('**/held-scene.ply', () => requested()));
   const outcome = page.evaluate(async () => {
     const box = document.body.appendChild(document.createElement('div'));
     box.style.cssText = 'position: fixed; left: 0; top: 0; width: 64px; height: 48px;';
@@ -395,16 +397,7 @@ test('a load cancelled by destroy() ends as cancelled, says no error, and leaves
 }, BROWSER_TEST_TIMEOUT_MS);
 
 test("the viewer page's panel, made with the viewer or shown later, hides and shows, and goes with the viewer: nothing of either is left", async () => {
-  const tab = await fixture.newPage();
-  const { page } = tab;
-  await page.addInitScript(countLiveObjects);
-  await page.goto(`${fixture.url}examples/one-viewer.html`);
-  await tab.waitFor("the page's own viewer to draw its scene", () => (window.splatsortExample?.viewers[0]?.state.frames ?? 0) > 2, undefined);
-  const listeners = await page.evaluate(() => {
-    window.splatsortExample!.viewers[0]!.destroy();
-    return window.splatsortLive!().listeners;
-  });
-  const before = await waitForLive(tab, noViewer(listeners));
+  const { tab, page, empty: before } = await countedPageWithoutViewer();
   for (const how of ['made with the viewer', 'shown later'] as const) {
     const seen = await page.evaluate(async (how) => {
       const box = document.body.appendChild(document.createElement('div'));
