@@ -53,7 +53,6 @@
  * buffer sizes); the timed frames then drive its frame's passes directly.
  */
 import { isUpAxis, UP_AXES, type UpAxis } from '../src/app/camera/up-axis';
-import { parseArgs } from 'node:util';
 import { basename } from 'node:path';
 import { GpuPassTimer } from '../src/gpu/pass-timer';
 import { readBufferU32 } from '../src/gpu/readback';
@@ -74,26 +73,26 @@ import { DEFAULT_WARM_UP, sampleFrames, type WarmUp } from './frame-sampling';
 import { GpuClockHold } from './clock-hold';
 import { listOption, wholeNumbers } from './bench-options';
 import { measureTiles, TileBenchFrames, type TileView } from './tile-frame';
+import { commandLine } from './command-line';
+import help from './bench-frame.ts?help';
 
-const { values: args } = parseArgs({
-  options: {
-    scene: { type: 'string' },
-    copies: { type: 'string', default: '1' },
-    width: { type: 'string' },
-    height: { type: 'string' },
-    camera: { type: 'string' },
-    path: { type: 'boolean', default: false },
-    renderer: { type: 'string', default: FRAME_RENDERERS.join(',') },
-    order: { type: 'string', default: DEFAULT_SPLAT_ORDER },
-    queue: { type: 'string', default: String(DEFAULT_PIXEL_QUEUE) },
-    runs: { type: 'string', default: '20' },
-    bits: { type: 'string', default: '16,24,32' },
-    chunks: { type: 'string', default: '1' },
-    up: { type: 'string', default: '-y' },
-    'max-warm-batches': { type: 'string', default: String(DEFAULT_WARM_UP.maxBatches) },
-    'hold-ms': { type: 'string', default: '20' },
-    accumulation: { type: 'string', default: DEFAULT_ACCUMULATION },
-  },
+const { values: args } = commandLine('bench-frame', help, {
+  scene: { type: 'string' },
+  copies: { type: 'string', default: '1' },
+  width: { type: 'string' },
+  height: { type: 'string' },
+  camera: { type: 'string' },
+  path: { type: 'boolean', default: false },
+  renderer: { type: 'string', default: FRAME_RENDERERS.join(',') },
+  order: { type: 'string', default: DEFAULT_SPLAT_ORDER },
+  queue: { type: 'string', default: String(DEFAULT_PIXEL_QUEUE) },
+  runs: { type: 'string', default: '20' },
+  bits: { type: 'string', default: '16,24,32' },
+  chunks: { type: 'string', default: '1' },
+  up: { type: 'string', default: '-y' },
+  'max-warm-batches': { type: 'string', default: String(DEFAULT_WARM_UP.maxBatches) },
+  'hold-ms': { type: 'string', default: '20' },
+  accumulation: { type: 'string', default: DEFAULT_ACCUMULATION },
 });
 if (!args.scene) throw new Error('--scene FILE is required');
 if (!isUpAxis(args.up)) throw new Error(`--up must be one of ${Object.keys(UP_AXES).join(', ')}, got ${args.up}`);

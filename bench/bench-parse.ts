@@ -19,7 +19,6 @@
  * MB/s is file bytes (10^6) per second of median time. The loader runs
  * under the load limits of this machine's GPU, as the viewer's would.
  */
-import { parseArgs } from 'node:util';
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { createChunkDataPool, materializeToDataTable, MemoryReadFileSystem, readFile } from '@playcanvas/splat-transform';
@@ -27,13 +26,13 @@ import { chunksOf } from '../src/io/source-bytes';
 import { loadSplatStream } from '../src/io/splat-stream';
 import { median } from '../src/sort/self-test';
 import { nodeLoadLimits } from '../src/app/node-viewer';
+import { commandLine } from './command-line';
+import help from './bench-parse.ts?help';
 
-const { values: args } = parseArgs({
-  options: {
-    files: { type: 'string' },
-    runs: { type: 'string', default: '9' },
-    table: { type: 'boolean', default: false },
-  },
+const { values: args } = commandLine('bench-parse', help, {
+  files: { type: 'string' },
+  runs: { type: 'string', default: '9' },
+  table: { type: 'boolean', default: false },
 });
 if (!args.files) throw new Error('--files A.ply[,B.ply] is required');
 const files = args.files.split(',').map((f) => f.trim()).filter(Boolean);

@@ -12,7 +12,6 @@
  * scene), so the turn is drawn smaller than the camera file's size: the
  * figure is a property of the pictures, not of the GPU's speed.
  */
-import { parseArgs } from 'node:util';
 import { basename } from 'node:path';
 import { readFile } from 'node:fs/promises';
 import { parseCameraFile, type CameraFile } from '../src/app/camera/camera-file';
@@ -29,17 +28,17 @@ import { countPops, POP_LEVELS } from './popping';
 import { perPixelOrder } from './reference-pixel-order';
 import { GpuSplats } from '../src/scene/gpu-splats';
 import { wholeNumber, wholeNumbers } from './bench-options';
+import { commandLine } from './command-line';
+import help from './bench-popping.ts?help';
 
-const { values: args } = parseArgs({
-  options: {
-    scene: { type: 'string' },
-    camera: { type: 'string' },
-    width: { type: 'string', default: '320' },
-    height: { type: 'string', default: '180' },
-    frames: { type: 'string', default: '60' },
-    degrees: { type: 'string', default: '0.05' },
-    queue: { type: 'string', default: '8' },
-  },
+const { values: args } = commandLine('bench-popping', help, {
+  scene: { type: 'string' },
+  camera: { type: 'string' },
+  width: { type: 'string', default: '320' },
+  height: { type: 'string', default: '180' },
+  frames: { type: 'string', default: '60' },
+  degrees: { type: 'string', default: '0.05' },
+  queue: { type: 'string', default: '8' },
 });
 if (!args.scene || !args.camera) throw new Error('bench-popping needs --scene and --camera');
 const width = wholeNumber('width', args.width!, 16);

@@ -35,7 +35,6 @@
  * the count is known on the CPU, as here). --verify checks
  * every GPU result pair by pair against the CPU radix sort ("verified").
  */
-import { parseArgs } from 'node:util';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
@@ -51,24 +50,24 @@ import type { DigitBits } from '../src/sort/radix-layout';
 import { measureStable, median, timingFields, timingStats, timingWarning, type StableTimingOptions } from './stable-timing';
 import { measureCopyBandwidth } from './copy-bandwidth';
 import { compareDisagreements, ratioTable, runCompare, type CompareRow, type OurRow } from './compare';
+import { commandLine } from './command-line';
+import help from './bench-sort.ts?help';
 
-const { values: args } = parseArgs({
-  options: {
-    sizes: { type: 'string', default: [16, 18, 20, 22, 24].map((e) => 2 ** e).join(',') },
-    bits: { type: 'string', default: '16,24,32' },
-    runs: { type: 'string', default: '30' },
-    'cpu-runs': { type: 'string', default: '20' },
-    impl: { type: 'string', default: 'gpu,copy,cpu-radix,cpu-counting-16' },
-    'gpu-configs': { type: 'string', default: 'd8' },
-    phases: { type: 'boolean', default: false },
-    verify: { type: 'boolean', default: false },
-    'stable-tol': { type: 'string', default: '0.02' },
-    'warmup-max-s': { type: 'string', default: '20' },
-    'warmup-batch': { type: 'string', default: '10' },
-    compare: { type: 'string' },
-    'without-features': { type: 'string', default: '' },
-    keys: { type: 'string', default: 'random' },
-  },
+const { values: args } = commandLine('bench-sort', help, {
+  sizes: { type: 'string', default: [16, 18, 20, 22, 24].map((e) => 2 ** e).join(',') },
+  bits: { type: 'string', default: '16,24,32' },
+  runs: { type: 'string', default: '30' },
+  'cpu-runs': { type: 'string', default: '20' },
+  impl: { type: 'string', default: 'gpu,copy,cpu-radix,cpu-counting-16' },
+  'gpu-configs': { type: 'string', default: 'd8' },
+  phases: { type: 'boolean', default: false },
+  verify: { type: 'boolean', default: false },
+  'stable-tol': { type: 'string', default: '0.02' },
+  'warmup-max-s': { type: 'string', default: '20' },
+  'warmup-batch': { type: 'string', default: '10' },
+  compare: { type: 'string' },
+  'without-features': { type: 'string', default: '' },
+  keys: { type: 'string', default: 'random' },
 });
 const list = (s: string) => s.split(',').map((x) => x.trim()).filter(Boolean);
 const sizes = list(args.sizes).map(Number);

@@ -30,7 +30,6 @@
  * finest level), where that fits --full-limit (default: the budget);
  * --pictures writes both pictures of each as PNGs.
  */
-import { parseArgs } from 'node:util';
 import { createNodeGpuContext } from '../src/gpu/node-gpu';
 import { nodeFileSource } from '../src/io/node-scene-source';
 import { openWorld } from '../src/io/lod/world-files';
@@ -50,22 +49,22 @@ import { mat4, vec3 } from 'gl-matrix';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { encodePng } from '../cli/png';
+import { commandLine } from './command-line';
+import help from './bench-world.ts?help';
 
-const { values: args } = parseArgs({
-  options: {
-    index: { type: 'string' },
-    frames: { type: 'string', default: '600' },
-    width: { type: 'string', default: '1920' },
-    height: { type: 'string', default: '1080' },
-    budget: { type: 'string', default: String(WORLD_DEFAULTS.budget) },
-    threshold: { type: 'string', default: String(WORLD_DEFAULTS.thresholdPx) },
-    'hold-ms': { type: 'string', default: '20' },
-    'psnr-views': { type: 'string', default: '4' },
-    'full-limit': { type: 'string' },
-    pictures: { type: 'string' },
-    thresholds: { type: 'string', default: '1,0.5,0.25' },
-    altitudes: { type: 'string', default: '0.01,0.02' },
-  },
+const { values: args } = commandLine('bench-world', help, {
+  index: { type: 'string' },
+  frames: { type: 'string', default: '600' },
+  width: { type: 'string', default: '1920' },
+  height: { type: 'string', default: '1080' },
+  budget: { type: 'string', default: String(WORLD_DEFAULTS.budget) },
+  threshold: { type: 'string', default: String(WORLD_DEFAULTS.thresholdPx) },
+  'hold-ms': { type: 'string', default: '20' },
+  'psnr-views': { type: 'string', default: '4' },
+  'full-limit': { type: 'string' },
+  pictures: { type: 'string' },
+  thresholds: { type: 'string', default: '1,0.5,0.25' },
+  altitudes: { type: 'string', default: '0.01,0.02' },
 });
 if (!args.index) throw new Error('bench-world needs --index PATH/lod-meta.json');
 const frames = wholeNumber('frames', args.frames!, 2);

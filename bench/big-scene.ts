@@ -13,22 +13,21 @@
  *
  *   node bench-dist/big-scene.mjs [--splats 9000000] [--out picture.png]
  */
-import { parseArgs } from 'node:util';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parsePlyHeader } from '../src/io/ply/parse';
 import { loadSplatStream } from '../src/io/splat-stream';
 import { createNodeViewer } from '../src/app/node-viewer';
 import type { CameraFile } from '../src/app/camera/camera-file';
 import { encodePng } from '../cli/png';
+import { commandLine } from './command-line';
+import help from './big-scene.ts?help';
 
-const { values: args } = parseArgs({
-  options: {
-    splats: { type: 'string', default: '9000000' },
-    tile: { type: 'string', default: 'data/default-scene.ply' },
-    out: { type: 'string' },
-    width: { type: 'string', default: '1920' },
-    height: { type: 'string', default: '1080' },
-  },
+const { values: args } = commandLine('big-scene', help, {
+  splats: { type: 'string', default: '9000000' },
+  tile: { type: 'string', default: 'data/default-scene.ply' },
+  out: { type: 'string' },
+  width: { type: 'string', default: '1920' },
+  height: { type: 'string', default: '1080' },
 });
 const total = Number(args.splats);
 

@@ -30,8 +30,12 @@
  * default 256), --workers W (splat-transform's encoding threads per job;
  * default: the cores shared among the jobs, rounded up), --decode (the check also
  * decodes every chunk).
+ *
+ * What it is doing goes to standard error as it goes, a line every 30 s
+ * while one splat-transform run lasts. Decimating a scene with spherical
+ * harmonics is slow without a GPU (minutes for 10k–250k splats on two
+ * cores): try it first with --levels 1 or a small --copies.
  */
-import { parseArgs } from 'node:util';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
@@ -42,9 +46,11 @@ import { gridShifts } from './replicate';
 import { wholeNumber } from './bench-options';
 import { SPLAT_TRANSFORM_CLI } from './splat-transform';
 import { checkWorld, mergeWorlds } from './world-merge';
+import { commandLine } from './command-line';
+import help from './make-world.ts?help';
 
-const { values: args } = parseArgs({
-  options: {
+
+const { values: args } = commandLine('make-world', help, {
     scene: { type: 'string' },
     copies: { type: 'string', default: '50' },
     levels: { type: 'string', default: '3' },
@@ -56,9 +62,9 @@ const { values: args } = parseArgs({
     workers: { type: 'string' },
     decode: { type: 'boolean', default: false },
     out: { type: 'string' },
-  },
 });
-if (!args.scene || !args.out) throw new Error('make-world needs --scene FILE and --out FOLDER');
+if (!args.scene || !args.out) throw new Error('it needs --scene FILE and --out FOLDER (--help lists the options)');
+if (!existsSync(args.scene)) throw new Error(`--scene ${args.scene}: no such file`);
 const copies = wholeNumber('copies', args.copies!, 1);
 const levels = wholeNumber('levels', args.levels!, 1);
 // A root holds at most 64 children (LOD_META_LIMITS.maxChildren): one a job.
@@ -114,9 +120,13 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
  * One splat-transform run writing `output`: a PLY under a temporary name first, so a PLY there is
  * whole (an index must be named lod-meta.json: its folder is renamed instead).
  */
-function splatTransform(inputs: string[], output: string, extra: string[] = []): Promise<void> {
+function splatTransform(what: string, inputs: string[], output: string, extra: string[] = []): Promise<void> {
   const partial = output.endsWith('.ply') ? join(dirname(output), `partial-${basename(output)}`) : output;
-  return new Promise((finished, failed) => {
+  const since = performance.now();
+  say(`${what}…`);
+  // A run may take minutes (decimation of SH scenes without a GPU): say it is still going.
+  const still = setInterval(() => say(`${what}: still going, ${seconds(since)} s`), STILL_GOING_MS);
+  return new Promise<void>((finished, failed) => {
     const child = spawn(process.execPath, [SPLAT_TRANSFORM_CLI, '--no-tty', '--quiet', '--overwrite', ...inputs, partial, ...extra], { env, stdio: ['ignore', 'ignore', 'inherit'] });
     running.add(child);
     child.on('error', failed);
@@ -124,10 +134,13 @@ function splatTransform(inputs: string[], output: string, extra: string[] = []):
       running.delete(child);
       if (code !== 0) return failed(new Error(`splat-transform → ${output} failed (${signal ?? `exit ${code}`})`));
       if (partial !== output) renameSync(partial, output);
+      say(`${what}: done in ${seconds(since)} s`);
       finished();
     });
-  });
+  }).finally(() => clearInterval(still));
 }
+/** How often a long splat-transform run is said to be still going. */
+const STILL_GOING_MS = 30_000;
 const phases: Record<string, number> = {};
 async function phase<T>(name: string, work: () => Promise<T>): Promise<T> {
   const since = performance.now();
@@ -140,13 +153,13 @@ async function phase<T>(name: string, work: () => Promise<T>): Promise<T> {
 // Level 0 as a PLY (splat-transform joins and decimates PLYs; the scene may come compressed, as .sog or .spz).
 const scene = resolve(args.scene);
 const level0 = scene.endsWith('.ply') ? scene : join(out, 'level-0.ply');
-if (!existsSync(level0)) await phase('unpack', () => splatTransform([scene], level0));
+if (!existsSync(level0)) await phase('unpack', () => splatTransform('unpacking the scene to a PLY', [scene], level0));
 const levelFiles = [level0, ...Array.from({ length: levels - 1 }, (_, l) => join(out, `level-${l + 1}.ply`))];
 // Each level from the one before (a quarter of it: a 1M-splat level 2 took 4 minutes of SwiftShader from
 // level 0), while the grid is measured; made once for every job.
 async function decimate(): Promise<void> {
   for (let level = 1; level < levels; level++) {
-    if (!existsSync(levelFiles[level]!)) await splatTransform([levelFiles[level - 1]!, '--decimate', '25%'], levelFiles[level]!);
+    if (!existsSync(levelFiles[level]!)) await splatTransform(`decimating level ${level} from level ${level - 1}`, [levelFiles[level - 1]!, '--decimate', '25%'], levelFiles[level]!);
   }
 }
 const decimated = phase('decimate', decimate);
@@ -166,10 +179,10 @@ async function buildPart(j: number, first: number, end: number): Promise<void> {
     const joined = join(out, `part-${j}-level-${level}.ply`);
     // splat-transform's -t moves splats in its own space, PLY's turned half a turn about z: x and y change sign.
     const inputs = shifts.slice(first, end).flatMap(([dx, dz]) => [file, '--translate', `${-dx},0,${dz}`]);
-    if (!existsSync(joined)) await splatTransform(inputs, joined);
+    if (!existsSync(joined)) await splatTransform(`part ${j}: joining copies ${first}–${end - 1} of level ${level}`, inputs, joined);
     tagged.push(joined, '--tag-lod', String(level));
   }
-  await splatTransform(tagged, join(building, 'lod-meta.json'), ['--lod-chunk-count', String(chunkThousands), '--max-workers', String(workers)]);
+  await splatTransform(`part ${j}: writing its chunks and index`, tagged, join(building, 'lod-meta.json'), ['--lod-chunk-count', String(chunkThousands), '--max-workers', String(workers)]);
   renameSync(building, part);
   for (let level = 0; level < levels; level++) rmSync(join(out, `part-${j}-level-${level}.ply`), { force: true });
   say(`part ${j} (copies ${first}–${end - 1}) built`);

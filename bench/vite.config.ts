@@ -1,11 +1,32 @@
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 import { builtinModules } from 'node:module';
+import { readFileSync } from 'node:fs';
+
+/**
+ * `import help from './command.ts?help'`: the file's leading doc comment as
+ * text, its ` * ` margins taken off. A command's --help is what its file
+ * says it does, written once (bench/command-line.ts prints it).
+ */
+function helpFromDocComment(): Plugin {
+  return {
+    name: 'help-from-doc-comment',
+    enforce: 'pre',
+    load(id) {
+      if (!id.endsWith('?help')) return null;
+      const source = readFileSync(id.slice(0, -'?help'.length), 'utf8');
+      const doc = /^\s*\/\*\*([\s\S]*?)\*\//.exec(source)?.[1] ?? '';
+      const help = doc.split('\n').map((line) => line.replace(/^\s*\* ?/, '')).join('\n').trim();
+      return `export default ${JSON.stringify(help)};`;
+    },
+  };
+}
 
 // Builds the Node tools (benchmarks, the render and convert commands) into self-contained ES modules in bench-dist/
 // (WGSL inlined through `?raw`), so a machine with only Node and the
 // `webgpu` package can run them. (splat-transform stays external: only the
 // parse benchmark uses it, on a machine with the project's node_modules.)
 export default defineConfig({
+  plugins: [helpFromDocComment()],
   build: {
     ssr: true,
     outDir: 'bench-dist',

@@ -19,20 +19,19 @@
  * level, or none.
  */
 import { readFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
 import type { CameraFile } from '../src/app/camera/camera-file';
 import { chooseLevels, worldLeaves, worldView, WorldChoice, type LodChoice, type LodChoiceOptions, type WorldView } from '../src/app/world/world-lod';
 import { parseLodMeta } from '../src/io/lod/lod-meta';
 import { wholeNumber, listOption } from './bench-options';
 import { measureStable, quantile, timingWarning } from './stable-timing';
+import { commandLine } from './command-line';
+import help from './world-choice.ts?help';
 
-const { values: args } = parseArgs({
-  options: {
-    index: { type: 'string' },
-    budget: { type: 'string' },
-    threshold: { type: 'string', default: '1' },
-    resident: { type: 'string', default: 'all' },
-  },
+const { values: args } = commandLine('world-choice', help, {
+  index: { type: 'string' },
+  budget: { type: 'string' },
+  threshold: { type: 'string', default: '1' },
+  resident: { type: 'string', default: 'all' },
 });
 if (!args.index) throw new Error('--index PATH/lod-meta.json is required');
 const budget = args.budget === undefined ? Infinity : wholeNumber('budget', args.budget, 1);

@@ -13,6 +13,16 @@ import { createServer } from 'vite';
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const outPath = join(root, 'data', 'default-scene.ply');
 
+// It takes no options: any argument is a question (--help) or a mistake, answered before anything is written.
+const asked = process.argv.slice(2);
+if (asked.length > 0) {
+  const help = asked.every((a) => a === '--help' || a === '-h');
+  (help ? console.log : console.error)(
+    `${help ? '' : `scene:default takes no options (given: ${asked.join(' ')}).\n`}npm run scene:default writes data/default-scene.ply anew from tests/support/default-scene.ts (the same splats every run).`,
+  );
+  process.exit(help ? 0 : 2);
+}
+
 const server = await createServer({
   root,
   configFile: false,

@@ -3,7 +3,10 @@
  * and the benchmark. Never imported by the browser build.
  */
 import { create, globals } from 'webgpu';
+import { existsSync } from 'node:fs';
 import { requestGpuContext, type GpuContext } from './device';
+import { noAdapterAdvice } from './node-gpu-advice';
+import { WebGpuUnavailableError } from './webgpu-unavailable';
 
 let installed = false;
 /**
@@ -27,7 +30,13 @@ export async function createNodeGpuContext(label?: string, options: { withoutFea
   const extra = process.env.DAWN_ENABLE_FEATURES;
   const gpu = create(['disable-dawn-features=timestamp_quantization', ...(extra ? [`enable-dawn-features=${extra}`] : [])]);
   liveInstances.push(gpu);
-  const context = await requestGpuContext(gpu, { ...(label ? { label } : {}), ...options });
+  let context: GpuContext;
+  try {
+    context = await requestGpuContext(gpu, { ...(label ? { label } : {}), ...options });
+  } catch (error) {
+    if (!(error instanceof WebGpuUnavailableError)) throw error;
+    throw new WebGpuUnavailableError(noAdapterAdvice({ icdFilenames: process.env.VK_ICD_FILENAMES, exists: existsSync }));
+  }
   context.device.addEventListener('uncapturederror', (event) => {
     console.error(`${label ?? 'device'}: uncaptured WebGPU error: ${(event as GPUUncapturedErrorEvent).error.message}`);
   });
