@@ -73,6 +73,16 @@ export async function readDroppedFolder(roots: readonly DroppedEntry[]): Promise
 }
 
 /**
+ * What a drop of folders is called in messages and the panel: the folder's
+ * own name when one was dropped (a SOG scene's folder, a world's), not the
+ * name of the file inside it that is read first.
+ */
+export function droppedName(roots: readonly DroppedEntry[]): string {
+  const folders = roots.filter((entry) => entry.isDirectory);
+  return folders.length === 1 ? folders[0]!.name : `${roots.length} dropped items`;
+}
+
+/**
  * The entries of a drop, taken while its event is being handled (the
  * browser empties the items after it): null when no folder was dropped,
  * so the plain file list serves.

@@ -22,7 +22,7 @@ import { encodePng } from './capture';
 import { watchDeviceErrors } from './device-errors';
 import { readDroppedFolder } from './dropped-files';
 import { FrameLoop } from './frame-loop';
-import { openedInput, sceneName } from './scene-input';
+import { openedInput } from './scene-input';
 import { changedSettings } from './settings-input';
 import type { CameraPose, FrameRenderer, FrameReport, GpuFacts, LoadOutcome, SaveSelection, SavedScene, ScreenFilterInUse, ViewerSettings, ViewerState } from './public-types';
 import type { DrawnCamera, LoadLimits, LoadOptions, SceneInput, SplatViewer, SplatViewerEvents, ViewerSettingsInput } from './viewer-api';
@@ -186,8 +186,9 @@ export class EmbeddedViewer implements SplatViewer {
     if (input.kind === 'scene') return this.viewer.open(input.opened, { name, view: options.camera, up: options.up, keepError: options.keepError });
     try {
       const dropped = await readDroppedFolder(input.entries);
-      if ('files' in dropped) return await this.load(dropped.files, { ...options, name: options.name ?? sceneName(dropped.files) });
-      return await this.viewer.openWorld(worldOfFolderInWorkers(dropped.entries), { name: options.name ?? dropped.world.name, view: options.camera, keepError: options.keepError });
+      // Named after the folder dropped, not the file in it read first (a SOG's meta.json, a world's lod-meta.json).
+      if ('files' in dropped) return await this.load(dropped.files, { ...options, name });
+      return await this.viewer.openWorld(worldOfFolderInWorkers(dropped.entries), { name, view: options.camera, keepError: options.keepError });
     } catch (error) {
       this.viewer.fail(name, error);
       return 'failed';

@@ -9,7 +9,7 @@
 import { mainFileOf } from '../io/formats/file-names';
 import { lastPathSegment } from '../io/path-name';
 import { resolveSceneUrl } from '../io/scene-url';
-import { droppedFolderEntries, type DroppedEntry } from './dropped-files';
+import { droppedFolderEntries, droppedName, type DroppedEntry } from './dropped-files';
 import type { SceneInput } from './viewer-api';
 
 export type OpenedInput =
@@ -41,7 +41,7 @@ export function openedInput(source: SceneInput, base: string): OpenedInput {
   if (source instanceof ArrayBuffer) return { kind: 'scene', opened: [new File([source], 'scene')], name: 'scene' };
   if (typeof DataTransfer !== 'undefined' && source instanceof DataTransfer) {
     const entries = droppedFolderEntries(source);
-    if (entries) return { kind: 'folder', entries, name: 'the folder' };
+    if (entries) return { kind: 'folder', entries, name: droppedName(entries) };
     const files = [...source.files];
     if (files.length === 0) return { kind: 'refused', error: new Error('the drop held no files'), name: 'the drop' };
     return { kind: 'scene', opened: files, name: sceneName(files) };

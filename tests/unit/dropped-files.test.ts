@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { SplatLimitError } from '../../src/io/load-limits';
 import { folderSource } from '../../src/io/web-scene-sources';
-import { droppedFiles, readDroppedFolder, type DroppedEntry } from '../../src/lib/dropped-files';
+import { droppedFiles, droppedName, readDroppedFolder, type DroppedEntry } from '../../src/lib/dropped-files';
 
 /** A tree of entries: a string is a file's text, an object a folder. Folders hand out their entries two at a time. */
 type Tree = { [name: string]: string | Tree };
@@ -48,6 +48,12 @@ describe('a dropped folder', () => {
     expect('world' in world && world.world.name).toBe('w/lod-meta.json');
     const scene = await readDroppedFolder([entryOf('garden', { 'meta.json': '{}', 'means_l.webp': 'x' }, '')]);
     expect('files' in scene && scene.files.map((f) => f.name).sort()).toEqual(['means_l.webp', 'meta.json']);
+  });
+
+  it("is named after the folder dropped, not the file in it read first", () => {
+    expect(droppedName([entryOf('garden', { 'meta.json': '{}', 'means_l.webp': 'x' }, '')])).toBe('garden');
+    expect(droppedName([entryOf('w', { 'lod-meta.json': '{}' }, ''), entryOf('notes.txt', 'x', '')])).toBe('w');
+    expect(droppedName([entryOf('a', {}, ''), entryOf('b', {}, '')])).toBe('2 dropped items');
   });
 
   it('stops at the bound, counting folders too, before reading any file', async () => {
