@@ -14,6 +14,7 @@ import { CHUNK_BIN, CHUNK_HEADER_BYTES, CHUNK_JSON, GLB_HEADER_BYTES, GLB_MAGIC,
 import { ELLIPSE, EXTENSION, OPACITY, POINTS, POSITION, ROTATION, SCALE, shAttribute, SRGB_DISPLAY } from '../gltf/attributes';
 import { srgbToLinear } from '../gltf/colour-space';
 import { RUB_RDF_AXIS_SIGNS, RUB_RDF_SH_SIGNS } from '../spz/axes';
+import { checkWritable } from './writable';
 
 const FLOAT = 5126;
 const UNSIGNED_BYTE = 5121;
@@ -30,6 +31,7 @@ interface Column {
 export function writeGlb(cloud: SplatCloud): Uint8Array {
   const n = cloud.count;
   if (n === 0) throw new RangeError('A glTF accessor holds at least one element: a scene with no splats cannot be saved as .glb');
+  checkWritable(cloud, 'GLB');
   const [ax, ay, az] = RUB_RDF_AXIS_SIGNS;
 
   const positions = new Float32Array(3 * n);
