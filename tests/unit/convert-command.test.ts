@@ -4,7 +4,7 @@
  * same scene; --box and --in-view keep what the selection keeps in process;
  * the input's warnings go to standard error; what the output's format
  * cannot hold is named before writing and refused without --allow-loss
- * (an antialiased SPZ into .ply keeps its flag; into .glb it is refused);
+ * (an antialiased SPZ into .ply keeps its flag; into .splat it is refused);
  * a world is refused; a wrong extension, an empty selection, a path that
  * cannot be written and a missing input each fail with a message that says
  * so, writing nothing; on a full disk (a 3 MiB tmpfs) the old output is
@@ -130,7 +130,7 @@ test('fails on a missing input or a missing output, saying so', () => {
   expect(usage.stderr).toMatch(/^convert: usage: npm run convert --/);
 });
 
-test('an antialiased SPZ converted to .ply keeps its flag; into .glb, which cannot record it, it is refused by name unless --allow-loss', async () => {
+test('an antialiased SPZ converted to .ply keeps its flag; into .splat, which cannot record it, it is refused by name unless --allow-loss', async () => {
   const cloud = await loadSplatFile(inriaPly({ count: 200, shDegree: 1, seed: 5 }), 'aa.ply');
   const input = join(WORK, 'aa.spz');
   writeFileSync(input, writeSpz({ ...cloud, antiAliasing: { filter: { ...ANTIALIASED_FILTER }, source: 'test' } }));
@@ -139,18 +139,18 @@ test('an antialiased SPZ converted to .ply keeps its flag; into .glb, which cann
   expect(ply.status).toBe(0);
   expect((await loadSplatFile(readFileSync(join(WORK, 'aa.ply')), 'aa.ply')).antiAliasing?.filter).toEqual(ANTIALIASED_FILTER);
 
-  const glb = join(WORK, 'aa.glb');
-  writeFileSync(glb, 'the old file');
-  const refused = convert(input, glb);
+  const splat = join(WORK, 'aa.splat');
+  writeFileSync(splat, 'the old file');
+  const refused = convert(input, splat);
   expect(refused.status).toBe(1);
   expect(refused.stdout).toBe('');
-  expect(refused.stderr).toMatch(/^convert: Saved as GLB, the scene would lose its anti-aliasing \(0\.3 px² \+ opacity compensation, from SPZ flag "antialiased"\)/);
-  expect(refused.stderr).toMatch(/\nconvert: nothing written to '.*aa\.glb': add --allow-loss/);
-  expect(readFileSync(glb, 'utf8')).toBe('the old file');
-  const allowed = convert(input, glb, '--allow-loss');
+  expect(refused.stderr).toMatch(/^convert: Saved as \.splat, the scene would lose its view-dependent colour, SH band 1: \.splat keeps SH up to degree 0; and its anti-aliasing \(0\.3 px² \+ opacity compensation, from SPZ flag "antialiased"\)/);
+  expect(refused.stderr).toMatch(/\nconvert: nothing written to '.*aa\.splat': add --allow-loss/);
+  expect(readFileSync(splat, 'utf8')).toBe('the old file');
+  const allowed = convert(input, splat, '--allow-loss');
   expect(allowed.status).toBe(0);
-  expect(allowed.stderr).toMatch(/^convert: Saved as GLB, the scene would lose its anti-aliasing/);
-  expect((await loadSplatFile(readFileSync(glb), 'aa.glb')).count).toBe(200);
+  expect(allowed.stderr).toMatch(/^convert: Saved as \.splat, the scene would lose its view-dependent colour/);
+  expect((await loadSplatFile(readFileSync(splat), 'aa.splat')).count).toBe(200);
 });
 
 test("a world's index is refused, saying why", () => {

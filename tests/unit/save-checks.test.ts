@@ -4,7 +4,8 @@
  * the value and the splat, as is a position past SPZ's 24 bits; a negative
  * scale (a .splat may hold one) is written as the magnitude it is drawn
  * at, a zero one as one that reads back 0 (PLY) or SPZ's smallest; an
- * antialiased scene's PLY carries the flag as a header comment. And what
+ * antialiased scene's PLY carries the flag as a header comment, its GLB in
+ * the extension's extras. And what
  * saveLosses names, and does not, for each writer.
  */
 import { describe, expect, test } from 'vitest';
@@ -14,6 +15,7 @@ import { writableFormat, WRITABLE_FORMATS } from '../../src/io/formats/save-form
 import { saveLosses, SPZ_LARGEST_SCALE } from '../../src/io/formats/save-losses';
 import { writeInriaPly } from '../../src/io/writers/inria-ply';
 import { writeSpz } from '../../src/io/writers/spz';
+import { writeGlb } from '../../src/io/writers/glb';
 import { ANTIALIASED_FILTER, MIP_FILTER } from '../../src/scene/anti-aliasing';
 import { computeBounds, type ShDegree, type SplatCloud } from '../../src/scene/splat-cloud';
 import { inriaPly } from '../support/splat-files';
@@ -51,6 +53,15 @@ describe('values written as they are drawn', () => {
     expect(spz.scales[1]).toBeCloseTo(Math.exp(-10), 9);
   });
 
+  test("an antialiased scene's GLB says so in the extension's extras, which the reader reads as the flag", async () => {
+    const cloud = { ...(await scene()), antiAliasing: { filter: { ...ANTIALIASED_FILTER }, source: 'SPZ flag "antialiased"' } };
+    const bytes = writeGlb(cloud);
+    const json = JSON.parse(new TextDecoder().decode(bytes.subarray(20, 20 + new DataView(bytes.buffer).getUint32(12, true))));
+    expect(json.meshes[0].primitives[0].extensions.KHR_gaussian_splatting.extras).toEqual({ antialiased: true });
+    expect((await loadSplatFile(bytes, 'x.glb')).antiAliasing).toEqual({ filter: ANTIALIASED_FILTER, source: 'glTF extras "antialiased"' });
+    expect((await loadSplatFile(writeGlb(await scene()), 'x.glb')).antiAliasing).toBeUndefined();
+  });
+
   test("an antialiased scene's PLY says so in a header comment, which the reader reads as the flag", async () => {
     const cloud = { ...(await scene()), antiAliasing: { filter: { ...ANTIALIASED_FILTER }, source: 'SPZ flag "antialiased"' } };
     const bytes = writeInriaPly(cloud);
@@ -72,10 +83,10 @@ describe('saveLosses', () => {
     const aa = { ...(await scene()), antiAliasing: { filter: { ...ANTIALIASED_FILTER }, source: 'SPZ flag "antialiased"' } };
     const mip = { ...(await scene()), antiAliasing: { filter: { ...MIP_FILTER }, source: 'PLY property "filter_3D" (Mip-Splatting)' } };
     const named = (cloud: SplatCloud) => WRITABLE_FORMATS.filter((f) => saveLosses(cloud, f).some((l) => l.startsWith('its anti-aliasing'))).map((f) => f.id);
-    expect(named(aa)).toEqual(['splat', 'glb']);
+    expect(named(aa)).toEqual(['splat']);
     expect(named(mip)).toEqual(['splat', 'spz', 'glb']);
-    expect(saveLosses(aa, writableFormat('glb'))[0]).toBe(
-      'its anti-aliasing (0.3 px² + opacity compensation, from SPZ flag "antialiased"): GLB cannot record it, so the file is drawn with the classic filter (0.3 px²)',
+    expect(saveLosses(mip, writableFormat('glb'))[0]).toBe(
+      'its anti-aliasing (0.1 px² + opacity compensation, from PLY property "filter_3D" (Mip-Splatting)): GLB cannot record it, so the file is drawn with the classic filter (0.3 px²)',
     );
   });
 

@@ -29,8 +29,8 @@ const HOLDS: Readonly<Record<string, Holds>> = {
   splat: { shDegree: 0, filters: [] },
   // Its flag "antialiased" is gsplat's mode; nothing records Mip-Splatting's filter.
   spz: { shDegree: 3, filters: [ANTIALIASED_FILTER] },
-  // KHR_gaussian_splatting has no word for a screen filter.
-  glb: { shDegree: 3, filters: [] },
+  // KHR_gaussian_splatting has no word for a screen filter: gsplat's flag goes in its extras (gltf/attributes.ts).
+  glb: { shDegree: 3, filters: [ANTIALIASED_FILTER] },
 };
 
 /** The largest scale SPZ stores: its 8-bit log-scale's top step, (255 / 16) − 10. */
