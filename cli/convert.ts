@@ -1,22 +1,28 @@
 /**
  * Convert command: reads a scene (any format the viewer opens, through the
  * same loader as the viewer and the render command) and writes it as an
- * INRIA .ply, a .splat or an .spz, all of it or only the splats in a
- * camera's view or in a box. No GPU needed. `npm run convert -- --help`
- * prints the options (HELP below).
+ * INRIA .ply, a .splat, an .spz or a .glb, all of it or only the splats in
+ * a camera's view or in a box. What the output's format cannot hold of the
+ * scene is said before anything is written, and refused unless
+ * --allow-loss; the output is written beside itself and takes the old
+ * file's place only when whole (replace-file.ts). No GPU needed.
+ * `npm run convert -- --help` prints the options (HELP below).
  */
 import { parseArgs } from 'node:util';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { totalmem } from 'node:os';
 import { loadSceneFile } from '../src/io/node-scene-source';
 import { PLY_ROW_BYTES, type LoadLimits } from '../src/io/load-limits';
 import { formatForOutput, WRITABLE_EXTENSIONS_TEXT, WRITABLE_FORMATS } from '../src/io/formats/save-formats';
 import { SCENE_FILES_TEXT } from '../src/io/formats/scene-files';
 import { parseCameraFile } from '../src/app/camera/camera-file';
-import { cameraFrame, parseBox, saveSplats, type SplatSelection } from '../src/app/session/splat-selection';
+import { cameraFrame, parseBox, saveSplats, selectSplats, type SplatSelection } from '../src/app/session/splat-selection';
 import { screenFilterFor } from '../src/scene/anti-aliasing';
+import { lossesText, saveLosses, WORLD_NOT_SAVED } from '../src/io/formats/save-losses';
+import { isWorldIndexName } from '../src/io/lod/world-name';
+import { replaceFile } from './replace-file';
 
-const USAGE = `usage: npm run convert -- INPUT OUTPUT(${WRITABLE_EXTENSIONS_TEXT.split(' ').join('|')}) [--in-view CAMERA.json | --box minx,miny,minz,maxx,maxy,maxz]`;
+const USAGE = `usage: npm run convert -- INPUT OUTPUT(${WRITABLE_EXTENSIONS_TEXT.split(' ').join('|')}) [--in-view CAMERA.json | --box minx,miny,minz,maxx,maxy,maxz] [--allow-loss]`;
 
 const HELP = `Writes a scene as another splat file, and prints one JSON line: the output, its format,
 the splats written and of how many, and its size in bytes.
@@ -29,8 +35,12 @@ ${WRITABLE_FORMATS.map((f) => `                          ${f.extensions[0]!.padE
                         picture, as the viewer draws it
   --box X,Y,Z,X,Y,Z     only the splats whose centre lies in the box from (minx, miny, minz) to
                         (maxx, maxy, maxz), in scene coordinates
-Warnings about the input (bytes after its splats, splats far larger than the scene) go to standard
-error.`;
+  --allow-loss          write the output even where its format cannot hold something of the scene
+                        (SH bands, an anti-aliasing filter, sizes past its range); without it such a
+                        conversion is refused, writing nothing
+What the output would lose is said on standard error before anything is written, as are warnings
+about the input (bytes after its splats, splats far larger than the scene). The output is written
+beside itself and replaces an old file only once whole: a failed write leaves the old file as it was.`;
 
 /**
  * What a conversion may load. No GPU bounds it, the machine's memory does:
@@ -60,6 +70,7 @@ async function main(): Promise<void> {
     options: {
       'in-view': { type: 'string' },
       box: { type: 'string' },
+      'allow-loss': { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -70,6 +81,7 @@ async function main(): Promise<void> {
   const [input, output, ...extra] = positionals;
   if (!input || !output || extra.length > 0) throw new Error(USAGE);
   if (args['in-view'] !== undefined && args.box !== undefined) throw new Error('--in-view and --box each choose the splats: give one of them');
+  if (isWorldIndexName(input)) throw new Error(WORLD_NOT_SAVED);
   // Checked before the scene is read: a wrong extension or camera costs no load.
   const format = formatForOutput(output);
   const camera = args['in-view'] === undefined ? null : parseCameraFile(readFileSync(args['in-view'], 'utf8'));
@@ -80,12 +92,14 @@ async function main(): Promise<void> {
   for (const warning of warnings) console.error(`convert: warning: ${warning}`);
   const selection: SplatSelection = camera ? { keep: 'in-view', frame: cameraFrame(camera, screenFilterFor('auto', cloud.antiAliasing)) }
     : box ? { keep: 'box', box } : { keep: 'all' };
-  const saved = await saveSplats(cloud, format, selection);
-  try {
-    writeFileSync(output, saved.bytes);
-  } catch (error) {
-    throw new Error(`could not write '${output}': ${(error as Error).message}`);
+  const kept = selectSplats(cloud, selection);
+  const losses = kept.count > 0 ? saveLosses(kept, format) : [];
+  if (losses.length > 0) {
+    console.error(`convert: ${lossesText(format.label, losses)}`);
+    if (!args['allow-loss']) throw new Error(`nothing written to '${output}': add --allow-loss to write it all the same, or convert to a format that keeps it`);
   }
+  const saved = await saveSplats(cloud, format, selection);
+  await replaceFile(output, saved.bytes);
   console.log(JSON.stringify({ out: output, format: format.label, splats: saved.splats, of: saved.of, bytes: saved.bytes.length }));
 }
 

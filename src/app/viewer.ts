@@ -35,6 +35,8 @@ import { deviceLoadLimits } from '../render/renderer-limits';
 import { SyncCpuOrder, type CpuOrderSource } from '../sort/cpu-order-source';
 import { saveSplats, type SavedSplats, type ViewSelection } from './session/splat-selection';
 import { savedSceneName, writableFormat } from '../io/formats/save-formats';
+import { saveLosses, WORLD_NOT_SAVED } from '../io/formats/save-losses';
+import type { SplatCloud } from '../scene/splat-cloud';
 import type { FrameCamera } from '../render/frame-uniforms';
 import { worldOptionsFor, type WorldSession } from './world/world-session';
 import type { WorldOpening } from './world/world-opening';
@@ -301,17 +303,29 @@ export class Viewer<S> {
    * The scene on screen as a file of the format `formatId` (a writable
    * one: save-formats.ts), named after the scene, holding the splats
    * `selection` keeps: all, those in the view last drawn, or those in a box.
-   * Throws, saying why, while a scene loads, without one, or when the
-   * selection keeps none.
+   * Throws, saying why, while a scene loads, without one (a world
+   * included), or when the selection keeps none.
    */
   async saveScene(formatId: string, selection: ViewSelection): Promise<SavedSplats & { name: string }> {
     const format = writableFormat(formatId);
-    const cloud = this.openings.openedCloud;
-    if (this.state.loading) throw new Error('A scene is loading: save once it has opened');
-    if (!cloud) throw new Error('There is no scene to save');
+    const cloud = this.savedCloud();
     if (selection.keep === 'in-view' && this.state.frames === 0) throw new Error('No view has been drawn yet');
     const saved = await saveSplats(cloud, format, selection.keep === 'in-view' ? { keep: 'in-view', frame: this.frames.last } : selection);
     return { ...saved, name: savedSceneName(this.state.sceneName, format) };
+  }
+
+  /** What saving the scene on screen as `formatId` would lose (save-losses.ts); throws as saveScene does when there is nothing to save. */
+  saveLosses(formatId: string): string[] {
+    return saveLosses(this.savedCloud(), writableFormat(formatId));
+  }
+
+  /** The scene a save writes; throws, saying why, when there is none. */
+  private savedCloud(): SplatCloud {
+    if (this.state.loading) throw new Error('A scene is loading: save once it has opened');
+    if (this.session.shownWorld) throw new Error(WORLD_NOT_SAVED);
+    const cloud = this.openings.openedCloud;
+    if (!cloud) throw new Error('There is no scene to save');
+    return cloud;
   }
 
   destroy(): void {

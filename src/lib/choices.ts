@@ -9,6 +9,7 @@ import { SORT_LABELS } from '../app/frame/order/order-policy';
 import { parseBox as parseBoxText } from '../app/session/splat-selection';
 import { SCENE_FILE_ACCEPT as ACCEPT, SCENE_FILES_TEXT as FILES_TEXT } from '../io/formats/scene-files';
 import { WRITABLE_FORMATS } from '../io/formats/save-formats';
+import { lossesText } from '../io/formats/save-losses';
 import { RENDERER_SETTINGS as RENDERERS } from '../render/frame-renderer';
 import type { Bounds, FrameView, RendererSetting, SaveFormat, SortMode } from './public-types';
 
@@ -28,6 +29,11 @@ export const SAVE_FORMATS: readonly SaveFormat[] = WRITABLE_FORMATS.map((format)
   extension: format.extensions[0]!,
   keeps: format.writer.keeps,
 }));
+
+/** What SplatViewer.saveLosses names, as one sentence for a message: "Saved as .splat, the scene would lose …". */
+export function saveLossesText(formatLabel: string, losses: readonly string[]): string {
+  return lossesText(formatLabel, losses);
+}
 
 /** A file input's accept list for the scene files a viewer opens. */
 export const SCENE_FILE_ACCEPT: string = ACCEPT;

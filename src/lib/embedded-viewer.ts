@@ -243,6 +243,10 @@ export class EmbeddedViewer implements SplatViewer {
     return { name: saved.name, blob: new Blob([saved.bytes as Uint8Array<ArrayBuffer>], { type: 'application/octet-stream' }), splats: saved.splats, of: saved.of };
   }
 
+  saveLosses(format: string): string[] {
+    return this.viewer.saveLosses(format);
+  }
+
   async capture(size?: { width: number; height: number }): Promise<Blob> {
     const { width, height, rgba } = await this.capturePixels(size);
     return encodePng(rgba, width, height);

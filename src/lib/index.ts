@@ -10,7 +10,7 @@ export type { CreateViewerOptions, DrawnCamera, LoadLimits, LoadOptions, SceneIn
 export type * from './public-types';
 export { readViewLink } from './view-link';
 export { CAMERA_HELP, FLIP_UP_KEY, TOUCH_HELP } from './controls-help';
-export { FRAME_VIEWS, parseBox, RENDERER_SETTINGS, SAVE_FORMATS, SCENE_FILE_ACCEPT, SCENE_FILES_TEXT, SORT_MODE_LABELS, UP_BY_CONVENTION } from './choices';
+export { FRAME_VIEWS, parseBox, RENDERER_SETTINGS, SAVE_FORMATS, saveLossesText, SCENE_FILE_ACCEPT, SCENE_FILES_TEXT, SORT_MODE_LABELS, UP_BY_CONVENTION } from './choices';
 export { isTypingKey, PAGE_KEY_LISTENER } from './keys';
 export { WebGpuUnavailableError } from '../gpu/webgpu-unavailable';
 export type { FirstScene, PagePanel, PanelMount } from './page-panel';

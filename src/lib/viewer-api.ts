@@ -185,6 +185,14 @@ export interface SplatViewer {
    * the selection keeps none.
    */
   save(format: string, selection?: SaveSelection): Promise<SavedScene>;
+  /**
+   * What saving the scene on screen as `format` would lose beyond the
+   * format's precision (SaveFormat.keeps), one sentence each, to say before
+   * saving: SH bands the format does not store, an anti-aliasing filter it
+   * cannot record, sizes past its range. Empty when nothing. Throws as
+   * `save` does when there is nothing to save (a world among them).
+   */
+  saveLosses(format: string): string[];
   /** The view drawn again at width × height (default: the canvas's), as a PNG. */
   capture(size?: { width: number; height: number }): Promise<Blob>;
   /** The view drawn again at width × height (default: the canvas's), as RGBA rows, top row first. */

@@ -234,9 +234,11 @@ test('two viewers on one page open their scenes and draw; each has its own camer
   const saved = await page.evaluate(async () => {
     const viewer = window.splatsortExample!.viewers[0]!;
     const file = await viewer.save('ply');
-    return { name: file.name, bytes: file.blob.size, splats: file.splats, shown: viewer.state.splats };
+    return { name: file.name, bytes: file.blob.size, splats: file.splats, shown: viewer.state.splats, losses: [viewer.saveLosses('ply'), viewer.saveLosses('splat')] };
   });
   expect(saved.name).toBe('default-scene.ply');
+  // What a format cannot hold is named before saving: .splat has no SH bands.
+  expect(saved.losses).toEqual([[], ['its view-dependent colour, SH bands 1 to 3: .splat keeps SH up to degree 0']]);
   expect(saved.splats).toBe(saved.shown);
   expect(saved.bytes).toBeGreaterThan(saved.splats * 62 * 4);
 

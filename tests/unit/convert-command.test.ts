@@ -2,13 +2,17 @@
  * The convert command, run as a user runs it (built with vite, then
  * `node bench-dist/convert.mjs ...`, no GPU): a PLY converted to PLY is the
  * same scene; --box and --in-view keep what the selection keeps in process;
- * the input's warnings go to standard error; a wrong extension, an empty
- * selection, a path that cannot be written and a missing input each fail
- * with a message that says so, writing nothing.
+ * the input's warnings go to standard error; what the output's format
+ * cannot hold is named before writing and refused without --allow-loss
+ * (an antialiased SPZ into .ply keeps its flag; into .splat it is refused);
+ * a world is refused; a wrong extension, an empty selection, a path that
+ * cannot be written and a missing input each fail with a message that says
+ * so, writing nothing; on a full disk (a 3 MiB tmpfs) the old output is
+ * left as it was.
  */
-import { beforeAll, expect, test } from 'vitest';
+import { afterAll, beforeAll, expect, test } from 'vitest';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,7 +24,10 @@ import { robustBounds } from '../../src/scene/splat-cloud';
 import { scenePath } from '../shared-scenes';
 import { expectSameCloud } from '../support/clouds';
 import { realScene } from '../support/real-scenes';
-import { concat } from '../support/splat-files';
+import { concat, inriaPly } from '../support/splat-files';
+import { writeSpz } from '../../src/io/writers/spz';
+import { ANTIALIASED_FILTER } from '../../src/scene/anti-aliasing';
+import { WORLD_NOT_SAVED } from '../../src/io/formats/save-losses';
 
 const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
 const WORK = mkdtempSync(join(tmpdir(), 'splatsort-convert-'));
@@ -83,8 +90,9 @@ test('--in-view keeps the splats that camera keeps in view, here into a .splat',
   expect(expected.count).toBeGreaterThan(100);
   expect(expected.count).toBeLessThan(cloud.count);
   const out = join(WORK, 'view.splat');
-  const run = convert(scenePath(SMALL), out, '--in-view', cameraFile);
+  const run = convert(scenePath(SMALL), out, '--in-view', cameraFile, '--allow-loss');
   expect(run.status).toBe(0);
+  expect(run.stderr).toBe('convert: Saved as .splat, the scene would lose its view-dependent colour, SH bands 1 to 3: .splat keeps SH up to degree 0.\n');
   expect(run.line).toMatchObject({ format: '.splat', splats: expected.count, of: cloud.count, bytes: 32 * expected.count });
   const again = await loadSplatFile(readFileSync(out), 'view.splat');
   expect(Buffer.from(again.positions.buffer).equals(Buffer.from(expected.positions.buffer))).toBe(true);
@@ -120,4 +128,54 @@ test('fails on a missing input or a missing output, saying so', () => {
   const usage = convert(scenePath(SMALL));
   expect(usage.status).toBe(1);
   expect(usage.stderr).toMatch(/^convert: usage: npm run convert --/);
+});
+
+test('an antialiased SPZ converted to .ply keeps its flag; into .splat, which cannot record it, it is refused by name unless --allow-loss', async () => {
+  const cloud = await loadSplatFile(inriaPly({ count: 200, shDegree: 1, seed: 5 }), 'aa.ply');
+  const input = join(WORK, 'aa.spz');
+  writeFileSync(input, writeSpz({ ...cloud, antiAliasing: { filter: { ...ANTIALIASED_FILTER }, source: 'test' } }));
+  const ply = convert(input, join(WORK, 'aa.ply'));
+  expect(ply.stderr).toBe('');
+  expect(ply.status).toBe(0);
+  expect((await loadSplatFile(readFileSync(join(WORK, 'aa.ply')), 'aa.ply')).antiAliasing?.filter).toEqual(ANTIALIASED_FILTER);
+
+  const splat = join(WORK, 'aa.splat');
+  writeFileSync(splat, 'the old file');
+  const refused = convert(input, splat);
+  expect(refused.status).toBe(1);
+  expect(refused.stdout).toBe('');
+  expect(refused.stderr).toMatch(/^convert: Saved as \.splat, the scene would lose its view-dependent colour, SH band 1: \.splat keeps SH up to degree 0; and its anti-aliasing \(0\.3 px² \+ opacity compensation, from SPZ flag "antialiased"\)/);
+  expect(refused.stderr).toMatch(/\nconvert: nothing written to '.*aa\.splat': add --allow-loss/);
+  expect(readFileSync(splat, 'utf8')).toBe('the old file');
+  const allowed = convert(input, splat, '--allow-loss');
+  expect(allowed.status).toBe(0);
+  expect(allowed.stderr).toMatch(/^convert: Saved as \.splat, the scene would lose its view-dependent colour/);
+  expect((await loadSplatFile(readFileSync(splat), 'aa.splat')).count).toBe(200);
+});
+
+test("a world's index is refused, saying why", () => {
+  const run = convert(join(WORK, 'world', 'lod-meta.json'), join(WORK, 'world.ply'));
+  expect(run.status).toBe(1);
+  expect(run.stderr).toBe(`convert: ${WORLD_NOT_SAVED}\n`);
+});
+
+/** A 3 MiB tmpfs, where mounting one is allowed (root on Linux); null elsewhere. */
+const SMALL_DISK = join(WORK, 'small-disk');
+const mounted = (() => {
+  mkdirSync(SMALL_DISK);
+  return spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=3m', 'tmpfs', SMALL_DISK]).status === 0;
+})();
+afterAll(() => {
+  if (mounted) spawnSync('umount', [SMALL_DISK]);
+});
+
+test.runIf(mounted)('on a full disk (a 3 MiB tmpfs) the old output is left whole and no partial file stays', () => {
+  const out = join(SMALL_DISK, 'scene.ply');
+  const old = readFileSync(scenePath(SMALL));
+  writeFileSync(out, old); // 2.25 MB of the 3 MiB: no room for a second copy
+  const run = convert(scenePath(SMALL), out);
+  expect(run.status).toBe(1);
+  expect(run.stderr).toMatch(/^convert: could not write '.*scene\.ply': ENOSPC.*; '.*scene\.ply' is as it was\n$/);
+  expect(readFileSync(out).equals(old)).toBe(true);
+  expect(readdirSync(SMALL_DISK)).toEqual(['scene.ply']);
 });

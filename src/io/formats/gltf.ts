@@ -15,7 +15,7 @@ export const GLB: SplatFormat<'glb'> = {
   extensions: ['.glb'],
   writer: {
     write: async (cloud) => (await import('../writers/glb')).writeGlb(cloud),
-    keeps: 'every value, exactly, SH included, but not an anti-aliasing flag; points in glTF viewers without the extension',
+    keeps: 'every value, exactly, SH included, and gsplat\'s anti-aliasing flag (in the extension\'s extras); points in glTF viewers without the extension',
   },
 };
 

@@ -39,3 +39,13 @@ export const PERSPECTIVE = 'perspective';
 export const CAMERA_DISTANCE = 'cameraDistance';
 /** Primitive mode POINTS: the only mode of a splat primitive. */
 export const POINTS = 0;
+
+/**
+ * The key, in the extension object's `extras` (glTF's place for an
+ * application's own data), that says its splats were trained with gsplat's
+ * antialiased rasterizer, as SPZ's flag "antialiased" says: the extension
+ * has no word for a screen filter. Splatsort's GLB writer writes
+ * `"extras": { "antialiased": true }` for such a scene; other readers
+ * skip extras.
+ */
+export const ANTIALIASED_EXTRA = 'antialiased';

@@ -15,7 +15,8 @@ import { checkSplatCount, DEFAULT_LOAD_LIMITS } from '../load-limits';
 import { rotateSh, shRotation } from '../sh-rotation';
 import { RUB_RDF_AXIS_SIGNS, RUB_RDF_SH_SIGNS } from '../spz/axes';
 import { locateAccessor, readAccessor, type AccessorInfo, type LocatedAccessor } from './accessor';
-import { EXTENSION } from './attributes';
+import { ANTIALIASED_EXTRA, EXTENSION } from './attributes';
+import { ANTIALIASED_FILTER } from '../../scene/anti-aliasing';
 import { encodeLinearSplats } from './colour-space';
 import { GltfBuffers, MESHOPT } from './buffers';
 import { readContainer } from './container';
@@ -75,6 +76,10 @@ export async function parseGltf(bytes: Uint8Array, options: ReadOptions = {}, co
     options.onProgress?.(base / total);
   }
   cloud.bounds = computeBounds(cloud.positions, total);
+  // One filter draws the whole scene: the flag holds only when every primitive has it.
+  const antialiased = splats.filter((s) => s.antialiased).length;
+  if (antialiased === splats.length) cloud.antiAliasing = { filter: { ...ANTIALIASED_FILTER }, source: `glTF extras "${ANTIALIASED_EXTRA}"` };
+  else if (antialiased > 0) options.onWarning?.(`${antialiased} of the ${splats.length} splat primitives say they are antialiased (extras "${ANTIALIASED_EXTRA}"): all are drawn with the classic filter`);
   return cloud;
 }
 

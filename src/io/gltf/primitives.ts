@@ -9,7 +9,7 @@ import type { ShDegree } from '../../scene/splat-cloud';
 import { SplatFormatError } from '../format-error';
 import { accessorInfo, describeAccessor, type AccessorInfo } from './accessor';
 import {
-  CAMERA_DISTANCE, ELLIPSE, EXTENSION, LINEAR_DISPLAY, OPACITY, PERSPECTIVE, POINTS, POSITION, ROTATION, SCALE, shAttribute, SRGB_DISPLAY,
+  ANTIALIASED_EXTRA, CAMERA_DISTANCE, ELLIPSE, EXTENSION, LINEAR_DISPLAY, OPACITY, PERSPECTIVE, POINTS, POSITION, ROTATION, SCALE, shAttribute, SRGB_DISPLAY,
 } from './attributes';
 import { arrayOf, entry, indexAt, integer, isObject, objectAt, optionalString, type JsonObject } from './json';
 import type { MeshInstance } from './nodes';
@@ -22,6 +22,8 @@ export interface SplatPrimitive {
   shDegree: ShDegree;
   /** Its colours are linear (lin_rec709_display): encoded to sRGB when read. */
   linear: boolean;
+  /** Its extension's extras say it was trained antialiased (ANTIALIASED_EXTRA). */
+  antialiased: boolean;
   position: AccessorInfo;
   rotation: AccessorInfo;
   scale: AccessorInfo;
@@ -126,7 +128,8 @@ function splatPrimitive(
   for (const [name, info] of others) {
     if (info.count !== count) throw new SplatFormatError(`glTF ${where}'s ${name} has ${info.count} elements, its POSITION ${count}`);
   }
-  return { where, instance, count, shDegree, linear, position, rotation, scale, opacity, sh };
+  const antialiased = isObject(extension.extras) && extension.extras[ANTIALIASED_EXTRA] === true;
+  return { where, instance, count, shDegree, linear, antialiased, position, rotation, scale, opacity, sh };
 }
 
 /** True when `name` is an SH attribute of a degree above `degree`. */

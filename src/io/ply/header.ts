@@ -36,6 +36,15 @@ function checkLineEnds(bytes: Uint8Array): void {
   }
 }
 
+/**
+ * The header comment that says a scene was trained with gsplat's
+ * antialiased rasterizer, as SPZ's flag "antialiased" and SOG's
+ * `antialias` say: PLY has no property for it, and readers that know
+ * nothing of it skip comments. Splatsort's PLY writer writes it for such a
+ * scene; filter_3D, where a file has both, decides.
+ */
+export const PLY_ANTIALIASED_COMMENT = 'antialiased';
+
 /** A PLY header longer than this is not a splat file's (real ones are under 2 KB). */
 const MAX_PLY_HEADER = 1 << 20;
 
@@ -114,6 +123,8 @@ export interface PlyHeader {
   elements: PlyElement[];
   /** Bytes up to and including the `end_header` line: where the data starts. */
   headerLength: number;
+  /** The text of each `comment` line, after the keyword, trimmed. */
+  comments: string[];
 }
 
 // Both the PLY spec names and the sized aliases that some writers use.
@@ -146,6 +157,7 @@ export function parsePlyHeader(bytes: Uint8Array): PlyHeader {
   let format: PlyFormat | undefined;
   let version = '';
   const elements: PlyElement[] = [];
+  const comments: string[] = [];
   let pos = bytes.indexOf(0x0a) + 1;
   for (;;) {
     const end = bytes.indexOf(0x0a, pos);
@@ -158,6 +170,7 @@ export function parsePlyHeader(bytes: Uint8Array): PlyHeader {
     const words = line.trim().split(/\s+/);
     const keyword = words[0];
     if (keyword === 'end_header') break;
+    if (keyword === 'comment') comments.push(line.trim().slice('comment'.length).trim());
     if (keyword === '' || keyword === 'comment' || keyword === 'obj_info') continue;
     if (keyword === 'format') {
       const name = words[1] ?? '';
@@ -192,7 +205,7 @@ export function parsePlyHeader(bytes: Uint8Array): PlyHeader {
     }
   }
   if (!format) throw new SplatFormatError('PLY header has no "format" line');
-  return { format, version, elements, headerLength: pos };
+  return { format, version, elements, headerLength: pos, comments };
 }
 
 /** One scalar of a binary PLY row, as a number. */

@@ -19,8 +19,8 @@ import { RecordStream } from '../record-stream';
 import { expForFloat32 } from '../fast-exp';
 import { MAX_MAGNITUDE, validateSplatCloud } from '../validate-splats';
 import { checkSplatCount, type LoadLimits } from '../load-limits';
-import { readPlyScalar, type PlyHeader, type PlyScalarProperty } from './header';
-import { foldFilter3D, MIP_FILTER } from '../../scene/anti-aliasing';
+import { PLY_ANTIALIASED_COMMENT, readPlyScalar, type PlyHeader, type PlyScalarProperty } from './header';
+import { ANTIALIASED_FILTER, foldFilter3D, MIP_FILTER, type SceneAntiAliasing } from '../../scene/anti-aliasing';
 
 const REQUIRED = [
   'x', 'y', 'z', 'f_dc_0', 'f_dc_1', 'f_dc_2', 'opacity',
@@ -124,11 +124,16 @@ export function createPlyVertexStream(header: PlyHeader, options: PlyStreamOptio
   const restOrder: string[] = [];
   for (let k = 0; k < K; k++) for (let c = 0; c < 3; c++) restOrder.push(`f_rest_${c * K + k}`);
   const filtered = columns.has(FILTER_3D);
+  const antiAliasing: SceneAntiAliasing | undefined = filtered
+    ? { filter: { ...MIP_FILTER }, source: 'PLY property "filter_3D" (Mip-Splatting)' }
+    : header.comments.includes(PLY_ANTIALIASED_COMMENT)
+      ? { filter: { ...ANTIALIASED_FILTER }, source: `PLY comment "${PLY_ANTIALIASED_COMMENT}"` }
+      : undefined;
   const used = [...REQUIRED, ...restOrder, ...(filtered ? [FILTER_3D] : [])].map((name) => columns.get(name)!);
   const allFloat = header.format === 'binary_little_endian' && rowSize % 4 === 0 &&
     vertex.properties.every((p) => p.kind === 'scalar' && p.type === 'float32');
   return new PlyVertexStream({
-    count, shDegree, rowSize, skip, used, allFloat, filtered,
+    count, shDegree, rowSize, skip, used, allFloat, filtered, antiAliasing,
     littleEndian: header.format === 'binary_little_endian',
     growable: totalBytes === undefined,
     onProgress: options.onProgress,
@@ -150,6 +155,8 @@ interface StreamLayout {
   allFloat: boolean;
   /** The rows carry Mip-Splatting's filter_3D (the last used column). */
   filtered: boolean;
+  /** What the file says of its training's screen filter (filter_3D, or the header's comment). */
+  antiAliasing: SceneAntiAliasing | undefined;
   littleEndian: boolean;
   growable: boolean;
   onProgress: ((fraction: number) => void) | undefined;
@@ -218,7 +225,7 @@ export class PlyVertexStream extends RecordStream {
     // Something is NaN, infinite or too large: the validator names it.
     if (!(worst <= MAX_MAGNITUDE)) validateSplatCloud(cloud);
     cloud.bounds = { min: [minX, minY, minZ], max: [maxX, maxY, maxZ] };
-    if (this.layout.filtered) cloud.antiAliasing = { filter: { ...MIP_FILTER }, source: 'PLY property "filter_3D" (Mip-Splatting)' };
+    if (this.layout.antiAliasing) cloud.antiAliasing = this.layout.antiAliasing;
     this.layout.onProgress?.(1);
     return cloud;
   }

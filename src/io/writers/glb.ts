@@ -7,13 +7,17 @@
  * signs (spz/axes.ts: the turn is its own inverse). A COLOR_0 of
  * normalized bytes (the linear base colour and the opacity, as the
  * extension's fallback asks) lets glTF viewers without the extension
- * show the points. DOM-free.
+ * show the points. An antialiased scene (gsplat's filter: an SPZ's or
+ * SOG's flag) says so in the extension's extras (ANTIALIASED_EXTRA), which
+ * the glTF reader reads back. DOM-free.
  */
 import { shCoefficients, SH_C0, type SplatCloud } from '../../scene/splat-cloud';
 import { CHUNK_BIN, CHUNK_HEADER_BYTES, CHUNK_JSON, GLB_HEADER_BYTES, GLB_MAGIC, GLB_VERSION } from '../gltf/container';
-import { ELLIPSE, EXTENSION, OPACITY, POINTS, POSITION, ROTATION, SCALE, shAttribute, SRGB_DISPLAY } from '../gltf/attributes';
+import { ANTIALIASED_EXTRA, ELLIPSE, EXTENSION, OPACITY, POINTS, POSITION, ROTATION, SCALE, shAttribute, SRGB_DISPLAY } from '../gltf/attributes';
 import { srgbToLinear } from '../gltf/colour-space';
 import { RUB_RDF_AXIS_SIGNS, RUB_RDF_SH_SIGNS } from '../spz/axes';
+import { checkWritable } from './writable';
+import { ANTIALIASED_FILTER } from '../../scene/anti-aliasing';
 
 const FLOAT = 5126;
 const UNSIGNED_BYTE = 5121;
@@ -30,6 +34,7 @@ interface Column {
 export function writeGlb(cloud: SplatCloud): Uint8Array {
   const n = cloud.count;
   if (n === 0) throw new RangeError('A glTF accessor holds at least one element: a scene with no splats cannot be saved as .glb');
+  checkWritable(cloud, 'GLB');
   const [ax, ay, az] = RUB_RDF_AXIS_SIGNS;
 
   const positions = new Float32Array(3 * n);
@@ -72,7 +77,9 @@ export function writeGlb(cloud: SplatCloud): Uint8Array {
     }
     columns.push({ name: shAttribute(degree, coefficient), type: 'VEC3', componentType: FLOAT, data });
   }
-  return glb(cloud.count, columns);
+  const filter = cloud.antiAliasing?.filter;
+  const antialiased = filter?.variance === ANTIALIASED_FILTER.variance && filter.compensate === ANTIALIASED_FILTER.compensate;
+  return glb(cloud.count, columns, antialiased);
 }
 
 function boundsOf(xyz: Float32Array): { min: number[]; max: number[] } {
@@ -86,7 +93,7 @@ function boundsOf(xyz: Float32Array): { min: number[]; max: number[] } {
 }
 
 /** The GLB of one splat primitive of `count` splats whose attributes are `columns`. */
-function glb(count: number, columns: Column[]): Uint8Array {
+function glb(count: number, columns: Column[], antialiased: boolean): Uint8Array {
   const attributes: Record<string, number> = {};
   const bufferViews: object[] = [];
   const accessors: object[] = [];
@@ -108,7 +115,10 @@ function glb(count: number, columns: Column[]): Uint8Array {
     scenes: [{ nodes: [0] }],
     nodes: [{ mesh: 0 }],
     meshes: [{
-      primitives: [{ mode: POINTS, attributes, extensions: { [EXTENSION]: { kernel: ELLIPSE, colorSpace: SRGB_DISPLAY } } }],
+      primitives: [{
+        mode: POINTS, attributes,
+        extensions: { [EXTENSION]: { kernel: ELLIPSE, colorSpace: SRGB_DISPLAY, ...(antialiased ? { extras: { [ANTIALIASED_EXTRA]: true } } : {}) } },
+      }],
     }],
     buffers: [{ byteLength: binLength }],
     bufferViews,

@@ -16,11 +16,19 @@
  * scales and opacities on load) is written with a filter_3D of 0 per
  * splat: folding 0 changes nothing, and the file still says how to draw it.
  * Its folded scales, sqrt(s² + f²), are not all exponentials of a float32:
- * those read back a float32 step off.
+ * those read back a float32 step off. One trained with gsplat's
+ * antialiased rasterizer (an SPZ's or SOG's flag) gets the header comment
+ * the PLY reader reads as that flag (PLY_ANTIALIASED_COMMENT).
+ *
+ * A negative scale (a .splat may hold one) is written as its magnitude, the
+ * size it is drawn at: a log-scale has no sign. A scale of 0 gets a
+ * log-scale that decodes to 0, not log 0 = −Infinity.
  */
 import { shCoefficients, writeUnitQuaternion, type ShDegree, type SplatCloud } from '../../scene/splat-cloud';
-import { MIP_FILTER } from '../../scene/anti-aliasing';
+import { ANTIALIASED_FILTER, MIP_FILTER, type ScreenFilter } from '../../scene/anti-aliasing';
 import { expForFloat32 } from '../fast-exp';
+import { PLY_ANTIALIASED_COMMENT } from '../ply/header';
+import { checkWritable, drawnScale } from './writable';
 
 /** The text of a PLY header from its lines between the magic line and end_header: "ply\n…end_header\n". */
 export function plyHeaderText(lines: readonly string[], endHeader = 'end_header'): string {
@@ -38,10 +46,11 @@ export function inriaPlyProperties(shDegree: ShDegree, filter3D = false): string
   ];
 }
 
-/** The header of an INRIA PLY of `count` splats, every property a float. */
-export function inriaPlyHeader(count: number, shDegree: ShDegree, filter3D = false): string {
+/** The header of an INRIA PLY of `count` splats, every property a float; `comments` go after the format line. */
+export function inriaPlyHeader(count: number, shDegree: ShDegree, filter3D = false, comments: readonly string[] = []): string {
   return plyHeaderText([
     'format binary_little_endian 1.0',
+    ...comments.map((text) => `comment ${text}`),
     `element vertex ${count}`,
     ...inriaPlyProperties(shDegree, filter3D).map((name) => `property float ${name}`),
   ]);
@@ -121,11 +130,16 @@ function writeRawRotation(q: Float32Array, from: number, out: DataView, at: numb
   for (let c = 0; c < 4; c++) out.setFloat32(at + 4 * c, candidate[c]!, true);
 }
 
+const isFilter = (filter: ScreenFilter | undefined, like: ScreenFilter): boolean =>
+  filter?.variance === like.variance && filter.compensate === like.compensate;
+
 /** The file's bytes: header, then one row of float32 properties per splat. */
 export function writeInriaPly(cloud: SplatCloud): Uint8Array {
+  checkWritable(cloud, 'INRIA PLY');
   const { count, shDegree } = cloud;
-  const filtered = cloud.antiAliasing?.filter.variance === MIP_FILTER.variance && cloud.antiAliasing.filter.compensate;
-  const header = new TextEncoder().encode(inriaPlyHeader(count, shDegree, filtered));
+  const filtered = isFilter(cloud.antiAliasing?.filter, MIP_FILTER);
+  const comments = isFilter(cloud.antiAliasing?.filter, ANTIALIASED_FILTER) ? [PLY_ANTIALIASED_COMMENT] : [];
+  const header = new TextEncoder().encode(inriaPlyHeader(count, shDegree, filtered, comments));
   const K = shCoefficients(shDegree);
   const rowBytes = inriaPlyProperties(shDegree, filtered).length * 4;
   const bytes = new Uint8Array(header.length + count * rowBytes);
@@ -148,9 +162,9 @@ export function writeInriaPly(cloud: SplatCloud): Uint8Array {
     put(dc[3 * i + 2]!);
     for (let c = 0; c < 3; c++) for (let k = 0; k < K; k++) put(sh[(i * K + k) * 3 + c]!);
     put(rawOpacity(opacities[i]!));
-    put(rawScale(scales[3 * i]!));
-    put(rawScale(scales[3 * i + 1]!));
-    put(rawScale(scales[3 * i + 2]!));
+    put(rawScale(drawnScale(scales[3 * i]!)));
+    put(rawScale(drawnScale(scales[3 * i + 1]!)));
+    put(rawScale(drawnScale(scales[3 * i + 2]!)));
     writeRawRotation(rotations, 4 * i, view, at);
     at += 16;
     if (filtered) at += 4; // filter_3D: 0

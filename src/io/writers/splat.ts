@@ -7,12 +7,14 @@
  */
 import { SH_C0, type SplatCloud } from '../../scene/splat-cloud';
 import { SPLAT_RECORD_SIZE } from '../splat/parse';
+import { checkWritable } from './writable';
 
 /** A value in 0..1 as the nearest byte. */
 const byte = (unit: number): number => Math.min(255, Math.max(0, Math.round(unit * 255)));
 
 /** The file's bytes: one record per splat, in the cloud's order. */
 export function writeSplat(cloud: SplatCloud): Uint8Array {
+  checkWritable(cloud, '.splat');
   const { count, positions, scales, rotations, opacities, dc } = cloud;
   const bytes = new Uint8Array(count * SPLAT_RECORD_SIZE);
   const floats = new Float32Array(bytes.buffer);

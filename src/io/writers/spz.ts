@@ -7,14 +7,19 @@
  *
  * Fractional bits: 12 (1/4096 of a unit, as Niantic's writer), fewer when
  * a splat lies farther than 2^23 steps from the origin, so nothing is
- * clipped. Values past what 8 bits hold are clamped: dc to ±3.33, log-scales
- * to -10..5.94, SH coefficients to ±127/128.
+ * clipped; a scene farther out than 2^23 units is refused, naming the
+ * splat. Values past what 8 bits hold are clamped: dc to ±3.33, log-scales
+ * to -10..5.94 (a scale of 0 to e^-10; save-losses.ts names the splats
+ * above e^5.94), SH coefficients to ±127/128. A negative scale is written
+ * as its magnitude, the size it is drawn at.
  */
 import { gzipSync } from 'fflate';
 import { ANTIALIASED_FILTER } from '../../scene/anti-aliasing';
 import { shCoefficients, type SplatCloud } from '../../scene/splat-cloud';
 import { RUB_RDF_AXIS_SIGNS, RUB_RDF_SH_SIGNS } from '../spz/axes';
 import { HEADER_BYTES, planeSizes, SPZ_MAGIC, SPZ_MAX_POINTS } from '../spz/layout';
+import { checkWritable, drawnScale, UnwritableSceneError } from './writable';
+import { SPZ_LARGEST_SH } from '../formats/save-losses';
 
 export const SPZ_WRITTEN_VERSION = 3;
 const MOST_FRACTIONAL_BITS = 12;
@@ -24,7 +29,7 @@ const COLOUR_SCALE = 0.15;
  * SH coefficients are clamped to ±127/128, the most 8 bits hold on both
  * sides: the axes' signs then cannot turn a clamp at -1 into one at +1.
  */
-const SH_MOST = 127 / 128;
+const SH_MOST = SPZ_LARGEST_SH;
 
 const clampByte = (v: number): number => Math.min(255, Math.max(0, Math.round(v)));
 
@@ -37,12 +42,27 @@ export function spzFractionalBits(cloud: SplatCloud): number {
   return bits;
 }
 
+/** Throws, naming the first splat, when a position lies beyond the 24 bits' reach at no fractional bits. */
+function checkPositions(cloud: SplatCloud): void {
+  for (let i = 0; i < cloud.count * 3; i++) {
+    const v = cloud.positions[i]!;
+    if (Math.abs(v) > MAX_FIXED) {
+      throw new UnwritableSceneError(
+        `Cannot save as SPZ: the ${'xyz'[i % 3]} of splat ${Math.floor(i / 3).toLocaleString('en-US')} is ${v}, ` +
+        `beyond the ±${MAX_FIXED.toLocaleString('en-US')} units SPZ's positions reach`,
+      );
+    }
+  }
+}
+
 /** The file's bytes: the header and attribute planes, gzipped. */
 export function writeSpz(cloud: SplatCloud): Uint8Array {
+  checkWritable(cloud, 'SPZ');
   const { count: n, shDegree, positions, scales, rotations, opacities, dc, sh } = cloud;
   if (n > SPZ_MAX_POINTS) {
     throw new RangeError(`SPZ files hold at most ${SPZ_MAX_POINTS.toLocaleString('en-US')} splats; this scene has ${n.toLocaleString('en-US')}`);
   }
+  checkPositions(cloud);
   const header = { version: SPZ_WRITTEN_VERSION, count: n, shDegree, fractionalBits: spzFractionalBits(cloud), antialiased: false };
   const sizes = planeSizes(header);
   const data = new Uint8Array(HEADER_BYTES + sizes.reduce((a, b) => a + b, 0));
@@ -65,7 +85,8 @@ export function writeSpz(cloud: SplatCloud): Uint8Array {
     data[pAt + 3 * i + 1] = (fixed >> 8) & 0xff;
     data[pAt + 3 * i + 2] = (fixed >> 16) & 0xff;
     data[cAt + i] = clampByte((dc[i]! * COLOUR_SCALE + 0.5) * 255);
-    data[sAt + i] = clampByte((Math.log(scales[i]!) + 10) * 16);
+    // log 0 = −Infinity clamps to the smallest step: a scale of e^-10.
+    data[sAt + i] = clampByte((Math.log(drawnScale(scales[i]!)) + 10) * 16);
   }
   for (let i = 0; i < n; i++) {
     data[aAt + i] = clampByte(opacities[i]! * 255);
