@@ -15,7 +15,7 @@ export interface ReferenceOptions {
   splatScale?: number;
   /** The screen filter (src/scene/anti-aliasing.ts); the reference's own +0.3 px² by default. */
   screenFilter?: ScreenFilter;
-  /** A lens shift in NDC, as the viewer's projection has beside overlays (projectionMatrix()[8], [9]); none by default. */
+  /** A lens shift in NDC, as the viewer's projection has beside overlays (projectionMatrix()[8], [9]); by default the camera file's. */
   shiftNdc?: readonly [number, number];
   /** The order each pixel blends in: the reference's centre depths by default (bench/reference-pixel-order.ts has the per-pixel one). */
   order?: ReferenceOrder;
@@ -24,7 +24,9 @@ export interface ReferenceOptions {
 /** Renders `cloud` from a camera file as the reference rasterizer does (cameraMatrices gives the view). */
 export function renderReferenceCamera(cloud: SplatCloud, camera: CameraFile, options: ReferenceOptions = {}): ReferencePicture {
   const view = mat4.create();
-  cameraMatrices(camera, view, mat4.create());
+  const projection = mat4.create();
+  cameraMatrices(camera, view, projection);
+  const shift = options.shiftNdc ?? [projection[8]!, projection[9]!];
   return renderReference(cloud, {
     view,
     eye: camera.eye,
@@ -35,7 +37,7 @@ export function renderReferenceCamera(cloud: SplatCloud, camera: CameraFile, opt
     splatScale: options.splatScale ?? 1,
     screenFilter: options.screenFilter,
     background: camera.background,
-    shiftNdc: options.shiftNdc?.[0],
-    shiftNdcY: options.shiftNdc?.[1],
+    shiftNdc: shift[0],
+    shiftNdcY: shift[1],
   }, options.order);
 }

@@ -35,7 +35,8 @@ of each pass.
                         Streamed SOG world's lod-meta.json: every chunk the camera asks for (under the
                         viewer's budget) is read before the picture, and the JSON line adds what was drawn
   --out OUT.png         where the picture goes
-  --camera CAMERA.json  a camera file (the viewer's "save camera"); without it the scene is framed
+  --camera CAMERA.json  a camera file (the viewer's "save camera": the picture the viewer showed, its
+                        lens shift beside the panel included); without it the scene is framed
                         as the viewer opens it, at --width × --height (default 1280 × 800), with
                         --up up or the viewer's choice (+y for its default scene, a guess from the
                         splats where they show a clear ground, else −y); the JSON line then gives

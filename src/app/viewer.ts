@@ -24,7 +24,8 @@ import { ViewerFrames } from './session/viewer-frames';
 import { goHome, homeCameraFile, homeView, insetsOfFreeRect } from './camera/framing';
 import { upAxisOf } from './camera/up-axis';
 import type { CameraFile } from './camera/camera-file';
-import type { CameraView, OrbitCamera } from './camera/orbit-camera';
+import { OrbitCamera, type CameraView } from './camera/orbit-camera';
+import { lensShiftOf, NO_INSETS } from './camera/view-insets';
 import { pickPoint } from './camera/pick-point';
 import { createViewerState, type FreeRect, type ViewerEvents, type ViewerState } from './session/viewer-state';
 import { DEFAULT_SETTINGS, hexToRgb, type ViewerSettings } from './session/viewer-settings';
@@ -277,9 +278,23 @@ export class Viewer<S> {
     }
   }
 
-  /** The view on screen drawn again at width × height (a screenshot), as RGBA rows. */
-  capture(width: number, height: number): Promise<Uint8Array> {
-    return this.frames.capture(this.rig.shown, width, height);
+  /**
+   * The view on screen drawn again at width × height (a screenshot), as
+   * RGBA rows: framed as the screen frames it (the lens shift that centres
+   * the part the overlays leave free), or, for 'scene', from the same
+   * camera with the view axis through the picture's centre, as if nothing
+   * covered the window.
+   */
+  capture(width: number, height: number, framing: 'scene' | 'screen' = 'scene'): Promise<Uint8Array> {
+    if (framing === 'screen') return this.frames.capture(this.rig.shown, width, height);
+    const centred = new OrbitCamera().copy(this.rig.shown);
+    centred.setInsets(NO_INSETS);
+    return this.frames.capture(centred, width, height);
+  }
+
+  /** The lens shift the controls' camera frames with now (view-insets.ts): what a camera file of the screen keeps. */
+  lensShift(): [number, number] {
+    return lensShiftOf(this.camera.insets);
   }
 
   /** The view R (reset) goes to now: the home pose, framed in the part of the window the overlays leave free. */

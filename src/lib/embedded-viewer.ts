@@ -18,14 +18,14 @@ import { describeScreenFilter, screenFilterFor } from '../scene/anti-aliasing';
 import type { SplatLoader } from '../io/splat-loader';
 import { CameraInput } from './camera-input';
 import { CanvasFraming } from './canvas-framing';
-import { encodePng } from './capture';
+import { encodePng, pictureSide } from './capture';
 import { watchDeviceErrors } from './device-errors';
 import { readDroppedFolder } from './dropped-files';
 import { FrameLoop } from './frame-loop';
 import { openedInput } from './scene-input';
 import { changedSettings } from './settings-input';
 import type { CameraPose, FrameRenderer, FrameReport, GpuFacts, LoadOutcome, SaveSelection, SavedScene, ScreenFilterInUse, ViewerSettings, ViewerState } from './public-types';
-import type { DrawnCamera, LoadLimits, LoadOptions, SceneInput, SplatViewer, SplatViewerEvents, ViewerSettingsInput } from './viewer-api';
+import type { CaptureFraming, CaptureOptions, DrawnCamera, LoadLimits, LoadOptions, SceneInput, SplatViewer, SplatViewerEvents, ViewerSettingsInput } from './viewer-api';
 import type { PagePanel, PanelMount } from './page-panel';
 
 export type PageViewer = Viewer<File[] | string>;
@@ -247,20 +247,21 @@ export class EmbeddedViewer implements SplatViewer {
     return this.viewer.saveLosses(format);
   }
 
-  async capture(size?: { width: number; height: number }): Promise<Blob> {
-    const { width, height, rgba } = await this.capturePixels(size);
+  async capture(options?: CaptureOptions): Promise<Blob> {
+    const { width, height, rgba } = await this.capturePixels(options);
     return encodePng(rgba, width, height);
   }
 
-  async capturePixels(size?: { width: number; height: number }): Promise<{ width: number; height: number; rgba: Uint8Array }> {
-    const width = size?.width ?? this.canvas.width;
-    const height = size?.height ?? this.canvas.height;
-    return { width, height, rgba: await this.viewer.capture(width, height) };
+  async capturePixels(options: CaptureOptions = {}): Promise<{ width: number; height: number; rgba: Uint8Array }> {
+    const width = pictureSide('width', options.width ?? this.canvas.width);
+    const height = pictureSide('height', options.height ?? this.canvas.height);
+    return { width, height, rgba: await this.viewer.capture(width, height, options.framing ?? 'scene') };
   }
 
-  cameraFile(): string {
+  cameraFile(options: { framing?: CaptureFraming } = {}): string {
     const s = this.viewer.settings;
-    const look = { width: this.canvas.width, height: this.canvas.height, background: hexToRgb(s.background, [0, 0, 0]), shDegree: s.shDegree, mode: s.cameraMode };
+    const lensShift = (options.framing ?? 'screen') === 'screen' ? this.viewer.lensShift() : undefined;
+    const look = { width: this.canvas.width, height: this.canvas.height, background: hexToRgb(s.background, [0, 0, 0]), shDegree: s.shDegree, mode: s.cameraMode, lensShift };
     return JSON.stringify(cameraFileOf(this.camera.get(), look), null, 2) + '\n';
   }
 

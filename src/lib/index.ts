@@ -6,7 +6,7 @@
  * names alone.
  */
 export { createViewer } from './create-viewer';
-export type { CreateViewerOptions, DrawnCamera, LoadLimits, LoadOptions, SceneInput, SplatViewer, SplatViewerEvents, Unsubscribe, ViewerSettingsInput } from './viewer-api';
+export type { CaptureFraming, CaptureOptions, CreateViewerOptions, DrawnCamera, LoadLimits, LoadOptions, SceneInput, SplatViewer, SplatViewerEvents, Unsubscribe, ViewerSettingsInput } from './viewer-api';
 export type * from './public-types';
 export { readViewLink } from './view-link';
 export { CAMERA_HELP, FLIP_UP_KEY, TOUCH_HELP } from './controls-help';

@@ -103,6 +103,25 @@ export interface SplatViewerEvents {
   gpuerror: (error: { message: string; lost: boolean }) => void;
 }
 
+/**
+ * How a picture of the view is framed. 'scene': from the camera on screen
+ * with its view centred in the picture, as if nothing covered the canvas
+ * (the scene where the canvas's middle is, not beside the panel).
+ * 'screen': as the canvas shows it, the view centred in the part of the
+ * canvas that the panel and other overlays (setOverlays) leave free.
+ */
+export type CaptureFraming = 'scene' | 'screen';
+
+/** What capture and capturePixels draw. */
+export interface CaptureOptions {
+  /** The picture's width in pixels (default: the canvas's). */
+  width?: number;
+  /** The picture's height in pixels (default: the canvas's). */
+  height?: number;
+  /** How the picture is framed (default 'scene'). */
+  framing?: CaptureFraming;
+}
+
 /** The camera of the last frame drawn: its matrices (column-major; the projection with the lens shift that frames the free part of the canvas). */
 export interface DrawnCamera {
   view: ArrayLike<number>;
@@ -193,13 +212,24 @@ export interface SplatViewer {
    * `save` does when there is nothing to save (a world among them).
    */
   saveLosses(format: string): string[];
-  /** The view drawn again at width × height (default: the canvas's), as a PNG. */
-  capture(size?: { width: number; height: number }): Promise<Blob>;
-  /** The view drawn again at width × height (default: the canvas's), as RGBA rows, top row first. */
-  capturePixels(size?: { width: number; height: number }): Promise<{ width: number; height: number; rgba: Uint8Array }>;
-  /** The view as a camera file (JSON: the canvas's size, the pose, the background, SH degree and camera mode), which applyCameraFile and the render command read. */
-  cameraFile(): string;
-  /** Shows a camera file's view, background, SH degree and camera mode; throws, saying what is wrong, for a file that is not one. */
+   * The view drawn again at `options.width` × `options.height` (default:
+   * the canvas's), as a PNG: framed on the scene (the view centred, as if
+   * nothing covered the canvas) unless `options.framing` is 'screen'.
+   * Throws a RangeError for a size that is not a whole number of pixels
+   * from 1 to 8192.
+   */
+  capture(options?: CaptureOptions): Promise<Blob>;
+  /** As capture, as RGBA rows, top row first. */
+  capturePixels(options?: CaptureOptions): Promise<{ width: number; height: number; rgba: Uint8Array }>;
+  /**
+   * The view as a camera file (JSON: the canvas's size, the pose, the
+   * background, SH degree, camera mode and lens shift), which
+   * applyCameraFile and the render command read. Its lens shift is the
+   * screen's (the render command then draws what the canvas shows, as
+   * capture with framing 'screen'), or none with `options.framing` 'scene'.
+   */
+  cameraFile(options?: { framing?: CaptureFraming }): string;
+  /** Shows a camera file's view, background, SH degree and camera mode (its lens shift is the render command's: the canvas keeps framing beside its overlays); throws, saying what is wrong, for a file that is not one. */
   applyCameraFile(text: string): void;
   /** Writes the view into an address's query (the camera, its mode, a renderer and order other than the defaults), as readViewLink reads it. */
   writeViewLink(params: URLSearchParams): void;

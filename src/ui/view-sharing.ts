@@ -5,9 +5,12 @@
  * view at the canvas size or larger (the same picture, rendered again at the
  * larger size, not a stretched copy). The viewer reads and writes the view
  * (readViewLink, SplatViewer.writeViewLink, cameraFile, applyCameraFile);
- * this keeps it in the address bar and in files.
+ * this keeps it in the address bar and in files. A saved camera keeps the
+ * screen's framing beside the panels (the render command draws what was
+ * on screen); a screenshot is framed on the scene unless asked for as on
+ * screen.
  */
-import { readViewLink, type SplatViewer, type ViewLink } from '../lib/index';
+import { readViewLink, type CaptureFraming, type SplatViewer, type ViewLink } from '../lib/index';
 import { FilePicker, type Tone } from './overlays';
 import { downloadBlob } from './download';
 
@@ -91,14 +94,18 @@ export class ViewSharing {
     }
   }
 
-  /** Saves a PNG of the current view, `scale` times the canvas size. */
-  async screenshot(scale: number): Promise<void> {
+  /**
+   * Saves a PNG of the current view, `scale` times the canvas size: framed
+   * on the scene (centred, as if no panel covered the canvas), or as the
+   * canvas shows it beside the panels ('screen').
+   */
+  async screenshot(scale: number, framing: CaptureFraming): Promise<void> {
     const { width, height } = this.viewer.canvas;
     const max = 8192;
     const s = Math.max(1, Math.min(scale, max / width, max / height));
     const size = { width: Math.round(width * s), height: Math.round(height * s) };
     try {
-      downloadBlob(await this.viewer.capture(size), `splatsort-${size.width}x${size.height}.png`);
+      downloadBlob(await this.viewer.capture({ ...size, framing }), `splatsort-${size.width}x${size.height}.png`);
     } catch (error) {
       this.host.showMessage('Could not take the screenshot', (error as Error).message);
     }

@@ -8,7 +8,7 @@
 import GUI, { type Controller } from 'lil-gui';
 import {
   FLIP_UP_KEY, RENDERER_SETTINGS, SAVE_FORMATS, SORT_MODE_LABELS,
-  type Bounds, type FrameView, type HeatMapCount, type OrderError, type RendererChoice, type ScreenFilterInUse, type SortMode, type SplatOrder, type ViewerSettings, type WorldState,
+  type Bounds, type CaptureFraming, type FrameView, type HeatMapCount, type OrderError, type RendererChoice, type ScreenFilterInUse, type SortMode, type SplatOrder, type ViewerSettings, type WorldState,
 } from '../lib/index';
 import { el } from './overlays';
 import { ellipsizeMiddle } from './scene-names';
@@ -65,7 +65,8 @@ export interface ViewerGuiActions {
   copyViewLink(): void;
   saveCamera(): void;
   loadCamera(): void;
-  screenshot(): void;
+  /** Save a PNG of the view: framed on the scene, or as the canvas shows it beside the panels. */
+  screenshot(framing: CaptureFraming): void;
   fullscreen(): void;
   /** Make what is up on screen the scene's up. */
   level(): void;
@@ -130,7 +131,8 @@ export class ViewerGui {
     view.add({ save: () => actions.saveCamera() }, 'save').name('save camera');
     view.add({ load: () => actions.loadCamera() }, 'load').name('load camera…');
     view.add(settings, 'screenshotScale', { '1× canvas': 1, '2× canvas': 2, '4× canvas': 4 }).name('screenshot size');
-    view.add({ shot: () => actions.screenshot() }, 'shot').name('screenshot (P)');
+    view.add({ shot: () => actions.screenshot('scene') }, 'shot').name('screenshot (P)');
+    view.add({ shot: () => actions.screenshot('screen') }, 'shot').name('screenshot as on screen');
     view.add(settings, 'cameraMode', { orbit: 'orbit', fly: 'fly' }).name('camera (C)').onChange(changed('cameraMode'));
     view.add(settings, 'smoothCamera').name('smooth camera').onChange(changed('smoothCamera'));
     view.add(settings, 'autoRotate').name('auto-rotate').onChange(changed('autoRotate'));

@@ -85,7 +85,7 @@ class ViewerPage implements PagePanel {
       copyViewLink: () => void this.sharing.copyLink(),
       saveCamera: () => this.sharing.saveCamera(),
       loadCamera: () => this.sharing.cameraPicker.open(),
-      screenshot: () => void this.sharing.screenshot(this.settings.screenshotScale),
+      screenshot: (framing) => void this.sharing.screenshot(this.settings.screenshotScale, framing),
       fullscreen: () => this.layout.toggleFullscreen(),
       level: () => viewer.level(),
       flipUp: () => viewer.flipUp(),
@@ -110,7 +110,7 @@ class ViewerPage implements PagePanel {
     window.addEventListener('keydown', (event) => {
       if (isTypingKey(event) || event.ctrlKey || event.metaKey || event.altKey) return;
       const key = event.key.toLowerCase();
-      if (key === 'p') void this.sharing.screenshot(this.settings.screenshotScale);
+      if (key === 'p') void this.sharing.screenshot(this.settings.screenshotScale, 'scene');
       else if (key === 'u') this.layout.setUiHidden(!this.layout.uiHidden);
       else if (key === 'c') this.setCameraMode(viewer.settings.cameraMode === 'fly' ? 'orbit' : 'fly');
     }, { ...PAGE_KEY_LISTENER, signal });

@@ -160,7 +160,8 @@ export class TestPage {
 
   /**
    * The scene on screen drawn again without the page's overlays (the
-   * Viewer's capture at the window's size in CSS pixels): how many pixels
+   * Viewer's capture at the window's size in CSS pixels, framed as on
+   * screen): how many pixels
    * show the scene (not the background), how many of them lie under each
    * of `selectors`' boxes (the first element of each; none when hidden),
    * and the box they span.
@@ -169,7 +170,7 @@ export class TestPage {
     return this.page.evaluate(async (selectors) => {
       const viewer = window.__splatsortViewer!;
       const [w, h] = [window.innerWidth, window.innerHeight];
-      const { rgba } = await viewer.capturePixels({ width: w, height: h });
+      const { rgba } = await viewer.capturePixels({ width: w, height: h, framing: 'screen' });
       const hex = Number.parseInt(viewer.settings.background.slice(1), 16);
       const background = [(hex >> 16) & 255, (hex >> 8) & 255, hex & 255];
       const boxes = selectors.map((s) => document.querySelector(s)?.getBoundingClientRect() ?? null);

@@ -1,14 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { mat4, vec3 } from 'gl-matrix';
-import { CameraFileError, cameraFileOf, cameraMatrices, parseCameraFile } from '../../src/app/camera/camera-file';
+import { mat4, vec3, vec4 } from 'gl-matrix';
+import { CameraFileError, cameraFileOf, cameraMatrices, parseCameraFile, type CameraFile } from '../../src/app/camera/camera-file';
+import { createCameraView, OrbitCamera } from '../../src/app/camera/orbit-camera';
+import { lensShiftOf } from '../../src/app/camera/view-insets';
 
 const VALID = { width: 640, height: 480, fovy_deg: 50, eye: [0, 1, 4], target: [0, 0, 0], up: [0, 1, 0], background: [0, 0, 0.2], sh_degree: 3 };
 
 describe('camera file', () => {
   it('reads the documented format and ignores extra keys', () => {
     const camera = parseCameraFile(JSON.stringify({ ...VALID, comment: 'kept out' }));
-    // A file without "mode" (older files, the render command's) is an orbit view.
-    expect(camera).toEqual({ ...VALID, mode: 'orbit' });
+    // A file without "mode" (older files, the render command's) is an orbit view, one without "lens_shift" centred.
+    expect(camera).toEqual({ ...VALID, mode: 'orbit', lens_shift: [0, 0] });
   });
 
   it('keeps the viewer\'s camera mode', () => {
@@ -45,6 +47,8 @@ describe('camera file', () => {
     ['a bad vector', JSON.stringify({ ...VALID, eye: [0, 1] }), /"eye" must be an array of three numbers/],
     ['a background above 1', JSON.stringify({ ...VALID, background: [0, 2, 0] }), /"background" values must be between 0 and 1/],
     ['an SH degree of 4', JSON.stringify({ ...VALID, sh_degree: 4 }), /"sh_degree" must be between 0 and 3/],
+    ['a lens shift of one number', JSON.stringify({ ...VALID, lens_shift: [0.2] }), /"lens_shift" must be an array of two numbers, got \[0.2\]/],
+    ['a lens shift past the picture', JSON.stringify({ ...VALID, lens_shift: [0, -1.5] }), /"lens_shift" values must be between -1 and 1, got \[0,-1.5\]/],
     ['eye on target', JSON.stringify({ ...VALID, eye: [0, 0, 0] }), /same point/],
     ['up along the view', JSON.stringify({ ...VALID, up: [0, 1, 4] }), /parallel/],
   ])('refuses %s with a message naming the field', (_, text, message) => {
@@ -73,5 +77,50 @@ describe('camera file', () => {
     cameraMatrices({ ...read, eye: view.eye, fovy_deg: view.fovyDeg }, b, pb);
     expect(Array.from(a)).toEqual(Array.from(b));
     expect(Array.from(pa)).toEqual(Array.from(pb));
+  });
+
+  describe('lens shift', () => {
+    /** Where `point` lands in the picture of `camera`, in NDC. */
+    const ndcOf = (camera: CameraFile, point: readonly number[]) => {
+      const [view, projection] = [mat4.create(), mat4.create()];
+      cameraMatrices(camera, view, projection);
+      const clip = vec4.transformMat4(vec4.create(), vec4.transformMat4(vec4.create(), [point[0]!, point[1]!, point[2]!, 1], view), projection);
+      return [clip[0] / clip[3], clip[1] / clip[3]];
+    };
+
+    it('leaves an older file without one centred: the target in the middle, the projection unshifted', () => {
+      const camera = parseCameraFile(JSON.stringify(VALID));
+      const [x, y] = ndcOf(camera, VALID.target);
+      expect(Math.abs(x!)).toBeLessThan(1e-7);
+      expect(Math.abs(y!)).toBeLessThan(1e-7);
+      const projection = mat4.create();
+      cameraMatrices(camera, mat4.create(), projection);
+      expect(Object.is(projection[8], 0) && Object.is(projection[9], 0)).toBe(true);
+    });
+
+    it('puts the target where the file says, in halves of the picture from its centre', () => {
+      const camera = parseCameraFile(JSON.stringify({ ...VALID, lens_shift: [-0.35, 0.2] }));
+      expect(camera.lens_shift).toEqual([-0.35, 0.2]);
+      const [x, y] = ndcOf(camera, VALID.target);
+      expect(x).toBeCloseTo(-0.35, 6);
+      expect(y).toBeCloseTo(0.2, 6);
+    });
+
+    it('keeps the shift of an orbit camera framing beside overlays: the file gives the projection the screen had', () => {
+      const camera = new OrbitCamera({ yaw: 0.4, pitch: -0.3, distance: 6, target: [1, 0.5, -2] });
+      // A panel over the right 35 % and the stats over the top 10 %.
+      camera.setInsets({ left: 0, top: 0.1, right: 0.35, bottom: 0 });
+      const onScreen = camera.projectionMatrix(mat4.create(), 640 / 480);
+      // The target left of the middle and below it: in the middle of what the panel and the stats leave free.
+      const shift = lensShiftOf(camera.insets);
+      expect(shift).toEqual([-0.35, -0.1]);
+      const file = parseCameraFile(JSON.stringify(cameraFileOf(camera.getView(createCameraView()), { width: 640, height: 480, background: [0, 0, 0], shDegree: 0, lensShift: shift })));
+      expect(file.lens_shift).toEqual([-0.35, -0.1]);
+      const projection = mat4.create();
+      cameraMatrices(file, mat4.create(), projection, camera.near);
+      for (let i = 0; i < 16; i++) expect(projection[i]).toBeCloseTo(onScreen[i]!, 6);
+      // A file written without one says so: [0, 0], not a missing field.
+      expect(cameraFileOf(camera.getView(createCameraView()), { width: 64, height: 48, background: [0, 0, 0], shDegree: 0 }).lens_shift).toEqual([0, 0]);
+    });
   });
 });

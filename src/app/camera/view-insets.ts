@@ -41,17 +41,41 @@ export function freeShare(insets: Readonly<ViewInsets>, a: keyof ViewInsets, b: 
   return 1 - insets[a] - insets[b];
 }
 
+/** A lens shift: where the view axis meets the picture, in halves of its width (x, rightwards) and height (y, upwards) from its centre. */
+export type LensShift = readonly [number, number];
+
+/** No lens shift: the view axis through the picture's centre. */
+export const CENTRED: LensShift = [0, 0];
+
 /**
- * Shifts a perspective projection's picture so its centre falls in the
- * middle of the free rectangle. x_ndc = (P[0]·x + P[8]·z) / −z: P[8] = c
- * moves every point by −c. The free part runs from 2·left − 1 to
- * 1 − 2·right, its middle left − right; y likewise, from the bottom up: its
- * middle is bottom − top.
+ * The lens shift that centres the free rectangle on the view axis (into
+ * `out`): the free part runs from 2·left − 1 to 1 − 2·right, its middle
+ * left − right; y likewise, from the bottom up: its middle is bottom − top.
  */
-export function shiftProjection(out: mat4, insets: Readonly<ViewInsets>): mat4 {
-  out[8] = insets.right - insets.left;
-  out[9] = insets.top - insets.bottom;
+export function lensShiftOf(insets: Readonly<ViewInsets>, out: [number, number] = [0, 0]): [number, number] {
+  out[0] = insets.left - insets.right;
+  out[1] = insets.bottom - insets.top;
   return out;
+}
+
+/**
+ * Shifts a perspective projection's picture so the view axis meets it at
+ * `shift`. x_ndc = (P[0]·x + P[8]·z) / −z: P[8] = c moves every point,
+ * the axis's too, by −c.
+ */
+export function shiftProjectionTo(out: mat4, shift: LensShift): mat4 {
+  // (+ 0 makes a zero shift +0, never −0: the matrix of a centred camera is the unshifted one.)
+  out[8] = -shift[0] + 0;
+  out[9] = -shift[1] + 0;
+  return out;
+}
+
+/** Scratch for shiftProjection, which runs every frame. */
+const frameShift: [number, number] = [0, 0];
+
+/** Shifts a perspective projection's picture so its centre falls in the middle of the free rectangle. */
+export function shiftProjection(out: mat4, insets: Readonly<ViewInsets>): mat4 {
+  return shiftProjectionTo(out, lensShiftOf(insets, frameShift));
 }
 
 function clamp(v: number, lo: number, hi: number): number {
