@@ -5,7 +5,7 @@
  * line. `npm run render -- --help` prints the options (HELP below).
  */
 import { parseArgs } from 'node:util';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { createNodeViewer } from '../src/app/node-viewer';
 import { fileSize } from '../src/io/node-scene-source';
@@ -16,6 +16,8 @@ import { renderReferenceCamera } from './reference-camera';
 import { psnr, toRgba8 } from './picture-compare';
 import { encodePng } from './png';
 import { isUpAxis, UP_AXES } from '../src/app/camera/up-axis';
+import { MAX_VIEWS_FILE_CHARS, parseViewsFile, type NamedView } from '../src/app/views/views-file';
+import { indexOfView } from '../src/app/views/view-list';
 import type { SplatCloud } from '../src/scene/splat-cloud';
 import { DEFAULT_SPLAT_ORDER, RENDERER_SETTINGS, SPLAT_ORDERS, type RendererSetting, type SplatOrder } from '../src/render/frame-renderer';
 import { ANTI_ALIASING_SETTINGS, describeScreenFilter, screenFilterFor, type AntiAliasingSetting, type ScreenFilter } from '../src/scene/anti-aliasing';
@@ -24,7 +26,7 @@ import { ANTI_ALIASING_SETTINGS, describeScreenFilter, screenFilterFor, type Ant
 const VIEWER_BACKGROUND: [number, number, number] = [0x10 / 255, 0x13 / 255, 0x18 / 255];
 
 const USAGE =
-  'usage: npm run render -- --scene FILE --out OUT.png [--camera CAMERA.json | --width 1280 --height 800 --up -y] [--key-bits 32] ' +
+  'usage: npm run render -- --scene FILE --out OUT.png [--camera CAMERA.json | --views VIEWS.json [--view NAME] | --width 1280 --height 800 --up -y] [--key-bits 32] ' +
   `[--renderer ${RENDERER_SETTINGS.join('|')}] [--order ${SPLAT_ORDERS.join('|')}] [--accumulation ${ACCUMULATIONS.join('|')}] [--anti-aliasing ${ANTI_ALIASING_SETTINGS.join('|')}] [--reference] [--difference [--order-camera OTHER.json] | --pixel-order]`;
 
 const HELP = `Renders one frame of a scene into a PNG, as the viewer draws it, and prints one JSON line:
@@ -41,6 +43,8 @@ of each pass.
                         --up up or the viewer's choice (+y for its default scene, a guess from the
                         splats where they show a clear ground, else −y); the JSON line then gives
                         that camera, to edit and pass back with --camera
+  --views VIEWS.json    a views file (the viewer's "save views file"): the picture is drawn from the
+  --view NAME           view of that name (default: the first), at --width × --height
   --key-bits N          bits of the depth key the GPU sort orders by, 1 to 32 (default 32)
   --renderer R          what draws the splats: quads (blended quads, back to front; the default, the
                         same picture every run), tiles (compute, a 16×16 tile at a time, front to
@@ -72,6 +76,8 @@ async function main(): Promise<void> {
     options: {
       scene: { type: 'string' },
       camera: { type: 'string' },
+      views: { type: 'string' },
+      view: { type: 'string' },
       width: { type: 'string', default: '1280' },
       height: { type: 'string', default: '800' },
       up: { type: 'string' },
@@ -112,6 +118,9 @@ async function main(): Promise<void> {
   if (args['pixel-order'] && args.difference) throw new Error('--pixel-order and --difference are two views: ask for one');
   if (args['pixel-order'] && accumulation === 'direct') throw new Error('--pixel-order needs a float --accumulation, not direct');
   const cameraFile = args.camera ? parseCameraFile(readFileSync(args.camera, 'utf8')) : null;
+  const namedView = args.views ? viewOfFile(args.views, args.view) : null;
+  if (args.view !== undefined && !args.views) throw new Error('--view names a view of a views file: give the file with --views');
+  if (cameraFile && namedView) throw new Error('--camera and --views both name the camera: ask for one');
   const orderCamera = args['order-camera'] ? parseCameraFile(readFileSync(args['order-camera'], 'utf8')) : null;
 
   // A path that is no file fails now, not after the device and its pipelines are made.
@@ -138,7 +147,8 @@ async function main(): Promise<void> {
       viewer.settings.upAxis = args.up;
       viewer.upAxisChosen();
     }
-    const camera = cameraFile ?? viewer.homeCamera(width, height);
+    const home = viewer.homeCamera(width, height);
+    const camera = cameraFile ?? (namedView ? { ...home, eye: namedView.eye, target: namedView.target, up: namedView.up, fovy_deg: namedView.fovyDeg } : home);
     const screenFilter = screenFilterFor(antiAliasing, scene?.antiAliasing);
     // A world: every chunk this camera asks for, in, before the picture.
     await viewer.settleWorld(camera);
@@ -172,6 +182,19 @@ async function main(): Promise<void> {
     console.log(JSON.stringify({ out: args.out, width: picture.width, height: picture.height, splats: scene?.count ?? viewer.state.splats, renderer: drawn.renderer, order: viewer.state.order, accumulation, screenFilter: describeScreenFilter(screenFilter), ...fields, ...msFields(picture.timings), adapter: gpu.adapterName }));
   } finally {
     destroy();
+  }
+}
+
+/** The view named `name` (default: the first) of the views file at `path`; the error names the file and what is wrong. */
+function viewOfFile(path: string, name: string | undefined): NamedView {
+  try {
+    // A file far past what a views file may be is refused before it is read.
+    if (statSync(path).size > 4 * MAX_VIEWS_FILE_CHARS) throw new Error(`it is ${statSync(path).size} bytes; a views file is at most ${MAX_VIEWS_FILE_CHARS} characters`);
+    const { views } = parseViewsFile(readFileSync(path, 'utf8'));
+    if (views.length === 0) throw new Error('it holds no views');
+    return views[name === undefined ? 0 : indexOfView(views, name)]!;
+  } catch (error) {
+    throw new Error(`--views ${path}: ${error instanceof Error ? error.message : String(error)}`);
   }
 }
 

@@ -24,6 +24,7 @@ import { readDroppedFolder } from './dropped-files';
 import { FrameLoop } from './frame-loop';
 import { openedInput } from './scene-input';
 import { changedSettings } from './settings-input';
+import { ViewerViews } from './views';
 import type { CameraPose, FrameRenderer, FrameReport, GpuFacts, LoadOutcome, SaveSelection, SavedScene, ScreenFilterInUse, ViewerSettings, ViewerState } from './public-types';
 import type { CaptureFraming, CaptureOptions, DrawnCamera, LoadLimits, LoadOptions, SceneInput, SplatViewer, SplatViewerEvents, ViewerSettingsInput } from './viewer-api';
 import type { PagePanel, PanelMount } from './page-panel';
@@ -56,6 +57,7 @@ export class EmbeddedViewer implements SplatViewer {
   private panelMade: Promise<void> | null = null;
   /** A move of the camera under way (camera.flyTo), its start set by the first frame after it was asked for. */
   private flight: { from: CameraPose; to: CameraPose; seconds: number; start: number; arrived: () => void } | null = null;
+  readonly views: ViewerViews;
 
   constructor(
     container: HTMLElement,
@@ -95,6 +97,12 @@ export class EmbeddedViewer implements SplatViewer {
       })
       : null;
     if (this.input) this.input.mode = viewer.settings.cameraMode;
+    this.views = new ViewerViews({
+      camera: this.camera,
+      lastFrame: () => this.lastFrame,
+      canvasSize: () => ({ width: canvas.clientWidth, height: canvas.clientHeight }),
+      changed: (views) => events.emit('viewschange', views),
+    });
     this.framing = new CanvasFraming(canvas, {
       resized: (width, height) => this.loop.resize(width, height),
       framed: (width, height, free) => viewer.setWindow(width, height, free),
@@ -278,6 +286,7 @@ export class EmbeddedViewer implements SplatViewer {
     writeViewParams(this.camera.get(), params, s.cameraMode);
     writeRendererParam(s.renderer, params);
     writeOrderParam(s.order, params);
+    this.views.writeLink(params);
   }
 
   on<E extends keyof SplatViewerEvents>(event: E, listener: SplatViewerEvents[E]): Unsubscribe {
@@ -308,6 +317,7 @@ export class EmbeddedViewer implements SplatViewer {
     this.destroyed = true;
     this.panel?.destroy();
     this.panel = null;
+    this.views.dispose();
     this.land();
     this.loop.stop();
     this.framing.disconnect();

@@ -8,6 +8,7 @@
 export { createViewer } from './create-viewer';
 export type { CaptureFraming, CaptureOptions, CreateViewerOptions, DrawnCamera, LoadLimits, LoadOptions, SceneInput, SplatViewer, SplatViewerEvents, Unsubscribe, ViewerSettingsInput } from './viewer-api';
 export type * from './public-types';
+export type { PinOnScreen, SavedView, SplatViews, TourTiming } from './views-api';
 export { readViewLink } from './view-link';
 export { CAMERA_HELP, FLIP_UP_KEY, TOUCH_HELP } from './controls-help';
 export { FRAME_VIEWS, parseBox, RENDERER_SETTINGS, SAVE_FORMATS, saveLossesText, SCENE_FILE_ACCEPT, SCENE_FILES_TEXT, SORT_MODE_LABELS, UP_BY_CONVENTION } from './choices';

@@ -8,6 +8,7 @@ import type {
   CameraPose, FrameRenderer, FrameReport, GpuFacts, GpuTimes, HeatMapCount, LoadOutcome, LoadProgress, SaveSelection, SavedScene,
   SceneFacts, ScreenFilter, ScreenFilterInUse, UpAxis, UpChoice, ViewerMessage, ViewerSettings, ViewerState,
 } from './public-types';
+import type { SavedView, SplatViews } from './views-api';
 
 export type { Unsubscribe } from 'nanoevents';
 
@@ -87,6 +88,8 @@ export interface SplatViewerEvents {
   settingschange: (changed: readonly (keyof ViewerSettings)[]) => void;
   /** Something to tell the person looking (nothing to orbit where they double-clicked). */
   message: (message: ViewerMessage) => void;
+  /** The named views changed: one added, removed or moved, a file opened, the view last gone to, a tour started or ended (viewer.views). */
+  viewschange: (views: readonly SavedView[]) => void;
   /** A frame is about to be recorded. */
   beforeframe: () => void;
   /** A frame was drawn: what it did, and its animation frame's time (ms). */
@@ -178,6 +181,8 @@ export interface SplatViewer {
    * the controls or destroy() take over).
    */
   readonly camera: { get(): CameraPose; set(pose: CameraPose): void; flyTo(pose: CameraPose, options?: { seconds?: number }): Promise<void> };
+  /** Named views, their pins, a tour of them and the views file (views-api.ts). */
+  readonly views: SplatViews;
   /** Fits the scene into the view from where the camera looks now. */
   frameScene(): void;
   /** Back to the view the scene opened with. */
@@ -231,7 +236,7 @@ export interface SplatViewer {
   cameraFile(options?: { framing?: CaptureFraming }): string;
   /** Shows a camera file's view, background, SH degree and camera mode (its lens shift is the render command's: the canvas keeps framing beside its overlays); throws, saying what is wrong, for a file that is not one. */
   applyCameraFile(text: string): void;
-  /** Writes the view into an address's query (the camera, its mode, a renderer and order other than the defaults), as readViewLink reads it. */
+  /** Writes the view into an address's query (the camera, its mode, a renderer and order other than the defaults, and the named views: the address they came from, or themselves while few), as readViewLink and views.openLink read it. */
   writeViewLink(params: URLSearchParams): void;
   on<E extends keyof SplatViewerEvents>(event: E, listener: SplatViewerEvents[E]): Unsubscribe;
   /** Whether the viewer page's panel is shown (`ui: true`, or setUi). */

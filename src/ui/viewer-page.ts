@@ -11,7 +11,7 @@
  * and sets `document.body.dataset.viewer` to 'ready' once the first scene
  * has been drawn ('load-failed' if that scene could not be opened).
  */
-import { CAMERA_HELP, isTypingKey, PAGE_KEY_LISTENER, SORT_MODE_LABELS, TOUCH_HELP, type CameraMode, type PagePanel, type PanelMount, type SplatViewer, type ViewerSettings } from '../lib/index';
+import { CAMERA_HELP, isTypingKey, PAGE_KEY_LISTENER, SORT_MODE_LABELS, TOUCH_HELP, type CameraMode, type CameraPose, type PagePanel, type PanelMount, type SplatViewer, type ViewerSettings } from '../lib/index';
 import { DropZone, FilePicker, HelpOverlay, MessageOverlay, ProgressBar } from './overlays';
 import { StatsPanels } from './stats-panels';
 import { ViewSharing } from './view-sharing';
@@ -23,13 +23,23 @@ import { saveSceneAs } from './save-scene';
 import { openFirstScene } from './first-scene';
 import type {} from './page-hooks';
 import { ensurePanelStyles } from './panel-styles';
+import { ViewsPanel } from './views-panel';
+import { ViewsPins } from './views-pins';
 
 /** The page's own keys, for the help (the camera's are CAMERA_HELP). */
 const PAGE_KEYS: ReadonlyArray<[string, string]> = [
   ['C', 'Switch between orbit and fly mode'],
   ['P', 'Screenshot'],
   ['U', 'Hide or show the panels (the link flag ui=0 starts hidden)'],
+  ['[ / ]  or  PageUp / PageDown', 'Previous / next saved view (the Views folder)'],
 ];
+
+/** Saved views on a touch screen: the bar at the top. */
+const TOUCH_VIEWS_HELP: ReadonlyArray<[string, string]> = [['◀ / ▶ at the top', 'Previous / next saved view; a pin: its view']];
+
+/** The keys that step through the saved views: back, and on. */
+const PREVIOUS_VIEW_KEYS = new Set(['[', 'PageUp']);
+const NEXT_VIEW_KEYS = new Set([']', 'PageDown']);
 
 /**
  * Takes over `root` (the viewer's container) with the page around
@@ -55,6 +65,8 @@ class ViewerPage implements PagePanel {
   private readonly sharing: ViewSharing;
   private readonly layout: PageLayout;
   private readonly stats: StatsPanels;
+  private readonly views: ViewsPanel;
+  private readonly pins: ViewsPins;
 
   private readonly drop: DropZone;
   /** Every listener on the window and observer the page adds takes its signal: destroy() ends them. */
@@ -69,7 +81,7 @@ class ViewerPage implements PagePanel {
     this.progress = new ProgressBar(() => viewer.cancel());
     // A touch screen is the main pointer (a phone, a tablet): its help shows the touch controls.
     this.help = matchMedia('(pointer: coarse)').matches
-      ? new HelpOverlay(TOUCH_HELP, window, () => {}, { touch: true, signal })
+      ? new HelpOverlay([...TOUCH_HELP, ...TOUCH_VIEWS_HELP], window, () => {}, { touch: true, signal })
       : new HelpOverlay([...CAMERA_HELP, ...PAGE_KEYS], window, () => {
         this.messages.dismissAll();
         viewer.cancel();
@@ -102,6 +114,9 @@ class ViewerPage implements PagePanel {
     const link = this.sharing.linkOfPage();
     if (mount.openFirst) viewer.setSettings({ renderer: link.renderer, order: link.order, cameraMode: link.camera === null && link.cameraMode === 'orbit' ? viewer.settings.cameraMode : link.cameraMode });
     this.gui.showSettings(viewer.settings, ['renderer', 'order', 'cameraMode']);
+    this.views = new ViewsPanel(this.gui.gui, viewer, { showError: (title, text) => this.messages.show(title, text) });
+    this.pins = new ViewsPins(viewer, () => this.views.toggleTour());
+    viewer.on('viewschange', () => this.sharing.scheduleUrlUpdate());
     this.layout = new PageLayout(viewer, this.gui, this.messages, this.stats.dom);
     const showLoadError = bindViewer(viewer, { gui: this.gui, messages: this.messages, progress: this.progress, sharing: this.sharing });
     new PanelFrames(viewer, this.gui, this.stats);
@@ -113,14 +128,16 @@ class ViewerPage implements PagePanel {
       if (key === 'p') void this.sharing.screenshot(this.settings.screenshotScale, 'scene');
       else if (key === 'u') this.layout.setUiHidden(!this.layout.uiHidden);
       else if (key === 'c') this.setCameraMode(viewer.settings.cameraMode === 'fly' ? 'orbit' : 'fly');
+      else if (PREVIOUS_VIEW_KEYS.has(event.key)) void viewer.views.previous();
+      else if (NEXT_VIEW_KEYS.has(event.key)) void viewer.views.next();
     }, { ...PAGE_KEY_LISTENER, signal });
     for (const name of ['background', 'sortMode', 'keyBits'] as const) this.viewerChanged([name]);
     // A link for embedding: ui=0 starts with the panels hidden (U shows them).
     if (new URLSearchParams(location.search).get('ui') === '0') this.layout.setUiHidden(true);
     const drop = (this.drop = new DropZone(window, (transfer) => void this.open(transfer), signal));
-    canvas.after(this.stats.dom, this.help.hint, drop.dom);
+    canvas.after(this.pins.dom, this.pins.bar, this.views.picker.dom, this.stats.dom, this.help.hint, drop.dom);
     this.layout.watch(signal);
-    if (mount.openFirst) void openFirstScene(viewer, this.sharing, link.camera, showLoadError, mount.first);
+    if (mount.openFirst) void this.openFirst(link.camera, showLoadError, mount.first);
   }
 
   get hidden(): boolean {
@@ -138,7 +155,7 @@ class ViewerPage implements PagePanel {
     this.stats.dispose();
     this.gui.gui.destroy();
     for (const node of [...this.root.children]) if (node !== this.viewer.canvas) node.remove();
-    for (const node of [this.stats.dom, this.help.hint, this.drop.dom, this.sharing.cameraPicker.dom]) node.remove();
+    for (const node of [this.stats.dom, this.help.hint, this.drop.dom, this.sharing.cameraPicker.dom, this.pins.dom, this.pins.bar, this.views.picker.dom]) node.remove();
     document.body.classList.remove(...BODY_CLASSES);
     document.body.style.backgroundColor = '';
     this.viewer.canvas.classList.remove('viewer-canvas');
@@ -146,6 +163,20 @@ class ViewerPage implements PagePanel {
       delete window.__splatsortViewer;
       delete window.__splatsort;
     }
+  }
+
+  /**
+   * The link's views (`views=`), then its scene, from the link's camera,
+   * or where the link names none, from the first view: a views file sets
+   * the scene's first view.
+   */
+  private async openFirst(camera: CameraPose | null, showLoadError: (name: string, reason: string) => void, first: PanelMount['first']): Promise<void> {
+    try {
+      await this.viewer.views.openLink(new URLSearchParams(location.search));
+    } catch (error) {
+      this.messages.show('Could not open the link\'s views', error instanceof Error ? error.message : String(error));
+    }
+    await openFirstScene(this.viewer, this.sharing, camera ?? this.viewer.views.list()[0]?.camera ?? null, showLoadError, first);
   }
 
   /** Opens picked files or a drop (a scene's files, or a folder); a local file has no address a link could name. */

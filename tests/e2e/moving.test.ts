@@ -4,7 +4,10 @@
  * (on a scene built so the answer is known: an opaque wall in the plane
  * z = 0), a double-click on the background changes nothing, and fly mode
  * (C) moves the eye along the view for a held W, with the mode kept in the
- * view link, which opens in it.
+ * view link, which opens in it; named views are added from the panel, flown
+ * to, played as a tour, stepped through with [ and ], their pins stay on
+ * the point they mark and open their view, and they travel in the link and
+ * open from `?views=`.
  *
  * Every wait is on the page's own state (window.__splatsort); each gives up
  * with what it waited for after tests/e2e/browser.ts's WAIT_TIMEOUT_MS.
@@ -133,6 +136,74 @@ describe('moving through a scene', { timeout: BROWSER_TEST_TIMEOUT_MS }, () => {
     await page().keyboard.press('c');
     await waitFor('orbit mode in the link', "!new URLSearchParams(location.search).has('mode')");
     expect(await mode.inputValue()).toBe('orbit');
+    expect(viewer.tab.errors).toEqual([]);
+  });
+  it('names views, flies to them, plays them as a tour; a pin marks its point and opens its view; the views reopen from ?views=', async () => {
+    const tab = viewer.tab;
+    const views = (expression: string) => page().evaluate(`(() => { const views = window.__splatsortViewer.views; return ${expression}; })()`);
+    await page().keyboard.press('r');
+    const home = await tab.settledView();
+    // Short flights and pauses: the tour's timing is what a flight to a view takes.
+    await page().evaluate('window.__splatsortViewer.views.tour = { flightSeconds: 0.3, pauseSeconds: 0.1 }');
+    // The panel's Views folder: the first view as the scene opened, the second close to a corner of the wall, pinned there.
+    await tab.setPanelOpen(true);
+    const folder = page().locator('.lil-gui .lil-title', { hasText: /^Views$/ });
+    if ((await folder.getAttribute('aria-expanded')) !== 'true') await folder.click();
+    const name = tab.row('name').locator('input');
+    await name.fill('Whole wall');
+    await tab.row('add this view').locator('button').click();
+    const corner = { eye: [1, 1, 2.5], target: [1, 1, 0], up: home.up, fovyDeg: home.fovyDeg };
+    await page().evaluate(`window.__splatsortViewer.camera.set(${JSON.stringify(corner)})`);
+    await tab.waitForEye('the corner', corner.eye);
+    await name.fill('Corner');
+    await tab.row('pin at the centre').locator('input').check();
+    await tab.row('add this view').locator('button').click();
+    expect(await page().locator('.views-list .views-go').allTextContents()).toEqual(['Whole wall', '◉ Corner']);
+    await tab.setPanelOpen(false);
+    await tab.settledFraming();
+
+    // Looking at the pinned point, the pin is at the centre of the free part of the window, where the camera frames its target.
+    const pin = page().locator('.views-pin', { hasText: 'Corner' });
+    const pinAt = async () => ({ x: Number(await pin.getAttribute('data-x')), y: Number(await pin.getAttribute('data-y')) });
+    const free = (await state()).freeRect;
+    const centre = { x: free.x + free.width / 2, y: free.y + free.height / 2 };
+    expect(Math.hypot((await pinAt()).x - centre.x, (await pinAt()).y - centre.y)).toBeLessThanOrEqual(1);
+
+    // ] from no view gone to yet: the first, the whole wall, in a flight of several frames; the pin follows its point to one side.
+    await page().evaluate("window.__viewsSeen = []; window.__splatsortViewer.on('viewschange', () => window.__viewsSeen.push(window.__splatsortViewer.views.current))");
+    const before = (await state()).frames;
+    await page().keyboard.press(']');
+    await tab.waitForEye('the whole wall', home.eye);
+    expect((await state()).frames - before).toBeGreaterThan(2);
+    await tab.waitForFrames(1);
+    const moved = await pinAt();
+    expect(Math.hypot(moved.x - centre.x, moved.y - centre.y)).toBeGreaterThan(20);
+    expect(await pin.isVisible()).toBe(true);
+
+    // The pin opens its view.
+    await pin.click();
+    await tab.waitForEye('the corner, from its pin', corner.eye);
+    expect(await views('views.current')).toBe('Corner');
+
+    // The tour (the bar's button): every view in order, then it ends where the last one is.
+    await page().evaluate('window.__viewsSeen = []');
+    await page().locator('.views-bar button', { hasText: 'tour' }).click();
+    await tab.waitFor('the tour over', '!window.__splatsortViewer.views.playing && window.__viewsSeen.length > 0');
+    expect((await page().evaluate('window.__viewsSeen')) as string[]).toEqual(['Corner', 'Whole wall', 'Corner', 'Corner']);
+    await tab.waitForEye('the corner, the tour\'s last view', corner.eye);
+
+    // [ steps back from the last view: the first.
+    await page().keyboard.press('[');
+    await tab.waitForEye('the whole wall again', home.eye);
+
+    // The link keeps the views; a page opened from them (`?views=` naming a file with the same text) has them, and opens the first.
+    await tab.waitFor('the views in the link', "JSON.parse(new URLSearchParams(location.search).get('views') ?? '{}').views?.length === 2");
+    const kept = await page().evaluate("new URLSearchParams(location.search).get('views')") as string;
+    await page().route('**/wall-views.json', (route) => route.fulfill({ body: kept, contentType: 'application/json' }));
+    await viewer.goto('?views=wall-views.json');
+    expect(await views('views.list().map((v) => v.name)')).toEqual(['Whole wall', 'Corner']);
+    await tab.waitForEye('the first view, as the views opened', home.eye);
+    await page().locator('.views-pin', { hasText: 'Corner' }).waitFor({ state: 'attached' });
     expect(viewer.tab.errors).toEqual([]);
   });
 });

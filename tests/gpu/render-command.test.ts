@@ -86,20 +86,40 @@ test('--renderer auto times both renderers and draws with the faster, saying whi
 });
 
 // The spz scene rendered twice, by two runs of the command: the second from the camera the first
-// printed, to the same bytes (a real scene's determinism across runs). How every format is framed
+// printed, as a named view, to the same bytes (a real scene's determinism across runs). How every format is framed
 // is the Viewer's (tests/gpu/viewer.test.ts): the command only asks it.
-test('without a camera file, frames the scene as the viewer opens it, and prints that camera, which renders the same PNG again', () => {
+test('without a camera file, frames the scene as the viewer opens it, and prints that camera, which as a named view (--views, --view) renders the same PNG again', () => {
   const name = 'playcanvas_biker_v4.spz';
   const out = join(WORK, `${name}.framed.png`);
   const stdout = execFileSync('node', ['bench-dist/render.mjs', '--scene', scenePath(name), '--out', out, '--width', '64', '--height', '40'], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-  const line = JSON.parse(stdout.trim().split('\n').pop()!) as { camera: { width: number; height: number; up: number[]; background: number[] } };
+  const line = JSON.parse(stdout.trim().split('\n').pop()!) as { camera: { width: number; height: number; eye: number[]; target: number[]; up: number[]; fovy_deg: number; background: number[] } };
   expect(line.camera).toMatchObject({ width: 64, height: 40, up: [0, -1, 0] });
   const png = readFileSync(out);
   expect(decodePng(png)).toMatchObject({ width: 64, height: 40 });
   // The biker is tall and thin: it fills most of the picture's height, and covers a fair part of it.
   expect(drawnFraction(decodePng(png), line.camera.background)).toBeGreaterThan(0.1);
   expect(drawnRowSpan(decodePng(png), line.camera.background)).toBeGreaterThan(0.6 * 40);
-  expect(render(scenePath(name), line.camera, `${name}.again`).png.equals(png)).toBe(true);
+  // That camera, as a named view of a views file (a pose: the size and look are the command's), renders the same bytes.
+  const views = join(WORK, 'biker-views.json');
+  const { eye, target, up, fovy_deg } = line.camera;
+  writeFileSync(views, JSON.stringify({ splatsort_views: 1, views: [{ name: 'Other', eye: [0, 0, 9], target: [0, 0, 0], up: [0, 1, 0], fovy_deg: 30 }, { name: 'Framed', eye, target, up, fovy_deg }] }));
+  const again = join(WORK, `${name}.again.png`);
+  const rendered = run(['--scene', scenePath(name), '--out', again, '--width', '64', '--height', '40', '--views', views, '--view', 'Framed']);
+  expect(rendered.status, rendered.stderr).toBe(0);
+  expect(readFileSync(again).equals(png)).toBe(true);
+});
+
+test('--views refuses a view its file does not hold, naming those it holds, and a camera named twice', () => {
+  const views = join(WORK, 'views.json');
+  const pose = { eye: DEFAULT_CAMERA.eye, target: DEFAULT_CAMERA.target, up: DEFAULT_CAMERA.up, fovy_deg: DEFAULT_CAMERA.fovy_deg };
+  writeFileSync(views, JSON.stringify({ splatsort_views: 1, views: [{ name: 'Above', eye: [0, 5, 0.1], target: [0, 0, 0], up: [0, 1, 0], fovy_deg: 40 }, { name: 'Front door', ...pose }] }));
+  const unknown = run(['--scene', DEFAULT_SCENE, '--out', join(WORK, 'unknown-view.png'), '--views', views, '--view', 'Back']);
+  expect(unknown.status).toBe(1);
+  expect(unknown.stderr).toContain(`render: --views ${views}: no view is named "Back": there are "Above", "Front door"`);
+  const both = run(['--scene', DEFAULT_SCENE, '--out', join(WORK, 'both.png'), '--views', views, '--camera', cameraFile('both', DEFAULT_CAMERA)]);
+  expect(both.stderr).toContain('render: --camera and --views both name the camera: ask for one');
+  const lone = run(['--scene', DEFAULT_SCENE, '--out', join(WORK, 'lone.png'), '--view', 'Above']);
+  expect(lone.stderr).toContain('render: --view names a view of a views file: give the file with --views');
 });
 
 test(`the default scene matches the golden image (max ${MAX_CHANNEL_DIFF}/255, mean ${MEAN_CHANNEL_DIFF}/255 per channel)`, () => {
