@@ -3,7 +3,7 @@
  * device pixels; the settings panel sits beside the scene on a wide window
  * and is a sheet along the bottom on a narrow one; the stats panels and
  * timing chart sit in a corner (bottom left, top left on a narrow window)
- * and fold into a tab. The viewer frames the scene in the largest part of
+ * and fold into one line of timings. The viewer frames the scene in the largest part of
  * the window these overlays leave free (SplatViewer.setOverlays), measured
  * again whenever one of them changes size (the sheet opening, the stats
  * folding) or the window does. The panels can be hidden (U) and the page

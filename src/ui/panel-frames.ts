@@ -59,6 +59,7 @@ export class PanelFrames {
     gui.showDifference(viewer.state.difference, s.view, viewer.heatMapReady);
     gui.showRenderer(viewer.state.renderer, viewer.state.order);
     const world = viewer.state.world;
+    gui.showWorldRows(!!world);
     if (world) gui.showWorld(world);
     // Once, after every row is set: a row set after the redraw would show
     // one refresh late (the difference view's first count did, seconds late

@@ -3,6 +3,11 @@
  * `ViewerSettings`, what the viewer actually does (the active sort mode, the
  * key bits in use, the CPU order's age) in `ViewerInfo`, shown read-only.
  * The two differ, e.g. while the first CPU order is still being sorted.
+ *
+ * Viewing comes first: the Scene and View folders are open; the sort and
+ * render controls (with the heat-map views) and saving wait in closed
+ * folders one click away, and each of those stays as the user left it
+ * (remembered.ts). Read-only rows show their whole text, wrapping.
  */
 
 import GUI, { type Controller } from 'lil-gui';
@@ -11,7 +16,7 @@ import {
   type Bounds, type CaptureFraming, type FrameView, type HeatMapCount, type OrderError, type RendererChoice, type ScreenFilterInUse, type SortMode, type SplatOrder, type ViewerSettings, type WorldState,
 } from '../lib/index';
 import { el } from './overlays';
-import { ellipsizeMiddle } from './scene-names';
+import { recall, remember } from './remembered';
 import { describeRenderer, formatBytes } from './scene-facts';
 import { boxText, defaultSaveChoice, type SaveChoice } from './save-scene';
 
@@ -28,7 +33,7 @@ export interface PanelSettings extends ViewerSettings {
   screenshotScale: number;
   /** Show the stats panels and the timing chart. */
   showStats: boolean;
-  /** The stats panels and the timing chart folded to a small tab (their toggle), leaving the scene more room. */
+  /** The stats panels and the timing chart folded to one line of timings (their toggle), leaving the scene more room. */
   statsCollapsed: boolean;
 }
 
@@ -90,10 +95,10 @@ export class ViewerGui {
   private readonly shDegreeController: Controller;
   /** Under the file's name while its up axis is only the convention: it may be upside down. */
   private readonly upHint: HTMLButtonElement;
-  /** Measures the read-only rows' texts, to shorten those longer than their row. */
-  private readonly measure = document.createElement('canvas').getContext('2d');
-  /** What each read-only row shows, for the text and the room it was fitted to. */
-  private readonly fitted = new Map<Controller, { text: string; room: number; shown: string }>();
+  /** Each read-only row's text as shown: it wraps (an input would cut it). */
+  private readonly texts = new Map<Controller, HTMLElement>();
+  /** Shown only while a world is open (it means nothing for one scene). */
+  private readonly budgetController: Controller;
   /** What "save scene as" writes: the format, which splats, the box. */
   readonly saving: SaveChoice = defaultSaveChoice();
   private readonly boxController: Controller;
@@ -111,6 +116,10 @@ export class ViewerGui {
     const readOnly = (folder: GUI, key: keyof ViewerInfo, label: string) => {
       const c = folder.add(this.info, key).name(label).disable();
       c.domElement.classList.add('read-only');
+      // The input keeps the value (lil-gui writes it there); the text beside it shows it whole.
+      const text = el('span', { className: 'read-only-text' });
+      c.$widget.append(text);
+      this.texts.set(c, text);
       this.infoControllers.push(c);
       return c;
     };
@@ -147,7 +156,7 @@ export class ViewerGui {
     file.domElement.after(this.upHint);
     readOnly(scene, 'splats', 'splats');
     const budgets = { auto: 'auto', '1M': 1_000_000, '2M': 2_000_000, '4M': 4_000_000, '8M': 8_000_000, '16M': 16_000_000 };
-    const budget = scene.add(settings, 'worldBudget', budgets).name('world budget').onChange(changed('worldBudget'));
+    const budget = (this.budgetController = scene.add(settings, 'worldBudget', budgets).name('world budget').onChange(changed('worldBudget')).hide());
     budget.domElement.title = 'a Streamed SOG world (lod-meta.json): the most splats a frame draws; auto: 4M, 1M on small GPUs. Far regions draw coarser levels to stay under it';
     readOnly(scene, 'sceneSh', 'SH in file');
     readOnly(scene, 'fileSize', 'file size');
@@ -156,7 +165,9 @@ export class ViewerGui {
     readOnly(scene, 'fps', 'FPS');
     readOnly(scene, 'upSource', 'up axis from');
 
-    const sort = gui.addFolder('Sort');
+    // Sort, render and their heat maps: for looking into the sort, not for viewing.
+    const advanced = rememberOpen(gui.addFolder('Sort & render'), 'sort-render-open');
+    const sort = advanced.addFolder('Sort');
     const modes = Object.fromEntries(Object.entries(SORT_MODE_LABELS).map(([mode, label]) => [label, mode]));
     sort.add(settings, 'sortMode', modes).name('sort mode').onChange(changed('sortMode'));
     this.keyBitsController = sort.add(settings, 'keyBits', { auto: 'auto', '16 bits': 16, '24 bits': 24, '32 bits': 32 }).name('key bits').onChange(changed('keyBits'));
@@ -172,7 +183,7 @@ export class ViewerGui {
     show.domElement.title = 'sort difference: where the order on screen changes the picture against the exact order; per-pixel order: where ordering each pixel\'s splats by their own depth changes it against their centres\' depths (drawn with tiles)';
     readOnly(sort, 'difference', 'pixels off');
 
-    const render = gui.addFolder('Render');
+    const render = advanced.addFolder('Render');
     this.shDegreeController = render.add(settings, 'shDegree', 0, 3, 1).name('SH degree').onChange(changed('shDegree'));
     render.add(settings, 'splatScale', 0.1, 2, 0.01).name('splat scale').onChange(changed('splatScale'));
     render.addColor(settings, 'background').name('background').onChange(changed('background'));
@@ -186,7 +197,7 @@ export class ViewerGui {
       'per pixel: each pixel blends its splats by their own depth along its ray; only tiles draw it, so it draws with tiles whatever the renderer';
     readOnly(render, 'renderer', 'drawing with');
 
-    const save = gui.addFolder('Save scene as').close();
+    const save = rememberOpen(gui.addFolder('Save scene as'), 'save-open');
     const formats = Object.fromEntries(SAVE_FORMATS.map((f) => [f.label === f.extension ? f.label : `${f.extension} (${f.label})`, f.id]));
     const format = save.add(this.saving, 'format', formats).name('format');
     const keeps = () => SAVE_FORMATS.find((f) => f.id === this.saving.format)?.keeps ?? '';
@@ -199,7 +210,7 @@ export class ViewerGui {
     this.boxController.domElement.title = 'minx, miny, minz, maxx, maxy, maxz in scene coordinates: the splats whose centre is inside';
     save.add({ save: () => actions.saveScene() }, 'save').name('save');
 
-    readOnly(gui, 'adapter', 'adapter');
+    readOnly(render, 'adapter', 'adapter');
     // On a phone-sized window the open panel would hide most of the scene.
     if (window.innerWidth < SIDE_PANEL_MIN_WIDTH) gui.close();
     this.update();
@@ -292,7 +303,11 @@ export class ViewerGui {
     this.set('screenFilter', `${filter.variance} px²${filter.compensate ? ', compensated' : ''}${filter.fromFile ? ', from file' : ''}`, `${filter.description} (${filter.why})`);
   }
 
-  /** Shows the renderer drawing, for auto where its choice stands, and the order the pixels were blended in. */
+  /** Shows the world budget row while a world is open, and hides it otherwise. */
+  showWorldRows(world: boolean): void {
+    if (this.budgetController._hidden === world) this.budgetController.show(world);
+  }
+
   /** A world's rows: the splats drawn against the budget, and its chunks and bytes loaded (the scene's file size row). */
   showWorld(world: Readonly<WorldState>): void {
     const count = (n: number) => n.toLocaleString('en-US');
@@ -301,6 +316,7 @@ export class ViewerGui {
     this.set('fileSize', `${formatBytes(world.bytesLoaded)}: ${count(world.chunksLoaded)} of ${count(world.chunks)} chunks${way}`, `chunks loaded since the world opened (a chunk evicted and loaded again counts again); ${formatBytes(world.gpuBytes)} of GPU memory hold its splats`);
   }
 
+  /** Shows the renderer drawing, for auto where its choice stands, and the order the pixels were blended in. */
   showRenderer(choice: Readonly<RendererChoice>, order: SplatOrder): void {
     const { text, why } = describeRenderer(choice, order);
     this.set('renderer', text, why);
@@ -319,41 +335,25 @@ export class ViewerGui {
     this.dirty = true;
   }
 
-  /**
-   * Redraws the read-only displays when one of them changed, and cuts a
-   * text longer than its row in the middle (a file name keeps its start and
-   * extension); the tooltip has it whole.
-   */
+  /** Redraws the read-only displays when one of them changed: whole texts, their tooltips the longer story where there is one. */
   update(): void {
-    if (this.dirty) {
-      this.dirty = false;
-      for (const c of this.infoControllers) {
-        // updateDisplay writes the whole text back; fit() cuts it again, measuring only a row whose text or room changed.
-        c.updateDisplay();
-        c.domElement.title = this.tooltips[c.property as keyof ViewerInfo] ?? String(c.getValue());
-      }
+    if (!this.dirty) return;
+    this.dirty = false;
+    for (const c of this.infoControllers) {
+      c.updateDisplay();
+      const text = String(c.getValue());
+      const shown = this.texts.get(c)!;
+      if (shown.textContent !== text) shown.textContent = text;
+      c.domElement.title = this.tooltips[c.property as keyof ViewerInfo] ?? text;
     }
-    for (const c of this.infoControllers) this.fit(c);
   }
+}
 
-  /** Shows `c`'s text in the room its row has now, cut in the middle if it is longer. */
-  private fit(c: Controller): void {
-    const input = c.domElement.querySelector('input');
-    if (!input || !this.measure) return;
-    const text = String(c.getValue());
-    const room = input.clientWidth;
-    const last = this.fitted.get(c);
-    if (last && last.text === text && last.room === room) {
-      if (input.value !== last.shown) input.value = last.shown;
-      return;
-    }
-    // A closed panel or a hidden row has no room to measure: fitted once it shows.
-    if (room === 0) return;
-    const style = getComputedStyle(input);
-    const inner = room - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
-    this.measure.font = style.font;
-    const shown = ellipsizeMiddle(text, (t) => this.measure!.measureText(t).width <= inner);
-    this.fitted.set(c, { text, room, shown });
-    input.value = shown;
-  }
+/** `folder` opened or closed as the user last left it (closed the first time), and remembered whenever it changes. */
+function rememberOpen(folder: GUI, key: string): GUI {
+  folder.open(recall(key) === 'open');
+  folder.onOpenClose((changed) => {
+    if (changed === folder) remember(key, folder._closed ? 'closed' : 'open');
+  });
+  return folder;
 }

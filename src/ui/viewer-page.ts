@@ -88,7 +88,7 @@ class ViewerPage implements PagePanel {
       }, { signal });
     root.replaceChildren(canvas, this.picker.dom, this.progress.dom, this.help.dom, this.messages.dom);
     this.settings = { ...viewer.settings, screenshotScale: 1, showStats: true, statsCollapsed: false };
-    this.stats = new StatsPanels(viewer.gpu.timestamps, this.settings.statsCollapsed, (collapsed) => {
+    this.stats = new StatsPanels(viewer.gpu.timestamps, 'auto', (collapsed) => {
       this.settings.statsCollapsed = collapsed;
     });
     this.gui = new ViewerGui(this.settings, viewer.gpu.adapter, {

@@ -217,6 +217,20 @@ export class TestPage {
     }, open);
   }
 
+  /**
+   * Opens or closes a folder of the open settings panel by its title (the
+   * sort and render controls wait in the closed "Sort & render"), and waits
+   * for its animation to end.
+   */
+  async setFolderOpen(title: string, open: boolean, how: 'click' | 'tap' = 'click'): Promise<void> {
+    const bar = this.page.locator('.lil-gui .lil-title', { hasText: new RegExp(`^${title}$`) });
+    if ((await bar.getAttribute('aria-expanded')) !== String(open)) await (how === 'tap' ? bar.tap() : bar.click());
+    await this.waitFor(`the ${title} folder ${open ? 'open' : 'closed'}`, ({ title, open }) => {
+      const folder = [...document.querySelectorAll('.lil-gui')].find((g) => g.querySelector(':scope > .lil-title')?.textContent === title);
+      return folder !== undefined && folder.classList.contains('lil-closed') === !open && !folder.classList.contains('lil-transition');
+    }, { title, open });
+  }
+
   /** A row of the settings panel, by its exact name. */
   row(name: string): Locator {
     return this.page.locator('.lil-gui .lil-controller').filter({ has: this.page.locator('.lil-name', { hasText: new RegExp(`^${name}$`) }) });

@@ -127,6 +127,49 @@ describe('a desktop window, 1280×800', { timeout: BROWSER_TEST_TIMEOUT_MS }, ()
     await viewer.tab.waitForEye('home', home.eye);
   });
 
+  it('gives the scene most of an 800×500 window: the panel shows viewing, the stats a line of timings, nothing cut; "Sort & render" is one click away and stays as left', async () => {
+    const [width, height] = [800, 500];
+    await page().setViewportSize({ width, height });
+    // The stats fold to one line with the window (the user has not chosen), and that line gives the sort's time first.
+    await viewer.tab.waitFor('the stats folded to a line of timings', () => /^▸ SORT \d+ (µs|ms)/.test(document.querySelector('.stats.stats-collapsed .stats-toggle')?.textContent ?? ''), undefined);
+    const free = await viewer.tab.settledFraming();
+    const share = (free.width * free.height) / (width * height);
+    console.log(`800×500: the free part ${free.width}×${free.height} at ${free.x},${free.y}, ${(100 * share).toFixed(1)} % of the window`);
+    expect(share).toBeGreaterThanOrEqual(0.6);
+    await viewer.tab.saveScreenshot('e2e-viewer-first-800x500.png');
+
+    // Viewing rows show; the sort, render and save rows wait in closed folders; the world budget is for worlds.
+    const open = (title: string) => page().evaluate((title) => {
+      const folder = [...document.querySelectorAll('.lil-gui')].find((g) => g.querySelector(':scope > .lil-title')?.textContent === title);
+      return folder ? !folder.classList.contains('lil-closed') : null;
+    }, title);
+    expect(await Promise.all(['Scene', 'View', 'Sort & render', 'Save scene as'].map(open))).toEqual([true, true, false, false]);
+    for (const name of ['file', 'splats', 'up axis', 'FPS', 'copy view link']) expect(await viewer.tab.row(name).isVisible(), name).toBe(true);
+    for (const name of ['sort mode', 'show', 'renderer', 'format', 'world budget']) expect(await viewer.tab.row(name).isVisible(), name).toBe(false);
+
+    // Every read-only value shows whole (wrapping where long), with its text on hover too.
+    const rows = await page().evaluate(() => [...document.querySelectorAll<HTMLElement>('.lil-gui .read-only')].filter((r) => r.offsetParent !== null).map((r) => {
+      const text = r.querySelector<HTMLElement>('.read-only-text')!;
+      return { name: r.querySelector('.lil-name')!.textContent, value: r.querySelector('input')!.value, shown: text.textContent, title: r.title, clipped: text.scrollWidth > text.clientWidth };
+    }));
+    expect(rows.length).toBeGreaterThanOrEqual(8);
+    for (const row of rows) {
+      expect(row.shown, row.name!).toBe(row.value);
+      expect(row.shown, row.name!).not.toMatch(/…$/);
+      expect(row.clipped, row.name!).toBe(false);
+      expect(row.title, row.name!).not.toBe('');
+    }
+
+    // One click opens the sort and render controls; a new visit finds them as they were left.
+    await viewer.tab.setFolderOpen('Sort & render', true);
+    expect(await viewer.tab.row('sort mode').isVisible()).toBe(true);
+    await viewer.goto();
+    expect(await open('Sort & render')).toBe(true);
+    await viewer.tab.setFolderOpen('Sort & render', false);
+    await page().setViewportSize({ width: WIDTH, height: HEIGHT });
+    await viewer.tab.waitFor('the stats unfolded with the window', () => !document.querySelector('.stats')!.classList.contains('stats-collapsed'), undefined);
+  });
+
   it('hides the panels with U, shows them again with U, and starts without them for a ui=0 link', async () => {
     const chrome = ['.lil-gui.lil-root', '.stats', '.hint'];
     const shown = () => Promise.all(chrome.map((s) => page().locator(s).first().isVisible()));
@@ -235,6 +278,7 @@ describe('a desktop window, 1280×800', { timeout: BROWSER_TEST_TIMEOUT_MS }, ()
   });
 
   it('keeps the panel\'s checkboxes and slider tracks visible over a white background', async () => {
+    await viewer.tab.setFolderOpen('Sort & render', true);
     await page().locator('.lil-gui input[type=color]').fill('#ffffff');
     await viewer.tab.waitForFrames(2);
     const shot = decodePng(await readFile(await viewer.tab.saveScreenshot('e2e-panel-white-background.png')));
@@ -253,6 +297,7 @@ describe('a desktop window, 1280×800', { timeout: BROWSER_TEST_TIMEOUT_MS }, ()
       expect(contrast, `${name}: ${w} on ${b}`).toBeGreaterThanOrEqual(12);
     }
     await page().locator('.lil-gui input[type=color]').fill('#101318');
+    await viewer.tab.setFolderOpen('Sort & render', false);
   });
   it('frames a scene beside the stats and the panel, and in the room the folded stats leave', async () => {
     // A solid cube: from the home angle a corner reaches the lower left, where the stats are.

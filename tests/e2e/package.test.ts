@@ -304,6 +304,7 @@ test("the viewer page's panel in another page (ui: true): loaded with its styles
   await tab.saveScreenshot('e2e-package-with-panel.png');
   // A row of the panel changes the viewer it was given.
   await tab.setPanelOpen(true);
+  await tab.setFolderOpen('Sort & render', true);
   await tab.row('sort mode').locator('select').selectOption({ index: 1 });
   await tab.waitFor('the panel to set the sort mode', () => window.splatsortExample!.viewers[0]!.settings.sortMode !== 'gpu', undefined);
   expect(tab.errors).toEqual([]);

@@ -1,8 +1,9 @@
 /**
  * The viewer on a phone: a 390×844 touch screen (touch events only,
  * `pointer: coarse`), in Chromium on SwiftShader. The help shows the touch
- * controls; the panel opens as a sheet along the bottom that leaves the
- * scene in view; every control is a 44 px target; the stats can be hidden;
+ * controls; the stats start folded to a line of timings; the panel opens
+ * as a sheet along the bottom that leaves the scene in view; every control
+ * is a 44 px target; the stats can be hidden;
  * one finger orbits, two pinch, and a held touch orbits the point under it.
  *
  * Touches go through the DevTools protocol (Input.dispatchTouchEvent), as a
@@ -63,6 +64,16 @@ describe('a phone, 390×844 touch screen', { timeout: BROWSER_TEST_TIMEOUT_MS },
     await help.waitFor({ state: 'hidden' });
   });
 
+  it('starts with the stats folded to one line that gives the sort\'s time', async () => {
+    await viewer.tab.waitFor('the sort\'s time in the folded stats', () => /^▸ SORT \d+ (µs|ms)/.test(document.querySelector('.stats.stats-collapsed .stats-toggle')?.textContent ?? ''), undefined);
+    const line = (await page().locator('.stats').boundingBox())!;
+    // One line, under the help button, clear of the scene's middle.
+    expect(line.height).toBeLessThanOrEqual(TOUCH_TARGET_PX + 8);
+    const free = await viewer.tab.settledFraming();
+    console.log(`390×844: the free part ${free.width}×${free.height} at ${free.x},${free.y}, ${((100 * free.width * free.height) / (WIDTH * HEIGHT)).toFixed(1)} % of the screen`);
+    await viewer.tab.saveScreenshot('e2e-phone-390x844.png');
+  });
+
   it('opens the panel as a sheet along the bottom that leaves the scene in view, every control 44 px', async () => {
     // Closed at first: the scene has the screen.
     expect(await page().locator('.lil-gui.lil-root').getAttribute('class')).toContain('lil-closed');
@@ -78,7 +89,8 @@ describe('a phone, 390×844 touch screen', { timeout: BROWSER_TEST_TIMEOUT_MS },
     expect(stats.y + stats.height).toBeLessThan(sheet.y);
     await viewer.tab.saveScreenshot('e2e-phone-sheet-390x844.png');
 
-    // Every control in the panel, and the page's buttons, is at least 44 px high.
+    // Every control in the panel, the folded ones too, and the page's buttons, is at least 44 px high.
+    for (const folder of ['Sort & render', 'Save scene as']) await viewer.tab.setFolderOpen(folder, true, 'tap');
     const heights = await page().evaluate(() =>
       [...document.querySelectorAll('.lil-gui .lil-controller:not(.read-only) .lil-widget, .lil-gui .lil-title, .hint')]
         .map((e) => ({ what: (e.closest('.lil-controller')?.querySelector('.lil-name')?.textContent ?? e.textContent ?? '').trim(), height: e.getBoundingClientRect().height }))
@@ -86,30 +98,34 @@ describe('a phone, 390×844 touch screen', { timeout: BROWSER_TEST_TIMEOUT_MS },
     );
     expect(heights.length).toBeGreaterThan(20);
     expect(heights.filter((h) => h.height < TOUCH_TARGET_PX)).toEqual([]);
+    for (const folder of ['Sort & render', 'Save scene as']) await viewer.tab.setFolderOpen(folder, false, 'tap');
   });
 
-  it('frames the scene above the open sheet and beside the stats, and in the room the folded stats leave', async () => {
+  it('frames the scene above the open sheet and beside the folded stats, and in the smaller room the unfolded stats leave', async () => {
     // The sheet is open (the test before): the free part ends above it.
     const sheet = (await page().locator('.lil-gui.lil-root').boundingBox())!;
-    const free = await viewer.tab.settledFraming();
-    expect(free.y + free.height).toBeLessThanOrEqual(sheet.y + 1);
+    const roomy = await viewer.tab.settledFraming();
+    expect(roomy.y + roomy.height).toBeLessThanOrEqual(sheet.y + 1);
     const overlays = ['.lil-gui.lil-root', '.stats'];
-    const above = await viewer.tab.sceneCoverage(overlays);
-    console.log(`sheet open: the scene drawn over ${above.drawn} px, ${above.under.join(' and ')} of them under the sheet and the stats; free part y ${free.y}..${free.y + free.height}`);
-    expect(above.drawn).toBeGreaterThan(0.02 * WIDTH * HEIGHT);
-    // (Framed in the whole window as before, 46 % of the scene's pixels lay under the sheet and the stats.)
-    expect(above.under[0]! + above.under[1]!).toBeLessThan(0.01 * above.drawn);
-
-    // The stats folded to their tab: more room above the sheet, the scene framed larger in it.
-    await page().locator('.stats-toggle').tap();
-    await viewer.tab.waitFor('a larger free part', (area) => window.__splatsort!.freeRect.width * window.__splatsort!.freeRect.height > area, free.width * free.height);
-    const roomier = await viewer.tab.settledFraming();
     const folded = await viewer.tab.sceneCoverage(overlays);
-    console.log(`stats folded: drawn over ${folded.drawn} px, ${folded.under.join(' and ')} under the sheet and the tab; free part ${roomier.width}×${roomier.height}`);
-    expect(folded.drawn).toBeGreaterThan(above.drawn);
+    console.log(`sheet open, stats folded: the scene drawn over ${folded.drawn} px, ${folded.under.join(' and ')} of them under the sheet and the line; free part ${roomy.width}×${roomy.height}`);
+    expect(folded.drawn).toBeGreaterThan(0.02 * WIDTH * HEIGHT);
+    // (Framed in the whole window as before, 46 % of the scene's pixels lay under the sheet and the stats.)
     expect(folded.under[0]! + folded.under[1]!).toBeLessThan(0.01 * folded.drawn);
+
+    // The stats unfolded: less room above the sheet, the scene framed smaller in it, still clear of both.
     await page().locator('.stats-toggle').tap();
-    await viewer.tab.waitFor('the stats unfolded', () => !document.querySelector('.stats')!.classList.contains('stats-collapsed'), undefined);
+    await viewer.tab.waitFor('a smaller free part', (area) => window.__splatsort!.freeRect.width * window.__splatsort!.freeRect.height < area, roomy.width * roomy.height);
+    const free = await viewer.tab.settledFraming();
+    const stats = (await page().locator('.stats').boundingBox())!;
+    // The stats stay clear of the sheet.
+    expect(stats.y + stats.height).toBeLessThan(sheet.y);
+    const above = await viewer.tab.sceneCoverage(overlays);
+    console.log(`stats unfolded: drawn over ${above.drawn} px, ${above.under.join(' and ')} under the sheet and the stats; free part y ${free.y}..${free.y + free.height}`);
+    expect(folded.drawn).toBeGreaterThan(above.drawn);
+    expect(above.under[0]! + above.under[1]!).toBeLessThan(0.01 * above.drawn);
+    await page().locator('.stats-toggle').tap();
+    await viewer.tab.waitFor('the stats folded', () => document.querySelector('.stats')!.classList.contains('stats-collapsed'), undefined);
   });
 
   it('hides the stats from the panel, and shows them again', async () => {

@@ -144,6 +144,9 @@ describe('timing chart', { timeout: BROWSER_TEST_TIMEOUT_MS }, () => {
 
   beforeAll(async () => {
     chartModule = await timingChartModule();
+    // The page's chart: unfolded (a window this small starts with the stats folded to a line of timings).
+    await page().locator('.stats-toggle').click();
+    await page().locator(CHART).waitFor({ state: 'visible' });
   }, BROWSER_TEST_TIMEOUT_MS);
 
   it('has no pass colour before its first frame, and stacks fed timings per pass with gaps where none was measured', async () => {
@@ -247,6 +250,7 @@ describe('timing chart', { timeout: BROWSER_TEST_TIMEOUT_MS }, () => {
 
   it('shows the CPU sort once the CPU sort is chosen', async () => {
     await viewer.tab.setPanelOpen(true);
+    await viewer.tab.setFolderOpen('Sort & render', true);
     const row = page().locator('.lil-gui .lil-controller').filter({ has: page().locator('.lil-name', { hasText: /^sort mode$/ }) });
     await row.locator('select').selectOption({ label: 'CPU 32-bit radix' });
     await waitFor('the CPU sort active', "window.__splatsort.activeSort === 'CPU 32-bit radix'");

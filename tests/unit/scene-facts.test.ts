@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { describeRenderer, formatBytes, formatDuration, formatExtent, FrameRate } from '../../src/ui/scene-facts';
-import { ellipsizeMiddle } from '../../src/ui/scene-names';
 
 describe('scene facts', () => {
   it('writes sizes in B, KB, MB and GB, three digits', () => {
@@ -51,23 +50,5 @@ describe('scene facts', () => {
     expect(rate.text).toBe('60');
     rate.sample(3000, 163);
     expect(rate.text).toBe('1.5');
-  });
-});
-
-describe('a long file name in a short row', () => {
-  const name = 'inria_kacytran_iter7000_9k_sh3.ply';
-  it('stays whole where it fits', () => {
-    expect(ellipsizeMiddle(name, () => true)).toBe(name);
-  });
-
-  it('is cut in the middle to the most characters that fit, keeping its start and extension', () => {
-    const shown = ellipsizeMiddle(name, (t) => t.length <= 20);
-    expect(shown).toBe('inria_kac…9k_sh3.ply');
-    expect(shown.length).toBe(20);
-  });
-
-  it('comes down to the ellipsis alone in no room at all', () => {
-    expect(ellipsizeMiddle(name, (t) => t.length <= 1)).toBe('…');
-    expect(ellipsizeMiddle(name, () => false)).toBe('…');
   });
 });

@@ -104,7 +104,11 @@ export function pageTools(viewer: ViewerPageFixture) {
     waitFor: (what: string, predicate: string) => viewer.tab.waitFor(what, predicate),
     guiRow,
     waitForRow: (name: string, value: string) => viewer.tab.waitForRow(name, value),
-    setPanelOpen: (open: boolean) => viewer.tab.setPanelOpen(open),
+    /** Opens the panel with its "Sort & render" folder (closed by default; these tests use its rows), or closes the panel. */
+    setPanelOpen: async (open: boolean) => {
+      await viewer.tab.setPanelOpen(open);
+      if (open) await viewer.tab.setFolderOpen('Sort & render', true);
+    },
     capture,
     dragOnCanvas,
     select,
