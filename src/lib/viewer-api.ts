@@ -217,6 +217,7 @@ export interface SplatViewer {
    * `save` does when there is nothing to save (a world among them).
    */
   saveLosses(format: string): string[];
+  /**
    * The view drawn again at `options.width` × `options.height` (default:
    * the canvas's), as a PNG: framed on the scene (the view centred, as if
    * nothing covered the canvas) unless `options.framing` is 'screen'.
