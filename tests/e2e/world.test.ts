@@ -7,12 +7,14 @@
  * under its budget, and says in the panel what it drew and loaded; the
  * finest level's chunks cannot be read (the server lacks their means):
  * each is named in a warning, and their regions keep the coarse level.
+ * Saving it as one file is refused, saying why.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BROWSER_TEST_TIMEOUT_MS, useViewerPage } from './browser';
+import { WORLD_NOT_SAVED } from '../../src/io/formats/save-losses';
 import { scenePath } from '../shared-scenes';
 import { makeWorld } from '../support/made-world';
 import { serveLocally, sendFile, type LocalServer } from '../support/local-server';
@@ -64,5 +66,12 @@ describe('a Streamed SOG world', () => {
     expect(asked.every((path) => path.startsWith('/world/'))).toBe(true);
     await viewer.tab.waitForRow('splats', /^[\d,]+ drawn$/);
     await viewer.tab.waitForRow('file size', /of \d+ chunks/);
+    // A world is not saved as one file, and saving says why, before and instead of writing.
+    const saving = await viewer.tab.page.evaluate(async () => {
+      const api = window.__splatsortViewer!;
+      const said = (run: () => unknown) => Promise.resolve().then(run).then(() => 'saved', (error: Error) => error.message);
+      return [await said(() => api.saveLosses('ply')), await said(() => api.save('ply'))];
+    });
+    expect(saving).toEqual([WORLD_NOT_SAVED, WORLD_NOT_SAVED]);
   }, BROWSER_TEST_TIMEOUT_MS);
 });

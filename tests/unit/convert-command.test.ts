@@ -45,11 +45,11 @@ function convert(...args: string[]): Run {
   return { status, stdout, stderr, line: last.startsWith('{') ? (JSON.parse(last) as Record<string, unknown>) : null };
 }
 
-test('--help names the formats it writes and the selections', () => {
+test('--help names the formats it writes, the selections and --allow-loss', () => {
   const { status, stdout } = convert('--help');
   expect(status).toBe(0);
   expect(stdout).toMatch(/usage: npm run convert -- INPUT OUTPUT\(\.ply\|\.splat\|\.spz\|\.glb\)/);
-  for (const text of ['.ply   INRIA PLY', '.splat .splat', '.spz   SPZ', '.glb   GLB', '--in-view CAMERA.json', '--box X,Y,Z,X,Y,Z']) expect(stdout).toContain(text);
+  for (const text of ['.ply   INRIA PLY', '.splat .splat', '.spz   SPZ', '.glb   GLB', '--in-view CAMERA.json', '--box X,Y,Z,X,Y,Z', '--allow-loss  ']) expect(stdout).toContain(text);
 });
 
 test('a PLY converted to PLY is the same scene, and says so in its JSON line', async () => {

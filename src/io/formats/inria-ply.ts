@@ -11,6 +11,6 @@ export const INRIA_PLY: SplatFormat<'ply'> = {
   extensions: ['.ply'],
   writer: {
     write: async (cloud) => (await import('../writers/inria-ply')).writeInriaPly(cloud),
-    keeps: 'every value, exactly, SH included',
+    keeps: 'every value, exactly, SH included, and its anti-aliasing (Mip-Splatting\'s or gsplat\'s)',
   },
 };
