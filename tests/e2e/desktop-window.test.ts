@@ -163,6 +163,13 @@ describe('a desktop window, 1280×800', { timeout: BROWSER_TEST_TIMEOUT_MS }, ()
     // One click opens the sort and render controls; a new visit finds them as they were left.
     await viewer.tab.setFolderOpen('Sort & render', true);
     expect(await viewer.tab.row('sort mode').isVisible()).toBe(true);
+    // Its choices show their labels whole too (a long one wraps in its box).
+    await viewer.tab.row('show').locator('select').selectOption({ label: 'sort difference (heat map)' });
+    const cut = await page().evaluate(() => [...document.querySelectorAll<HTMLElement>('.lil-gui .lil-option .lil-display')]
+      .filter((d) => d.offsetParent !== null && (d.scrollWidth > d.clientWidth || d.scrollHeight > d.clientHeight)).map((d) => d.textContent));
+    expect(cut).toEqual([]);
+    await viewer.tab.saveScreenshot('e2e-sort-and-render-800x500.png');
+    await viewer.tab.row('show').locator('select').selectOption({ label: 'picture' });
     await viewer.goto();
     expect(await open('Sort & render')).toBe(true);
     await viewer.tab.setFolderOpen('Sort & render', false);

@@ -19,6 +19,7 @@ import { scenePath } from '../shared-scenes';
 import { makeWorld } from '../support/made-world';
 import { serveLocally, sendFile, type LocalServer } from '../support/local-server';
 import { subsetCloud } from '../support/synthetic-world';
+import { inriaPly } from '../support/splat-files';
 import { loadSceneFile } from '../../src/io/node-scene-source';
 
 const viewer = useViewerPage({ query: null });
@@ -73,5 +74,11 @@ describe('a Streamed SOG world', () => {
       return [await said(() => api.saveLosses('ply')), await said(() => api.save('ply'))];
     });
     expect(saving).toEqual([WORLD_NOT_SAVED, WORLD_NOT_SAVED]);
+    // The world budget is a world's own row: it shows now, and goes with the world.
+    await viewer.tab.setPanelOpen(true);
+    expect(await viewer.tab.row('world budget').isVisible()).toBe(true);
+    await viewer.page.setInputFiles('#file-input', { name: 'one.ply', mimeType: 'application/octet-stream', buffer: Buffer.from(inriaPly({ count: 50, shDegree: 0 })) });
+    await viewer.tab.waitFor('a scene in place of the world', "window.__splatsort.world === null && !window.__splatsort.loading && window.__splatsort.sceneName === 'one.ply'");
+    await viewer.tab.row('world budget').waitFor({ state: 'hidden' });
   }, BROWSER_TEST_TIMEOUT_MS);
 });
