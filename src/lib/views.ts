@@ -26,6 +26,8 @@ export interface ViewsHost {
   /** The last frame's matrices and the canvas's size in CSS pixels. */
   lastFrame(): DrawnCamera;
   canvasSize(): { width: number; height: number };
+  /** What a relative address of a views file is relative to (the page's address). */
+  baseUrl(): string;
   changed(views: readonly SavedView[]): void;
 }
 
@@ -144,7 +146,7 @@ export class ViewerViews implements SplatViews {
       this.read(await source.text());
       return;
     }
-    const url = viewsUrl(String(source));
+    const url = viewsUrl(String(source), this.host.baseUrl());
     this.read(await fetchBoundedText(url));
     this.source = String(source);
   }
@@ -217,10 +219,10 @@ function savedView(view: NamedView): SavedView {
 }
 
 /** The absolute address of a views file: http, https or blob, as a scene's (io/scene-url.ts). */
-function viewsUrl(address: string): string {
+function viewsUrl(address: string, base: string): string {
   let url: URL;
   try {
-    url = new URL(address, document.baseURI);
+    url = new URL(address, base);
   } catch {
     throw new ViewsFileError(`the views address "${address.slice(0, 120)}" is not a valid URL`);
   }
