@@ -230,13 +230,17 @@ function viewsUrl(address: string, base: string): string {
   return url.href;
 }
 
-/** The text at `url`, refused once it grows past what a views file may be. */
+/** How long a views file's server may take to answer: a page waits for its views before its first scene. */
+const FETCH_TIMEOUT_S = 15;
+
+/** The text at `url`, refused once it grows past what a views file may be, or when its server has not answered in FETCH_TIMEOUT_S. */
 async function fetchBoundedText(url: string): Promise<string> {
   let response: Response;
   try {
-    response = await fetch(url);
+    response = await fetch(url, { signal: AbortSignal.timeout(FETCH_TIMEOUT_S * 1000) });
   } catch (error) {
-    throw new ViewsFileError(`the views file could not be fetched from ${url}: ${(error as Error).message}`);
+    const why = (error as Error).name === 'TimeoutError' ? `no answer in ${FETCH_TIMEOUT_S} s` : (error as Error).message;
+    throw new ViewsFileError(`the views file could not be fetched from ${url}: ${why}`);
   }
   if (!response.ok) throw new ViewsFileError(`the views file at ${url} answered ${response.status} ${response.statusText}`.trim());
   const limit = 4 * MAX_VIEWS_FILE_CHARS;
