@@ -26,7 +26,7 @@ import { ANTI_ALIASING_SETTINGS, describeScreenFilter, screenFilterFor, type Ant
 const VIEWER_BACKGROUND: [number, number, number] = [0x10 / 255, 0x13 / 255, 0x18 / 255];
 
 const USAGE =
-  'usage: npm run render -- --scene FILE --out OUT.png [--camera CAMERA.json | --views VIEWS.json [--view NAME] | --width 1280 --height 800 --up -y] [--key-bits 32] ' +
+  'usage: npm run render -- --scene FILE --out OUT.png [--camera CAMERA.json | --width 1280 --height 800 [--views VIEWS.json [--view NAME] | --up -y]] [--key-bits 32] ' +
   `[--renderer ${RENDERER_SETTINGS.join('|')}] [--order ${SPLAT_ORDERS.join('|')}] [--accumulation ${ACCUMULATIONS.join('|')}] [--anti-aliasing ${ANTI_ALIASING_SETTINGS.join('|')}] [--reference] [--difference [--order-camera OTHER.json] | --pixel-order]`;
 
 const HELP = `Renders one frame of a scene into a PNG, as the viewer draws it, and prints one JSON line:

@@ -101,6 +101,7 @@ export class EmbeddedViewer implements SplatViewer {
       camera: this.camera,
       lastFrame: () => this.lastFrame,
       canvasSize: () => ({ width: canvas.clientWidth, height: canvas.clientHeight }),
+      baseUrl: () => document.baseURI,
       changed: (views) => events.emit('viewschange', views),
     });
     this.framing = new CanvasFraming(canvas, {

@@ -26,6 +26,8 @@ export interface ViewsHost {
   /** The last frame's matrices and the canvas's size in CSS pixels. */
   lastFrame(): DrawnCamera;
   canvasSize(): { width: number; height: number };
+  /** What a relative address of a views file is relative to (the page's address). */
+  baseUrl(): string;
   changed(views: readonly SavedView[]): void;
 }
 
@@ -144,7 +146,7 @@ export class ViewerViews implements SplatViews {
       this.read(await source.text());
       return;
     }
-    const url = viewsUrl(String(source));
+    const url = viewsUrl(String(source), this.host.baseUrl());
     this.read(await fetchBoundedText(url));
     this.source = String(source);
   }
@@ -217,10 +219,10 @@ function savedView(view: NamedView): SavedView {
 }
 
 /** The absolute address of a views file: http, https or blob, as a scene's (io/scene-url.ts). */
-function viewsUrl(address: string): string {
+function viewsUrl(address: string, base: string): string {
   let url: URL;
   try {
-    url = new URL(address, document.baseURI);
+    url = new URL(address, base);
   } catch {
     throw new ViewsFileError(`the views address "${address.slice(0, 120)}" is not a valid URL`);
   }
@@ -228,13 +230,17 @@ function viewsUrl(address: string): string {
   return url.href;
 }
 
-/** The text at `url`, refused once it grows past what a views file may be. */
+/** How long a views file's server may take to answer: a page waits for its views before its first scene. */
+const FETCH_TIMEOUT_S = 15;
+
+/** The text at `url`, refused once it grows past what a views file may be, or when its server has not answered in FETCH_TIMEOUT_S. */
 async function fetchBoundedText(url: string): Promise<string> {
   let response: Response;
   try {
-    response = await fetch(url);
+    response = await fetch(url, { signal: AbortSignal.timeout(FETCH_TIMEOUT_S * 1000) });
   } catch (error) {
-    throw new ViewsFileError(`the views file could not be fetched from ${url}: ${(error as Error).message}`);
+    const why = (error as Error).name === 'TimeoutError' ? `no answer in ${FETCH_TIMEOUT_S} s` : (error as Error).message;
+    throw new ViewsFileError(`the views file could not be fetched from ${url}: ${why}`);
   }
   if (!response.ok) throw new ViewsFileError(`the views file at ${url} answered ${response.status} ${response.statusText}`.trim());
   const limit = 4 * MAX_VIEWS_FILE_CHARS;

@@ -166,16 +166,15 @@ class ViewerPage implements PagePanel {
   }
 
   /**
-   * The link's views (`views=`), then its scene, from the link's camera,
-   * or where the link names none, from the first view: a views file sets
-   * the scene's first view.
+   * The link's views (`views=`) and its scene, from the link's camera, or
+   * where the link names none, from the first view (the scene waits for
+   * the views then): a views file sets the scene's first view.
    */
   private async openFirst(camera: CameraPose | null, showLoadError: (name: string, reason: string) => void, first: PanelMount['first']): Promise<void> {
-    try {
-      await this.viewer.views.openLink(new URLSearchParams(location.search));
-    } catch (error) {
+    const views = this.viewer.views.openLink(new URLSearchParams(location.search)).catch((error: unknown) => {
       this.messages.show('Could not open the link\'s views', error instanceof Error ? error.message : String(error));
-    }
+    });
+    if (camera === null) await views;
     await openFirstScene(this.viewer, this.sharing, camera ?? this.viewer.views.list()[0]?.camera ?? null, showLoadError, first);
   }
 

@@ -26,7 +26,8 @@ export class ViewsPanel {
   constructor(root: GUI, private readonly viewer: SplatViewer, private readonly host: ViewsPanelHost) {
     const views = viewer.views;
     this.picker = new FilePicker(([file]) => void this.attempt(`Could not open ${file!.name}`, () => views.open(file!)), { accept: '.json,application/json', id: 'views-input', multiple: false });
-    const folder = root.addFolder('Views');
+    // Closed until asked for: the panel opens on what viewing a scene needs.
+    const folder = root.addFolder('Views').close();
     this.form.name = this.freeName();
     this.nameController = folder.add(this.form, 'name').name('name');
     folder.add(this.form, 'pin').name('pin at the centre');

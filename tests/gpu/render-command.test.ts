@@ -203,7 +203,7 @@ function run(args: string[]): { status: number | null; stdout: string; stderr: s
 test('reads what the viewer reads and says what it says: --help, a folder, a SOG meta.json with its images, a PLY with bytes past its data', async () => {
   const help = run(['--help']);
   expect(help.status).toBe(0);
-  for (const option of ['--scene', '--camera', '--out', '--width', '--renderer', '--order', '--reference', '--difference', '--pixel-order']) expect(help.stdout).toContain(option);
+  for (const option of ['--scene', '--camera', '--out', '--width', '--renderer', '--order', '--reference', '--difference', '--pixel-order', '--views', '--view']) expect(help.stdout).toContain(option);
 
   const folder = run(['--scene', WORK, '--out', join(WORK, 'folder.png')]);
   expect(folder.status).toBe(1);
