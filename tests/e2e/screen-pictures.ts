@@ -3,8 +3,9 @@
  * canvas, the scene framed in the part they leave free (a lens shift):
  * P and capture() frame the scene itself, centred, as if nothing covered
  * the canvas; capture({ framing: 'screen' }) keeps the screen's framing;
- * and a camera file saved there renders, through the render command's
- * Viewer in Node (Dawn on SwiftShader), the picture the screen showed.
+ * and a camera file saved there renders, as the render command draws it
+ * (cli/render-scene.ts, in Node: Dawn on SwiftShader), the picture the
+ * screen showed.
  *
  * Run on a page that already shows a compact scene framed beside its
  * overlays (the desktop window's cube), its stats folded to a tab for the
@@ -15,6 +16,7 @@ import { readFile } from 'node:fs/promises';
 import { expect, it } from 'vitest';
 import { decodePng } from '../../cli/png';
 import { psnr } from '../../cli/picture-compare';
+import { applyRenderSettings, openForRender } from '../../cli/render-scene';
 import { parseCameraFile } from '../../src/app/camera/camera-file';
 import { createNodeViewer } from '../../src/app/node-viewer';
 import { hexToRgb } from '../../src/app/session/viewer-settings';
@@ -84,9 +86,11 @@ export function screenPictureTests(viewer: ViewerPageFixture, sceneFile: () => s
     const onScreen = await capture('screen');
     const { viewer: node, destroy } = await createNodeViewer('screen-pictures');
     try {
-      // As the render command opens a scene and sets what it draws with (the page's settings here).
-      expect(await node.open(sceneFile(), { name: 'scene' })).toBe('opened');
-      Object.assign(node.settings, { keyBits: settings.keyBits, antiAliasing: settings.antiAliasing, renderer: settings.renderer, order: settings.order });
+      // As the render command opens a scene and sets what it draws with (its flags the page's settings here).
+      const warnings: string[] = [];
+      await openForRender(node, sceneFile(), (warning) => warnings.push(warning));
+      expect(warnings).toEqual([]);
+      applyRenderSettings(node, { keyBits: settings.keyBits, antiAliasing: settings.antiAliasing, renderer: settings.renderer, order: settings.order, background: settings.background });
       const rendered = await node.render({ ...saved, ...PICTURE });
       const db = psnr(rendered.rgba, onScreen.rgba);
       const centred = psnr((await node.render({ ...saved, ...PICTURE, lens_shift: [0, 0] })).rgba, onScreen.rgba);
