@@ -42,6 +42,9 @@ export function screenPictureTests(viewer: ViewerPageFixture, sceneFile: () => s
     const [w, h] = await page().evaluate(() => [window.innerWidth, window.innerHeight]);
     return [(free.x + free.width / 2) / w!, (free.y + free.height / 2) / h!];
   };
+  /** The screen's picture at PICTURE's size, and the camera file saved with it. */
+  let onScreen: { width: number; height: number; rgba: Uint8Array } | undefined;
+  let savedText: string | undefined;
   const capture = async (framing: 'scene' | 'screen' | undefined) => {
     const rgba = await page().evaluate(async ({ size, framing }) => Array.from((await window.__splatsortViewer!.capturePixels({ ...size, framing })).rgba), { size: PICTURE, framing });
     return { ...PICTURE, rgba: Uint8Array.from(rgba) };
@@ -60,7 +63,9 @@ export function screenPictureTests(viewer: ViewerPageFixture, sceneFile: () => s
     const free = await freeCentre();
     const bg = await background();
     expect(Math.hypot(free[0] - 0.5, free[1] - 0.5)).toBeGreaterThan(0.08);
-    const screen = drawnBoxCentre(await capture('screen'), bg)!;
+    // The screen's picture and its camera file, taken together: the next test renders that file.
+    [onScreen, savedText] = [await capture('screen'), await page().evaluate(() => window.__splatsortViewer!.cameraFile())];
+    const screen = drawnBoxCentre(onScreen, bg)!;
     const scene = drawnBoxCentre(await capture(undefined), bg)!;
     // P: the page's screenshot, at the canvas's size, downloaded.
     const download = page().waitForEvent('download');
@@ -78,30 +83,32 @@ export function screenPictureTests(viewer: ViewerPageFixture, sceneFile: () => s
   });
 
   it('renders a saved camera with the render command as the screen showed it, lens shift and all', async () => {
-    await viewer.tab.settledFraming();
-    const [text, settings] = await page().evaluate(() => [window.__splatsortViewer!.cameraFile(), window.__splatsortViewer!.settings] as const);
-    const saved = parseCameraFile(text);
-    // Beside the overlays the file keeps a shift: without it the render command drew another picture.
-    expect(Math.hypot(...saved.lens_shift!)).toBeGreaterThan(0.08);
-    const onScreen = await capture('screen');
-    const { viewer: node, destroy } = await createNodeViewer('screen-pictures');
     try {
-      // As the render command opens a scene and sets what it draws with (its flags the page's settings here).
-      const warnings: string[] = [];
-      await openForRender(node, sceneFile(), (warning) => warnings.push(warning));
-      expect(warnings).toEqual([]);
-      applyRenderSettings(node, { keyBits: settings.keyBits, antiAliasing: settings.antiAliasing, renderer: settings.renderer, order: settings.order, background: settings.background });
-      const rendered = await node.render({ ...saved, ...PICTURE });
-      const db = psnr(rendered.rgba, onScreen.rgba);
-      const centred = psnr((await node.render({ ...saved, ...PICTURE, lens_shift: [0, 0] })).rgba, onScreen.rgba);
-      console.log(`the render command's picture of the saved camera: ${db.toFixed(2)} dB against the screen's; without its lens shift ${centred.toFixed(2)} dB`);
-      expect(db).toBeGreaterThanOrEqual(MIN_SCREEN_PSNR_DB);
-      expect(centred).toBeLessThan(MIN_SCREEN_PSNR_DB - 20);
+      if (!onScreen || !savedText) throw new Error('the screen\'s picture was not taken: this test follows the one before');
+      const settings = await page().evaluate(() => window.__splatsortViewer!.settings);
+      const saved = parseCameraFile(savedText);
+      // Beside the overlays the file keeps a shift: without it the render command drew another picture.
+      expect(Math.hypot(...saved.lens_shift!)).toBeGreaterThan(0.08);
+      const { viewer: node, destroy } = await createNodeViewer('screen-pictures');
+      try {
+        // As the render command opens a scene and sets what it draws with (its flags the page's settings here).
+        const warnings: string[] = [];
+        await openForRender(node, sceneFile(), (warning) => warnings.push(warning));
+        expect(warnings).toEqual([]);
+        applyRenderSettings(node, { keyBits: settings.keyBits, antiAliasing: settings.antiAliasing, renderer: settings.renderer, order: settings.order, background: settings.background });
+        const db = psnr((await node.render({ ...saved, ...PICTURE })).rgba, onScreen.rgba);
+        const centred = psnr((await node.render({ ...saved, ...PICTURE, lens_shift: [0, 0] })).rgba, onScreen.rgba);
+        console.log(`the render command's picture of the saved camera: ${db.toFixed(2)} dB against the screen's; without its lens shift ${centred.toFixed(2)} dB`);
+        expect(db).toBeGreaterThanOrEqual(MIN_SCREEN_PSNR_DB);
+        expect(centred).toBeLessThan(MIN_SCREEN_PSNR_DB - 20);
+      } finally {
+        destroy();
+      }
     } finally {
-      destroy();
+      // The page as the tests after these expect it: the stats open, the camera gliding.
+      if (await page().locator('.stats.stats-collapsed').count()) await page().locator('.stats-toggle').click();
+      await viewer.tab.waitFor('the stats unfolded', () => !document.querySelector('.stats')!.classList.contains('stats-collapsed'), undefined);
+      await page().evaluate(() => window.__splatsortViewer!.setSettings({ smoothCamera: true }));
     }
-    await page().locator('.stats-toggle').click();
-    await viewer.tab.waitFor('the stats unfolded', () => !document.querySelector('.stats')!.classList.contains('stats-collapsed'), undefined);
-    await page().evaluate(() => window.__splatsortViewer!.setSettings({ smoothCamera: true }));
   });
 }
