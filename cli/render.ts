@@ -6,7 +6,6 @@
  */
 import { parseArgs } from 'node:util';
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
-import { basename } from 'node:path';
 import { createNodeViewer } from '../src/app/node-viewer';
 import { fileSize } from '../src/io/node-scene-source';
 import { parseCameraFile, type CameraFile } from '../src/app/camera/camera-file';
@@ -15,6 +14,7 @@ import { ACCUMULATIONS, DEFAULT_ACCUMULATION, type Accumulation } from '../src/r
 import { renderReferenceCamera } from './reference-camera';
 import { psnr, toRgba8 } from './picture-compare';
 import { encodePng } from './png';
+import { applyRenderSettings, openForRender } from './render-scene';
 import { isUpAxis, UP_AXES } from '../src/app/camera/up-axis';
 import { MAX_VIEWS_FILE_CHARS, parseViewsFile, type NamedView } from '../src/app/views/views-file';
 import { indexOfView } from '../src/app/views/view-list';
@@ -128,20 +128,9 @@ async function main(): Promise<void> {
   const { viewer, gpu, destroy } = await createNodeViewer('render', { frame: { accumulation } });
   try {
     // The viewer's own load: the same formats, limits, errors and warnings.
-    let cloud: SplatCloud | null = null;
-    viewer.on('opened', (opened) => {
-      cloud = opened.cloud;
-      for (const warning of opened.warnings) console.error(`render: warning: ${warning}`);
-    });
-    const name = basename(args.scene);
-    // The project's default scene is made with +y up; any other is guessed.
-    const up = name === 'default-scene.ply' ? { axis: '+y', source: 'the default scene', why: undefined } as const : undefined;
-    const outcome = await viewer.open(args.scene, { name, up });
-    const world = viewer.world;
-    if (outcome !== 'opened' || (!cloud && !world)) throw new Error(viewer.state.lastError ?? `${name} did not open`);
+    const { scene, world } = await openForRender(viewer, args.scene, (warning) => console.error(`render: warning: ${warning}`));
     if (world && args.reference) throw new Error('--reference draws a scene on the CPU, not a world: leave it out');
-    const scene = cloud as SplatCloud | null;
-    Object.assign(viewer.settings, { keyBits, antiAliasing, renderer, order, background: rgbToHex(VIEWER_BACKGROUND) });
+    applyRenderSettings(viewer, { keyBits, antiAliasing, renderer, order, background: rgbToHex(VIEWER_BACKGROUND) });
     // The viewer's up rule, unless --up says otherwise.
     if (args.up !== undefined && isUpAxis(args.up)) {
       viewer.settings.upAxis = args.up;

@@ -30,6 +30,7 @@ import { thinnedScene } from '../support/thinned-scene';
 import { rng } from '../support/splat-files';
 import { allocateSplatCloud, computeBounds, SH_C0, type SplatCloud } from '../../src/scene/splat-cloud';
 import { BROWSER_TEST_TIMEOUT_MS, useViewerPage } from './browser';
+import { screenPictureTests } from './screen-pictures';
 
 const WIDTH = 1280;
 const HEIGHT = 800;
@@ -338,6 +339,9 @@ describe('a desktop window, 1280×800', { timeout: BROWSER_TEST_TIMEOUT_MS }, ()
     await viewer.tab.waitFor('the stats unfolded', () => !document.querySelector('.stats')!.classList.contains('stats-collapsed'), undefined);
     expect(viewer.tab.errors).toEqual([]);
   });
+
+  // On the cube, framed beside the stats and the panel.
+  screenPictureTests(viewer, () => join(tempDir!, 'cube.ply'));
 
   // Last: a tall, thin scene makes every frame after it slower.
   it('frames a scene whole in the part of the window the open panel leaves uncovered', async () => {

@@ -89,3 +89,13 @@ export function drawnColumnSpan(picture: Rgba8Picture, background: readonly numb
 export function coveredFraction(pixels: Uint8Array): number {
   return drawnFraction({ rgba: pixels, width: VIEW_WIDTH, height: VIEW_HEIGHT, bytesPerRow: VIEW_BYTES_PER_ROW }, VIEW_BACKGROUND);
 }
+
+/** The middle of the box that the pixels drawn over `background` span, in shares of the picture's width and height (null when none is drawn). */
+export function drawnBoxCentre(picture: Rgba8Picture, background: readonly number[]): [number, number] | null {
+  const rows = drawnPixels(picture, background);
+  const drawnRows = rows.map((row) => row.some(Boolean));
+  const columns = Array.from({ length: picture.width }, (_, x) => rows.some((row) => row[x]));
+  if (!drawnRows.includes(true)) return null;
+  const middle = (drawn: boolean[], size: number) => (drawn.indexOf(true) + drawn.lastIndexOf(true) + 1) / 2 / size;
+  return [middle(columns, picture.width), middle(drawnRows, picture.height)];
+}

@@ -3,6 +3,10 @@ import { mat4, vec3, vec4 } from 'gl-matrix';
 import { CameraFileError, cameraFileOf, cameraMatrices, parseCameraFile, type CameraFile } from '../../src/app/camera/camera-file';
 import { createCameraView, OrbitCamera } from '../../src/app/camera/orbit-camera';
 import { lensShiftOf } from '../../src/app/camera/view-insets';
+import { allocateSplatCloud, computeBounds } from '../../src/scene/splat-cloud';
+import { renderReferenceCamera } from '../../cli/reference-camera';
+import { toRgba8 } from '../../cli/picture-compare';
+import { drawnBoxCentre } from '../support/test-view';
 
 const VALID = { width: 640, height: 480, fovy_deg: 50, eye: [0, 1, 4], target: [0, 0, 0], up: [0, 1, 0], background: [0, 0, 0.2], sh_degree: 3 };
 
@@ -121,6 +125,22 @@ describe('camera file', () => {
       for (let i = 0; i < 16; i++) expect(projection[i]).toBeCloseTo(onScreen[i]!, 6);
       // A file written without one says so: [0, 0], not a missing field.
       expect(cameraFileOf(camera.getView(createCameraView()), { width: 64, height: 48, background: [0, 0, 0], shDegree: 0 }).lens_shift).toEqual([0, 0]);
+    });
+
+    it('moves the reference rasterizer\'s picture (the render command\'s --reference) as it moves the GPU\'s', () => {
+      // One small opaque splat at the target, drawn on a black background.
+      const cloud = allocateSplatCloud(1, 0);
+      cloud.scales.fill(0.05);
+      cloud.rotations[0] = 1;
+      cloud.opacities[0] = 5;
+      cloud.dc.fill(2);
+      cloud.bounds = computeBounds(cloud.positions, 1);
+      const camera = parseCameraFile(JSON.stringify({ ...VALID, width: 64, height: 48, background: [0, 0, 0], sh_degree: 0, lens_shift: [-0.5, 0.25] }));
+      const picture = renderReferenceCamera(cloud, camera);
+      const [x, y] = drawnBoxCentre({ rgba: toRgba8(picture.rgb), width: 64, height: 48 }, [0, 0, 0])!;
+      // Half a half-width left of the middle, a quarter of a half-height above it.
+      expect(x).toBeCloseTo(0.25, 1);
+      expect(y).toBeCloseTo(0.375, 1);
     });
   });
 });
