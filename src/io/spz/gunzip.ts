@@ -7,6 +7,7 @@
  * table) implies, and inflating stops there. So a decompression bomb costs
  * no more than a real scene of the size it claims. DOM-free.
  */
+import { SPZ_EXTENSIONS_MAX_BYTES } from './stored-frame';
 import { SplatFormatError } from '../format-error';
 import { allocateBytes, checkByteCount, checkSplatCount, type LoadLimits } from '../load-limits';
 import { MAX_DEFLATE_RATIO } from '../zip-inflate';
@@ -113,8 +114,11 @@ export async function gunzipSpz(bytes: Uint8Array, limits: LoadLimits): Promise<
       checkByteCount(size, limits, 'The decompressed SPZ data its stream table describes');
       inflatable(size, 'the stream table');
     }
-    const out = allocateBytes(size, 'the decompressed SPZ data');
-    const got = await input.readInto(out);
+    // A gzip-wrapped file's extension records follow its planes: a bounded few more bytes are kept.
+    const extensions = h.version < 4 && h.hasExtensions ? SPZ_EXTENSIONS_MAX_BYTES : 0;
+    const kept = allocateBytes(size + extensions, 'the decompressed SPZ data');
+    const got = await input.readInto(kept);
+    const out = kept.subarray(0, Math.max(size, Math.min(got, kept.length)));
     if (got < size) {
       throw new SplatFormatError(h.version < 4
         ? `SPZ data is truncated: the header says ${h.count} splats (${size - HEADER_BYTES} bytes of attributes) ` +

@@ -56,6 +56,8 @@ export interface SpzHeader {
   shDegree: ShDegree;
   fractionalBits: number;
   antialiased: boolean;
+  /** Flag 0x2: extension records follow (version 4: in the header zone; before: after the planes). */
+  hasExtensions: boolean;
 }
 
 /** True for a gzip stream (1f 8b) or a raw 'NGSP' SPZ file. */
@@ -94,7 +96,7 @@ export function readSpzHeader(data: Uint8Array): SpzHeader {
   if (shDegree > 3) throw new SplatFormatError(`SPZ header has SH degree ${shDegree}: at most 3 is supported`);
   const fractionalBits = data[13]!;
   if (fractionalBits > 23) throw new SplatFormatError(`SPZ header has ${fractionalBits} fractional bits: at most 23 make sense`);
-  return { version, count, shDegree: shDegree as ShDegree, fractionalBits, antialiased: (data[14]! & 1) !== 0 };
+  return { version, count, shDegree: shDegree as ShDegree, fractionalBits, antialiased: (data[14]! & 1) !== 0, hasExtensions: (data[14]! & 2) !== 0 };
 }
 
 export interface Planes {

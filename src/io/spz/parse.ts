@@ -21,7 +21,9 @@
  * field for the frame, and a writer that skips the conversion (the
  * reference library's default "unspecified" frame) stores PLY axes as they
  * are: such a file opens upside down here, and only the up-axis guess
- * (app/camera/up-guess.ts) or the user can tell.
+ * (app/camera/up-guess.ts) or the user can tell. A file that records its
+ * frame (the SPZ_ADOBE_coordinate_system extension: stored-frame.ts) is
+ * read from that frame instead.
  */
 import { ANTIALIASED_FILTER } from '../../scene/anti-aliasing';
 import { allocateSplatCloud, computeBounds, shCoefficients, type SplatCloud } from '../../scene/splat-cloud';
@@ -29,9 +31,11 @@ import { SplatFormatError } from '../format-error';
 import { checkSplatCount, DEFAULT_LOAD_LIMITS, type LoadLimits } from '../load-limits';
 import { checkZstdStream, decodeZstdStream, isZstdFrame } from '../zstd-frames';
 import { RUB_RDF_AXIS_SIGNS, RUB_RDF_SH_SIGNS, SAME_AXIS_SIGNS } from './axes';
+import { DEFAULT_SPZ_FRAME, frameToRdf, recordedFrame, type SpzFrame } from './stored-frame';
+import { rotateSh, shRotation } from '../sh-rotation';
 import { gunzipSpz } from './gunzip';
 import {
-  describeMagic, GZIP_0, isSpz, readSpzHeader, splitPacked, toPlanes, v4Streams, type Planes, type SpzHeader,
+  describeMagic, GZIP_0, HEADER_BYTES, isSpz, planeSizes, readSpzHeader, splitPacked, toPlanes, V4_HEADER_BYTES, v4Streams, type Planes, type SpzHeader,
 } from './layout';
 
 const COLOUR_SCALE = 0.15;
@@ -86,6 +90,64 @@ async function splitStreams(data: Uint8Array, h: SpzHeader, options: ParseSpzOpt
   return toPlanes(parts);
 }
 
+/**
+ * The frame the splats are stored in: the one the coordinate system
+ * extension records (version 4: in the header zone before the stream
+ * table; before: after the planes), else the format's default, RUB.
+ */
+function storedFrame(data: Uint8Array, h: SpzHeader): SpzFrame {
+  if (!h.hasExtensions) return DEFAULT_SPZ_FRAME;
+  const records = h.version >= 4
+    ? data.subarray(V4_HEADER_BYTES, new DataView(data.buffer, data.byteOffset, data.byteLength).getUint32(16, true))
+    : data.subarray(HEADER_BYTES + planeSizes(h).reduce((a, b) => a + b, 0));
+  return recordedFrame(records) ?? DEFAULT_SPZ_FRAME;
+}
+
+/**
+ * Turns a cloud read in a stored frame into RDF by `m` (row-major, a
+ * signed permutation: a turn or a mirror): positions p → m p; each
+ * splat's axes turned by m's turn (its rotation left-multiplied, the
+ * scales kept on their axes; a mirror's sign drops out of the covariance);
+ * the view-dependent colour looked up along mᵀ d.
+ */
+function turnToRdf(cloud: SplatCloud, m: readonly number[]): void {
+  const { positions, rotations, count } = cloud;
+  for (let i = 0; i < count; i++) {
+    const [x, y, z] = [positions[3 * i]!, positions[3 * i + 1]!, positions[3 * i + 2]!];
+    for (let r = 0; r < 3; r++) positions[3 * i + r] = m[3 * r]! * x + m[3 * r + 1]! * y + m[3 * r + 2]! * z;
+  }
+  const det = m[0]! * (m[4]! * m[8]! - m[5]! * m[7]!) - m[1]! * (m[3]! * m[8]! - m[5]! * m[6]!) + m[2]! * (m[3]! * m[7]! - m[4]! * m[6]!);
+  const [tw, tx, ty, tz] = quaternionOf(m.map((v) => v * det));
+  for (let i = 0; i < count; i++) {
+    const [w, x, y, z] = [rotations[4 * i]!, rotations[4 * i + 1]!, rotations[4 * i + 2]!, rotations[4 * i + 3]!];
+    rotations[4 * i] = tw * w - tx * x - ty * y - tz * z;
+    rotations[4 * i + 1] = tw * x + tx * w + ty * z - tz * y;
+    rotations[4 * i + 2] = tw * y - tx * z + ty * w + tz * x;
+    rotations[4 * i + 3] = tw * z + tx * y - ty * x + tz * w;
+  }
+  if (cloud.shDegree > 0) rotateSh(cloud.sh, shCoefficients(cloud.shDegree), 0, count, shRotation(m, cloud.shDegree));
+}
+
+/** The unit quaternion (w, x, y, z) of a rotation matrix (row-major), by the largest of its four forms. */
+function quaternionOf(r: readonly number[]): [number, number, number, number] {
+  const [a, b, c, d, e, f, g, h, k] = r as [number, number, number, number, number, number, number, number, number];
+  const trace = a + e + k;
+  if (trace > 0) {
+    const s = 2 * Math.sqrt(1 + trace);
+    return [s / 4, (h - f) / s, (c - g) / s, (d - b) / s];
+  }
+  if (a >= e && a >= k) {
+    const s = 2 * Math.sqrt(1 + a - e - k);
+    return [(h - f) / s, s / 4, (b + d) / s, (c + g) / s];
+  }
+  if (e >= k) {
+    const s = 2 * Math.sqrt(1 + e - a - k);
+    return [(c - g) / s, (b + d) / s, s / 4, (f + h) / s];
+  }
+  const s = 2 * Math.sqrt(1 + k - a - e);
+  return [(d - b) / s, (c + g) / s, (f + h) / s, s / 4];
+}
+
 /** Parses an .spz file (gzip-wrapped or raw). */
 export async function parseSpz(bytes: Uint8Array, options: ParseSpzOptions = {}): Promise<SplatCloud> {
   if (!isSpz(bytes)) {
@@ -96,7 +158,9 @@ export async function parseSpz(bytes: Uint8Array, options: ParseSpzOptions = {})
   const h = readSpzHeader(data);
   checkSplatCount(h.count, h.shDegree, limits, 'The SPZ header declares');
   const planes = h.version >= 4 ? await splitStreams(data, h, options) : splitPacked(data, h);
-  const rdf = (options.coordinates ?? 'rdf') === 'rdf';
+  const stored = storedFrame(data, h);
+  // RUB, the format's default, turns to RDF by signs alone; any other recorded frame by its matrix, after.
+  const rdf = (options.coordinates ?? 'rdf') === 'rdf' && stored === DEFAULT_SPZ_FRAME;
   const axis = rdf ? RUB_RDF_AXIS_SIGNS : SAME_AXIS_SIGNS;
 
   const n = h.count;
@@ -161,6 +225,7 @@ export async function parseSpz(bytes: Uint8Array, options: ParseSpzOptions = {})
     }
   }
 
+  if ((options.coordinates ?? 'rdf') === 'rdf' && stored !== DEFAULT_SPZ_FRAME) turnToRdf(cloud, frameToRdf(stored));
   cloud.bounds = computeBounds(positions, n);
   if (h.antialiased) cloud.antiAliasing = { filter: { ...ANTIALIASED_FILTER }, source: 'SPZ flag "antialiased"' };
   return cloud;

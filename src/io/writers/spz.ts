@@ -63,7 +63,7 @@ export function writeSpz(cloud: SplatCloud): Uint8Array {
     throw new RangeError(`SPZ files hold at most ${SPZ_MAX_POINTS.toLocaleString('en-US')} splats; this scene has ${n.toLocaleString('en-US')}`);
   }
   checkPositions(cloud);
-  const header = { version: SPZ_WRITTEN_VERSION, count: n, shDegree, fractionalBits: spzFractionalBits(cloud), antialiased: false };
+  const header = { version: SPZ_WRITTEN_VERSION, count: n, shDegree, fractionalBits: spzFractionalBits(cloud), antialiased: false, hasExtensions: false };
   const sizes = planeSizes(header);
   const data = new Uint8Array(HEADER_BYTES + sizes.reduce((a, b) => a + b, 0));
   const view = new DataView(data.buffer);
