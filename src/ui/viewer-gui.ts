@@ -149,9 +149,11 @@ export class ViewerGui {
     view.add(settings, 'showStats').name('stats panels').onChange(changed('showStats'));
     view.add({ hide: () => actions.hideUi() }, 'hide').name('hide panels (U)');
     const file = readOnly(scene, 'scene', 'file');
-    this.upHint = el('button', { type: 'button', className: 'up-hint', hidden: true, textContent: `upside down? press ${FLIP_UP_KEY}` });
-    this.upHint.title = 'The file does not say which way is up and its splats show no clear ground: it opened with −y up, the convention of captured scenes. Click or press ' +
-      `${FLIP_UP_KEY} to turn it over.`;
+    // A touch screen has no key to press: the hint itself is the button to tap.
+    const touch = matchMedia('(pointer: coarse)').matches;
+    this.upHint = el('button', { type: 'button', className: 'up-hint', hidden: true, textContent: touch ? 'upside down? tap to turn it over' : `upside down? press ${FLIP_UP_KEY}` });
+    this.upHint.title = 'The file does not say which way is up and its splats show no clear ground: it opened with −y up, the convention of captured scenes. ' +
+      (touch ? 'Tap to turn it over.' : `Click or press ${FLIP_UP_KEY} to turn it over.`);
     this.upHint.addEventListener('click', () => actions.flipUp());
     file.domElement.after(this.upHint);
     readOnly(scene, 'splats', 'splats');

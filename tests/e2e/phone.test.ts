@@ -12,6 +12,7 @@
 import type { CDPSession } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { BROWSER_TEST_TIMEOUT_MS, useViewerPage } from './browser';
+import { inriaPly } from '../support/splat-files';
 
 const WIDTH = 390;
 const HEIGHT = 844;
@@ -167,5 +168,13 @@ describe('a phone, 390×844 touch screen', { timeout: BROWSER_TEST_TIMEOUT_MS },
     // The eye stays.
     expect(distance((await state()).view.eye, before.eye)).toBeLessThan(1e-6 * distance(before.eye, before.target));
     expect(viewer.tab.errors).toEqual([]);
+  });
+
+  it('offers to turn over a scene whose up only the convention gives, asking for a tap, not a key', async () => {
+    await page().setInputFiles('#file-input', { name: 'one.ply', mimeType: 'application/octet-stream', buffer: Buffer.from(inriaPly({ count: 50, shDegree: 0 })) });
+    await waitFor('the scene of unknown up on screen', "window.__splatsort.sceneName === 'one.ply' && !window.__splatsort.loading");
+    const hint = page().locator('.up-hint');
+    expect(await hint.getAttribute('hidden')).toBeNull();
+    expect(await hint.textContent()).toBe('upside down? tap to turn it over');
   });
 });

@@ -114,12 +114,23 @@ export function fileTests(viewer: ViewerPageFixture, pictures: Pictures): void {
     expect(inView).toBeGreaterThan(100);
     expect(Math.abs(seen.cloud.count - inView)).toBeLessThanOrEqual(2);
 
-    // A box: exactly the splats whose centre is in it, with every value as loaded.
+    // A box: exactly the splats whose centre is in it, with every value as loaded. A .splat keeps no SH:
+    // saving says so first, and saves only when asked again.
     await select('format', '.splat');
     await select('keep', 'only inside the box');
     const box: Bounds = { min: [-35, -155, 60], max: [150, 35, 520] };
     await guiRow('box \\(min, max\\)').locator('input').fill([...box.min, ...box.max].join(', '));
-    const boxed = await save();
+    const warning = page().locator('.message', { hasText: 'Saving as .splat loses something' });
+    const [boxedDownload] = await Promise.all([
+      page().waitForEvent('download'),
+      (async () => {
+        await guiRow('save').locator('button').click();
+        await warning.waitFor();
+        expect(await warning.textContent()).toMatch(/SH/);
+        await warning.locator('button', { hasText: 'Save anyway' }).click();
+      })(),
+    ]);
+    const boxed = { name: boxedDownload.suggestedFilename(), cloud: await loadSplatFile(await readFile((await boxedDownload.path())!), boxedDownload.suggestedFilename()) };
     expect(boxed.name).toBe('inria_kacytran_iter7000_9k_sh3.splat');
     const expected = selectSplats(scene, { keep: 'box', box });
     expect(expected.count).toBeGreaterThan(100);
@@ -129,6 +140,7 @@ export function fileTests(viewer: ViewerPageFixture, pictures: Pictures): void {
     // Nothing in the box: a message says so, and nothing is downloaded.
     await guiRow('box \\(min, max\\)').locator('input').fill('1e6, 1e6, 1e6, 2e6, 2e6, 2e6');
     await guiRow('save').locator('button').click();
+    await warning.locator('button', { hasText: 'Save anyway' }).click();
     const nothing = page().locator('.message', { hasText: /Nothing to save: none of the scene's 9,080 splats is inside the box/ });
     await nothing.waitFor();
     await nothing.locator('button', { hasText: 'Dismiss' }).click();
