@@ -7,7 +7,7 @@
  * by Jacobi's method. The new shape is exactly the placed Gaussian, though
  * its quaternion is not the old one composed with anything. DOM-free.
  */
-import { quaternionOf } from './placement';
+import { quaternionOf } from '../rotation-quaternion';
 
 /**
  * Eigenvectors (columns of `vectors`, row-major) and eigenvalues (the

@@ -33,6 +33,7 @@ import { checkZstdStream, decodeZstdStream, isZstdFrame } from '../zstd-frames';
 import { RUB_RDF_AXIS_SIGNS, RUB_RDF_SH_SIGNS, SAME_AXIS_SIGNS } from './axes';
 import { DEFAULT_SPZ_FRAME, frameToRdf, recordedFrame, type SpzFrame } from './stored-frame';
 import { rotateSh, shRotation } from '../sh-rotation';
+import { quaternionOf } from '../rotation-quaternion';
 import { gunzipSpz } from './gunzip';
 import {
   describeMagic, GZIP_0, HEADER_BYTES, isSpz, planeSizes, readSpzHeader, splitPacked, toPlanes, V4_HEADER_BYTES, v4Streams, type Planes, type SpzHeader,
@@ -117,7 +118,7 @@ function turnToRdf(cloud: SplatCloud, m: readonly number[]): void {
     for (let r = 0; r < 3; r++) positions[3 * i + r] = m[3 * r]! * x + m[3 * r + 1]! * y + m[3 * r + 2]! * z;
   }
   const det = m[0]! * (m[4]! * m[8]! - m[5]! * m[7]!) - m[1]! * (m[3]! * m[8]! - m[5]! * m[6]!) + m[2]! * (m[3]! * m[7]! - m[4]! * m[6]!);
-  const [tw, tx, ty, tz] = quaternionOf(m.map((v) => v * det));
+  const [tw, tx, ty, tz] = quaternionOf((row, col) => det * m[3 * row + col]!);
   for (let i = 0; i < count; i++) {
     const [w, x, y, z] = [rotations[4 * i]!, rotations[4 * i + 1]!, rotations[4 * i + 2]!, rotations[4 * i + 3]!];
     rotations[4 * i] = tw * w - tx * x - ty * y - tz * z;
@@ -126,26 +127,6 @@ function turnToRdf(cloud: SplatCloud, m: readonly number[]): void {
     rotations[4 * i + 3] = tw * z + tx * y - ty * x + tz * w;
   }
   if (cloud.shDegree > 0) rotateSh(cloud.sh, shCoefficients(cloud.shDegree), 0, count, shRotation(m, cloud.shDegree));
-}
-
-/** The unit quaternion (w, x, y, z) of a rotation matrix (row-major), by the largest of its four forms. */
-function quaternionOf(r: readonly number[]): [number, number, number, number] {
-  const [a, b, c, d, e, f, g, h, k] = r as [number, number, number, number, number, number, number, number, number];
-  const trace = a + e + k;
-  if (trace > 0) {
-    const s = 2 * Math.sqrt(1 + trace);
-    return [s / 4, (h - f) / s, (c - g) / s, (d - b) / s];
-  }
-  if (a >= e && a >= k) {
-    const s = 2 * Math.sqrt(1 + a - e - k);
-    return [(h - f) / s, s / 4, (b + d) / s, (c + g) / s];
-  }
-  if (e >= k) {
-    const s = 2 * Math.sqrt(1 + e - a - k);
-    return [(c - g) / s, (b + d) / s, s / 4, (f + h) / s];
-  }
-  const s = 2 * Math.sqrt(1 + k - a - e);
-  return [(d - b) / s, (c + g) / s, (f + h) / s, s / 4];
 }
 
 /** Parses an .spz file (gzip-wrapped or raw). */
