@@ -41,7 +41,8 @@ of each pass.
                         lens shift beside the panel included); without it the scene is framed
                         as the viewer opens it, at --width × --height (default 1280 × 800), with
                         --up up or the viewer's choice (+y for its default scene, a guess from the
-                        splats where they show a clear ground, else −y); the JSON line then gives
+                        splats where they show a clear ground, the footing an SPZ object stands on
+                        where the file does not record its axes, else −y); the JSON line then gives
                         that camera, to edit and pass back with --camera
   --views VIEWS.json    a views file (the viewer's "save views file"): the picture is drawn from the
   --view NAME           view of that name (default: the first), at --width × --height

@@ -190,7 +190,7 @@ export class Viewer<S> {
   upAxisChosen(): void {
     const axis = this.settings.upAxis;
     if (axis === 'levelled') return; // the level action sets it
-    this.session.setUp({ axis, source: 'chosen in the panel', why: undefined });
+    this.session.setUp({ axis, source: 'chosen in the panel', why: undefined, unsure: false });
     const facts = this.state.scene;
     if (facts) this.rig.frameHome(facts.bounds, axis);
     this.events.emit('camera');
@@ -200,7 +200,7 @@ export class Viewer<S> {
   level(): void {
     this.camera.level();
     this.rig.moved = true;
-    this.session.setUp({ axis: upAxisOf(this.camera.up) ?? 'levelled', source: 'levelled from a view', why: undefined });
+    this.session.setUp({ axis: upAxisOf(this.camera.up) ?? 'levelled', source: 'levelled from a view', why: undefined, unsure: false });
     this.events.emit('camera');
   }
 

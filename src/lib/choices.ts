@@ -44,7 +44,7 @@ export const SCENE_FILES_TEXT: string = FILES_TEXT;
 /**
  * Where a scene's up came from (state.up.source) when neither its file nor
  * its splats said: the captured scenes' convention, −y. Such a scene may
- * be upside down (SplatViewer.flipUp turns it over).
+ * be upside down (state.up.unsure; SplatViewer.flipUp turns it over).
  */
 export const UP_BY_CONVENTION: string = CONVENTION;
 

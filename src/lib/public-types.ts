@@ -152,6 +152,12 @@ export interface UpChoice {
   source: string;
   /** A sentence saying why, where there is one. */
   why: string | undefined;
+  /**
+   * Nothing the file or its splats show settles which way is up (no ground,
+   * no footing, no recorded axes), so the scene may be upside down:
+   * the page's panel then offers to turn it over (SplatViewer.flipUp).
+   */
+  unsure: boolean;
 }
 
 /** A load's stage and how far it is. */

@@ -29,6 +29,15 @@ export interface SplatCloud {
   bounds: Bounds;
   /** The anti-aliasing filter the file says the scene was trained with; absent when it says nothing. */
   antiAliasing?: SceneAntiAliasing;
+  /**
+   * What the file says of its axes, where its format leaves them open:
+   * 'recorded' when it names the frame it was stored in (read into the
+   * viewer's, so −y is up); 'two-way' when its format is written in two
+   * frames a half turn about x apart and the file does not say which (an
+   * SPZ without a frame record, io/spz/parse.ts). Absent for formats with
+   * one convention.
+   */
+  axes?: 'recorded' | 'two-way';
 }
 
 export type ShDegree = 0 | 1 | 2 | 3;

@@ -4,7 +4,7 @@
  * axis, the view link, the page's ready flag). The viewer never calls the
  * page; this is the one place that listens.
  */
-import { UP_BY_CONVENTION, type SceneFacts, type SplatViewer } from '../lib/index';
+import type { SceneFacts, SplatViewer } from '../lib/index';
 import type { MessageOverlay, ProgressBar } from './overlays';
 import type { ViewerGui } from './viewer-gui';
 import type { ViewSharing } from './view-sharing';
@@ -52,8 +52,8 @@ export function bindViewer(viewer: SplatViewer, { gui, messages, progress, shari
   });
   viewer.on('upchange', (choice) => {
     gui.set('upSource', choice.source, choice.why);
-    // Only a scene whose up is the bare convention may be upside down; any other choice (a guess, the user's) ends the offer.
-    gui.showUpHint(choice.source === UP_BY_CONVENTION);
+    // Only a scene whose up nothing settles may be upside down; any other choice (a guess, the user's) ends the offer.
+    gui.showUpHint(choice.unsure);
   });
   viewer.on('camerachange', () => sharing.scheduleUrlUpdate());
   viewer.on('message', ({ title, text, tone }) => {

@@ -1,7 +1,8 @@
 /**
- * Scenes with a known up for the up-axis guess (src/app/camera/up-guess.ts): a
- * town on its ground, a town seen from a drone, turned and tilted onto any
- * axis; and the same as a splat cloud to open in the viewer.
+ * Scenes with a known up for the up-axis guesses (src/app/camera/up-guess.ts,
+ * object-base.ts): a town on its ground, a town seen from a drone, a figure
+ * on its footing, turned and tilted onto any axis; and the same as a splat
+ * cloud to open in the viewer.
  */
 import { UP_AXES, type UpAxis } from '../../src/app/camera/up-axis';
 import { allocateSplatCloud, computeBounds, type SplatCloud } from '../../src/scene/splat-cloud';
@@ -111,6 +112,29 @@ export function cloudOf(points: Vec3[]): SplatCloud {
   });
   cloud.bounds = computeBounds(cloud.positions, cloud.count);
   return cloud;
+}
+
+/**
+ * An object on its footing in its own frame, +y up, as a statue stands:
+ * a plinth (a disc of radius 0.5, 0.06 thick) under a column (radius
+ * 0.12, 1.6 tall) ending in a head (a ball of radius 0.1), 6000 points
+ * over their surfaces. No ground: its spread is too round for one.
+ */
+export function figure(seed = 13): Vec3[] {
+  const rand = random(seed);
+  const points: Vec3[] = [];
+  const onCircle = (radius: number, y: number): Vec3 => {
+    const a = 2 * Math.PI * rand();
+    return [radius * Math.cos(a), y, radius * Math.sin(a)];
+  };
+  for (let i = 0; i < 2000; i++) points.push(onCircle(0.5 * Math.sqrt(rand()), 0.06 * rand()));
+  for (let i = 0; i < 3000; i++) points.push(onCircle(0.12, 0.06 + 1.6 * rand()));
+  for (let i = 0; i < 1000; i++) {
+    const d: Vec3 = [gaussian(rand), gaussian(rand), gaussian(rand)];
+    const length = Math.hypot(...d);
+    points.push([(0.1 * d[0]) / length, 1.76 + (0.1 * d[1]) / length, (0.1 * d[2]) / length]);
+  }
+  return points;
 }
 
 /** `count` points on the upper half (+y) of a sphere of `radius` about the origin: a sky dome over a scene. */

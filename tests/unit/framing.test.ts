@@ -16,13 +16,14 @@ import {
   homeView,
   insetsOfFreeRect,
   sceneUp,
+  shownUp,
   UP_BY_CONVENTION,
   WORLD_UP,
   type SceneUp,
 } from '../../src/app/camera/framing';
 import { createCameraView, OrbitCamera, type CameraView } from '../../src/app/camera/orbit-camera';
 import type { Bounds } from '../../src/scene/splat-cloud';
-import { cloudOf, placed, town } from '../support/up-scenes';
+import { cloudOf, figure, placed, town } from '../support/up-scenes';
 
 const BOUNDS: Bounds = { min: [-3, -1, 2], max: [5, 0.5, 2.5] };
 const WIDTH = 1280, HEIGHT = 800, ASPECT = WIDTH / HEIGHT;
@@ -158,7 +159,7 @@ describe('a new scene\'s first view', () => {
   it('is the home view, up as the scene says, not counted as moved', () => {
     const camera = windowCamera();
     const { up, moved } = frameArrival(camera, BOUNDS, GUESSED, ASPECT);
-    expect(up).toEqual(GUESSED);
+    expect(up).toEqual({ ...GUESSED, unsure: false });
     expect(up).not.toBe(GUESSED);
     expect(moved).toBe(false);
     const framed = windowCamera();
@@ -171,7 +172,7 @@ describe('a new scene\'s first view', () => {
     const linked: CameraView = { eye: [1, -2, -8], target: [0.5, -0.5, 1], up: [0, 0, 1], fovyDeg: 50 };
     const { up, moved } = frameArrival(camera, BOUNDS, GUESSED, ASPECT, linked);
     expectSameView(viewOf(camera), linked);
-    expect(up).toEqual({ axis: '+z', source: 'the link', why: undefined });
+    expect(up).toEqual({ axis: '+z', source: 'the link', why: undefined, unsure: false });
     expect(moved).toBe(true);
     const framed = windowCamera();
     frameHome(framed, BOUNDS, '+z', ASPECT);
@@ -204,7 +205,28 @@ describe('a new scene\'s first view', () => {
     expect(sceneUp(withGround, known)).toEqual(known);
     expect(sceneUp(withGround)).toMatchObject({ axis: '+z', source: 'guessed (a ground)' });
     const blob = cloudOf(Array.from({ length: 500 }, (_, i) => [Math.sin(i * 12.9898) * 2, Math.sin(i * 78.233) * 2, Math.sin(i * 37.719) * 2] as [number, number, number]));
-    expect(sceneUp(blob)).toMatchObject({ axis: '-y', source: UP_BY_CONVENTION });
+    expect(sceneUp(blob)).toMatchObject({ axis: '-y', source: UP_BY_CONVENTION, unsure: true });
+    expect(sceneUp(withGround).unsure).toBeUndefined();
+  });
+
+  it('an object\'s footing confirms the convention, leaves it unsure where it disagrees, and settles an SPZ whose frame is two-way', () => {
+    const upright = cloudOf(placed(figure(), '-y'));
+    expect(sceneUp(upright)).toMatchObject({ axis: '-y', source: 'convention (−y), its footing agrees' });
+    expect(sceneUp(upright).unsure).toBeUndefined();
+    // A footing at −y does not overrule the convention (a cup is wider at its rim): −y stays, unsure, and the why says what the footing would make it.
+    const over = cloudOf(placed(figure(), '+y'));
+    expect(sceneUp(over)).toMatchObject({ axis: '-y', source: UP_BY_CONVENTION, unsure: true });
+    expect(sceneUp(over).why).toContain('+y');
+    // An SPZ that records no frame may hold either of two, a half turn apart: the footing picks.
+    expect(sceneUp({ ...over, axes: 'two-way' })).toMatchObject({ axis: '+y', source: 'guessed (its footing)' });
+    expect(sceneUp({ ...upright, axes: 'two-way' })).toMatchObject({ axis: '-y', source: 'guessed (its footing)' });
+    const blob = cloudOf(Array.from({ length: 3000 }, (_, i) => [Math.sin(i * 12.9898) * 2, Math.sin(i * 78.233) * 2, Math.sin(i * 37.719) * 2] as [number, number, number]));
+    expect(sceneUp({ ...blob, axes: 'two-way' })).toMatchObject({ axis: '-y', source: UP_BY_CONVENTION, unsure: true });
+    // A file that records its frame is read into the viewer's axes: −y, settled, whatever its shape.
+    expect(sceneUp({ ...over, axes: 'recorded' })).toMatchObject({ axis: '-y', source: 'the file (its axes)' });
+    expect(sceneUp({ ...over, axes: 'recorded' }).unsure).toBeUndefined();
+    expect(shownUp(sceneUp(blob)).unsure).toBe(true);
+    expect(shownUp(sceneUp(upright)).unsure).toBe(false);
   });
 });
 

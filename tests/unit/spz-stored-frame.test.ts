@@ -3,8 +3,8 @@
  * SPZ_ADOBE_coordinate_system extension, src/io/spz/stored-frame.ts): the
  * frame's matrix to the viewer's RDF, read from a gzip-wrapped file (the
  * records after the planes) and a version 4 one (the records in the header
- * zone). A file recording RUB, the default, reads as one that records
- * nothing; any other frame reads as the same data turned by its matrix:
+ * zone). A file recording RUB, the default, reads the same splats as one
+ * that records nothing, but with its axes known; any other frame reads as the same data turned by its matrix:
  * positions, each splat's covariance and its view-dependent colour. Bad
  * records are refused by name.
  */
@@ -106,13 +106,24 @@ describe('the frames an SPZ may record', () => {
 describe('an SPZ that records its frame', () => {
   const file = writeSpz(scene());
 
-  it('recording RUB, the default, reads as one that records nothing (gzip-wrapped and version 4)', async () => {
+  it('recording RUB, the default, reads as the same splats as one that records nothing, but with its axes known (gzip-wrapped and version 4)', async () => {
     const plain = await parseSpz(file);
     const recorded = await parseSpz(withRecords(file, coordinateSystemRecord('RUB')));
     expect(recorded.positions).toEqual(plain.positions);
     expect(recorded.sh).toEqual(plain.sh);
+    expect([plain.axes, recorded.axes]).toEqual(['two-way', 'recorded']);
     const v4 = spzV4({ count: 30, shDegree: 2 });
-    expect((await parseSpz(v4WithRecords(v4, coordinateSystemRecord('RUB')))).positions).toEqual((await parseSpz(v4)).positions);
+    const v4Recorded = await parseSpz(v4WithRecords(v4, coordinateSystemRecord('RUB')));
+    expect(v4Recorded.positions).toEqual((await parseSpz(v4)).positions);
+    expect(v4Recorded.axes).toBe('recorded');
+  });
+
+  it('a record of frame 0 ("unspecified") leaves the axes two-way, as no record does', async () => {
+    const unspecified = coordinateSystemRecord('RUB');
+    new DataView(unspecified.buffer).setUint32(8, 0, true);
+    const read = await parseSpz(withRecords(file, unspecified));
+    expect(read.axes).toBe('two-way');
+    expect(read.positions).toEqual((await parseSpz(file)).positions);
   });
 
   it.each<SpzFrame>(['RDF', 'RFU', 'LUF', 'LBD'])('recording %s reads as the same data turned from that frame', async (frame) => {

@@ -16,6 +16,7 @@
  * geometry.
  */
 import { guessUpAxis } from './up-guess';
+import { guessBaseUp } from './object-base';
 import { UP_AXES, upAxisOf, type UpAxis } from './up-axis';
 import { createCameraView, OrbitCamera, type CameraView } from './orbit-camera';
 import { cameraFileOf, type CameraFile } from './camera-file';
@@ -31,6 +32,8 @@ export interface SceneUp {
   axis: UpAxis;
   source: string;
   why: string | undefined;
+  /** Nothing the file or its splats show settles it: the scene may be upside down (the page offers to turn it over). Absent: settled. */
+  unsure?: boolean;
 }
 
 /** The up a scene is shown with: a link's view may have an up that is no axis (a levelled view). */
@@ -38,6 +41,8 @@ export interface ShownUp {
   axis: UpAxis | 'levelled';
   source: string;
   why: string | undefined;
+  /** As SceneUp's: the scene may be upside down. */
+  unsure: boolean;
 }
 
 /**
@@ -59,21 +64,50 @@ export function boxBounds(box: { readonly min: readonly number[]; readonly max: 
  */
 export const UP_BY_CONVENTION = 'convention (−y)';
 
+/** −y, the convention of captured scenes (COLMAP, INRIA trainers), which the other formats follow. */
+const CONVENTION = 'the convention of captured scenes (COLMAP, INRIA trainers)';
+const CHANGE_IT = 'Change it in "up axis" (or flip it with I) if it is wrong.';
+
 /**
- * Which way is up in a scene that opens, and what the panel says of it. No
- * format the viewer reads records an up axis, so it is the one the opener
- * knows (the default scene's +y), a guess from the splats where they show a clear ground
- * (src/app/camera/up-guess.ts), or else the captured scenes' convention, −y.
+ * Which way is up in a scene that opens, and what the panel says of it,
+ * settled or not. No format the viewer reads records an up axis, so it is,
+ * in order:
+ * - the one the opener knows (the default scene's +y);
+ * - a ground the splats show (app/camera/up-guess.ts);
+ * - −y for a file that records its axes (an SPZ's frame record);
+ * - for an SPZ whose frame is two-way (the format's RUB, or PLY's axes
+ *   unturned, as most converters write them), the side its splats stand on
+ *   (app/camera/object-base.ts), else −y, unsure;
+ * - for the other formats −y, the convention, settled when the splats
+ *   stand on their +y end and unsure otherwise. A footing that disagrees
+ *   does not overrule the convention (a cup is wider at its rim): it
+ *   leaves it unsure.
  */
 export function sceneUp(cloud: SplatCloud, known?: SceneUp): SceneUp {
   if (known) return known;
-  const guess = guessUpAxis(cloud.positions, cloud.count);
-  if (guess) return { axis: guess.axis, source: 'guessed (a ground)', why: `${guess.reason} Change it in "up axis" (or flip it with I) if it is wrong.` };
+  const ground = guessUpAxis(cloud.positions, cloud.count);
+  if (ground) return { axis: ground.axis, source: 'guessed (a ground)', why: `${ground.reason} ${CHANGE_IT}` };
+  if (cloud.axes === 'recorded') return { axis: '-y', source: 'the file (its axes)', why: 'The file records the axes its splats are stored in, so −y is up.' };
+  const base = guessBaseUp(cloud.positions, cloud.count);
+  if (cloud.axes === 'two-way') {
+    const twoWay = 'The SPZ file does not record its axes, and SPZ files are written in two frames, a half turn apart (the format\'s RUB, and PLY\'s axes as most converters keep them).';
+    if (base) return { axis: base.axis, source: 'guessed (its footing)', why: `${twoWay} ${base.reason} ${CHANGE_IT}` };
+    return { axis: '-y', source: UP_BY_CONVENTION, why: `${twoWay} Its splats show neither a ground nor a footing: −y, as the format's RUB reads.`, unsure: true };
+  }
+  if (base?.axis === '-y') return { axis: '-y', source: 'convention (−y), its footing agrees', why: `The file does not say which way is up: −y, ${CONVENTION}. ${base.reason}` };
   return {
     axis: '-y',
     source: UP_BY_CONVENTION,
-    why: 'The file does not say which way is up and the splats show no clear ground: −y, the convention of captured scenes (COLMAP, INRIA trainers).',
+    why: base
+      ? `The file does not say which way is up: −y, ${CONVENTION}; but ${base.reason.charAt(0).toLowerCase()}${base.reason.slice(1, -1)}, which would put up at ${base.axis}.`
+      : `The file does not say which way is up and the splats show no clear ground or footing: −y, ${CONVENTION}.`,
+    unsure: true,
   };
+}
+
+/** A scene's up as it is shown (an absent `unsure` is settled). */
+export function shownUp(up: Readonly<SceneUp>): ShownUp {
+  return { axis: up.axis, source: up.source, why: up.why, unsure: up.unsure === true };
 }
 
 /** A world's up: its chunks are captures, whose convention is −y (no guess: the splats arrive a chunk at a time). */
@@ -177,9 +211,9 @@ export function frameArrival(
   view?: CameraView | null,
 ): { up: ShownUp; moved: boolean } {
   frameHome(camera, bounds, up.axis, aspect);
-  if (!view) return { up: { axis: up.axis, source: up.source, why: up.why }, moved: false };
+  if (!view) return { up: shownUp(up), moved: false };
   camera.setView(view);
-  return { up: { axis: upAxisOf(camera.up) ?? 'levelled', source: 'the link', why: undefined }, moved: true };
+  return { up: { axis: upAxisOf(camera.up) ?? 'levelled', source: 'the link', why: undefined, unsure: false }, moved: true };
 }
 
 /**

@@ -216,7 +216,7 @@ export function measureUpCues(positions: Float32Array, count: number): UpCues | 
 }
 
 /** Up to SAMPLES centres spread evenly through the file, less those outside the 1–99 % box of any axis (floaters, sky). */
-function keptCentres(positions: Float32Array, count: number): Float64Array {
+export function keptCentres(positions: Float32Array, count: number): Float64Array {
   if (count <= 0) return new Float64Array(0);
   const { min, max } = robustBounds(positions, count);
   const samples = Math.min(count, SAMPLES);

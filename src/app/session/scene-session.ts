@@ -8,7 +8,7 @@
  */
 import type { FrameEngine } from '../frame/frame-engine';
 import type { CameraRig, RigSnapshot } from '../camera/camera-rig';
-import { boxBounds, framingAxis, sceneBounds, sceneUp, WORLD_UP, type SceneUp } from '../camera/framing';
+import { boxBounds, framingAxis, sceneBounds, sceneUp, shownUp, WORLD_UP, type SceneUp } from '../camera/framing';
 import type { UpAxis } from '../camera/up-axis';
 import type { CameraView } from '../camera/orbit-camera';
 import type { ViewerSettings } from './viewer-settings';
@@ -79,7 +79,7 @@ export class SceneSession {
     this.shown.source?.destroy();
     this.shown = this.sceneOf(source, cloud, { name: arrival.name, partial: false, ...load });
     if (previewed) {
-      if (this.upOfPart && this.state.up === this.upOfPart) this.setUp(sceneUp(cloud));
+      if (this.upOfPart && this.state.up === this.upOfPart) this.setUp(shownUp(sceneUp(cloud)));
       this.rig.reframe(this.shown.facts!.bounds, this.framingUp());
     } else {
       this.arrive(arrival, sceneUp(cloud, arrival.up));

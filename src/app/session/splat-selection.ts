@@ -69,6 +69,7 @@ export function selectSplats(cloud: SplatCloud, selection: SplatSelection): Spla
   }
   out.bounds = computeBounds(out.positions, count);
   if (cloud.antiAliasing) out.antiAliasing = cloud.antiAliasing;
+  if (cloud.axes) out.axes = cloud.axes;
   return out;
 }
 

@@ -45,6 +45,8 @@ export interface UpChoice {
   source: string;
   /** A sentence for a tooltip, where there is one. */
   why: string | undefined;
+  /** Nothing the file or its splats show settles it: the scene may be upside down. */
+  unsure: boolean;
 }
 
 import type { FreeRect } from '../camera/free-rect';
@@ -105,7 +107,7 @@ export type { WorldState } from '../world/world-session';
 export function createViewerState(flySpeed: () => number): ViewerState {
   const state = {
     frames: 0, ready: false, scene: null, sceneName: '', splats: 0, loading: false, load: null, lastError: null, warnings: [],
-    up: { axis: '+y', source: '—', why: undefined }, activeSort: '', renderer: createRendererChoice(), order: DEFAULT_SPLAT_ORDER, keyBits: 32, orderError: null, difference: null, view: createCameraView(),
+    up: { axis: '+y', source: '—', why: undefined, unsure: false }, activeSort: '', renderer: createRendererChoice(), order: DEFAULT_SPLAT_ORDER, keyBits: 32, orderError: null, difference: null, view: createCameraView(),
     freeRect: { x: 0, y: 0, width: 1, height: 1 }, insets: { ...NO_INSETS }, world: null,
   } as Omit<ViewerState, 'flySpeed'>;
   // Read live: the wheel sets the speed without a frame to publish it.

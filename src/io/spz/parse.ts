@@ -17,13 +17,19 @@
  * (y down, z forward). By default the parser converts to RDF (a 180° turn
  * about x, in axes.ts, which the writer applies in reverse) so SPZ and PLY
  * scenes line up. Versions 2, 3 and 4 turn alike; the PlayCanvas biker's
- * .spz and .compressed.ply then agree splat for splat. The header has no
- * field for the frame, and a writer that skips the conversion (the
- * reference library's default "unspecified" frame) stores PLY axes as they
- * are: such a file opens upside down here, and only the up-axis guess
- * (app/camera/up-guess.ts) or the user can tell. A file that records its
- * frame (the SPZ_ADOBE_coordinate_system extension: stored-frame.ts) is
- * read from that frame instead.
+ * .spz and .compressed.ply then agree splat for splat. A file that records
+ * its frame (the SPZ_ADOBE_coordinate_system extension: stored-frame.ts)
+ * is read from that frame instead, and its cloud says its axes are
+ * 'recorded'.
+ *
+ * The header has no field for the frame, and many files hold PLY's axes
+ * unturned: the reference library's ply_to_spz and splat-transform since
+ * 3.2 write with the "unspecified" frame (and read raw), where Scaniverse,
+ * Niantic's samples and splat-transform 3.0–3.1 wrote RUB. The two differ
+ * by the half turn about x, so such a file opens upside down here, and
+ * nothing in its bytes says which it is: its cloud's axes are 'two-way',
+ * and the viewer picks the side its splats stand on
+ * (app/camera/framing.ts sceneUp).
  */
 import { ANTIALIASED_FILTER } from '../../scene/anti-aliasing';
 import { allocateSplatCloud, computeBounds, shCoefficients, type SplatCloud } from '../../scene/splat-cloud';
@@ -92,16 +98,16 @@ async function splitStreams(data: Uint8Array, h: SpzHeader, options: ParseSpzOpt
 }
 
 /**
- * The frame the splats are stored in: the one the coordinate system
- * extension records (version 4: in the header zone before the stream
- * table; before: after the planes), else the format's default, RUB.
+ * The frame the splats are stored in, where the coordinate system
+ * extension records one (version 4: in the header zone before the stream
+ * table; before: after the planes), else null.
  */
-function storedFrame(data: Uint8Array, h: SpzHeader): SpzFrame {
-  if (!h.hasExtensions) return DEFAULT_SPZ_FRAME;
+function storedFrame(data: Uint8Array, h: SpzHeader): SpzFrame | null {
+  if (!h.hasExtensions) return null;
   const records = h.version >= 4
     ? data.subarray(V4_HEADER_BYTES, new DataView(data.buffer, data.byteOffset, data.byteLength).getUint32(16, true))
     : data.subarray(HEADER_BYTES + planeSizes(h).reduce((a, b) => a + b, 0));
-  return recordedFrame(records) ?? DEFAULT_SPZ_FRAME;
+  return recordedFrame(records);
 }
 
 /**
@@ -139,7 +145,8 @@ export async function parseSpz(bytes: Uint8Array, options: ParseSpzOptions = {})
   const h = readSpzHeader(data);
   checkSplatCount(h.count, h.shDegree, limits, 'The SPZ header declares');
   const planes = h.version >= 4 ? await splitStreams(data, h, options) : splitPacked(data, h);
-  const stored = storedFrame(data, h);
+  const recorded = storedFrame(data, h);
+  const stored = recorded ?? DEFAULT_SPZ_FRAME;
   // RUB, the format's default, turns to RDF by signs alone; any other recorded frame by its matrix, after.
   const rdf = (options.coordinates ?? 'rdf') === 'rdf' && stored === DEFAULT_SPZ_FRAME;
   const axis = rdf ? RUB_RDF_AXIS_SIGNS : SAME_AXIS_SIGNS;
@@ -208,6 +215,7 @@ export async function parseSpz(bytes: Uint8Array, options: ParseSpzOptions = {})
 
   if ((options.coordinates ?? 'rdf') === 'rdf' && stored !== DEFAULT_SPZ_FRAME) turnToRdf(cloud, frameToRdf(stored));
   cloud.bounds = computeBounds(positions, n);
+  cloud.axes = recorded ? 'recorded' : 'two-way';
   if (h.antialiased) cloud.antiAliasing = { filter: { ...ANTIALIASED_FILTER }, source: 'SPZ flag "antialiased"' };
   return cloud;
 }

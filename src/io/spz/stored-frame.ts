@@ -56,9 +56,9 @@ export function recordedFrame(records: Uint8Array): SpzFrame | null {
     if (type === COORDINATE_SYSTEM_EXTENSION) {
       if (length < 4) throw new SplatFormatError(`SPZ coordinate system extension holds ${length} bytes, not the 4 of its frame number`);
       const id = view.getUint32(at + 8, true);
-      // 0 (unspecified) stands for the default, as the reference reader takes it.
       if (id > FRAMES.length) throw new SplatFormatError(`SPZ coordinate system extension names frame ${id}: the format has frames 1 to ${FRAMES.length}`);
-      frame = id === 0 ? DEFAULT_SPZ_FRAME : FRAMES[id - 1]!;
+      // 0 is "unspecified": the file records no frame, as if the record were absent.
+      frame = id === 0 ? null : FRAMES[id - 1]!;
     }
     at += 8 + length;
   }

@@ -1,14 +1,15 @@
 /**
  * The viewer page's up axis and help (tests/e2e/viewer.test.ts runs these
- * on its one page, in order, after files.ts): a scene whose up is only the
- * convention gets an offer to turn it over, which I takes and a scene with
- * a ground never shows; H and Escape toggle the keyboard help, which fits
+ * on its one page, in order, after files.ts): a scene whose up nothing
+ * settles gets an offer to turn it over, which I takes and a scene with a
+ * ground or a footing never shows; H and Escape toggle the keyboard help, which fits
  * whole, with the loading bar beside the panel, in a window 500 px high.
  */
 import { expect, it } from 'vitest';
 import type { ViewerPageFixture } from '../browser';
 import { writeSplatPly } from '../../support/ply-writer';
-import { aerialTown, cloudOf, placed } from '../../support/up-scenes';
+import { aerialTown, cloudOf, figure, placed } from '../../support/up-scenes';
+import { writeSpz } from '../../../src/io/writers/spz';
 import { UP_BY_CONVENTION } from '../../../src/app/camera/framing';
 import { pageTools, SCENE_9K, VIEWPORT } from './page-tools';
 
@@ -59,6 +60,13 @@ export function upAndHelpTests(viewer: ViewerPageFixture): void {
     await page().setInputFiles('#file-input', { name: 'town.ply', mimeType: 'application/octet-stream', buffer: Buffer.from(writeSplatPly(town)) });
     await waitFor('the town on screen', `window.__splatsort.splats === ${town.count} && !window.__splatsort.loading`);
     expect((await state()).up.axis).toBe('+z');
+    await hint.waitFor({ state: 'hidden' });
+    // An SPZ that records no frame, holding PLY's axes as most converters write them, reads upside down
+    // as the format's RUB: the figure's footing stands it up, settled, without the offer.
+    const figureSpz = writeSpz(cloudOf(placed(figure(), '+y')));
+    await page().setInputFiles('#file-input', { name: 'figure.spz', mimeType: 'application/octet-stream', buffer: Buffer.from(figureSpz) });
+    await waitFor('the figure on screen', "window.__splatsort.sceneName === 'figure.spz' && !window.__splatsort.loading");
+    expect((await state()).up).toMatchObject({ axis: '+y', source: 'guessed (its footing)', unsure: false });
     await hint.waitFor({ state: 'hidden' });
     await setPanelOpen(false);
   });
