@@ -14,7 +14,8 @@
  * GPU's raster/blend floor for this coverage):  flatMs, renderOverFlat;
  * tiles add their pairs and passes (bench/tile-frame.ts):  drawn, pairs,
  * pairsPerSplat, pairCapacity, boxPairs, boxBeyondLimit, binMs, pairSortMs,
- * rangesMs, rasterMs, profiledRenderMs (drawn: 'tiles', or why the frame
+ * rangesMs, rasterMs, resolveMs, profiledRenderMs, untimedMs (what of the
+ * profiled span no pass holds; drawn: 'tiles', or why the frame
  * fell back to quads, untimed: more pairs than the device sorts).
  *
  *   npm run bench:frame -- --scene FILE [--copies 40] [--width 1920 --height 1080]
@@ -74,6 +75,7 @@ import { GpuClockHold } from './clock-hold';
 import { listOption, wholeNumbers } from './bench-options';
 import { measureTiles, TileBenchFrames, type TileView } from './tile-frame';
 import { commandLine } from './command-line';
+import { outputUsage, storageWritable } from '../src/render/output-target';
 import help from './bench-frame.ts?help';
 
 const { values: args } = commandLine('bench-frame', help, {
@@ -132,8 +134,9 @@ if (!(holdMs >= 0)) throw new Error(`--hold-ms: ${args['hold-ms']} is not a numb
 const clockHold = await GpuClockHold.create(device, holdMs);
 if (clockHold) warm.hold = () => clockHold.hold();
 const flatTimer = new GpuPassTimer(device, ['flat'] as const, 'bench.flatTimer');
-const target = device.createTexture({ size: [width, height], format: FORMAT, usage: GPUTextureUsage.RENDER_ATTACHMENT });
-const drawTarget = { view: target.createView(), background: [0, 0, 0] as const };
+// As the viewer's canvas: written by compute where the format allows (render/output-target.ts).
+const target = device.createTexture({ size: [width, height], format: FORMAT, usage: outputUsage(device, FORMAT) });
+const drawTarget = { view: target.createView(), background: [0, 0, 0] as const, writable: storageWritable(device, FORMAT) };
 
 /**
  * A frame of one accumulation target and per-pixel queue (drawing with

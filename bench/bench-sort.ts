@@ -17,7 +17,7 @@
  *                         [--gpu-configs d8,d8p,d8s,d4,d8i16] [--phases] [--verify]
  *                         [--stable-tol 0.02] [--warmup-max-s 20] [--warmup-batch 10]
  *                         [--compare "/tmp/cub 1048576 4194304"] [--without-features subgroups]
- *                         [--keys random|equal|sorted|reversed|high-bits|low-bits]
+ *                         [--keys random|equal|sorted|reversed|high-bits|low-bits] [--count cpu|gpu|gpu-bound [--bound N]]
  *
  * Timing (stable-timing.ts): before each GPU row, batches of --warmup-batch
  * timed runs until the medians of 3 consecutive batches agree within
@@ -32,7 +32,11 @@
  * --phases adds, per GPU row, the time of each phase summed over the passes
  * (each dispatch then runs in its own timed compute pass; "prepare" is the
  * step that sizes the dispatches from a GPU-side count, an empty pass when
- * the count is known on the CPU, as here). --verify checks
+ * the count is known on the CPU, as here; --count gpu reads it on the GPU
+ * from a buffer, as the viewer's frame sorts what its projector counted,
+ * and sizes the dispatches from it indirectly; --count gpu-bound
+ * dispatches directly for --bound pairs, default the largest size).
+ * --verify checks
  * every GPU result pair by pair against the CPU radix sort ("verified").
  */
 import { readFileSync } from 'node:fs';
@@ -68,6 +72,8 @@ const { values: args } = commandLine('bench-sort', help, {
   compare: { type: 'string' },
   'without-features': { type: 'string', default: '' },
   keys: { type: 'string', default: 'random' },
+  count: { type: 'string', default: 'cpu' },
+  bound: { type: 'string' },
 });
 const list = (s: string) => s.split(',').map((x) => x.trim()).filter(Boolean);
 const sizes = list(args.sizes).map(Number);
@@ -78,6 +84,18 @@ if (!(KEY_PATTERNS as readonly string[]).includes(args.keys)) {
   throw new Error(`--keys must be one of ${KEY_PATTERNS.join(', ')} (got "${args.keys}")`);
 }
 const keyPattern = args.keys as KeyPattern;
+if (!['cpu', 'gpu', 'gpu-bound'].includes(args.count)) throw new Error(`--count must be cpu, gpu or gpu-bound (got "${args.count}")`);
+/**
+ * Where the sort reads its count: given on the CPU, or read on the GPU from
+ * a buffer as the viewer's frame does (gpu: dispatched indirectly from it;
+ * gpu-bound: dispatched directly for --bound pairs, by default the largest
+ * of --sizes).
+ */
+const countOnGpu = args.count !== 'cpu';
+const countBound = args.count === 'gpu-bound' ? Number(args.bound ?? Math.max(...sizes)) : undefined;
+if (countBound !== undefined && !(Number.isInteger(countBound) && countBound >= Math.max(...sizes))) {
+  throw new Error(`--bound must be a whole number at least the largest of --sizes (got "${args.bound}")`);
+}
 const timing: StableTimingOptions & { tol: number } = {
   batch: Number(args['warmup-batch']),
   window: 3,
@@ -150,11 +168,12 @@ const RANKINGS: Record<string, GpuRadixSortOptions['ranking']> = { '': undefined
 async function benchGpu(ctx: GpuContext): Promise<OurRow[]> {
   const { device, adapterName } = ctx;
   const timer = new GpuPassTimer(device, ['sort'] as const, 'bench.timer');
-  const maxN = Math.max(...sizes);
+  const maxN = Math.max(...sizes, countBound ?? 0);
   const usage = GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST;
   const pristineKeys = device.createBuffer({ label: 'bench.keys', size: 4 * maxN, usage });
   const pristineValues = device.createBuffer({ label: 'bench.values', size: 4 * maxN, usage });
   device.queue.writeBuffer(pristineValues, 0, identityValues(maxN));
+  if (countOnGpu) gpuCount = { device, buffer: device.createBuffer({ label: 'bench.count', size: 4, usage }), n: -1 };
   const rows: OurRow[] = [];
 
   for (const config of list(args['gpu-configs'])) {
@@ -190,7 +209,7 @@ async function benchGpu(ctx: GpuContext): Promise<OurRow[]> {
           // Fresh unsorted input every run (outside the timed pass): the sort's output may land in its input buffer.
           encoder.copyBufferToBuffer(pristineKeys, 0, sorter.keys, 0, 4 * n);
           encoder.copyBufferToBuffer(pristineValues, 0, sorter.values, 0, 4 * n);
-          result = sorter.encode(encoder, { count: n, keyBits, timestampWrites: timer.timestampWrites('sort')! });
+          result = sorter.encode(encoder, { ...countOf(n), keyBits, timestampWrites: timer.timestampWrites('sort')! });
           timer.resolve(encoder);
           device.queue.submit([encoder.finish()]);
           return (await timer.read()).sort!;
@@ -212,6 +231,8 @@ async function benchGpu(ctx: GpuContext): Promise<OurRow[]> {
           maxPairs: GpuRadixSort.maxCapacity(device),
           n,
           keyBits,
+          count: args.count,
+          ...(countBound === undefined ? {} : { bound: countBound }),
           ...(keyPattern === 'random' ? {} : { keys: keyPattern }),
           ...fields,
           ...phases,
@@ -236,6 +257,18 @@ async function benchGpu(ctx: GpuContext): Promise<OurRow[]> {
   pristineKeys.destroy();
   pristineValues.destroy();
   return rows;
+}
+
+let gpuCount: { device: GPUDevice; buffer: GPUBuffer; n: number } | null = null;
+
+/** The sort's count: `n` itself, or (--count gpu) a buffer holding it, written before the sort. */
+function countOf(n: number): { count: number } | { countBuffer: { buffer: GPUBuffer }; countBound?: number } {
+  if (!countOnGpu) return { count: n };
+  if (gpuCount!.n !== n) {
+    gpuCount!.device.queue.writeBuffer(gpuCount!.buffer, 0, new Uint32Array([n]));
+    gpuCount!.n = n;
+  }
+  return { countBuffer: { buffer: gpuCount!.buffer }, ...(countBound === undefined ? {} : { countBound }) };
 }
 
 /** Whether the sorted pairs on the GPU equal the CPU radix sort's, pair by pair. */
@@ -276,7 +309,7 @@ async function profilePhases(
     const encoder = device.createCommandEncoder();
     encoder.copyBufferToBuffer(keys, 0, sorter.keys, 0, 4 * n);
     encoder.copyBufferToBuffer(values, 0, sorter.values, 0, 4 * n);
-    sorter.encode(encoder, { count: n, keyBits, phaseTimestamps: querySet });
+    sorter.encode(encoder, { ...countOf(n), keyBits, phaseTimestamps: querySet });
     encoder.resolveQuerySet(querySet, 0, 2 * phases, resolved, 0);
     device.queue.submit([encoder.finish()]);
     const t = new BigInt64Array((await readBufferU32(device, resolved, 4 * phases)).buffer);
@@ -308,7 +341,7 @@ async function profilePhases(
  * the CPU has no clocks to ramp the way an idle GPU does).
  */
 function benchCpu(sorter: CpuSorter, bitsList: number[]): void {
-  const maxN = Math.max(...sizes);
+  const maxN = Math.max(...sizes, countBound ?? 0);
   const keys = new Uint32Array(maxN);
   const values = new Uint32Array(maxN);
   for (const n of sizes) {

@@ -37,7 +37,8 @@ import { nodeLoadLimits } from '../src/app/node-viewer';
 import { SplatFrame } from '../src/app/frame/splat-frame';
 import { GpuSortOrder } from '../src/app/frame/order/gpu-sort-order';
 import { WorldSession, WORLD_DEFAULTS, type WorldChunks } from '../src/app/world/world-session';
-import { OFFSCREEN_FORMAT } from '../src/app/frame/offscreen-render';
+import { createOffscreenTarget, OFFSCREEN_FORMAT } from '../src/app/frame/offscreen-render';
+import { storageWritable } from '../src/render/output-target';
 import { renderOffscreen } from './render-offscreen';
 import { cameraMatrices, type CameraFile } from '../src/app/camera/camera-file';
 import type { FrameParameters } from '../src/render/frame-uniforms';
@@ -96,7 +97,8 @@ const options = { ...WORLD_DEFAULTS, budget, thresholdPx: Number(args.threshold)
 const session = new WorldSession(device, files, options);
 let firstChunkMs: number | null = null;
 session.onChange = () => (firstChunkMs ??= performance.now() - opened);
-const target = device.createTexture({ label: 'bench-world.target', size: [width, height], format: OFFSCREEN_FORMAT, usage: GPUTextureUsage.RENDER_ATTACHMENT | GPUTextureUsage.COPY_SRC });
+const target = createOffscreenTarget(device, 'bench-world.target', width, height, OFFSCREEN_FORMAT);
+const writable = storageWritable(device, OFFSCREEN_FORMAT);
 const targetView = target.createView();
 const background: [number, number, number] = [0, 0, 0];
 
@@ -145,7 +147,7 @@ async function drawFrame(camera: CameraFile, firstPicture: boolean): Promise<{ g
   for (let attempt = 0; attempt < 3; attempt++) {
     hold?.hold();
     const encoder = device.createCommandEncoder({ label: 'bench-world.frame' });
-    frame.encode(encoder, p, { view: targetView, background }, order, { renderer: 'tiles' });
+    frame.encode(encoder, p, { view: targetView, background, writable }, order, { renderer: 'tiles' });
     device.queue.submit([encoder.finish()]);
     // A tile frame that outgrew its pair buffers drew nothing: they are grown by now, so it is drawn again.
     if (!(await frame.painters.tiles.readStatistics())?.overflowed) break;

@@ -11,6 +11,7 @@ import type { DrawOrder } from '../src/app/frame/order/draw-order';
 import { isHeatMap } from '../src/app/frame/frame-settings';
 import { cameraMatrices, type CameraFile } from '../src/app/camera/camera-file';
 import { createOffscreenTarget, OFFSCREEN_FORMAT, type OffscreenPicture } from '../src/app/frame/offscreen-render';
+import { storageWritable } from '../src/render/output-target';
 import type { GpuSplats } from '../src/scene/gpu-splats';
 import type { ScreenFilter } from '../src/scene/anti-aliasing';
 import type { FrameParameters } from '../src/render/frame-uniforms';
@@ -51,7 +52,7 @@ export async function renderOffscreen(
   try {
     const draw = () => {
       const encoder = device.createCommandEncoder({ label: 'renderOffscreen' });
-      frame.encode(encoder, parameters, { view: texture.createView(), background: camera.background }, order, { view: options.view, renderer: options.renderer, order: options.splatOrder });
+      frame.encode(encoder, parameters, { view: texture.createView(), background: camera.background, writable: storageWritable(device, OFFSCREEN_FORMAT) }, order, { view: options.view, renderer: options.renderer, order: options.splatOrder });
       device.queue.submit([encoder.finish()]);
     };
     draw();

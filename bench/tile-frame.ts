@@ -5,7 +5,7 @@
  *     'render' span over binning, pair sort, ranges, raster and resolve),
  *     and its pairs: the frame is drawn until the pair room stops growing,
  *     so no timed frame is one that outgrew its buffers and drew nothing;
- *   - each tile pass on its own (bin, pairSort, ranges, raster), from a
+ *   - each tile pass on its own (bin, pairSort, ranges, raster, resolve), from a
  *     second frame whose tile renderer times each pass (profile: every
  *     pass its own compute pass; its whole span is reported beside the
  *     unprofiled one, to show what the extra timestamps cost);
@@ -83,8 +83,12 @@ export type TileFigures =
       pairSortMs: number;
       rangesMs: number;
       rasterMs: number;
+      /** The pass that draws the tile picture into the output. */
+      resolveMs: number;
       /** The profiled frame's whole 'render' span (renderMs is the unprofiled frame's). */
       profiledRenderMs: number;
+      /** What of the profiled span no timed pass holds: clears, copies, and the gaps between passes. */
+      untimedMs: number;
     }
   /** More pairs than the device sorts: the frame falls back to quads, nothing timed. */
   | { drawn: 'quads: beyond the pair limit'; pairs: number };
@@ -183,6 +187,8 @@ export async function measureTiles(view: TileView, frame: SplatFrame, extra: Til
     pairSortMs: passes.pairSort,
     rangesMs: passes.ranges,
     rasterMs: passes.raster,
+    resolveMs: passes.resolve,
     profiledRenderMs: passes.render,
+    untimedMs: passes.render - TILE_PASSES.reduce((sum, pass) => sum + passes[pass], 0),
   };
 }

@@ -12,9 +12,19 @@
 
 @compute @workgroup_size(1)
 fn main() {
-  let n = min(source.count, source.capacity);
+  var n = min(source.count, source.capacity);
+  if (source.bound > 0u) {
+    n = min(n, source.bound);
+  }
   let num_tiles = (n + TILE - 1u) / TILE;
-  let tiles_x = min(num_tiles, MAX_GROUPS_X);
+  // The grid the phases are dispatched with: sized from the count (indirectly, from the arguments
+  // written here), or, with a bound, the one the caller dispatched directly for the bound, whose
+  // workgroups past num_tiles (and scan blocks past the count's) exit at once.
+  var grid_tiles = num_tiles;
+  if (source.bound > 0u) {
+    grid_tiles = (source.bound + TILE - 1u) / TILE;
+  }
+  let tiles_x = min(grid_tiles, MAX_GROUPS_X);
   var tiles_y = 1u;
   if (tiles_x > 0u) {
     tiles_y = (num_tiles + tiles_x - 1u) / tiles_x;
@@ -22,7 +32,7 @@ fn main() {
   dispatch.x = tiles_x;
   dispatch.y = tiles_y;
   dispatch.z = 1u;
-  let block_tiles = scan_block_tiles(num_tiles);
+  let block_tiles = scan_block_tiles(grid_tiles);
   dispatch.scan_x = (num_tiles + block_tiles - 1u) / block_tiles;
   dispatch.scan_y = 1u;
   dispatch.scan_z = 1u;

@@ -6,6 +6,8 @@
 struct CountSource {
   count: u32,     // pairs to sort (copied in from the caller's buffer or value)
   capacity: u32,  // pairs the sorter's buffers hold; count is clamped to it
+  bound: u32,     // 0: the dispatches are sized from count (indirect); else the caller's bound on it,
+                  // for which it dispatched directly (count is clamped to it too)
 }
 
 // Written by radix_prepare.wgsl for this sort; read by the tile phases as a uniform.

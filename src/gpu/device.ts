@@ -7,9 +7,10 @@
 /**
  * Optional features used when the adapter has them: GPU pass timings, the
  * sort's subgroup ranking, blending into rgba32float (an accumulation
- * target offered beside the default rgba16float, src/render/accumulation-target.ts).
+ * target offered beside the default rgba16float, src/render/accumulation-target.ts),
+ * and writing a bgra8unorm canvas from a compute pass (src/render/output-target.ts).
  */
-const WANTED_FEATURES: GPUFeatureName[] = ['timestamp-query', 'subgroups', 'float32-blendable'];
+const WANTED_FEATURES: GPUFeatureName[] = ['timestamp-query', 'subgroups', 'float32-blendable', 'bgra8unorm-storage'];
 
 /** Limits raised to what the adapter offers: the sort's tiles and large scenes need them. */
 const RAISED_LIMITS = [

@@ -15,6 +15,7 @@ import { writeOrderParam, writeRendererParam, writeViewParams } from '../app/cam
 import { hexToRgb, rgbToHex } from '../app/session/viewer-settings';
 import { worldOfFolderInWorkers } from '../app/world/world-opening-web';
 import { describeScreenFilter, screenFilterFor } from '../scene/anti-aliasing';
+import { outputUsage } from '../render/output-target';
 import type { SplatLoader } from '../io/splat-loader';
 import { CameraInput } from './camera-input';
 import { CanvasFraming } from './canvas-framing';
@@ -76,7 +77,7 @@ export class EmbeddedViewer implements SplatViewer {
     container.append(canvas);
     const context = canvas.getContext('webgpu');
     if (!context) throw new Error('the canvas has no WebGPU context');
-    context.configure({ device: viewer.core.device, format, alphaMode: 'opaque' });
+    context.configure({ device: viewer.core.device, format, alphaMode: 'opaque', usage: outputUsage(viewer.core.device, format) });
     const events = this.events;
     this.loop = new FrameLoop(viewer as AnyViewer, canvas, context, {
       begin: () => events.emit('beforeframe'),

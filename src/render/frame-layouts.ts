@@ -114,6 +114,8 @@ export const DIFFERENCE_STATS = defineStruct('DifferenceStats', [
  * `picture` only, the difference pass all three.
  */
 export const RESOLVE_SLOTS = defineBindSlots('SplatResolve', ['splat_resolve.wgsl'], { picture: 0, exact: 1, stats: 2, tile_words: 3 });
+/** The same resolves by compute, into an output a compute pass may write (render/output-target.ts). */
+export const RESOLVE_COMPUTE_SLOTS = defineBindSlots('SplatResolve.compute', ['splat_resolve_compute.wgsl'], { picture: 0, output: 1, tile_words: 2 });
 
 /** The tile renderer's pair bookkeeping (struct TileState, shaders/tile_state.wgsl): a header, then per entry and per group of entries one u32. */
 export const TILE_STATE = defineStruct('TileState', [

@@ -12,7 +12,7 @@
 import { AccumulationTargets, type Accumulation } from './accumulation-target';
 import { drawOf, reusedDraw, type PaintJob, type Painter, type PaintStatistics } from './painter';
 import type { SplatDraw, SplatDrawTarget, SplatRenderer } from './splat-renderer';
-import type { SplatResolve } from './splat-resolve';
+import type { ResolveTarget, SplatResolve } from './splat-resolve';
 import { unbound } from '../gpu/unbound';
 
 export class QuadPainter implements Painter {
@@ -24,6 +24,7 @@ export class QuadPainter implements Painter {
   // Reused every frame: nothing is allocated per frame.
   private readonly draws: [SplatDraw, SplatDraw] = [reusedDraw(), reusedDraw()];
   private readonly accumulation: SplatDrawTarget = { view: unbound<GPUTextureView>(), background: [0, 0, 0] };
+  private readonly output: ResolveTarget = { view: unbound<GPUTextureView>(), writable: false, width: 0, height: 0 };
 
   constructor(
     device: GPUDevice,
@@ -63,7 +64,7 @@ export class QuadPainter implements Painter {
       // The splats' own picture (transparent where they are not), blended over the target's.
       const layer = targets.view(0, width, height);
       this.quads.encodeLayer(encoder, layer, target.depth, draw, timing?.span.first);
-      this.resolve.encodePicture(encoder, layer, target.view, timing?.span.last, true);
+      this.resolve.encodePicture(encoder, layer, this.outputOf(target, width, height), timing?.span.last, true);
       return;
     }
     const accumulation = this.accumulation;
@@ -71,13 +72,23 @@ export class QuadPainter implements Painter {
     accumulation.view = targets.view(0, width, height);
     this.quads.encode(encoder, accumulation, draw, timing?.span.first);
     if (!job.second) {
-      this.resolve.encodePicture(encoder, accumulation.view, target.view, timing?.span.last);
+      this.resolve.encodePicture(encoder, accumulation.view, this.outputOf(target, width, height), timing?.span.last);
       return;
     }
     const picture = accumulation.view;
     accumulation.view = targets.view(1, width, height);
     this.quads.encode(encoder, accumulation, drawOf(this.draws[1], records, job.second.order, 'vertices'), undefined);
     this.resolve.encodeDifference(encoder, picture, accumulation.view, target.view, width * height, timing?.span.last);
+  }
+
+  /** The resolve's output (one object, refilled each frame). */
+  private outputOf(target: SplatDrawTarget, width: number, height: number): ResolveTarget {
+    const output = this.output;
+    output.view = target.view;
+    output.writable = target.writable ?? false;
+    output.width = width;
+    output.height = height;
+    return output;
   }
 
   readStatistics(): Promise<PaintStatistics> | null {

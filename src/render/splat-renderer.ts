@@ -53,6 +53,12 @@ export interface SplatDrawTarget {
   over?: boolean;
   /** A depth buffer (read only) the splats are tested against: another renderer's meshes hide the splats behind them. */
   depth?: GPUTextureView;
+  /**
+   * The view's texture was made with STORAGE_BINDING (render/output-target.ts
+   * outputUsage): the frame's last pass writes it by compute, not by a
+   * render pass. Absent: a render pass.
+   */
+  writable?: boolean;
 }
 
 /** What one draw reads: records indexed by splat, the order naming splats, and how many entries of it to draw. */

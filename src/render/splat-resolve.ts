@@ -9,12 +9,31 @@
  * frame's quads in the same pass (encodeTilePicture). DOM-free.
  */
 import resolveSource from '../../shaders/splat_resolve.wgsl?raw';
+import resolveComputeSource from '../../shaders/splat_resolve_compute.wgsl?raw';
 import { setTimestampWrites } from '../gpu/pass-timer';
 import { createCheckedShaderModule } from '../gpu/shader';
-import { DIFFERENCE_STATS, RESOLVE_SLOTS, TILE_STATE } from './frame-layouts';
-import type { SplatDraw, SplatRenderer } from './splat-renderer';
+import { DIFFERENCE_STATS, RESOLVE_COMPUTE_SLOTS, RESOLVE_SLOTS, TILE_STATE } from './frame-layouts';
+import type { SplatDraw, SplatDrawTarget, SplatRenderer } from './splat-renderer';
 import { unbound } from '../gpu/unbound';
-import { renderPipeline } from '../gpu/pipeline-cache';
+import { computePipeline, renderPipeline } from '../gpu/pipeline-cache';
+import { storageWritable } from './output-target';
+
+/** Where a resolve writes: the output's view, whether a compute pass may write it (SplatDrawTarget.writable), and its size in pixels. */
+export interface ResolveTarget extends Pick<SplatDrawTarget, 'view' | 'writable'> {
+  width: number;
+  height: number;
+}
+
+/** Pixels on a side of a compute resolve's workgroup (@workgroup_size(8, 8) in splat_resolve_compute.wgsl). */
+const RESOLVE_GROUP = 8;
+
+type PassWrites = GPUComputePassTimestampWrites & GPURenderPassTimestampWrites;
+
+/** The resolves by compute (null where the output format cannot be written by one). */
+interface ComputeResolves {
+  picture: GPUComputePipeline;
+  tilePicture: GPUComputePipeline;
+}
 
 /** What the difference view measured, in 8-bit levels of the resolved picture. */
 export interface DifferenceMeasure {
@@ -48,6 +67,10 @@ export class SplatResolve {
   private boundOver: BoundViews | null = null;
   private boundDifference: BoundViews | null = null;
   private boundTiles: { picture: GPUTextureView; state: GPUBuffer; group: GPUBindGroup } | null = null;
+  private boundCompute: { pipeline: GPUComputePipeline; picture: GPUTextureView; state: GPUBuffer | null; output: GPUTextureView; group: GPUBindGroup } | null = null;
+  private readonly computeDescriptor: GPUComputePassDescriptor = { label: 'SplatResolve.computePass' };
+  /** Timestamp writes split over a compute pass and the render pass after it, made once per writes. */
+  private readonly split = new WeakMap<PassWrites, [PassWrites | undefined, PassWrites | undefined]>();
   private readonly attachment: GPURenderPassColorAttachment = {
     view: unbound<GPUTextureView>(),
     loadOp: 'clear',
@@ -58,7 +81,10 @@ export class SplatResolve {
 
   /** With `over`, the resolve can also blend a picture over what its target holds (encodePicture's `over`). */
   static async create(device: GPUDevice, format: GPUTextureFormat, options: { over?: boolean } = {}): Promise<SplatResolve> {
-    const module = await createCheckedShaderModule(device, 'SplatResolve.shader', resolveSource);
+    const [module, computes] = await Promise.all([
+      createCheckedShaderModule(device, 'SplatResolve.shader', resolveSource),
+      storageWritable(device, format) ? SplatResolve.createComputes(device, format) : null,
+    ]);
     const pipeline = (entryPoint: string) =>
       renderPipeline(device, {
         label: `SplatResolve.${entryPoint}`,
@@ -88,7 +114,18 @@ export class SplatResolve {
         })
         : null,
     ]);
-    return new SplatResolve(device, picture, difference, tilePicture, over);
+    return new SplatResolve(device, picture, difference, tilePicture, over, computes);
+  }
+
+  private static async createComputes(device: GPUDevice, format: GPUTextureFormat): Promise<ComputeResolves> {
+    const module = await createCheckedShaderModule(device, `SplatResolve.compute(${format})`, resolveComputeSource.replaceAll('OUTPUT_FORMAT', format));
+    const pipeline = (entryPoint: string, constants?: Record<string, number>) =>
+      computePipeline(device, { label: `SplatResolve.${entryPoint}`, layout: 'auto', compute: { module, entryPoint, ...(constants ? { constants } : {}) } });
+    const [picture, tilePicture] = await Promise.all([
+      pipeline('cs_picture'),
+      pipeline('cs_tile_picture', { tile_total_word: TILE_STATE.word('total'), tile_capacity_word: TILE_STATE.word('capacity'), tile_background_word: TILE_STATE.word('background_r') }),
+    ]);
+    return { picture, tilePicture };
   }
 
   private constructor(
@@ -98,6 +135,7 @@ export class SplatResolve {
     private readonly tilePicturePipeline: GPURenderPipeline,
     /** Blends the picture over the target's (null unless made with `over`). */
     private readonly overPipeline: GPURenderPipeline | null,
+    private readonly computes: ComputeResolves | null,
   ) {
     this.stats = device.createBuffer({ label: 'SplatResolve.stats', size: DIFFERENCE_STATS.size, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST });
     this.readback = device.createBuffer({ label: 'SplatResolve.readback', size: DIFFERENCE_STATS.size, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
@@ -108,8 +146,12 @@ export class SplatResolve {
    * format); with `over`, blends it over what `target` holds instead (the
    * picture premultiplied, its alpha the splats' coverage).
    */
-  encodePicture(encoder: GPUCommandEncoder, picture: GPUTextureView, target: GPUTextureView, timestampWrites?: GPURenderPassTimestampWrites, over = false): void {
+  encodePicture(encoder: GPUCommandEncoder, picture: GPUTextureView, target: ResolveTarget, timestampWrites?: PassWrites, over = false): void {
     if (over && !this.overPipeline) throw new Error('this resolve was made without over: it cannot blend over its target');
+    if (!over && target.writable && this.computes) {
+      this.dispatch(encoder, this.computes.picture, picture, null, target, timestampWrites);
+      return;
+    }
     const pipeline = over ? this.overPipeline! : this.picturePipeline;
     let b = over ? this.boundOver : this.boundPicture;
     if (!b || b.picture !== picture) {
@@ -123,7 +165,7 @@ export class SplatResolve {
       else this.boundPicture = b;
     }
     this.attachment.loadOp = over ? 'load' : 'clear';
-    this.draw(encoder, pipeline, b.group, target, timestampWrites);
+    this.draw(encoder, pipeline, b.group, target.view, timestampWrites);
     this.attachment.loadOp = 'clear';
   }
 
@@ -132,19 +174,34 @@ export class SplatResolve {
    * `background` first; where the frame's pairs did not fit (`state`, the
    * tile renderer's TileState), the picture is not read and
    * `fallbackRenderer` draws `fallbackDraw`, the frame's quads, over the
-   * background instead, in this same pass: every frame whole, at the cost
-   * of an empty indirect draw.
+   * background instead: every frame whole, at the cost of an empty
+   * indirect draw. Into a writable target the picture (or the background)
+   * is written by compute and the quads' draw follows in a render pass that
+   * loads it (on an H200 at 1920×1080: 0.037 ms for both, against 0.298 for
+   * the one render pass).
    */
   encodeTilePicture(
     encoder: GPUCommandEncoder,
     picture: GPUTextureView,
     state: GPUBuffer,
-    target: GPUTextureView,
+    target: ResolveTarget,
     background: readonly [number, number, number],
     fallbackRenderer: SplatRenderer,
     fallbackDraw: SplatDraw,
-    timestampWrites?: GPURenderPassTimestampWrites,
+    timestampWrites?: PassWrites,
   ): void {
+    if (target.writable && this.computes) {
+      const [first, last] = this.splitWrites(timestampWrites);
+      this.dispatch(encoder, this.computes.tilePicture, picture, state, target, first);
+      this.attachment.view = target.view;
+      this.attachment.loadOp = 'load';
+      setTimestampWrites(this.descriptor, last);
+      const pass = encoder.beginRenderPass(this.descriptor);
+      fallbackRenderer.record(pass, fallbackDraw);
+      pass.end();
+      this.attachment.loadOp = 'clear';
+      return;
+    }
     let b = this.boundTiles;
     if (!b || b.picture !== picture || b.state !== state) {
       const group = this.device.createBindGroup({
@@ -156,9 +213,46 @@ export class SplatResolve {
     }
     const clear = this.attachment.clearValue as GPUColorDict;
     [clear.r, clear.g, clear.b] = background;
-    const pass = this.begin(encoder, this.tilePicturePipeline, b.group, target, timestampWrites);
+    const pass = this.begin(encoder, this.tilePicturePipeline, b.group, target.view, timestampWrites);
     fallbackRenderer.record(pass, fallbackDraw);
     pass.end();
+  }
+
+  /**
+   * One compute pass of `pipeline` over the output: `picture` (and the tile
+   * renderer's `state`, for the tile picture) into `output`. Its bind
+   * group is made again when the output changes (a canvas hands out a new
+   * texture every frame).
+   */
+  private dispatch(encoder: GPUCommandEncoder, pipeline: GPUComputePipeline, picture: GPUTextureView, state: GPUBuffer | null, target: ResolveTarget, timestampWrites: PassWrites | undefined): void {
+    const output = target.view;
+    let b = this.boundCompute;
+    if (!b || b.pipeline !== pipeline || b.picture !== picture || b.state !== state || b.output !== output) {
+      const group = this.device.createBindGroup({
+        label: 'SplatResolve.computeBindGroup',
+        layout: pipeline.getBindGroupLayout(0),
+        entries: RESOLVE_COMPUTE_SLOTS.entries({ picture, output, ...(state ? { tile_words: { buffer: state } } : {}) }),
+      });
+      b = this.boundCompute = { pipeline, picture, state, output, group };
+    }
+    setTimestampWrites(this.computeDescriptor, timestampWrites);
+    const pass = encoder.beginComputePass(this.computeDescriptor);
+    pass.setPipeline(pipeline);
+    pass.setBindGroup(0, b.group);
+    pass.dispatchWorkgroups(Math.ceil(target.width / RESOLVE_GROUP), Math.ceil(target.height / RESOLVE_GROUP));
+    pass.end();
+  }
+
+  /** Timestamp writes over two passes: the beginning on the first, the end on the second (each undefined where not asked for). */
+  private splitWrites(writes: PassWrites | undefined): [PassWrites | undefined, PassWrites | undefined] {
+    if (!writes) return [undefined, undefined];
+    let split = this.split.get(writes);
+    if (!split) {
+      const { querySet, beginningOfPassWriteIndex: begin, endOfPassWriteIndex: end } = writes;
+      split = [begin === undefined ? undefined : { querySet, beginningOfPassWriteIndex: begin }, end === undefined ? undefined : { querySet, endOfPassWriteIndex: end }];
+      this.split.set(writes, split);
+    }
+    return split;
   }
 
   /**

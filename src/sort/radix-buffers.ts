@@ -36,6 +36,8 @@ export class RadixBuffers {
   readonly prepareBindGroup: GPUBindGroup;
   /** passOffsets[p * digitBits + bits - 1]: the dynamic offset of pass p's uniform entry. */
   readonly passOffsets: number[][] = [];
+  /** The bound on a GPU count in countSource (0: none), as last written there (radix-encode.ts). */
+  countBound = 0;
   private readonly passStride: number;
   private sized: SizedBuffers;
 
@@ -150,7 +152,9 @@ export class RadixBuffers {
       });
     const countData = new Uint32Array(Math.ceil(COUNT_SOURCE.size / 16) * 4);
     countData[COUNT_SOURCE.word('capacity')] = capacity;
+    // No bound (0) until a sort gives one.
     this.device.queue.writeBuffer(this.countSource, 0, countData);
+    this.countBound = 0;
     return {
       capacity,
       keys,

@@ -11,6 +11,7 @@ import { defineBindSlots } from '../gpu/bind-slots';
 export const COUNT_SOURCE = defineStruct('CountSource', [
   ['count', 'u32'],
   ['capacity', 'u32'],
+  ['bound', 'u32'],
 ]);
 
 export const CONTROL = defineStruct('Control', [

@@ -8,6 +8,7 @@
 
 import './style.css';
 import { requestGpuContext, WebGpuUnavailableError, type GpuContext } from '../gpu/device';
+import { isSoftwareAdapterInfo } from '../gpu/software-adapter';
 import { runSortSelfTest, type SortSelfTestResult } from '../sort/self-test';
 import { el } from './overlays';
 
@@ -28,12 +29,8 @@ const SIZE_EXPONENTS = { hardware: [16, 20, 22], software: [16, 20] };
 /** Timed repetitions per case; one on software adapters, where a single sort is slow. */
 const RUNS = { hardware: 5, software: 1 };
 
-const SOFTWARE_ADAPTER = /swiftshader|llvmpipe|lavapipe|softpipe|software|basic render|warp/i;
-
 export function isSoftwareAdapter(adapter: GPUAdapter): boolean {
-  const info = adapter.info as GPUAdapterInfo & { isFallbackAdapter?: boolean };
-  if (info.isFallbackAdapter) return true;
-  return SOFTWARE_ADAPTER.test([info.vendor, info.architecture, info.device, info.description].join(' '));
+  return isSoftwareAdapterInfo(adapter.info);
 }
 
 export function selfTestCases(software: boolean): SelfTestCase[] {

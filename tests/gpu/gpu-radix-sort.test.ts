@@ -227,6 +227,16 @@ test('the count is read from a GPU buffer (indirect dispatch), at an offset', as
   ));
 });
 
+test('a GPU count under a bound known on the CPU is sorted by direct dispatches for the bound, the count clamped to it; indirect dispatch again without one', async () => {
+  await expectSortsCorrect(device, sortsOf(shipped8, (c) => [
+    ...[0, 1, 12_345, 50_000].map((count): SortCase => ({ config: c.name, sorter: c.sorter, n: 50_000, pattern: 'random', keyBits: 32, seed: 99, gpuCount: { count, offset: 4, bound: 50_000 } })),
+    // A count past its bound sorts the bound's pairs.
+    { config: c.name, sorter: c.sorter, n: 50_000, pattern: 'random', keyBits: 24, seed: 7, gpuCount: { count: 50_000, bound: 30_001 } },
+    // The bound is written once and stays until another is given: without one the next sort is indirect again.
+    { config: c.name, sorter: c.sorter, n: 50_000, pattern: 'random', keyBits: 32, seed: 9, gpuCount: { count: 40_000 } },
+  ]));
+});
+
 test('scan blocks longer than MIN_BLOCK_TILES (as past SCAN_BLOCKS blocks)', async () => {
   // At most 2 blocks: 25 tiles make blocks of 13 and 12, 9 tiles blocks of
   // 8 and 1; each count phase adds its tiles into the block's sums, and
@@ -240,8 +250,10 @@ test('scan blocks longer than MIN_BLOCK_TILES (as past SCAN_BLOCKS blocks)', asy
       ...cases(c, [25 * tile - 7], KEY_PATTERNS, [32]),
       ...cases(c, [25 * tile - 7], ['random'], [13]),
       ...cases(c, [140 * tile - 3], ['random'], [16]),
-      // The same through the GPU-side count (the prepare step sizes the scan's dispatch).
+      // The same through the GPU-side count (the prepare step sizes the scan's dispatch), and under a
+      // bound of 140 tiles (blocks of 70 dispatched, the count's 25 tiles in the first).
       { config: c.name, sorter: c.sorter, n: 25 * tile - 7, pattern: 'random', keyBits: 24, seed: 17, gpuCount: { count: 25 * tile - 7 } },
+      { config: c.name, sorter: c.sorter, n: 140 * tile - 3, pattern: 'random', keyBits: 24, seed: 18, gpuCount: { count: 25 * tile - 7, bound: 140 * tile - 3 } },
     ];
   }));
 });
@@ -250,7 +262,14 @@ test('more tiles than one dispatch dimension allows use a 2D grid', async () => 
   // With at most 7 workgroups per dimension, 50 tiles need a 7 x 8 grid.
   await expectSortsCorrect(device, sortsOf(grid, (c) => {
     const n = 50 * c.sorter.layout.tile - 3;
-    return [...cases(c, [n], ['random'], [32]), ...cases(c, [n], ['low-bits'], [24]), { config: c.name, sorter: c.sorter, n, pattern: 'random', keyBits: 16, gpuCount: { count: n } }];
+    return [
+      ...cases(c, [n], ['random'], [32]),
+      ...cases(c, [n], ['low-bits'], [24]),
+      { config: c.name, sorter: c.sorter, n, pattern: 'random', keyBits: 16, gpuCount: { count: n } },
+      // A bound's grid (7 x 8) with a count of 5 tiles: the tiles are numbered along the bound's rows,
+      // 7 wide, not the count's 5 (which would give workgroups (5, 0) and (0, 1) the same tile).
+      { config: c.name, sorter: c.sorter, n, pattern: 'random', keyBits: 16, seed: 3, gpuCount: { count: 5 * c.sorter.layout.tile - 1, bound: n } },
+    ];
   }));
 });
 
@@ -263,6 +282,8 @@ test('bad arguments are refused with a clear error', async () => {
   expect(() => sorter.encode(encoder, { count: 10, keyBits: 33 })).toThrow(/keyBits/);
   expect(() => sorter.encode(encoder, {})).toThrow(/count/);
   expect(() => sorter.encode(encoder, { count: 1, countBuffer: { buffer: sorter.keys } })).toThrow(/either count or countBuffer/);
+  expect(() => sorter.encode(encoder, { count: 1, countBound: 4 })).toThrow(/countBound bounds a countBuffer/);
+  expect(() => sorter.encode(encoder, { countBuffer: { buffer: sorter.keys }, countBound: sorter.capacity + 1 })).toThrow(/countBound .* exceeds the sorter's capacity/);
   expect(() => sorter.ensureCapacity(GpuRadixSort.maxCapacity(device) + 4)).toThrow(/exceed/);
 });
 

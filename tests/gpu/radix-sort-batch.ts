@@ -29,10 +29,12 @@ export interface SortCase {
   /**
    * The count read on the GPU from a buffer (the prepare step and indirect
    * dispatches), at `offset` (0, 4, 8 or 12) in its 16 bytes: the sort then
-   * orders the first min(count, capacity) pairs. Without it the count is n,
-   * given on the CPU.
+   * orders the first min(count, capacity) pairs. With `bound`, the phases
+   * are dispatched directly for that many pairs (SortEncodeOptions.countBound)
+   * and the count is clamped to it too. Without it the count is n, given on
+   * the CPU.
    */
-  gpuCount?: { count: number; offset?: number };
+  gpuCount?: { count: number; offset?: number; bound?: number };
   /** Called just before the sort is recorded, after every earlier sort of the batch was. */
   before?: () => void;
 }
@@ -67,7 +69,8 @@ function want(r: Recorded): { keys: Uint32Array; values: Uint32Array } {
 }
 
 function describeCase(c: SortCase, n: number): string {
-  const count = c.gpuCount ? `, GPU count ${c.gpuCount.count} at offset ${c.gpuCount.offset ?? 0}` : '';
+  const bound = c.gpuCount?.bound === undefined ? '' : `, bound ${c.gpuCount.bound}`;
+  const count = c.gpuCount ? `, GPU count ${c.gpuCount.count} at offset ${c.gpuCount.offset ?? 0}${bound}` : '';
   return `${c.config}: n=${n} ${c.pattern} keys, ${c.keyBits} bits, seed ${c.seed ?? n + c.keyBits}${count}`;
 }
 
@@ -174,7 +177,7 @@ function record(device: GPUDevice, encoder: GPUCommandEncoder, c: SortCase, coun
   const { n } = c;
   sorter.ensureCapacity(n);
   const name = describeCase(c, n);
-  const sorted = c.gpuCount ? Math.min(c.gpuCount.count, sorter.capacity) : n;
+  const sorted = c.gpuCount ? Math.min(c.gpuCount.count, sorter.capacity, c.gpuCount.bound ?? Infinity) : n;
   if (sorted > n) throw new Error(`${name}: the GPU count would sort ${sorted - n} pairs that were never written`);
   const seed = c.seed ?? n + c.keyBits;
   const keys = makeKeys(c.pattern, n, seed);
@@ -184,7 +187,8 @@ function record(device: GPUDevice, encoder: GPUCommandEncoder, c: SortCase, coun
   if (c.gpuCount) {
     const at = countAt + (c.gpuCount.offset ?? 0);
     device.queue.writeBuffer(counts, at, new Uint32Array([c.gpuCount.count]));
-    out = sorter.encode(encoder, { countBuffer: { buffer: counts, offset: at }, keyBits: c.keyBits });
+    const bound = c.gpuCount.bound === undefined ? {} : { countBound: c.gpuCount.bound };
+    out = sorter.encode(encoder, { countBuffer: { buffer: counts, offset: at }, keyBits: c.keyBits, ...bound });
   } else {
     out = sorter.encode(encoder, { count: n, keyBits: c.keyBits });
   }

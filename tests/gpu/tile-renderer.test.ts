@@ -231,6 +231,34 @@ describe('room for the pairs', () => {
   });
 });
 
+test('an output written by compute (as the viewer makes its canvas) holds the picture a render pass writes: quads, tiles, and an overflowed tile frame', async () => {
+  const camera = cameraAt([3, -1, -6], 64, 48);
+  // A background of whole 8-bit levels: a clear and a shader's store may round a half level apart
+  // (SwiftShader's do: over the usual background, 0.1 × 255 = 25.5, the overflowed frames differed
+  // by one level in 263 of 12,288 bytes).
+  const WHOLE_LEVELS = [51 / 255, 102 / 255, 153 / 255] as const;
+  // Two frames with room for 18 and 19 pairs, which no other test draws with (the fixture keeps one
+  // frame per description): each overflows on its first draw here (and grows for the next).
+  const rooms = await Promise.all([gpu.frame({ tiles: { initialPairs: 18 } }), gpu.frame({ tiles: { initialPairs: 19 } })]);
+  for (const f of [frame, ...rooms]) {
+    await f.painters.tiles.prepare();
+    f.setScene(scene);
+  }
+  const both = async (frames: [SplatFrame, SplatFrame], renderer: FrameRenderer) => {
+    const byPass = await gpu.render(frames[0], parametersOf(camera, 1), order, { renderer, background: WHOLE_LEVELS });
+    const passPairs = await frames[0].painters.tiles.readStatistics();
+    const byCompute = await gpu.render(frames[1], parametersOf(camera, 1), order, { renderer, background: WHOLE_LEVELS, writable: true });
+    const computePairs = await frames[1].painters.tiles.readStatistics();
+    expect(Buffer.from(byCompute).equals(Buffer.from(byPass)), `${renderer}: the two resolves differ`).toBe(true);
+    return [passPairs, computePairs];
+  };
+  await both([frame, frame], 'quads');
+  await both([frame, frame], 'tiles');
+  // Pairs overflowing: the background by compute, then the quads in a pass that loads it.
+  const pairs = await both(rooms as [SplatFrame, SplatFrame], 'tiles');
+  expect(pairs.map((p) => p?.overflowed)).toEqual([true, true]);
+});
+
 test('a view needing more pairs than the device sorts is drawn with quads, and says why', async () => {
   const capped = await gpu.frame({ tiles: { initialPairs: 16, maxPairs: 100 } });
   await capped.painters.tiles.prepare();

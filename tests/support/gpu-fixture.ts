@@ -24,6 +24,7 @@ import { allocateSplatCloud, computeBounds, SH_C0, type SplatCloud } from '../..
 import type { FrameParameters } from '../../src/render/frame-uniforms';
 import { DEFAULT_ACCUMULATION } from '../../src/render/accumulation-target';
 import { VIEW_BACKGROUND } from './test-view';
+import { outputUsage } from '../../src/render/output-target';
 
 interface Destroyable {
   destroy(): void;
@@ -113,18 +114,25 @@ export class GpuFixture {
    * not pass for this one). Measures and the difference view's counts are
    * read from `frame` afterwards (readOrderError, readDifference).
    */
-  async render(frame: SplatFrame, params: FrameParameters, order: DrawOrder, options: FrameEncodeOptions & { background?: readonly [number, number, number] } = {}): Promise<Uint8Array> {
+  /**
+   * One frame into a new target, read back. `writable`: the target is made
+   * as the viewer makes its outputs (render/output-target.ts), so the last
+   * pass writes it by compute; else it is a render target only, written by
+   * a render pass.
+   */
+  async render(frame: SplatFrame, params: FrameParameters, order: DrawOrder, options: FrameEncodeOptions & { background?: readonly [number, number, number]; writable?: boolean } = {}): Promise<Uint8Array> {
     const { device } = this;
+    const writable = options.writable === true;
     const target = device.createTexture({
       label: `${this.label}.target`,
       size: [params.width, params.height],
       format: TEST_TARGET_FORMAT,
-      usage: GPUTextureUsage.RENDER_ATTACHMENT | GPUTextureUsage.COPY_SRC,
+      usage: (writable ? outputUsage(device, TEST_TARGET_FORMAT) : GPUTextureUsage.RENDER_ATTACHMENT) | GPUTextureUsage.COPY_SRC,
     });
     try {
       device.pushErrorScope('validation');
       const encoder = device.createCommandEncoder({ label: `${this.label}.frame` });
-      frame.encode(encoder, params, { view: target.createView(), background: options.background ?? VIEW_BACKGROUND }, order, options);
+      frame.encode(encoder, params, { view: target.createView(), background: options.background ?? VIEW_BACKGROUND, writable }, order, options);
       device.queue.submit([encoder.finish()]);
       const error = await device.popErrorScope();
       expect(error?.message ?? null, 'WebGPU validation error').toBeNull();

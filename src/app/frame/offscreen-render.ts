@@ -10,6 +10,7 @@ import { rendererSettingOf, wantsPerPixel, type FrameReport, type FrameSettings 
 import type { FrameCamera } from '../../render/frame-uniforms';
 import type { DifferenceMeasure } from '../../render/splat-resolve';
 import { readTextureRgba } from '../../gpu/readback';
+import { outputUsage, storageWritable } from '../../render/output-target';
 
 /** The target format of the Node tools: 8-bit RGBA, colours stored as the shader computes them (no sRGB encoding). */
 export const OFFSCREEN_FORMAT: GPUTextureFormat = 'rgba8unorm';
@@ -28,7 +29,7 @@ const UNTIMED: FrameTimings = { project: null, sort: null, render: null };
 
 /** A texture a frame of width × height can be drawn into and read back from. */
 export function createOffscreenTarget(device: GPUDevice, label: string, width: number, height: number, format: GPUTextureFormat): GPUTexture {
-  return device.createTexture({ label, size: [width, height], format, usage: GPUTextureUsage.RENDER_ATTACHMENT | GPUTextureUsage.COPY_SRC });
+  return device.createTexture({ label, size: [width, height], format, usage: outputUsage(device, format) | GPUTextureUsage.COPY_SRC });
 }
 
 /** One frame of the frame engine into a new `format` texture of the parameters' size, read back. */
@@ -43,7 +44,7 @@ export async function drawOffscreen(
   const texture = createOffscreenTarget(core.device, 'drawOffscreen.target', width, height, format);
   try {
     await core.prepareRenderer(rendererSettingOf(settings), wantsPerPixel(settings));
-    const target = { view: texture.createView(), background };
+    const target = { view: texture.createView(), background, writable: storageWritable(core.device, format) };
     let report = core.drawFrame(target, parameters, settings);
     let results = await core.lastFrameResults();
     // A tile frame that outgrew its pair buffers drew nothing new: they are grown by now, so it is drawn again.

@@ -19,11 +19,13 @@ import type { WorldSession } from '../world/world-session';
 import { screenFilterFor, type SceneAntiAliasing } from '../../scene/anti-aliasing';
 import { AUTO_MAX_FRAMES } from '../frame/renderer-policy';
 import { unbound } from '../../gpu/unbound';
+import { storageWritable } from '../../render/output-target';
 
 export class ViewerFrames {
   /** The camera and look of the last frame drawn (a pick reads the view it showed): written here alone. */
   readonly last: FrameCamera = { view: mat4.create(), projection: mat4.create(), eye: vec3.create(), fovY: 1, width: 1, height: 1, shDegree: 0, splatScale: 1 };
-  private readonly target = { view: unbound<GPUTextureView>(), background: [0, 0, 0] as [number, number, number] };
+  /** The canvas's texture this frame; it is configured to be written by compute where its format allows (EmbeddedViewer, outputUsage). */
+  private readonly target = { view: unbound<GPUTextureView>(), background: [0, 0, 0] as [number, number, number], writable: false };
   private readyPending = false;
   private cpuErrorShown = false;
   private differenceErrorShown = false;
@@ -39,7 +41,9 @@ export class ViewerFrames {
     private readonly sceneAntiAliasing: () => SceneAntiAliasing | undefined,
     /** The world on screen, whose figures each frame publishes (null: a scene). */
     private readonly world: () => WorldSession | null,
-  ) {}
+  ) {
+    this.target.writable = storageWritable(core.device, format);
+  }
 
   /** Records and submits one frame of `camera` into `target` (width × height device pixels). */
   draw(camera: OrbitCamera, target: GPUTextureView, width: number, height: number): FrameReport {

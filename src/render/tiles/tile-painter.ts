@@ -16,7 +16,7 @@ import type { TimestampSpan } from '../../gpu/pass-timer';
 import { AccumulationTargets, type Accumulation } from '../accumulation-target';
 import { drawOf, reusedDraw, type PaintedPicture, type PaintJob, type Painter } from '../painter';
 import { SplatRenderer, type SplatDraw } from '../splat-renderer';
-import type { SplatResolve } from '../splat-resolve';
+import type { ResolveTarget, SplatResolve } from '../splat-resolve';
 // Types only: the tile renderer itself (its shaders, binning and pair sort) is a chunk of its own, loaded by prepare.
 import type { TileDrawTarget, TileFallback, TilePairCounts, TilePictureFormat, TileRenderer, TileRendererOptions } from './tile-renderer';
 import { unbound } from '../../gpu/unbound';
@@ -42,6 +42,7 @@ export class TilePainter implements Painter {
   private readonly tileTargets: AccumulationTargets;
   // Reused every frame: nothing is allocated per frame.
   private readonly tileTarget: TileDrawTarget = { picture: unbound<GPUTextureView>(), width: 0, height: 0, background: [0, 0, 0] };
+  private readonly output: ResolveTarget = { view: unbound<GPUTextureView>(), writable: false, width: 0, height: 0 };
   private readonly draws: [SplatDraw, SplatDraw] = [reusedDraw(), reusedDraw()];
   /** Quads into the output format: they draw a tile frame whose pairs did not fit, in the resolve pass. */
   private outputQuads: SplatRenderer | null = null;
@@ -117,15 +118,26 @@ export class TilePainter implements Painter {
     tileTarget.height = height;
     tileTarget.background = target.background;
     const fallback = this.encodePicture(job, job.picture, 0, timing?.span.first);
+    const tiles = this.tiles!;
+    // A profiled frame times the resolve as a pass of its own, and ends the span on an empty pass after it.
+    const profiled = tiles.resolveTimestampWrites;
+    const resolveWrites = profiled ?? timing?.span.last;
     if (!job.second) {
-      if (fallback) this.resolve.encodeTilePicture(encoder, picture, fallback.state, target.view, target.background, this.outputQuads!, fallback.draw, timing?.span.last);
-      else this.resolve.encodePicture(encoder, picture, target.view, timing?.span.last);
-      return;
+      const output = this.output;
+      output.view = target.view;
+      output.writable = target.writable ?? false;
+      output.width = width;
+      output.height = height;
+      if (fallback) this.resolve.encodeTilePicture(encoder, picture, fallback.state, output, target.background, this.outputQuads!, fallback.draw, resolveWrites);
+      else this.resolve.encodePicture(encoder, picture, output, resolveWrites);
+    } else {
+      const other = this.tileTargets.view(1, width, height);
+      tileTarget.picture = other;
+      this.encodePicture(job, job.second, 1, undefined);
+      this.resolve.encodeDifference(encoder, picture, other, target.view, width * height, resolveWrites);
     }
-    const other = this.tileTargets.view(1, width, height);
-    tileTarget.picture = other;
-    this.encodePicture(job, job.second, 1, undefined);
-    this.resolve.encodeDifference(encoder, picture, other, target.view, width * height, timing?.span.last);
+    if (profiled && timing) encoder.beginComputePass({ label: 'TilePainter.spanEnd', timestampWrites: timing.span.last }).end();
+    tiles.finishProfile(encoder);
   }
 
   /** One picture into the tile target set up by paint (its slot's count and fallback are its own). */

@@ -4,6 +4,7 @@
  * many of them as the projector counted (read on the GPU, never on the CPU).
  */
 import { GpuRadixSort, type SortEncodeOptions } from '../../../sort/gpu-radix-sort';
+import { boundsGpuCounts } from '../../../sort/count-bound';
 import type { DrawOrder, OrderFrame, OrderedSplats } from './draw-order';
 import { setTimestampWrites } from '../../../gpu/pass-timer';
 import { unbound } from '../../../gpu/unbound';
@@ -19,7 +20,11 @@ export class GpuSortOrder implements DrawOrder {
     return new GpuSortOrder(await GpuRadixSort.create(device, { capacity: 1024, label: 'GpuSortOrder.sort' }));
   }
 
-  constructor(readonly sorter: GpuRadixSort) {}
+  private readonly bounded: boolean;
+
+  constructor(readonly sorter: GpuRadixSort) {
+    this.bounded = boundsGpuCounts(sorter.device);
+  }
 
   keyTarget(sceneCount: number): { keys: GPUBuffer; values: GPUBuffer } {
     this.sorter.ensureCapacity(sceneCount);
@@ -35,6 +40,8 @@ export class GpuSortOrder implements DrawOrder {
     this.countBuffer.buffer = frame.visibleCount.buffer;
     this.countBuffer.offset = frame.visibleCount.offset;
     sort.countBuffer = this.countBuffer;
+    // Dispatched directly for the most the projector can count, where that beats sizing them from its count (count-bound.ts).
+    sort.countBound = this.bounded ? Math.min(frame.capacity, this.sorter.capacity) : undefined;
     sort.keyBits = frame.keyBits;
     setTimestampWrites(sort, frame.timestampWrites);
     const drawn = this.drawn;
