@@ -20,7 +20,8 @@
 # FRAME_ARGS adds options to every bench-frame run (e.g. "--renderer tiles --order centre-depth,per-pixel");
 # POPPING=1 also counts the pops along a slow turn at each camera (bench-popping, at POP_SIZE, default
 # "--width 320 --height 180": its exact reference is a CPU rasterizer), one process per camera after the
-# timing; REPLICA=none leaves out the replicated scene; FRAMES=0 leaves out the frame timing.
+# timing; REPLICA=none leaves out the replicated scene; FRAMES=0 leaves out the frame timing;
+# CAMERA_SIZE="3840 2160" draws every camera file, and the replicated scene's path, at that size.
 #
 # On SwiftShader, for a check of the whole chain at a small size (no INRIA timing without CUDA):
 #   VK_ICD_FILENAMES=/usr/lib/chromium/vk_swiftshader_icd.json OUT=/tmp/tiles SIZE="--width 160 --height 90" \
@@ -45,6 +46,15 @@ work=/tmp/tile-frame-run
 start_run $small $large
 mkdir -p $work/cameras
 cp $cameras/*.json $work/cameras/
+# CAMERA_SIZE="3840 2160": every camera file at that size (the same view, more pixels), so the INRIA
+# rasterizer and bench-frame (which draws a camera file at its own size) both draw at it.
+if [ -n "${CAMERA_SIZE:-}" ]; then
+  set -- $CAMERA_SIZE
+  for camera in $work/cameras/*.json; do
+    node -e 'const fs = require("fs"); const [f, w, h] = process.argv.slice(1); const c = JSON.parse(fs.readFileSync(f, "utf8")); c.width = Number(w); c.height = Number(h); fs.writeFileSync(f, JSON.stringify(c, null, 2));' "$camera" "$1" "$2"
+  done
+  set --
+fi
 
 # Within a device command's 10 minutes: the parts most wanted first (the cameras, then the INRIA times
 # at them), the replicated scene last, and each bench-frame cut at this many seconds of the run.
@@ -104,7 +114,8 @@ fi
 # frame there takes a tenth of a second or more, so fewer frames.
 if [ "${REPLICA:-}" != none ]; then
   say "replicated scene"
-  frame --runs "${REPLICA_RUNS:-10}" --max-warm-batches "${REPLICA_WARM:-4}" --scene $work/${REPLICA:-$large}.ply --copies "${COPIES:-48}"
+  frame --runs "${REPLICA_RUNS:-10}" --max-warm-batches "${REPLICA_WARM:-4}" --scene $work/${REPLICA:-$large}.ply --copies "${COPIES:-48}" \
+    ${CAMERA_SIZE:+--width ${CAMERA_SIZE% *} --height ${CAMERA_SIZE#* }}
 fi
 # After the timing (its GPU frames and CPU reference would disturb the times): one process per camera.
 if [ "${POPPING:-0}" = 1 ]; then
