@@ -15,7 +15,8 @@
  * tiles add their pairs and passes (bench/tile-frame.ts):  drawn, pairs,
  * pairsPerSplat, pairCapacity, boxPairs, boxBeyondLimit, binMs, pairSortMs,
  * rangesMs, rasterMs, resolveMs, profiledRenderMs, untimedMs (what of the
- * profiled span no pass holds; drawn: 'tiles', or why the frame
+ * profiled span no pass holds), tilePairsMax/P99/P50, tilesUsed, tiles (how
+ * the pairs spread over the tiles; drawn: 'tiles', or why the frame
  * fell back to quads, untimed: more pairs than the device sorts).
  *
  *   npm run bench:frame -- --scene FILE [--copies 40] [--width 1920 --height 1080]

@@ -21,6 +21,7 @@ import type { SplatDrawTarget } from '../src/render/splat-renderer';
 import { TILE_PASSES, type TilePairCounts, type TilePass, type TileRendererOptions } from '../src/render/tiles/tile-renderer';
 import type { GpuSplats } from '../src/scene/gpu-splats';
 import { sampleFrames, type WarmUp } from './frame-sampling';
+import { readBufferU32 } from '../src/gpu/readback';
 
 /** Draws of one pose before giving up on the pair room settling (it settles in two or three: one overflow, one growth past 3/4). */
 const MAX_FIT_DRAWS = 8;
@@ -74,6 +75,13 @@ export type TileFigures =
       frameMs: number;
       pairs: number;
       pairCapacity: number;
+      /** Pairs per tile of the fitted frame: the most any tile holds, and the 99th and 50th percentiles of the tiles holding any (the raster's workgroup per tile waits on the most). */
+      tilePairsMax: number;
+      tilePairsP99: number;
+      tilePairsP50: number;
+      /** Tiles holding any pair, of all. */
+      tilesUsed: number;
+      tiles: number;
       boxPairs: number;
       /** The box frame needed more pairs than the device sorts (boxPairs is what it needed). */
       boxBeyondLimit: boolean;
@@ -123,6 +131,18 @@ export async function fitTilePairs(view: TileView, frame: SplatFrame): Promise<{
   throw new Error(`the tile pairs did not settle in ${MAX_FIT_DRAWS} frames (last: ${JSON.stringify(tiles.lastPairs)})`);
 }
 
+/** How the fitted frame's pairs spread over its tiles (its ranges read back). */
+async function tilePairSpread(device: GPUDevice, frame: SplatFrame): Promise<{ tilePairsMax: number; tilePairsP99: number; tilePairsP50: number; tilesUsed: number; tiles: number }> {
+  const ranges = frame.painters.tiles.tileRenderer!.lastRanges;
+  if (!ranges) throw new Error('the fitted frame left no tile ranges');
+  const words = await readBufferU32(device, ranges.buffer, 2 * ranges.tiles);
+  const counts: number[] = [];
+  for (let t = 0; t < ranges.tiles; t++) if (words[2 * t + 1]! > words[2 * t]!) counts.push(words[2 * t + 1]! - words[2 * t]!);
+  counts.sort((a, b) => a - b);
+  const at = (q: number) => counts[Math.min(counts.length - 1, Math.floor(q * counts.length))] ?? 0;
+  return { tilePairsMax: counts.at(-1) ?? 0, tilePairsP99: at(0.99), tilePairsP50: at(0.5), tilesUsed: counts.length, tiles: ranges.tiles };
+}
+
 /** One timed tile frame; an overflow here (the room settled before) would be a bug in the pair budget. */
 async function timedTiles(view: TileView, frame: SplatFrame): Promise<FrameTimings> {
   const pairs = await drawTiles(view, frame);
@@ -142,6 +162,7 @@ const must = (x: number | null, what: string): number => {
 export async function measureTiles(view: TileView, frame: SplatFrame, extra: TileBenchFrames, runs: number, warm: WarmUp): Promise<TileFigures> {
   const fitted = await fitTilePairs(view, frame);
   if (fitted.beyondLimit) return { drawn: 'quads: beyond the pair limit', pairs: fitted.pairs.total };
+  const spread = await tilePairSpread(view.device, frame);
 
   const whole = await sampleFrames(
     async () => {
@@ -180,6 +201,7 @@ export async function measureTiles(view: TileView, frame: SplatFrame, extra: Til
     frameMs: whole.frame,
     pairs: fitted.pairs.total,
     pairCapacity: fitted.pairs.capacity,
+    ...spread,
     boxPairs: box.pairs.total,
     boxBeyondLimit: box.beyondLimit,
     binMs: passes.bin,

@@ -64,18 +64,18 @@ for (const { v, order, t, q } of viewRows) {
 }
 
 console.log('\nThe tile frame, pass by pass (bin … resolve from a frame that times each; render is the whole span of the unprofiled frame, then of the profiled one; untimed is what of the profiled span no pass holds):\n');
-console.log('| view | order | pairs | pairs / splat | box pairs | ellipse saves | project | sort | bin | ray shapes | pair sort | ranges | raster | resolve | untimed | render | render, profiled | sorts / frame |');
-console.log('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+console.log('| view | order | pairs | pairs / splat | pairs a tile: most / p99 / p50 | box pairs | ellipse saves | project | sort | bin | ray shapes | pair sort | ranges | raster | resolve | untimed | render | render, profiled | sorts / frame |');
+console.log('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
 for (const { v, order, t } of viewRows) {
   if (!t) continue;
   if (t.drawn !== 'tiles') {
-    console.log(`| ${v.pose} | ${order} | ${count(t.pairs)} | ${t.pairsPerSplat.toFixed(1)} | — | — | ${t.drawn} |||||||||||`);
+    console.log(`| ${v.pose} | ${order} | ${count(t.pairs)} | ${t.pairsPerSplat.toFixed(1)} | — | — | — | ${t.drawn} |||||||||||`);
     continue;
   }
   // The depth sort (the frame's own) and the pair sort (the profiled frame's), over the whole frame.
   const sorts = (t.sortMs + t.pairSortMs) / t.frameMs;
   console.log(
-    `| ${v.pose} | ${order} | ${count(t.pairs)} | ${t.pairsPerSplat.toFixed(2)} | ${count(t.boxPairs)}${t.boxBeyondLimit ? ' (beyond the limit)' : ''} | ${pct(1 - t.pairs / t.boxPairs)} (${ratio(t.boxPairs, t.pairs)}) | ` +
+    `| ${v.pose} | ${order} | ${count(t.pairs)} | ${t.pairsPerSplat.toFixed(2)} | ${t.tilePairsMax === undefined ? '—' : `${count(t.tilePairsMax)} / ${count(t.tilePairsP99)} / ${count(t.tilePairsP50)}`} | ${count(t.boxPairs)}${t.boxBeyondLimit ? ' (beyond the limit)' : ''} | ${pct(1 - t.pairs / t.boxPairs)} (${ratio(t.boxPairs, t.pairs)}) | ` +
       `${ms(t.projectMs)} | ${ms(t.sortMs)} | ${ms(t.binMs)} | ${t.shapesMs ? ms(t.shapesMs) : '—'} | ${ms(t.pairSortMs)} | ${ms(t.rangesMs)} | ${ms(t.rasterMs)} | ${t.resolveMs === undefined ? '—' : ms(t.resolveMs)} | ${t.untimedMs === undefined ? '—' : ms(t.untimedMs)} | ${ms(t.renderMs)} | ${ms(t.profiledRenderMs)} | ` +
       `${pct(sorts)} (${pct(t.sortMs / t.frameMs)} + ${pct(t.pairSortMs / t.frameMs)}) |`,
   );

@@ -132,6 +132,8 @@ export class TileRenderer {
 
   /** Per draw slot, reused every frame. */
   private readonly fallback: [TileFallback, TileFallback] = [fallbackOf(), fallbackOf()];
+  /** Tiles of the last frame binned (lastRanges). */
+  private lastTiles = 0;
   private readonly sortOptions = { countBuffer: { buffer: unbound<GPUBuffer>(), offset: TILE_STATE.offset('pairs') }, countBound: undefined as number | undefined, keyBits: 1, timestampWrites: undefined as GPUComputePassTimestampWrites | undefined };
   private readonly clearAttachment: GPURenderPassColorAttachment = { view: unbound<GPUTextureView>(), clearValue: { r: 0, g: 0, b: 0, a: 1 }, loadOp: 'clear', storeOp: 'store' };
 
@@ -179,6 +181,16 @@ export class TileRenderer {
   /** Pairs the buffers hold now. */
   get capacity(): number {
     return this.sorter.capacity;
+  }
+
+  /**
+   * Where the last frame encoded leaves each tile's run in the sorted pairs
+   * (borrowed, read-only: a [first, end) pair of u32 per tile, row by row,
+   * `tiles` of them): what the benchmark reads to see how the pairs spread
+   * over the tiles. Null before a frame was binned.
+   */
+  get lastRanges(): { buffer: GPUBuffer; tiles: number } | null {
+    return this.ranges && this.lastTiles > 0 ? { buffer: this.ranges, tiles: this.lastTiles } : null;
   }
 
   /** The last frame read (null before one). */
@@ -230,6 +242,7 @@ export class TileRenderer {
     this.sorter.ensureCapacity(this.budget.wanted);
     const tiles = Math.ceil(target.width / TILE_SIZE) * Math.ceil(target.height / TILE_SIZE);
     const ranges = this.rangesFor(tiles);
+    this.lastTiles = tiles;
 
     this.writeHeader(state, target.background);
     if (typeof draw.count === 'number') {
@@ -379,7 +392,7 @@ export class TileRenderer {
     const bytes = tiles * 8;
     if (this.ranges && this.ranges.size >= bytes) return this.ranges;
     this.ranges?.destroy();
-    this.ranges = this.device.createBuffer({ label: 'TileRenderer.ranges', size: Math.max(16, bytes), usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
+    this.ranges = this.device.createBuffer({ label: 'TileRenderer.ranges', size: Math.max(16, bytes), usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC });
     return this.ranges;
   }
 
