@@ -6,6 +6,7 @@
  */
 import type { FrameTimings } from './splat-frame';
 import type { FrameEngine } from './frame-engine';
+import type { FrameResults } from './frame-reads';
 import { rendererSettingOf, wantsPerPixel, type FrameReport, type FrameSettings } from './frame-settings';
 import type { FrameCamera } from '../../render/frame-uniforms';
 import type { DifferenceMeasure } from '../../render/splat-resolve';
@@ -27,6 +28,23 @@ export interface OffscreenPicture {
 
 const UNTIMED: FrameTimings = { project: null, sort: null, render: null };
 
+/** Draws of one offscreen frame at most (drawAgain): an overflow grows the pair room for the next. */
+const OFFSCREEN_DRAWS = 4;
+
+/**
+ * Whether an offscreen frame must be drawn again to be the tile renderer's
+ * picture: its pairs outgrew their buffers (the frame shows the fallback
+ * quads, blended straight into 8 bits; the buffers are grown by now), or
+ * its pair counts could not be read (every staging buffer was being read
+ * for the frames on screen), so it may have outgrown them unseen. Once, a
+ * capture in the page's browser test came out with 30,461 pixels more than
+ * 3 levels off the quads' picture, as such a frame would; only overflows
+ * that were read were drawn again then. Quad frames are what they are.
+ */
+export function drawAgain(report: Pick<FrameReport, 'renderer'>, results: Pick<FrameResults, 'painted'>): boolean {
+  return report.renderer.renderer === 'tiles' && (results.painted === null || results.painted.overflowed);
+}
+
 /** A texture a frame of width × height can be drawn into and read back from. */
 export function createOffscreenTarget(device: GPUDevice, label: string, width: number, height: number, format: GPUTextureFormat): GPUTexture {
   return device.createTexture({ label, size: [width, height], format, usage: outputUsage(device, format) | GPUTextureUsage.COPY_SRC });
@@ -47,8 +65,7 @@ export async function drawOffscreen(
     const target = { view: texture.createView(), background, writable: storageWritable(core.device, format) };
     let report = core.drawFrame(target, parameters, settings);
     let results = await core.lastFrameResults();
-    // A tile frame that outgrew its pair buffers drew nothing new: they are grown by now, so it is drawn again.
-    if (results.painted?.overflowed) {
+    for (let draw = 1; draw < OFFSCREEN_DRAWS && drawAgain(report, results); draw++) {
       report = core.drawFrame(target, parameters, settings);
       results = await core.lastFrameResults();
     }
