@@ -56,6 +56,7 @@ import { measureCopyBandwidth } from './copy-bandwidth';
 import { compareDisagreements, ratioTable, runCompare, type CompareRow, type OurRow } from './compare';
 import { commandLine } from './command-line';
 import help from './bench-sort.ts?help';
+import { countModeOf, SortCount } from './sort-count';
 
 const { values: args } = commandLine('bench-sort', help, {
   sizes: { type: 'string', default: [16, 18, 20, 22, 24].map((e) => 2 ** e).join(',') },
@@ -84,18 +85,8 @@ if (!(KEY_PATTERNS as readonly string[]).includes(args.keys)) {
   throw new Error(`--keys must be one of ${KEY_PATTERNS.join(', ')} (got "${args.keys}")`);
 }
 const keyPattern = args.keys as KeyPattern;
-if (!['cpu', 'gpu', 'gpu-bound'].includes(args.count)) throw new Error(`--count must be cpu, gpu or gpu-bound (got "${args.count}")`);
-/**
- * Where the sort reads its count: given on the CPU, or read on the GPU from
- * a buffer as the viewer's frame does (gpu: dispatched indirectly from it;
- * gpu-bound: dispatched directly for --bound pairs, by default the largest
- * of --sizes).
- */
-const countOnGpu = args.count !== 'cpu';
-const countBound = args.count === 'gpu-bound' ? Number(args.bound ?? Math.max(...sizes)) : undefined;
-if (countBound !== undefined && !(Number.isInteger(countBound) && countBound >= Math.max(...sizes))) {
-  throw new Error(`--bound must be a whole number at least the largest of --sizes (got "${args.bound}")`);
-}
+/** Where the sort reads its count (bench/sort-count.ts). */
+const countMode = countModeOf(args.count, args.bound, Math.max(...sizes));
 const timing: StableTimingOptions & { tol: number } = {
   batch: Number(args['warmup-batch']),
   window: 3,
@@ -168,12 +159,12 @@ const RANKINGS: Record<string, GpuRadixSortOptions['ranking']> = { '': undefined
 async function benchGpu(ctx: GpuContext): Promise<OurRow[]> {
   const { device, adapterName } = ctx;
   const timer = new GpuPassTimer(device, ['sort'] as const, 'bench.timer');
-  const maxN = Math.max(...sizes, countBound ?? 0);
+  const maxN = Math.max(...sizes, countMode.bound ?? 0);
   const usage = GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST;
   const pristineKeys = device.createBuffer({ label: 'bench.keys', size: 4 * maxN, usage });
   const pristineValues = device.createBuffer({ label: 'bench.values', size: 4 * maxN, usage });
   device.queue.writeBuffer(pristineValues, 0, identityValues(maxN));
-  if (countOnGpu) gpuCount = { device, buffer: device.createBuffer({ label: 'bench.count', size: 4, usage }), n: -1 };
+  const count = new SortCount(device, countMode.mode, countMode.bound);
   const rows: OurRow[] = [];
 
   for (const config of list(args['gpu-configs'])) {
@@ -209,7 +200,7 @@ async function benchGpu(ctx: GpuContext): Promise<OurRow[]> {
           // Fresh unsorted input every run (outside the timed pass): the sort's output may land in its input buffer.
           encoder.copyBufferToBuffer(pristineKeys, 0, sorter.keys, 0, 4 * n);
           encoder.copyBufferToBuffer(pristineValues, 0, sorter.values, 0, 4 * n);
-          result = sorter.encode(encoder, { ...countOf(n), keyBits, timestampWrites: timer.timestampWrites('sort')! });
+          result = sorter.encode(encoder, { ...count.of(n), keyBits, timestampWrites: timer.timestampWrites('sort')! });
           timer.resolve(encoder);
           device.queue.submit([encoder.finish()]);
           return (await timer.read()).sort!;
@@ -220,7 +211,7 @@ async function benchGpu(ctx: GpuContext): Promise<OurRow[]> {
         if (warning) warn(warning);
         const fields = timingFields(measured);
         const verified = args.verify ? await verify(device, result, keys, n, keyBits) : undefined;
-        const phases = args.phases ? await profilePhases(device, sorter, n, keyBits, pristineKeys, pristineValues, what) : {};
+        const phases = args.phases ? await profilePhases(device, sorter, count, n, keyBits, pristineKeys, pristineValues, what) : {};
         emit({
           impl: 'gpu-radix',
           config,
@@ -231,8 +222,8 @@ async function benchGpu(ctx: GpuContext): Promise<OurRow[]> {
           maxPairs: GpuRadixSort.maxCapacity(device),
           n,
           keyBits,
-          count: args.count,
-          ...(countBound === undefined ? {} : { bound: countBound }),
+          count: countMode.mode,
+          ...(countMode.bound === undefined ? {} : { bound: countMode.bound }),
           ...(keyPattern === 'random' ? {} : { keys: keyPattern }),
           ...fields,
           ...phases,
@@ -254,21 +245,10 @@ async function benchGpu(ctx: GpuContext): Promise<OurRow[]> {
     sorter.destroy();
   }
   timer.destroy();
+  count.destroy();
   pristineKeys.destroy();
   pristineValues.destroy();
   return rows;
-}
-
-let gpuCount: { device: GPUDevice; buffer: GPUBuffer; n: number } | null = null;
-
-/** The sort's count: `n` itself, or (--count gpu) a buffer holding it, written before the sort. */
-function countOf(n: number): { count: number } | { countBuffer: { buffer: GPUBuffer }; countBound?: number } {
-  if (!countOnGpu) return { count: n };
-  if (gpuCount!.n !== n) {
-    gpuCount!.device.queue.writeBuffer(gpuCount!.buffer, 0, new Uint32Array([n]));
-    gpuCount!.n = n;
-  }
-  return { countBuffer: { buffer: gpuCount!.buffer }, ...(countBound === undefined ? {} : { countBound }) };
 }
 
 /** Whether the sorted pairs on the GPU equal the CPU radix sort's, pair by pair. */
@@ -291,6 +271,7 @@ async function verify(device: GPUDevice, result: SortedBuffers, keys: Uint32Arra
 async function profilePhases(
   device: GPUDevice,
   sorter: GpuRadixSort,
+  count: SortCount,
   n: number,
   keyBits: number,
   keys: GPUBuffer,
@@ -309,7 +290,7 @@ async function profilePhases(
     const encoder = device.createCommandEncoder();
     encoder.copyBufferToBuffer(keys, 0, sorter.keys, 0, 4 * n);
     encoder.copyBufferToBuffer(values, 0, sorter.values, 0, 4 * n);
-    sorter.encode(encoder, { ...countOf(n), keyBits, phaseTimestamps: querySet });
+    sorter.encode(encoder, { ...count.of(n), keyBits, phaseTimestamps: querySet });
     encoder.resolveQuerySet(querySet, 0, 2 * phases, resolved, 0);
     device.queue.submit([encoder.finish()]);
     const t = new BigInt64Array((await readBufferU32(device, resolved, 4 * phases)).buffer);
@@ -341,7 +322,7 @@ async function profilePhases(
  * the CPU has no clocks to ramp the way an idle GPU does).
  */
 function benchCpu(sorter: CpuSorter, bitsList: number[]): void {
-  const maxN = Math.max(...sizes, countBound ?? 0);
+  const maxN = Math.max(...sizes);
   const keys = new Uint32Array(maxN);
   const values = new Uint32Array(maxN);
   for (const n of sizes) {

@@ -38,7 +38,8 @@ export interface SortEncodeOptions {
    * even at 16 times the count: 150k pairs under a bound of 150k sort in
    * 0.074 ms; 1M under 4M, 8M and 16M in 0.105, 0.099 and 0.111 (0.147
    * indirect, 0.094 on the CPU); 4M under 4M and 16M in 0.239 and 0.265
-   * (0.305 indirect, 0.236 on the CPU).
+   * (0.305 indirect, 0.236 on the CPU). A bound of 0 is none: the count
+   * sizes the dispatches. Which devices get a bound: sort/count-bound.ts.
    */
   countBound?: number;
   /** Sort on the low keyBits bits of each key (default 32). */
@@ -72,6 +73,7 @@ interface TileGrid {
 export class RadixSortEncoder {
   private readonly passDescriptor: GPUComputePassDescriptor;
   private readonly controlScratch = new Uint32Array(CONTROL.size / 4);
+  private readonly boundWord = new Uint32Array(1);
   private readonly tileGrid: TileGrid = { x: 0, y: 0, blocks: 0 };
 
   constructor(
@@ -169,7 +171,8 @@ export class RadixSortEncoder {
       // Written only when it changes (the buffers start, and start again when they grow, at 0).
       if (this.buffers.countBound !== bound) {
         this.buffers.countBound = bound;
-        this.device.queue.writeBuffer(this.buffers.countSource, COUNT_SOURCE.offset('bound'), new Uint32Array([bound]));
+        this.boundWord[0] = bound;
+        this.device.queue.writeBuffer(this.buffers.countSource, COUNT_SOURCE.offset('bound'), this.boundWord);
       }
       const offset = options.countBuffer.offset ?? 0;
       encoder.copyBufferToBuffer(options.countBuffer.buffer, offset, this.buffers.countSource, COUNT_SOURCE.offset('count'), 4);

@@ -29,7 +29,7 @@ import { MIP_FILTER, screenFilterFor, type ScreenFilter } from '../../src/scene/
 import type { SplatCloud } from '../../src/scene/splat-cloud';
 import { computeDepthKeys } from '../../src/sort/cpu-depth-keys';
 import { CpuRadixSort } from '../../src/sort/cpu-sort';
-import { madeScene, realScene, useGpu, type MadeSplat } from '../support/gpu-fixture';
+import { madeScene, realScene, TEST_TARGET_FORMAT, useGpu, type MadeSplat } from '../support/gpu-fixture';
 import { edgeSplats, madeCamera } from '../support/made-views';
 import { writeSplatPly } from '../support/ply-writer';
 import { cameraInsideScene, cameraLookingAt } from '../support/test-view';
@@ -257,6 +257,19 @@ test('an output written by compute (as the viewer makes its canvas) holds the pi
   // Pairs overflowing: the background by compute, then the quads in a pass that loads it.
   const pairs = await both(rooms as [SplatFrame, SplatFrame], 'tiles');
   expect(pairs.map((p) => p?.overflowed)).toEqual([true, true]);
+
+  // The writable path is a compute pass, not the render pass again: told a render target alone is
+  // writable, the frame binds it as storage, which WebGPU refuses.
+  const renderOnly = gpu.device.createTexture({ size: [camera.width, camera.height], format: TEST_TARGET_FORMAT, usage: GPUTextureUsage.RENDER_ATTACHMENT });
+  for (const renderer of ['quads', 'tiles'] as const) {
+    gpu.device.pushErrorScope('validation');
+    const encoder = gpu.device.createCommandEncoder();
+    frame.encode(encoder, parametersOf(camera, 1), { view: renderOnly.createView(), background: WHOLE_LEVELS, writable: true }, order, { renderer });
+    gpu.device.queue.submit([encoder.finish()]);
+    expect((await gpu.device.popErrorScope())?.message, `${renderer}: no storage binding asked for`).toMatch(/STORAGE_BINDING|usage/i);
+    await frame.painters.tiles.readStatistics();
+  }
+  renderOnly.destroy();
 });
 
 test('a view needing more pairs than the device sorts is drawn with quads, and says why', async () => {

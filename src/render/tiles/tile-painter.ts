@@ -43,6 +43,8 @@ export class TilePainter implements Painter {
   // Reused every frame: nothing is allocated per frame.
   private readonly tileTarget: TileDrawTarget = { picture: unbound<GPUTextureView>(), width: 0, height: 0, background: [0, 0, 0] };
   private readonly output: ResolveTarget = { view: unbound<GPUTextureView>(), writable: false, width: 0, height: 0 };
+  /** A profiled frame's empty pass after the resolve, which ends the 'render' span (the resolve is timed on its own). */
+  private readonly spanEnd: GPUComputePassDescriptor = { label: 'TilePainter.spanEnd' };
   private readonly draws: [SplatDraw, SplatDraw] = [reusedDraw(), reusedDraw()];
   /** Quads into the output format: they draw a tile frame whose pairs did not fit, in the resolve pass. */
   private outputQuads: SplatRenderer | null = null;
@@ -136,7 +138,10 @@ export class TilePainter implements Painter {
       this.encodePicture(job, job.second, 1, undefined);
       this.resolve.encodeDifference(encoder, picture, other, target.view, width * height, resolveWrites);
     }
-    if (profiled && timing) encoder.beginComputePass({ label: 'TilePainter.spanEnd', timestampWrites: timing.span.last }).end();
+    if (profiled && timing) {
+      this.spanEnd.timestampWrites = timing.span.last;
+      encoder.beginComputePass(this.spanEnd).end();
+    }
     tiles.finishProfile(encoder);
   }
 

@@ -46,6 +46,7 @@ import { DEFAULT_PIXEL_QUEUE, TILE_SIZE, TileRaster, type RasterBuffers, type Ti
 import { TileRayShapes, type RayShapeBuffers } from './tile-ray-shapes';
 import type { GpuSplats } from '../../scene/gpu-splats';
 import { INITIAL_PAIRS, TilePairBudget, type TilePairCounts } from './tile-pairs';
+import { TileBuffers } from './tile-buffers';
 import { unbound } from '../../gpu/unbound';
 
 export type { TilePairCounts } from './tile-pairs';
@@ -105,12 +106,10 @@ function fallbackOf(): TileFallback {
 export type TileDrawSlot = 0 | 1;
 
 export class TileRenderer {
-  private state: GPUBuffer | null = null;
-  private entryPairs: GPUBuffer | null = null;
-  private entryCapacity = 0;
-  private ranges: GPUBuffer | null = null;
+  private readonly buffers: TileBuffers;
+  /** The pair sort is dispatched for the pair room, not from the count (sort/count-bound.ts). */
+  private readonly boundsPairCounts: boolean;
   private readonly counts: GPUBuffer;
-  private readonly header = new ArrayBuffer(TILE_STATE.offset('words'));
   private readonly countWord = new Uint32Array(1);
   private readonly profiler: GpuPassTimer<TilePass> | null;
   private readonly budget: TilePairBudget;
@@ -132,8 +131,6 @@ export class TileRenderer {
 
   /** Per draw slot, reused every frame. */
   private readonly fallback: [TileFallback, TileFallback] = [fallbackOf(), fallbackOf()];
-  /** Tiles of the last frame binned (lastRanges). */
-  private lastTiles = 0;
   private readonly sortOptions = { countBuffer: { buffer: unbound<GPUBuffer>(), offset: TILE_STATE.offset('pairs') }, countBound: undefined as number | undefined, keyBits: 1, timestampWrites: undefined as GPUComputePassTimestampWrites | undefined };
   private readonly clearAttachment: GPURenderPassColorAttachment = { view: unbound<GPUTextureView>(), clearValue: { r: 0, g: 0, b: 0, a: 1 }, loadOp: 'clear', storeOp: 'store' };
 
@@ -161,6 +158,8 @@ export class TileRenderer {
     profile: boolean,
   ) {
     this.budget = budget;
+    this.buffers = new TileBuffers(device);
+    this.boundsPairCounts = boundsGpuCounts(device);
     this.counts = device.createBuffer({ label: 'TileRenderer.counts', size: 8, usage: GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC });
     this.profiler = profile ? new GpuPassTimer(device, TILE_PASSES, 'TileRenderer.profile') : null;
   }
@@ -190,7 +189,7 @@ export class TileRenderer {
    * over the tiles. Null before a frame was binned.
    */
   get lastRanges(): { buffer: GPUBuffer; tiles: number } | null {
-    return this.ranges && this.lastTiles > 0 ? { buffer: this.ranges, tiles: this.lastTiles } : null;
+    return this.buffers.lastRanges;
   }
 
   /** The last frame read (null before one). */
@@ -238,13 +237,9 @@ export class TileRenderer {
     }
     const device = this.device;
     const entries = typeof draw.count === 'number' ? draw.count : maxEntries;
-    const state = this.stateFor(entries);
     this.sorter.ensureCapacity(this.budget.wanted);
     const tiles = Math.ceil(target.width / TILE_SIZE) * Math.ceil(target.height / TILE_SIZE);
-    const ranges = this.rangesFor(tiles);
-    this.lastTiles = tiles;
-
-    this.writeHeader(state, target.background);
+    const { state, entryPairs, ranges } = this.buffers.forFrame(entries, tiles, this.sorter.capacity, target.background);
     if (typeof draw.count === 'number') {
       this.countWord[0] = draw.count;
       device.queue.writeBuffer(this.counts, 4 * slot, this.countWord);
@@ -265,7 +260,7 @@ export class TileRenderer {
     bin.state = state;
     bin.keys = this.sorter.keys;
     bin.values = this.sorter.values;
-    bin.entryPairs = this.entryPairs!;
+    bin.entryPairs = entryPairs;
     this.binGroups[0] = x;
     this.binGroups[1] = Math.ceil(groups / x);
     this.binning.encode(binPass, bin, this.binGroups);
@@ -293,7 +288,7 @@ export class TileRenderer {
     sort.countBuffer.buffer = state;
     // Dispatched directly for every pair the buffers hold where that beats sizing them from the count
     // (count-bound.ts): on an H200, 1M pairs under a bound of 16M sort in 0.111 ms against 0.147 indirectly.
-    sort.countBound = boundsGpuCounts(device) ? this.sorter.capacity : undefined;
+    sort.countBound = this.boundsPairCounts ? this.sorter.capacity : undefined;
     sort.keyBits = Math.max(1, Math.ceil(Math.log2(tiles)));
     sort.timestampWrites = timed('pairSort');
     const sorted = this.sorter.encode(encoder, sort);
@@ -358,48 +353,8 @@ export class TileRenderer {
     encoder.beginRenderPass({ label: 'TileRenderer.clear', colorAttachments: [attachment], ...(beginning ? { timestampWrites: beginning } : {}) }).end();
   }
 
-  private writeHeader(state: GPUBuffer, background: readonly [number, number, number]): void {
-    const words = new Uint32Array(this.header);
-    const floats = new Float32Array(this.header);
-    words[TILE_STATE.word('capacity')] = this.sorter.capacity;
-    words[TILE_STATE.word('entry_capacity')] = this.entryCapacity;
-    words[TILE_STATE.word('max_groups_x')] = this.device.limits.maxComputeWorkgroupsPerDimension;
-    floats[TILE_STATE.word('background_r')] = background[0];
-    floats[TILE_STATE.word('background_g')] = background[1];
-    floats[TILE_STATE.word('background_b')] = background[2];
-    // Everything but `entries` (copied in by the encoder, per draw).
-    this.device.queue.writeBuffer(state, 4, this.header, 4);
-  }
-
-  /** The state buffer (two words per entry and per group of entries, for at least `entries`) and the entries' pair counters. */
-  private stateFor(entries: number): GPUBuffer {
-    if (this.state && entries <= this.entryCapacity) return this.state;
-    this.state?.destroy();
-    this.entryPairs?.destroy();
-    const capacity = Math.max(entries, 2 * this.entryCapacity, BIN_GROUP);
-    this.entryCapacity = capacity;
-    this.entryPairs = this.device.createBuffer({ label: 'TileRenderer.entryPairs', size: 4 * capacity, usage: GPUBufferUsage.STORAGE });
-    const words = 2 * (capacity + Math.ceil(capacity / BIN_GROUP));
-    this.state = this.device.createBuffer({
-      label: 'TileRenderer.state',
-      size: TILE_STATE.offset('words') + 4 * words,
-      usage: GPUBufferUsage.STORAGE | GPUBufferUsage.INDIRECT | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST,
-    });
-    return this.state;
-  }
-
-  private rangesFor(tiles: number): GPUBuffer {
-    const bytes = tiles * 8;
-    if (this.ranges && this.ranges.size >= bytes) return this.ranges;
-    this.ranges?.destroy();
-    this.ranges = this.device.createBuffer({ label: 'TileRenderer.ranges', size: Math.max(16, bytes), usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC });
-    return this.ranges;
-  }
-
   destroy(): void {
-    this.state?.destroy();
-    this.entryPairs?.destroy();
-    this.ranges?.destroy();
+    this.buffers.destroy();
     this.counts.destroy();
     this.sorter.destroy();
     this.binning.destroy();

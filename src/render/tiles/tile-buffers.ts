@@ -1,0 +1,93 @@
+/**
+ * The tile renderer's buffers that grow with the frame: the pair state (a
+ * TileState header, then two words per entry and per group of entries),
+ * the entries' pair counters, and each tile's range in the sorted pairs.
+ * Made again only when a frame needs more; the header is written every
+ * frame from views made once. DOM-free.
+ */
+import { TILE_STATE } from '../frame-layouts';
+import { unbound } from '../../gpu/unbound';
+import { BIN_GROUP } from './tile-binning';
+
+/** What a frame binds (the same object every frame). */
+export interface TileFrameBuffers {
+  state: GPUBuffer;
+  entryPairs: GPUBuffer;
+  ranges: GPUBuffer;
+}
+
+export class TileBuffers {
+  private readonly current: TileFrameBuffers = { state: unbound<GPUBuffer>(), entryPairs: unbound<GPUBuffer>(), ranges: unbound<GPUBuffer>() };
+  private state: GPUBuffer | null = null;
+  private entryPairs: GPUBuffer | null = null;
+  private entryCapacity = 0;
+  private ranges: GPUBuffer | null = null;
+  /** Tiles of the last frame (lastRanges). */
+  private tiles = 0;
+  private readonly header = new ArrayBuffer(TILE_STATE.offset('words'));
+  private readonly headerWords = new Uint32Array(this.header);
+  private readonly headerFloats = new Float32Array(this.header);
+
+  constructor(private readonly device: GPUDevice) {}
+
+  /**
+   * The buffers of a frame of `entries` entries over `tiles` tiles, grown
+   * if it needs more, with the state's header written (everything but
+   * `entries`, which the frame copies in): room for `pairCapacity` pairs,
+   * the background.
+   */
+  forFrame(entries: number, tiles: number, pairCapacity: number, background: readonly [number, number, number]): TileFrameBuffers {
+    const current = this.current;
+    current.state = this.stateFor(entries);
+    current.entryPairs = this.entryPairs!;
+    current.ranges = this.rangesFor(tiles);
+    this.tiles = tiles;
+    const words = this.headerWords;
+    const floats = this.headerFloats;
+    words[TILE_STATE.word('capacity')] = pairCapacity;
+    words[TILE_STATE.word('entry_capacity')] = this.entryCapacity;
+    words[TILE_STATE.word('max_groups_x')] = this.device.limits.maxComputeWorkgroupsPerDimension;
+    floats[TILE_STATE.word('background_r')] = background[0];
+    floats[TILE_STATE.word('background_g')] = background[1];
+    floats[TILE_STATE.word('background_b')] = background[2];
+    this.device.queue.writeBuffer(current.state, 4, this.header, 4);
+    return current;
+  }
+
+  /** The last frame's ranges (a [first, end) pair of u32 per tile, row by row), null before one. */
+  get lastRanges(): { buffer: GPUBuffer; tiles: number } | null {
+    return this.ranges && this.tiles > 0 ? { buffer: this.ranges, tiles: this.tiles } : null;
+  }
+
+  destroy(): void {
+    this.state?.destroy();
+    this.entryPairs?.destroy();
+    this.ranges?.destroy();
+  }
+
+  /** The state buffer (two words per entry and per group of entries, for at least `entries`) and the entries' pair counters. */
+  private stateFor(entries: number): GPUBuffer {
+    if (this.state && entries <= this.entryCapacity) return this.state;
+    this.state?.destroy();
+    this.entryPairs?.destroy();
+    const capacity = Math.max(entries, 2 * this.entryCapacity, BIN_GROUP);
+    this.entryCapacity = capacity;
+    this.entryPairs = this.device.createBuffer({ label: 'TileRenderer.entryPairs', size: 4 * capacity, usage: GPUBufferUsage.STORAGE });
+    const words = 2 * (capacity + Math.ceil(capacity / BIN_GROUP));
+    this.state = this.device.createBuffer({
+      label: 'TileRenderer.state',
+      size: TILE_STATE.offset('words') + 4 * words,
+      usage: GPUBufferUsage.STORAGE | GPUBufferUsage.INDIRECT | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST,
+    });
+    return this.state;
+  }
+
+  private rangesFor(tiles: number): GPUBuffer {
+    const bytes = tiles * 8;
+    if (this.ranges && this.ranges.size >= bytes) return this.ranges;
+    this.ranges?.destroy();
+    // COPY_SRC: the benchmark reads them back (lastRanges).
+    this.ranges = this.device.createBuffer({ label: 'TileRenderer.ranges', size: Math.max(16, bytes), usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC });
+    return this.ranges;
+  }
+}
