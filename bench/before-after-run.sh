@@ -10,7 +10,9 @@
 # prepare builds bench-dist from the working tree and bench-dist/before from COMMIT (a git worktree
 # under /tmp), and fills bench-scenes/ with the two scenes (.ply.xz) and the Node kit, as
 # tile-frame-run.sh does. The run writes $OUT/before.jsonl and $OUT/after.jsonl (bench-frame's lines)
-# and run.log; FRAME_ARGS adds options to every bench-frame run (e.g. "--order centre-depth,per-pixel"). Table: node bench/before-after-table.mjs $OUT/before.jsonl $OUT/after.jsonl
+# and run.log; FRAME_ARGS adds options to every bench-frame run (e.g. "--order centre-depth,per-pixel");
+# AFTER_ARGS adds options to the working tree's runs only (e.g. one the earlier build lacks);
+# REPLICA=1 adds the replicated scene (below). Table: node bench/before-after-table.mjs $OUT/before.jsonl $OUT/after.jsonl
 set -euo pipefail
 [ -f bench/gpu-run.sh ] || { echo "run from the project root" >&2; exit 2; }
 source bench/gpu-run.sh
@@ -39,7 +41,8 @@ frame() {
   [ $left -gt 20 ] || { say "no time left for $build: $*"; return 0; }
   local dist=bench-dist; [ "$build" = before ] && dist=bench-dist/before
   say "$build: $*"
-  timeout $left node $dist/bench-frame.mjs --bits 32 --runs "${RUNS:-20}" --max-warm-batches "${WARM:-8}" ${SIZE:-} ${FRAME_ARGS:-} "$@" 2>>"$log" | tee -a "$out/$build.jsonl" \
+  local own=${AFTER_ARGS:-}; [ "$build" = before ] && own=
+  timeout $left node $dist/bench-frame.mjs --bits 32 --runs "${RUNS:-20}" --max-warm-batches "${WARM:-8}" ${SIZE:-} ${FRAME_ARGS:-} $own "$@" 2>>"$log" | tee -a "$out/$build.jsonl" \
     || say "bench-frame ($build) failed or ran out of time (run.log has its error): $*"
 }
 small_cams=$(cams 9k-outside 9k-inside)
@@ -48,4 +51,12 @@ frame before --scene $work/$small.ply --camera $small_cams
 frame after --scene $work/$small.ply --camera $small_cams
 frame after --scene $work/$large.ply --camera $large_cams
 frame before --scene $work/$large.ply --camera $large_cams
+# REPLICA=1: also the 150k scene ×COPIES (default 48: 7.2M splats) along the built-in path, tiles only
+# (a quad frame there takes a tenth of a second), REPLICA_ARGS added (e.g. "--order centre-depth,per-pixel").
+if [ "${REPLICA:-0}" = 1 ]; then
+  for build in after before; do
+    RUNS=${REPLICA_RUNS:-10} WARM=${REPLICA_WARM:-4} FRAME_ARGS="--renderer tiles ${REPLICA_ARGS:-}" \
+      frame $build --scene $work/$large.ply --copies "${COPIES:-48}"
+  done
+fi
 say done

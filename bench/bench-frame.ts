@@ -16,13 +16,16 @@
  * pairsPerSplat, pairCapacity, boxPairs, boxBeyondLimit, binMs, pairSortMs,
  * rangesMs, rasterMs, resolveMs, profiledRenderMs, untimedMs (what of the
  * profiled span no pass holds), tilePairsMax/P99/P50, tilesUsed, tiles (how
- * the pairs spread over the tiles; drawn: 'tiles', or why the frame
- * fell back to quads, untimed: more pairs than the device sorts).
+ * the pairs spread over the tiles), splitTiles and chunkItems (the tiles
+ * whose runs were cut into chunks, and their chunks past the first;
+ * --chunk-pairs sets the fewest pairs of a chunk, 0: never cut); drawn:
+ * 'tiles', or why the frame fell back to quads, untimed: more pairs than
+ * the device sorts.
  *
  *   npm run bench:frame -- --scene FILE [--copies 40] [--width 1920 --height 1080]
  *     [--camera A.json,B.json [--path]] [--renderer quads,tiles] [--order centre-depth,per-pixel [--queue 8,16]]
  *     [--runs 20] [--bits 16,24,32] [--chunks 4] [--up -y] [--max-warm-batches 20] [--hold-ms 20]
- *     [--accumulation rgba16float,direct,rgba32float,rgb10a2unorm]
+ *     [--accumulation rgba16float,direct,rgba32float,rgb10a2unorm] [--chunk-pairs 0]
  *
  * renderMs is the frame's whole 'render' span: for quads the splat pass
  * and, with a float accumulation target, the resolve pass; for tiles every
@@ -73,7 +76,7 @@ import { replicateCloud } from './replicate';
 import { cameraPoses, pathPoses, poseParameters, readCameraFiles, runSize, type FramePose } from './frame-poses';
 import { DEFAULT_WARM_UP, sampleFrames, type WarmUp } from './frame-sampling';
 import { GpuClockHold } from './clock-hold';
-import { listOption, wholeNumbers } from './bench-options';
+import { listOption, wholeNumber, wholeNumbers } from './bench-options';
 import { measureTiles, TileBenchFrames, type TileView } from './tile-frame';
 import { commandLine } from './command-line';
 import { outputUsage, storageWritable } from '../src/render/output-target';
@@ -96,6 +99,7 @@ const { values: args } = commandLine('bench-frame', help, {
   'max-warm-batches': { type: 'string', default: String(DEFAULT_WARM_UP.maxBatches) },
   'hold-ms': { type: 'string', default: '20' },
   accumulation: { type: 'string', default: DEFAULT_ACCUMULATION },
+  'chunk-pairs': { type: 'string' },
 });
 if (!args.scene) throw new Error('--scene FILE is required');
 if (!isUpAxis(args.up)) throw new Error(`--up must be one of ${Object.keys(UP_AXES).join(', ')}, got ${args.up}`);
@@ -109,6 +113,8 @@ const warm: WarmUp = { ...DEFAULT_WARM_UP, maxBatches: Number(args['max-warm-bat
 const accumulations = listOption('accumulation', args.accumulation!, ACCUMULATIONS);
 const orders = listOption('order', args.order!, SPLAT_ORDERS);
 const pixelQueues = wholeNumbers('queue', args.queue!, 1);
+/** --chunk-pairs: the fewest pairs of a chunk of a tile's run (0: runs never cut; default the renderer's). */
+const chunking = args['chunk-pairs'] === undefined ? {} : { chunking: { minPairs: wholeNumber('chunk-pairs', args['chunk-pairs'], 0) } };
 const perPixel = orders.includes('per-pixel');
 const renderers = listOption('renderer', args.renderer!, FRAME_RENDERERS);
 /** Each order with each renderer, the per-pixel order drawn with tiles whatever the renderer (as the viewer's setting), each pair once. */
@@ -159,11 +165,11 @@ interface Setup {
 
 async function setup(accumulation: Accumulation, pixelQueue: number, centreRows: boolean): Promise<Setup> {
   const withTiles = rows.some((row) => row.renderer === 'tiles');
-  const frame = await SplatFrame.create(device, FORMAT, { accumulation, tiles: { pixelQueue } });
+  const frame = await SplatFrame.create(device, FORMAT, { accumulation, tiles: { pixelQueue, ...chunking } });
   const format = accumulation === 'direct' ? FORMAT : accumulation;
   const [flat, tiles] = await Promise.all([
     SplatRenderer.create(device, frame.uniforms.buffer, format, { fragment: 'flat' }),
-    withTiles ? TileBenchFrames.create(device, FORMAT, accumulation, { pixelQueue }, perPixel) : null,
+    withTiles ? TileBenchFrames.create(device, FORMAT, accumulation, { pixelQueue, ...chunking }, perPixel) : null,
     withTiles ? (perPixel ? frame.painters.tiles.prepare(true) : frame.painters.tiles.prepare()) : null,
   ]);
   const texture = device.createTexture({ size: [width, height], format, usage: GPUTextureUsage.RENDER_ATTACHMENT });

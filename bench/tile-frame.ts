@@ -82,6 +82,9 @@ export type TileFigures =
       /** Tiles holding any pair, of all. */
       tilesUsed: number;
       tiles: number;
+      /** Tiles of the fitted frame whose runs were cut into chunks, and their chunks past the first (src/render/tiles/tile-chunks.ts). */
+      splitTiles: number;
+      chunkItems: number;
       boxPairs: number;
       /** The box frame needed more pairs than the device sorts (boxPairs is what it needed). */
       boxBeyondLimit: boolean;
@@ -163,6 +166,7 @@ export async function measureTiles(view: TileView, frame: SplatFrame, extra: Til
   const fitted = await fitTilePairs(view, frame);
   if (fitted.beyondLimit) return { drawn: 'quads: beyond the pair limit', pairs: fitted.pairs.total };
   const spread = await tilePairSpread(view.device, frame);
+  const chunks = await frame.painters.tiles.tileRenderer!.readChunkCounts();
 
   const whole = await sampleFrames(
     async () => {
@@ -202,6 +206,8 @@ export async function measureTiles(view: TileView, frame: SplatFrame, extra: Til
     pairs: fitted.pairs.total,
     pairCapacity: fitted.pairs.capacity,
     ...spread,
+    splitTiles: chunks.splits,
+    chunkItems: chunks.items,
     boxPairs: box.pairs.total,
     boxBeyondLimit: box.beyondLimit,
     binMs: passes.bin,

@@ -2,7 +2,10 @@
 // tile's pairs (sorted by tile, each tile's run back to front) are read
 // from the run's end, so splats arrive front to back by their centres'
 // depths; batches of raster_batch footprints go through workgroup memory,
-// each loaded once for all 256 pixels. The rules are the reference
+// each loaded once for all 256 pixels. A long run is cut into chunks drawn
+// by several workgroups at once (tile_chunk.wgsl): the workgroups of the
+// tile grid draw each run's first chunk, those in the rows past it the
+// rest. The rules are the reference
 // rasterizer's: alpha = min(0.99, opacity * gaussian), nothing under 1/255,
 // and a pixel stops, without that splat, once its transmittance would fall
 // under 1e-4; the workgroup stops when all its pixels have. The sum stays
@@ -46,6 +49,8 @@
 @group(0) @binding(4) var<storage, read> records: array<ProjectedSplat>;
 @group(0) @binding(5) var picture: texture_storage_2d<PICTURE_FORMAT, write>;
 @group(0) @binding(6) var<storage, read> ray_shapes: array<vec4<f32>>;
+@group(0) @binding(7) var<storage, read_write> chunk_words: array<atomic<u32>>;
+@group(0) @binding(8) var<storage, read_write> partials: array<vec4<f32>>;
 
 // Footprints a batch holds: 256 for the centre-depth order (14 floats each,
 // 14 KiB of the 16 KiB every device gives a workgroup), 128 for the
@@ -59,20 +64,74 @@ var<workgroup> batch_centre_mid: array<vec4<f32>, raster_batch>;
 var<workgroup> batch_to_sigma: array<vec4<f32>, raster_batch>;
 var<workgroup> batch_look: array<vec4<f32>, raster_batch>;
 var<workgroup> batch_half: array<vec2<f32>, raster_batch>;
+
+// The workgroup's work (workgroup_work).
+var<workgroup> shared_work: Work;
 var<workgroup> pixels_done: atomic<u32>;
 var<workgroup> all_done: u32;
 
-// A tile's run of pairs: sorted_splats[first - k] is its k-th splat, front
-// to back (by centre depth), k < count. The same in every invocation (the
-// loops over batches must be uniform).
+// What a workgroup draws (tile_chunk.wgsl): a tile's first chunk (the
+// tile grid's workgroups) or a later one (the chunk items, in the rows
+// past the grid); `tile` NO_SPLIT: nothing.
+struct Work {
+  tile: u32,
+  split: u32,      // NO_SPLIT: the run is one chunk, drawn into the picture
+  chunk: u32,
+  partial: u32,    // where a split tile's chunk writes its partial
+}
+
+// Whether this pipeline's order cuts runs into chunks (the per-pixel order
+// does not: src/render/tiles/tile-chunks.ts). Without, none of the chunks'
+// reads and barriers are compiled in: with them its raster drew 1.03–1.04×
+// slower on an H200.
+override cut_runs: bool;
+
+fn workgroup_work(wid: vec3<u32>, lid: u32) -> Work {
+  if (!cut_runs) {
+    return Work(flat_group(wid, tile_grid().x), NO_SPLIT, 0u, 0u);
+  }
+  if (lid == 0u) {
+    let grid = tile_grid();
+    var work = Work(NO_SPLIT, NO_SPLIT, 0u, 0u);
+    if (wid.y < grid.y) {
+      work.tile = flat_group(wid, grid.x);
+      work.split = atomicLoad(&chunk_words[CHUNK_HEADER + work.tile]);
+    } else {
+      let item = flat_group(vec3<u32>(wid.x, wid.y - grid.y, 0u), grid.x);
+      if (item < atomicLoad(&chunk_words[CHUNK_ITEMS])) {
+        work.split = atomicLoad(&chunk_words[item_word(item)]);
+        work.chunk = atomicLoad(&chunk_words[item_word(item) + 1u]);
+        work.tile = atomicLoad(&chunk_words[split_word(work.split)]);
+      }
+    }
+    if (work.split != NO_SPLIT) {
+      work.partial = atomicLoad(&chunk_words[split_word(work.split) + 1u]) + work.chunk;
+    }
+    shared_work = work;
+  }
+  return workgroupUniformLoad(&shared_work);
+}
+
+// A chunk of a tile's run of pairs: sorted_splats[first - k] is its k-th
+// splat, front to back (by centre depth), k < count. The same in every
+// invocation (the loops over batches must be uniform).
 struct Run {
+  tile: vec2<u32>,
   first: u32,
   count: u32,
 }
 
-fn tile_run(tile: vec2<u32>) -> Run {
-  let range = ranges[tile.y * tile_grid().x + tile.x];
-  return Run(range.y - 1u, select(0u, range.y - range.x, range.y > range.x));
+fn chunk_run(work: Work) -> Run {
+  let grid = tile_grid();
+  let tile = vec2<u32>(work.tile % grid.x, work.tile / grid.x);
+  let range = ranges[work.tile];
+  let count = select(0u, range.y - range.x, range.y > range.x);
+  if (work.split == NO_SPLIT) {
+    return Run(tile, range.y - 1u, count);
+  }
+  let size = chunk_pairs();
+  let skip = work.chunk * size;
+  return Run(tile, range.y - 1u - skip, min(size, count - skip));
 }
 
 // One pixel of the tile: where it is, and its blend so far.
@@ -102,10 +161,16 @@ fn start_pixel(tile: vec2<u32>, local: vec2<u32>) -> Pixel {
   return px;
 }
 
-// True (the same in every invocation) once every pixel of the tile has stopped.
-fn tile_done(lid: u32) -> bool {
+// True (the same in every invocation) once every pixel of the tile has
+// stopped, or an earlier chunk of its run has left every pixel opaque (the
+// merge then reads nothing of this one).
+fn tile_done(lid: u32, work: Work) -> bool {
   if (lid == 0u) {
-    all_done = select(0u, 1u, atomicLoad(&pixels_done) == TILE_SIZE * TILE_SIZE);
+    var done = atomicLoad(&pixels_done) == TILE_SIZE * TILE_SIZE;
+    if (cut_runs && work.chunk > 0u) {
+      done = done || atomicLoad(&chunk_words[split_word(work.split) + 3u]) < work.chunk;
+    }
+    all_done = select(0u, 1u, done);
   }
   return workgroupUniformLoad(&all_done) != 0u;
 }
@@ -149,27 +214,42 @@ fn blend(px: ptr<function, Pixel>, alpha: f32, color: vec3<f32>) {
   (*px).transmittance = next;
 }
 
-fn finish_pixel(px: Pixel) {
-  if (px.inside) {
-    let background = vec3<f32>(state.background_r, state.background_g, state.background_b);
-    textureStore(picture, px.xy, vec4<f32>(px.color + px.transmittance * background, 1.0));
+// Writes the pixel: into the picture when its tile's run is one chunk,
+// else into the chunk's partial (tile_merge.wgsl blends them), and where
+// every pixel has stopped, the run is marked opaque from this chunk on
+// (the later chunks stop). Called by every invocation, after a barrier.
+fn finish_pixel(px: Pixel, work: Work, lid: u32) {
+  if (!cut_runs || work.split == NO_SPLIT) {
+    if (px.inside) {
+      let background = vec3<f32>(state.background_r, state.background_g, state.background_b);
+      textureStore(picture, px.xy, vec4<f32>(px.color + px.transmittance * background, 1.0));
+    }
+    return;
+  }
+  let stopped = px.done && px.inside;
+  partials[work.partial * TILE_SIZE * TILE_SIZE + lid] = vec4<f32>(px.color, select(px.transmittance, -px.transmittance, stopped));
+  if (lid == 0u && atomicLoad(&pixels_done) == TILE_SIZE * TILE_SIZE) {
+    atomicMin(&chunk_words[split_word(work.split) + 3u], work.chunk);
   }
 }
 
-@compute @workgroup_size(TILE_SIZE, TILE_SIZE)
+@compute @workgroup_size(TILE_SIZE * TILE_SIZE)
 fn main(
   @builtin(workgroup_id) wid: vec3<u32>,
-  @builtin(local_invocation_id) local: vec3<u32>,
   @builtin(local_invocation_index) lid: u32,
 ) {
   if (state.total > state.capacity) {
     return;
   }
-  let run = tile_run(wid.xy);
-  var px = start_pixel(wid.xy, local.xy);
+  let work = workgroup_work(wid, lid);
+  if (work.tile == NO_SPLIT) {
+    return;
+  }
+  let run = chunk_run(work);
+  var px = start_pixel(run.tile, tile_pixel(lid));
   // {{start}}
   for (var start = 0u; start < run.count; start += raster_batch) {
-    if (tile_done(lid)) {
+    if (tile_done(lid, work)) {
       break;
     }
     if (lid < raster_batch && start + lid < run.count) {
@@ -185,5 +265,9 @@ fn main(
     workgroupBarrier();
   }
   // {{finish}}
-  finish_pixel(px);
+  if (cut_runs) {
+    // Every pixel's stop counted before the count is read.
+    workgroupBarrier();
+  }
+  finish_pixel(px, work, lid);
 }

@@ -136,9 +136,9 @@ export const TILE_STATE = defineStruct('TileState', [
   ['fallback_instances', 'u32'],
   ['fallback_first_vertex', 'u32'],
   ['fallback_first_instance', 'u32'],
+  ['chunk_min_pairs', 'u32'],
+  ['max_chunks', 'u32'],
   ['pad0', 'u32'],
-  ['pad1', 'u32'],
-  ['pad2', 'u32'],
   ['words', 'array<u32>'],
 ]);
 
@@ -163,7 +163,23 @@ export const TILE_BIN_SLOTS = defineBindSlots('TileBinning', ['tile_bin.wgsl'], 
 export const TILE_RANGES_SLOTS = defineBindSlots('TileRaster.ranges', ['tile_ranges.wgsl'], { state: 0, sorted_keys: 1, ranges: 2 });
 
 /** The tile raster (shaders/tile_raster.wgsl); ray_shapes is bound for the per-pixel order only. */
-export const TILE_RASTER_SLOTS = defineBindSlots('TileRaster', ['tile_raster.wgsl'], { frame: 0, state: 1, ranges: 2, sorted_splats: 3, records: 4, picture: 5, ray_shapes: 6 });
+export const TILE_RASTER_SLOTS = defineBindSlots('TileRaster', ['tile_raster.wgsl'], {
+  frame: 0,
+  state: 1,
+  ranges: 2,
+  sorted_splats: 3,
+  records: 4,
+  picture: 5,
+  ray_shapes: 6,
+  chunk_words: 7,
+  partials: 8,
+});
+
+/** Splitting the long runs into chunks (shaders/tile_chunks.wgsl). */
+export const TILE_CHUNKS_SLOTS = defineBindSlots('TileChunks', ['tile_chunks.wgsl'], { state: 0, ranges: 1, chunk_words: 2, frame: 3 });
+
+/** Blending each split tile's chunks (shaders/tile_merge.wgsl). */
+export const TILE_MERGE_SLOTS = defineBindSlots('TileMerge', ['tile_merge.wgsl'], { frame: 0, state: 1, chunk_words: 2, partials: 3, picture: 4 });
 
 /** The per-pixel order's ray shapes (shaders/tile_ray_shape.wgsl): after the scene's slots, in its group. */
 export const TILE_RAY_SHAPE_SLOTS = defineBindSlots('TileRayShapes', ['tile_ray_shape.wgsl'], {

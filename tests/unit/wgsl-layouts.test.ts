@@ -20,6 +20,7 @@ import * as radixStructs from '../../src/sort/radix-structs';
 import { PROJECT_TILE, SCAN_BLOCK } from '../../src/render/splat-projector';
 import { BIN_GROUP } from '../../src/render/tiles/tile-binning';
 import { TILE_SIZE } from '../../src/render/tiles/tile-raster';
+import { CHUNK_HEADER, ITEM_WORDS, SPLIT_WORDS } from '../../src/render/tiles/tile-chunks';
 
 const SHADERS = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../shaders');
 const sources = Object.fromEntries(readdirSync(SHADERS).filter((f) => f.endsWith('.wgsl')).map((f) => [f, readFileSync(join(SHADERS, f), 'utf8')]));
@@ -29,7 +30,7 @@ const isStructLayout = (x: unknown): x is StructLayout => typeof x === 'object' 
 const layouts = described.filter(isStructLayout);
 const bindSlots = described.filter(isBindSlots);
 /** Structs that live only inside a shader (function results, stage interfaces): no buffer holds them. */
-const SHADER_ONLY = ['ShCursor', 'Projection', 'VertexOut', 'ScanResult', 'Footprint', 'TileRect', 'TileSpan', 'Binned', 'Candidate', 'Run', 'Pixel'];
+const SHADER_ONLY = ['ShCursor', 'Projection', 'VertexOut', 'ScanResult', 'Footprint', 'TileRect', 'TileSpan', 'Binned', 'Candidate', 'Run', 'Pixel', 'Work'];
 
 test('every WGSL struct a buffer holds matches its one description in TypeScript', () => {
   expect(checkWgslStructs(sources, layouts, SHADER_ONLY)).toEqual([]);
@@ -103,6 +104,9 @@ test('the projector\'s and the tile renderer\'s sizes are the same numbers in Ty
   expect(constant('workgroup_sum.wgsl', 'SUM_WIDTH')).toBe(PROJECT_TILE);
   expect(constant('tile_state.wgsl', 'BIN_GROUP')).toBe(BIN_GROUP);
   expect(constant('tile_state.wgsl', 'TILE_SIZE')).toBe(TILE_SIZE);
+  expect(constant('tile_chunk.wgsl', 'CHUNK_HEADER')).toBe(CHUNK_HEADER);
+  expect(constant('tile_chunk.wgsl', 'SPLIT_WORDS')).toBe(SPLIT_WORDS);
+  expect(constant('tile_chunk.wgsl', 'ITEM_WORDS')).toBe(ITEM_WORDS);
 });
 
 test('a workgroup\'s place in a flat 2-D dispatch is worked out in dispatch.wgsl alone, which every other shader calls', () => {

@@ -8,6 +8,7 @@
 import { TILE_STATE } from '../frame-layouts';
 import { unbound } from '../../gpu/unbound';
 import { BIN_GROUP } from './tile-binning';
+import type { Chunking } from './tile-chunks';
 
 /** What a frame binds (the same object every frame). */
 export interface TileFrameBuffers {
@@ -34,9 +35,9 @@ export class TileBuffers {
    * The buffers of a frame of `entries` entries over `tiles` tiles, grown
    * if it needs more, with the state's header written (everything but
    * `entries`, which the frame copies in): room for `pairCapacity` pairs,
-   * the background.
+   * the background, how the raster cuts long runs.
    */
-  forFrame(entries: number, tiles: number, pairCapacity: number, background: readonly [number, number, number]): TileFrameBuffers {
+  forFrame(entries: number, tiles: number, pairCapacity: number, background: readonly [number, number, number], chunking: Chunking): TileFrameBuffers {
     const current = this.current;
     current.state = this.stateFor(entries);
     current.entryPairs = this.entryPairs!;
@@ -47,6 +48,8 @@ export class TileBuffers {
     words[TILE_STATE.word('capacity')] = pairCapacity;
     words[TILE_STATE.word('entry_capacity')] = this.entryCapacity;
     words[TILE_STATE.word('max_groups_x')] = this.device.limits.maxComputeWorkgroupsPerDimension;
+    words[TILE_STATE.word('chunk_min_pairs')] = chunking.minPairs;
+    words[TILE_STATE.word('max_chunks')] = chunking.maxChunks;
     floats[TILE_STATE.word('background_r')] = background[0];
     floats[TILE_STATE.word('background_g')] = background[1];
     floats[TILE_STATE.word('background_b')] = background[2];

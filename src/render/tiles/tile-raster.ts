@@ -8,6 +8,7 @@
 import commonSource from '../../../shaders/splat_common.wgsl?raw';
 import recordsSource from '../../../shaders/splat_records.wgsl?raw';
 import stateSource from '../../../shaders/tile_state.wgsl?raw';
+import chunkSource from '../../../shaders/tile_chunk.wgsl?raw';
 import dispatchSource from '../../../shaders/dispatch.wgsl?raw';
 import footprintSource from '../../../shaders/tile_footprint.wgsl?raw';
 import rangesSource from '../../../shaders/tile_ranges.wgsl?raw';
@@ -20,6 +21,7 @@ import { unrollConstantLoops } from '../../gpu/wgsl-unroll';
 import { TILE_RANGES_SLOTS, TILE_RASTER_SLOTS } from '../frame-layouts';
 import type { SplatOrder } from '../frame-renderer';
 import { computePipeline } from '../../gpu/pipeline-cache';
+import { TileChunks, chunkRows, type Chunking, type ChunkCounts } from './tile-chunks';
 
 /** Pixels along a tile's side (TILE_SIZE in shaders/tile_state.wgsl). */
 export const TILE_SIZE = 16;
@@ -53,6 +55,9 @@ export interface RasterBuffers {
   records: GPUBuffer;
   /** The per-pixel order's ray shapes (src/render/tiles/tile-ray-shapes.ts); null in the centre-depth order. */
   rayShapes: GPUBuffer | null;
+  /** The chunks' words and partials (tile-chunks.ts), as prepareChunks gives them. */
+  chunkWords: GPUBuffer;
+  partials: GPUBuffer;
 }
 
 interface Bound {
@@ -71,7 +76,7 @@ function rasterSourceFor(order: SplatOrder, format: TilePictureFormat, pixelQueu
   const raster = spliceWgsl(rasterSource, ORDER_SOURCE[order])
     .replace('texture_storage_2d<PICTURE_FORMAT', `texture_storage_2d<${format}`)
     .replace(/const PIXEL_QUEUE: u32 = \d+u;/, `const PIXEL_QUEUE: u32 = ${pixelQueue}u;`);
-  return [commonSource, recordsSource, stateSource, footprintSource, raster].join('\n');
+  return [commonSource, recordsSource, stateSource, dispatchSource, footprintSource, chunkSource, raster].join('\n');
 }
 
 export class TileRaster {
@@ -86,15 +91,16 @@ export class TileRaster {
       createCheckedShaderModule(device, 'TileRaster.rangesShader', `${stateSource}\n${dispatchSource}\n${rangesSource}`),
       createCheckedShaderModule(device, 'TileRaster.shader', rasterSourceFor('centre-depth', format, pixelQueue)),
     ]);
-    const [ranges, raster] = await Promise.all([
+    const [ranges, raster, chunks] = await Promise.all([
       computePipeline(device, { label: 'TileRaster.ranges', layout: 'auto', compute: { module: rangesModule, entryPoint: 'main' } }),
       computePipeline(device, {
         label: `TileRaster.raster(${format})`,
         layout: 'auto',
-        compute: { module: rasterModule, entryPoint: 'main', constants: { chunked: 0, raster_batch: RASTER_BATCH['centre-depth'] } },
+        compute: { module: rasterModule, entryPoint: 'main', constants: { chunked: 0, cut_runs: 1, raster_batch: RASTER_BATCH['centre-depth'] } },
       }),
+      TileChunks.create(device, frame, format),
     ]);
-    return new TileRaster(device, frame, format, pixelQueue, ranges, raster);
+    return new TileRaster(device, frame, format, pixelQueue, ranges, raster, chunks);
   }
 
   private constructor(
@@ -105,6 +111,7 @@ export class TileRaster {
     readonly pixelQueue: number,
     private readonly rangesPipeline: GPUComputePipeline,
     private readonly rasterPipeline: GPUComputePipeline,
+    private readonly chunks: TileChunks,
   ) {}
 
   /** The per-pixel order can be drawn (preparePerPixel has finished). */
@@ -124,32 +131,59 @@ export class TileRaster {
       this.perPixelPipeline = await computePipeline(this.device, {
         label: `TileRaster.rasterPerPixel(${this.format}, queue ${this.pixelQueue})`,
         layout: 'auto',
-        compute: { module, entryPoint: 'main', constants: { chunked: 0, raster_batch: RASTER_BATCH['per-pixel'] } },
+        compute: { module, entryPoint: 'main', constants: { chunked: 0, cut_runs: 0, raster_batch: RASTER_BATCH['per-pixel'] } },
       });
     })();
     return this.perPixelMade;
   }
 
-  /** Records the ranges dispatch (indirect: its size was written by the binning's scan). */
-  encodeRanges(pass: GPUComputePassEncoder, buffers: RasterBuffers, picture: GPUTextureView, rangesArgs: number): void {
+  /**
+   * The chunks' buffers for a frame of `tiles` tiles cut by `chunking`
+   * (put them in the RasterBuffers), their counts cleared: before the
+   * ranges' pass.
+   */
+  prepareChunks(encoder: GPUCommandEncoder, tiles: number, chunking: Chunking): { chunkWords: GPUBuffer; partials: GPUBuffer } {
+    const made = this.chunks.forFrame(tiles, chunking);
+    this.chunks.clearCounts(encoder);
+    return made;
+  }
+
+  /**
+   * Records the ranges dispatch (indirect: its size was written by the
+   * binning's scan), then the split of the long runs into chunks.
+   */
+  encodeRanges(pass: GPUComputePassEncoder, buffers: RasterBuffers, picture: GPUTextureView, rangesArgs: number, tiles: number): void {
     const b = this.boundFor(buffers, picture);
     pass.setPipeline(this.rangesPipeline);
     pass.setBindGroup(0, b.ranges);
     pass.dispatchWorkgroupsIndirect(buffers.state, rangesArgs);
+    this.chunks.encodeSplit(pass, buffers.state, buffers.ranges, picture, tiles);
   }
 
   /**
-   * Records the raster: a workgroup per tile of the width × height picture,
-   * in the per-pixel order when `buffers.rayShapes` is given (after
-   * preparePerPixel).
+   * Records the raster: a workgroup per tile of the width × height picture
+   * and one per chunk item past the grid (tile-chunks.ts), in the per-pixel
+   * order when `buffers.rayShapes` is given (after preparePerPixel); then
+   * the merge of the split tiles.
    */
-  encodeRaster(pass: GPUComputePassEncoder, buffers: RasterBuffers, picture: GPUTextureView, width: number, height: number): void {
+  encodeRaster(pass: GPUComputePassEncoder, buffers: RasterBuffers, picture: GPUTextureView, width: number, height: number, chunking: Chunking): void {
     const perPixel = buffers.rayShapes !== null;
     if (perPixel && !this.perPixelPipeline) throw new Error('TileRaster: the per-pixel order was asked for before preparePerPixel finished');
     const b = this.boundFor(buffers, picture);
     pass.setPipeline(perPixel ? this.perPixelPipeline! : this.rasterPipeline);
     pass.setBindGroup(0, b.raster);
-    pass.dispatchWorkgroups(Math.ceil(width / TILE_SIZE), Math.ceil(height / TILE_SIZE));
+    const across = Math.ceil(width / TILE_SIZE);
+    pass.dispatchWorkgroups(across, Math.ceil(height / TILE_SIZE) + chunkRows(chunking, across));
+    this.chunks.encodeMerge(pass, buffers.state, buffers.ranges, picture, chunking);
+  }
+
+  /** How the last frame's runs were cut (after its submit; tests and benchmarks). */
+  readChunkCounts(): Promise<ChunkCounts> {
+    return this.chunks.readCounts();
+  }
+
+  destroy(): void {
+    this.chunks.destroy();
   }
 
   /** The bind groups of `buffers`: the per-pixel pipeline's when they carry ray shapes. */
@@ -165,7 +199,9 @@ export class TileRaster {
       b.buffers.sortedKeys === buffers.sortedKeys &&
       b.buffers.sortedSplats === buffers.sortedSplats &&
       b.buffers.records === buffers.records &&
-      b.buffers.rayShapes === buffers.rayShapes;
+      b.buffers.rayShapes === buffers.rayShapes &&
+      b.buffers.chunkWords === buffers.chunkWords &&
+      b.buffers.partials === buffers.partials;
     for (const b of bound) if (same(b)) return b;
     const device = this.device;
     const made: Bound = {
@@ -186,6 +222,8 @@ export class TileRaster {
           sorted_splats: { buffer: buffers.sortedSplats },
           records: { buffer: buffers.records },
           picture,
+          chunk_words: { buffer: buffers.chunkWords },
+          partials: { buffer: buffers.partials },
           ...(buffers.rayShapes ? { ray_shapes: { buffer: buffers.rayShapes } } : {}),
         }),
       }),

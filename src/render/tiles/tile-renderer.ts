@@ -10,7 +10,9 @@
  *                                alone (13 bits at 1920×1080: two 8-bit
  *                                digit passes); stable, so each tile's
  *                                splats keep the order's exact depth order
- *   ranges, raster (tile-raster.ts)  each tile's run; a workgroup per tile
+ *   ranges, raster (tile-raster.ts)  each tile's run; a workgroup per tile,
+ *                                and for a long run one per chunk of it,
+ *                                blended in order (tile-chunks.ts)
  *
  * In the per-pixel order (after preparePerPixel) the binning's pass also
  * works out each drawn splat's ray shape (tile-ray-shapes.ts), and the
@@ -47,6 +49,8 @@ import { TileRayShapes, type RayShapeBuffers } from './tile-ray-shapes';
 import type { GpuSplats } from '../../scene/gpu-splats';
 import { INITIAL_PAIRS, TilePairBudget, type TilePairCounts } from './tile-pairs';
 import { TileBuffers } from './tile-buffers';
+import { chunkingFor, type Chunking, type ChunkCounts } from './tile-chunks';
+import { isSoftwareAdapterInfo } from '../../gpu/software-adapter';
 import { unbound } from '../../gpu/unbound';
 
 export type { TilePairCounts } from './tile-pairs';
@@ -63,6 +67,8 @@ export interface TileRendererOptions {
   footprint?: TileFootprint;
   /** Splats each pixel holds back in the per-pixel order (default DEFAULT_PIXEL_QUEUE): tests and benchmarks compare others. */
   pixelQueue?: number;
+  /** How long runs are cut into chunks (default chunkingFor's): tests cut short runs, benchmarks compare none (minPairs 0). */
+  chunking?: Partial<Chunking>;
 }
 
 /** The tile renderer's passes, as the profile times them. */
@@ -142,10 +148,12 @@ export class TileRenderer {
       TileRaster.create(device, frame, format, options.pixelQueue ?? DEFAULT_PIXEL_QUEUE),
       GpuRadixSort.create(device, { capacity: initial, label: 'TileRenderer.pairSort' }),
     ]);
-    return new TileRenderer(device, frame, binning, raster, sorter, new TilePairBudget(device, limit, initial), options.profile ?? false);
+    return new TileRenderer(device, frame, binning, raster, sorter, new TilePairBudget(device, limit, initial), options.profile ?? false, options.chunking ?? {});
   }
 
   private rayShapes: TileRayShapes | null = null;
+  /** A software adapter: few chunks (tile-chunks.ts). */
+  private readonly software: boolean;
   private perPixelMade: Promise<void> | null = null;
 
   private constructor(
@@ -156,8 +164,10 @@ export class TileRenderer {
     private readonly sorter: GpuRadixSort,
     budget: TilePairBudget,
     profile: boolean,
+    private readonly chosenChunking: Partial<Chunking>,
   ) {
     this.budget = budget;
+    this.software = isSoftwareAdapterInfo((device as GPUDevice & { adapterInfo?: GPUAdapterInfo }).adapterInfo);
     this.buffers = new TileBuffers(device);
     this.boundsPairCounts = boundsGpuCounts(device);
     this.counts = device.createBuffer({ label: 'TileRenderer.counts', size: 8, usage: GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC });
@@ -239,7 +249,9 @@ export class TileRenderer {
     const entries = typeof draw.count === 'number' ? draw.count : maxEntries;
     this.sorter.ensureCapacity(this.budget.wanted);
     const tiles = Math.ceil(target.width / TILE_SIZE) * Math.ceil(target.height / TILE_SIZE);
-    const { state, entryPairs, ranges } = this.buffers.forFrame(entries, tiles, this.sorter.capacity, target.background);
+    const perPixel = target.perPixelScene ?? null;
+    const chunking = chunkingFor(perPixel ? 'per-pixel' : 'centre-depth', this.sorter.capacity, this.software, this.chosenChunking);
+    const { state, entryPairs, ranges } = this.buffers.forFrame(entries, tiles, this.sorter.capacity, target.background, chunking);
     if (typeof draw.count === 'number') {
       this.countWord[0] = draw.count;
       device.queue.writeBuffer(this.counts, 4 * slot, this.countWord);
@@ -264,7 +276,6 @@ export class TileRenderer {
     this.binGroups[0] = x;
     this.binGroups[1] = Math.ceil(groups / x);
     this.binning.encode(binPass, bin, this.binGroups);
-    const perPixel = target.perPixelScene ?? null;
     if (perPixel && !this.rayShapes) throw new Error('TileRenderer: the per-pixel order was asked for before preparePerPixel finished');
     let rayShapes: GPUBuffer | null = null;
     if (perPixel) {
@@ -296,6 +307,9 @@ export class TileRenderer {
 
     encoder.clearBuffer(ranges, 0, tiles * 8);
     const buffers = this.rasterBuffers;
+    const chunkBuffers = this.raster.prepareChunks(encoder, tiles, chunking);
+    buffers.chunkWords = chunkBuffers.chunkWords;
+    buffers.partials = chunkBuffers.partials;
     buffers.state = state;
     buffers.ranges = ranges;
     buffers.sortedKeys = sorted.keys;
@@ -304,12 +318,12 @@ export class TileRenderer {
     buffers.rayShapes = rayShapes;
     // Ranges and raster share a pass, split only when each is timed.
     let pass = encoder.beginComputePass(this.passDescriptor(profiler ? 'TileRenderer.ranges' : 'TileRenderer.raster', timed('ranges')));
-    this.raster.encodeRanges(pass, buffers, target.picture, TILE_STATE.offset('ranges_x'));
+    this.raster.encodeRanges(pass, buffers, target.picture, TILE_STATE.offset('ranges_x'), tiles);
     if (profiler) {
       pass.end();
       pass = encoder.beginComputePass(this.passDescriptor('TileRenderer.raster', timed('raster')));
     }
-    this.raster.encodeRaster(pass, buffers, target.picture, target.width, target.height);
+    this.raster.encodeRaster(pass, buffers, target.picture, target.width, target.height, chunking);
     pass.end();
     this.budget.recordRead(encoder, state);
     const fallback = this.fallback[slot];
@@ -328,6 +342,11 @@ export class TileRenderer {
    */
   readPairs(): Promise<TilePairCounts> | null {
     return this.budget.read();
+  }
+
+  /** How the last frame's long runs were cut into chunks (after its submit; tests and benchmarks). */
+  readChunkCounts(): Promise<ChunkCounts> {
+    return this.raster.readChunkCounts();
   }
 
   /** With profiling, the timestamp writes of the painter's resolve after the draw; undefined without. */
@@ -358,6 +377,7 @@ export class TileRenderer {
     this.counts.destroy();
     this.sorter.destroy();
     this.binning.destroy();
+    this.raster.destroy();
     this.budget.destroy();
     this.profiler?.destroy();
     this.rayShapes?.destroy();

@@ -1,0 +1,58 @@
+// The tile raster's chunks: how a tile whose run of pairs is long is drawn
+// by several workgroups at once. A tile's run is cut into chunks of
+// chunk_pairs() pairs; its first chunk is drawn by the tile's own
+// workgroup, the others by workgroups past the tile grid, each from its
+// own first pair with a transmittance of 1, into a partial picture of the
+// tile (colour, transmittance); tile_merge.wgsl then blends the partials
+// in order. Without this the frame waits on its longest run: seen from
+// outside, the replicated 7.2M-splat scene fills 941 of 8160 tiles at
+// 1080p, one with 59K pairs, and its raster took 8.6 ms on an H200 (4.5
+// with chunks: docs/benchmarks.md).
+//
+// chunk_words, one buffer of u32 (TileChunks in src/render/tiles/tile-chunks.ts):
+//   [0] chunk items, [1] split tiles, [2] partials: counts (cleared each frame)
+//   [CHUNK_HEADER + tile]: the tile's split, or NO_SPLIT
+//   then per split tile (max_chunks of them): its tile, first partial,
+//     chunks, and the first chunk that left every pixel of it opaque
+//     (chunks while none has)
+//   then per chunk item past a run's first (max_chunks): its split, chunk.
+// A partial is TILE_SIZE² vec4<f32>, by invocation (tile_pixel): the
+// colour blended and the transmittance left, negated where the pixel
+// stopped.
+
+const CHUNK_HEADER: u32 = 4u;
+const CHUNK_ITEMS: u32 = 0u;
+const CHUNK_SPLITS: u32 = 1u;
+const CHUNK_PARTIALS: u32 = 2u;
+const NO_SPLIT: u32 = 0xffffffffu;
+const SPLIT_WORDS: u32 = 4u;
+const ITEM_WORDS: u32 = 2u;
+
+fn tile_count() -> u32 {
+  let grid = tile_grid();
+  return grid.x * grid.y;
+}
+
+fn split_word(split: u32) -> u32 {
+  return CHUNK_HEADER + tile_count() + SPLIT_WORDS * split;
+}
+
+fn item_word(item: u32) -> u32 {
+  return CHUNK_HEADER + tile_count() + SPLIT_WORDS * state.max_chunks + ITEM_WORDS * item;
+}
+
+// Pairs to a chunk this frame: at least chunk_min_pairs, and enough that no
+// frame needs more than max_chunks chunks past the runs' first (each such
+// chunk holds chunk_pairs() pairs of the frame's). 0xffffffff: never split.
+fn chunk_pairs() -> u32 {
+  if (state.chunk_min_pairs == 0u) {
+    return 0xffffffffu;
+  }
+  return max(state.chunk_min_pairs, (state.pairs + state.max_chunks - 1u) / state.max_chunks);
+}
+
+// Invocation lid's pixel in its tile, row by row (the raster's and the
+// merge's: a partial is written and read by invocation).
+fn tile_pixel(lid: u32) -> vec2<u32> {
+  return vec2<u32>(lid % TILE_SIZE, lid / TILE_SIZE);
+}

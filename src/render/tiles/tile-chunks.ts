@@ -1,0 +1,217 @@
+/**
+ * The tile raster's chunks (shaders/tile_chunk.wgsl): a tile whose run of
+ * pairs is long is drawn by several workgroups at once, each into a
+ * partial picture of the tile, and the partials are blended in order
+ * (shaders/tile_merge.wgsl). This module holds the policy (how long a chunk
+ * is, how many a frame may have), the two passes around the raster (the
+ * split after the ranges, the merge after the raster) and their buffers,
+ * made again only when a frame needs more. DOM-free.
+ */
+import commonSource from '../../../shaders/splat_common.wgsl?raw';
+import recordsSource from '../../../shaders/splat_records.wgsl?raw';
+import stateSource from '../../../shaders/tile_state.wgsl?raw';
+import dispatchSource from '../../../shaders/dispatch.wgsl?raw';
+import footprintSource from '../../../shaders/tile_footprint.wgsl?raw';
+import chunkSource from '../../../shaders/tile_chunk.wgsl?raw';
+import splitSource from '../../../shaders/tile_chunks.wgsl?raw';
+import mergeSource from '../../../shaders/tile_merge.wgsl?raw';
+import { createCheckedShaderModule } from '../../gpu/shader';
+import { computePipeline } from '../../gpu/pipeline-cache';
+import { readBufferU32 } from '../../gpu/readback';
+import { TILE_CHUNKS_SLOTS, TILE_MERGE_SLOTS } from '../frame-layouts';
+import type { SplatOrder } from '../frame-renderer';
+import { BIN_GROUP } from './tile-binning';
+
+/** Pixels a tile holds: one invocation each, in the raster and the merge. */
+const TILE_PIXELS = 256;
+/** Bytes of a tile's partial picture: a vec4<f32> per pixel. */
+const PARTIAL_BYTES = TILE_PIXELS * 16;
+/** Words of chunk_words before the tiles' splits (CHUNK_HEADER in shaders/tile_chunk.wgsl). */
+export const CHUNK_HEADER = 4;
+/** Words of a split tile and of a chunk item (SPLIT_WORDS, ITEM_WORDS). */
+export const SPLIT_WORDS = 4;
+export const ITEM_WORDS = 2;
+
+/**
+ * The fewest pairs a chunk holds. A run this short is drawn by its tile's
+ * workgroup alone: almost every run of the tile benchmark's cameras of the
+ * 9k and 150k scenes at 1080p (0–72 tiles of 8160 are cut there), whose
+ * frames the chunks leave as fast as before (docs/benchmarks.md). A
+ * shorter chunk splits more of the work but stops less of it early: every
+ * chunk of a tile starts at transmittance 1, only a whole opaque chunk
+ * stops the ones after it.
+ */
+export const CHUNK_MIN_PAIRS = 1024;
+
+/**
+ * The most chunks past the runs' first a frame may have; past that the
+ * chunks grow. Each costs two partials of 4 KiB at most (32 MiB at 4096).
+ * The raster and the merge dispatch a workgroup for each whether the frame
+ * has it or not: on a GPU an idle one costs next to nothing, on a software
+ * adapter about a millisecond (src/gpu/software-adapter.ts), so there a
+ * frame has at most SOFTWARE_MAX_CHUNKS.
+ */
+export const MAX_CHUNKS = 4096;
+export const SOFTWARE_MAX_CHUNKS = 8;
+
+/** How a frame's runs are cut (TileState's chunk_min_pairs and max_chunks). */
+export interface Chunking {
+  /** The fewest pairs a chunk holds; 0: runs are never cut. */
+  minPairs: number;
+  /** The most chunks past the runs' first. */
+  maxChunks: number;
+}
+
+/**
+ * The chunking of a frame in `order` whose buffers hold `pairCapacity`
+ * pairs, on a software adapter or not; `chosen` (tests, benchmarks) sets
+ * either part. The per-pixel order is never cut: a pixel's queue would be
+ * emptied at each chunk's end, and with it the order's promise.
+ */
+export function chunkingFor(order: SplatOrder, pairCapacity: number, software: boolean, chosen: Partial<Chunking> = {}): Chunking {
+  if (order === 'per-pixel') return { minPairs: 0, maxChunks: 1 };
+  const minPairs = chosen.minPairs ?? CHUNK_MIN_PAIRS;
+  const most = software ? SOFTWARE_MAX_CHUNKS : MAX_CHUNKS;
+  const maxChunks = chosen.maxChunks ?? Math.min(most, Math.ceil(pairCapacity / Math.max(1, minPairs)));
+  return { minPairs, maxChunks: Math.max(1, maxChunks) };
+}
+
+/** Rows of workgroups past the tile grid that the chunk items need, `across` to a row. */
+export function chunkRows(chunking: Chunking, across: number): number {
+  return chunking.minPairs === 0 ? 0 : Math.ceil(chunking.maxChunks / across);
+}
+
+/** How the last frame's runs were cut: its chunk items (chunks past a run's first) and split tiles. */
+export interface ChunkCounts {
+  items: number;
+  splits: number;
+}
+
+export interface ChunkBuffers {
+  chunkWords: GPUBuffer;
+  partials: GPUBuffer;
+}
+
+interface Bound {
+  state: GPUBuffer;
+  ranges: GPUBuffer;
+  words: GPUBuffer;
+  partials: GPUBuffer;
+  picture: GPUTextureView;
+  split: GPUBindGroup;
+  merge: GPUBindGroup;
+}
+
+export class TileChunks {
+  private readonly buffers: ChunkBuffers;
+  private tiles = 0;
+  private maxChunks = 0;
+  /** Two kept: the difference view draws two pictures a frame. */
+  private bound: Bound[] = [];
+
+  static async create(device: GPUDevice, frame: GPUBuffer, format: GPUTextureFormat): Promise<TileChunks> {
+    const prelude = [commonSource, recordsSource, stateSource, dispatchSource, footprintSource, chunkSource].join('\n');
+    const [splitModule, mergeModule] = await Promise.all([
+      createCheckedShaderModule(device, 'TileChunks.split', `${prelude}\n${splitSource}`),
+      createCheckedShaderModule(device, 'TileChunks.merge', `${prelude}\n${mergeSource.replace('texture_storage_2d<PICTURE_FORMAT', `texture_storage_2d<${format}`)}`),
+    ]);
+    const [split, merge] = await Promise.all([
+      computePipeline(device, { label: 'TileChunks.split', layout: 'auto', compute: { module: splitModule, entryPoint: 'main' } }),
+      computePipeline(device, { label: `TileChunks.merge(${format})`, layout: 'auto', compute: { module: mergeModule, entryPoint: 'main' } }),
+    ]);
+    return new TileChunks(device, frame, split, merge);
+  }
+
+  private constructor(
+    private readonly device: GPUDevice,
+    private readonly frame: GPUBuffer,
+    private readonly splitPipeline: GPUComputePipeline,
+    private readonly mergePipeline: GPUComputePipeline,
+  ) {
+    this.buffers = { chunkWords: this.makeWords(0, 1), partials: this.makePartials(1) };
+  }
+
+  /** The buffers of a frame of `tiles` tiles cut by `chunking`, grown if it needs more. */
+  forFrame(tiles: number, chunking: Chunking): ChunkBuffers {
+    if (tiles > this.tiles || chunking.maxChunks > this.maxChunks) {
+      this.tiles = Math.max(tiles, this.tiles);
+      this.maxChunks = Math.max(chunking.maxChunks, this.maxChunks);
+      this.buffers.chunkWords.destroy();
+      this.buffers.partials.destroy();
+      this.buffers.chunkWords = this.makeWords(this.tiles, this.maxChunks);
+      this.buffers.partials = this.makePartials(this.maxChunks);
+      this.bound = [];
+    }
+    return this.buffers;
+  }
+
+  /** Records the split (after the ranges, in their pass): each long run's chunks. */
+  encodeSplit(pass: GPUComputePassEncoder, state: GPUBuffer, ranges: GPUBuffer, picture: GPUTextureView, tiles: number): void {
+    const b = this.boundFor(state, ranges, picture);
+    pass.setPipeline(this.splitPipeline);
+    pass.setBindGroup(0, b.split);
+    pass.dispatchWorkgroups(Math.ceil(tiles / BIN_GROUP));
+  }
+
+  /** Records the merge (after the raster, in its pass): each split tile's partials into the picture. */
+  encodeMerge(pass: GPUComputePassEncoder, state: GPUBuffer, ranges: GPUBuffer, picture: GPUTextureView, chunking: Chunking): void {
+    if (chunking.minPairs === 0) return;
+    const b = this.boundFor(state, ranges, picture);
+    const across = Math.min(chunking.maxChunks, this.device.limits.maxComputeWorkgroupsPerDimension);
+    pass.setPipeline(this.mergePipeline);
+    pass.setBindGroup(0, b.merge);
+    pass.dispatchWorkgroups(across, Math.ceil(chunking.maxChunks / across));
+  }
+
+  /** Clears the frame's counts (before the split's pass). */
+  clearCounts(encoder: GPUCommandEncoder): void {
+    encoder.clearBuffer(this.buffers.chunkWords, 0, 4 * CHUNK_HEADER);
+  }
+
+  /** The counts of the last frame encoded (after its submit): for tests and benchmarks, it waits on the GPU. */
+  async readCounts(): Promise<ChunkCounts> {
+    const words = await readBufferU32(this.device, this.buffers.chunkWords, CHUNK_HEADER);
+    return { items: words[0]!, splits: words[1]! };
+  }
+
+  destroy(): void {
+    this.buffers.chunkWords.destroy();
+    this.buffers.partials.destroy();
+  }
+
+  private boundFor(state: GPUBuffer, ranges: GPUBuffer, picture: GPUTextureView): Bound {
+    const { chunkWords: words, partials } = this.buffers;
+    for (const b of this.bound) if (b.state === state && b.ranges === ranges && b.words === words && b.partials === partials && b.picture === picture) return b;
+    const device = this.device;
+    const made: Bound = {
+      state,
+      ranges,
+      words,
+      partials,
+      picture,
+      split: device.createBindGroup({
+        label: 'TileChunks.splitBindGroup',
+        layout: this.splitPipeline.getBindGroupLayout(0),
+        entries: TILE_CHUNKS_SLOTS.entries({ state: { buffer: state }, ranges: { buffer: ranges }, chunk_words: { buffer: words }, frame: { buffer: this.frame } }),
+      }),
+      merge: device.createBindGroup({
+        label: 'TileChunks.mergeBindGroup',
+        layout: this.mergePipeline.getBindGroupLayout(0),
+        entries: TILE_MERGE_SLOTS.entries({ frame: { buffer: this.frame }, state: { buffer: state }, chunk_words: { buffer: words }, partials: { buffer: partials }, picture }),
+      }),
+    };
+    if (this.bound.length === 2) this.bound.pop();
+    this.bound.unshift(made);
+    return made;
+  }
+
+  private makeWords(tiles: number, maxChunks: number): GPUBuffer {
+    const words = CHUNK_HEADER + tiles + (SPLIT_WORDS + ITEM_WORDS) * maxChunks;
+    return this.device.createBuffer({ label: 'TileChunks.words', size: 4 * words, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC });
+  }
+
+  /** A split tile's chunks are its run's first and its items: at most 2 · maxChunks partials in all. */
+  private makePartials(maxChunks: number): GPUBuffer {
+    return this.device.createBuffer({ label: 'TileChunks.partials', size: 2 * maxChunks * PARTIAL_BYTES, usage: GPUBufferUsage.STORAGE });
+  }
+}

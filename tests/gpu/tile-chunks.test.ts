@@ -1,0 +1,77 @@
+/**
+ * The tile raster's chunks (src/render/tiles/tile-chunks.ts) on Dawn over
+ * SwiftShader: a tile whose run is long is drawn by several workgroups at
+ * once and its partials blended in order. Cut into chunks of 16 pairs, the
+ * real scene's pictures, outside it and inside (where whole chunks turn
+ * opaque and the later ones stop), are the one-workgroup pictures within
+ * a level, and the chunks really were cut.
+ */
+import { beforeAll, expect, test } from 'vitest';
+import type { GpuSplats } from '../../src/scene/gpu-splats';
+import type { SplatFrame } from '../../src/app/frame/splat-frame';
+import type { GpuSortOrder } from '../../src/app/frame/order/gpu-sort-order';
+import type { SplatCloud } from '../../src/scene/splat-cloud';
+import type { CameraFile } from '../../src/app/camera/camera-file';
+import { renderReferenceCamera } from '../../cli/reference-camera';
+import { psnr, toRgba8 } from '../../cli/picture-compare';
+import { chunkingFor, SOFTWARE_MAX_CHUNKS } from '../../src/render/tiles/tile-chunks';
+import { renderChecked } from '../support/checked-render';
+import { realScene, useGpu } from '../support/gpu-fixture';
+import { cameraInsideScene, cameraLookingAt } from '../support/test-view';
+import { channelDifference } from '../support/tile-footprints';
+
+const gpu = useGpu('tile-chunks.test');
+let cloud: SplatCloud;
+let scene: GpuSplats;
+let order: GpuSortOrder;
+let whole: SplatFrame;
+let cut: SplatFrame;
+
+/** Chunks of 16 pairs; room for 512 past the runs' first (idle workgroups cost ~1 ms each here). */
+const CUT = { minPairs: 16, maxChunks: 512 };
+
+beforeAll(async () => {
+  cloud = await realScene('inria_kacytran_iter7000_9k_sh3.ply');
+  scene = gpu.upload(cloud, 'tile-chunks.scene');
+  [order, whole, cut] = await Promise.all([gpu.gpuOrder(), gpu.frame({ tiles: { chunking: { minPairs: 0 } } }), gpu.frame({ tiles: { chunking: CUT } })]);
+  await Promise.all([whole.painters.tiles.prepare(), cut.painters.tiles.prepare()]);
+});
+
+const BACKGROUND = [0.1, 0.2, 0.3] as const;
+
+async function expectChunkedMatches(what: string, camera: CameraFile): Promise<void> {
+  const one = await renderChecked(gpu.device, whole, order, scene, camera, { renderer: 'tiles' });
+  expect(await whole.painters.tiles.tileRenderer!.readChunkCounts()).toEqual({ items: 0, splits: 0 });
+  const chunked = await renderChecked(gpu.device, cut, order, scene, camera, { renderer: 'tiles' });
+  const counts = await cut.painters.tiles.tileRenderer!.readChunkCounts();
+  const pairs = cut.painters.tiles.tileRenderer!.lastPairs!;
+  const tiles = Math.ceil(camera.width / 16) * Math.ceil(camera.height / 16);
+  const apart = channelDifference(chunked.rgba, one.rgba, 0);
+  const reference = toRgba8(renderReferenceCamera(cloud, camera).rgb);
+  console.log(
+    `${what} (${camera.width}×${camera.height}): ${pairs.total} pairs, ${counts.splits} of ${tiles} tiles split into ${counts.splits + counts.items} chunks; ` +
+      `against one workgroup a tile: ${apart.pixels} pixels differ, largest ${apart.largest} levels; ${psnr(chunked.rgba, reference).toFixed(2)} dB against the reference`,
+  );
+  expect(pairs.overflowed).toBe(false);
+  // Most tiles are cut, into several chunks each.
+  expect(counts.splits).toBeGreaterThan(tiles / 2);
+  expect(counts.items).toBeGreaterThan(2 * counts.splits);
+  expect(apart.largest).toBeLessThanOrEqual(1);
+  expect(apart.pixels).toBeLessThanOrEqual(0.01 * camera.width * camera.height);
+  expect(psnr(chunked.rgba, reference)).toBeGreaterThanOrEqual(50);
+}
+
+test('outside the scene, runs cut into chunks of 16 pairs draw the one-workgroup picture', async () => {
+  await expectChunkedMatches('9k scene from outside', cameraLookingAt(cloud, [3, -1, -6], 64, 48, BACKGROUND));
+});
+
+test('inside the scene, where chunks turn opaque, runs cut into chunks of 16 pairs draw the one-workgroup picture', async () => {
+  await expectChunkedMatches('9k scene from inside', cameraInsideScene(cloud, 64, 48, BACKGROUND));
+});
+
+test('the per-pixel order is never cut; a software adapter gets few chunks', () => {
+  expect(chunkingFor('per-pixel', 1 << 20, false).minPairs).toBe(0);
+  expect(chunkingFor('centre-depth', 1 << 20, true).maxChunks).toBe(SOFTWARE_MAX_CHUNKS);
+  expect(chunkingFor('centre-depth', 1 << 20, false).maxChunks).toBe(1024);
+  expect(chunkingFor('centre-depth', 1 << 30, false).maxChunks).toBe(4096);
+});
