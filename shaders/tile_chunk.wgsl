@@ -3,8 +3,9 @@
 // chunk_pairs() pairs; its first chunk is drawn by the tile's own
 // workgroup, the others by workgroups past the tile grid, each from its
 // own first pair with a transmittance of 1, into a partial picture of the
-// tile (colour, transmittance); tile_merge.wgsl then blends the partials
-// in order. Without this the frame waits on its longest run: seen from
+// tile (colour, transmittance), and publishes the transmittance it left
+// (transmittance_word) for the later chunks to stop where it turned
+// opaque; tile_merge.wgsl then blends the partials in order. Without this the frame waits on its longest run: seen from
 // outside, the replicated 7.2M-splat scene fills 941 of 8160 tiles at
 // 1080p, one with 59K pairs, and its raster took 8.6 ms on an H200 (4.5
 // with chunks: docs/benchmarks.md).
@@ -15,7 +16,8 @@
 //   then per split tile (max_chunks of them): its tile, first partial,
 //     chunks, and the first chunk that left every pixel of it opaque
 //     (chunks while none has)
-//   then per chunk item past a run's first (max_chunks): its split, chunk.
+//   then per chunk item past a run's first (max_chunks): its split, chunk
+//   then per partial (2 · max_chunks), per pixel: transmittance_word.
 // A partial is TILE_SIZE² vec4<f32>, by invocation (tile_pixel): the
 // colour blended and the transmittance left, negated where the pixel
 // stopped.
@@ -39,6 +41,15 @@ fn split_word(split: u32) -> u32 {
 
 fn item_word(item: u32) -> u32 {
   return CHUNK_HEADER + tile_count() + SPLIT_WORDS * state.max_chunks + ITEM_WORDS * item;
+}
+
+// Where a finished chunk publishes the transmittance it left at each pixel
+// (by invocation): the f32's bits, negated where the pixel stopped; 0: not
+// published (yet). A later chunk of the tile stops a pixel once the chunks
+// before it that have published leave it under T_STOP, so chunks drawn one
+// after another stop where the whole run would. The merge puts the 0s back.
+fn transmittance_word(partial: u32, lid: u32) -> u32 {
+  return CHUNK_HEADER + tile_count() + (SPLIT_WORDS + ITEM_WORDS) * state.max_chunks + partial * TILE_SIZE * TILE_SIZE + lid;
 }
 
 // Pairs to a chunk this frame: at least chunk_min_pairs, and enough that no

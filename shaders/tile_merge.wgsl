@@ -10,7 +10,7 @@
 
 @group(0) @binding(0) var<uniform> frame: Frame;
 @group(0) @binding(1) var<storage, read> state: TileState;
-@group(0) @binding(2) var<storage, read> chunk_words: array<u32>;
+@group(0) @binding(2) var<storage, read_write> chunk_words: array<atomic<u32>>;
 @group(0) @binding(3) var<storage, read> partials: array<vec4<f32>>;
 @group(0) @binding(4) var picture: texture_storage_2d<PICTURE_FORMAT, write>;
 
@@ -23,13 +23,17 @@ fn main(
   @builtin(local_invocation_index) lid: u32,
 ) {
   let split = flat_group(wid, groups.x);
-  if (state.total > state.capacity || split >= chunk_words[CHUNK_SPLITS]) {
+  if (state.total > state.capacity || split >= atomicLoad(&chunk_words[CHUNK_SPLITS])) {
     return;
   }
   let at = split_word(split);
-  let tile_index = chunk_words[at];
-  let first = chunk_words[at + 1u];
-  let chunks = chunk_words[at + 2u];
+  let tile_index = atomicLoad(&chunk_words[at]);
+  let first = atomicLoad(&chunk_words[at + 1u]);
+  let chunks = atomicLoad(&chunk_words[at + 2u]);
+  // The published transmittances back to 0 for the next frame.
+  for (var k = 0u; k < chunks; k++) {
+    atomicStore(&chunk_words[transmittance_word(first + k, lid)], 0u);
+  }
   let grid = tile_grid();
   let xy = vec2<u32>(tile_index % grid.x, tile_index / grid.x) * TILE_SIZE + tile_pixel(lid);
   if (any(xy >= vec2<u32>(frame.viewport))) {

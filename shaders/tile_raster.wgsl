@@ -143,6 +143,10 @@ struct Pixel {
   transmittance: f32,
   color: vec3<f32>,
   done: bool,
+  // What the earlier chunks of its run that have published leave (1 in a
+  // run's first chunk): the pixel stops once this times its own
+  // transmittance would fall under T_STOP.
+  before: f32,
 }
 
 fn start_pixel(tile: vec2<u32>, local: vec2<u32>) -> Pixel {
@@ -155,24 +159,52 @@ fn start_pixel(tile: vec2<u32>, local: vec2<u32>) -> Pixel {
   px.transmittance = 1.0;
   px.color = vec3<f32>(0.0);
   px.done = !px.inside;
+  px.before = 1.0;
   if (px.done) {
     atomicAdd(&pixels_done, 1u);
   }
   return px;
 }
 
-// True (the same in every invocation) once every pixel of the tile has
-// stopped, or an earlier chunk of its run has left every pixel opaque (the
-// merge then reads nothing of this one).
-fn tile_done(lid: u32, work: Work) -> bool {
+// Why the workgroup stops (the same in every invocation): TILE_OPEN not
+// yet, TILE_OPAQUE every pixel has stopped, EARLIER_OPAQUE an earlier chunk
+// of its run has left every pixel opaque (the merge then reads nothing of
+// this one).
+const TILE_OPEN: u32 = 0u;
+const TILE_OPAQUE: u32 = 1u;
+const EARLIER_OPAQUE: u32 = 2u;
+
+fn tile_done(lid: u32, work: Work) -> u32 {
   if (lid == 0u) {
-    var done = atomicLoad(&pixels_done) == TILE_SIZE * TILE_SIZE;
-    if (cut_runs && work.chunk > 0u) {
-      done = done || atomicLoad(&chunk_words[split_word(work.split) + 3u]) < work.chunk;
+    var done = select(TILE_OPEN, TILE_OPAQUE, atomicLoad(&pixels_done) == TILE_SIZE * TILE_SIZE);
+    if (cut_runs && work.chunk > 0u && atomicLoad(&chunk_words[split_word(work.split) + 3u]) < work.chunk) {
+      done = EARLIER_OPAQUE;
     }
-    all_done = select(0u, 1u, done);
+    all_done = done;
   }
-  return workgroupUniformLoad(&all_done) != 0u;
+  return workgroupUniformLoad(&all_done);
+}
+
+// The pixel's `before` from the chunks of its run before this one that
+// have published (transmittance_word); it stops where they leave it
+// opaque, or where one of them stopped it.
+fn look_back(px: ptr<function, Pixel>, work: Work, lid: u32) {
+  let first = work.partial - work.chunk;
+  var before = 1.0;
+  var stopped = false;
+  for (var k = 0u; k < work.chunk; k++) {
+    let word = atomicLoad(&chunk_words[transmittance_word(first + k, lid)]);
+    if (word != 0u) {
+      let t = bitcast<f32>(word);
+      before *= abs(t);
+      stopped = stopped || t < 0.0;
+    }
+  }
+  (*px).before = before;
+  if (stopped || before * (*px).transmittance < T_STOP) {
+    (*px).done = true;
+    atomicAdd(&pixels_done, 1u);
+  }
 }
 
 // Loads the run's splat `k` (its footprint) into batch slot `slot`; returns its id.
@@ -205,7 +237,7 @@ fn blend(px: ptr<function, Pixel>, alpha: f32, color: vec3<f32>) {
     return;
   }
   let next = (*px).transmittance * (1.0 - alpha);
-  if (next < T_STOP) {
+  if ((*px).before * next < T_STOP) {
     (*px).done = true;
     atomicAdd(&pixels_done, 1u);
     return;
@@ -218,7 +250,7 @@ fn blend(px: ptr<function, Pixel>, alpha: f32, color: vec3<f32>) {
 // else into the chunk's partial (tile_merge.wgsl blends them), and where
 // every pixel has stopped, the run is marked opaque from this chunk on
 // (the later chunks stop). Called by every invocation, after a barrier.
-fn finish_pixel(px: Pixel, work: Work, lid: u32) {
+fn finish_pixel(px: Pixel, work: Work, lid: u32, cut_short: bool) {
   if (!cut_runs || work.split == NO_SPLIT) {
     if (px.inside) {
       let background = vec3<f32>(state.background_r, state.background_g, state.background_b);
@@ -226,8 +258,12 @@ fn finish_pixel(px: Pixel, work: Work, lid: u32) {
     }
     return;
   }
-  let stopped = px.done && px.inside;
-  partials[work.partial * TILE_SIZE * TILE_SIZE + lid] = vec4<f32>(px.color, select(px.transmittance, -px.transmittance, stopped));
+  let left = select(px.transmittance, -px.transmittance, px.done && px.inside);
+  partials[work.partial * TILE_SIZE * TILE_SIZE + lid] = vec4<f32>(px.color, left);
+  // A chunk cut short by an earlier one's opacity is never read: it publishes nothing.
+  if (!cut_short) {
+    atomicStore(&chunk_words[transmittance_word(work.partial, lid)], bitcast<u32>(left));
+  }
   if (lid == 0u && atomicLoad(&pixels_done) == TILE_SIZE * TILE_SIZE) {
     atomicMin(&chunk_words[split_word(work.split) + 3u], work.chunk);
   }
@@ -248,8 +284,11 @@ fn main(
   let run = chunk_run(work);
   var px = start_pixel(run.tile, tile_pixel(lid));
   // {{start}}
+  var cut_short = false;
   for (var start = 0u; start < run.count; start += raster_batch) {
-    if (tile_done(lid, work)) {
+    let done = tile_done(lid, work);
+    if (done != TILE_OPEN) {
+      cut_short = done == EARLIER_OPAQUE;
       break;
     }
     if (lid < raster_batch && start + lid < run.count) {
@@ -261,6 +300,9 @@ fn main(
     for (var j = 0u; j < batch && !px.done; j++) {
       // {{arrive}}
     }
+    if (cut_runs && work.chunk > 0u && !px.done) {
+      look_back(&px, work, lid);
+    }
     // The batch is read by all before the next one overwrites it.
     workgroupBarrier();
   }
@@ -269,5 +311,5 @@ fn main(
     // Every pixel's stop counted before the count is read.
     workgroupBarrier();
   }
-  finish_pixel(px, work, lid);
+  finish_pixel(px, work, lid, cut_short);
 }

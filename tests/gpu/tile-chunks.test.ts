@@ -3,8 +3,11 @@
  * SwiftShader: a tile whose run is long is drawn by several workgroups at
  * once and its partials blended in order. Cut into chunks of 16 pairs, the
  * real scene's pictures, outside it and inside (where whole chunks turn
- * opaque and the later ones stop), are the one-workgroup pictures within
- * a level, and the chunks really were cut.
+ * opaque and the later ones stop, and later chunks stop pixels the
+ * earlier ones published as opaque), are the one-workgroup pictures within
+ * a level, and the chunks really were cut. The two views are drawn one
+ * after the other by one frame: transmittances one frame published and
+ * the next frame read would fail the second.
  */
 import { beforeAll, expect, test } from 'vitest';
 import type { GpuSplats } from '../../src/scene/gpu-splats';

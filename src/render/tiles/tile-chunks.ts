@@ -45,7 +45,8 @@ export const CHUNK_MIN_PAIRS = 1024;
 
 /**
  * The most chunks past the runs' first a frame may have; past that the
- * chunks grow. Each costs two partials of 4 KiB at most (32 MiB at 4096).
+ * chunks grow. Each costs at most two partials of 4 KiB and their 1 KiB
+ * of published transmittances (40 MiB at 4096).
  * The raster and the merge dispatch a workgroup for each whether the frame
  * has it or not: on a GPU an idle one costs next to nothing, on a software
  * adapter about a millisecond (src/gpu/software-adapter.ts), so there a
@@ -206,7 +207,8 @@ export class TileChunks {
   }
 
   private makeWords(tiles: number, maxChunks: number): GPUBuffer {
-    const words = CHUNK_HEADER + tiles + (SPLIT_WORDS + ITEM_WORDS) * maxChunks;
+    // The header, each tile's split, the splits and items, and each partial's published transmittances.
+    const words = CHUNK_HEADER + tiles + (SPLIT_WORDS + ITEM_WORDS) * maxChunks + 2 * maxChunks * TILE_PIXELS;
     return this.device.createBuffer({ label: 'TileChunks.words', size: 4 * words, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC });
   }
 
