@@ -5,10 +5,11 @@
 // own first pair with a transmittance of 1, into a partial picture of the
 // tile (colour, transmittance), and publishes the transmittance it left
 // (transmittance_word) for the later chunks to stop where it turned
-// opaque; tile_merge.wgsl then blends the partials in order. Without this the frame waits on its longest run: seen from
-// outside, the replicated 7.2M-splat scene fills 941 of 8160 tiles at
-// 1080p, one with 59K pairs, and its raster took 8.6 ms on an H200 (4.5
-// with chunks: docs/benchmarks.md).
+// opaque; tile_merge.wgsl then blends the partials in order. Without this
+// the frame waits on its longest run: seen from outside, the replicated
+// 7.2M-splat scene fills 941 of 8160 tiles at 1080p, one with 59K pairs,
+// and its raster took 8.7 ms on an H200 (4.6 with chunks:
+// docs/benchmarks.md).
 //
 // chunk_words, one buffer of u32 (TileChunks in src/render/tiles/tile-chunks.ts):
 //   [0] chunk items, [1] split tiles, [2] partials: counts (cleared each frame)

@@ -300,7 +300,7 @@ fn main(
     for (var j = 0u; j < batch && !px.done; j++) {
       // {{arrive}}
     }
-    if (cut_runs && work.chunk > 0u && !px.done) {
+    if (cut_runs && state.chunk_look_back != 0u && work.chunk > 0u && !px.done) {
       look_back(&px, work, lid);
     }
     // The batch is read by all before the next one overwrites it.

@@ -28,10 +28,11 @@ struct TileState {
   fallback_first_instance: u32,
   // The raster's chunks (tile_chunk.wgsl): a run longer than a chunk is
   // split, chunk_min_pairs or more to a chunk (0: never split), into at
-  // most max_chunks chunks past each run's first.
+  // most max_chunks chunks past each run's first; 1 in chunk_look_back:
+  // later chunks stop where the published ones before them turned opaque.
   chunk_min_pairs: u32,
   max_chunks: u32,
-  pad0: u32,
+  chunk_look_back: u32,
   // With N = entry_capacity and G its groups of BIN_GROUP entries
   // (tile_bin.wgsl): per entry its first candidate within its group (N),
   // per group its candidates' total, then first (G); per entry its first

@@ -5,6 +5,11 @@
  */
 const SOFTWARE_ADAPTER = /swiftshader|llvmpipe|lavapipe|softpipe|software|basic render|warp/i;
 
+/** Whether `device` runs on a software adapter (its adapterInfo, where the browser gives one). */
+export function isSoftwareDevice(device: GPUDevice): boolean {
+  return isSoftwareAdapterInfo((device as GPUDevice & { adapterInfo?: GPUAdapterInfo }).adapterInfo);
+}
+
 /** From the adapter's info (GPUAdapter.info, or GPUDevice.adapterInfo): its fallback flag, else its names. */
 export function isSoftwareAdapterInfo(info: GPUAdapterInfo | undefined): boolean {
   if (!info) return false;

@@ -138,7 +138,7 @@ export const TILE_STATE = defineStruct('TileState', [
   ['fallback_first_instance', 'u32'],
   ['chunk_min_pairs', 'u32'],
   ['max_chunks', 'u32'],
-  ['pad0', 'u32'],
+  ['chunk_look_back', 'u32'],
   ['words', 'array<u32>'],
 ]);
 

@@ -13,7 +13,7 @@
  * frame's pairs in 2.75 s under the pair room's bound of 1M (256 tiles of
  * 4,096), so there the count sizes the dispatches.
  */
-import { isSoftwareAdapterInfo } from '../gpu/software-adapter';
+import { isSoftwareDevice } from '../gpu/software-adapter';
 
 const verdicts = new WeakMap<GPUDevice, boolean>();
 
@@ -21,7 +21,7 @@ const verdicts = new WeakMap<GPUDevice, boolean>();
 export function boundsGpuCounts(device: GPUDevice): boolean {
   let verdict = verdicts.get(device);
   if (verdict === undefined) {
-    verdict = !isSoftwareAdapterInfo((device as GPUDevice & { adapterInfo?: GPUAdapterInfo }).adapterInfo);
+    verdict = !isSoftwareDevice(device);
     verdicts.set(device, verdict);
   }
   return verdict;

@@ -50,6 +50,7 @@ export class TileBuffers {
     words[TILE_STATE.word('max_groups_x')] = this.device.limits.maxComputeWorkgroupsPerDimension;
     words[TILE_STATE.word('chunk_min_pairs')] = chunking.minPairs;
     words[TILE_STATE.word('max_chunks')] = chunking.maxChunks;
+    words[TILE_STATE.word('chunk_look_back')] = chunking.lookBack ? 1 : 0;
     floats[TILE_STATE.word('background_r')] = background[0];
     floats[TILE_STATE.word('background_g')] = background[1];
     floats[TILE_STATE.word('background_b')] = background[2];

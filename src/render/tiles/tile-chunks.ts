@@ -22,8 +22,8 @@ import { TILE_CHUNKS_SLOTS, TILE_MERGE_SLOTS } from '../frame-layouts';
 import type { SplatOrder } from '../frame-renderer';
 import { BIN_GROUP } from './tile-binning';
 
-/** Pixels a tile holds: one invocation each, in the raster and the merge. */
-const TILE_PIXELS = 256;
+/** Pixels a tile holds (TILE_SIZE², checked by tests/unit/wgsl-layouts.test.ts): one invocation each, in the raster and the merge. */
+export const TILE_PIXELS = 256;
 /** Bytes of a tile's partial picture: a vec4<f32> per pixel. */
 const PARTIAL_BYTES = TILE_PIXELS * 16;
 /** Words of chunk_words before the tiles' splits (CHUNK_HEADER in shaders/tile_chunk.wgsl). */
@@ -61,6 +61,16 @@ export interface Chunking {
   minPairs: number;
   /** The most chunks past the runs' first. */
   maxChunks: number;
+  /**
+   * A later chunk stops the pixels that the chunks before it, where they
+   * have finished, left opaque. Faster where chunks run one after another
+   * (on an H200 at 3840×2160 the replicated scene's frames 0.94–0.96×), but
+   * what a chunk blends then depends on which chunks finished first: the
+   * picture may differ from frame to frame by under 1e-4 of a colour (an
+   * 8-bit level in a rare pixel). Off on software adapters, where the tests
+   * compare pictures byte for byte.
+   */
+  lookBack: boolean;
 }
 
 /**
@@ -70,11 +80,12 @@ export interface Chunking {
  * emptied at each chunk's end, and with it the order's promise.
  */
 export function chunkingFor(order: SplatOrder, pairCapacity: number, software: boolean, chosen: Partial<Chunking> = {}): Chunking {
-  if (order === 'per-pixel') return { minPairs: 0, maxChunks: 1 };
-  const minPairs = chosen.minPairs ?? CHUNK_MIN_PAIRS;
+  const minPairs = order === 'per-pixel' ? 0 : (chosen.minPairs ?? CHUNK_MIN_PAIRS);
+  // Nothing cut: no room for chunks either.
+  if (minPairs === 0) return { minPairs: 0, maxChunks: 1, lookBack: false };
   const most = software ? SOFTWARE_MAX_CHUNKS : MAX_CHUNKS;
-  const maxChunks = chosen.maxChunks ?? Math.min(most, Math.ceil(pairCapacity / Math.max(1, minPairs)));
-  return { minPairs, maxChunks: Math.max(1, maxChunks) };
+  const maxChunks = chosen.maxChunks ?? Math.min(most, Math.ceil(pairCapacity / minPairs));
+  return { minPairs, maxChunks: Math.max(1, maxChunks), lookBack: chosen.lookBack ?? !software };
 }
 
 /** Rows of workgroups past the tile grid that the chunk items need, `across` to a row. */
@@ -167,6 +178,11 @@ export class TileChunks {
   /** Clears the frame's counts (before the split's pass). */
   clearCounts(encoder: GPUCommandEncoder): void {
     encoder.clearBuffer(this.buffers.chunkWords, 0, 4 * CHUNK_HEADER);
+  }
+
+  /** The chunks' words (shaders/tile_chunk.wgsl's layout): tests write into them. */
+  get words(): GPUBuffer {
+    return this.buffers.chunkWords;
   }
 
   /** The counts of the last frame encoded (after its submit): for tests and benchmarks, it waits on the GPU. */

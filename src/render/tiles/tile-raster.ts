@@ -21,7 +21,7 @@ import { unrollConstantLoops } from '../../gpu/wgsl-unroll';
 import { TILE_RANGES_SLOTS, TILE_RASTER_SLOTS } from '../frame-layouts';
 import type { SplatOrder } from '../frame-renderer';
 import { computePipeline } from '../../gpu/pipeline-cache';
-import { TileChunks, chunkRows, type Chunking, type ChunkCounts } from './tile-chunks';
+import { TileChunks, chunkRows, type ChunkBuffers, type Chunking, type ChunkCounts } from './tile-chunks';
 
 /** Pixels along a tile's side (TILE_SIZE in shaders/tile_state.wgsl). */
 export const TILE_SIZE = 16;
@@ -142,7 +142,7 @@ export class TileRaster {
    * (put them in the RasterBuffers), their counts cleared: before the
    * ranges' pass.
    */
-  prepareChunks(encoder: GPUCommandEncoder, tiles: number, chunking: Chunking): { chunkWords: GPUBuffer; partials: GPUBuffer } {
+  prepareChunks(encoder: GPUCommandEncoder, tiles: number, chunking: Chunking): ChunkBuffers {
     const made = this.chunks.forFrame(tiles, chunking);
     this.chunks.clearCounts(encoder);
     return made;
@@ -175,6 +175,11 @@ export class TileRaster {
     const across = Math.ceil(width / TILE_SIZE);
     pass.dispatchWorkgroups(across, Math.ceil(height / TILE_SIZE) + chunkRows(chunking, across));
     this.chunks.encodeMerge(pass, buffers.state, buffers.ranges, picture, chunking);
+  }
+
+  /** The chunks' words (tests write into them). */
+  get chunkWords(): GPUBuffer {
+    return this.chunks.words;
   }
 
   /** How the last frame's runs were cut (after its submit; tests and benchmarks). */

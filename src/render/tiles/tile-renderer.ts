@@ -50,7 +50,8 @@ import type { GpuSplats } from '../../scene/gpu-splats';
 import { INITIAL_PAIRS, TilePairBudget, type TilePairCounts } from './tile-pairs';
 import { TileBuffers } from './tile-buffers';
 import { chunkingFor, type Chunking, type ChunkCounts } from './tile-chunks';
-import { isSoftwareAdapterInfo } from '../../gpu/software-adapter';
+import type { SplatOrder } from '../frame-renderer';
+import { isSoftwareDevice } from '../../gpu/software-adapter';
 import { unbound } from '../../gpu/unbound';
 
 export type { TilePairCounts } from './tile-pairs';
@@ -154,6 +155,11 @@ export class TileRenderer {
   private rayShapes: TileRayShapes | null = null;
   /** A software adapter: few chunks (tile-chunks.ts). */
   private readonly software: boolean;
+  /** The chunking of each order at the pair room it was made for (made again only when the room grows). */
+  private readonly chunkings: Record<SplatOrder, { capacity: number; chunking: Chunking }> = {
+    'centre-depth': { capacity: -1, chunking: { minPairs: 0, maxChunks: 1, lookBack: false } },
+    'per-pixel': { capacity: -1, chunking: { minPairs: 0, maxChunks: 1, lookBack: false } },
+  };
   private perPixelMade: Promise<void> | null = null;
 
   private constructor(
@@ -167,7 +173,7 @@ export class TileRenderer {
     private readonly chosenChunking: Partial<Chunking>,
   ) {
     this.budget = budget;
-    this.software = isSoftwareAdapterInfo((device as GPUDevice & { adapterInfo?: GPUAdapterInfo }).adapterInfo);
+    this.software = isSoftwareDevice(device);
     this.buffers = new TileBuffers(device);
     this.boundsPairCounts = boundsGpuCounts(device);
     this.counts = device.createBuffer({ label: 'TileRenderer.counts', size: 8, usage: GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC });
@@ -250,7 +256,7 @@ export class TileRenderer {
     this.sorter.ensureCapacity(this.budget.wanted);
     const tiles = Math.ceil(target.width / TILE_SIZE) * Math.ceil(target.height / TILE_SIZE);
     const perPixel = target.perPixelScene ?? null;
-    const chunking = chunkingFor(perPixel ? 'per-pixel' : 'centre-depth', this.sorter.capacity, this.software, this.chosenChunking);
+    const chunking = this.chunkingFor(perPixel ? 'per-pixel' : 'centre-depth');
     const { state, entryPairs, ranges } = this.buffers.forFrame(entries, tiles, this.sorter.capacity, target.background, chunking);
     if (typeof draw.count === 'number') {
       this.countWord[0] = draw.count;
@@ -342,6 +348,21 @@ export class TileRenderer {
    */
   readPairs(): Promise<TilePairCounts> | null {
     return this.budget.read();
+  }
+
+  /** The chunking of a frame in `order` at today's pair room. */
+  private chunkingFor(order: SplatOrder): Chunking {
+    const made = this.chunkings[order];
+    if (made.capacity !== this.sorter.capacity) {
+      made.capacity = this.sorter.capacity;
+      made.chunking = chunkingFor(order, made.capacity, this.software, this.chosenChunking);
+    }
+    return made.chunking;
+  }
+
+  /** The raster chunks' words (tile-chunks.ts; tests write into them). */
+  get chunkWords(): GPUBuffer {
+    return this.raster.chunkWords;
   }
 
   /** How the last frame's long runs were cut into chunks (after its submit; tests and benchmarks). */
