@@ -11,16 +11,17 @@
  *    order, visible, projectMs, sortMs, orderMs, renderMs, frameMs, invertedFraction,
  *    beyond, largest, width, height, adapter, ...}
  * quads add the flat floor: the same quads with a constant fragment (the
- * GPU's raster/blend floor for this coverage):  flatMs, renderOverFlat;
+ * GPU's raster/blend floor for this coverage):  flatMs, renderOverFlat,
+ * cutSplats (the farthest splats the candidate budget left out);
  * tiles add their pairs and passes (bench/tile-frame.ts):  drawn, pairs,
- * pairsPerSplat, pairCapacity, boxPairs, boxBeyondLimit, binMs, pairSortMs,
+ * pairsPerSplat, pairCapacity, cutSplats (the farthest splats left out past
+ * the candidate budget: a hostile file's), boxPairs, binMs, pairSortMs,
  * rangesMs, rasterMs, resolveMs, profiledRenderMs, untimedMs (what of the
  * profiled span no pass holds), tilePairsMax/P99/P50, tilesUsed, tiles (how
  * the pairs spread over the tiles), splitTiles and chunkItems (the tiles
  * whose runs were cut into chunks, and their chunks past the first;
  * --chunk-pairs sets the fewest pairs of a chunk, 0: never cut); drawn:
- * 'tiles', or why the frame fell back to quads, untimed: more pairs than
- * the device sorts.
+ * 'tiles'.
  *
  *   npm run bench:frame -- --scene FILE [--copies 40] [--width 1920 --height 1080]
  *     [--camera A.json,B.json [--path]] [--renderer quads,tiles] [--order centre-depth,per-pixel [--queue 8,16]]
@@ -199,17 +200,19 @@ function poses(): FramePose[] {
 }
 
 /** One timed quad frame and its flat-quad twin. */
-async function timedQuads(s: Setup, params: FrameParameters): Promise<Record<'project' | 'sort' | 'order' | 'render' | 'frame' | 'flat', number>> {
+async function timedQuads(s: Setup, params: FrameParameters): Promise<Record<'project' | 'sort' | 'order' | 'render' | 'frame' | 'flat' | 'cutSplats', number>> {
   const { frame } = s;
   const encoder = device.createCommandEncoder();
   frame.encode(encoder, params, drawTarget, order, { renderer: 'quads' });
-  const drawn = frame.drawn!;
-  s.flat.encode(encoder, s.flatTarget, { records: frame.projector.records!, order: drawn.order, count: drawn.drawArgs ?? drawn.count }, flatTimer.timestampWrites('flat'));
+  // The flat twin draws the quads the frame drew: those its candidate budget kept (src/render/quad-cut.ts).
+  const drawn = frame.painters.quads.lastDraw!;
+  s.flat.encode(encoder, s.flatTarget, { records: drawn.records, order: drawn.order, count: drawn.count }, flatTimer.timestampWrites('flat'));
   flatTimer.resolve(encoder);
   device.queue.submit([encoder.finish()]);
+  const counts = (await frame.readPainted()) as { cutEntries?: number } | null;
   const t = await frame.readTimings();
   const flat = (await flatTimer.read()).flat!;
-  return { project: t.project!, sort: t.sort!, order: t.project! + t.sort!, render: t.render!, frame: t.project! + t.sort! + t.render!, flat };
+  return { project: t.project!, sort: t.sort!, order: t.project! + t.sort!, render: t.render!, frame: t.project! + t.sort! + t.render!, flat, cutSplats: counts?.cutEntries ?? 0 };
 }
 
 async function run(scene: GpuSplats, chunks: number): Promise<void> {
@@ -234,7 +237,7 @@ async function measureRow(s: Setup, pose: FramePose, keyBits: number, chunks: nu
   let figures: Record<string, unknown>;
   if (renderer === 'quads') {
     const t = await sampleFrames(() => timedQuads(s, params), (t) => t.frame, runs, warm);
-    figures = { projectMs: t.project, sortMs: t.sort, orderMs: t.order, renderMs: t.render, frameMs: t.frame, flatMs: t.flat, renderOverFlat: round(t.render / t.flat) };
+    figures = { projectMs: t.project, sortMs: t.sort, orderMs: t.order, renderMs: t.render, frameMs: t.frame, flatMs: t.flat, renderOverFlat: round(t.render / t.flat), cutSplats: t.cutSplats };
   } else {
     const view: TileView = { device, parameters: params, target: drawTarget, order, splatOrder };
     figures = await measureTiles(view, frame, s.tiles!, runs, warm);

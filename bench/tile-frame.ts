@@ -64,8 +64,7 @@ export interface TileView {
 }
 
 /** What a tile row adds to the benchmark's line (times in ms; medians). */
-export type TileFigures =
-  | {
+export type TileFigures = {
       drawn: 'tiles';
       projectMs: number;
       sortMs: number;
@@ -75,6 +74,8 @@ export type TileFigures =
       frameMs: number;
       pairs: number;
       pairCapacity: number;
+      /** The farthest splats left out, past the candidate budget (src/render/tiles/tile-pairs.ts; 0 in a real scene). */
+      cutSplats: number;
       /** Pairs per tile of the fitted frame: the most any tile holds, and the 99th and 50th percentiles of the tiles holding any (the raster's workgroup per tile waits on the most). */
       tilePairsMax: number;
       tilePairsP99: number;
@@ -86,8 +87,6 @@ export type TileFigures =
       splitTiles: number;
       chunkItems: number;
       boxPairs: number;
-      /** The box frame needed more pairs than the device sorts (boxPairs is what it needed). */
-      boxBeyondLimit: boolean;
       binMs: number;
       /** The per-pixel order's ray shapes (0 in the centre-depth order). */
       shapesMs: number;
@@ -100,9 +99,7 @@ export type TileFigures =
       profiledRenderMs: number;
       /** What of the profiled span no timed pass holds: clears, copies, and the gaps between passes. */
       untimedMs: number;
-    }
-  /** More pairs than the device sorts: the frame falls back to quads, nothing timed. */
-  | { drawn: 'quads: beyond the pair limit'; pairs: number };
+    };
 
 /** One tile frame drawn and submitted; its pairs read (null: the frame was drawn with quads, or its read was skipped). */
 async function drawTiles(view: TileView, frame: SplatFrame, measure = false): Promise<TilePairCounts | null> {
@@ -116,18 +113,16 @@ async function drawTiles(view: TileView, frame: SplatFrame, measure = false): Pr
  * Draws the pose until the pair room stops growing: two frames in a row
  * that fit the same room (after an overflow the room becomes 1.5× the
  * need; a frame that fills more than 3/4 of it grows it once more).
- * Returns the last frame's pairs, or the pairs needed when they are more
- * than the device sorts.
+ * Returns the last frame's pairs.
  */
-export async function fitTilePairs(view: TileView, frame: SplatFrame): Promise<{ pairs: TilePairCounts; beyondLimit: boolean }> {
+export async function fitTilePairs(view: TileView, frame: SplatFrame): Promise<{ pairs: TilePairCounts }> {
   const tiles = frame.painters.tiles.tileRenderer;
   if (!tiles) throw new Error('fitTilePairs: prepareTiles() first');
   let capacity = -1;
   for (let draw = 0; draw < MAX_FIT_DRAWS; draw++) {
     const pairs = await drawTiles(view, frame);
-    if (tiles.beyondLimit) return { pairs: tiles.lastPairs!, beyondLimit: true };
     if (!pairs) continue;
-    if (!pairs.overflowed && pairs.capacity === capacity) return { pairs, beyondLimit: false };
+    if (!pairs.overflowed && pairs.capacity === capacity) return { pairs };
     // The room a read asks for is made at the next encode: settled once two frames in a row fit the same room.
     capacity = pairs.overflowed ? -1 : pairs.capacity;
   }
@@ -164,7 +159,6 @@ const must = (x: number | null, what: string): number => {
 /** The tile figures of one pose: `frame` is the benchmark's own frame (tiles prepared), `extra` its profiled and box twins. */
 export async function measureTiles(view: TileView, frame: SplatFrame, extra: TileBenchFrames, runs: number, warm: WarmUp): Promise<TileFigures> {
   const fitted = await fitTilePairs(view, frame);
-  if (fitted.beyondLimit) return { drawn: 'quads: beyond the pair limit', pairs: fitted.pairs.total };
   const spread = await tilePairSpread(view.device, frame);
   const chunks = await frame.painters.tiles.tileRenderer!.readChunkCounts();
 
@@ -205,11 +199,11 @@ export async function measureTiles(view: TileView, frame: SplatFrame, extra: Til
     frameMs: whole.frame,
     pairs: fitted.pairs.total,
     pairCapacity: fitted.pairs.capacity,
+    cutSplats: fitted.pairs.cutEntries,
     ...spread,
     splitTiles: chunks.splits,
     chunkItems: chunks.items,
     boxPairs: box.pairs.total,
-    boxBeyondLimit: box.beyondLimit,
     binMs: passes.bin,
     shapesMs: passes.shapes,
     pairSortMs: passes.pairSort,

@@ -75,7 +75,7 @@ for (const { v, order, t } of viewRows) {
   // The depth sort (the frame's own) and the pair sort (the profiled frame's), over the whole frame.
   const sorts = (t.sortMs + t.pairSortMs) / t.frameMs;
   console.log(
-    `| ${v.pose} | ${order} | ${count(t.pairs)} | ${t.pairsPerSplat.toFixed(2)} | ${t.tilePairsMax === undefined ? '—' : `${count(t.tilePairsMax)} / ${count(t.tilePairsP99)} / ${count(t.tilePairsP50)}`} | ${count(t.boxPairs)}${t.boxBeyondLimit ? ' (beyond the limit)' : ''} | ${pct(1 - t.pairs / t.boxPairs)} (${ratio(t.boxPairs, t.pairs)}) | ` +
+    `| ${v.pose} | ${order} | ${count(t.pairs)} | ${t.pairsPerSplat.toFixed(2)} | ${t.tilePairsMax === undefined ? '—' : `${count(t.tilePairsMax)} / ${count(t.tilePairsP99)} / ${count(t.tilePairsP50)}`} | ${count(t.boxPairs)} | ${pct(1 - t.pairs / t.boxPairs)} (${ratio(t.boxPairs, t.pairs)}) | ` +
       `${ms(t.projectMs)} | ${ms(t.sortMs)} | ${ms(t.binMs)} | ${t.shapesMs ? ms(t.shapesMs) : '—'} | ${ms(t.pairSortMs)} | ${ms(t.rangesMs)} | ${ms(t.rasterMs)} | ${t.resolveMs === undefined ? '—' : ms(t.resolveMs)} | ${t.untimedMs === undefined ? '—' : ms(t.untimedMs)} | ${ms(t.renderMs)} | ${ms(t.profiledRenderMs)} | ` +
       `${pct(sorts)} (${pct(t.sortMs / t.frameMs)} + ${pct(t.pairSortMs / t.frameMs)}) |`,
   );

@@ -30,7 +30,8 @@
 // `total`, and sets the fallback draw's vertices: quads draw that frame,
 // and the raster leaves their picture (src/render/tiles/tile-renderer.ts).
 //
-// workgroup_sum.wgsl gives the workgroup's prefix sum; dispatch.wgsl a
+// workgroup_sum.wgsl gives the workgroup's prefix sum, saturating_sum.wgsl
+// its saturating suffix sum; dispatch.wgsl a
 // workgroup's place in its dispatch; tile_state.wgsl and tile_footprint.wgsl
 // the rest. Slots: TILE_BIN_SLOTS in src/render/frame-layouts.ts.
 
@@ -158,15 +159,115 @@ fn count_boxes(
   place_in_group(lid, group, i, boxes, 0u, box_groups());
 }
 
+// Where scan_boxes cuts the order: the group holding the nearest entry
+// left out, and the candidates of the groups after it.
+var<workgroup> cut_group: u32;
+var<workgroup> kept_after: u32;
+// The first group binned (the cut's, or the one after it).
+var<workgroup> first_kept_group: u32;
+
+// The candidates the frame bins: the nearest entries (at the order's end)
+// whose candidates fit state.candidate_budget; the farther ones are cut
+// (cut_entries), so a view whose splats cover the window many times over
+// costs at most the budget, not splats × tiles. Sums are taken from the
+// order's front, saturating (they may pass 2^32 before the cut); the
+// groups' firsts are then counted from the first kept group, so they stay
+// within the budget plus a group. Kept candidate k is candidate
+// k + candidate_base counted from first_group (candidate()).
 @compute @workgroup_size(BIN_GROUP)
 fn scan_boxes(@builtin(local_invocation_index) lid: u32) {
-  let total = scan_group_totals(lid, box_groups());
+  let base = box_groups();
+  let groups = group_count();
+  let run = (groups + BIN_GROUP - 1u) / BIN_GROUP;
+  let first = min(lid * run, groups);
+  let end = min(first + run, groups);
+  var run_total = 0u;
+  for (var g = first; g < end; g++) {
+    run_total = add_saturating(run_total, state.words[base + g]);
+  }
+  workgroup_saturating_suffix_sum(lid, run_total);
+  var after = 0u;
+  if (lid + 1u < BIN_GROUP) {
+    after = sum_scratch[lid + 1u];
+  }
+  let needed = workgroupUniformLoad(&sum_scratch[0]);
+  let budget = state.candidate_budget;
+  // The one run where the count from the front passes the budget finds its group.
+  if (needed > budget && after <= budget) {
+    var through = after;
+    for (var g = end; g > first; g--) {
+      let next = add_saturating(through, state.words[base + g - 1u]);
+      if (next > budget) {
+        cut_group = g - 1u;
+        kept_after = through;
+        break;
+      }
+      through = next;
+    }
+  }
+  workgroupBarrier();
   if (lid == 0u) {
-    state.candidates = total;
-    let size = dispatch_size(total);
+    var kept = needed;
+    var group = 0u;
+    var cut = 0u;
+    var skipped = 0u;
+    if (needed > budget) {
+      // Within the cut group, the first entry whose candidates to the group's
+      // end fit what the later groups left of the budget (in-group firsts rise).
+      group = cut_group;
+      let group_total = state.words[base + group];
+      let room = budget - kept_after;
+      let start = group * BIN_GROUP;
+      let n = min(BIN_GROUP, entry_count() - start);
+      var a = 0u;
+      var b = n;
+      while (a < b) {
+        let mid = (a + b) / 2u;
+        if (group_total - state.words[start + mid] <= room) {
+          b = mid;
+        } else {
+          a = mid + 1u;
+        }
+      }
+      if (a == n) {
+        group += 1u;
+        cut = min(group * BIN_GROUP, entry_count());
+        kept = kept_after;
+      } else {
+        cut = start + a;
+        skipped = state.words[cut];
+        kept = kept_after + group_total - skipped;
+      }
+    }
+    first_kept_group = group;
+    state.needed_candidates = needed;
+    state.candidates = kept;
+    state.cut_entries = cut;
+    state.first_group = group;
+    state.candidate_base = skipped;
+    // The kept entries' quads (what the quad renderer draws, src/render/
+    // quad-cut.ts; scan_pair_groups sets them again for a tile frame).
+    state.fallback_vertices = QUAD_VERTICES * (entry_count() - cut);
+    state.fallback_instances = 1u;
+    state.fallback_first_vertex = QUAD_VERTICES * cut;
+    state.fallback_first_instance = 0u;
+    let size = dispatch_size(kept);
     bin_args.x = size.x;
     bin_args.y = size.y;
     bin_args.z = size.z;
+  }
+  // Each kept group's first candidate, counted from the first kept group.
+  let kept_from = workgroupUniformLoad(&first_kept_group);
+  var total = 0u;
+  for (var g = max(first, kept_from); g < end; g++) {
+    total += state.words[base + g];
+  }
+  let through = workgroup_inclusive_sum(lid, total);
+  var offset = through - total;
+  for (var g = max(first, kept_from); g < end; g++) {
+    let sum = state.words[base + g];
+    state.words[base + g] = offset;
+    offset += sum;
   }
 }
 
@@ -180,9 +281,10 @@ struct Candidate {
   binned: Binned,
 }
 
-fn candidate(k: u32) -> Candidate {
+fn candidate(kept: u32) -> Candidate {
   let base = box_groups();
-  var lo = 0u;
+  let k = kept + state.candidate_base;
+  var lo = state.first_group;
   var hi = group_count();
   while (hi - lo > 1u) {
     let mid = (lo + hi) / 2u;
@@ -263,9 +365,10 @@ fn scan_pair_groups(@builtin(local_invocation_index) lid: u32) {
     state.ranges_x = size.x;
     state.ranges_y = size.y;
     state.ranges_z = size.z;
-    state.fallback_vertices = select(0u, QUAD_VERTICES * entry_count(), total > state.capacity);
+    // The same entries as the pairs: the kept, nearest ones.
+    state.fallback_vertices = select(0u, QUAD_VERTICES * (entry_count() - state.cut_entries), total > state.capacity);
     state.fallback_instances = 1u;
-    state.fallback_first_vertex = 0u;
+    state.fallback_first_vertex = QUAD_VERTICES * state.cut_entries;
     state.fallback_first_instance = 0u;
   }
 }

@@ -11,6 +11,8 @@ struct TileState {
   capacity: u32,         // pairs the pair buffers hold
   total: u32,            // pairs this frame needs (the scan)
   pairs: u32,            // pairs written and sorted: min(total, capacity)
+  cut_entries: u32,      // entries at the order's back left out (tile_bin.wgsl)
+  needed_candidates: u32, // candidates of every entry (at most 2^32 - 1)
   ranges_x: u32,         // the ranges dispatch's workgroups (indirect)
   ranges_y: u32,
   ranges_z: u32,
@@ -19,7 +21,13 @@ struct TileState {
   background_r: f32,     // the premultiplied opaque background
   background_g: f32,
   background_b: f32,
-  candidates: u32,       // (splat, tile) candidates: the tiles of every quad's box
+  candidates: u32,       // (splat, tile) candidates binned: the tiles of each kept quad's box
+  // The most candidates a frame bins (tile-pairs.ts): the nearest entries
+  // whose candidates fit are kept, the rest cut_entries. The kept
+  // candidates start at candidate_base within group first_group.
+  candidate_budget: u32,
+  first_group: u32,
+  candidate_base: u32,
   // drawIndirect's arguments of the quads that draw a frame whose pairs did
   // not fit (no vertices when they did): src/render/tiles/tile-renderer.ts.
   fallback_vertices: u32,

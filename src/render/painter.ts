@@ -72,8 +72,10 @@ export interface Painter {
   prepare(perPixel?: boolean): Promise<void>;
   /** Whether prepare(perPixel) has finished. */
   isReady(perPixel?: boolean): boolean;
-  /** Why it does not paint (it could not be made, or the last view needs more than the device holds), or null. */
+  /** Why it does not paint (it could not be made), or null. */
   readonly failure: string | null;
+  /** What the last frame read left undrawn and why (the tile renderer's farthest splats past its budget), or null. */
+  readonly notice: string | null;
   /** Whether it paints a frame now: made, and nothing it has learnt stops it. */
   readonly canPaint: boolean;
   /** Records the job's passes: its picture (and second picture) resolved into the job's target. */

@@ -83,8 +83,3 @@ export function maxTilePairs(device: GPUDevice): number {
   return GpuRadixSort.maxCapacity(device);
 }
 
-/** The message for a view that needs more tile pairs than the device holds. */
-export function tooManyTilePairs(needed: number, limit: number): string {
-  const n = (x: number) => x.toLocaleString('en-US');
-  return `this view needs ${n(needed)} tile pairs, more than the ${n(limit)} this GPU can sort in a frame: drawn with quads instead`;
-}

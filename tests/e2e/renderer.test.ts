@@ -5,13 +5,22 @@
  * tolerance, and "auto" times both and keeps the faster, the panel's
  * "drawing with" row saying which and the two times. A link asking for the
  * per-pixel order draws with tiles (its renderer quads notwithstanding),
- * and the panel and the shared link keep that order.
+ * and the panel and the shared link keep that order. A file whose splats
+ * cover the window many times over costs a frame the candidate budget
+ * (src/render/tiles/tile-pairs.ts): the nearest splats are drawn, the
+ * viewer says how many it left out and why the scene is slow, and the
+ * page keeps answering.
  *
  * Every wait is on the page's own state (window.__splatsort) and gives up,
  * saying what it waited for, after tests/e2e/browser.ts's WAIT_TIMEOUT_MS.
  */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { expect, test } from 'vitest';
 import { BROWSER_TEST_TIMEOUT_MS, useViewerPage } from './browser';
+import { hostileCloud } from '../support/hostile-cloud';
+import { writeSplatPly } from '../support/ply-writer';
 
 const viewer = useViewerPage({ query: '?renderer=tiles' });
 const state = () => viewer.tab.state();
@@ -69,4 +78,32 @@ test('a link naming the per-pixel order draws with tiles whatever its renderer, 
   await viewer.tab.waitFor('the per-pixel order to draw', "window.__splatsort.order === 'per-pixel'");
   await viewer.tab.waitForRow('drawing with', 'tiles, per-pixel order');
   expect(viewer.tab.errors).toEqual([]);
+}, BROWSER_TEST_TIMEOUT_MS);
+
+test('a file whose splats cover the window many times over: the nearest are drawn, the viewer says so, and the page keeps answering', async () => {
+  // 6,000 splats, 95 % covering the window: 3.9M candidates at 480×360, past a software adapter's budget of 2^21.
+  const dir = await mkdtemp(join(tmpdir(), 'splatsort-hostile-'));
+  const path = join(dir, 'hostile.ply');
+  await writeFile(path, writeSplatPly(hostileCloud(6000)));
+  await viewer.page.evaluate(() => {
+    window.__splatsortViewer!.setSettings({ renderer: 'quads', order: 'centre-depth' });
+    const seen: { title: string; text: string }[] = [];
+    (window as unknown as { __messagesSeen: typeof seen }).__messagesSeen = seen;
+    window.__splatsortViewer!.on('message', (m) => void seen.push(m));
+  });
+  await viewer.page.setInputFiles('#file-input', path);
+  await viewer.tab.waitFor('hostile.ply on screen, loaded', "window.__splatsort.sceneName === 'hostile.ply' && !window.__splatsort.loading");
+  // Why it is slow, said at the load.
+  expect((await state()).warnings).toEqual([expect.stringMatching(/ of 6,000 splats \(\d+%\) are large enough to cover the whole window: .* the scene may render slowly/)]);
+  await viewer.tab.waitFor('the viewer saying it left splats out', "window.__messagesSeen.some((m) => m.title === 'Drawing the nearest splats')");
+  const said = await viewer.page.evaluate(() => (window as unknown as { __messagesSeen: { title: string; text: string }[] }).__messagesSeen.find((m) => m.title === 'Drawing the nearest splats')!.text);
+  expect(said).toMatch(/more than the 2,097,152 this GPU bins in a frame .*: the farthest [\d,]+ of 6,000 splats are not drawn\.$/);
+  // The page answers: a click dismisses the warning, and frames go on being drawn.
+  const warning = viewer.page.locator('.message[data-tone="warn"]');
+  expect(await warning.locator('h2').textContent()).toBe('hostile.ply opened with a warning');
+  await warning.locator('button', { hasText: 'Dismiss' }).click();
+  expect(await warning.count()).toBe(0);
+  await viewer.tab.waitForFrames(2);
+  expect(viewer.tab.errors).toEqual([]);
+  await rm(dir, { recursive: true });
 }, BROWSER_TEST_TIMEOUT_MS);

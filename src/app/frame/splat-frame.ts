@@ -122,7 +122,7 @@ export class SplatFrame {
       OrderErrorPass.create(device),
     ]);
     const painters: FramePainters = {
-      quads: new QuadPainter(device, quads, resolve, accumulation),
+      quads: new QuadPainter(device, uniforms.buffer, quads, resolve, accumulation, options.tiles?.maxPairs),
       tiles: new TilePainter(device, uniforms.buffer, format, accumulation, quads, resolve, options.tiles ?? {}),
     };
     return new SplatFrame(device, uniforms, projector, resolve, measure, accumulation, painters);

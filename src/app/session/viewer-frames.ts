@@ -30,6 +30,8 @@ export class ViewerFrames {
   private cpuErrorShown = false;
   private differenceErrorShown = false;
   private painterFailureShown = false;
+  /** The scene whose frames were last said to leave splats out (said once a scene). */
+  private noticeScene: object | null = null;
 
   constructor(
     private readonly core: FrameEngine,
@@ -134,6 +136,11 @@ export class ViewerFrames {
         this.painterFailureShown = true;
         this.events.emit('message', { title: 'Drawing with quads', text: failure, tone: 'error' });
       }
+    }
+    const notice = core.frame.painters[report.renderer.renderer].notice;
+    if (notice && core.gpuScene && this.noticeScene !== core.gpuScene) {
+      this.noticeScene = core.gpuScene;
+      this.events.emit('message', { title: 'Drawing the nearest splats', text: `${notice.charAt(0).toUpperCase()}${notice.slice(1)}.`, tone: 'notice' });
     }
     const differenceError = core.frame.viewError;
     if (differenceError && !this.differenceErrorShown) {

@@ -8,6 +8,7 @@
 import commonSource from '../../../shaders/splat_common.wgsl?raw';
 import recordsSource from '../../../shaders/splat_records.wgsl?raw';
 import sumSource from '../../../shaders/workgroup_sum.wgsl?raw';
+import saturatingSumSource from '../../../shaders/saturating_sum.wgsl?raw';
 import dispatchSource from '../../../shaders/dispatch.wgsl?raw';
 import stateSource from '../../../shaders/tile_state.wgsl?raw';
 import footprintSource from '../../../shaders/tile_footprint.wgsl?raw';
@@ -50,7 +51,7 @@ export class TileBinning {
 
   static async create(device: GPUDevice, frame: GPUBuffer, footprint: TileFootprint = 'ellipse'): Promise<TileBinning> {
     // The scene's chunk declarations come with the prelude; this module binds none of them.
-    const module = await createCheckedShaderModule(device, 'TileBinning.shader', [commonSource, recordsSource, sumSource, dispatchSource, stateSource, footprintSource, binSource].join('\n'));
+    const module = await createCheckedShaderModule(device, 'TileBinning.shader', [commonSource, recordsSource, sumSource, saturatingSumSource, dispatchSource, stateSource, footprintSource, binSource].join('\n'));
     // Made once per device and footprint (pipeline-cache.ts): every tile renderer on the device shares them and their layouts.
     const { layout, argsLayout, pipelines } = await sharedOnDevice(device, `TileBinning ${footprint}`, async () => {
       const storage = (type: GPUBufferBindingType): GPUBindGroupLayoutEntry['buffer'] => ({ type });
@@ -111,6 +112,20 @@ export class TileBinning {
       else if (step === 'count_touched' || step === 'write_pairs') pass.dispatchWorkgroupsIndirect(this.args, TILE_BIN_ARGS.offset('x'));
       else pass.dispatchWorkgroups(groups[0], groups[1]);
     });
+  }
+
+  /**
+   * Records the first two dispatches alone (count_boxes, scan_boxes): the
+   * candidate budget's cut and the kept quads' drawIndirect arguments in
+   * the state, for the quad renderer (src/render/quad-cut.ts).
+   */
+  encodeCut(pass: GPUComputePassEncoder, buffers: BinBuffers, groups: readonly [number, number]): void {
+    pass.setBindGroup(0, this.bindGroupFor(buffers));
+    pass.setBindGroup(1, this.argsGroup);
+    pass.setPipeline(this.pipelines[BIN_STEPS.indexOf('count_boxes')]!);
+    pass.dispatchWorkgroups(groups[0], groups[1]);
+    pass.setPipeline(this.pipelines[BIN_STEPS.indexOf('scan_boxes')]!);
+    pass.dispatchWorkgroups(1);
   }
 
   destroy(): void {

@@ -7,6 +7,7 @@
  */
 import { TILE_STATE } from '../frame-layouts';
 import { unbound } from '../../gpu/unbound';
+import type { GpuCount } from '../splat-projector';
 import { BIN_GROUP } from './tile-binning';
 import type { Chunking } from './tile-chunks';
 
@@ -28,16 +29,33 @@ export class TileBuffers {
   private readonly header = new ArrayBuffer(TILE_STATE.offset('words'));
   private readonly headerWords = new Uint32Array(this.header);
   private readonly headerFloats = new Float32Array(this.header);
+  /** A draw slot's entry count known on the CPU, on its way into the state. */
+  private readonly counts: GPUBuffer;
+  private readonly countWord = new Uint32Array(1);
 
-  constructor(private readonly device: GPUDevice) {}
+  constructor(private readonly device: GPUDevice) {
+    this.counts = device.createBuffer({ label: 'TileBuffers.counts', size: 8, usage: GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC });
+  }
+
+  /** Records the copy of the frame's entry count (draw `slot`'s; on the CPU or on the GPU) into the state forFrame gave. */
+  copyEntries(encoder: GPUCommandEncoder, count: number | GpuCount, slot: 0 | 1): void {
+    const state = this.current.state;
+    if (typeof count === 'number') {
+      this.countWord[0] = count;
+      this.device.queue.writeBuffer(this.counts, 4 * slot, this.countWord);
+      encoder.copyBufferToBuffer(this.counts, 4 * slot, state, TILE_STATE.offset('entries'), 4);
+    } else {
+      encoder.copyBufferToBuffer(count.buffer, count.offset, state, TILE_STATE.offset('entries'), 4);
+    }
+  }
 
   /**
    * The buffers of a frame of `entries` entries over `tiles` tiles, grown
    * if it needs more, with the state's header written (everything but
    * `entries`, which the frame copies in): room for `pairCapacity` pairs,
-   * the background, how the raster cuts long runs.
+   * the most candidates binned, the background, how the raster cuts long runs.
    */
-  forFrame(entries: number, tiles: number, pairCapacity: number, background: readonly [number, number, number], chunking: Chunking): TileFrameBuffers {
+  forFrame(entries: number, tiles: number, pairCapacity: number, candidateBudget: number, background: readonly [number, number, number], chunking: Chunking): TileFrameBuffers {
     const current = this.current;
     current.state = this.stateFor(entries);
     current.entryPairs = this.entryPairs!;
@@ -46,6 +64,7 @@ export class TileBuffers {
     const words = this.headerWords;
     const floats = this.headerFloats;
     words[TILE_STATE.word('capacity')] = pairCapacity;
+    words[TILE_STATE.word('candidate_budget')] = candidateBudget;
     words[TILE_STATE.word('entry_capacity')] = this.entryCapacity;
     words[TILE_STATE.word('max_groups_x')] = this.device.limits.maxComputeWorkgroupsPerDimension;
     words[TILE_STATE.word('chunk_min_pairs')] = chunking.minPairs;
@@ -64,6 +83,7 @@ export class TileBuffers {
   }
 
   destroy(): void {
+    this.counts.destroy();
     this.state?.destroy();
     this.entryPairs?.destroy();
     this.ranges?.destroy();

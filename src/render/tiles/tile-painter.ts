@@ -91,11 +91,15 @@ export class TilePainter implements Painter {
   }
 
   get failure(): string | null {
-    return this.madeError ?? this.tiles?.beyondLimit ?? null;
+    return this.madeError;
+  }
+
+  get notice(): string | null {
+    return this.tiles?.cutNotice ?? null;
   }
 
   get canPaint(): boolean {
-    return this.tiles !== null && !this.tiles.beyondLimit;
+    return this.tiles !== null;
   }
 
   /** The tile renderer (null before prepare finished): its pair figures and profile. */

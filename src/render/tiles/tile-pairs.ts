@@ -8,6 +8,16 @@
  * needed; a frame that needed more than the room drew nothing new (the
  * raster leaves the last complete picture, shaders/tile_raster.wgsl) and
  * the caller draws it again at once.
+ *
+ * The candidate budget. A splat is binned into the tiles of its quad's box
+ * (its candidates); a view whose splats cover the window many times over
+ * (a hostile file: 86,818 splats, 95 % larger than the window) needs
+ * splats × tiles of them, 708M at 1920×1080, and its frame would cost that
+ * in binning and sorting whatever the pixels show. So a frame bins at most
+ * candidateBudget candidates: the nearest splats whose candidates fit are
+ * drawn, the farther ones left out (TileState.cut_entries, reported in
+ * TilePairCounts and by the viewer), and the frame's cost is bounded by
+ * the budget instead of the file.
  */
 import { TILE_STATE } from '../frame-layouts';
 
@@ -21,6 +31,46 @@ export interface TilePairCounts {
   capacity: number;
   /** It needed more than they held: its picture was not drawn (draw it again). */
   overflowed: boolean;
+  /** Entries at the order's back (the farthest) left out: their candidates were past the budget. */
+  cutEntries: number;
+  /** Candidates (tiles of the quads' boxes) of every entry, at most 2^32 - 1. */
+  neededCandidates: number;
+  /** The candidate budget the frame was binned under. */
+  candidateBudget: number;
+}
+
+/**
+ * The most candidates a frame bins on a GPU: 2^26 (67M), 4.4 times the
+ * most of any real view measured (15.3M: the quads' boxes at 3840×2160,
+ * docs/results/2026-11-29-h200-chunks). On an H200 the hostile file at
+ * 1920×1080 bins 537M candidates at the device's limit (2^29 pairs) in
+ * 31 ms and sorts them in 11 ms, a 44 ms frame; a quad's fragments are at
+ * most 256 a candidate, so at the limit the quad renderer's frame passed
+ * 130 s. At 2^26 a tile frame bins and sorts an eighth of that, and a
+ * quad frame blends at most 1.7e10 fragments.
+ */
+export const GPU_CANDIDATE_BUDGET = 1 << 26;
+/**
+ * The most candidates a frame bins on a software adapter: 2^21. Binning
+ * and sorting 1.6M pairs took 0.72 + 1.98 s of a frame on SwiftShader
+ * (20,000 window-covering splats at 160×120, 2 cores), so a budget of
+ * 2^21 keeps such a frame to a few seconds, where the real scenes' frames
+ * in the tests and the page bin fewer (the 150k-splat scene at 64×48 bins
+ * about 0.3M).
+ */
+export const SOFTWARE_CANDIDATE_BUDGET = 1 << 21;
+/** The most the scan's sums allow (tile_bin.wgsl: the kept groups' firsts stay below 2^32). */
+const MAX_CANDIDATE_BUDGET = 2 ** 31;
+
+/**
+ * The candidate budget of a frame of `tiles` tiles on a device that sorts
+ * `limit` pairs (candidates are at least the pairs they give): a GPU's or
+ * a software adapter's budget, but never under a whole window of tiles (one
+ * splat covering it is drawn whenever the device can sort its pairs). Its
+ * pairs never pass the limit, so every frame is drawn by tiles.
+ */
+export function candidateBudget(limit: number, software: boolean, tiles: number): number {
+  return Math.min(limit, MAX_CANDIDATE_BUDGET, Math.max(tiles, software ? SOFTWARE_CANDIDATE_BUDGET : GPU_CANDIDATE_BUDGET));
 }
 
 /**
@@ -34,18 +84,37 @@ const HEADROOM = 1.5;
 export const INITIAL_PAIRS = 1 << 20;
 /** Staging buffers for the reads: a frame's read is skipped when all are being mapped. */
 const READ_RING = 3;
-/** The header words read back: entries, capacity, total, pairs. */
-const READ_BYTES = 16;
+/** The header words read back: entries, capacity, total, pairs, cut_entries, needed_candidates. */
+const READ_BYTES = 24;
 
 type ReadState = 'free' | 'recorded' | 'mapping';
+interface ReadSlot {
+  buffer: GPUBuffer;
+  state: ReadState;
+  /** The budget of the frame whose counts it holds. */
+  candidateBudget: number;
+}
 
 export class TilePairBudget {
   /** Pairs the next frame should have room for. */
   wanted: number;
   /** The last frame read (null before one). */
   last: TilePairCounts | null = null;
-  private readonly reads: { buffer: GPUBuffer; state: ReadState }[] = [];
-  private recorded: { buffer: GPUBuffer; state: ReadState } | null = null;
+  /** The notice of `last` (made once per read, not per frame). */
+  private noticeOf: TilePairCounts | null = null;
+  private notice: string | null = null;
+
+  /** What the last frame read left out, the farthest splats past its candidate budget; null when it drew them all. */
+  get cutNotice(): string | null {
+    const last = this.last;
+    if (last !== this.noticeOf) {
+      this.noticeOf = last;
+      this.notice = last && last.cutEntries > 0 ? splatsLeftOut(last) : null;
+    }
+    return this.notice;
+  }
+  private readonly reads: ReadSlot[] = [];
+  private recorded: ReadSlot | null = null;
 
   constructor(
     device: GPUDevice,
@@ -58,12 +127,13 @@ export class TilePairBudget {
       this.reads.push({
         buffer: device.createBuffer({ label: `TilePairBudget.read${i}`, size: READ_BYTES, usage: GPUBufferUsage.COPY_DST | GPUBufferUsage.MAP_READ }),
         state: 'free',
+        candidateBudget: 0,
       });
     }
   }
 
   /** Records the copy of this frame's counts from the state buffer (skipped while every staging buffer is being read). */
-  recordRead(encoder: GPUCommandEncoder, state: GPUBuffer): void {
+  recordRead(encoder: GPUCommandEncoder, state: GPUBuffer, candidateBudget: number): void {
     const slot = this.recorded?.state === 'recorded' ? this.recorded : this.reads.find((r) => r.state === 'free');
     if (!slot) {
       this.recorded = null;
@@ -71,6 +141,7 @@ export class TilePairBudget {
     }
     encoder.copyBufferToBuffer(state, TILE_STATE.offset('entries'), slot.buffer, 0, READ_BYTES);
     slot.state = 'recorded';
+    slot.candidateBudget = candidateBudget;
     this.recorded = slot;
   }
 
@@ -86,10 +157,18 @@ export class TilePairBudget {
     this.recorded = null;
     return slot.buffer.mapAsync(GPUMapMode.READ).then(
       () => {
-        const [entries, capacity, total] = new Uint32Array(slot.buffer.getMappedRange(), 0, 3);
+        const [entries, capacity, total, , cutEntries, neededCandidates] = new Uint32Array(slot.buffer.getMappedRange(), 0, 6);
         slot.buffer.unmap();
         slot.state = 'free';
-        const counts = { entries: entries!, total: total!, capacity: capacity!, overflowed: total! > capacity! };
+        const counts: TilePairCounts = {
+          entries: entries!,
+          total: total!,
+          capacity: capacity!,
+          overflowed: total! > capacity!,
+          cutEntries: cutEntries!,
+          neededCandidates: neededCandidates!,
+          candidateBudget: slot.candidateBudget,
+        };
         this.update(counts);
         return counts;
       },
@@ -106,12 +185,17 @@ export class TilePairBudget {
     if (counts.total > counts.capacity * GROW_AT) this.wanted = Math.min(this.limit, Math.max(this.wanted, Math.ceil(counts.total * HEADROOM)));
   }
 
-  /** The last frame read needed more pairs than the device can sort. */
-  get beyondLimit(): boolean {
-    return (this.last?.total ?? 0) > this.limit;
-  }
-
   destroy(): void {
     for (const r of this.reads) r.buffer.destroy();
   }
+}
+
+/** The message for a frame that left its farthest splats out: their candidates were past the frame's budget (tile-pairs.ts). */
+function splatsLeftOut(counts: { entries: number; cutEntries: number; neededCandidates: number; candidateBudget: number }): string {
+  const n = (x: number) => x.toLocaleString('en-US');
+  const needed = counts.neededCandidates >= 0xffffffff ? `over ${n(counts.neededCandidates)}` : n(counts.neededCandidates);
+  return (
+    `this view's splats reach ${needed} tiles in all, more than the ${n(counts.candidateBudget)} this GPU bins in a frame ` +
+    `(they cover the window many times over): the farthest ${n(counts.cutEntries)} of ${n(counts.entries)} splats are not drawn`
+  );
 }

@@ -20,26 +20,23 @@
  * per-pixel queue over the tile's centre-depth order
  * (docs/per-pixel-order-design.md).
  *
- * The picture goes to a storage texture the caller resolves (the frame's
- * resolve pass). Room for the pairs follows what frames needed
- * (tile-pairs.ts). A frame that needs more than the room is still drawn
- * whole, by quads: the raster writes nothing then, and the resolve pass
- * (SplatResolve.encodeTilePicture) leaves the tile picture unread and
- * draws the order's quads with drawIndirect, whose vertex count the
- * binning sets to the order's quads when the pairs did not fit and to none
- * when they did (the `fallback` draw encode returns). No frame ever shows
- * a tile with pairs missing, the first after a load or a camera jump
- * included; readPairs reports it, and the room grows for the next frame
- * (the render command draws such a frame again, for a picture of tiles
- * alone). A quad pass of its own into the tile picture cost 0.30 ms a
- * frame on an H100 at 1920×1080, drawing nothing: a quarter of the frame.
- * docs/tile-renderer-design.md argues the choices.
+ * The picture goes to a storage texture the caller resolves. A frame
+ * bins the nearest splats whose candidates fit its budget, and room for
+ * their pairs follows what frames needed (tile-pairs.ts). A frame that
+ * needs more than the room is drawn by quads: the raster writes nothing,
+ * and the resolve (SplatResolve.encodeTilePicture) draws the kept quads
+ * with drawIndirect, whose vertex count the binning sets (none when the
+ * pairs fit: the `fallback` draw encode returns). No frame shows a tile
+ * with pairs missing; readPairs reports the overflow, the room grows (the
+ * render command draws such a frame again, for tiles alone). A quad pass
+ * of its own cost 0.30 ms a frame on an H100 at 1920×1080, drawing
+ * nothing. docs/tile-renderer-design.md argues the choices.
  */
 import { GpuPassTimer, setTimestampWrites } from '../../gpu/pass-timer';
 import { GpuRadixSort, type SortedBuffers } from '../../sort/gpu-radix-sort';
 import { boundsGpuCounts } from '../../sort/count-bound';
 import { TILE_STATE } from '../frame-layouts';
-import { maxTilePairs, tooManyTilePairs } from '../renderer-limits';
+import { maxTilePairs } from '../renderer-limits';
 import type { SplatDraw } from '../splat-renderer';
 import { BIN_GROUP, TileBinning, type BinBuffers, type TileFootprint } from './tile-binning';
 
@@ -47,7 +44,7 @@ export type { TileFootprint } from './tile-binning';
 import { DEFAULT_PIXEL_QUEUE, TILE_SIZE, TileRaster, type RasterBuffers, type TilePictureFormat } from './tile-raster';
 import { TileRayShapes, type RayShapeBuffers } from './tile-ray-shapes';
 import type { GpuSplats } from '../../scene/gpu-splats';
-import { INITIAL_PAIRS, TilePairBudget, type TilePairCounts } from './tile-pairs';
+import { candidateBudget, INITIAL_PAIRS, TilePairBudget, type TilePairCounts } from './tile-pairs';
 import { TileBuffers } from './tile-buffers';
 import { chunkingFor, type Chunking, type ChunkCounts } from './tile-chunks';
 import type { SplatOrder } from '../frame-renderer';
@@ -55,6 +52,8 @@ import { isSoftwareDevice } from '../../gpu/software-adapter';
 import { unbound } from '../../gpu/unbound';
 
 export type { TilePairCounts } from './tile-pairs';
+/** In this module's chunk: the quad painter imports it from here (quad-painter.ts). */
+export { QuadCut } from '../quad-cut';
 export type { TilePictureFormat } from './tile-raster';
 
 export interface TileRendererOptions {
@@ -62,7 +61,7 @@ export interface TileRendererOptions {
   initialPairs?: number;
   /** Time binning, pair sort, ranges and raster each (benchmarks): each in a pass of its own. */
   profile?: boolean;
-  /** The most pairs a frame may need (default and at most: the device's, maxTilePairs): tests give a few. */
+  /** The most pairs a frame may sort (default and at most: the device's, maxTilePairs), which bounds the candidate budget of tiles and quads alike (tile-pairs.ts): tests give a few. */
   maxPairs?: number;
   /** Default 'ellipse'; 'box' bins to every tile of a quad's bounding box (the benchmark's measure of what the test saves). */
   footprint?: TileFootprint;
@@ -116,8 +115,6 @@ export class TileRenderer {
   private readonly buffers: TileBuffers;
   /** The pair sort is dispatched for the pair room, not from the count (sort/count-bound.ts). */
   private readonly boundsPairCounts: boolean;
-  private readonly counts: GPUBuffer;
-  private readonly countWord = new Uint32Array(1);
   private readonly profiler: GpuPassTimer<TilePass> | null;
   private readonly budget: TilePairBudget;
   private sorted: SortedBuffers | null = null;
@@ -176,7 +173,6 @@ export class TileRenderer {
     this.software = isSoftwareDevice(device);
     this.buffers = new TileBuffers(device);
     this.boundsPairCounts = boundsGpuCounts(device);
-    this.counts = device.createBuffer({ label: 'TileRenderer.counts', size: 8, usage: GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC });
     this.profiler = profile ? new GpuPassTimer(device, TILE_PASSES, 'TileRenderer.profile') : null;
   }
 
@@ -223,10 +219,9 @@ export class TileRenderer {
     return this.sorted;
   }
 
-  /** Why the last frame read could not be drawn by tiles at all (more pairs than the device sorts); null when it could. */
-  get beyondLimit(): string | null {
-    const last = this.budget.last;
-    return last && this.budget.beyondLimit ? tooManyTilePairs(last.total, this.budget.limit) : null;
+  /** What the last frame read left out, the farthest splats past its candidate budget (tile-pairs.ts); null when it drew them all. */
+  get cutNotice(): string | null {
+    return this.budget.cutNotice;
   }
 
   /**
@@ -257,14 +252,9 @@ export class TileRenderer {
     const tiles = Math.ceil(target.width / TILE_SIZE) * Math.ceil(target.height / TILE_SIZE);
     const perPixel = target.perPixelScene ?? null;
     const chunking = this.chunkingFor(perPixel ? 'per-pixel' : 'centre-depth');
-    const { state, entryPairs, ranges } = this.buffers.forFrame(entries, tiles, this.sorter.capacity, target.background, chunking);
-    if (typeof draw.count === 'number') {
-      this.countWord[0] = draw.count;
-      device.queue.writeBuffer(this.counts, 4 * slot, this.countWord);
-      encoder.copyBufferToBuffer(this.counts, 4 * slot, state, TILE_STATE.offset('entries'), 4);
-    } else {
-      encoder.copyBufferToBuffer(draw.count.buffer, draw.count.offset, state, TILE_STATE.offset('entries'), 4);
-    }
+    const budget = candidateBudget(this.budget.limit, this.software, tiles);
+    const { state, entryPairs, ranges } = this.buffers.forFrame(entries, tiles, this.sorter.capacity, budget, target.background, chunking);
+    this.buffers.copyEntries(encoder, draw.count, slot);
 
     const profiler = this.profiler;
     const timed = (name: TilePass) => profiler?.timestampWrites(name);
@@ -331,7 +321,7 @@ export class TileRenderer {
     }
     this.raster.encodeRaster(pass, buffers, target.picture, target.width, target.height, chunking);
     pass.end();
-    this.budget.recordRead(encoder, state);
+    this.budget.recordRead(encoder, state, budget);
     const fallback = this.fallback[slot];
     fallback.state = state;
     fallback.draw.records = draw.records;
@@ -395,7 +385,6 @@ export class TileRenderer {
 
   destroy(): void {
     this.buffers.destroy();
-    this.counts.destroy();
     this.sorter.destroy();
     this.binning.destroy();
     this.raster.destroy();

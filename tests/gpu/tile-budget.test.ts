@@ -1,0 +1,137 @@
+/**
+ * The tile renderer's candidate budget (src/render/tiles/tile-pairs.ts) on
+ * Dawn over SwiftShader: a view whose splats cover the window many times
+ * over bins at most the budget, so its frame costs the budget, not
+ * splats × tiles. The nearest splats whose candidates fit are drawn, the
+ * farther ones are left out, and the renderer says how many. The frame
+ * that first outgrows its pair room draws those same splats by quads, and
+ * so does the quad renderer (src/render/quad-cut.ts). Sums
+ * past 2^32 candidates (1.1M window-covering splats at 1024×1024) are
+ * counted without wrapping.
+ */
+import { beforeAll, expect, test } from 'vitest';
+import { mat4, vec3 } from 'gl-matrix';
+import { cameraMatrices } from '../../src/app/camera/camera-file';
+import type { FrameParameters } from '../../src/render/frame-uniforms';
+import type { GpuSortOrder } from '../../src/app/frame/order/gpu-sort-order';
+import type { CameraFile } from '../../src/app/camera/camera-file';
+import type { SplatCloud } from '../../src/scene/splat-cloud';
+import { renderReferenceCamera } from '../../cli/reference-camera';
+import { psnr, toRgba8 } from '../../cli/picture-compare';
+import { candidateBudget, GPU_CANDIDATE_BUDGET, SOFTWARE_CANDIDATE_BUDGET } from '../../src/render/tiles/tile-pairs';
+import { renderChecked } from '../support/checked-render';
+import { madeScene, useGpu, type MadeSplat } from '../support/gpu-fixture';
+import { rng } from '../support/splat-files';
+
+const gpu = useGpu('tile-budget.test');
+let order: GpuSortOrder;
+
+beforeAll(async () => {
+  order = await gpu.gpuOrder();
+});
+
+/**
+ * `count` balls of σ `scale` on the view axis, `spacing` apart from 5
+ * units in front of the eye (splat i is the i-th nearest), each covering
+ * the whole window; opacity 0.1, so the far ones show through the near.
+ */
+function layers(count: number, spacing = 0.1, scale = 5): SplatCloud {
+  const random = rng(9);
+  const splats: MadeSplat[] = Array.from({ length: count }, (_, i) => ({
+    position: [0.01 * (random() - 0.5), 0.01 * (random() - 0.5), spacing * i],
+    scale: [scale, scale, scale],
+    opacity: 0.1,
+    colour: [random(), random(), random()],
+  }));
+  return madeScene(splats);
+}
+
+function cameraOf(width: number, height: number): CameraFile {
+  return { width, height, fovy_deg: 60, eye: [0, 0, -5], target: [0, 0, 0], up: [0, -1, 0], background: [0.1, 0.2, 0.3], sh_degree: 0 };
+}
+
+test("the budget is a GPU's or a software adapter's, not under a window of tiles, never past the device's limit", () => {
+  expect(candidateBudget(2 ** 29, false, 8160)).toBe(GPU_CANDIDATE_BUDGET);
+  expect(candidateBudget(2 ** 27, true, 8160)).toBe(SOFTWARE_CANDIDATE_BUDGET);
+  expect(candidateBudget(2 ** 27, true, 2 ** 22)).toBe(2 ** 22);
+  expect(candidateBudget(2 ** 25, false, 8160)).toBe(2 ** 25);
+  expect(candidateBudget(100, false, 12)).toBe(100);
+  expect(candidateBudget(100, true, 32400)).toBe(100);
+});
+
+test('a view whose splats cover the window many times over draws the nearest that fit the budget, with tiles and with quads, and says how many are left out', async () => {
+  const cloud = layers(60);
+  const scene = gpu.upload(cloud, 'tile-budget.layers');
+  const camera = cameraOf(64, 48);
+  const tiles = 4 * 3;
+  // A budget of 20 splats' candidates; room for 16 pairs at first, so the first frame overflows.
+  const frame = await gpu.frame({ tiles: { initialPairs: 16, maxPairs: 20 * tiles } });
+  const direct = await gpu.frame({ accumulation: 'direct' });
+  await frame.painters.tiles.prepare();
+  const tileRenderer = frame.painters.tiles.tileRenderer!;
+
+  frame.setScene(scene);
+  const first = await gpu.render(frame, parametersOf(camera, scene.count), order, { renderer: 'tiles', background: camera.background });
+  const firstCounts = (await frame.painters.tiles.readStatistics())!;
+  expect(firstCounts).toMatchObject({ entries: 60, cutEntries: 40, neededCandidates: 60 * tiles, candidateBudget: 20 * tiles, overflowed: true });
+  // The overflowed frame's quads draw the same 20 nearest splats: the quads' picture of those alone.
+  const kept = layers(20);
+  const keptScene = gpu.upload(kept, 'tile-budget.kept');
+  direct.setScene(keptScene);
+  const keptQuads = await gpu.render(direct, parametersOf(camera, keptScene.count), order, { renderer: 'quads', background: camera.background });
+  expect(psnr(first, keptQuads), 'the overflowed frame draws the kept splats by quads').toBeGreaterThan(50);
+
+  const picture = await renderChecked(gpu.device, frame, order, scene, camera, { renderer: 'tiles' });
+  const counts = tileRenderer.lastPairs!;
+  expect(counts).toMatchObject({ entries: 60, cutEntries: 40, total: 20 * tiles, overflowed: false });
+  expect(tileRenderer.cutNotice).toBe("this view's splats reach 720 tiles in all, more than the 240 this GPU bins in a frame (they cover the window many times over): the farthest 40 of 60 splats are not drawn");
+  const ofKept = psnr(picture.rgba, toRgba8(renderReferenceCamera(kept, camera).rgb));
+  const ofAll = psnr(picture.rgba, toRgba8(renderReferenceCamera(cloud, camera).rgb));
+  console.log(`60 window-covering layers, a budget of 20: ${ofKept.toFixed(2)} dB against the reference of the nearest 20, ${ofAll.toFixed(2)} dB against all 60`);
+  expect(ofKept).toBeGreaterThanOrEqual(50);
+  expect(ofAll).toBeLessThan(40);
+
+  // The quads draw the same nearest splats, and say the same.
+  await frame.painters.quads.prepare();
+  const quads = await renderChecked(gpu.device, frame, order, scene, camera, { renderer: 'quads' });
+  expect(frame.painters.quads.notice).toBe(tileRenderer.cutNotice);
+  const quadsOfKept = psnr(quads.rgba, toRgba8(renderReferenceCamera(kept, camera).rgb));
+  const quadsOfAll = psnr(quads.rgba, toRgba8(renderReferenceCamera(cloud, camera).rgb));
+  console.log(`quads: ${quadsOfKept.toFixed(2)} dB against the reference of the nearest 20, ${quadsOfAll.toFixed(2)} dB against all 60`);
+  expect(quadsOfKept).toBeGreaterThanOrEqual(45);
+  expect(quadsOfAll).toBeLessThan(40);
+
+  // Within the budget nothing is left out.
+  const few = gpu.upload(layers(10), 'tile-budget.few');
+  await renderChecked(gpu.device, frame, order, few, camera, { renderer: 'tiles' });
+  expect(tileRenderer.lastPairs).toMatchObject({ entries: 10, cutEntries: 0, total: 10 * tiles });
+  expect(tileRenderer.cutNotice).toBeNull();
+  await renderChecked(gpu.device, frame, order, few, camera, { renderer: 'quads' });
+  expect(frame.painters.quads.notice).toBeNull();
+});
+
+test('candidates past 2^32 (1.1M window-covering splats at 1024×1024) are counted without wrapping', async () => {
+  // 1e-5 apart: the farthest 16 units from the eye, where σ 20 still covers the window.
+  const spread = (count: number) => layers(count, 1e-5, 20);
+  const cloud = spread(1_100_000);
+  const scene = gpu.upload(cloud, 'tile-budget.many');
+  const camera = cameraOf(1024, 1024);
+  const tiles = 64 * 64;
+  const frame = await gpu.frame({ tiles: { maxPairs: 4 * tiles } });
+  await frame.painters.tiles.prepare();
+  const picture = await renderChecked(gpu.device, frame, order, scene, camera, { renderer: 'tiles' });
+  const counts = frame.painters.tiles.tileRenderer!.lastPairs!;
+  expect(counts).toMatchObject({ entries: 1_100_000, cutEntries: 1_100_000 - 4, neededCandidates: 0xffffffff, total: 4 * tiles, overflowed: false });
+  expect(frame.painters.tiles.tileRenderer!.cutNotice).toMatch(/reach over 4,294,967,295 tiles/);
+  const db = psnr(picture.rgba, toRgba8(renderReferenceCamera(spread(4), camera).rgb));
+  console.log(`1.1M window-covering splats at 1024×1024, a budget of 4 splats: ${db.toFixed(2)} dB against the reference of the nearest 4`);
+  expect(db).toBeGreaterThanOrEqual(50);
+});
+
+function parametersOf(camera: CameraFile, splatCount: number): FrameParameters {
+  const view = mat4.create();
+  const projection = mat4.create();
+  cameraMatrices(camera, view, projection);
+  const { width, height } = camera;
+  return { view, projection, eye: vec3.fromValues(...camera.eye), fovY: (camera.fovy_deg * Math.PI) / 180, width, height, splatCount, shDegree: 0, splatScale: 1, keyBits: 32 };
+}
