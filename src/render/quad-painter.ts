@@ -21,7 +21,6 @@ import { unbound } from '../gpu/unbound';
 export class QuadPainter implements Painter {
   readonly renderer = 'quads';
   readonly failure = null;
-
   readonly canPaint = true;
   /** The float targets (null for 'direct'). */
   private readonly targets: AccumulationTargets | null;
