@@ -30,7 +30,7 @@ export class ViewerFrames {
   private cpuErrorShown = false;
   private differenceErrorShown = false;
   private painterFailureShown = false;
-  /** The scene whose frames were last said to leave splats out (said once a scene). */
+  /** The scene whose frames were last said to leave splats out (said once a loaded scene). */
   private noticeScene: object | null = null;
 
   constructor(
@@ -138,7 +138,8 @@ export class ViewerFrames {
       }
     }
     const notice = core.frame.painters[report.renderer.renderer].notice;
-    if (notice && core.gpuScene && this.noticeScene !== core.gpuScene) {
+    // Said once the load is over (a preview's scene is left to its load), once a scene.
+    if (notice && core.gpuScene && !state.loading && this.noticeScene !== core.gpuScene) {
       this.noticeScene = core.gpuScene;
       this.events.emit('message', { title: 'Drawing the nearest splats', text: `${notice.charAt(0).toUpperCase()}${notice.slice(1)}.`, tone: 'notice' });
     }
