@@ -209,7 +209,7 @@ async function timedQuads(s: Setup, params: FrameParameters): Promise<Record<'pr
   s.flat.encode(encoder, s.flatTarget, { records: drawn.records, order: drawn.order, count: drawn.count }, flatTimer.timestampWrites('flat'));
   flatTimer.resolve(encoder);
   device.queue.submit([encoder.finish()]);
-  const counts = (await frame.readPainted()) as { cutEntries?: number } | null;
+  const counts = await frame.painters.quads.readStatistics();
   const t = await frame.readTimings();
   const flat = (await flatTimer.read()).flat!;
   return { project: t.project!, sort: t.sort!, order: t.project! + t.sort!, render: t.render!, frame: t.project! + t.sort! + t.render!, flat, cutSplats: counts?.cutEntries ?? 0 };

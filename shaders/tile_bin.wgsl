@@ -9,8 +9,9 @@
 //   count_boxes (a workgroup per BIN_GROUP entries of the order): each
 //     entry's candidates, its first candidate within its group, the
 //     group's total; its pair counter cleared;
-//   scan_boxes (one workgroup): each group's first candidate, the total,
-//     the candidate dispatches' size;
+//   scan_boxes (one workgroup): the nearest entries whose candidates fit
+//     the budget, each kept group's first candidate, the kept total, the
+//     candidate dispatches' size, the kept entries' quads;
 //   count_touched (a thread per candidate): footprint_touches, counted into
 //     the entry's pair counter;
 //   scan_pairs (as count_boxes): each entry's first pair within its group,
@@ -31,9 +32,8 @@
 // and the raster leaves their picture (src/render/tiles/tile-renderer.ts).
 //
 // workgroup_sum.wgsl gives the workgroup's prefix sum, saturating_sum.wgsl
-// its saturating suffix sum; dispatch.wgsl a
-// workgroup's place in its dispatch; tile_state.wgsl and tile_footprint.wgsl
-// the rest. Slots: TILE_BIN_SLOTS in src/render/frame-layouts.ts.
+// its saturating suffix sum; dispatch.wgsl a workgroup's place in its
+// dispatch; tile_state.wgsl and tile_footprint.wgsl the rest. Slots: TILE_BIN_SLOTS in src/render/frame-layouts.ts.
 
 @group(0) @binding(0) var<uniform> frame: Frame;
 @group(0) @binding(1) var<storage, read> records: array<ProjectedSplat>;
@@ -99,14 +99,22 @@ fn binned(i: u32) -> Binned {
   return b;
 }
 
-// Turns the per-group totals at state.words[base ..] into each group's first
-// slot, in place; returns the sum. Each invocation owns a contiguous run of
-// groups (at most a few hundred: 65,536 groups hold 16.7M entries).
-fn scan_group_totals(lid: u32, base: u32) -> u32 {
+// The groups invocation lid scans: a contiguous run [x, y) (at most a few
+// hundred: 65,536 groups hold 16.7M entries).
+fn group_run(lid: u32) -> vec2<u32> {
   let groups = group_count();
   let run = (groups + BIN_GROUP - 1u) / BIN_GROUP;
   let first = min(lid * run, groups);
-  let end = min(first + run, groups);
+  return vec2<u32>(first, min(first + run, groups));
+}
+
+// Turns the per-group totals at state.words[base ..], from group from_group on,
+// into each group's first slot counted from it, in place; returns their
+// sum. The groups before it are left as they are.
+fn scan_group_totals(lid: u32, base: u32, from_group: u32) -> u32 {
+  let run = group_run(lid);
+  let first = max(run.x, from_group);
+  let end = run.y;
   var total = 0u;
   for (var g = first; g < end; g++) {
     total += state.words[base + g];
@@ -177,10 +185,9 @@ var<workgroup> first_kept_group: u32;
 @compute @workgroup_size(BIN_GROUP)
 fn scan_boxes(@builtin(local_invocation_index) lid: u32) {
   let base = box_groups();
-  let groups = group_count();
-  let run = (groups + BIN_GROUP - 1u) / BIN_GROUP;
-  let first = min(lid * run, groups);
-  let end = min(first + run, groups);
+  let run = group_run(lid);
+  let first = run.x;
+  let end = run.y;
   var run_total = 0u;
   for (var g = first; g < end; g++) {
     run_total = add_saturating(run_total, state.words[base + g]);
@@ -245,8 +252,8 @@ fn scan_boxes(@builtin(local_invocation_index) lid: u32) {
     state.cut_entries = cut;
     state.first_group = group;
     state.candidate_base = skipped;
-    // The kept entries' quads (what the quad renderer draws, src/render/
-    // quad-cut.ts; scan_pair_groups sets them again for a tile frame).
+    // The kept entries' quads: what the quad renderer draws (src/render/
+    // tiles/quad-cut.ts), and a tile frame whose pairs do not fit.
     state.fallback_vertices = QUAD_VERTICES * (entry_count() - cut);
     state.fallback_instances = 1u;
     state.fallback_first_vertex = QUAD_VERTICES * cut;
@@ -257,18 +264,7 @@ fn scan_boxes(@builtin(local_invocation_index) lid: u32) {
     bin_args.z = size.z;
   }
   // Each kept group's first candidate, counted from the first kept group.
-  let kept_from = workgroupUniformLoad(&first_kept_group);
-  var total = 0u;
-  for (var g = max(first, kept_from); g < end; g++) {
-    total += state.words[base + g];
-  }
-  let through = workgroup_inclusive_sum(lid, total);
-  var offset = through - total;
-  for (var g = max(first, kept_from); g < end; g++) {
-    let sum = state.words[base + g];
-    state.words[base + g] = offset;
-    offset += sum;
-  }
+  scan_group_totals(lid, base, workgroupUniformLoad(&first_kept_group));
 }
 
 // Candidate k: its entry (the last whose first candidate is at most k: a
@@ -356,7 +352,7 @@ fn scan_pairs(
 
 @compute @workgroup_size(BIN_GROUP)
 fn scan_pair_groups(@builtin(local_invocation_index) lid: u32) {
-  let total = scan_group_totals(lid, pair_groups());
+  let total = scan_group_totals(lid, pair_groups(), 0u);
   if (lid == 0u) {
     state.total = total;
     let pairs = min(total, state.capacity);
@@ -365,11 +361,10 @@ fn scan_pair_groups(@builtin(local_invocation_index) lid: u32) {
     state.ranges_x = size.x;
     state.ranges_y = size.y;
     state.ranges_z = size.z;
-    // The same entries as the pairs: the kept, nearest ones.
-    state.fallback_vertices = select(0u, QUAD_VERTICES * (entry_count() - state.cut_entries), total > state.capacity);
-    state.fallback_instances = 1u;
-    state.fallback_first_vertex = QUAD_VERTICES * state.cut_entries;
-    state.fallback_first_instance = 0u;
+    // scan_boxes set the kept entries' quads: they draw the frame only where its pairs did not fit.
+    if (total <= state.capacity) {
+      state.fallback_vertices = 0u;
+    }
   }
 }
 

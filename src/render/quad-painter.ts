@@ -9,11 +9,12 @@
  * target and resolves the two as where they differ. Every device draws
  * quads: this painter is made with the frame and never fails. The quads
  * drawn are the nearest whose candidates fit the frame's budget
- * (quad-cut.ts), as the tile renderer's are. DOM-free.
+ * (tiles/quad-cut.ts), as the tile renderer's are. DOM-free.
  */
 import { AccumulationTargets, type Accumulation } from './accumulation-target';
-import { drawOf, reusedDraw, type OrderedSplats, type PaintJob, type Painter, type PaintStatistics } from './painter';
-import type { QuadCut } from './quad-cut';
+import { drawOf, reusedDraw, type OrderedSplats, type PaintJob, type Painter } from './painter';
+import type { QuadCut } from './tiles/quad-cut';
+import type { TilePairCounts } from './tiles/tile-pairs';
 import type { SplatDraw, SplatDrawTarget, SplatRenderer } from './splat-renderer';
 import type { ResolveTarget, SplatResolve } from './splat-resolve';
 import { unbound } from '../gpu/unbound';
@@ -54,8 +55,7 @@ export class QuadPainter implements Painter {
     // It comes with the tile renderer's chunk: one lazy chunk, so the core is split as before.
     this.cutMade = import('./tiles/tile-renderer')
       .then(async ({ QuadCut }) => {
-        const cut = new QuadCut(device, frame, maxPairs);
-        await cut.prepare();
+        const cut = await QuadCut.create(device, frame, maxPairs);
         if (this.destroyed) cut.destroy();
         else this.cut = cut;
       })
@@ -140,7 +140,8 @@ export class QuadPainter implements Painter {
     return output;
   }
 
-  readStatistics(): Promise<PaintStatistics> | null {
+  /** The cut's counts (its splats left out), as the tile painter's. */
+  readStatistics(): Promise<TilePairCounts> | null {
     return this.cut?.read() ?? null;
   }
 

@@ -5,7 +5,7 @@
  * splats × tiles. The nearest splats whose candidates fit are drawn, the
  * farther ones are left out, and the renderer says how many. The frame
  * that first outgrows its pair room draws those same splats by quads, and
- * so does the quad renderer (src/render/quad-cut.ts). Sums
+ * so does the quad renderer (src/render/tiles/quad-cut.ts). Sums
  * past 2^32 candidates (1.1M window-covering splats at 1024×1024) are
  * counted without wrapping.
  */
@@ -18,7 +18,6 @@ import type { CameraFile } from '../../src/app/camera/camera-file';
 import type { SplatCloud } from '../../src/scene/splat-cloud';
 import { renderReferenceCamera } from '../../cli/reference-camera';
 import { psnr, toRgba8 } from '../../cli/picture-compare';
-import { candidateBudget, GPU_CANDIDATE_BUDGET, SOFTWARE_CANDIDATE_BUDGET } from '../../src/render/tiles/tile-pairs';
 import { renderChecked } from '../support/checked-render';
 import { madeScene, useGpu, type MadeSplat } from '../support/gpu-fixture';
 import { rng } from '../support/splat-files';
@@ -49,15 +48,6 @@ function layers(count: number, spacing = 0.1, scale = 5): SplatCloud {
 function cameraOf(width: number, height: number): CameraFile {
   return { width, height, fovy_deg: 60, eye: [0, 0, -5], target: [0, 0, 0], up: [0, -1, 0], background: [0.1, 0.2, 0.3], sh_degree: 0 };
 }
-
-test("the budget is a GPU's or a software adapter's, not under a window of tiles, never past the device's limit", () => {
-  expect(candidateBudget(2 ** 29, false, 8160)).toBe(GPU_CANDIDATE_BUDGET);
-  expect(candidateBudget(2 ** 27, true, 8160)).toBe(SOFTWARE_CANDIDATE_BUDGET);
-  expect(candidateBudget(2 ** 27, true, 2 ** 22)).toBe(2 ** 22);
-  expect(candidateBudget(2 ** 25, false, 8160)).toBe(2 ** 25);
-  expect(candidateBudget(100, false, 12)).toBe(100);
-  expect(candidateBudget(100, true, 32400)).toBe(100);
-});
 
 test('a view whose splats cover the window many times over draws the nearest that fit the budget, with tiles and with quads, and says how many are left out', async () => {
   const cloud = layers(60);
@@ -113,19 +103,18 @@ test('a view whose splats cover the window many times over draws the nearest tha
 test('candidates past 2^32 (1.1M window-covering splats at 1024×1024) are counted without wrapping', async () => {
   // 1e-5 apart: the farthest 16 units from the eye, where σ 20 still covers the window.
   const spread = (count: number) => layers(count, 1e-5, 20);
-  const cloud = spread(1_100_000);
-  const scene = gpu.upload(cloud, 'tile-budget.many');
+  const scene = gpu.upload(spread(1_100_000), 'tile-budget.many');
   const camera = cameraOf(1024, 1024);
-  const tiles = 64 * 64;
-  const frame = await gpu.frame({ tiles: { maxPairs: 4 * tiles } });
-  await frame.painters.tiles.prepare();
-  const picture = await renderChecked(gpu.device, frame, order, scene, camera, { renderer: 'tiles' });
-  const counts = frame.painters.tiles.tileRenderer!.lastPairs!;
-  expect(counts).toMatchObject({ entries: 1_100_000, cutEntries: 1_100_000 - 4, neededCandidates: 0xffffffff, total: 4 * tiles, overflowed: false });
-  expect(frame.painters.tiles.tileRenderer!.cutNotice).toMatch(/reach over 4,294,967,295 tiles/);
+  // Drawn by quads: the same scan (scan_boxes) as the tiles', without a raster of 4,096 tiles (8 s here).
+  const frame = await gpu.frame({ tiles: { maxPairs: 4 * 64 * 64 } });
+  await frame.painters.quads.prepare();
+  const picture = await renderChecked(gpu.device, frame, order, scene, camera, { renderer: 'quads' });
+  expect(frame.painters.quads.notice).toBe(
+    "this view's splats reach over 4,294,967,295 tiles in all, more than the 16,384 this GPU bins in a frame (they cover the window many times over): the farthest 1,099,996 of 1,100,000 splats are not drawn",
+  );
   const db = psnr(picture.rgba, toRgba8(renderReferenceCamera(spread(4), camera).rgb));
   console.log(`1.1M window-covering splats at 1024×1024, a budget of 4 splats: ${db.toFixed(2)} dB against the reference of the nearest 4`);
-  expect(db).toBeGreaterThanOrEqual(50);
+  expect(db).toBeGreaterThanOrEqual(45);
 });
 
 function parametersOf(camera: CameraFile, splatCount: number): FrameParameters {

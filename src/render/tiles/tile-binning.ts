@@ -117,7 +117,7 @@ export class TileBinning {
   /**
    * Records the first two dispatches alone (count_boxes, scan_boxes): the
    * candidate budget's cut and the kept quads' drawIndirect arguments in
-   * the state, for the quad renderer (src/render/quad-cut.ts).
+   * the state, for the quad renderer (quad-cut.ts).
    */
   encodeCut(pass: GPUComputePassEncoder, buffers: BinBuffers, groups: readonly [number, number]): void {
     pass.setBindGroup(0, this.bindGroupFor(buffers));

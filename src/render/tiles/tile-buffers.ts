@@ -8,8 +8,23 @@
 import { TILE_STATE } from '../frame-layouts';
 import { unbound } from '../../gpu/unbound';
 import type { GpuCount } from '../splat-projector';
+import type { SplatDraw } from '../splat-renderer';
 import { BIN_GROUP } from './tile-binning';
 import type { Chunking } from './tile-chunks';
+
+/** A draw of the entries the candidate budget kept (scan_boxes, shaders/tile_bin.wgsl): drawIndirect from a state's fallback words. */
+export function keptQuadsDraw(): SplatDraw {
+  return { records: unbound<GPUBuffer>(), order: unbound<GPUBuffer>(), count: { buffer: unbound<GPUBuffer>(), offset: TILE_STATE.offset('fallback_vertices') } };
+}
+
+/** `kept` (from keptQuadsDraw) set to draw `draw`'s kept quads as `state` counts them. */
+export function setKeptQuads(kept: SplatDraw, draw: SplatDraw, state: GPUBuffer): SplatDraw {
+  kept.records = draw.records;
+  kept.order = draw.order;
+  kept.depths = draw.depths;
+  (kept.count as GpuCount).buffer = state;
+  return kept;
+}
 
 /** What a frame binds (the same object every frame). */
 export interface TileFrameBuffers {

@@ -45,7 +45,7 @@ import { DEFAULT_PIXEL_QUEUE, TILE_SIZE, TileRaster, type RasterBuffers, type Ti
 import { TileRayShapes, type RayShapeBuffers } from './tile-ray-shapes';
 import type { GpuSplats } from '../../scene/gpu-splats';
 import { candidateBudget, INITIAL_PAIRS, TilePairBudget, type TilePairCounts } from './tile-pairs';
-import { TileBuffers } from './tile-buffers';
+import { keptQuadsDraw, setKeptQuads, TileBuffers } from './tile-buffers';
 import { chunkingFor, type Chunking, type ChunkCounts } from './tile-chunks';
 import type { SplatOrder } from '../frame-renderer';
 import { isSoftwareDevice } from '../../gpu/software-adapter';
@@ -53,7 +53,7 @@ import { unbound } from '../../gpu/unbound';
 
 export type { TilePairCounts } from './tile-pairs';
 /** In this module's chunk: the quad painter imports it from here (quad-painter.ts). */
-export { QuadCut } from '../quad-cut';
+export { QuadCut } from './quad-cut';
 export type { TilePictureFormat } from './tile-raster';
 
 export interface TileRendererOptions {
@@ -104,8 +104,7 @@ export interface TileFallback {
 }
 
 function fallbackOf(): TileFallback {
-  const state = unbound<GPUBuffer>();
-  return { state, draw: { records: state, order: state, count: { buffer: state, offset: TILE_STATE.offset('fallback_vertices') } } };
+  return { state: unbound<GPUBuffer>(), draw: keptQuadsDraw() };
 }
 
 /** Which of the frame's draws this is: the difference view bins two orders in one encoder, each from its own count slot. */
@@ -324,9 +323,7 @@ export class TileRenderer {
     this.budget.recordRead(encoder, state, budget);
     const fallback = this.fallback[slot];
     fallback.state = state;
-    fallback.draw.records = draw.records;
-    fallback.draw.order = draw.order;
-    (fallback.draw.count as { buffer: GPUBuffer }).buffer = state;
+    setKeptQuads(fallback.draw, draw, state);
     return fallback;
   }
 
