@@ -44,6 +44,7 @@ export default defineConfig({
           name: 'node',
           include: ['tests/**/*.test.ts'],
           exclude: [...configDefaults.exclude, BROWSER_TESTS],
+          setupFiles: ['tests/support/no-uncaptured-gpu-errors.ts'],
           // Two files at a time, one a core: most of a file's time is one
           // thread (JavaScript, or Dawn feeding SwiftShader), and vitest's
           // default on 2 cores is one file at a time.

@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs';
 import { requestGpuContext, type GpuContext } from './device';
 import { noAdapterAdvice } from './node-gpu-advice';
 import { WebGpuUnavailableError } from './webgpu-unavailable';
+import { recordUncapturedError } from './uncaptured-errors';
 
 let installed = false;
 /**
@@ -38,7 +39,9 @@ export async function createNodeGpuContext(label?: string, options: { withoutFea
     throw new WebGpuUnavailableError(noAdapterAdvice({ icdFilenames: process.env.VK_ICD_FILENAMES, exists: existsSync }));
   }
   context.device.addEventListener('uncapturederror', (event) => {
-    console.error(`${label ?? 'device'}: uncaptured WebGPU error: ${(event as GPUUncapturedErrorEvent).error.message}`);
+    const message = `${label ?? 'device'}: uncaptured WebGPU error: ${(event as GPUUncapturedErrorEvent).error.message}`;
+    recordUncapturedError(message);
+    console.error(message);
   });
   return context;
 }

@@ -3,7 +3,7 @@
  * laid out in src/render/frame-layouts.ts). One writeBuffer per frame from
  * a preallocated array: nothing is allocated per frame.
  */
-import type { mat4, vec3 } from 'gl-matrix';
+import { mat4, vec3 } from 'gl-matrix';
 import { FRAME } from './frame-layouts';
 import { CLASSIC_FILTER, type ScreenFilter } from '../scene/anti-aliasing';
 
@@ -24,6 +24,24 @@ export interface FrameCamera {
   splatScale: number;
   /** The screen-space low-pass filter (src/scene/anti-aliasing.ts); the reference's +0.3 px² when absent. */
   screenFilter?: ScreenFilter;
+}
+
+/** A camera and look to be written (the identity view and projection). */
+export function createFrameCamera(): FrameCamera {
+  return { view: mat4.create(), projection: mat4.create(), eye: vec3.create(), fovY: 1, width: 1, height: 1, shDegree: 0, splatScale: 1 };
+}
+
+/** Copies `from` into `to`, allocating nothing. */
+export function copyFrameCamera(to: FrameCamera, from: Readonly<FrameCamera>): void {
+  mat4.copy(to.view, from.view);
+  mat4.copy(to.projection, from.projection);
+  vec3.copy(to.eye, from.eye);
+  to.fovY = from.fovY;
+  to.width = from.width;
+  to.height = from.height;
+  to.shDegree = from.shDegree;
+  to.splatScale = from.splatScale;
+  to.screenFilter = from.screenFilter;
 }
 
 /** Everything the frame's uniforms hold: the camera and look, and what the frame decides (the splats and the key width). */

@@ -14,7 +14,7 @@ import { createNodeGpuContext } from '../../src/gpu/node-gpu';
 import type { GpuContext } from '../../src/gpu/device';
 import { Viewer } from '../../src/app/viewer';
 import { loadScenePath } from '../../src/app/node-viewer';
-import { OFFSCREEN_FORMAT } from '../../src/app/frame/offscreen-render';
+import { createOffscreenTarget, OFFSCREEN_FORMAT } from '../../src/app/frame/offscreen-render';
 import type { FrameSettings } from '../../src/app/frame/frame-settings';
 import { scenePath } from '../shared-scenes';
 
@@ -46,7 +46,7 @@ afterAll(() => gpu?.device.destroy());
 async function viewerCycle(): Promise<void> {
   const viewer = await Viewer.create<string>(gpu.device, OFFSCREEN_FORMAT, { load: loadScenePath });
   expect(await viewer.open(scenePath('inria_kacytran_iter7000_9k_sh3.ply'), { name: '9k' })).toBe('opened');
-  const target = gpu.device.createTexture({ size: [96, 64], format: OFFSCREEN_FORMAT, usage: GPUTextureUsage.RENDER_ATTACHMENT | GPUTextureUsage.COPY_SRC });
+  const target = createOffscreenTarget(gpu.device, 'viewer-lifetime.window', 96, 64, OFFSCREEN_FORMAT);
   const ways: Partial<FrameSettings>[] = [
     { renderer: 'quads' },
     { renderer: 'tiles' },

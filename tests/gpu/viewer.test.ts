@@ -11,6 +11,7 @@ import { readFileSync } from 'node:fs';
 import { parseSplatPly } from '../../src/io/ply/parse';
 import type { SplatCloud } from '../../src/scene/splat-cloud';
 import { createNodeViewer, type NodeViewer } from '../../src/app/node-viewer';
+import { createOffscreenTarget, OFFSCREEN_FORMAT } from '../../src/app/frame/offscreen-render';
 import type { SceneLoader } from '../../src/app/viewer';
 import type { CameraView } from '../../src/app/camera/orbit-camera';
 import type { LoadOutcome } from '../../src/app/session/scene-loads';
@@ -71,7 +72,8 @@ beforeAll(async () => {
   node = await createNodeViewer<Script>('viewer.test', { load: scripted });
   small = parseSplatPly(readFileSync(scenePath('inria_kacytran_iter7000_9k_sh3.ply')));
   large = { ...small, count: small.count }; // the same splats under another name: what differs is the session, not the picture
-  target = node.gpu.device.createTexture({ size: [WIDTH, HEIGHT], format: 'rgba8unorm', usage: GPUTextureUsage.RENDER_ATTACHMENT | GPUTextureUsage.COPY_SRC });
+  // The usage the viewer writes its window with (a tile frame resolves into it by compute).
+  target = createOffscreenTarget(node.gpu.device, 'viewer.test.window', WIDTH, HEIGHT, OFFSCREEN_FORMAT);
   const viewer = node.viewer;
   viewer.setWindow(WIDTH, HEIGHT);
   const names: (keyof ViewerEvents)[] = ['loadStart', 'loadEnd', 'scene', 'opened', 'failed', 'up'];
@@ -301,11 +303,40 @@ describe('the camera and the frame', () => {
       expect(await outcome).toBe('failed');
       expect(fresh.viewer.core.gpuScene).toBeNull();
       expect(fresh.viewer.state.scene).toBeNull();
-      const texture = fresh.gpu.device.createTexture({ size: [8, 8], format: 'rgba8unorm', usage: GPUTextureUsage.RENDER_ATTACHMENT });
+      const texture = createOffscreenTarget(fresh.gpu.device, 'viewer.test.fresh.window', 8, 8, OFFSCREEN_FORMAT);
       expect(fresh.viewer.drawFrame(texture.createView(), 8, 8, 0).choice.source).toBe('none');
       texture.destroy();
     } finally {
       fresh.destroy();
     }
+  });
+
+  test('a screenshot is the view asked for, drawn again if need be, while frames on screen show another; the last frame stays the screen\'s', async () => {
+    const viewer = node.viewer;
+    await viewer.open({ cloud: small, end: 'scene' }, { name: 'capture.ply' });
+    const setting = viewer.settings.renderer;
+    Object.assign(viewer.settings, { renderer: 'tiles' });
+    await viewer.core.prepareRenderer('tiles');
+    viewer.resetCamera();
+    draw();
+    // Square, where the screen is not: a screenshot of its own shape.
+    const side = 40;
+    const screen = { width: viewer.lastFrame.width, projection: Array.from(viewer.lastFrame.projection) };
+    const quiet = await viewer.capture(side, side, 'screen');
+    // A pick and an in-view save read the frame on screen, not the screenshot's.
+    expect({ width: viewer.lastFrame.width, projection: Array.from(viewer.lastFrame.projection) }).toEqual(screen);
+    // Frames on screen whose reads are still out leave the screenshot's pair counts unread: it is drawn again (drawAgain).
+    for (let k = 0; k < 4; k++) draw();
+    const asked = viewer.capture(side, side, 'screen');
+    viewer.camera.orbit(0.6, 0.2);
+    for (let k = 0; k < 3; k++) {
+      draw();
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    const shot = await asked;
+    let apart = 0;
+    for (let i = 0; i < shot.length; i++) if (Math.abs(shot[i]! - quiet[i]!) > 1) apart++;
+    expect(apart, 'channels of the screenshot more than a level off the same view drawn alone').toBe(0);
+    Object.assign(viewer.settings, { renderer: setting });
   });
 });

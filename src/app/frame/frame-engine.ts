@@ -13,7 +13,6 @@
  * and the SH bands the scene has. Nothing on that path allocates once
  * warm, beyond what WebGPU returns.
  */
-import { mat4, vec3 } from 'gl-matrix';
 import { SplatFrame, type FrameView, type SplatFrameOptions } from './splat-frame';
 import type { DrawOrder } from './order/draw-order';
 import { GpuSortOrder } from './order/gpu-sort-order';
@@ -24,7 +23,7 @@ import { RendererPolicy, type RendererScene } from './renderer-policy';
 import { FrameReads, type FrameResults } from './frame-reads';
 import { SceneSource, type FrameSource } from './frame-source';
 import { DEFAULT_SPLAT_ORDER, type FrameRenderer, type RendererSetting, type SplatOrder } from '../../render/frame-renderer';
-import type { FrameCamera, FrameParameters } from '../../render/frame-uniforms';
+import { copyFrameCamera, createFrameCamera, type FrameCamera, type FrameParameters } from '../../render/frame-uniforms';
 import type { SplatDrawTarget } from '../../render/splat-renderer';
 import type { GpuSplats } from '../../scene/gpu-splats';
 import type { SplatCloud } from '../../scene/splat-cloud';
@@ -47,10 +46,7 @@ export class FrameEngine {
   private readonly orderState: OrderState = { hasScene: false, mode: 'gpu', freeze: false, canFreeze: false, cpuOrderReady: false, cpuFailed: false };
   private readonly renderers = new RendererPolicy();
   private readonly rendererScene: RendererScene = { sceneId: 0, width: 0, height: 0, timed: false };
-  private readonly parameters: FrameParameters = {
-    view: mat4.create(), projection: mat4.create(), eye: vec3.create(), fovY: 1, width: 1, height: 1,
-    splatCount: 0, shDegree: 0, splatScale: 1, keyBits: 32,
-  };
+  private readonly parameters: FrameParameters = { ...createFrameCamera(), splatCount: 0, keyBits: 32 };
   private readonly gpuOnlySettings = {} as FrameSettings;
   private readonly report: FrameReport = { choice: chooseOrder(this.orderState), keyBits: 32, orderAge: 0, cpuSortMs: null, renderer: this.renderers.choice, order: DEFAULT_SPLAT_ORDER };
   private readonly commands: GPUCommandBuffer[] = [];
@@ -214,15 +210,8 @@ export class FrameEngine {
   /** The frame's parameters: the camera and look, the splats drawn, the key width, SH bands no more than the scene has. */
   private parametersOf(camera: Readonly<FrameCamera>, keyBits: number): FrameParameters {
     const p = this.parameters;
-    mat4.copy(p.view, camera.view);
-    mat4.copy(p.projection, camera.projection);
-    vec3.copy(p.eye, camera.eye);
-    p.fovY = camera.fovY;
-    p.width = camera.width;
-    p.height = camera.height;
+    copyFrameCamera(p, camera);
     p.shDegree = Math.min(camera.shDegree, this.scene?.shDegree ?? 0);
-    p.splatScale = camera.splatScale;
-    p.screenFilter = camera.screenFilter;
     p.splatCount = this.scene?.count ?? 0;
     p.keyBits = keyBits;
     return p;

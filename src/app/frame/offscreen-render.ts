@@ -36,10 +36,11 @@ const OFFSCREEN_DRAWS = 4;
  * picture: its pairs outgrew their buffers (the frame shows the fallback
  * quads, blended straight into 8 bits; the buffers are grown by now), or
  * its pair counts could not be read (every staging buffer was being read
- * for the frames on screen), so it may have outgrown them unseen. Once, a
- * capture in the page's browser test came out with 30,461 pixels more than
- * 3 levels off the quads' picture, as such a frame would; only overflows
- * that were read were drawn again then. Quad frames are what they are.
+ * for the frames on screen), so it may have outgrown them unseen. Quad
+ * frames are what they are. A frame drawn again must be the same view:
+ * the caller's parameters are its own while frames on screen go on (a
+ * screenshot once came out as the screen's lens-shifted view, 30,461
+ * pixels off, when they were shared).
  */
 export function drawAgain(report: Pick<FrameReport, 'renderer'>, results: Pick<FrameResults, 'painted'>): boolean {
   return report.renderer.renderer === 'tiles' && (results.painted === null || results.painted.overflowed);

@@ -5,7 +5,7 @@
  * settings as they are; and what each frame publishes into the Viewer's
  * state. DOM-free. The frame on screen allocates nothing once warm.
  */
-import { mat4, vec3 } from 'gl-matrix';
+import { vec3 } from 'gl-matrix';
 import type { FrameEngine, FrameReport } from '../frame/frame-engine';
 import type { OrbitCamera } from '../camera/orbit-camera';
 import { cameraMatrices, type CameraFile } from '../camera/camera-file';
@@ -13,7 +13,7 @@ import { drawOffscreen, type OffscreenPicture } from '../frame/offscreen-render'
 import { hexToRgb, type ViewerSettings } from './viewer-settings';
 import type { Emitter } from 'nanoevents';
 import type { ViewerEvents, ViewerState } from './viewer-state';
-import type { FrameCamera } from '../../render/frame-uniforms';
+import { copyFrameCamera, createFrameCamera, type FrameCamera } from '../../render/frame-uniforms';
 import { FRAME_RENDERERS } from '../../render/frame-renderer';
 import type { WorldSession } from '../world/world-session';
 import { screenFilterFor, type SceneAntiAliasing } from '../../scene/anti-aliasing';
@@ -23,7 +23,14 @@ import { storageWritable } from '../../render/output-target';
 
 export class ViewerFrames {
   /** The camera and look of the last frame drawn (a pick reads the view it showed): written here alone. */
-  readonly last: FrameCamera = { view: mat4.create(), projection: mat4.create(), eye: vec3.create(), fovY: 1, width: 1, height: 1, shDegree: 0, splatScale: 1 };
+  readonly last: FrameCamera = createFrameCamera();
+  /**
+   * The camera and look of the picture being drawn offscreen (a screenshot,
+   * the render command): its own, as frames on screen go on drawing while
+   * it waits for the GPU, and a picture drawn again (drawAgain) must be the
+   * same view, not the screen's.
+   */
+  private readonly offscreen: FrameCamera = createFrameCamera();
   /** The canvas's texture this frame; it is configured to be written by compute where its format allows (EmbeddedViewer, outputUsage). */
   private readonly target = { view: unbound<GPUTextureView>(), background: [0, 0, 0] as [number, number, number], writable: false };
   private readyPending = false;
@@ -49,7 +56,7 @@ export class ViewerFrames {
 
   /** Records and submits one frame of `camera` into `target` (width × height device pixels). */
   draw(camera: OrbitCamera, target: GPUTextureView, width: number, height: number): FrameReport {
-    this.fromCamera(camera, width, height);
+    this.fromCamera(this.last, camera, width, height);
     this.target.view = target;
     hexToRgb(this.settings.background, this.target.background);
     const report = this.core.drawFrame(this.target, this.last, this.settings);
@@ -64,43 +71,43 @@ export class ViewerFrames {
    * is timed: some fifteen frames), and the picture is the kept renderer's.
    */
   async render(camera: CameraFile): Promise<OffscreenPicture> {
-    const p = this.last;
+    const p = this.offscreen;
     cameraMatrices(camera, p.view, p.projection);
     vec3.set(p.eye, ...camera.eye);
     p.fovY = (camera.fovy_deg * Math.PI) / 180;
-    this.look(camera.width, camera.height);
+    this.look(p, camera.width, camera.height);
     p.shDegree = Math.min(camera.sh_degree, p.shDegree);
-    const background = this.target.background;
-    [background[0], background[1], background[2]] = camera.background;
+    const background: [number, number, number] = [...camera.background];
     let picture = await drawOffscreen(this.core, this.format, p, background, this.settings);
     for (let n = 0; picture.report.renderer.state === 'measuring' && n < AUTO_MAX_FRAMES; n++) {
       picture = await drawOffscreen(this.core, this.format, p, background, this.settings);
     }
+    // The render command's picture is the last frame it drew.
+    copyFrameCamera(this.last, p);
     this.publish(picture.report);
     return picture;
   }
 
   /** `camera`'s view drawn offscreen at width × height (a screenshot), as RGBA rows. */
   async capture(camera: OrbitCamera, width: number, height: number): Promise<Uint8Array> {
-    this.fromCamera(camera, width, height);
-    hexToRgb(this.settings.background, this.target.background);
+    this.fromCamera(this.offscreen, camera, width, height);
+    const background = hexToRgb(this.settings.background, [0, 0, 0]);
     // With the renderer on screen: a screenshot at another size is no frame of auto's measure.
     const settings = { ...this.settings, renderer: this.core.shownRenderer };
-    return (await drawOffscreen(this.core, this.format, this.last, this.target.background, settings)).rgba;
+    return (await drawOffscreen(this.core, this.format, this.offscreen, background, settings)).rgba;
   }
 
-  private fromCamera(camera: OrbitCamera, width: number, height: number): void {
-    const p = this.last;
+  private fromCamera(p: FrameCamera, camera: OrbitCamera, width: number, height: number): void {
     camera.viewMatrix(p.view);
     camera.projectionMatrix(p.projection, width / height);
     camera.eye(p.eye);
     p.fovY = camera.fovY;
-    this.look(width, height);
+    this.look(p, width, height);
   }
 
   /** The frame parameters that do not come from the camera. */
-  private look(width: number, height: number): void {
-    const p = this.last, s = this.settings;
+  private look(p: FrameCamera, width: number, height: number): void {
+    const s = this.settings;
     p.width = width;
     p.height = height;
     // The engine lowers it to the bands the scene has.
