@@ -63,8 +63,18 @@ fn chunk_pairs() -> u32 {
   return max(state.chunk_min_pairs, (state.pairs + state.max_chunks - 1u) / state.max_chunks);
 }
 
-// Invocation lid's pixel in its tile, row by row (the raster's and the
-// merge's: a partial is written and read by invocation).
+// Invocation lid's pixel in its tile (the raster's and the merge's: a
+// partial is written and read by invocation): 4×4 blocks of pixels, block
+// by block, each block row by row, so a subgroup of 32 invocations draws
+// an 8×4 rectangle, not two rows of 16. Its pixels then meet much the same
+// splats and stop at much the same time, and the raster drew 1–6 % faster
+// in the centre-depth order and up to 16 % in the per-pixel order (H200,
+// 1920×1080; docs/benchmarks.md, "The raster's pixels by blocks").
+const BLOCK_SIDE: u32 = 4u;
+
 fn tile_pixel(lid: u32) -> vec2<u32> {
-  return vec2<u32>(lid % TILE_SIZE, lid / TILE_SIZE);
+  let block = lid / (BLOCK_SIDE * BLOCK_SIDE);
+  let within = lid % (BLOCK_SIDE * BLOCK_SIDE);
+  let corner = vec2<u32>(block % (TILE_SIZE / BLOCK_SIDE), block / (TILE_SIZE / BLOCK_SIDE)) * BLOCK_SIDE;
+  return corner + vec2<u32>(within % BLOCK_SIDE, within / BLOCK_SIDE);
 }
