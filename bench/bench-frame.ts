@@ -14,7 +14,7 @@
  * GPU's raster/blend floor for this coverage):  flatMs, renderOverFlat,
  * cutSplats (the farthest splats the candidate budget left out);
  * tiles add their pairs and passes (bench/tile-frame.ts):  drawn, pairs,
- * pairsPerSplat, pairCapacity, cutSplats (the farthest splats left out past
+ * pairsPerSplat, pairCapacity, rasterWalk (all, or block lists), cutSplats (the farthest splats left out past
  * the candidate budget: a hostile file's), boxPairs, binMs, pairSortMs,
  * rangesMs, rasterMs, resolveMs, profiledRenderMs, untimedMs (what of the
  * profiled span no pass holds), tilePairsMax/P99/P50, tilesUsed, tiles (how

@@ -19,6 +19,7 @@ import type { SplatOrder } from '../src/render/frame-renderer';
 import type { FrameParameters } from '../src/render/frame-uniforms';
 import type { SplatDrawTarget } from '../src/render/splat-renderer';
 import { TILE_PASSES, type TilePairCounts, type TilePass, type TileRendererOptions } from '../src/render/tiles/tile-renderer';
+import type { RasterWalk } from '../src/render/tiles/tile-raster';
 import type { GpuSplats } from '../src/scene/gpu-splats';
 import { sampleFrames, type WarmUp } from './frame-sampling';
 import { readBufferU32 } from '../src/gpu/readback';
@@ -76,6 +77,8 @@ export type TileFigures = {
       pairCapacity: number;
       /** The farthest splats left out, past the candidate budget (src/render/tiles/tile-pairs.ts; 0 in a real scene). */
       cutSplats: number;
+      /** How the timed frames' raster walked its batches (src/render/tiles/tile-raster.ts, rasterWalkFor). */
+      rasterWalk: RasterWalk;
       /** Pairs per tile of the fitted frame: the most any tile holds, and the 99th and 50th percentiles of the tiles holding any (the raster's workgroup per tile waits on the most). */
       tilePairsMax: number;
       tilePairsP99: number;
@@ -200,6 +203,7 @@ export async function measureTiles(view: TileView, frame: SplatFrame, extra: Til
     pairs: fitted.pairs.total,
     pairCapacity: fitted.pairs.capacity,
     cutSplats: fitted.pairs.cutEntries,
+    rasterWalk: frame.painters.tiles.tileRenderer!.lastWalk,
     ...spread,
     splitTiles: chunks.splits,
     chunkItems: chunks.items,

@@ -71,10 +71,17 @@ fn chunk_pairs() -> u32 {
 // in the centre-depth order and up to 16 % in the per-pixel order (H200,
 // 1920×1080; docs/benchmarks.md, "The raster's pixels by blocks").
 const BLOCK_SIDE: u32 = 4u;
+const BLOCKS_ACROSS: u32 = TILE_SIZE / BLOCK_SIDE;
+const BLOCKS: u32 = BLOCKS_ACROSS * BLOCKS_ACROSS;
 
 fn tile_pixel(lid: u32) -> vec2<u32> {
   let block = lid / (BLOCK_SIDE * BLOCK_SIDE);
   let within = lid % (BLOCK_SIDE * BLOCK_SIDE);
-  let corner = vec2<u32>(block % (TILE_SIZE / BLOCK_SIDE), block / (TILE_SIZE / BLOCK_SIDE)) * BLOCK_SIDE;
+  let corner = vec2<u32>(block % BLOCKS_ACROSS, block / BLOCKS_ACROSS) * BLOCK_SIDE;
   return corner + vec2<u32>(within % BLOCK_SIDE, within / BLOCK_SIDE);
+}
+
+// The block of invocation lid's pixel (tile_pixel), row by row.
+fn pixel_block(lid: u32) -> u32 {
+  return lid / (BLOCK_SIDE * BLOCK_SIDE);
 }

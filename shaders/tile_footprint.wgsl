@@ -122,6 +122,23 @@ fn footprint_touches(f: Footprint, reach2: f32, rect: TileRect) -> bool {
   return least <= limit;
 }
 
+// The pixel columns and rows whose centres the splat's quad box can hold
+// (x: columns, y: rows, y down), unclamped: empty where lo > hi.
+struct PixelBox {
+  lo: vec2<f32>,
+  hi: vec2<f32>,
+}
+
+fn pixel_box(f: Footprint) -> PixelBox {
+  let half_view = 0.5 * frame.viewport;
+  let quad_box = abs(f.edge_x) + abs(f.edge_y) + TOUCH_SLACK_PX;
+  let col_lo = ceil(f.centre.x - quad_box.x + half_view.x - 0.5);
+  let col_hi = floor(f.centre.x + quad_box.x + half_view.x - 0.5);
+  let row_lo = ceil(half_view.y - 0.5 - (f.centre.y + quad_box.y));
+  let row_hi = floor(half_view.y - 0.5 - (f.centre.y - quad_box.y));
+  return PixelBox(vec2<f32>(col_lo, row_lo), vec2<f32>(col_hi, row_hi));
+}
+
 // The tiles the splat's quad box covers, clamped to the window: the first
 // and last tile column and row (empty when first > last).
 struct TileSpan {
@@ -130,24 +147,16 @@ struct TileSpan {
 }
 
 fn tile_span(f: Footprint) -> TileSpan {
-  let half_view = 0.5 * frame.viewport;
-  let quad_box = abs(f.edge_x) + abs(f.edge_y) + TOUCH_SLACK_PX;
-  // Pixel columns and rows whose centres the box can hold.
-  let col_lo = ceil(f.centre.x - quad_box.x + half_view.x - 0.5);
-  let col_hi = floor(f.centre.x + quad_box.x + half_view.x - 0.5);
-  let row_lo = ceil(half_view.y - 0.5 - (f.centre.y + quad_box.y));
-  let row_hi = floor(half_view.y - 0.5 - (f.centre.y - quad_box.y));
   let size = frame.viewport - 1.0;
-  let raw_lo = vec2<f32>(col_lo, row_lo);
-  let raw_hi = vec2<f32>(col_hi, row_hi);
+  let box = pixel_box(f);
   var span: TileSpan;
   span.first = vec2<i32>(0);
   span.last = vec2<i32>(-1);
-  if (any(raw_hi < raw_lo) || any(raw_hi < vec2<f32>(0.0)) || any(raw_lo > size)) {
+  if (any(box.hi < box.lo) || any(box.hi < vec2<f32>(0.0)) || any(box.lo > size)) {
     return span;
   }
-  span.first = vec2<i32>(max(raw_lo, vec2<f32>(0.0))) / i32(TILE_SIZE);
-  span.last = vec2<i32>(min(raw_hi, size)) / i32(TILE_SIZE);
+  span.first = vec2<i32>(max(box.lo, vec2<f32>(0.0))) / i32(TILE_SIZE);
+  span.last = vec2<i32>(min(box.hi, size)) / i32(TILE_SIZE);
   return span;
 }
 

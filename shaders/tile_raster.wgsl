@@ -52,9 +52,10 @@
 @group(0) @binding(7) var<storage, read_write> chunk_words: array<atomic<u32>>;
 @group(0) @binding(8) var<storage, read_write> partials: array<vec4<f32>>;
 
-// Footprints a batch holds: 256 for the centre-depth order (14 floats each,
-// 14 KiB of the 16 KiB every device gives a workgroup), 128 for the
-// per-pixel order (28 floats each: 14 KiB).
+// Footprints a batch holds: 256 for the centre-depth order (14 floats and
+// a block mask each, with the blocks' lists 15.5 KiB of the 16 KiB every
+// device gives a workgroup), 128 for the per-pixel order (27 words each
+// and the lists: 13.75 KiB). A multiple of 32 (the lists' words).
 override raster_batch: u32;
 const ALPHA_MAX: f32 = 0.99;
 const ALPHA_MIN: f32 = 1.0 / 255.0;
@@ -64,6 +65,17 @@ var<workgroup> batch_centre_mid: array<vec4<f32>, raster_batch>;
 var<workgroup> batch_to_sigma: array<vec4<f32>, raster_batch>;
 var<workgroup> batch_look: array<vec4<f32>, raster_batch>;
 var<workgroup> batch_half: array<vec2<f32>, raster_batch>;
+// Whether this pipeline walks each batch by block lists (BLOCK_LISTS_BELOW
+// in src/render/tiles/tile-raster.ts says where that pays), a pipeline of
+// its own so that the other keeps none of its code.
+override walk_lists: bool;
+// Where a pipeline walks its batches by block lists: the blocks
+// each batch splat's quad box reaches (block_mask), then the same as a list
+// per block: bit i of word g of block b says batch splat 32 g + i reaches
+// block b. A pixel walks only its block's bits, in order.
+override block_words: u32 = BLOCKS * (raster_batch / 32u);
+var<workgroup> batch_mask: array<u32, raster_batch>;
+var<workgroup> block_bits: array<u32, block_words>;
 
 // The workgroup's work (workgroup_work).
 var<workgroup> shared_work: Work;
@@ -207,15 +219,55 @@ fn look_back(px: ptr<function, Pixel>, work: Work, lid: u32) {
   }
 }
 
-// Loads the run's splat `k` (its footprint) into batch slot `slot`; returns its id.
-fn load_footprint(run: Run, k: u32, slot: u32) -> u32 {
+// Loads the run's splat `k` (its footprint, and with `lists` the blocks it
+// reaches) into batch slot `slot`; returns its id.
+fn load_footprint(run: Run, k: u32, slot: u32, lists: bool) -> u32 {
   let id = sorted_splats[run.first - k];
   let f = footprint(records[id]);
   batch_centre_mid[slot] = vec4<f32>(f.centre, f.mid);
   batch_to_sigma[slot] = vec4<f32>(f.to_sigma_x, f.to_sigma_y);
   batch_look[slot] = vec4<f32>(f.color, f.opacity);
   batch_half[slot] = f.half;
+  if (lists) {
+    batch_mask[slot] = block_mask(f, run.tile);
+  }
   return id;
+}
+
+// The blocks of `tile` the footprint's quad box reaches, bit
+// by * BLOCKS_ACROSS + bx (every pixel where alpha_at is not 0 lies in the
+// box: pixel_box).
+fn block_mask(f: Footprint, tile: vec2<u32>) -> u32 {
+  let box = pixel_box(f);
+  let origin = vec2<f32>(tile * TILE_SIZE);
+  let lo = max(box.lo - origin, vec2<f32>(0.0));
+  let hi = min(box.hi - origin, vec2<f32>(f32(TILE_SIZE - 1u)));
+  if (any(hi < lo) || f.opacity <= 0.0) {
+    return 0u;
+  }
+  let first = vec2<u32>(lo) / BLOCK_SIDE;
+  let last = vec2<u32>(hi) / BLOCK_SIDE;
+  let row = ((2u << last.x) - 1u) & ~((1u << first.x) - 1u);
+  var mask = 0u;
+  for (var by = first.y; by <= last.y; by++) {
+    mask |= row << (by * BLOCKS_ACROSS);
+  }
+  return mask;
+}
+
+// The batch's masks turned into the blocks' lists (block_bits), a word per
+// invocation, for the words the batch's `batch` splats fill.
+fn list_blocks(lid: u32, batch: u32) {
+  let words = raster_batch / 32u;
+  if (lid < block_words && lid % words < (batch + 31u) / 32u) {
+    let block = lid / words;
+    let first = (lid % words) * 32u;
+    var bits = 0u;
+    for (var i = 0u; i < 32u; i++) {
+      bits |= ((batch_mask[first + i] >> block) & 1u) << i;
+    }
+    block_bits[lid] = bits;
+  }
 }
 
 // Batch splat j's alpha at p, as the quad path's fragment has it; 0 outside its quad.
@@ -283,6 +335,8 @@ fn main(
   }
   let run = chunk_run(work);
   var px = start_pixel(run.tile, tile_pixel(lid));
+  let lists = walk_lists;
+  let own_block = pixel_block(lid) * (raster_batch / 32u);
   // {{start}}
   var cut_short = false;
   for (var start = 0u; start < run.count; start += raster_batch) {
@@ -291,14 +345,32 @@ fn main(
       cut_short = done == EARLIER_OPAQUE;
       break;
     }
-    if (lid < raster_batch && start + lid < run.count) {
-      let id = load_footprint(run, start + lid, lid);
-      // {{load}}
+    if (lid < raster_batch) {
+      if (start + lid < run.count) {
+        let id = load_footprint(run, start + lid, lid, lists);
+        // {{load}}
+      } else if (lists) {
+        batch_mask[lid] = 0u;
+      }
     }
     workgroupBarrier();
     let batch = min(raster_batch, run.count - start);
-    for (var j = 0u; j < batch && !px.done; j++) {
-      // {{arrive}}
+    if (lists) {
+      list_blocks(lid, batch);
+      workgroupBarrier();
+      // The batch splats that reach the pixel's block, front to back.
+      for (var g = 0u; g < (batch + 31u) / 32u && !px.done; g++) {
+        var bits = block_bits[own_block + g];
+        for (; bits != 0u && !px.done; ) {
+          let j = 32u * g + firstTrailingBit(bits);
+          bits &= bits - 1u;
+          // {{arrive}}
+        }
+      }
+    } else {
+      for (var j = 0u; j < batch && !px.done; j++) {
+        // {{arrive}}
+      }
     }
     if (cut_runs && state.chunk_look_back != 0u && work.chunk > 0u && !px.done) {
       look_back(&px, work, lid);

@@ -22,6 +22,7 @@ import { TILE_RANGES_SLOTS, TILE_RASTER_SLOTS } from '../frame-layouts';
 import type { SplatOrder } from '../frame-renderer';
 import { computePipeline } from '../../gpu/pipeline-cache';
 import { TileChunks, chunkRows, type ChunkBuffers, type Chunking, type ChunkCounts } from './tile-chunks';
+import type { TilePairCounts } from './tile-pairs';
 
 /** Pixels along a tile's side (TILE_SIZE in shaders/tile_state.wgsl). */
 export const TILE_SIZE = 16;
@@ -30,9 +31,10 @@ export const TILE_SIZE = 16;
 export type TilePictureFormat = 'rgba8unorm' | 'rgba16float' | 'rgba32float';
 
 /**
- * Footprints per raster batch: the centre-depth order's 14 floats a splat
- * fill 14 KiB at 256, the per-pixel order's 26 fill 13 KiB at 128 (every
- * device gives a workgroup 16 KiB).
+ * Footprints per raster batch: the centre-depth order's 14 floats and a
+ * block mask a splat, with the block lists, fill 15.5 KiB at 256, the
+ * per-pixel order's 27 words 13.75 KiB at 128 (every device gives a
+ * workgroup 16 KiB). Multiples of 32, the lists' words.
  */
 const RASTER_BATCH: Record<SplatOrder, number> = { 'centre-depth': 256, 'per-pixel': 128 };
 
@@ -47,6 +49,30 @@ const RASTER_BATCH: Record<SplatOrder, number> = { 'centre-depth': 256, 'per-pix
  */
 export const DEFAULT_PIXEL_QUEUE = 16;
 
+/**
+ * Pairs per binned splat below which a frame's raster walks each batch by
+ * block lists (shaders/tile_raster.wgsl, walks_lists): each pixel meets
+ * only the batch splats whose quad boxes reach its 4×4 block, where
+ * otherwise it meets them all. It pays where the splats are mostly
+ * smaller than a tile: on an H200 at 1920×1080 the 7.2M-splat replicated
+ * scene from outside and on the way in (1.4–1.8 pairs a splat) drew its
+ * raster in 0.83–0.88× the time, its views from inside (2.4) and the real
+ * scenes' views (4–390) in 1.15–1.46×, walking a list costing more per
+ * splat than the plain loop (docs/benchmarks.md, "The raster's pixels by
+ * blocks").
+ */
+export const BLOCK_LISTS_BELOW = 2;
+
+/**
+ * The walk of a frame whose last read counts were `last` (null: none read
+ * yet): block lists below `listsBelow` pairs a kept entry (Infinity: always).
+ */
+export function rasterWalkFor(last: Pick<TilePairCounts, 'total' | 'entries' | 'cutEntries'> | null, listsBelow: number): RasterWalk {
+  if (listsBelow === Infinity) return 'lists';
+  const kept = last ? last.entries - last.cutEntries : 0;
+  return kept > 0 && last!.total < listsBelow * kept ? 'lists' : 'all';
+}
+
 export interface RasterBuffers {
   state: GPUBuffer;
   ranges: GPUBuffer;
@@ -60,11 +86,20 @@ export interface RasterBuffers {
   partials: GPUBuffer;
 }
 
+/** How a raster pipeline walks each batch: every splat for every pixel, or each pixel its block's list. */
+export type RasterWalk = 'all' | 'lists';
+
 interface Bound {
   buffers: RasterBuffers;
   picture: GPUTextureView;
-  ranges: GPUBindGroup;
-  raster: GPUBindGroup;
+  group: GPUBindGroup;
+}
+
+/** A raster pipeline of one order and walk, made on first use, with the bind groups of its own (auto) layout. */
+interface RasterVariant {
+  pipeline: GPUComputePipeline | null;
+  made: Promise<void> | null;
+  bound: Bound[];
 }
 
 const BOUND_GROUPS = 2;
@@ -80,27 +115,19 @@ function rasterSourceFor(order: SplatOrder, format: TilePictureFormat, pixelQueu
 }
 
 export class TileRaster {
-  private readonly bound: Bound[] = [];
+  private readonly boundRanges: Bound[] = [];
+  private readonly variants = new Map<string, RasterVariant>();
+  private readonly modules = new Map<SplatOrder, Promise<GPUShaderModule>>();
 
-  private readonly boundPerPixel: Bound[] = [];
-  private perPixelPipeline: GPUComputePipeline | null = null;
-  private perPixelMade: Promise<void> | null = null;
-
-  static async create(device: GPUDevice, frame: GPUBuffer, format: TilePictureFormat, pixelQueue = DEFAULT_PIXEL_QUEUE): Promise<TileRaster> {
-    const [rangesModule, rasterModule] = await Promise.all([
-      createCheckedShaderModule(device, 'TileRaster.rangesShader', `${stateSource}\n${dispatchSource}\n${rangesSource}`),
-      createCheckedShaderModule(device, 'TileRaster.shader', rasterSourceFor('centre-depth', format, pixelQueue)),
-    ]);
-    const [ranges, raster, chunks] = await Promise.all([
+  static async create(device: GPUDevice, frame: GPUBuffer, format: TilePictureFormat, pixelQueue = DEFAULT_PIXEL_QUEUE, listsBelow = BLOCK_LISTS_BELOW): Promise<TileRaster> {
+    const rangesModule = await createCheckedShaderModule(device, 'TileRaster.rangesShader', `${stateSource}\n${dispatchSource}\n${rangesSource}`);
+    const [ranges, chunks] = await Promise.all([
       computePipeline(device, { label: 'TileRaster.ranges', layout: 'auto', compute: { module: rangesModule, entryPoint: 'main' } }),
-      computePipeline(device, {
-        label: `TileRaster.raster(${format})`,
-        layout: 'auto',
-        compute: { module: rasterModule, entryPoint: 'main', constants: { chunked: 0, cut_runs: 1, raster_batch: RASTER_BATCH['centre-depth'] } },
-      }),
       TileChunks.create(device, frame, format),
     ]);
-    return new TileRaster(device, frame, format, pixelQueue, ranges, raster, chunks);
+    const raster = new TileRaster(device, frame, format, pixelQueue, listsBelow, ranges, chunks);
+    await raster.prepare('centre-depth', 'all');
+    return raster;
   }
 
   private constructor(
@@ -109,32 +136,53 @@ export class TileRaster {
     private readonly format: TilePictureFormat,
     /** Splats each pixel holds back in the per-pixel order. */
     readonly pixelQueue: number,
+    /** Pairs per binned splat below which a frame walks block lists (BLOCK_LISTS_BELOW). */
+    readonly listsBelow: number,
     private readonly rangesPipeline: GPUComputePipeline,
-    private readonly rasterPipeline: GPUComputePipeline,
     private readonly chunks: TileChunks,
   ) {}
 
   /** The per-pixel order can be drawn (preparePerPixel has finished). */
   get perPixelReady(): boolean {
-    return this.perPixelPipeline !== null;
+    return this.isReady('per-pixel', 'all');
+  }
+
+  /** Makes the per-pixel order's pipeline. */
+  preparePerPixel(): Promise<void> {
+    return this.prepare('per-pixel', 'all');
+  }
+
+  /** Whether the pipeline of `order` and `walk` is made. */
+  isReady(order: SplatOrder, walk: RasterWalk): boolean {
+    return this.variant(order, walk).pipeline !== null;
   }
 
   /**
-   * Makes the per-pixel order's pipeline. Its queue loops are unrolled in
-   * the source (src/gpu/wgsl-unroll.ts): with every index a constant the
-   * queue stays in registers.
+   * Makes the pipeline of `order` and `walk` (once). The per-pixel order's
+   * queue loops are unrolled in its source (src/gpu/wgsl-unroll.ts): with
+   * every index a constant the queue stays in registers.
    */
-  preparePerPixel(): Promise<void> {
-    this.perPixelMade ??= (async () => {
-      const source = unrollConstantLoops(rasterSourceFor('per-pixel', this.format, this.pixelQueue));
-      const module = await createCheckedShaderModule(this.device, 'TileRaster.perPixelShader', source);
-      this.perPixelPipeline = await computePipeline(this.device, {
-        label: `TileRaster.rasterPerPixel(${this.format}, queue ${this.pixelQueue})`,
+  prepare(order: SplatOrder, walk: RasterWalk): Promise<void> {
+    const variant = this.variant(order, walk);
+    variant.made ??= (async () => {
+      let module = this.modules.get(order);
+      if (!module) {
+        const source = rasterSourceFor(order, this.format, this.pixelQueue);
+        module = createCheckedShaderModule(this.device, `TileRaster.shader(${order})`, order === 'per-pixel' ? unrollConstantLoops(source) : source);
+        this.modules.set(order, module);
+      }
+      variant.pipeline = await computePipeline(this.device, {
+        label: `TileRaster.raster(${this.format}, ${order}, ${walk}${order === 'per-pixel' ? `, queue ${this.pixelQueue}` : ''})`,
         layout: 'auto',
-        compute: { module, entryPoint: 'main', constants: { chunked: 0, cut_runs: 0, raster_batch: RASTER_BATCH['per-pixel'] } },
+        compute: {
+          module: await module,
+          entryPoint: 'main',
+          // The per-pixel order is never cut into chunks (tile-chunks.ts, chunkingFor).
+          constants: { chunked: 0, cut_runs: order === 'per-pixel' ? 0 : 1, raster_batch: RASTER_BATCH[order], walk_lists: walk === 'lists' ? 1 : 0 },
+        },
       });
     })();
-    return this.perPixelMade;
+    return variant.made;
   }
 
   /**
@@ -153,9 +201,8 @@ export class TileRaster {
    * binning's scan), then the split of the long runs into chunks.
    */
   encodeRanges(pass: GPUComputePassEncoder, buffers: RasterBuffers, picture: GPUTextureView, rangesArgs: number, tiles: number): void {
-    const b = this.boundFor(buffers, picture);
     pass.setPipeline(this.rangesPipeline);
-    pass.setBindGroup(0, b.ranges);
+    pass.setBindGroup(0, this.bindGroupFor(this.boundRanges, buffers, picture, null));
     pass.dispatchWorkgroupsIndirect(buffers.state, rangesArgs);
     this.chunks.encodeSplit(pass, buffers.state, buffers.ranges, picture, tiles);
   }
@@ -163,18 +210,25 @@ export class TileRaster {
   /**
    * Records the raster: a workgroup per tile of the width × height picture
    * and one per chunk item past the grid (tile-chunks.ts), in the per-pixel
-   * order when `buffers.rayShapes` is given (after preparePerPixel); then
-   * the merge of the split tiles.
+   * order when `buffers.rayShapes` is given (after preparePerPixel), by
+   * block lists when `walk` asks and their pipeline is made (it is made
+   * then; the picture is the same either way); then the merge of the split
+   * tiles. Returns the walk drawn.
    */
-  encodeRaster(pass: GPUComputePassEncoder, buffers: RasterBuffers, picture: GPUTextureView, width: number, height: number, chunking: Chunking): void {
-    const perPixel = buffers.rayShapes !== null;
-    if (perPixel && !this.perPixelPipeline) throw new Error('TileRaster: the per-pixel order was asked for before preparePerPixel finished');
-    const b = this.boundFor(buffers, picture);
-    pass.setPipeline(perPixel ? this.perPixelPipeline! : this.rasterPipeline);
-    pass.setBindGroup(0, b.raster);
+  encodeRaster(pass: GPUComputePassEncoder, buffers: RasterBuffers, picture: GPUTextureView, width: number, height: number, chunking: Chunking, walk: RasterWalk): RasterWalk {
+    const order: SplatOrder = buffers.rayShapes !== null ? 'per-pixel' : 'centre-depth';
+    if (!this.isReady(order, 'all')) throw new Error(`TileRaster: the ${order} order was asked for before its pipeline was made`);
+    if (walk === 'lists' && !this.isReady(order, 'lists')) {
+      void this.prepare(order, 'lists');
+      walk = 'all';
+    }
+    const variant = this.variant(order, walk);
+    pass.setPipeline(variant.pipeline!);
+    pass.setBindGroup(0, this.bindGroupFor(variant.bound, buffers, picture, variant.pipeline));
     const across = Math.ceil(width / TILE_SIZE);
     pass.dispatchWorkgroups(across, Math.ceil(height / TILE_SIZE) + chunkRows(chunking, across));
     this.chunks.encodeMerge(pass, buffers.state, buffers.ranges, picture, chunking);
+    return walk;
   }
 
   /** The chunks' words (tests write into them). */
@@ -191,12 +245,15 @@ export class TileRaster {
     this.chunks.destroy();
   }
 
-  /** The bind groups of `buffers`: the per-pixel pipeline's when they carry ray shapes. */
-  private boundFor(buffers: RasterBuffers, picture: GPUTextureView): Bound {
-    return buffers.rayShapes ? this.bindGroupsFor(buffers, picture, this.boundPerPixel, this.perPixelPipeline!) : this.bindGroupsFor(buffers, picture, this.bound, this.rasterPipeline);
+  private variant(order: SplatOrder, walk: RasterWalk): RasterVariant {
+    const key = `${order}:${walk}`;
+    let variant = this.variants.get(key);
+    if (!variant) this.variants.set(key, (variant = { pipeline: null, made: null, bound: [] }));
+    return variant;
   }
 
-  private bindGroupsFor(buffers: RasterBuffers, picture: GPUTextureView, bound: Bound[], rasterPipeline: GPUComputePipeline): Bound {
+  /** The bind group of `buffers` and `picture` for the raster `pipeline` (null: the ranges'), the last BOUND_GROUPS kept in `bound`. */
+  private bindGroupFor(bound: Bound[], buffers: RasterBuffers, picture: GPUTextureView, pipeline: GPUComputePipeline | null): GPUBindGroup {
     const same = (b: Bound) =>
       b.picture === picture &&
       b.buffers.state === buffers.state &&
@@ -207,35 +264,38 @@ export class TileRaster {
       b.buffers.rayShapes === buffers.rayShapes &&
       b.buffers.chunkWords === buffers.chunkWords &&
       b.buffers.partials === buffers.partials;
-    for (const b of bound) if (same(b)) return b;
-    const device = this.device;
-    const made: Bound = {
-      buffers: { ...buffers },
-      picture,
-      ranges: device.createBindGroup({
-        label: 'TileRaster.rangesBindGroup',
-        layout: this.rangesPipeline.getBindGroupLayout(0),
-        entries: TILE_RANGES_SLOTS.entries({ state: { buffer: buffers.state }, sorted_keys: { buffer: buffers.sortedKeys }, ranges: { buffer: buffers.ranges } }),
-      }),
-      raster: device.createBindGroup({
-        label: 'TileRaster.bindGroup',
-        layout: rasterPipeline.getBindGroupLayout(0),
-        entries: TILE_RASTER_SLOTS.entries({
-          frame: { buffer: this.frame },
-          state: { buffer: buffers.state },
-          ranges: { buffer: buffers.ranges },
-          sorted_splats: { buffer: buffers.sortedSplats },
-          records: { buffer: buffers.records },
-          picture,
-          chunk_words: { buffer: buffers.chunkWords },
-          partials: { buffer: buffers.partials },
-          ...(buffers.rayShapes ? { ray_shapes: { buffer: buffers.rayShapes } } : {}),
-        }),
-      }),
-    };
+    for (const b of bound) if (same(b)) return b.group;
+    const group = pipeline ? this.rasterGroup(pipeline, buffers, picture) : this.rangesGroup(buffers);
+    const made: Bound = { buffers: { ...buffers }, picture, group };
     // Two kept: the difference view draws two pictures a frame.
     if (bound.length === BOUND_GROUPS) bound.pop();
     bound.unshift(made);
-    return made;
+    return made.group;
+  }
+
+  private rangesGroup(buffers: RasterBuffers): GPUBindGroup {
+    return this.device.createBindGroup({
+      label: 'TileRaster.rangesBindGroup',
+      layout: this.rangesPipeline.getBindGroupLayout(0),
+      entries: TILE_RANGES_SLOTS.entries({ state: { buffer: buffers.state }, sorted_keys: { buffer: buffers.sortedKeys }, ranges: { buffer: buffers.ranges } }),
+    });
+  }
+
+  private rasterGroup(pipeline: GPUComputePipeline, buffers: RasterBuffers, picture: GPUTextureView): GPUBindGroup {
+    return this.device.createBindGroup({
+      label: 'TileRaster.bindGroup',
+      layout: pipeline.getBindGroupLayout(0),
+      entries: TILE_RASTER_SLOTS.entries({
+        frame: { buffer: this.frame },
+        state: { buffer: buffers.state },
+        ranges: { buffer: buffers.ranges },
+        sorted_splats: { buffer: buffers.sortedSplats },
+        records: { buffer: buffers.records },
+        picture,
+        chunk_words: { buffer: buffers.chunkWords },
+        partials: { buffer: buffers.partials },
+        ...(buffers.rayShapes ? { ray_shapes: { buffer: buffers.rayShapes } } : {}),
+      }),
+    });
   }
 }

@@ -41,7 +41,7 @@ import type { SplatDraw } from '../splat-renderer';
 import { BIN_GROUP, TileBinning, type BinBuffers, type TileFootprint } from './tile-binning';
 
 export type { TileFootprint } from './tile-binning';
-import { DEFAULT_PIXEL_QUEUE, TILE_SIZE, TileRaster, type RasterBuffers, type TilePictureFormat } from './tile-raster';
+import { BLOCK_LISTS_BELOW, DEFAULT_PIXEL_QUEUE, TILE_SIZE, TileRaster, rasterWalkFor, type RasterBuffers, type RasterWalk, type TilePictureFormat } from './tile-raster';
 import { TileRayShapes, type RayShapeBuffers } from './tile-ray-shapes';
 import type { GpuSplats } from '../../scene/gpu-splats';
 import { candidateBudget, INITIAL_PAIRS, TilePairBudget, type TilePairCounts } from './tile-pairs';
@@ -69,6 +69,8 @@ export interface TileRendererOptions {
   pixelQueue?: number;
   /** How long runs are cut into chunks (default chunkingFor's): tests cut short runs, benchmarks compare none (minPairs 0). */
   chunking?: Partial<Chunking>;
+  /** Pairs a splat below which the raster walks block lists (default BLOCK_LISTS_BELOW): tests draw either way (Infinity, 0). */
+  blockListsBelow?: number;
 }
 
 /** The tile renderer's passes, as the profile times them. */
@@ -115,7 +117,6 @@ export class TileRenderer {
   /** The pair sort is dispatched for the pair room, not from the count (sort/count-bound.ts). */
   private readonly boundsPairCounts: boolean;
   private readonly profiler: GpuPassTimer<TilePass> | null;
-  private readonly budget: TilePairBudget;
   private sorted: SortedBuffers | null = null;
   // Reused every frame (nothing allocated per frame once warm).
   private readonly binBuffers = {} as BinBuffers;
@@ -142,7 +143,7 @@ export class TileRenderer {
     const initial = Math.min(limit, Math.max(1, options.initialPairs ?? INITIAL_PAIRS));
     const [binning, raster, sorter] = await Promise.all([
       TileBinning.create(device, frame, options.footprint),
-      TileRaster.create(device, frame, format, options.pixelQueue ?? DEFAULT_PIXEL_QUEUE),
+      TileRaster.create(device, frame, format, options.pixelQueue ?? DEFAULT_PIXEL_QUEUE, options.blockListsBelow ?? BLOCK_LISTS_BELOW),
       GpuRadixSort.create(device, { capacity: initial, label: 'TileRenderer.pairSort' }),
     ]);
     return new TileRenderer(device, frame, binning, raster, sorter, new TilePairBudget(device, limit, initial), options.profile ?? false, options.chunking ?? {});
@@ -164,11 +165,10 @@ export class TileRenderer {
     private readonly binning: TileBinning,
     private readonly raster: TileRaster,
     private readonly sorter: GpuRadixSort,
-    budget: TilePairBudget,
+    private readonly budget: TilePairBudget,
     profile: boolean,
     private readonly chosenChunking: Partial<Chunking>,
   ) {
-    this.budget = budget;
     this.software = isSoftwareDevice(device);
     this.buffers = new TileBuffers(device);
     this.boundsPairCounts = boundsGpuCounts(device);
@@ -206,6 +206,13 @@ export class TileRenderer {
   /** The last frame read (null before one). */
   get lastPairs(): TilePairCounts | null {
     return this.budget.last;
+  }
+
+  /** How the last frame encoded walked its batches (rasterWalkFor: from the frame read before it). */
+  lastWalk: RasterWalk = 'all';
+  /** Makes the raster's block-list pipeline of the order (frames make it when they first want it, and walk every splat until then). */
+  prepareBlockLists(perPixel: boolean): Promise<void> {
+    return this.raster.prepare(perPixel ? 'per-pixel' : 'centre-depth', 'lists');
   }
 
   /**
@@ -318,7 +325,7 @@ export class TileRenderer {
       pass.end();
       pass = encoder.beginComputePass(this.passDescriptor('TileRenderer.raster', timed('raster')));
     }
-    this.raster.encodeRaster(pass, buffers, target.picture, target.width, target.height, chunking);
+    this.lastWalk = this.raster.encodeRaster(pass, buffers, target.picture, target.width, target.height, chunking, rasterWalkFor(this.budget.last, this.raster.listsBelow));
     pass.end();
     this.budget.recordRead(encoder, state, budget);
     const fallback = this.fallback[slot];

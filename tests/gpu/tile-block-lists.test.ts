@@ -1,0 +1,66 @@
+/**
+ * The tile raster's block lists (shaders/tile_raster.wgsl, walks_lists) on
+ * Dawn over SwiftShader: a frame whose splats are small walks each batch's
+ * splats per 4×4 block of pixels, where otherwise every pixel meets every
+ * splat of the batch. Skipping a splat whose quad box misses a pixel's
+ * block must change nothing: the real scene, from outside and inside, in
+ * both orders, at a size that is no multiple of the tile, is the same
+ * picture byte for byte whether the frame walks lists or not, and the CPU
+ * reference's within the tile tests' 50 dB. (Which frames walk lists,
+ * BLOCK_LISTS_BELOW, is a matter of speed alone: docs/benchmarks.md.)
+ */
+import { beforeAll, expect, test } from 'vitest';
+import type { GpuSplats } from '../../src/scene/gpu-splats';
+import type { SplatFrame } from '../../src/app/frame/splat-frame';
+import type { GpuSortOrder } from '../../src/app/frame/order/gpu-sort-order';
+import type { SplatCloud } from '../../src/scene/splat-cloud';
+import type { CameraFile } from '../../src/app/camera/camera-file';
+import type { SplatOrder } from '../../src/render/frame-renderer';
+import { renderReferenceCamera } from '../../cli/reference-camera';
+import { psnr, toRgba8 } from '../../cli/picture-compare';
+import { renderChecked } from '../support/checked-render';
+import { realScene, useGpu } from '../support/gpu-fixture';
+import { cameraInsideScene, cameraLookingAt } from '../support/test-view';
+import { channelDifference } from '../support/tile-footprints';
+
+const gpu = useGpu('tile-block-lists.test');
+let cloud: SplatCloud;
+let scene: GpuSplats;
+let order: GpuSortOrder;
+/** Every frame walks lists; none does. */
+let lists: SplatFrame;
+let plain: SplatFrame;
+
+beforeAll(async () => {
+  cloud = await realScene('inria_kacytran_iter7000_9k_sh3.ply');
+  scene = gpu.upload(cloud, 'tile-block-lists.scene');
+  [order, lists, plain] = await Promise.all([gpu.gpuOrder(), gpu.frame({ tiles: { blockListsBelow: Infinity } }), gpu.frame({ tiles: { blockListsBelow: 0 } })]);
+  await Promise.all([lists, plain].map((f) => f.painters.tiles.prepare(true)));
+  const tiles = lists.painters.tiles.tileRenderer!;
+  await Promise.all([tiles.prepareBlockLists(false), tiles.prepareBlockLists(true)]);
+});
+
+const BACKGROUND = [0.1, 0.2, 0.3] as const;
+
+async function expectListsMatch(what: string, camera: CameraFile, splatOrder: SplatOrder): Promise<void> {
+  const options = { renderer: 'tiles', splatOrder } as const;
+  const walked = await renderChecked(gpu.device, lists, order, scene, camera, options);
+  const whole = await renderChecked(gpu.device, plain, order, scene, camera, options);
+  expect(lists.painters.tiles.tileRenderer!.lastWalk).toBe('lists');
+  expect(plain.painters.tiles.tileRenderer!.lastWalk).toBe('all');
+  const pairs = lists.painters.tiles.tileRenderer!.lastPairs!;
+  const apart = channelDifference(walked.rgba, whole.rgba, 0);
+  const db = psnr(walked.rgba, toRgba8(renderReferenceCamera(cloud, camera).rgb));
+  console.log(`${what}, ${splatOrder} (${camera.width}×${camera.height}): ${pairs.total} pairs; with block lists ${apart.pixels} pixels differ from without; ${db.toFixed(2)} dB against the reference`);
+  expect(pairs.overflowed).toBe(false);
+  expect(apart.pixels).toBe(0);
+  if (splatOrder === 'centre-depth') expect(db).toBeGreaterThanOrEqual(50);
+}
+
+test.each(['centre-depth', 'per-pixel'] as const)('outside the scene, %s: block lists draw the picture every splat draws', async (splatOrder) => {
+  await expectListsMatch('9k scene from outside', cameraLookingAt(cloud, [3, -1, -6], 93, 61, BACKGROUND), splatOrder);
+});
+
+test.each(['centre-depth', 'per-pixel'] as const)('inside the scene, %s: block lists draw the picture every splat draws', async (splatOrder) => {
+  await expectListsMatch('9k scene from inside', cameraInsideScene(cloud, 93, 61, BACKGROUND), splatOrder);
+});

@@ -1,0 +1,26 @@
+/**
+ * Which frames the tile raster draws by block lists (rasterWalkFor,
+ * src/render/tiles/tile-raster.ts): those after a read frame that binned
+ * under BLOCK_LISTS_BELOW pairs a kept entry; none before a frame was read
+ * or when nothing was kept; all when asked for (Infinity), none for 0.
+ */
+import { expect, test } from 'vitest';
+import { BLOCK_LISTS_BELOW, rasterWalkFor } from '../../src/render/tiles/tile-raster';
+
+const counts = (total: number, entries: number, cutEntries = 0) => ({ total, entries, cutEntries });
+
+test('small splats walk block lists, larger ones every splat, judged by the frame read last', () => {
+  expect(rasterWalkFor(counts(1.4e6, 1e6), BLOCK_LISTS_BELOW)).toBe('lists');
+  expect(rasterWalkFor(counts(BLOCK_LISTS_BELOW * 1e6, 1e6), BLOCK_LISTS_BELOW)).toBe('all');
+  expect(rasterWalkFor(counts(4.3e6, 1e6), BLOCK_LISTS_BELOW)).toBe('all');
+  // The entries left out by the candidate budget bin nothing: pairs are counted against those kept.
+  expect(rasterWalkFor(counts(1.5e6, 1e6, 600_000), BLOCK_LISTS_BELOW)).toBe('all');
+});
+
+test('no frame read, or none kept: every splat; Infinity and 0 decide alone', () => {
+  expect(rasterWalkFor(null, BLOCK_LISTS_BELOW)).toBe('all');
+  expect(rasterWalkFor(counts(0, 0), BLOCK_LISTS_BELOW)).toBe('all');
+  expect(rasterWalkFor(counts(10, 10, 10), BLOCK_LISTS_BELOW)).toBe('all');
+  expect(rasterWalkFor(null, Infinity)).toBe('lists');
+  expect(rasterWalkFor(counts(1, 1e6), 0)).toBe('all');
+});
