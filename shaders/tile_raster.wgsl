@@ -52,10 +52,11 @@
 @group(0) @binding(7) var<storage, read_write> chunk_words: array<atomic<u32>>;
 @group(0) @binding(8) var<storage, read_write> partials: array<vec4<f32>>;
 
-// Footprints a batch holds: 256 for the centre-depth order (14 floats and
-// a block mask each, with the blocks' lists 15.5 KiB of the 16 KiB every
-// device gives a workgroup), 128 for the per-pixel order (27 words each
-// and the lists: 13.75 KiB). A multiple of 32 (the lists' words).
+// Footprints a batch holds: 256 for the centre-depth order (14 floats
+// each: 14 KiB of the 16 KiB every device gives a workgroup; with a block
+// mask each and the blocks' lists where the pipeline walks lists, 15.5
+// KiB), 128 for the per-pixel order (26 floats each: 13 KiB; 13.75 with
+// the lists). A multiple of 32 (the lists' words).
 override raster_batch: u32;
 const ALPHA_MAX: f32 = 0.99;
 const ALPHA_MIN: f32 = 1.0 / 255.0;
@@ -67,14 +68,17 @@ var<workgroup> batch_look: array<vec4<f32>, raster_batch>;
 var<workgroup> batch_half: array<vec2<f32>, raster_batch>;
 // Whether this pipeline walks each batch by block lists (BLOCK_LISTS_BELOW
 // in src/render/tiles/tile-raster.ts says where that pays), a pipeline of
-// its own so that the other keeps none of its code.
+// its own so that the other keeps none of its code and, its arrays sized 1
+// by list_slots, none of its workgroup memory.
 override walk_lists: bool;
 // Where a pipeline walks its batches by block lists: the blocks
 // each batch splat's quad box reaches (block_mask), then the same as a list
 // per block: bit i of word g of block b says batch splat 32 g + i reaches
-// block b. A pixel walks only its block's bits, in order.
-override block_words: u32 = BLOCKS * (raster_batch / 32u);
-var<workgroup> batch_mask: array<u32, raster_batch>;
+// block b. A pixel walks only its block's bits, in order. list_slots is
+// raster_batch where the pipeline walks lists, else 1.
+override list_slots: u32;
+override block_words: u32 = max(1u, BLOCKS * (list_slots / 32u));
+var<workgroup> batch_mask: array<u32, list_slots>;
 var<workgroup> block_bits: array<u32, block_words>;
 
 // The workgroup's work (workgroup_work).

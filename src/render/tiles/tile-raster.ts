@@ -31,10 +31,11 @@ export const TILE_SIZE = 16;
 export type TilePictureFormat = 'rgba8unorm' | 'rgba16float' | 'rgba32float';
 
 /**
- * Footprints per raster batch: the centre-depth order's 14 floats and a
- * block mask a splat, with the block lists, fill 15.5 KiB at 256, the
- * per-pixel order's 27 words 13.75 KiB at 128 (every device gives a
- * workgroup 16 KiB). Multiples of 32, the lists' words.
+ * Footprints per raster batch: the centre-depth order's 14 floats a splat
+ * fill 14 KiB at 256, the per-pixel order's 26 fill 13 KiB at 128; the
+ * block lists' pipelines add a mask a splat and the lists (15.5 and 13.75
+ * KiB; every device gives a workgroup 16 KiB). Multiples of 32, the lists'
+ * words.
  */
 const RASTER_BATCH: Record<SplatOrder, number> = { 'centre-depth': 256, 'per-pixel': 128 };
 
@@ -178,7 +179,13 @@ export class TileRaster {
           module: await module,
           entryPoint: 'main',
           // The per-pixel order is never cut into chunks (tile-chunks.ts, chunkingFor).
-          constants: { chunked: 0, cut_runs: order === 'per-pixel' ? 0 : 1, raster_batch: RASTER_BATCH[order], walk_lists: walk === 'lists' ? 1 : 0 },
+          constants: {
+            chunked: 0,
+            cut_runs: order === 'per-pixel' ? 0 : 1,
+            raster_batch: RASTER_BATCH[order],
+            walk_lists: walk === 'lists' ? 1 : 0,
+            list_slots: walk === 'lists' ? RASTER_BATCH[order] : 1,
+          },
         },
       });
     })();
