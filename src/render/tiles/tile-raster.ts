@@ -117,6 +117,7 @@ function rasterSourceFor(order: SplatOrder, format: TilePictureFormat, pixelQueu
 
 export class TileRaster {
   private readonly boundRanges: Bound[] = [];
+  private walked: RasterWalk = 'all';
   private readonly variants = new Map<string, RasterVariant>();
   private readonly modules = new Map<SplatOrder, Promise<GPUShaderModule>>();
 
@@ -220,9 +221,9 @@ export class TileRaster {
    * order when `buffers.rayShapes` is given (after preparePerPixel), by
    * block lists when `walk` asks and their pipeline is made (it is made
    * then; the picture is the same either way); then the merge of the split
-   * tiles. Returns the walk drawn.
+   * tiles.
    */
-  encodeRaster(pass: GPUComputePassEncoder, buffers: RasterBuffers, picture: GPUTextureView, width: number, height: number, chunking: Chunking, walk: RasterWalk): RasterWalk {
+  encodeRaster(pass: GPUComputePassEncoder, buffers: RasterBuffers, picture: GPUTextureView, width: number, height: number, chunking: Chunking, walk: RasterWalk): void {
     const order: SplatOrder = buffers.rayShapes !== null ? 'per-pixel' : 'centre-depth';
     if (!this.isReady(order, 'all')) throw new Error(`TileRaster: the ${order} order was asked for before its pipeline was made`);
     if (walk === 'lists' && !this.isReady(order, 'lists')) {
@@ -235,7 +236,12 @@ export class TileRaster {
     const across = Math.ceil(width / TILE_SIZE);
     pass.dispatchWorkgroups(across, Math.ceil(height / TILE_SIZE) + chunkRows(chunking, across));
     this.chunks.encodeMerge(pass, buffers.state, buffers.ranges, picture, chunking);
-    return walk;
+    this.walked = walk;
+  }
+
+  /** How the last raster encoded walked its batches. */
+  get lastWalk(): RasterWalk {
+    return this.walked;
   }
 
   /** The chunks' words (tests write into them). */

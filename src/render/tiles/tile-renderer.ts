@@ -38,7 +38,7 @@ import { boundsGpuCounts } from '../../sort/count-bound';
 import { TILE_STATE } from '../frame-layouts';
 import { maxTilePairs } from '../renderer-limits';
 import type { SplatDraw } from '../splat-renderer';
-import { BIN_GROUP, TileBinning, type BinBuffers, type TileFootprint } from './tile-binning';
+import { BIN_GROUP, TileBinning, type BinBuffers } from './tile-binning';
 
 export type { TileFootprint } from './tile-binning';
 import { BLOCK_LISTS_BELOW, DEFAULT_PIXEL_QUEUE, TILE_SIZE, TileRaster, rasterWalkFor, type RasterBuffers, type RasterWalk, type TilePictureFormat } from './tile-raster';
@@ -56,22 +56,8 @@ export type { TilePairCounts } from './tile-pairs';
 export { QuadCut } from './quad-cut';
 export type { TilePictureFormat } from './tile-raster';
 
-export interface TileRendererOptions {
-  /** Pairs the buffers hold before any frame was read (default 2^20): tests give a few to make a frame outgrow them. */
-  initialPairs?: number;
-  /** Time binning, pair sort, ranges and raster each (benchmarks): each in a pass of its own. */
-  profile?: boolean;
-  /** The most pairs a frame may sort (default and at most: the device's, maxTilePairs), which bounds the candidate budget of tiles and quads alike (tile-pairs.ts): tests give a few. */
-  maxPairs?: number;
-  /** Default 'ellipse'; 'box' bins to every tile of a quad's bounding box (the benchmark's measure of what the test saves). */
-  footprint?: TileFootprint;
-  /** Splats each pixel holds back in the per-pixel order (default DEFAULT_PIXEL_QUEUE): tests and benchmarks compare others. */
-  pixelQueue?: number;
-  /** How long runs are cut into chunks (default chunkingFor's): tests cut short runs, benchmarks compare none (minPairs 0). */
-  chunking?: Partial<Chunking>;
-  /** Pairs a splat below which the raster walks block lists (default BLOCK_LISTS_BELOW): tests draw either way (Infinity, 0). */
-  blockListsBelow?: number;
-}
+import type { TileRendererOptions } from './tile-renderer-options';
+export type { TileRendererOptions } from './tile-renderer-options';
 
 /** The tile renderer's passes, as the profile times them. */
 export type TilePass = 'bin' | 'shapes' | 'pairSort' | 'ranges' | 'raster' | 'resolve';
@@ -209,7 +195,10 @@ export class TileRenderer {
   }
 
   /** How the last frame encoded walked its batches (rasterWalkFor: from the frame read before it). */
-  lastWalk: RasterWalk = 'all';
+  get lastWalk(): RasterWalk {
+    return this.raster.lastWalk;
+  }
+
   /** Makes the raster's block-list pipeline of the order (frames make it when they first want it, and walk every splat until then). */
   prepareBlockLists(perPixel: boolean): Promise<void> {
     return this.raster.prepare(perPixel ? 'per-pixel' : 'centre-depth', 'lists');
@@ -325,7 +314,7 @@ export class TileRenderer {
       pass.end();
       pass = encoder.beginComputePass(this.passDescriptor('TileRenderer.raster', timed('raster')));
     }
-    this.lastWalk = this.raster.encodeRaster(pass, buffers, target.picture, target.width, target.height, chunking, rasterWalkFor(this.budget.last, this.raster.listsBelow));
+    this.raster.encodeRaster(pass, buffers, target.picture, target.width, target.height, chunking, rasterWalkFor(this.budget.last, this.raster.listsBelow));
     pass.end();
     this.budget.recordRead(encoder, state, budget);
     const fallback = this.fallback[slot];

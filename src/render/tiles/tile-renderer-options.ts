@@ -1,0 +1,20 @@
+/** What a TileRenderer is made with (TileRenderer.create): defaults for the viewer, other values for the tests and benchmarks. */
+import type { TileFootprint } from './tile-binning';
+import type { Chunking } from './tile-chunks';
+
+export interface TileRendererOptions {
+  /** Pairs the buffers hold before any frame was read (default 2^20): tests give a few to make a frame outgrow them. */
+  initialPairs?: number;
+  /** Time binning, pair sort, ranges and raster each (benchmarks): each in a pass of its own. */
+  profile?: boolean;
+  /** The most pairs a frame may sort (default and at most: the device's, maxTilePairs), which bounds the candidate budget of tiles and quads alike (tile-pairs.ts): tests give a few. */
+  maxPairs?: number;
+  /** Default 'ellipse'; 'box' bins to every tile of a quad's bounding box (the benchmark's measure of what the test saves). */
+  footprint?: TileFootprint;
+  /** Splats each pixel holds back in the per-pixel order (default DEFAULT_PIXEL_QUEUE): tests and benchmarks compare others. */
+  pixelQueue?: number;
+  /** How long runs are cut into chunks (default chunkingFor's): tests cut short runs, benchmarks compare none (minPairs 0). */
+  chunking?: Partial<Chunking>;
+  /** Pairs a splat below which the raster walks block lists (default BLOCK_LISTS_BELOW): tests draw either way (Infinity, 0). */
+  blockListsBelow?: number;
+}
