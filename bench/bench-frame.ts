@@ -14,8 +14,9 @@
  * GPU's raster/blend floor for this coverage):  flatMs, renderOverFlat,
  * cutSplats (the farthest splats the candidate budget left out);
  * tiles add their pairs and passes (bench/tile-frame.ts):  drawn, pairs,
- * pairsPerSplat, pairCapacity, rasterWalk (all, or block lists), cutSplats (the farthest splats left out past
- * the candidate budget: a hostile file's), boxPairs, binMs, pairSortMs,
+ * pairsPerSplat, pairCapacity, rasterWalk (all, or block lists),
+ * cutSplats (the farthest splats left out past the candidate budget: a
+ * hostile file's), boxPairs, binMs, pairSortMs,
  * rangesMs, rasterMs, resolveMs, profiledRenderMs, untimedMs (what of the
  * profiled span no pass holds), tilePairsMax/P99/P50, tilesUsed, tiles (how
  * the pairs spread over the tiles), splitTiles and chunkItems (the tiles

@@ -39,14 +39,12 @@ import { GpuSortOrder } from '../src/app/frame/order/gpu-sort-order';
 import { WorldSession, WORLD_DEFAULTS, type WorldChunks } from '../src/app/world/world-session';
 import { createOffscreenTarget, OFFSCREEN_FORMAT } from '../src/app/frame/offscreen-render';
 import { storageWritable } from '../src/render/output-target';
-import { renderOffscreen } from './render-offscreen';
-import { cameraMatrices, type CameraFile } from '../src/app/camera/camera-file';
-import type { FrameParameters } from '../src/render/frame-uniforms';
+import { cameraParameters, renderOffscreen } from './render-offscreen';
+import type { CameraFile } from '../src/app/camera/camera-file';
 import { psnr } from '../cli/picture-compare';
 import { quantile } from './stable-timing';
 import { wholeNumber } from './bench-options';
 import { GpuClockHold } from './clock-hold';
-import { mat4, vec3 } from 'gl-matrix';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { encodePng } from '../cli/png';
@@ -123,21 +121,12 @@ function pathCamera(t: number, altitude = 0.1, steep = false): CameraFile {
   return { width, height, fovy_deg: 60, eye, target, up: [0, -1, 0], background, sh_degree: 3 };
 }
 
-function parametersOf(camera: CameraFile): FrameParameters {
-  const p: FrameParameters = {
-    view: mat4.create(), projection: mat4.create(), eye: vec3.fromValues(...camera.eye), fovY: (camera.fovy_deg * Math.PI) / 180,
-    width, height, splatCount: 0, shDegree: 3, splatScale: 1, keyBits: 32,
-  };
-  cameraMatrices(camera, p.view, p.projection);
-  return p;
-}
-
 const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 
 /** One frame of the world for `camera`: its GPU times (null: nothing drawn yet). */
 async function drawFrame(camera: CameraFile, firstPicture: boolean): Promise<{ gpuMs: number; project: number; sort: number; render: number; wallMs: number } | null> {
   const wall = performance.now();
-  const p = parametersOf(camera);
+  const p = cameraParameters(camera, 0);
   session.update(p);
   const scene = session.scene;
   if (!scene || (firstPicture && session.frame.drawnSplats === 0)) return null;

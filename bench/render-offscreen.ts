@@ -17,6 +17,29 @@ import type { ScreenFilter } from '../src/scene/anti-aliasing';
 import type { FrameParameters } from '../src/render/frame-uniforms';
 import { readTextureRgba } from '../src/gpu/readback';
 
+/** The frame parameters of a camera file for `splatCount` splats (SH bands the file's unless given), as a frame recorded by hand needs them. */
+export function cameraParameters(
+  camera: CameraFile,
+  splatCount: number,
+  options: { shDegree?: number; splatScale?: number; keyBits?: number; screenFilter?: ScreenFilter } = {},
+): FrameParameters {
+  const parameters: FrameParameters = {
+    view: mat4.create(),
+    projection: mat4.create(),
+    eye: vec3.fromValues(...camera.eye),
+    fovY: (camera.fovy_deg * Math.PI) / 180,
+    width: camera.width,
+    height: camera.height,
+    splatCount,
+    shDegree: options.shDegree ?? camera.sh_degree,
+    splatScale: options.splatScale ?? 1,
+    keyBits: options.keyBits ?? 32,
+    screenFilter: options.screenFilter,
+  };
+  cameraMatrices(camera, parameters.view, parameters.projection);
+  return parameters;
+}
+
 /**
  * One frame of `scene` from a camera file, drawn by `frame` in `order`, into
  * rgba8unorm and read back; `splatOrder` is how each pixel's splats are
@@ -31,20 +54,7 @@ export async function renderOffscreen(
   options: { keyBits?: number; splatScale?: number; screenFilter?: ScreenFilter; shiftNdc?: readonly [number, number]; splatOrder?: SplatOrder } & Pick<FrameEncodeOptions, 'view' | 'renderer'> = {},
 ): Promise<OffscreenPicture> {
   const { width, height } = camera;
-  const parameters: FrameParameters = {
-    view: mat4.create(),
-    projection: mat4.create(),
-    eye: vec3.fromValues(...camera.eye),
-    fovY: (camera.fovy_deg * Math.PI) / 180,
-    width,
-    height,
-    splatCount: scene.count,
-    shDegree: Math.min(camera.sh_degree, scene.shDegree),
-    splatScale: options.splatScale ?? 1,
-    keyBits: options.keyBits ?? 32,
-    screenFilter: options.screenFilter,
-  };
-  cameraMatrices(camera, parameters.view, parameters.projection);
+  const parameters = cameraParameters(camera, scene.count, { ...options, shDegree: Math.min(camera.sh_degree, scene.shDegree) });
   // A lens shift (the viewer's beside overlays; OrbitCamera.projectionMatrix).
   if (options.shiftNdc) [parameters.projection[8], parameters.projection[9]] = options.shiftNdc;
   frame.setScene(scene);

@@ -66,43 +66,43 @@ export interface TileView {
 
 /** What a tile row adds to the benchmark's line (times in ms; medians). */
 export type TileFigures = {
-      drawn: 'tiles';
-      projectMs: number;
-      sortMs: number;
-      renderMs: number;
-      /** Medians of each frame's project + sort, and of its project + sort + render. */
-      orderMs: number;
-      frameMs: number;
-      pairs: number;
-      pairCapacity: number;
-      /** The farthest splats left out, past the candidate budget (src/render/tiles/tile-pairs.ts; 0 in a real scene). */
-      cutSplats: number;
-      /** How the timed frames' raster walked its batches (src/render/tiles/tile-raster.ts, rasterWalkFor). */
-      rasterWalk: RasterWalk;
-      /** Pairs per tile of the fitted frame: the most any tile holds, and the 99th and 50th percentiles of the tiles holding any (the raster's workgroup per tile waits on the most). */
-      tilePairsMax: number;
-      tilePairsP99: number;
-      tilePairsP50: number;
-      /** Tiles holding any pair, of all. */
-      tilesUsed: number;
-      tiles: number;
-      /** Tiles of the fitted frame whose runs were cut into chunks, and their chunks past the first (src/render/tiles/tile-chunks.ts). */
-      splitTiles: number;
-      chunkItems: number;
-      boxPairs: number;
-      binMs: number;
-      /** The per-pixel order's ray shapes (0 in the centre-depth order). */
-      shapesMs: number;
-      pairSortMs: number;
-      rangesMs: number;
-      rasterMs: number;
-      /** The pass that draws the tile picture into the output. */
-      resolveMs: number;
-      /** The profiled frame's whole 'render' span (renderMs is the unprofiled frame's). */
-      profiledRenderMs: number;
-      /** What of the profiled span no timed pass holds: clears, copies, and the gaps between passes. */
-      untimedMs: number;
-    };
+  drawn: 'tiles';
+  projectMs: number;
+  sortMs: number;
+  renderMs: number;
+  /** Medians of each frame's project + sort, and of its project + sort + render. */
+  orderMs: number;
+  frameMs: number;
+  pairs: number;
+  pairCapacity: number;
+  /** The farthest splats left out, past the candidate budget (src/render/tiles/tile-pairs.ts; 0 in a real scene). */
+  cutSplats: number;
+  /** How the timed frames' raster walked its batches (src/render/tiles/tile-raster.ts, rasterWalkFor). */
+  rasterWalk: RasterWalk;
+  /** Pairs per tile of the fitted frame: the most any tile holds, and the 99th and 50th percentiles of the tiles holding any (the raster's workgroup per tile waits on the most). */
+  tilePairsMax: number;
+  tilePairsP99: number;
+  tilePairsP50: number;
+  /** Tiles holding any pair, of all. */
+  tilesUsed: number;
+  tiles: number;
+  /** Tiles of the fitted frame whose runs were cut into chunks, and their chunks past the first (src/render/tiles/tile-chunks.ts). */
+  splitTiles: number;
+  chunkItems: number;
+  boxPairs: number;
+  binMs: number;
+  /** The per-pixel order's ray shapes (0 in the centre-depth order). */
+  shapesMs: number;
+  pairSortMs: number;
+  rangesMs: number;
+  rasterMs: number;
+  /** The pass that draws the tile picture into the output. */
+  resolveMs: number;
+  /** The profiled frame's whole 'render' span (renderMs is the unprofiled frame's). */
+  profiledRenderMs: number;
+  /** What of the profiled span no timed pass holds: clears, copies, and the gaps between passes. */
+  untimedMs: number;
+};
 
 /** One tile frame drawn and submitted; its pairs read (null: the frame was drawn with quads, or its read was skipped). */
 async function drawTiles(view: TileView, frame: SplatFrame, measure = false): Promise<TilePairCounts | null> {
@@ -118,14 +118,14 @@ async function drawTiles(view: TileView, frame: SplatFrame, measure = false): Pr
  * need; a frame that fills more than 3/4 of it grows it once more).
  * Returns the last frame's pairs.
  */
-export async function fitTilePairs(view: TileView, frame: SplatFrame): Promise<{ pairs: TilePairCounts }> {
+export async function fitTilePairs(view: TileView, frame: SplatFrame): Promise<TilePairCounts> {
   const tiles = frame.painters.tiles.tileRenderer;
   if (!tiles) throw new Error('fitTilePairs: prepareTiles() first');
   let capacity = -1;
   for (let draw = 0; draw < MAX_FIT_DRAWS; draw++) {
     const pairs = await drawTiles(view, frame);
     if (!pairs) continue;
-    if (!pairs.overflowed && pairs.capacity === capacity) return { pairs };
+    if (!pairs.overflowed && pairs.capacity === capacity) return pairs;
     // The room a read asks for is made at the next encode: settled once two frames in a row fit the same room.
     capacity = pairs.overflowed ? -1 : pairs.capacity;
   }
@@ -200,14 +200,14 @@ export async function measureTiles(view: TileView, frame: SplatFrame, extra: Til
     renderMs: whole.render,
     orderMs: whole.order,
     frameMs: whole.frame,
-    pairs: fitted.pairs.total,
-    pairCapacity: fitted.pairs.capacity,
-    cutSplats: fitted.pairs.cutEntries,
+    pairs: fitted.total,
+    pairCapacity: fitted.capacity,
+    cutSplats: fitted.cutEntries,
     rasterWalk: frame.painters.tiles.tileRenderer!.lastWalk,
     ...spread,
     splitTiles: chunks.splits,
     chunkItems: chunks.items,
-    boxPairs: box.pairs.total,
+    boxPairs: box.total,
     binMs: passes.bin,
     shapesMs: passes.shapes,
     pairSortMs: passes.pairSort,

@@ -22,4 +22,3 @@ fn workgroup_inclusive_sum(lid: u32, value: u32) -> u32 {
   }
   return sum_scratch[lid];
 }
-

@@ -4,12 +4,19 @@
  * dropped at submit, and the frame it held is never drawn, silently.
  */
 const errors: string[] = [];
+/** Kept at most (a long-running tool that nobody asks must not grow without bound); the rest are counted. */
+const KEPT = 100;
+let dropped = 0;
 
 export function recordUncapturedError(message: string): void {
-  errors.push(message);
+  if (errors.length < KEPT) errors.push(message);
+  else dropped++;
 }
 
-/** The errors recorded since the last call, cleared. */
+/** The errors recorded since the last call (past KEPT of them, a line saying how many more), cleared. */
 export function takeUncapturedErrors(): string[] {
-  return errors.splice(0);
+  const taken = errors.splice(0);
+  if (dropped > 0) taken.push(`and ${dropped} more`);
+  dropped = 0;
+  return taken;
 }

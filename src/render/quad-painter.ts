@@ -33,8 +33,7 @@ export class QuadPainter implements Painter {
   private cut: QuadCut | null = null;
   private readonly cutMade: Promise<void>;
   private destroyed = false;
-  /** The quads the last frame's picture drew (the cut's draw, or the whole order's), borrowed: the benchmark's flat floor draws the same. */
-  lastDraw: SplatDraw | null = null;
+  private drawn: SplatDraw | null = null;
   private readonly cutEntries: [SplatDraw, SplatDraw] = [reusedDraw(), reusedDraw()];
 
   constructor(
@@ -79,6 +78,11 @@ export class QuadPainter implements Painter {
     return cut.encode(job.encoder, entries, ordered.maxCount, job.parameters.width, job.parameters.height, slot, beginning);
   }
 
+  /** The quads the last frame's picture drew (the cut's draw, or the whole order's), borrowed: the benchmark's flat floor draws the same. */
+  get lastDraw(): SplatDraw | null {
+    return this.drawn;
+  }
+
   /** Whether its pictures are blended in floats (the heat map views need them). */
   get blendsInFloats(): boolean {
     return this.targets !== null;
@@ -101,7 +105,7 @@ export class QuadPainter implements Painter {
     const draw = cut ?? drawOf(this.draws[0], records, job.picture.order, 'vertices');
     if (draw && target.depth) draw.depths = job.depths ?? undefined;
     const first = cut ? undefined : timing?.span.first;
-    this.lastDraw = draw;
+    this.drawn = draw;
     const targets = this.targets;
     if (!targets) {
       this.quads.encode(encoder, target, draw, cut ? timing?.span.last : timing?.whole);

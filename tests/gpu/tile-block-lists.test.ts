@@ -1,17 +1,18 @@
 /**
- * The tile raster's block lists (shaders/tile_raster.wgsl, walks_lists) on
+ * The tile raster's block lists (shaders/tile_raster.wgsl, walk_lists) on
  * Dawn over SwiftShader: a frame whose splats are small walks each batch's
  * splats per 4×4 block of pixels, where otherwise every pixel meets every
  * splat of the batch. Skipping a splat whose quad box misses a pixel's
  * block must change nothing: the real scene, from outside and inside, in
  * both orders, at a size that is no multiple of the tile, is the same
  * picture byte for byte whether the frame walks lists or not, and the CPU
- * reference's within the tile tests' 50 dB. (Which frames walk lists,
- * BLOCK_LISTS_BELOW, is a matter of speed alone: docs/benchmarks.md.)
+ * reference's within the tile tests' 50 dB. A frame that wants lists
+ * before their pipeline is made walks every splat meanwhile. (Which
+ * frames want lists, rasterWalkFor, is tests/unit/raster-walk.test.ts's.)
  */
 import { beforeAll, expect, test } from 'vitest';
 import type { GpuSplats } from '../../src/scene/gpu-splats';
-import type { SplatFrame } from '../../src/app/frame/splat-frame';
+import { SplatFrame } from '../../src/app/frame/splat-frame';
 import type { GpuSortOrder } from '../../src/app/frame/order/gpu-sort-order';
 import type { SplatCloud } from '../../src/scene/splat-cloud';
 import type { CameraFile } from '../../src/app/camera/camera-file';
@@ -19,7 +20,7 @@ import type { SplatOrder } from '../../src/render/frame-renderer';
 import { renderReferenceCamera } from '../../cli/reference-camera';
 import { psnr, toRgba8 } from '../../cli/picture-compare';
 import { renderChecked } from '../support/checked-render';
-import { realScene, useGpu } from '../support/gpu-fixture';
+import { realScene, TEST_TARGET_FORMAT, useGpu } from '../support/gpu-fixture';
 import { cameraInsideScene, cameraLookingAt } from '../support/test-view';
 import { channelDifference } from '../support/tile-footprints';
 
@@ -63,4 +64,23 @@ test.each(['centre-depth', 'per-pixel'] as const)('outside the scene, %s: block 
 
 test.each(['centre-depth', 'per-pixel'] as const)('inside the scene, %s: block lists draw the picture every splat draws', async (splatOrder) => {
   await expectListsMatch('9k scene from inside', cameraInsideScene(cloud, 93, 61, BACKGROUND), splatOrder);
+});
+
+test('a frame that wants lists before their pipeline is made walks every splat, the same picture, and lists once it is made', async () => {
+  // A frame of its own: the fixture's frame of these options is shared, its lists pipeline made already.
+  const fresh = await SplatFrame.create(gpu.device, TEST_TARGET_FORMAT, { tiles: { blockListsBelow: Infinity } });
+  try {
+    await fresh.painters.tiles.prepare();
+    const tiles = fresh.painters.tiles.tileRenderer!;
+    const camera = cameraLookingAt(cloud, [3, -1, -6], 93, 61, BACKGROUND);
+    const first = await renderChecked(gpu.device, fresh, order, scene, camera, { renderer: 'tiles' });
+    expect(tiles.lastWalk).toBe('all');
+    // The same pipeline the first frame asked for.
+    await tiles.prepareBlockLists(false);
+    const next = await renderChecked(gpu.device, fresh, order, scene, camera, { renderer: 'tiles' });
+    expect(tiles.lastWalk).toBe('lists');
+    expect(channelDifference(next.rgba, first.rgba, 0).pixels).toBe(0);
+  } finally {
+    fresh.destroy();
+  }
 });

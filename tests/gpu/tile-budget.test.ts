@@ -10,15 +10,13 @@
  * counted without wrapping.
  */
 import { beforeAll, expect, test } from 'vitest';
-import { mat4, vec3 } from 'gl-matrix';
-import { cameraMatrices } from '../../src/app/camera/camera-file';
-import type { FrameParameters } from '../../src/render/frame-uniforms';
 import type { GpuSortOrder } from '../../src/app/frame/order/gpu-sort-order';
 import type { CameraFile } from '../../src/app/camera/camera-file';
 import type { SplatCloud } from '../../src/scene/splat-cloud';
 import { renderReferenceCamera } from '../../cli/reference-camera';
 import { psnr, toRgba8 } from '../../cli/picture-compare';
 import { renderChecked } from '../support/checked-render';
+import { cameraParameters } from '../../bench/render-offscreen';
 import { madeScene, useGpu, type MadeSplat } from '../support/gpu-fixture';
 import { rng } from '../support/splat-files';
 
@@ -61,14 +59,14 @@ test('a view whose splats cover the window many times over draws the nearest tha
   const tileRenderer = frame.painters.tiles.tileRenderer!;
 
   frame.setScene(scene);
-  const first = await gpu.render(frame, parametersOf(camera, scene.count), order, { renderer: 'tiles', background: camera.background });
+  const first = await gpu.render(frame, cameraParameters(camera, scene.count), order, { renderer: 'tiles', background: camera.background });
   const firstCounts = (await frame.painters.tiles.readStatistics())!;
   expect(firstCounts).toMatchObject({ entries: 60, cutEntries: 40, neededCandidates: 60 * tiles, candidateBudget: 20 * tiles, overflowed: true });
   // The overflowed frame's quads draw the same 20 nearest splats: the quads' picture of those alone.
   const kept = layers(20);
   const keptScene = gpu.upload(kept, 'tile-budget.kept');
   direct.setScene(keptScene);
-  const keptQuads = await gpu.render(direct, parametersOf(camera, keptScene.count), order, { renderer: 'quads', background: camera.background });
+  const keptQuads = await gpu.render(direct, cameraParameters(camera, keptScene.count), order, { renderer: 'quads', background: camera.background });
   expect(psnr(first, keptQuads), 'the overflowed frame draws the kept splats by quads').toBeGreaterThan(50);
 
   const picture = await renderChecked(gpu.device, frame, order, scene, camera, { renderer: 'tiles' });
@@ -116,11 +114,3 @@ test('candidates past 2^32 (1.1M window-covering splats at 1024×1024) are count
   console.log(`1.1M window-covering splats at 1024×1024, a budget of 4 splats: ${db.toFixed(2)} dB against the reference of the nearest 4`);
   expect(db).toBeGreaterThanOrEqual(45);
 });
-
-function parametersOf(camera: CameraFile, splatCount: number): FrameParameters {
-  const view = mat4.create();
-  const projection = mat4.create();
-  cameraMatrices(camera, view, projection);
-  const { width, height } = camera;
-  return { view, projection, eye: vec3.fromValues(...camera.eye), fovY: (camera.fovy_deg * Math.PI) / 180, width, height, splatCount, shDegree: 0, splatScale: 1, keyBits: 32 };
-}

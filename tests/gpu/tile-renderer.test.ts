@@ -8,7 +8,6 @@
  * in every tile it blends a pixel of); and the other orders and views.
  */
 import { beforeAll, describe, expect, test } from 'vitest';
-import { mat4, vec3 } from 'gl-matrix';
 import type { GpuSplats } from '../../src/scene/gpu-splats';
 import type { FrameView, SplatFrame } from '../../src/app/frame/splat-frame';
 import type { GpuSortOrder } from '../../src/app/frame/order/gpu-sort-order';
@@ -16,7 +15,8 @@ import type { DrawOrder } from '../../src/app/frame/order/draw-order';
 import type { OffscreenPicture } from '../../src/app/frame/offscreen-render';
 import { renderChecked } from '../support/checked-render';
 import { renderReferenceCamera } from '../../cli/reference-camera';
-import { cameraMatrices, type CameraFile } from '../../src/app/camera/camera-file';
+import type { CameraFile } from '../../src/app/camera/camera-file';
+import { cameraParameters } from '../../bench/render-offscreen';
 import { psnr, toRgba8 } from '../../cli/picture-compare';
 import { readBufferU32 } from '../../src/gpu/readback';
 import { PROJECTED_SPLAT, VISIBLE_STATE } from '../../src/render/frame-layouts';
@@ -164,20 +164,7 @@ describe('tiles against the CPU reference (≥ 50 dB) and the quads (within 3 le
 
 /** Frame parameters of a camera file, as renderOffscreen makes them (for frames recorded here). */
 function parametersOf(camera: CameraFile, splatScale = 1, keyBits = 32): FrameParameters {
-  const parameters: FrameParameters = {
-    view: mat4.create(),
-    projection: mat4.create(),
-    eye: vec3.fromValues(...camera.eye),
-    fovY: (camera.fovy_deg * Math.PI) / 180,
-    width: camera.width,
-    height: camera.height,
-    splatCount: cloud.count,
-    shDegree: 3,
-    splatScale,
-    keyBits,
-  };
-  cameraMatrices(camera, parameters.view, parameters.projection);
-  return parameters;
+  return cameraParameters(camera, cloud.count, { shDegree: 3, splatScale, keyBits });
 }
 
 describe('room for the pairs', () => {

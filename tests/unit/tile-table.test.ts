@@ -13,7 +13,7 @@ const tiles = (pose: string, fields: Record<string, unknown>) =>
   JSON.stringify({
     ...common, pose, camera: `cams/${pose}.json`, renderer: 'tiles', order: 'centre-depth', visible: 800, drawn: 'tiles',
     projectMs: 0.1, sortMs: 0.2, binMs: 0.1, pairSortMs: 0.3, rangesMs: 0.01, rasterMs: 1, renderMs: 1.7, profiledRenderMs: 1.8,
-    pairs: 300, pairsPerSplat: 0.375, boxPairs: 600, boxBeyondLimit: false, ...fields,
+    pairs: 300, pairsPerSplat: 0.375, boxPairs: 600, ...fields,
   });
 const inria = (pose: string, ms: number) => JSON.stringify({ camera: `/tmp/run/cameras/${pose}.json`, width: 1920, height: 1080, ms_median: ms, ms_min: ms, visible: 790 });
 

@@ -52,7 +52,7 @@ export const DEFAULT_PIXEL_QUEUE = 16;
 
 /**
  * Pairs per binned splat below which a frame's raster walks each batch by
- * block lists (shaders/tile_raster.wgsl, walks_lists): each pixel meets
+ * block lists (shaders/tile_raster.wgsl, walk_lists): each pixel meets
  * only the batch splats whose quad boxes reach its 4×4 block, where
  * otherwise it meets them all. It pays where the splats are mostly
  * smaller than a tile: on an H200 at 1920×1080 the 7.2M-splat replicated
@@ -105,6 +105,26 @@ interface RasterVariant {
 
 const BOUND_GROUPS = 2;
 
+function unmadeVariant(): RasterVariant {
+  return { pipeline: null, made: null, bound: [] };
+}
+
+/** Whether `b` was made for these buffers and picture. */
+function bindsSame(b: Bound, buffers: RasterBuffers, picture: GPUTextureView): boolean {
+  const o = b.buffers;
+  return (
+    b.picture === picture &&
+    o.state === buffers.state &&
+    o.ranges === buffers.ranges &&
+    o.sortedKeys === buffers.sortedKeys &&
+    o.sortedSplats === buffers.sortedSplats &&
+    o.records === buffers.records &&
+    o.rayShapes === buffers.rayShapes &&
+    o.chunkWords === buffers.chunkWords &&
+    o.partials === buffers.partials
+  );
+}
+
 /** Each order's parts of the raster's loop, put into shaders/tile_raster.wgsl's main (src/gpu/wgsl-splice.ts). */
 const ORDER_SOURCE: Record<SplatOrder, string> = { 'centre-depth': centreDepthSource, 'per-pixel': perPixelSource };
 
@@ -118,7 +138,10 @@ function rasterSourceFor(order: SplatOrder, format: TilePictureFormat, pixelQueu
 export class TileRaster {
   private readonly boundRanges: Bound[] = [];
   private walked: RasterWalk = 'all';
-  private readonly variants = new Map<string, RasterVariant>();
+  private readonly variants: Record<SplatOrder, Record<RasterWalk, RasterVariant>> = {
+    'centre-depth': { all: unmadeVariant(), lists: unmadeVariant() },
+    'per-pixel': { all: unmadeVariant(), lists: unmadeVariant() },
+  };
   private readonly modules = new Map<SplatOrder, Promise<GPUShaderModule>>();
 
   static async create(device: GPUDevice, frame: GPUBuffer, format: TilePictureFormat, pixelQueue = DEFAULT_PIXEL_QUEUE, listsBelow = BLOCK_LISTS_BELOW): Promise<TileRaster> {
@@ -156,7 +179,7 @@ export class TileRaster {
 
   /** Whether the pipeline of `order` and `walk` is made. */
   isReady(order: SplatOrder, walk: RasterWalk): boolean {
-    return this.variant(order, walk).pipeline !== null;
+    return this.variants[order][walk].pipeline !== null;
   }
 
   /**
@@ -165,7 +188,7 @@ export class TileRaster {
    * every index a constant the queue stays in registers.
    */
   prepare(order: SplatOrder, walk: RasterWalk): Promise<void> {
-    const variant = this.variant(order, walk);
+    const variant = this.variants[order][walk];
     variant.made ??= (async () => {
       let module = this.modules.get(order);
       if (!module) {
@@ -226,11 +249,13 @@ export class TileRaster {
   encodeRaster(pass: GPUComputePassEncoder, buffers: RasterBuffers, picture: GPUTextureView, width: number, height: number, chunking: Chunking, walk: RasterWalk): void {
     const order: SplatOrder = buffers.rayShapes !== null ? 'per-pixel' : 'centre-depth';
     if (!this.isReady(order, 'all')) throw new Error(`TileRaster: the ${order} order was asked for before its pipeline was made`);
-    if (walk === 'lists' && !this.isReady(order, 'lists')) {
-      void this.prepare(order, 'lists');
+    const lists = this.variants[order].lists;
+    if (walk === 'lists' && lists.pipeline === null) {
+      // Asked for once; a device that cannot make it walks every splat, as it draws the same picture.
+      if (lists.made === null) this.prepare(order, 'lists').catch(() => undefined);
       walk = 'all';
     }
-    const variant = this.variant(order, walk);
+    const variant = this.variants[order][walk];
     pass.setPipeline(variant.pipeline!);
     pass.setBindGroup(0, this.bindGroupFor(variant.bound, buffers, picture, variant.pipeline));
     const across = Math.ceil(width / TILE_SIZE);
@@ -258,26 +283,9 @@ export class TileRaster {
     this.chunks.destroy();
   }
 
-  private variant(order: SplatOrder, walk: RasterWalk): RasterVariant {
-    const key = `${order}:${walk}`;
-    let variant = this.variants.get(key);
-    if (!variant) this.variants.set(key, (variant = { pipeline: null, made: null, bound: [] }));
-    return variant;
-  }
-
   /** The bind group of `buffers` and `picture` for the raster `pipeline` (null: the ranges'), the last BOUND_GROUPS kept in `bound`. */
   private bindGroupFor(bound: Bound[], buffers: RasterBuffers, picture: GPUTextureView, pipeline: GPUComputePipeline | null): GPUBindGroup {
-    const same = (b: Bound) =>
-      b.picture === picture &&
-      b.buffers.state === buffers.state &&
-      b.buffers.ranges === buffers.ranges &&
-      b.buffers.sortedKeys === buffers.sortedKeys &&
-      b.buffers.sortedSplats === buffers.sortedSplats &&
-      b.buffers.records === buffers.records &&
-      b.buffers.rayShapes === buffers.rayShapes &&
-      b.buffers.chunkWords === buffers.chunkWords &&
-      b.buffers.partials === buffers.partials;
-    for (const b of bound) if (same(b)) return b.group;
+    for (const b of bound) if (bindsSame(b, buffers, picture)) return b.group;
     const group = pipeline ? this.rasterGroup(pipeline, buffers, picture) : this.rangesGroup(buffers);
     const made: Bound = { buffers: { ...buffers }, picture, group };
     // Two kept: the difference view draws two pictures a frame.
