@@ -14,7 +14,7 @@
  * GPU's raster/blend floor for this coverage):  flatMs, renderOverFlat,
  * cutSplats (the farthest splats the candidate budget left out);
  * tiles add their pairs and passes (bench/tile-frame.ts):  drawn, pairs,
- * pairsPerSplat, pairCapacity, rasterWalk (all, or block lists),
+ * pairsPerSplat, pairCapacity, rasterWalk (all, or block lists), tileSide,
  * cutSplats (the farthest splats left out past the candidate budget: a
  * hostile file's), boxPairs, binMs, pairSortMs,
  * rangesMs, rasterMs, resolveMs, profiledRenderMs, untimedMs (what of the
@@ -22,12 +22,13 @@
  * the pairs spread over the tiles), splitTiles and chunkItems (the tiles
  * whose runs were cut into chunks, and their chunks past the first;
  * --chunk-pairs sets the fewest pairs of a chunk, 0: never cut); drawn:
- * 'tiles'.
+ * 'tiles'. --tile-side 8 or 16 draws every tile frame at that side
+ * (default auto: src/render/tiles/tile-side.ts).
  *
  *   npm run bench:frame -- --scene FILE [--copies 40] [--width 1920 --height 1080]
  *     [--camera A.json,B.json [--path]] [--renderer quads,tiles] [--order centre-depth,per-pixel [--queue 8,16]]
  *     [--runs 20] [--bits 16,24,32] [--chunks 4] [--up -y] [--max-warm-batches 20] [--hold-ms 20]
- *     [--accumulation rgba16float,direct,rgba32float,rgb10a2unorm] [--chunk-pairs 0]
+ *     [--accumulation rgba16float,direct,rgba32float,rgb10a2unorm] [--chunk-pairs 0] [--tile-side auto|8|16]
  *
  * renderMs is the frame's whole 'render' span: for quads the splat pass
  * and, with a float accumulation target, the resolve pass; for tiles every
@@ -83,6 +84,7 @@ import { measureTiles, TileBenchFrames, type TileView } from './tile-frame';
 import { commandLine } from './command-line';
 import { outputUsage, storageWritable } from '../src/render/output-target';
 import help from './bench-frame.ts?help';
+import type { TileSide } from '../src/render/tiles/tile-side';
 
 const { values: args } = commandLine('bench-frame', help, {
   scene: { type: 'string' },
@@ -102,6 +104,7 @@ const { values: args } = commandLine('bench-frame', help, {
   'hold-ms': { type: 'string', default: '20' },
   accumulation: { type: 'string', default: DEFAULT_ACCUMULATION },
   'chunk-pairs': { type: 'string' },
+  'tile-side': { type: 'string', default: 'auto' },
 });
 if (!args.scene) throw new Error('--scene FILE is required');
 if (!isUpAxis(args.up)) throw new Error(`--up must be one of ${Object.keys(UP_AXES).join(', ')}, got ${args.up}`);
@@ -116,7 +119,11 @@ const accumulations = listOption('accumulation', args.accumulation!, ACCUMULATIO
 const orders = listOption('order', args.order!, SPLAT_ORDERS);
 const pixelQueues = wholeNumbers('queue', args.queue!, 1);
 /** --chunk-pairs: the fewest pairs of a chunk of a tile's run (0: runs never cut; default the renderer's). */
-const chunking = args['chunk-pairs'] === undefined ? {} : { chunking: { minPairs: wholeNumber('chunk-pairs', args['chunk-pairs'], 0) } };
+const tileSide = listOption('tile-side', args['tile-side']!, ['auto', '8', '16'] as const)[0]!;
+const tileOptions = {
+  ...(args['chunk-pairs'] === undefined ? {} : { chunking: { minPairs: wholeNumber('chunk-pairs', args['chunk-pairs'], 0) } }),
+  tileSide: tileSide === 'auto' ? tileSide : (Number(tileSide) as TileSide),
+};
 const perPixel = orders.includes('per-pixel');
 const renderers = listOption('renderer', args.renderer!, FRAME_RENDERERS);
 /** Each order with each renderer, the per-pixel order drawn with tiles whatever the renderer (as the viewer's setting), each pair once. */
@@ -167,11 +174,11 @@ interface Setup {
 
 async function setup(accumulation: Accumulation, pixelQueue: number, centreRows: boolean): Promise<Setup> {
   const withTiles = rows.some((row) => row.renderer === 'tiles');
-  const frame = await SplatFrame.create(device, FORMAT, { accumulation, tiles: { pixelQueue, ...chunking } });
+  const frame = await SplatFrame.create(device, FORMAT, { accumulation, tiles: { pixelQueue, ...tileOptions } });
   const format = accumulation === 'direct' ? FORMAT : accumulation;
   const [flat, tiles] = await Promise.all([
     SplatRenderer.create(device, frame.uniforms.buffer, format, { fragment: 'flat' }),
-    withTiles ? TileBenchFrames.create(device, FORMAT, accumulation, { pixelQueue, ...chunking }, perPixel) : null,
+    withTiles ? TileBenchFrames.create(device, FORMAT, accumulation, { pixelQueue, ...tileOptions }, perPixel) : null,
     withTiles ? (perPixel ? frame.painters.tiles.prepare(true) : frame.painters.tiles.prepare()) : null,
   ]);
   const texture = device.createTexture({ size: [width, height], format, usage: GPUTextureUsage.RENDER_ATTACHMENT });

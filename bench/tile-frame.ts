@@ -20,6 +20,7 @@ import type { FrameParameters } from '../src/render/frame-uniforms';
 import type { SplatDrawTarget } from '../src/render/splat-renderer';
 import { TILE_PASSES, type TilePairCounts, type TilePass, type TileRendererOptions } from '../src/render/tiles/tile-renderer';
 import type { RasterWalk } from '../src/render/tiles/tile-raster';
+import { SMALL_TILE_SIDE, type TileSide } from '../src/render/tiles/tile-side';
 import type { GpuSplats } from '../src/scene/gpu-splats';
 import { sampleFrames, type WarmUp } from './frame-sampling';
 import { readBufferU32 } from '../src/gpu/readback';
@@ -79,6 +80,8 @@ export type TileFigures = {
   cutSplats: number;
   /** How the timed frames' raster walked its batches (src/render/tiles/tile-raster.ts, rasterWalkFor). */
   rasterWalk: RasterWalk;
+  /** Pixels along the side of the timed frames' tiles (src/render/tiles/tile-side.ts, tileSideFor). */
+  tileSide: TileSide;
   /** Pairs per tile of the fitted frame: the most any tile holds, and the 99th and 50th percentiles of the tiles holding any (the raster's workgroup per tile waits on the most). */
   tilePairsMax: number;
   tilePairsP99: number;
@@ -114,20 +117,24 @@ async function drawTiles(view: TileView, frame: SplatFrame, measure = false): Pr
 
 /**
  * Draws the pose until the pair room stops growing: two frames in a row
- * that fit the same room (after an overflow the room becomes 1.5× the
- * need; a frame that fills more than 3/4 of it grows it once more).
- * Returns the last frame's pairs.
+ * that fit the same room at the same tile side (after an overflow the room
+ * becomes 1.5× the need; a frame that fills more than 3/4 of it grows it
+ * once more). Both sides' passes are made first, so that the frames timed
+ * after are drawn at the side the pose keeps. Returns the last frame's pairs.
  */
 export async function fitTilePairs(view: TileView, frame: SplatFrame): Promise<TilePairCounts> {
   const tiles = frame.painters.tiles.tileRenderer;
   if (!tiles) throw new Error('fitTilePairs: prepareTiles() first');
+  await tiles.prepareTileSide(SMALL_TILE_SIDE, view.splatOrder === 'per-pixel');
   let capacity = -1;
+  let side = 0;
   for (let draw = 0; draw < MAX_FIT_DRAWS; draw++) {
     const pairs = await drawTiles(view, frame);
     if (!pairs) continue;
-    if (!pairs.overflowed && pairs.capacity === capacity) return pairs;
+    if (!pairs.overflowed && pairs.capacity === capacity && pairs.tileSide === side) return pairs;
     // The room a read asks for is made at the next encode: settled once two frames in a row fit the same room.
     capacity = pairs.overflowed ? -1 : pairs.capacity;
+    side = pairs.tileSide;
   }
   throw new Error(`the tile pairs did not settle in ${MAX_FIT_DRAWS} frames (last: ${JSON.stringify(tiles.lastPairs)})`);
 }
@@ -204,6 +211,7 @@ export async function measureTiles(view: TileView, frame: SplatFrame, extra: Til
     pairCapacity: fitted.capacity,
     cutSplats: fitted.cutEntries,
     rasterWalk: frame.painters.tiles.tileRenderer!.lastWalk,
+    tileSide: frame.painters.tiles.tileRenderer!.lastTileSide,
     ...spread,
     splitTiles: chunks.splits,
     chunkItems: chunks.items,

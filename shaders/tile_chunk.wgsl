@@ -71,8 +71,8 @@ fn chunk_pairs() -> u32 {
 // in the centre-depth order and up to 16 % in the per-pixel order (H200,
 // 1920×1080; docs/benchmarks.md, "The raster's pixels by blocks").
 const BLOCK_SIDE: u32 = 4u;
-const BLOCKS_ACROSS: u32 = TILE_SIZE / BLOCK_SIDE;
-const BLOCKS: u32 = BLOCKS_ACROSS * BLOCKS_ACROSS;
+override BLOCKS_ACROSS: u32 = TILE_SIZE / BLOCK_SIDE;
+override BLOCKS: u32 = BLOCKS_ACROSS * BLOCKS_ACROSS;
 
 fn tile_pixel(lid: u32) -> vec2<u32> {
   let block = lid / (BLOCK_SIDE * BLOCK_SIDE);

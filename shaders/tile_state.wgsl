@@ -1,7 +1,9 @@
 // The tile renderer's pair state and sizes (src/render/tiles/), shared by
 // all its passes; tile_footprint.wgsl has the splat's footprint.
 
-const TILE_SIZE: u32 = 16u;
+// Pixels along a tile's side: 16, or 8 in the pipelines of frames whose
+// splats are small (TileSide, src/render/tiles/tile-side.ts).
+override TILE_SIZE: u32 = 16u;
 // Entries of the order per binning workgroup (and per group of the scan).
 const BIN_GROUP: u32 = 256u;
 

@@ -21,7 +21,7 @@ import { psnr, toRgba8 } from '../../cli/picture-compare';
 import { readBufferU32 } from '../../src/gpu/readback';
 import { PROJECTED_SPLAT, VISIBLE_STATE } from '../../src/render/frame-layouts';
 import type { OrderErrorMeasure } from '../../src/render/order-error-pass';
-import { TILE_SIZE } from '../../src/render/tiles/tile-raster';
+import { TILE_SIZE } from '../../src/render/tiles/tile-side';
 import type { FrameRenderer } from '../../src/render/frame-renderer';
 import type { FrameParameters } from '../../src/render/frame-uniforms';
 import { parseSplatPly } from '../../src/io/ply/parse';

@@ -19,7 +19,7 @@ import * as frameLayouts from '../../src/render/frame-layouts';
 import * as radixStructs from '../../src/sort/radix-structs';
 import { PROJECT_TILE, SCAN_BLOCK } from '../../src/render/splat-projector';
 import { BIN_GROUP } from '../../src/render/tiles/tile-binning';
-import { TILE_SIZE } from '../../src/render/tiles/tile-raster';
+import { TILE_SIZE } from '../../src/render/tiles/tile-side';
 import { CHUNK_HEADER, ITEM_WORDS, SPLIT_WORDS, TILE_PIXELS } from '../../src/render/tiles/tile-chunks';
 
 const SHADERS = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../shaders');
@@ -95,7 +95,7 @@ describe('bind-slot tables', () => {
 
 test('the projector\'s and the tile renderer\'s sizes are the same numbers in TypeScript and WGSL', () => {
   const constant = (file: string, name: string): number => {
-    const match = new RegExp(`const ${name}: u32 = (\\d+|[A-Z_]+)u?;`).exec(sources[file]!);
+    const match = new RegExp(`(?:const|override) ${name}: u32 = (\\d+|[A-Z_]+)u?;`).exec(sources[file]!);
     if (!match) throw new Error(`${file} declares no const ${name}`);
     return match[1] === 'PROJECT_TILE' ? constant('splat_records.wgsl', 'PROJECT_TILE') : Number(match[1]);
   };

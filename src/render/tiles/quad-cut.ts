@@ -18,7 +18,7 @@ import type { SplatDraw } from '../splat-renderer';
 import { BIN_GROUP, TileBinning, type BinBuffers } from './tile-binning';
 import { keptQuadsDraw, setKeptQuads, TileBuffers } from './tile-buffers';
 import { candidateBudget, TilePairBudget, type TilePairCounts } from './tile-pairs';
-import { TILE_SIZE } from './tile-raster';
+import { TILE_SIZE } from './tile-side';
 import { isSoftwareDevice } from '../../gpu/software-adapter';
 import { setTimestampWrites } from '../../gpu/pass-timer';
 
@@ -79,7 +79,7 @@ export class QuadCut {
     const pass = encoder.beginComputePass(this.passDescriptor);
     this.binning.encodeCut(pass, bin, this.groups);
     pass.end();
-    if (slot === 0) this.reads.recordRead(encoder, state, budget);
+    if (slot === 0) this.reads.recordRead(encoder, state, budget, TILE_SIZE);
     return setKeptQuads(this.draws[slot], draw, state);
   }
 

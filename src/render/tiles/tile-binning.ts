@@ -16,6 +16,7 @@ import binSource from '../../../shaders/tile_bin.wgsl?raw';
 import { createCheckedShaderModule } from '../../gpu/shader';
 import { TILE_BIN_ARGS, TILE_BIN_ARGS_SLOTS, TILE_BIN_SLOTS } from '../frame-layouts';
 import { computePipeline, sharedOnDevice } from '../../gpu/pipeline-cache';
+import { TILE_SIZE, type TileSide } from './tile-side';
 
 /** Entries of the order per binning workgroup (BIN_GROUP in shaders/tile_state.wgsl). */
 export const BIN_GROUP = 256;
@@ -49,11 +50,12 @@ type BinStep = (typeof BIN_STEPS)[number];
 export class TileBinning {
   private readonly bound: { buffers: BinBuffers; group: GPUBindGroup }[] = [];
 
-  static async create(device: GPUDevice, frame: GPUBuffer, footprint: TileFootprint = 'ellipse'): Promise<TileBinning> {
+  /** The binning to tiles `side` pixels across. */
+  static async create(device: GPUDevice, frame: GPUBuffer, footprint: TileFootprint = 'ellipse', side: TileSide = TILE_SIZE): Promise<TileBinning> {
     // The scene's chunk declarations come with the prelude; this module binds none of them.
     const module = await createCheckedShaderModule(device, 'TileBinning.shader', [commonSource, recordsSource, sumSource, saturatingSumSource, dispatchSource, stateSource, footprintSource, binSource].join('\n'));
     // Made once per device and footprint (pipeline-cache.ts): every tile renderer on the device shares them and their layouts.
-    const { layout, argsLayout, pipelines } = await sharedOnDevice(device, `TileBinning ${footprint}`, async () => {
+    const { layout, argsLayout, pipelines } = await sharedOnDevice(device, `TileBinning ${footprint} ${side}`, async () => {
       const storage = (type: GPUBufferBindingType): GPUBindGroupLayoutEntry['buffer'] => ({ type });
       const s = TILE_BIN_SLOTS.slots;
       const layout = device.createBindGroupLayout({
@@ -76,9 +78,9 @@ export class TileBinning {
       const argsPipelineLayout = device.createPipelineLayout({ label: 'TileBinning.argsPipelineLayout', bindGroupLayouts: [layout, argsLayout] });
       const pipeline = (entryPoint: BinStep) =>
         computePipeline(device, {
-          label: `TileBinning.${entryPoint}`,
+          label: `TileBinning.${entryPoint}(tiles ${side})`,
           layout: entryPoint === 'scan_boxes' ? argsPipelineLayout : pipelineLayout,
-          compute: { module, entryPoint, constants: { chunked: 0, footprint_test: footprint === 'ellipse' ? 1 : 0 } },
+          compute: { module, entryPoint, constants: { chunked: 0, TILE_SIZE: side, footprint_test: footprint === 'ellipse' ? 1 : 0 } },
         });
       const pipelines = await Promise.all(BIN_STEPS.map((step) => pipeline(step)));
       return { layout, argsLayout, pipelines };

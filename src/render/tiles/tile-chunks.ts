@@ -21,8 +21,9 @@ import { readBufferU32 } from '../../gpu/readback';
 import { TILE_CHUNKS_SLOTS, TILE_MERGE_SLOTS } from '../frame-layouts';
 import type { SplatOrder } from '../frame-renderer';
 import { BIN_GROUP } from './tile-binning';
+import type { TileSide } from './tile-side';
 
-/** Pixels a tile holds (TILE_SIZE², checked by tests/unit/wgsl-layouts.test.ts): one invocation each, in the raster and the merge. */
+/** Pixels the largest tile holds (TILE_SIZE², checked by tests/unit/wgsl-layouts.test.ts): one invocation each, in the raster and the merge; a partial has room for them at any side. */
 export const TILE_PIXELS = 256;
 /** Bytes of a tile's partial picture: a vec4<f32> per pixel. */
 const PARTIAL_BYTES = TILE_PIXELS * 16;
@@ -121,15 +122,16 @@ export class TileChunks {
   /** Two kept: the difference view draws two pictures a frame. */
   private bound: Bound[] = [];
 
-  static async create(device: GPUDevice, frame: GPUBuffer, format: GPUTextureFormat): Promise<TileChunks> {
+  /** The chunks of tiles `side` pixels across. */
+  static async create(device: GPUDevice, frame: GPUBuffer, format: GPUTextureFormat, side: TileSide): Promise<TileChunks> {
     const prelude = [commonSource, recordsSource, stateSource, dispatchSource, footprintSource, chunkSource].join('\n');
     const [splitModule, mergeModule] = await Promise.all([
       createCheckedShaderModule(device, 'TileChunks.split', `${prelude}\n${splitSource}`),
       createCheckedShaderModule(device, 'TileChunks.merge', `${prelude}\n${mergeSource.replace('texture_storage_2d<PICTURE_FORMAT', `texture_storage_2d<${format}`)}`),
     ]);
     const [split, merge] = await Promise.all([
-      computePipeline(device, { label: 'TileChunks.split', layout: 'auto', compute: { module: splitModule, entryPoint: 'main' } }),
-      computePipeline(device, { label: `TileChunks.merge(${format})`, layout: 'auto', compute: { module: mergeModule, entryPoint: 'main' } }),
+      computePipeline(device, { label: `TileChunks.split(tiles ${side})`, layout: 'auto', compute: { module: splitModule, entryPoint: 'main', constants: { TILE_SIZE: side } } }),
+      computePipeline(device, { label: `TileChunks.merge(${format}, tiles ${side})`, layout: 'auto', compute: { module: mergeModule, entryPoint: 'main', constants: { TILE_SIZE: side } } }),
     ]);
     return new TileChunks(device, frame, split, merge);
   }

@@ -20,6 +20,7 @@
  * the budget instead of the file.
  */
 import { TILE_STATE } from '../frame-layouts';
+import { TILE_SIZE, type TileSide } from './tile-side';
 
 /** A read frame's pair figures. */
 export interface TilePairCounts {
@@ -37,6 +38,8 @@ export interface TilePairCounts {
   neededCandidates: number;
   /** The candidate budget the frame was binned under. */
   candidateBudget: number;
+  /** Pixels along the side of the tiles it was binned to (tile-side.ts). */
+  tileSide: TileSide;
 }
 
 /**
@@ -91,8 +94,9 @@ type ReadState = 'free' | 'recorded' | 'mapping';
 interface ReadSlot {
   buffer: GPUBuffer;
   state: ReadState;
-  /** The budget of the frame whose counts it holds. */
+  /** The budget of the frame whose counts it holds, and the side of its tiles. */
   candidateBudget: number;
+  tileSide: TileSide;
 }
 
 export class TilePairBudget {
@@ -128,12 +132,13 @@ export class TilePairBudget {
         buffer: device.createBuffer({ label: `TilePairBudget.read${i}`, size: READ_BYTES, usage: GPUBufferUsage.COPY_DST | GPUBufferUsage.MAP_READ }),
         state: 'free',
         candidateBudget: 0,
+        tileSide: TILE_SIZE,
       });
     }
   }
 
   /** Records the copy of this frame's counts from the state buffer (skipped while every staging buffer is being read). */
-  recordRead(encoder: GPUCommandEncoder, state: GPUBuffer, candidateBudget: number): void {
+  recordRead(encoder: GPUCommandEncoder, state: GPUBuffer, candidateBudget: number, tileSide: TileSide): void {
     const slot = this.recorded?.state === 'recorded' ? this.recorded : this.reads.find((r) => r.state === 'free');
     if (!slot) {
       this.recorded = null;
@@ -142,6 +147,7 @@ export class TilePairBudget {
     encoder.copyBufferToBuffer(state, TILE_STATE.offset('entries'), slot.buffer, 0, READ_BYTES);
     slot.state = 'recorded';
     slot.candidateBudget = candidateBudget;
+    slot.tileSide = tileSide;
     this.recorded = slot;
   }
 
@@ -168,6 +174,7 @@ export class TilePairBudget {
           cutEntries: cutEntries!,
           neededCandidates: neededCandidates!,
           candidateBudget: slot.candidateBudget,
+          tileSide: slot.tileSide,
         };
         this.update(counts);
         return counts;
@@ -177,6 +184,11 @@ export class TilePairBudget {
         throw error;
       },
     );
+  }
+
+  /** Room for at least `pairs` in the next frames (never past the device's limit): a frame about to bin more tiles. */
+  expect(pairs: number): void {
+    this.wanted = Math.min(this.limit, Math.max(this.wanted, Math.ceil(pairs)));
   }
 
   /** What a read frame teaches: room for HEADROOM × its need when it came near the room (never past the device's limit). */

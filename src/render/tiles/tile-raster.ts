@@ -23,21 +23,23 @@ import type { SplatOrder } from '../frame-renderer';
 import { computePipeline } from '../../gpu/pipeline-cache';
 import { TileChunks, chunkRows, type ChunkBuffers, type Chunking, type ChunkCounts } from './tile-chunks';
 import type { TilePairCounts } from './tile-pairs';
-
-/** Pixels along a tile's side (TILE_SIZE in shaders/tile_state.wgsl). */
-export const TILE_SIZE = 16;
+import type { TileSide } from './tile-side';
 
 /** Formats the raster can write (storage textures every WebGPU device has). */
 export type TilePictureFormat = 'rgba8unorm' | 'rgba16float' | 'rgba32float';
 
 /**
- * Footprints per raster batch: the centre-depth order's 14 floats a splat
- * fill 14 KiB at 256, the per-pixel order's 26 fill 13 KiB at 128; the
- * block lists' pipelines add a mask a splat and the lists (15.5 and 13.75
- * KiB; every device gives a workgroup 16 KiB). Multiples of 32, the lists'
+ * Footprints per raster batch, by tile side: at 16 the centre-depth order's
+ * 14 floats a splat fill 14 KiB at 256, the per-pixel order's 26 fill 13
+ * KiB at 128; the block lists' pipelines add a mask a splat and the lists
+ * (15.5 and 13.75 KiB; every device gives a workgroup 16 KiB). At 8 the
+ * workgroup's 64 invocations load one each. Multiples of 32, the lists'
  * words.
  */
-const RASTER_BATCH: Record<SplatOrder, number> = { 'centre-depth': 256, 'per-pixel': 128 };
+const RASTER_BATCH: Record<TileSide, Record<SplatOrder, number>> = {
+  16: { 'centre-depth': 256, 'per-pixel': 128 },
+  8: { 'centre-depth': 64, 'per-pixel': 64 },
+};
 
 /**
  * Splats a pixel holds back in the per-pixel order (PIXEL_QUEUE in
@@ -144,13 +146,14 @@ export class TileRaster {
   };
   private readonly modules = new Map<SplatOrder, Promise<GPUShaderModule>>();
 
-  static async create(device: GPUDevice, frame: GPUBuffer, format: TilePictureFormat, pixelQueue = DEFAULT_PIXEL_QUEUE, listsBelow = BLOCK_LISTS_BELOW): Promise<TileRaster> {
+  /** A raster of tiles `side` pixels across (its pipelines', chunks' and dispatches' side). */
+  static async create(device: GPUDevice, frame: GPUBuffer, format: TilePictureFormat, side: TileSide, pixelQueue = DEFAULT_PIXEL_QUEUE, listsBelow = BLOCK_LISTS_BELOW): Promise<TileRaster> {
     const rangesModule = await createCheckedShaderModule(device, 'TileRaster.rangesShader', `${stateSource}\n${dispatchSource}\n${rangesSource}`);
     const [ranges, chunks] = await Promise.all([
       computePipeline(device, { label: 'TileRaster.ranges', layout: 'auto', compute: { module: rangesModule, entryPoint: 'main' } }),
-      TileChunks.create(device, frame, format),
+      TileChunks.create(device, frame, format, side),
     ]);
-    const raster = new TileRaster(device, frame, format, pixelQueue, listsBelow, ranges, chunks);
+    const raster = new TileRaster(device, frame, format, side, pixelQueue, listsBelow, ranges, chunks);
     await raster.prepare('centre-depth', 'all');
     return raster;
   }
@@ -159,6 +162,8 @@ export class TileRaster {
     private readonly device: GPUDevice,
     private readonly frame: GPUBuffer,
     private readonly format: TilePictureFormat,
+    /** Pixels along its tiles' side. */
+    readonly side: TileSide,
     /** Splats each pixel holds back in the per-pixel order. */
     readonly pixelQueue: number,
     /** Pairs per binned splat below which a frame walks block lists (BLOCK_LISTS_BELOW). */
@@ -197,7 +202,7 @@ export class TileRaster {
         this.modules.set(order, module);
       }
       variant.pipeline = await computePipeline(this.device, {
-        label: `TileRaster.raster(${this.format}, ${order}, ${walk}${order === 'per-pixel' ? `, queue ${this.pixelQueue}` : ''})`,
+        label: `TileRaster.raster(${this.format}, ${order}, ${walk}, tiles ${this.side}${order === 'per-pixel' ? `, queue ${this.pixelQueue}` : ''})`,
         layout: 'auto',
         compute: {
           module: await module,
@@ -205,10 +210,11 @@ export class TileRaster {
           // The per-pixel order is never cut into chunks (tile-chunks.ts, chunkingFor).
           constants: {
             chunked: 0,
+            TILE_SIZE: this.side,
             cut_runs: order === 'per-pixel' ? 0 : 1,
-            raster_batch: RASTER_BATCH[order],
+            raster_batch: RASTER_BATCH[this.side][order],
             walk_lists: walk === 'lists' ? 1 : 0,
-            list_slots: walk === 'lists' ? RASTER_BATCH[order] : 1,
+            list_slots: walk === 'lists' ? RASTER_BATCH[this.side][order] : 1,
           },
         },
       });
@@ -258,8 +264,8 @@ export class TileRaster {
     const variant = this.variants[order][walk];
     pass.setPipeline(variant.pipeline!);
     pass.setBindGroup(0, this.bindGroupFor(variant.bound, buffers, picture, variant.pipeline));
-    const across = Math.ceil(width / TILE_SIZE);
-    pass.dispatchWorkgroups(across, Math.ceil(height / TILE_SIZE) + chunkRows(chunking, across));
+    const across = Math.ceil(width / this.side);
+    pass.dispatchWorkgroups(across, Math.ceil(height / this.side) + chunkRows(chunking, across));
     this.chunks.encodeMerge(pass, buffers.state, buffers.ranges, picture, chunking);
     this.walked = walk;
   }

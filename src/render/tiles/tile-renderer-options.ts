@@ -1,6 +1,7 @@
 /** What a TileRenderer is made with (TileRenderer.create): defaults for the viewer, other values for the tests and benchmarks. */
 import type { TileFootprint } from './tile-binning';
 import type { Chunking } from './tile-chunks';
+import type { TileSideSetting } from './tile-side';
 
 export interface TileRendererOptions {
   /** Pairs the buffers hold before any frame was read (default 2^20): tests give a few to make a frame outgrow them. */
@@ -17,4 +18,6 @@ export interface TileRendererOptions {
   chunking?: Partial<Chunking>;
   /** Pairs a splat below which the raster walks block lists (default BLOCK_LISTS_BELOW): tests draw either way (Infinity, 0). */
   blockListsBelow?: number;
+  /** Pixels along a tile's side: 'auto' (default: tileSideFor's choice, frame by frame), or 8 or 16 for every frame (tests, benchmarks). */
+  tileSide?: TileSideSetting;
 }

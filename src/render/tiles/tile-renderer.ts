@@ -38,10 +38,12 @@ import { boundsGpuCounts } from '../../sort/count-bound';
 import { TILE_STATE } from '../frame-layouts';
 import { maxTilePairs } from '../renderer-limits';
 import type { SplatDraw } from '../splat-renderer';
-import { BIN_GROUP, TileBinning, type BinBuffers } from './tile-binning';
+import { BIN_GROUP, type BinBuffers } from './tile-binning';
 
 export type { TileFootprint } from './tile-binning';
-import { BLOCK_LISTS_BELOW, DEFAULT_PIXEL_QUEUE, TILE_SIZE, TileRaster, rasterWalkFor, type RasterBuffers, type RasterWalk, type TilePictureFormat } from './tile-raster';
+import { rasterWalkFor, type RasterBuffers, type RasterWalk, type TilePictureFormat } from './tile-raster';
+import { SMALL_TILE_PAIRS, TILE_SIZE, tileCount, type TileSide } from './tile-side';
+import { TileSideKits } from './tile-side-kits';
 import { TileRayShapes, type RayShapeBuffers } from './tile-ray-shapes';
 import type { GpuSplats } from '../../scene/gpu-splats';
 import { candidateBudget, INITIAL_PAIRS, TilePairBudget, type TilePairCounts } from './tile-pairs';
@@ -127,12 +129,11 @@ export class TileRenderer {
   static async create(device: GPUDevice, frame: GPUBuffer, format: TilePictureFormat, options: TileRendererOptions = {}): Promise<TileRenderer> {
     const limit = Math.min(maxTilePairs(device), options.maxPairs ?? Infinity);
     const initial = Math.min(limit, Math.max(1, options.initialPairs ?? INITIAL_PAIRS));
-    const [binning, raster, sorter] = await Promise.all([
-      TileBinning.create(device, frame, options.footprint),
-      TileRaster.create(device, frame, format, options.pixelQueue ?? DEFAULT_PIXEL_QUEUE, options.blockListsBelow ?? BLOCK_LISTS_BELOW),
+    const [kits, sorter] = await Promise.all([
+      TileSideKits.create(device, frame, format, options),
       GpuRadixSort.create(device, { capacity: initial, label: 'TileRenderer.pairSort' }),
     ]);
-    return new TileRenderer(device, frame, binning, raster, sorter, new TilePairBudget(device, limit, initial), options.profile ?? false, options.chunking ?? {});
+    return new TileRenderer(device, frame, kits, sorter, new TilePairBudget(device, limit, initial), options);
   }
 
   private rayShapes: TileRayShapes | null = null;
@@ -144,26 +145,29 @@ export class TileRenderer {
     'per-pixel': { capacity: -1, chunking: { minPairs: 0, maxChunks: 1, lookBack: false } },
   };
   private perPixelMade: Promise<void> | null = null;
+  /** The side of the last frame encoded. */
+  private side: TileSide = TILE_SIZE;
+  private readonly chosenChunking: Partial<Chunking>;
 
   private constructor(
     private readonly device: GPUDevice,
     private readonly frame: GPUBuffer,
-    private readonly binning: TileBinning,
-    private readonly raster: TileRaster,
+    /** The binning and raster of each tile side. */
+    private readonly kits: TileSideKits,
     private readonly sorter: GpuRadixSort,
     private readonly budget: TilePairBudget,
-    profile: boolean,
-    private readonly chosenChunking: Partial<Chunking>,
+    options: TileRendererOptions,
   ) {
     this.software = isSoftwareDevice(device);
     this.buffers = new TileBuffers(device);
     this.boundsPairCounts = boundsGpuCounts(device);
-    this.profiler = profile ? new GpuPassTimer(device, TILE_PASSES, 'TileRenderer.profile') : null;
+    this.profiler = options.profile ? new GpuPassTimer(device, TILE_PASSES, 'TileRenderer.profile') : null;
+    this.chosenChunking = options.chunking ?? {};
   }
 
   /** Makes what the per-pixel order needs (its raster pipeline and the ray-shape pass); frames may ask for it once this resolves. */
   preparePerPixel(): Promise<void> {
-    this.perPixelMade ??= Promise.all([this.raster.preparePerPixel(), TileRayShapes.create(this.device, this.frame)]).then(([, shapes]) => {
+    this.perPixelMade ??= Promise.all([this.kits.get(TILE_SIZE).raster.preparePerPixel(), TileRayShapes.create(this.device, this.frame)]).then(([, shapes]) => {
       this.rayShapes = shapes;
     });
     return this.perPixelMade;
@@ -171,7 +175,21 @@ export class TileRenderer {
 
   /** The per-pixel order can be drawn. */
   get perPixelReady(): boolean {
-    return this.rayShapes !== null && this.raster.perPixelReady;
+    return this.rayShapes !== null && this.kits.get(TILE_SIZE).raster.perPixelReady;
+  }
+
+  /**
+   * Makes the passes of tiles `side` pixels across, and with `perPixel` their
+   * per-pixel raster (frames make them when they first want them, and draw
+   * 16-pixel tiles until then).
+   */
+  prepareTileSide(side: TileSide, perPixel = false): Promise<void> {
+    return this.kits.prepare(side, perPixel);
+  }
+
+  /** Pixels along the side of the last frame's tiles (tile-side.ts). */
+  get lastTileSide(): TileSide {
+    return this.side;
   }
 
   /** Pairs the buffers hold now. */
@@ -196,12 +214,13 @@ export class TileRenderer {
 
   /** How the last frame encoded walked its batches (rasterWalkFor: from the frame read before it). */
   get lastWalk(): RasterWalk {
-    return this.raster.lastWalk;
+    return this.kits.get(this.side).raster.lastWalk;
   }
 
-  /** Makes the raster's block-list pipeline of the order (frames make it when they first want it, and walk every splat until then). */
-  prepareBlockLists(perPixel: boolean): Promise<void> {
-    return this.raster.prepare(perPixel ? 'per-pixel' : 'centre-depth', 'lists');
+  /** Makes the raster's block-list pipeline of the order at `side` (frames make it when they first want it, and walk every splat until then). */
+  async prepareBlockLists(perPixel: boolean, side: TileSide = TILE_SIZE): Promise<void> {
+    await this.kits.prepare(side);
+    return this.kits.get(side).raster.prepare(perPixel ? 'per-pixel' : 'centre-depth', 'lists');
   }
 
   /**
@@ -243,9 +262,14 @@ export class TileRenderer {
     }
     const device = this.device;
     const entries = typeof draw.count === 'number' ? draw.count : maxEntries;
-    this.sorter.ensureCapacity(this.budget.wanted);
-    const tiles = Math.ceil(target.width / TILE_SIZE) * Math.ceil(target.height / TILE_SIZE);
     const perPixel = target.perPixelScene ?? null;
+    const last = this.budget.last;
+    const side = this.kits.sideFor(last, this.budget.limit, perPixel !== null);
+    const { binning, raster } = this.kits.get(side);
+    // The first frame of smaller tiles gets room for the pairs they add.
+    if (last && last.tileSide !== side && side !== TILE_SIZE) this.budget.expect(last.total * SMALL_TILE_PAIRS);
+    this.sorter.ensureCapacity(this.budget.wanted);
+    const tiles = tileCount(target.width, target.height, side);
     const chunking = this.chunkingFor(perPixel ? 'per-pixel' : 'centre-depth');
     const budget = candidateBudget(this.budget.limit, this.software, tiles);
     const { state, entryPairs, ranges } = this.buffers.forFrame(entries, tiles, this.sorter.capacity, budget, target.background, chunking);
@@ -266,7 +290,7 @@ export class TileRenderer {
     bin.entryPairs = entryPairs;
     this.binGroups[0] = x;
     this.binGroups[1] = Math.ceil(groups / x);
-    this.binning.encode(binPass, bin, this.binGroups);
+    binning.encode(binPass, bin, this.binGroups);
     if (perPixel && !this.rayShapes) throw new Error('TileRenderer: the per-pixel order was asked for before preparePerPixel finished');
     let rayShapes: GPUBuffer | null = null;
     if (perPixel) {
@@ -298,7 +322,7 @@ export class TileRenderer {
 
     encoder.clearBuffer(ranges, 0, tiles * 8);
     const buffers = this.rasterBuffers;
-    const chunkBuffers = this.raster.prepareChunks(encoder, tiles, chunking);
+    const chunkBuffers = raster.prepareChunks(encoder, tiles, chunking);
     buffers.chunkWords = chunkBuffers.chunkWords;
     buffers.partials = chunkBuffers.partials;
     buffers.state = state;
@@ -309,14 +333,16 @@ export class TileRenderer {
     buffers.rayShapes = rayShapes;
     // Ranges and raster share a pass, split only when each is timed.
     let pass = encoder.beginComputePass(this.passDescriptor(profiler ? 'TileRenderer.ranges' : 'TileRenderer.raster', timed('ranges')));
-    this.raster.encodeRanges(pass, buffers, target.picture, TILE_STATE.offset('ranges_x'), tiles);
+    raster.encodeRanges(pass, buffers, target.picture, TILE_STATE.offset('ranges_x'), tiles);
     if (profiler) {
       pass.end();
       pass = encoder.beginComputePass(this.passDescriptor('TileRenderer.raster', timed('raster')));
     }
-    this.raster.encodeRaster(pass, buffers, target.picture, target.width, target.height, chunking, rasterWalkFor(this.budget.last, this.raster.listsBelow));
+    // Lists as the frame read last says, where it was binned at this side.
+    raster.encodeRaster(pass, buffers, target.picture, target.width, target.height, chunking, rasterWalkFor(last?.tileSide === side ? last : null, raster.listsBelow));
     pass.end();
-    this.budget.recordRead(encoder, state, budget);
+    this.side = side;
+    this.budget.recordRead(encoder, state, budget, side);
     const fallback = this.fallback[slot];
     fallback.state = state;
     setKeptQuads(fallback.draw, draw, state);
@@ -343,14 +369,14 @@ export class TileRenderer {
     return made.chunking;
   }
 
-  /** The raster chunks' words (tile-chunks.ts; tests write into them). */
+  /** The raster chunks' words of the last frame's side (tile-chunks.ts; tests write into them). */
   get chunkWords(): GPUBuffer {
-    return this.raster.chunkWords;
+    return this.kits.get(this.side).raster.chunkWords;
   }
 
   /** How the last frame's long runs were cut into chunks (after its submit; tests and benchmarks). */
   readChunkCounts(): Promise<ChunkCounts> {
-    return this.raster.readChunkCounts();
+    return this.kits.get(this.side).raster.readChunkCounts();
   }
 
   /** With profiling, the timestamp writes of the painter's resolve after the draw; undefined without. */
@@ -379,8 +405,7 @@ export class TileRenderer {
   destroy(): void {
     this.buffers.destroy();
     this.sorter.destroy();
-    this.binning.destroy();
-    this.raster.destroy();
+    this.kits.destroy();
     this.budget.destroy();
     this.profiler?.destroy();
     this.rayShapes?.destroy();
