@@ -181,7 +181,7 @@ var<workgroup> first_kept_group: u32;
 // order's front, saturating (they may pass 2^32 before the cut); the
 // groups' firsts are then counted from the first kept group, so they stay
 // within the budget plus a group. Kept candidate k is candidate
-// k + candidate_base counted from first_group (candidate()).
+// k + candidate_base counted from first_group (entry_of).
 @compute @workgroup_size(BIN_GROUP)
 fn scan_boxes(@builtin(local_invocation_index) lid: u32) {
   let base = box_groups();
@@ -267,9 +267,8 @@ fn scan_boxes(@builtin(local_invocation_index) lid: u32) {
   scan_group_totals(lid, base, workgroupUniformLoad(&first_kept_group));
 }
 
-// Candidate k: its entry (the last whose first candidate is at most k: a
-// search over the groups' firsts, then over the group's entries) and the
-// tile of that entry's box it stands for.
+// Candidate k: its entry (the last whose first candidate is at most k)
+// and the tile of that entry's box it stands for.
 struct Candidate {
   entry: u32,
   group: u32,
@@ -277,9 +276,11 @@ struct Candidate {
   binned: Binned,
 }
 
-fn candidate(kept: u32) -> Candidate {
+// The entry of candidate k (counted from first_group, candidate_base
+// included): a search over the groups' firsts, then over the group's
+// entries, in global memory.
+fn entry_of(k: u32) -> u32 {
   let base = box_groups();
-  let k = kept + state.candidate_base;
   var lo = state.first_group;
   var hi = group_count();
   while (hi - lo > 1u) {
@@ -290,9 +291,8 @@ fn candidate(kept: u32) -> Candidate {
       hi = mid;
     }
   }
-  let group = lo;
-  let rest = k - state.words[base + group];
-  let first = group * BIN_GROUP;
+  let rest = k - state.words[base + lo];
+  let first = lo * BIN_GROUP;
   var a = 0u;
   var b = min(BIN_GROUP, entry_count() - first);
   while (b - a > 1u) {
@@ -303,11 +303,84 @@ fn candidate(kept: u32) -> Candidate {
       b = mid;
     }
   }
+  return first + a;
+}
+
+// Entry e's first candidate, counted as entry_of's k (e in a kept group).
+fn entry_first(e: u32) -> u32 {
+  return state.words[box_groups() + e / BIN_GROUP] + state.words[e];
+}
+
+// The workgroup's candidates are BIN_GROUP in a row: two invocations find
+// the entries of the first and the last (entry_of), the entries between
+// put their firsts in workgroup memory, and each invocation finds its own
+// entry there. A workgroup of small splats spans a few hundred entries at
+// most; where more lie between (entries without candidates), each
+// invocation searches global memory alone.
+var<workgroup> span_count: u32;
+var<workgroup> span_entries: array<u32, 2>;
+var<workgroup> span_firsts: array<u32, BIN_GROUP>;
+
+// Candidate `kept` + lid of the workgroup whose first is `kept` (the same
+// in every invocation); has_candidate false past the frame's candidates.
+// Call from uniform control flow.
+struct Found {
+  has_candidate: bool,
+  candidate: Candidate,
+}
+
+fn workgroup_candidate(first_kept: u32, lid: u32) -> Found {
+  var found: Found;
+  if (lid == 0u) {
+    span_count = state.candidates;
+  }
+  let n = workgroupUniformLoad(&span_count);
+  if (first_kept >= n) {
+    return found;
+  }
+  let k0 = first_kept + state.candidate_base;
+  let last = min(first_kept + BIN_GROUP, n) - 1u + state.candidate_base;
+  if (lid < 2u) {
+    span_entries[lid] = entry_of(select(k0, last, lid == 1u));
+  }
+  workgroupBarrier();
+  let e0 = span_entries[0];
+  let m = span_entries[1] - e0 + 1u;
+  if (m <= BIN_GROUP && lid < m) {
+    span_firsts[lid] = entry_first(e0 + lid);
+  }
+  workgroupBarrier();
+  if (first_kept + lid >= n) {
+    return found;
+  }
+  let k = k0 + lid;
+  var entry: u32;
+  if (m > BIN_GROUP) {
+    entry = entry_of(k);
+  } else {
+    var lo = 0u;
+    var hi = m;
+    while (hi - lo > 1u) {
+      let mid = (lo + hi) / 2u;
+      if (span_firsts[mid] <= k) {
+        lo = mid;
+      } else {
+        hi = mid;
+      }
+    }
+    entry = e0 + lo;
+  }
+  found.has_candidate = true;
+  found.candidate = candidate_of(k, entry);
+  return found;
+}
+
+fn candidate_of(k: u32, entry: u32) -> Candidate {
   var c: Candidate;
-  c.entry = first + a;
-  c.group = group;
-  c.binned = binned(c.entry);
-  let local = rest - state.words[c.entry];
+  c.entry = entry;
+  c.group = entry / BIN_GROUP;
+  c.binned = binned(entry);
+  let local = k - entry_first(entry);
   let width = u32(c.binned.span.last.x - c.binned.span.first.x + 1);
   c.tile = vec2<u32>(c.binned.span.first) + vec2<u32>(local % width, local / width);
   return c;
@@ -323,13 +396,9 @@ fn count_touched(
   @builtin(num_workgroups) groups: vec3<u32>,
   @builtin(local_invocation_index) lid: u32,
 ) {
-  let k = flat_invocation(flat_group(wid, groups.x), BIN_GROUP, lid);
-  if (k >= state.candidates) {
-    return;
-  }
-  let c = candidate(k);
-  if (touched(c)) {
-    atomicAdd(&entry_pairs[c.entry], 1u);
+  let found = workgroup_candidate(flat_invocation(flat_group(wid, groups.x), BIN_GROUP, 0u), lid);
+  if (found.has_candidate && touched(found.candidate)) {
+    atomicAdd(&entry_pairs[found.candidate.entry], 1u);
   }
 }
 
@@ -374,12 +443,9 @@ fn write_pairs(
   @builtin(num_workgroups) groups: vec3<u32>,
   @builtin(local_invocation_index) lid: u32,
 ) {
-  let k = flat_invocation(flat_group(wid, groups.x), BIN_GROUP, lid);
-  if (k >= state.candidates) {
-    return;
-  }
-  let c = candidate(k);
-  if (!touched(c)) {
+  let found = workgroup_candidate(flat_invocation(flat_group(wid, groups.x), BIN_GROUP, 0u), lid);
+  let c = found.candidate;
+  if (!found.has_candidate || !touched(c)) {
     return;
   }
   let slot = state.words[pair_groups() + c.group] + state.words[pair_firsts() + c.entry] + atomicAdd(&entry_pairs[c.entry], 1u);
