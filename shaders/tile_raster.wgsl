@@ -35,10 +35,10 @@
 // the per-pixel arrays too (28 KiB of workgroup memory at its batch of
 // 256, past the 16 KiB every device gives).
 //
-// A frame whose pairs did not fit (total > capacity) writes nothing: the
-// quads drew it just before (src/render/tiles/tile-renderer.ts), so no
-// tile is ever shown with pairs missing, and the buffers grow for the next
-// frame. PICTURE_FORMAT, and the per-pixel order's PIXEL_QUEUE, are set
+// A frame whose pairs did not fit (total > capacity) writes the background
+// alone: the quads draw it over that (src/render/tiles/tile-renderer.ts),
+// so no tile is ever shown with pairs missing, and the buffers grow for the
+// next frame. PICTURE_FORMAT, and the per-pixel order's PIXEL_QUEUE, are set
 // when the module is made.
 // Slots: TILE_RASTER_SLOTS (ray_shapes: the per-pixel order only).
 
@@ -325,12 +325,28 @@ fn finish_pixel(px: Pixel, work: Work, lid: u32, cut_short: bool) {
   }
 }
 
+// A frame whose pairs did not fit: each tile of the grid gets the
+// background, which the fallback quads are drawn over (the picture may be
+// the output itself, src/render/tiles/tile-painter.ts).
+fn write_background(wid: vec3<u32>, lid: u32) {
+  let grid = tile_grid();
+  if (wid.y >= grid.y) {
+    return;
+  }
+  let tile = flat_group(wid, grid.x);
+  let xy = vec2<u32>(tile % grid.x, tile / grid.x) * TILE_SIZE + tile_pixel(lid);
+  if (all(xy < vec2<u32>(frame.viewport))) {
+    textureStore(picture, xy, vec4<f32>(state.background_r, state.background_g, state.background_b, 1.0));
+  }
+}
+
 @compute @workgroup_size(TILE_SIZE * TILE_SIZE)
 fn main(
   @builtin(workgroup_id) wid: vec3<u32>,
   @builtin(local_invocation_index) lid: u32,
 ) {
   if (state.total > state.capacity) {
+    write_background(wid, lid);
     return;
   }
   let work = workgroup_work(wid, lid);

@@ -193,13 +193,7 @@ export class SplatResolve {
     if (target.writable && this.computes) {
       const [first, last] = this.splitWrites(timestampWrites);
       this.dispatch(encoder, this.computes.tilePicture, picture, state, target, first);
-      this.attachment.view = target.view;
-      this.attachment.loadOp = 'load';
-      setTimestampWrites(this.descriptor, last);
-      const pass = encoder.beginRenderPass(this.descriptor);
-      fallbackRenderer.record(pass, fallbackDraw);
-      pass.end();
-      this.attachment.loadOp = 'clear';
+      this.encodeTileFallback(encoder, target, fallbackRenderer, fallbackDraw, last);
       return;
     }
     let b = this.boundTiles;
@@ -216,6 +210,23 @@ export class SplatResolve {
     const pass = this.begin(encoder, this.tilePicturePipeline, b.group, target.view, timestampWrites);
     fallbackRenderer.record(pass, fallbackDraw);
     pass.end();
+  }
+
+  /**
+   * The fallback alone, over what `target` holds: for a tile picture the
+   * raster wrote into `target` itself (a writable output of its format),
+   * the quads of a frame whose pairs did not fit, drawn over the
+   * background the raster wrote then, in a render pass that loads the
+   * target (no vertices when they fit).
+   */
+  encodeTileFallback(encoder: GPUCommandEncoder, target: ResolveTarget, fallbackRenderer: SplatRenderer, fallbackDraw: SplatDraw, timestampWrites?: PassWrites): void {
+    this.attachment.view = target.view;
+    this.attachment.loadOp = 'load';
+    setTimestampWrites(this.descriptor, timestampWrites);
+    const pass = encoder.beginRenderPass(this.descriptor);
+    fallbackRenderer.record(pass, fallbackDraw);
+    pass.end();
+    this.attachment.loadOp = 'clear';
   }
 
   /**

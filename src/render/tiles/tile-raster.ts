@@ -25,8 +25,8 @@ import { TileChunks, chunkRows, type ChunkBuffers, type Chunking, type ChunkCoun
 import type { TilePairCounts } from './tile-pairs';
 import type { TileSide } from './tile-side';
 
-/** Formats the raster can write (storage textures every WebGPU device has). */
-export type TilePictureFormat = 'rgba8unorm' | 'rgba16float' | 'rgba32float';
+/** Formats the raster can write (storage textures every WebGPU device has, and bgra8unorm where the device has bgra8unorm-storage). */
+export type TilePictureFormat = 'rgba8unorm' | 'rgba16float' | 'rgba32float' | 'bgra8unorm';
 
 /**
  * Footprints per raster batch, by tile side: at 16 the centre-depth order's

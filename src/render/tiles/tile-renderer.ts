@@ -20,11 +20,13 @@
  * per-pixel queue over the tile's centre-depth order
  * (docs/per-pixel-order-design.md).
  *
- * The picture goes to a storage texture the caller resolves. A frame
+ * The picture goes to a storage texture: the output itself where it is
+ * writable, else one the caller resolves. A frame
  * bins the nearest splats whose candidates fit its budget, and room for
  * their pairs follows what frames needed (tile-pairs.ts). A frame that
- * needs more than the room is drawn by quads: the raster writes nothing,
- * and the resolve (SplatResolve.encodeTilePicture) draws the kept quads
+ * needs more than the room is drawn by quads: the raster writes the
+ * background alone, and the painter (SplatResolve.encodeTilePicture or
+ * encodeTileFallback) draws the kept quads
  * with drawIndirect, whose vertex count the binning sets (none when the
  * pairs fit: the `fallback` draw encode returns). No frame shows a tile
  * with pairs missing; readPairs reports the overflow, the room grows (the
