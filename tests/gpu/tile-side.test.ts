@@ -106,7 +106,7 @@ test('a frame that wants small tiles before their passes are made draws 16-pixel
   }
 });
 
-test('splats smaller than a tile: the next frames draw 8-pixel tiles by themselves, the same picture, and 16 again up close', async () => {
+test('splats smaller than a tile: the next frames draw 8-pixel tiles by themselves, the same picture, and 16 again up close; by default a software adapter stays at 16', async () => {
   // A grid of small splats on a plane: a pixel or two each from afar, many tiles each up close.
   const grid = madeScene(
     Array.from({ length: 40 * 26 }, (_, i) => ({
@@ -117,7 +117,8 @@ test('splats smaller than a tile: the next frames draw 8-pixel tiles by themselv
     })),
   );
   const gridScene = gpu.upload(grid, 'tile-side.grid');
-  const fresh = await SplatFrame.create(gpu.device, TEST_TARGET_FORMAT, { tiles: { chunking: { minPairs: 0 } } });
+  // 'auto' asked for: a software adapter draws 16-pixel tiles by default (tile-side-kits.ts).
+  const fresh = await SplatFrame.create(gpu.device, TEST_TARGET_FORMAT, { tiles: { tileSide: 'auto', chunking: { minPairs: 0 } } });
   try {
     await fresh.painters.tiles.prepare();
     const tiles = fresh.painters.tiles.tileRenderer!;
@@ -139,6 +140,13 @@ test('splats smaller than a tile: the next frames draw 8-pixel tiles by themselv
     expect(close.total / close.entries).toBeGreaterThan(3.5);
     await renderChecked(gpu.device, fresh, order, gridScene, near, { renderer: 'tiles' });
     expect(tiles.lastTileSide).toBe(16);
+    // The fixture's frame of the default options, on SwiftShader: small splats, and 16-pixel tiles still.
+    const plain = await gpu.frame();
+    await plain.painters.tiles.prepare();
+    await plain.painters.tiles.tileRenderer!.prepareTileSide(8);
+    await renderChecked(gpu.device, plain, order, gridScene, far, { renderer: 'tiles' });
+    await renderChecked(gpu.device, plain, order, gridScene, far, { renderer: 'tiles' });
+    expect(plain.painters.tiles.tileRenderer!.lastTileSide).toBe(16);
   } finally {
     fresh.destroy();
   }

@@ -18,6 +18,6 @@ export interface TileRendererOptions {
   chunking?: Partial<Chunking>;
   /** Pairs a splat below which the raster walks block lists (default BLOCK_LISTS_BELOW): tests draw either way (Infinity, 0). */
   blockListsBelow?: number;
-  /** Pixels along a tile's side: 'auto' (default: tileSideFor's choice, frame by frame), or 8 or 16 for every frame (tests, benchmarks). */
+  /** Pixels along a tile's side: 'auto' (tileSideFor's choice, frame by frame: the default on a GPU), or 8 or 16 for every frame (16: the default on a software adapter, tile-side-kits.ts). */
   tileSide?: TileSideSetting;
 }

@@ -7,7 +7,8 @@
  */
 import { TileBinning } from './tile-binning';
 import { BLOCK_LISTS_BELOW, DEFAULT_PIXEL_QUEUE, TileRaster, type TilePictureFormat } from './tile-raster';
-import { TILE_SIZE, tileSideFor, type TileSide, type TileSideCounts } from './tile-side';
+import { TILE_SIZE, tileSideFor, type TileSide, type TileSideCounts, type TileSideSetting } from './tile-side';
+import { isSoftwareDevice } from '../../gpu/software-adapter';
 import type { TileRendererOptions } from './tile-renderer-options';
 
 /** The passes made for one tile side. */
@@ -19,7 +20,17 @@ export interface SideKit {
 export class TileSideKits {
   private readonly kits: Record<TileSide, SideKit | null>;
   private readonly made: Partial<Record<TileSide, Promise<SideKit>>>;
+  /** Sides whose passes this device could not make: asked for once, never again. */
+  private readonly failed = new Set<TileSide>();
   private destroyed = false;
+  /**
+   * The options' side, by default 'auto' on a GPU and 16 on a software
+   * adapter: there a workgroup costs about a millisecond, so a quarter of
+   * the pixels a workgroup buys little, and the 8-pixel pipelines take
+   * seconds to make (a test along a slow turn of the 150k scene took 76 s
+   * with the switch and 67 s without, on 2 cores).
+   */
+  private readonly setting: TileSideSetting;
 
   static async create(device: GPUDevice, frame: GPUBuffer, format: TilePictureFormat, options: TileRendererOptions): Promise<TileSideKits> {
     return new TileSideKits(device, frame, format, options, await makeSideKit(device, frame, format, TILE_SIZE, options));
@@ -33,6 +44,7 @@ export class TileSideKits {
     kit: SideKit,
   ) {
     this.kits = { 16: kit, 8: null };
+    this.setting = options.tileSide ?? (isSoftwareDevice(device) ? TILE_SIZE : 'auto');
     this.made = { [TILE_SIZE]: Promise.resolve(kit) };
   }
 
@@ -47,11 +59,17 @@ export class TileSideKits {
   async prepare(side: TileSide, perPixel = false): Promise<void> {
     let made = this.made[side];
     if (!made) {
-      made = makeSideKit(this.device, this.frame, this.format, side, this.options).then((kit) => {
-        if (this.destroyed) destroySideKit(kit);
-        else this.kits[side] = kit;
-        return kit;
-      });
+      made = makeSideKit(this.device, this.frame, this.format, side, this.options).then(
+        (kit) => {
+          if (this.destroyed) destroySideKit(kit);
+          else this.kits[side] = kit;
+          return kit;
+        },
+        (error: unknown) => {
+          this.failed.add(side);
+          throw error;
+        },
+      );
       this.made[side] = made;
     }
     const kit = await made;
@@ -61,11 +79,12 @@ export class TileSideKits {
   /**
    * The side of the next frame, given the frame read last and the most
    * pairs the device may sort: tileSideFor's, where its passes (and the
-   * order's raster) are made; else 16, asking for them once.
+   * order's raster) are made; else 16, asking for them (no more once the
+   * device failed to make them).
    */
   sideFor(last: TileSideCounts | null, pairLimit: number, perPixel: boolean): TileSide {
-    const wanted = tileSideFor(last, this.options.tileSide ?? 'auto', pairLimit);
-    if (wanted === TILE_SIZE) return wanted;
+    const wanted = tileSideFor(last, this.setting, pairLimit);
+    if (wanted === TILE_SIZE || this.failed.has(wanted)) return TILE_SIZE;
     const kit = this.kits[wanted];
     if (!kit || (perPixel && !kit.raster.perPixelReady)) {
       this.prepare(wanted, perPixel).catch(() => undefined);
