@@ -2,8 +2,9 @@
  * The tile renderer's passes that depend on the tiles' side (tile-side.ts):
  * the binning and the raster (with its ranges and chunks), made for
  * 16-pixel tiles at once and for 8-pixel tiles the first time a frame
- * wants them. Until then, or on a device that cannot make them, frames
- * draw 16-pixel tiles: the picture is the same either way.
+ * wants them. Until then, on a device that cannot make them, and by
+ * default on a software adapter, frames draw 16-pixel tiles: the picture is
+ * the same either way.
  */
 import { TileBinning } from './tile-binning';
 import { BLOCK_LISTS_BELOW, DEFAULT_PIXEL_QUEUE, TileRaster, type TilePictureFormat } from './tile-raster';
