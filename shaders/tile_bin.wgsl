@@ -33,7 +33,8 @@
 //
 // workgroup_sum.wgsl gives the workgroup's prefix sum, saturating_sum.wgsl
 // its saturating suffix sum; dispatch.wgsl a workgroup's place in its
-// dispatch; tile_state.wgsl and tile_footprint.wgsl the rest. Slots: TILE_BIN_SLOTS in src/render/frame-layouts.ts.
+// dispatch; tile_candidates.wgsl each candidate's entry and tile;
+// tile_state.wgsl and tile_footprint.wgsl the rest. Slots: TILE_BIN_SLOTS in src/render/frame-layouts.ts.
 
 @group(0) @binding(0) var<uniform> frame: Frame;
 @group(0) @binding(1) var<storage, read> records: array<ProjectedSplat>;
@@ -265,125 +266,6 @@ fn scan_boxes(@builtin(local_invocation_index) lid: u32) {
   }
   // Each kept group's first candidate, counted from the first kept group.
   scan_group_totals(lid, base, workgroupUniformLoad(&first_kept_group));
-}
-
-// Candidate k: its entry (the last whose first candidate is at most k)
-// and the tile of that entry's box it stands for.
-struct Candidate {
-  entry: u32,
-  group: u32,
-  tile: vec2<u32>,
-  binned: Binned,
-}
-
-// The entry of candidate k (counted from first_group, candidate_base
-// included): a search over the groups' firsts, then over the group's
-// entries, in global memory.
-fn entry_of(k: u32) -> u32 {
-  let base = box_groups();
-  var lo = state.first_group;
-  var hi = group_count();
-  while (hi - lo > 1u) {
-    let mid = (lo + hi) / 2u;
-    if (state.words[base + mid] <= k) {
-      lo = mid;
-    } else {
-      hi = mid;
-    }
-  }
-  let rest = k - state.words[base + lo];
-  let first = lo * BIN_GROUP;
-  var a = 0u;
-  var b = min(BIN_GROUP, entry_count() - first);
-  while (b - a > 1u) {
-    let mid = (a + b) / 2u;
-    if (state.words[first + mid] <= rest) {
-      a = mid;
-    } else {
-      b = mid;
-    }
-  }
-  return first + a;
-}
-
-// Entry e's first candidate, counted as entry_of's k (e in a kept group).
-fn entry_first(e: u32) -> u32 {
-  return state.words[box_groups() + e / BIN_GROUP] + state.words[e];
-}
-
-// The workgroup's candidates are BIN_GROUP in a row: two invocations find
-// the entries of the first and the last (entry_of), the entries between
-// put their firsts in workgroup memory, and each invocation finds its own
-// entry there. A workgroup of small splats spans a few hundred entries at
-// most; where more lie between (entries without candidates), each
-// invocation searches global memory alone.
-var<workgroup> span_count: u32;
-var<workgroup> span_entries: array<u32, 2>;
-var<workgroup> span_firsts: array<u32, BIN_GROUP>;
-
-// Candidate `kept` + lid of the workgroup whose first is `kept` (the same
-// in every invocation); has_candidate false past the frame's candidates.
-// Call from uniform control flow.
-struct Found {
-  has_candidate: bool,
-  candidate: Candidate,
-}
-
-fn workgroup_candidate(first_kept: u32, lid: u32) -> Found {
-  var found: Found;
-  if (lid == 0u) {
-    span_count = state.candidates;
-  }
-  let n = workgroupUniformLoad(&span_count);
-  if (first_kept >= n) {
-    return found;
-  }
-  let k0 = first_kept + state.candidate_base;
-  let last = min(first_kept + BIN_GROUP, n) - 1u + state.candidate_base;
-  if (lid < 2u) {
-    span_entries[lid] = entry_of(select(k0, last, lid == 1u));
-  }
-  workgroupBarrier();
-  let e0 = span_entries[0];
-  let m = span_entries[1] - e0 + 1u;
-  if (m <= BIN_GROUP && lid < m) {
-    span_firsts[lid] = entry_first(e0 + lid);
-  }
-  workgroupBarrier();
-  if (first_kept + lid >= n) {
-    return found;
-  }
-  let k = k0 + lid;
-  var entry: u32;
-  if (m > BIN_GROUP) {
-    entry = entry_of(k);
-  } else {
-    var lo = 0u;
-    var hi = m;
-    while (hi - lo > 1u) {
-      let mid = (lo + hi) / 2u;
-      if (span_firsts[mid] <= k) {
-        lo = mid;
-      } else {
-        hi = mid;
-      }
-    }
-    entry = e0 + lo;
-  }
-  found.has_candidate = true;
-  found.candidate = candidate_of(k, entry);
-  return found;
-}
-
-fn candidate_of(k: u32, entry: u32) -> Candidate {
-  var c: Candidate;
-  c.entry = entry;
-  c.group = entry / BIN_GROUP;
-  c.binned = binned(entry);
-  let local = k - entry_first(entry);
-  let width = u32(c.binned.span.last.x - c.binned.span.first.x + 1);
-  c.tile = vec2<u32>(c.binned.span.first) + vec2<u32>(local % width, local / width);
-  return c;
 }
 
 fn touched(c: Candidate) -> bool {

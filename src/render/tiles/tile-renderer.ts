@@ -47,9 +47,8 @@ import { rasterWalkFor, type RasterBuffers, type RasterWalk, type TilePictureFor
 import { SMALL_TILE_PAIRS, TILE_SIZE, tileCount, type TileSide } from './tile-side';
 import { TileSideKits } from './tile-side-kits';
 import { TileRayShapes, type RayShapeBuffers } from './tile-ray-shapes';
-import type { GpuSplats } from '../../scene/gpu-splats';
 import { candidateBudget, INITIAL_PAIRS, TilePairBudget, type TilePairCounts } from './tile-pairs';
-import { keptQuadsDraw, setKeptQuads, TileBuffers } from './tile-buffers';
+import { setKeptQuads, TileBuffers } from './tile-buffers';
 import { chunkingFor, type Chunking, type ChunkCounts } from './tile-chunks';
 import type { SplatOrder } from '../frame-renderer';
 import { isSoftwareDevice } from '../../gpu/software-adapter';
@@ -62,6 +61,8 @@ export type { TilePictureFormat } from './tile-raster';
 
 import type { TileRendererOptions } from './tile-renderer-options';
 export type { TileRendererOptions } from './tile-renderer-options';
+import { fallbackOf, type TileDrawSlot, type TileDrawTarget, type TileFallback } from './tile-draw';
+export type { TileDrawSlot, TileDrawTarget, TileFallback } from './tile-draw';
 
 /** The tile renderer's passes, as the profile times them. */
 export type TilePass = 'bin' | 'shapes' | 'pairSort' | 'ranges' | 'raster' | 'resolve';
@@ -72,35 +73,6 @@ export type TilePass = 'bin' | 'shapes' | 'pairSort' | 'ranges' | 'raster' | 're
  * rest is what no pass holds: clears, copies, and the gaps between passes).
  */
 export const TILE_PASSES: readonly TilePass[] = ['bin', 'shapes', 'pairSort', 'ranges', 'raster', 'resolve'];
-
-/** What one tile draw needs beyond the quad renderer's draw. */
-export interface TileDrawTarget {
-  /** A storage view (STORAGE_BINDING and RENDER_ATTACHMENT usage) of the picture's format and the frame's size. */
-  picture: GPUTextureView;
-  width: number;
-  height: number;
-  /** Premultiplied clear colour, r g b in 0..1 (opaque). */
-  background: readonly [number, number, number];
-  /**
-   * The scene the draw's records were projected from, to blend each pixel's
-   * splats by their depth along its ray (after preparePerPixel); null or
-   * absent: the centre-depth order.
-   */
-  perPixelScene?: GpuSplats | null;
-}
-
-/** A tile draw's pair state, and the quads that draw its frame when the pairs did not fit (no vertices when they did). */
-export interface TileFallback {
-  state: GPUBuffer;
-  draw: SplatDraw;
-}
-
-function fallbackOf(): TileFallback {
-  return { state: unbound<GPUBuffer>(), draw: keptQuadsDraw() };
-}
-
-/** Which of the frame's draws this is: the difference view bins two orders in one encoder, each from its own count slot. */
-export type TileDrawSlot = 0 | 1;
 
 export class TileRenderer {
   private readonly buffers: TileBuffers;
