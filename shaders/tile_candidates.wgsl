@@ -13,34 +13,30 @@ struct Candidate {
   binned: Binned,
 }
 
-// The entry of candidate k (counted from first_group, candidate_base
-// included): a search over the groups' firsts, then over the group's
-// entries, in global memory.
-fn entry_of(k: u32) -> u32 {
-  let base = box_groups();
-  var lo = state.first_group;
-  var hi = group_count();
-  while (hi - lo > 1u) {
-    let mid = (lo + hi) / 2u;
-    if (state.words[base + mid] <= k) {
-      lo = mid;
-    } else {
-      hi = mid;
-    }
-  }
-  let rest = k - state.words[base + lo];
-  let first = lo * BIN_GROUP;
-  var a = 0u;
-  var b = min(BIN_GROUP, entry_count() - first);
+// The last index i in [lo, hi) whose word state.words[base + i] is at
+// most `value` (lo where none is; the words rise with i).
+fn last_at_most(base: u32, lo: u32, hi: u32, value: u32) -> u32 {
+  var a = lo;
+  var b = hi;
   while (b - a > 1u) {
     let mid = (a + b) / 2u;
-    if (state.words[first + mid] <= rest) {
+    if (state.words[base + mid] <= value) {
       a = mid;
     } else {
       b = mid;
     }
   }
-  return first + a;
+  return a;
+}
+
+// The entry of candidate k (counted from first_group, candidate_base
+// included): a search over the groups' firsts, then over the group's
+// entries, in global memory.
+fn entry_of(k: u32) -> u32 {
+  let base = box_groups();
+  let group = last_at_most(base, state.first_group, group_count(), k);
+  let first = group * BIN_GROUP;
+  return first + last_at_most(first, 0u, min(BIN_GROUP, entry_count() - first), k - state.words[base + group]);
 }
 
 // Entry e's first candidate, counted as entry_of's k (e in a kept group).

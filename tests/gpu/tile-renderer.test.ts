@@ -218,6 +218,26 @@ describe('room for the pairs', () => {
   });
 });
 
+test('drawn into a new output view each frame (as a canvas hands one out), a tile frame makes only the bind groups that hold the output: the raster\'s and the merge\'s', async () => {
+  await frame.painters.tiles.prepare();
+  frame.setScene(scene);
+  const params = parametersOf(cameraAt([3, -1, -6], 64, 48), 1);
+  await gpu.render(frame, params, order, { renderer: 'tiles', writable: true });
+  const device = gpu.device;
+  const create = device.createBindGroup.bind(device);
+  const made: string[] = [];
+  device.createBindGroup = (descriptor: GPUBindGroupDescriptor) => {
+    made.push(descriptor.label ?? '');
+    return create(descriptor);
+  };
+  try {
+    await gpu.render(frame, params, order, { renderer: 'tiles', writable: true });
+  } finally {
+    device.createBindGroup = create;
+  }
+  expect(made.sort()).toEqual(['TileChunks.mergeBindGroup', 'TileRaster.bindGroup']);
+});
+
 test('an output written by compute (as the viewer makes its canvas) holds the picture a render pass writes: quads, tiles, and an overflowed tile frame', async () => {
   const camera = cameraAt([3, -1, -6], 64, 48);
   // A background of whole 8-bit levels: a clear and a shader's store may round a half level apart

@@ -18,7 +18,7 @@ import type { SplatDraw } from '../splat-renderer';
 import { BIN_GROUP, TileBinning, type BinBuffers } from './tile-binning';
 import { keptQuadsDraw, setKeptQuads, TileBuffers } from './tile-buffers';
 import { candidateBudget, TilePairBudget, type TilePairCounts } from './tile-pairs';
-import { TILE_SIZE } from './tile-side';
+import { TILE_SIZE, tileCount } from './tile-side';
 import { isSoftwareDevice } from '../../gpu/software-adapter';
 import { setTimestampWrites } from '../../gpu/pass-timer';
 
@@ -62,7 +62,7 @@ export class QuadCut {
    */
   encode(encoder: GPUCommandEncoder, draw: SplatDraw, maxEntries: number, width: number, height: number, slot: 0 | 1, beginning: GPUComputePassTimestampWrites | undefined): SplatDraw {
     const entries = typeof draw.count === 'number' ? draw.count : maxEntries;
-    const tiles = Math.ceil(width / TILE_SIZE) * Math.ceil(height / TILE_SIZE);
+    const tiles = tileCount(width, height, TILE_SIZE);
     const budget = candidateBudget(this.budgetLimit, this.software, tiles);
     const { state, entryPairs } = this.buffers[slot].forFrame(entries, tiles, 0, budget, [0, 0, 0], NO_CHUNKS);
     this.buffers[slot].copyEntries(encoder, draw.count, slot);

@@ -105,22 +105,31 @@ export interface ChunkBuffers {
   partials: GPUBuffer;
 }
 
+/** A bind group and what it binds (the split binds no picture: a canvas's new view each frame makes no new split group). */
 interface Bound {
   state: GPUBuffer;
-  ranges: GPUBuffer;
+  ranges: GPUBuffer | null;
   words: GPUBuffer;
-  partials: GPUBuffer;
-  picture: GPUTextureView;
-  split: GPUBindGroup;
-  merge: GPUBindGroup;
+  partials: GPUBuffer | null;
+  picture: GPUTextureView | null;
+  group: GPUBindGroup;
+}
+
+/** The group of `key` in `bound` (the last two kept: the difference view draws two pictures a frame), made by `make` where none is. */
+function keptGroup(bound: Bound[], key: Omit<Bound, 'group'>, make: () => GPUBindGroup): GPUBindGroup {
+  for (const b of bound) if (b.state === key.state && b.ranges === key.ranges && b.words === key.words && b.partials === key.partials && b.picture === key.picture) return b.group;
+  const made: Bound = { ...key, group: make() };
+  if (bound.length === 2) bound.pop();
+  bound.unshift(made);
+  return made.group;
 }
 
 export class TileChunks {
   private readonly buffers: ChunkBuffers;
   private tiles = 0;
   private maxChunks = 0;
-  /** Two kept: the difference view draws two pictures a frame. */
-  private bound: Bound[] = [];
+  private splits: Bound[] = [];
+  private merges: Bound[] = [];
 
   /** The chunks of tiles `side` pixels across. */
   static async create(device: GPUDevice, frame: GPUBuffer, format: GPUTextureFormat, side: TileSide): Promise<TileChunks> {
@@ -154,26 +163,41 @@ export class TileChunks {
       this.buffers.partials.destroy();
       this.buffers.chunkWords = this.makeWords(this.tiles, this.maxChunks);
       this.buffers.partials = this.makePartials(this.maxChunks);
-      this.bound = [];
+      this.splits = [];
+      this.merges = [];
     }
     return this.buffers;
   }
 
   /** Records the split (after the ranges, in their pass): each long run's chunks. */
-  encodeSplit(pass: GPUComputePassEncoder, state: GPUBuffer, ranges: GPUBuffer, picture: GPUTextureView, tiles: number): void {
-    const b = this.boundFor(state, ranges, picture);
+  encodeSplit(pass: GPUComputePassEncoder, state: GPUBuffer, ranges: GPUBuffer, tiles: number): void {
+    const words = this.buffers.chunkWords;
+    const group = keptGroup(this.splits, { state, ranges, words, partials: null, picture: null }, () =>
+      this.device.createBindGroup({
+        label: 'TileChunks.splitBindGroup',
+        layout: this.splitPipeline.getBindGroupLayout(0),
+        entries: TILE_CHUNKS_SLOTS.entries({ state: { buffer: state }, ranges: { buffer: ranges }, chunk_words: { buffer: words }, frame: { buffer: this.frame } }),
+      }),
+    );
     pass.setPipeline(this.splitPipeline);
-    pass.setBindGroup(0, b.split);
+    pass.setBindGroup(0, group);
     pass.dispatchWorkgroups(Math.ceil(tiles / BIN_GROUP));
   }
 
   /** Records the merge (after the raster, in its pass): each split tile's partials into the picture. */
-  encodeMerge(pass: GPUComputePassEncoder, state: GPUBuffer, ranges: GPUBuffer, picture: GPUTextureView, chunking: Chunking): void {
+  encodeMerge(pass: GPUComputePassEncoder, state: GPUBuffer, picture: GPUTextureView, chunking: Chunking): void {
     if (chunking.minPairs === 0) return;
-    const b = this.boundFor(state, ranges, picture);
+    const { chunkWords: words, partials } = this.buffers;
+    const group = keptGroup(this.merges, { state, ranges: null, words, partials, picture }, () =>
+      this.device.createBindGroup({
+        label: 'TileChunks.mergeBindGroup',
+        layout: this.mergePipeline.getBindGroupLayout(0),
+        entries: TILE_MERGE_SLOTS.entries({ frame: { buffer: this.frame }, state: { buffer: state }, chunk_words: { buffer: words }, partials: { buffer: partials }, picture }),
+      }),
+    );
     const across = Math.min(chunking.maxChunks, this.device.limits.maxComputeWorkgroupsPerDimension);
     pass.setPipeline(this.mergePipeline);
-    pass.setBindGroup(0, b.merge);
+    pass.setBindGroup(0, group);
     pass.dispatchWorkgroups(across, Math.ceil(chunking.maxChunks / across));
   }
 
@@ -196,32 +220,6 @@ export class TileChunks {
   destroy(): void {
     this.buffers.chunkWords.destroy();
     this.buffers.partials.destroy();
-  }
-
-  private boundFor(state: GPUBuffer, ranges: GPUBuffer, picture: GPUTextureView): Bound {
-    const { chunkWords: words, partials } = this.buffers;
-    for (const b of this.bound) if (b.state === state && b.ranges === ranges && b.words === words && b.partials === partials && b.picture === picture) return b;
-    const device = this.device;
-    const made: Bound = {
-      state,
-      ranges,
-      words,
-      partials,
-      picture,
-      split: device.createBindGroup({
-        label: 'TileChunks.splitBindGroup',
-        layout: this.splitPipeline.getBindGroupLayout(0),
-        entries: TILE_CHUNKS_SLOTS.entries({ state: { buffer: state }, ranges: { buffer: ranges }, chunk_words: { buffer: words }, frame: { buffer: this.frame } }),
-      }),
-      merge: device.createBindGroup({
-        label: 'TileChunks.mergeBindGroup',
-        layout: this.mergePipeline.getBindGroupLayout(0),
-        entries: TILE_MERGE_SLOTS.entries({ frame: { buffer: this.frame }, state: { buffer: state }, chunk_words: { buffer: words }, partials: { buffer: partials }, picture }),
-      }),
-    };
-    if (this.bound.length === 2) this.bound.pop();
-    this.bound.unshift(made);
-    return made;
   }
 
   private makeWords(tiles: number, maxChunks: number): GPUBuffer {

@@ -28,8 +28,6 @@ export function tilePictureUsage(): GPUTextureUsageFlags {
   return GPUTextureUsage.STORAGE_BINDING | GPUTextureUsage.RENDER_ATTACHMENT | GPUTextureUsage.TEXTURE_BINDING;
 }
 
-const PICTURE_FORMATS: ReadonlySet<GPUTextureFormat> = new Set<TilePictureFormat>(['rgba8unorm', 'rgba16float', 'rgba32float', 'bgra8unorm']);
-
 /**
  * The picture format the tile renderer writes for an output of `output`
  * format: the output's own where a compute pass may write it, so that a
@@ -38,7 +36,8 @@ const PICTURE_FORMATS: ReadonlySet<GPUTextureFormat> = new Set<TilePictureFormat
  * accumulation's where it is a storage format, else 8 or 16 bits.
  */
 export function tilePictureFormat(device: GPUDevice, accumulation: Accumulation, output: GPUTextureFormat): TilePictureFormat {
-  if (PICTURE_FORMATS.has(output) && storageWritable(device, output)) return output as TilePictureFormat;
+  // The formats a compute pass may write (output-target.ts) are those the raster writes.
+  if (storageWritable(device, output)) return output as TilePictureFormat;
   if (accumulation === 'direct') return 'rgba8unorm';
   return accumulation === 'rgba32float' ? 'rgba32float' : 'rgba16float';
 }

@@ -95,7 +95,8 @@ export type RasterWalk = 'all' | 'lists';
 
 interface Bound {
   buffers: RasterBuffers;
-  picture: GPUTextureView;
+  /** The raster's picture; null for the ranges', which bind none (so a canvas's new view each frame makes no new ranges group). */
+  picture: GPUTextureView | null;
   group: GPUBindGroup;
 }
 
@@ -113,7 +114,7 @@ function unmadeVariant(): RasterVariant {
 }
 
 /** Whether `b` was made for these buffers and picture. */
-function bindsSame(b: Bound, buffers: RasterBuffers, picture: GPUTextureView): boolean {
+function bindsSame(b: Bound, buffers: RasterBuffers, picture: GPUTextureView | null): boolean {
   const o = b.buffers;
   return (
     b.picture === picture &&
@@ -238,11 +239,11 @@ export class TileRaster {
    * Records the ranges dispatch (indirect: its size was written by the
    * binning's scan), then the split of the long runs into chunks.
    */
-  encodeRanges(pass: GPUComputePassEncoder, buffers: RasterBuffers, picture: GPUTextureView, rangesArgs: number, tiles: number): void {
+  encodeRanges(pass: GPUComputePassEncoder, buffers: RasterBuffers, rangesArgs: number, tiles: number): void {
     pass.setPipeline(this.rangesPipeline);
-    pass.setBindGroup(0, this.bindGroupFor(this.boundRanges, buffers, picture, null));
+    pass.setBindGroup(0, this.bindGroupFor(this.boundRanges, buffers, null, null));
     pass.dispatchWorkgroupsIndirect(buffers.state, rangesArgs);
-    this.chunks.encodeSplit(pass, buffers.state, buffers.ranges, picture, tiles);
+    this.chunks.encodeSplit(pass, buffers.state, buffers.ranges, tiles);
   }
 
   /**
@@ -267,7 +268,7 @@ export class TileRaster {
     pass.setBindGroup(0, this.bindGroupFor(variant.bound, buffers, picture, variant.pipeline));
     const across = Math.ceil(width / this.side);
     pass.dispatchWorkgroups(across, Math.ceil(height / this.side) + chunkRows(chunking, across));
-    this.chunks.encodeMerge(pass, buffers.state, buffers.ranges, picture, chunking);
+    this.chunks.encodeMerge(pass, buffers.state, picture, chunking);
     this.walked = walk;
   }
 
@@ -291,9 +292,9 @@ export class TileRaster {
   }
 
   /** The bind group of `buffers` and `picture` for the raster `pipeline` (null: the ranges'), the last BOUND_GROUPS kept in `bound`. */
-  private bindGroupFor(bound: Bound[], buffers: RasterBuffers, picture: GPUTextureView, pipeline: GPUComputePipeline | null): GPUBindGroup {
+  private bindGroupFor(bound: Bound[], buffers: RasterBuffers, picture: GPUTextureView | null, pipeline: GPUComputePipeline | null): GPUBindGroup {
     for (const b of bound) if (bindsSame(b, buffers, picture)) return b.group;
-    const group = pipeline ? this.rasterGroup(pipeline, buffers, picture) : this.rangesGroup(buffers);
+    const group = pipeline ? this.rasterGroup(pipeline, buffers, picture!) : this.rangesGroup(buffers);
     const made: Bound = { buffers: { ...buffers }, picture, group };
     // Two kept: the difference view draws two pictures a frame.
     if (bound.length === BOUND_GROUPS) bound.pop();

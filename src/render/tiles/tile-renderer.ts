@@ -307,7 +307,7 @@ export class TileRenderer {
     buffers.rayShapes = rayShapes;
     // Ranges and raster share a pass, split only when each is timed.
     let pass = encoder.beginComputePass(this.passDescriptor(profiler ? 'TileRenderer.ranges' : 'TileRenderer.raster', timed('ranges')));
-    raster.encodeRanges(pass, buffers, target.picture, TILE_STATE.offset('ranges_x'), tiles);
+    raster.encodeRanges(pass, buffers, TILE_STATE.offset('ranges_x'), tiles);
     if (profiler) {
       pass.end();
       pass = encoder.beginComputePass(this.passDescriptor('TileRenderer.raster', timed('raster')));
