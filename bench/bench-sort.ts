@@ -18,12 +18,17 @@
  *                         [--stable-tol 0.02] [--warmup-max-s 20] [--warmup-batch 10]
  *                         [--compare "/tmp/cub 1048576 4194304"] [--without-features subgroups]
  *                         [--keys random|equal|sorted|reversed|high-bits|low-bits] [--count cpu|gpu|gpu-bound [--bound N]]
+ *                         [--hold-ms 0]
  *
  * Timing (stable-timing.ts): before each GPU row, batches of --warmup-batch
  * timed runs until the medians of 3 consecutive batches agree within
  * --stable-tol; then --runs measured runs. A row that does not settle within
  * --warmup-max-s gets "ms": null, "unstable": true. A measured median more
  * than 2 × tol off the last warm-up batch gets "drift": true.
+ *
+ * --hold-ms: before each timed sort, a compute load of about that long
+ * (bench/clock-hold.ts; 0, the default: none), so a small sort runs at the
+ * clocks of a steady load rather than an idle GPU's.
  *
  * A GPU config is a digit width (d4 or d8), optionally the ranking (p:
  * portable, s: subgroup, a: auto; none: the sorter's default), and optionally pairs
@@ -51,6 +56,7 @@ import { readBufferU32 } from '../src/gpu/readback';
 import { CpuCountingSort16, CpuRadixSort, type CpuSorter } from '../src/sort/cpu-sort';
 import { identityValues, KEY_PATTERNS, makeKeys, type KeyPattern } from '../src/sort/test-keys';
 import type { DigitBits } from '../src/sort/radix-layout';
+import { GpuClockHold } from './clock-hold';
 import { measureStable, median, timingFields, timingStats, timingWarning, type StableTimingOptions } from './stable-timing';
 import { measureCopyBandwidth } from './copy-bandwidth';
 import { compareDisagreements, ratioTable, runCompare, type CompareRow, type OurRow } from './compare';
@@ -75,6 +81,7 @@ const { values: args } = commandLine('bench-sort', help, {
   keys: { type: 'string', default: 'random' },
   count: { type: 'string', default: 'cpu' },
   bound: { type: 'string' },
+  'hold-ms': { type: 'string', default: '0' },
 });
 const list = (s: string) => s.split(',').map((x) => x.trim()).filter(Boolean);
 const sizes = list(args.sizes).map(Number);
@@ -94,7 +101,8 @@ const timing: StableTimingOptions & { tol: number } = {
   runs: Number(args.runs),
   maxWarmupMs: 1000 * Number(args['warmup-max-s']),
 };
-const numericArgs = { sizes: Math.min(...sizes), bits: Math.min(...keyBitsList), runs: timing.runs!, 'cpu-runs': cpuRuns, 'stable-tol': timing.tol, 'warmup-max-s': timing.maxWarmupMs!, 'warmup-batch': timing.batch! };
+const holdMs = Number(args['hold-ms']);
+const numericArgs = { 'hold-ms': holdMs, sizes: Math.min(...sizes), bits: Math.min(...keyBitsList), runs: timing.runs!, 'cpu-runs': cpuRuns, 'stable-tol': timing.tol, 'warmup-max-s': timing.maxWarmupMs!, 'warmup-batch': timing.batch! };
 for (const [name, v] of Object.entries(numericArgs)) {
   if (!(v >= 0) || !Number.isFinite(v)) throw new Error(`bad --${name}: ${args[name as keyof typeof args]}`);
 }
@@ -156,6 +164,9 @@ function machineInfo(ctx: GpuContext | undefined): Record<string, unknown> {
 /** Config letter → ranking; none: the sorter's default (DEFAULT_RANKING). */
 const RANKINGS: Record<string, GpuRadixSortOptions['ranking']> = { '': undefined, a: 'auto', p: 'portable', s: 'subgroup' };
 
+/** The load that holds the clocks before each timed sort (--hold-ms; null: none). */
+let clockHold: GpuClockHold | null = null;
+
 async function benchGpu(ctx: GpuContext): Promise<OurRow[]> {
   const { device, adapterName } = ctx;
   const timer = new GpuPassTimer(device, ['sort'] as const, 'bench.timer');
@@ -166,6 +177,7 @@ async function benchGpu(ctx: GpuContext): Promise<OurRow[]> {
   device.queue.writeBuffer(pristineValues, 0, identityValues(maxN));
   const count = new SortCount(device, countMode.mode, countMode.bound);
   const rows: OurRow[] = [];
+  clockHold = await GpuClockHold.create(device, holdMs);
 
   for (const config of list(args['gpu-configs'])) {
     const m = /^d(4|8)([aps]?)(?:i(\d+))?(?:w(\d+))?$/.exec(config);
@@ -196,6 +208,7 @@ async function benchGpu(ctx: GpuContext): Promise<OurRow[]> {
       for (const keyBits of keyBitsList) {
         let result: SortedBuffers = { keys: sorter.keys, values: sorter.values };
         const sample = async () => {
+          clockHold?.hold();
           const encoder = device.createCommandEncoder({ label: 'bench.encoder' });
           // Fresh unsorted input every run (outside the timed pass): the sort's output may land in its input buffer.
           encoder.copyBufferToBuffer(pristineKeys, 0, sorter.keys, 0, 4 * n);
@@ -245,6 +258,7 @@ async function benchGpu(ctx: GpuContext): Promise<OurRow[]> {
     sorter.destroy();
   }
   timer.destroy();
+  clockHold?.destroy();
   count.destroy();
   pristineKeys.destroy();
   pristineValues.destroy();
@@ -287,6 +301,7 @@ async function profilePhases(
   // Every sample's breakdown, in order: the measured ones are the last `runs`.
   const history: Sums[] = [];
   const sample = async () => {
+    clockHold?.hold();
     const encoder = device.createCommandEncoder();
     encoder.copyBufferToBuffer(keys, 0, sorter.keys, 0, 4 * n);
     encoder.copyBufferToBuffer(values, 0, sorter.values, 0, 4 * n);
