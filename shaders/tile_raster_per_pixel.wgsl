@@ -11,6 +11,11 @@
 // locals, stays in registers.
 
 const PIXEL_QUEUE: u32 = 16u;
+// Alphas a pixel works out ahead (tile_raster.wgsl's main): two, not one,
+// drew the per-pixel frame in 0.86–0.98× the time on an H200 (1920×1080,
+// docs/benchmarks.md); each arrival's queue is unrolled in full, so more
+// cost the module's size for less.
+const ARRIVALS: u32 = 2u;
 
 // The batch's ray shapes (tile_ray_shape.wgsl's four vec4).
 var<workgroup> batch_axis_0: array<vec4<f32>, raster_batch>;
@@ -55,38 +60,37 @@ batch_axis_2[lid] = ray_shapes[4u * id + 2u];
 batch_depth_reach[lid] = ray_shapes[4u * id + 3u].xy;
 
 // {{arrive}}
-let alpha = alpha_at(j, px.p);
-if (alpha < ALPHA_MIN) {
-  continue;
+// Nothing where alpha is under 1/255 (no arrival at all past the batch's end).
+if (alpha >= ALPHA_MIN) {
+  // t* = Σ (k_i · d)(k_i · μ) / Σ (k_i · d)², within its reach of its
+  // centre's depth (tile_ray_shape.wgsl); the sum of squares is at
+  // least PER_PIXEL_FLATTEST · |d|².
+  let k0 = batch_axis_0[j];
+  let k1 = batch_axis_1[j];
+  let k2 = batch_axis_2[j];
+  let along = vec3<f32>(dot(k0.xyz, ray), dot(k1.xyz, ray), dot(k2.xyz, ray));
+  let depth_reach = batch_depth_reach[j];
+  let peak = dot(along, vec3<f32>(k0.w, k1.w, k2.w)) / max(dot(along, along), 1e-30);
+  var carry_depth = clamp(peak, depth_reach.x - depth_reach.y, depth_reach.x + depth_reach.y);
+  let look = batch_look[j].rgb;
+  var carry_rg = pack2x16float(look.rg);
+  var carry_ba = pack2x16float(vec2<f32>(look.b, alpha));
+  // One pass of insertion: each place keeps the farther of itself and
+  // the carry; what leaves the last place is the nearest of all.
+  for (var i = 0u; i < PIXEL_QUEUE; i++) {
+    let depth = queue_depth[i];
+    let swap = carry_depth > depth;
+    queue_depth[i] = max(depth, carry_depth);
+    carry_depth = min(depth, carry_depth);
+    let rg = queue_rg[i];
+    let ba = queue_ba[i];
+    queue_rg[i] = select(rg, carry_rg, swap);
+    queue_ba[i] = select(ba, carry_ba, swap);
+    carry_rg = select(carry_rg, rg, swap);
+    carry_ba = select(carry_ba, ba, swap);
+  }
+  blend_packed(&px, carry_rg, carry_ba);
 }
-// t* = Σ (k_i · d)(k_i · μ) / Σ (k_i · d)², within its reach of its
-// centre's depth (tile_ray_shape.wgsl); the sum of squares is at
-// least PER_PIXEL_FLATTEST · |d|².
-let k0 = batch_axis_0[j];
-let k1 = batch_axis_1[j];
-let k2 = batch_axis_2[j];
-let along = vec3<f32>(dot(k0.xyz, ray), dot(k1.xyz, ray), dot(k2.xyz, ray));
-let depth_reach = batch_depth_reach[j];
-let peak = dot(along, vec3<f32>(k0.w, k1.w, k2.w)) / max(dot(along, along), 1e-30);
-var carry_depth = clamp(peak, depth_reach.x - depth_reach.y, depth_reach.x + depth_reach.y);
-let look = batch_look[j].rgb;
-var carry_rg = pack2x16float(look.rg);
-var carry_ba = pack2x16float(vec2<f32>(look.b, alpha));
-// One pass of insertion: each place keeps the farther of itself and
-// the carry; what leaves the last place is the nearest of all.
-for (var i = 0u; i < PIXEL_QUEUE; i++) {
-  let depth = queue_depth[i];
-  let swap = carry_depth > depth;
-  queue_depth[i] = max(depth, carry_depth);
-  carry_depth = min(depth, carry_depth);
-  let rg = queue_rg[i];
-  let ba = queue_ba[i];
-  queue_rg[i] = select(rg, carry_rg, swap);
-  queue_ba[i] = select(ba, carry_ba, swap);
-  carry_rg = select(carry_rg, rg, swap);
-  carry_ba = select(carry_ba, ba, swap);
-}
-blend_packed(&px, carry_rg, carry_ba);
 
 // {{finish}}
 // The rest, nearest first (empty places have alpha 0: blend skips them).

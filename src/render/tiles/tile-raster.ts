@@ -190,9 +190,10 @@ export class TileRaster {
   }
 
   /**
-   * Makes the pipeline of `order` and `walk` (once). The per-pixel order's
-   * queue loops are unrolled in its source (src/gpu/wgsl-unroll.ts): with
-   * every index a constant the queue stays in registers.
+   * Makes the pipeline of `order` and `walk` (once). The loops over a
+   * pixel's arrivals and the per-pixel order's queue are unrolled in the
+   * source (src/gpu/wgsl-unroll.ts): with every index a constant, the
+   * arrivals' alphas and the queue stay in registers.
    */
   prepare(order: SplatOrder, walk: RasterWalk): Promise<void> {
     const variant = this.variants[order][walk];
@@ -200,7 +201,7 @@ export class TileRaster {
       let module = this.modules.get(order);
       if (!module) {
         const source = rasterSourceFor(order, this.format, this.pixelQueue);
-        module = createCheckedShaderModule(this.device, `TileRaster.shader(${order})`, order === 'per-pixel' ? unrollConstantLoops(source) : source);
+        module = createCheckedShaderModule(this.device, `TileRaster.shader(${order})`, unrollConstantLoops(source));
         this.modules.set(order, module);
       }
       variant.pipeline = await computePipeline(this.device, {
