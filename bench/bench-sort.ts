@@ -51,18 +51,19 @@ import os from 'node:os';
 import { createNodeGpuContext } from '../src/gpu/node-gpu';
 import type { GpuContext } from '../src/gpu/device';
 import { GpuPassTimer } from '../src/gpu/pass-timer';
-import { GpuRadixSort, PHASES_PER_PASS, type GpuRadixSortOptions, type SortedBuffers } from '../src/sort/gpu-radix-sort';
+import { GpuRadixSort, type GpuRadixSortOptions, type SortedBuffers } from '../src/sort/gpu-radix-sort';
 import { readBufferU32 } from '../src/gpu/readback';
 import { CpuCountingSort16, CpuRadixSort, type CpuSorter } from '../src/sort/cpu-sort';
 import { identityValues, KEY_PATTERNS, makeKeys, type KeyPattern } from '../src/sort/test-keys';
 import type { DigitBits } from '../src/sort/radix-layout';
 import { GpuClockHold } from './clock-hold';
-import { measureStable, median, timingFields, timingStats, timingWarning, type StableTimingOptions } from './stable-timing';
+import { measureStable, timingFields, timingStats, timingWarning, type StableTimingOptions } from './stable-timing';
 import { measureCopyBandwidth } from './copy-bandwidth';
 import { compareDisagreements, ratioTable, runCompare, type CompareRow, type OurRow } from './compare';
 import { commandLine } from './command-line';
 import help from './bench-sort.ts?help';
 import { countModeOf, SortCount } from './sort-count';
+import { profilePhases, type PhaseTiming } from './sort-phases';
 
 const { values: args } = commandLine('bench-sort', help, {
   sizes: { type: 'string', default: [16, 18, 20, 22, 24].map((e) => 2 ** e).join(',') },
@@ -166,6 +167,7 @@ const RANKINGS: Record<string, GpuRadixSortOptions['ranking']> = { '': undefined
 
 /** The load that holds the clocks before each timed sort (--hold-ms; null: none). */
 let clockHold: GpuClockHold | null = null;
+const phaseTiming: PhaseTiming = { timing, hold: () => clockHold?.hold(), warn };
 
 async function benchGpu(ctx: GpuContext): Promise<OurRow[]> {
   const { device, adapterName } = ctx;
@@ -224,7 +226,7 @@ async function benchGpu(ctx: GpuContext): Promise<OurRow[]> {
         if (warning) warn(warning);
         const fields = timingFields(measured);
         const verified = args.verify ? await verify(device, result, keys, n, keyBits) : undefined;
-        const phases = args.phases ? await profilePhases(device, sorter, count, n, keyBits, pristineKeys, pristineValues, what) : {};
+        const phases = args.phases ? await profilePhases(device, sorter, count, n, keyBits, pristineKeys, pristineValues, what, phaseTiming) : {};
         emit({
           impl: 'gpu-radix',
           config,
@@ -276,59 +278,6 @@ async function verify(device: GPUDevice, result: SortedBuffers, keys: Uint32Arra
     if (gotKeys[i] !== wantKeys[i] || gotValues[i] !== wantValues[i]) return false;
   }
   return true;
-}
-
-/**
- * Median time of each phase kind (summed over the passes) over the measured
- * profiled sorts, under the same stable warm-up (on the sum of the phases).
- */
-async function profilePhases(
-  device: GPUDevice,
-  sorter: GpuRadixSort,
-  count: SortCount,
-  n: number,
-  keyBits: number,
-  keys: GPUBuffer,
-  values: GPUBuffer,
-  what: string,
-): Promise<Record<string, unknown>> {
-  const phases = 1 + PHASES_PER_PASS * Math.ceil(32 / sorter.layout.digitBits);
-  const used = 1 + PHASES_PER_PASS * Math.ceil(keyBits / sorter.layout.digitBits);
-  const querySet = device.createQuerySet({ type: 'timestamp', count: 2 * phases });
-  const resolved = device.createBuffer({ size: 16 * phases, usage: GPUBufferUsage.QUERY_RESOLVE | GPUBufferUsage.COPY_SRC });
-  const names = ['prepare', 'count', 'scan', 'scatter'] as const;
-  type Sums = Record<(typeof names)[number], number>;
-  // Every sample's breakdown, in order: the measured ones are the last `runs`.
-  const history: Sums[] = [];
-  const sample = async () => {
-    clockHold?.hold();
-    const encoder = device.createCommandEncoder();
-    encoder.copyBufferToBuffer(keys, 0, sorter.keys, 0, 4 * n);
-    encoder.copyBufferToBuffer(values, 0, sorter.values, 0, 4 * n);
-    sorter.encode(encoder, { ...count.of(n), keyBits, phaseTimestamps: querySet });
-    encoder.resolveQuerySet(querySet, 0, 2 * phases, resolved, 0);
-    device.queue.submit([encoder.finish()]);
-    const t = new BigInt64Array((await readBufferU32(device, resolved, 4 * phases)).buffer);
-    const sums: Sums = { prepare: 0, count: 0, scan: 0, scatter: 0 };
-    for (let i = 0; i < used; i++) {
-      const kind = i === 0 ? 'prepare' : names[1 + ((i - 1) % PHASES_PER_PASS)]!;
-      sums[kind] += Number(t[2 * i + 1]! - t[2 * i]!) / 1e6;
-    }
-    history.push(sums);
-    return names.reduce((total, k) => total + sums[k], 0);
-  };
-  const measured = await measureStable(sample, timing);
-  querySet.destroy();
-  resolved.destroy();
-  const warning = timingWarning(`${what} (phases)`, measured, timing.tol);
-  if (warning) warn(warning);
-  if (!measured.ok) return { ...Object.fromEntries(names.map((k) => [`${k}Ms`, null])), phasesUnstable: true };
-  const kept = history.slice(-measured.samples.length);
-  return {
-    ...Object.fromEntries(names.map((k) => [`${k}Ms`, round(median(kept.map((s) => s[k])))])),
-    phasesSpread: round(measured.stats!.spread),
-    ...(measured.drift ? { phasesDrift: true } : {}),
-  };
 }
 
 /**

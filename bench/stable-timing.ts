@@ -165,7 +165,8 @@ export async function measureStable(sample: () => Promise<number>, options: Stab
   };
 }
 
-const round4 = (x: number) => Math.round(x * 1e4) / 1e4;
+/** x to 4 decimals, as the JSON rows give times. */
+export const round4 = (x: number) => Math.round(x * 1e4) / 1e4;
 
 /**
  * The timing fields of a benchmark JSON row. An unstable result has
