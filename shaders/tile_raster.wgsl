@@ -30,9 +30,10 @@
 // (what the batch holds of splat `id` besides its footprint, in the
 // invocation that loads it into slot `lid`), arrive (batch splat j at the
 // pixel, `alpha` there: 0 for an arrival past the batch's end, which must
-// then change nothing) and finish (after the run). Each order names its
-// ARRIVALS: how many splats' alphas a pixel works out before it blends
-// any of them. The raster's time is the latency of each splat's chain of
+// then change nothing) and finish (after the run). Each order's ARRIVALS,
+// set when the module is made (rasterArrivals in
+// src/render/tiles/tile-raster.ts), is how many splats' alphas a pixel
+// works out before it blends any of them. The raster's time is the latency of each splat's chain of
 // reads and arithmetic, not its throughput: one at a time, with 2048
 // invocations resident on each of an H200's multiprocessors, the
 // centre-depth raster drew 1.10–1.22× slower than four at a time (and

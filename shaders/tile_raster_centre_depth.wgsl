@@ -2,11 +2,9 @@
 // main (src/gpu/wgsl-splice.ts): each splat is blended as it arrives, front
 // to back by its centre's depth. A pixel holds nothing back.
 
-// Alphas a pixel works out ahead (tile_raster.wgsl's main): on an H200
-// (1920×1080, docs/benchmarks.md) four drew the raster in 0.82–0.91× the
-// time of one; eight drew no faster than four, and slower where the
-// pixels walk block lists (1.07×).
-const ARRIVALS: u32 = 4u;
+// Alphas a pixel works out ahead (tile_raster.wgsl's main): set when the
+// module is made (rasterArrivals, src/render/tiles/tile-raster.ts).
+const ARRIVALS: u32 = 1u;
 
 // {{start}}
 // {{load}}

@@ -11,11 +11,9 @@
 // locals, stays in registers.
 
 const PIXEL_QUEUE: u32 = 16u;
-// Alphas a pixel works out ahead (tile_raster.wgsl's main): two, not one,
-// drew the per-pixel frame in 0.86–0.98× the time on an H200 (1920×1080,
-// docs/benchmarks.md); each arrival's queue is unrolled in full, so more
-// cost the module's size for less.
-const ARRIVALS: u32 = 2u;
+// Alphas a pixel works out ahead (tile_raster.wgsl's main): set when the
+// module is made (rasterArrivals, src/render/tiles/tile-raster.ts).
+const ARRIVALS: u32 = 1u;
 
 // The batch's ray shapes (tile_ray_shape.wgsl's four vec4).
 var<workgroup> batch_axis_0: array<vec4<f32>, raster_batch>;

@@ -54,6 +54,35 @@ const RASTER_BATCH: Record<TileSide, Record<SplatOrder, number>> = {
 export const DEFAULT_PIXEL_QUEUE = 16;
 
 /**
+ * Splats whose alphas a pixel works out before it blends any of them
+ * (ARRIVALS in shaders/tile_raster.wgsl), by order. The raster's time is
+ * each splat's chain of latency, so on an H200 at 1920×1080
+ * (docs/benchmarks.md, "The raster works out four alphas ahead"):
+ * - centre-depth, 4: the raster in 0.82–0.91× the time of 1; 8 no faster,
+ *   and 1.07× where pixels walk block lists;
+ * - per-pixel, 2: the frame in 0.86–0.98× the time of 1; 4 gained 1–3 %
+ *   more for a module twice the size (each arrival's queue is unrolled).
+ * A software adapter runs a few lanes at a time and gains nothing from
+ * chains side by side: there the per-pixel order takes 1, as the 150k
+ * popping test on SwiftShader (2 cores) drew in 50 s with 1 and 59 s with
+ * 2; the centre-depth order's 4 cost it nothing measurable (37–38 s).
+ */
+export function rasterArrivals(order: SplatOrder, software: boolean): number {
+  if (order === 'per-pixel') return software ? 1 : 2;
+  return 4;
+}
+
+/** What a TileRaster is made with (the tile renderer's options). */
+export interface TileRasterOptions {
+  /** Splats each pixel holds back in the per-pixel order. */
+  pixelQueue: number;
+  /** Pairs per binned splat below which a frame walks block lists (BLOCK_LISTS_BELOW). */
+  listsBelow: number;
+  /** Alphas worked out ahead, by order (rasterArrivals). */
+  arrivals: Record<SplatOrder, number>;
+}
+
+/**
  * Pairs per binned splat below which a frame's raster walks each batch by
  * block lists (shaders/tile_raster.wgsl, walk_lists): each pixel meets
  * only the batch splats whose quad boxes reach its 4×4 block, where
@@ -132,10 +161,11 @@ function bindsSame(b: Bound, buffers: RasterBuffers, picture: GPUTextureView | n
 /** Each order's parts of the raster's loop, put into shaders/tile_raster.wgsl's main (src/gpu/wgsl-splice.ts). */
 const ORDER_SOURCE: Record<SplatOrder, string> = { 'centre-depth': centreDepthSource, 'per-pixel': perPixelSource };
 
-function rasterSourceFor(order: SplatOrder, format: TilePictureFormat, pixelQueue: number): string {
+function rasterSourceFor(order: SplatOrder, format: TilePictureFormat, options: TileRasterOptions): string {
   const raster = spliceWgsl(rasterSource, ORDER_SOURCE[order])
     .replace('texture_storage_2d<PICTURE_FORMAT', `texture_storage_2d<${format}`)
-    .replace(/const PIXEL_QUEUE: u32 = \d+u;/, `const PIXEL_QUEUE: u32 = ${pixelQueue}u;`);
+    .replace(/const PIXEL_QUEUE: u32 = \d+u;/, `const PIXEL_QUEUE: u32 = ${options.pixelQueue}u;`)
+    .replace(/const ARRIVALS: u32 = \d+u;/, `const ARRIVALS: u32 = ${options.arrivals[order]}u;`);
   return [commonSource, recordsSource, stateSource, dispatchSource, footprintSource, chunkSource, raster, blockListsSource].join('\n');
 }
 
@@ -149,13 +179,13 @@ export class TileRaster {
   private readonly modules = new Map<SplatOrder, Promise<GPUShaderModule>>();
 
   /** A raster of tiles `side` pixels across (its pipelines', chunks' and dispatches' side). */
-  static async create(device: GPUDevice, frame: GPUBuffer, format: TilePictureFormat, side: TileSide, pixelQueue = DEFAULT_PIXEL_QUEUE, listsBelow = BLOCK_LISTS_BELOW): Promise<TileRaster> {
+  static async create(device: GPUDevice, frame: GPUBuffer, format: TilePictureFormat, side: TileSide, options: TileRasterOptions): Promise<TileRaster> {
     const rangesModule = await createCheckedShaderModule(device, 'TileRaster.rangesShader', `${stateSource}\n${dispatchSource}\n${rangesSource}`);
     const [ranges, chunks] = await Promise.all([
       computePipeline(device, { label: 'TileRaster.ranges', layout: 'auto', compute: { module: rangesModule, entryPoint: 'main' } }),
       TileChunks.create(device, frame, format, side),
     ]);
-    const raster = new TileRaster(device, frame, format, side, pixelQueue, listsBelow, ranges, chunks);
+    const raster = new TileRaster(device, frame, format, side, options, ranges, chunks);
     await raster.prepare('centre-depth', 'all');
     return raster;
   }
@@ -166,13 +196,20 @@ export class TileRaster {
     private readonly format: TilePictureFormat,
     /** Pixels along its tiles' side. */
     readonly side: TileSide,
-    /** Splats each pixel holds back in the per-pixel order. */
-    readonly pixelQueue: number,
-    /** Pairs per binned splat below which a frame walks block lists (BLOCK_LISTS_BELOW). */
-    readonly listsBelow: number,
+    private readonly options: TileRasterOptions,
     private readonly rangesPipeline: GPUComputePipeline,
     private readonly chunks: TileChunks,
   ) {}
+
+  /** Splats each pixel holds back in the per-pixel order. */
+  get pixelQueue(): number {
+    return this.options.pixelQueue;
+  }
+
+  /** Pairs per binned splat below which a frame walks block lists (BLOCK_LISTS_BELOW). */
+  get listsBelow(): number {
+    return this.options.listsBelow;
+  }
 
   /** The per-pixel order can be drawn (preparePerPixel has finished). */
   get perPixelReady(): boolean {
@@ -200,12 +237,12 @@ export class TileRaster {
     variant.made ??= (async () => {
       let module = this.modules.get(order);
       if (!module) {
-        const source = rasterSourceFor(order, this.format, this.pixelQueue);
+        const source = rasterSourceFor(order, this.format, this.options);
         module = createCheckedShaderModule(this.device, `TileRaster.shader(${order})`, unrollConstantLoops(source));
         this.modules.set(order, module);
       }
       variant.pipeline = await computePipeline(this.device, {
-        label: `TileRaster.raster(${this.format}, ${order}, ${walk}, tiles ${this.side}${order === 'per-pixel' ? `, queue ${this.pixelQueue}` : ''})`,
+        label: `TileRaster.raster(${this.format}, ${order}, ${walk}, tiles ${this.side}, ${this.options.arrivals[order]} ahead${order === 'per-pixel' ? `, queue ${this.pixelQueue}` : ''})`,
         layout: 'auto',
         compute: {
           module: await module,

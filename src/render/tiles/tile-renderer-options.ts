@@ -2,6 +2,7 @@
 import type { TileFootprint } from './tile-binning';
 import type { Chunking } from './tile-chunks';
 import type { TileSideSetting } from './tile-side';
+import type { SplatOrder } from '../frame-renderer';
 
 export interface TileRendererOptions {
   /** Pairs the buffers hold before any frame was read (default 2^20): tests give a few to make a frame outgrow them. */
@@ -18,6 +19,8 @@ export interface TileRendererOptions {
   chunking?: Partial<Chunking>;
   /** Pairs a splat below which the raster walks block lists (default BLOCK_LISTS_BELOW): tests draw either way (Infinity, 0). */
   blockListsBelow?: number;
+  /** Splats' alphas a pixel works out ahead, by order (default rasterArrivals, by device): tests draw a GPU's counts on a software adapter. */
+  arrivals?: Partial<Record<SplatOrder, number>>;
   /** Pixels along a tile's side: 'auto' (tileSideFor's choice, frame by frame: the default on a GPU), or 8 or 16 for every frame (16: the default on a software adapter, tile-side-kits.ts). */
   tileSide?: TileSideSetting;
 }

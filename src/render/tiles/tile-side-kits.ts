@@ -7,7 +7,7 @@
  * the same either way.
  */
 import { TileBinning } from './tile-binning';
-import { BLOCK_LISTS_BELOW, DEFAULT_PIXEL_QUEUE, TileRaster, type TilePictureFormat } from './tile-raster';
+import { BLOCK_LISTS_BELOW, DEFAULT_PIXEL_QUEUE, rasterArrivals, TileRaster, type TilePictureFormat } from './tile-raster';
 import { TILE_SIZE, tileSideFor, type TileSide, type TileSideCounts, type TileSideSetting } from './tile-side';
 import { isSoftwareDevice } from '../../gpu/software-adapter';
 import type { TileRendererOptions } from './tile-renderer-options';
@@ -103,7 +103,14 @@ export class TileSideKits {
 async function makeSideKit(device: GPUDevice, frame: GPUBuffer, format: TilePictureFormat, side: TileSide, options: TileRendererOptions): Promise<SideKit> {
   const [binning, raster] = await Promise.all([
     TileBinning.create(device, frame, options.footprint, side),
-    TileRaster.create(device, frame, format, side, options.pixelQueue ?? DEFAULT_PIXEL_QUEUE, options.blockListsBelow ?? BLOCK_LISTS_BELOW),
+    TileRaster.create(device, frame, format, side, {
+      pixelQueue: options.pixelQueue ?? DEFAULT_PIXEL_QUEUE,
+      listsBelow: options.blockListsBelow ?? BLOCK_LISTS_BELOW,
+      arrivals: {
+        'centre-depth': options.arrivals?.['centre-depth'] ?? rasterArrivals('centre-depth', isSoftwareDevice(device)),
+        'per-pixel': options.arrivals?.['per-pixel'] ?? rasterArrivals('per-pixel', isSoftwareDevice(device)),
+      },
+    }),
   ]);
   return { binning, raster };
 }
