@@ -26,23 +26,34 @@ let scene: GpuSplats;
 let order: GpuSortOrder;
 
 const BACKGROUND = [0.1, 0.2, 0.3] as const;
-/** Alphas ahead: one at a time, and a GPU's. */
-const COUNTS = [1, 'gpu'] as const;
-type Count = (typeof COUNTS)[number];
-const WALKS = { all: 0, lists: Infinity } as const;
+/**
+ * The frames compared: one alpha at a time walking every splat, and a
+ * GPU's counts walking every splat and walking block lists. (Lists and the
+ * plain walk draw the same picture: tests/gpu/tile-block-lists.test.ts.)
+ */
+const FRAMES = {
+  one: { arrivals: { 'centre-depth': 1, 'per-pixel': 1 }, blockListsBelow: 0 },
+  gpu: { arrivals: gpuArrivals(), blockListsBelow: 0 },
+  'gpu, lists': { arrivals: gpuArrivals(), blockListsBelow: Infinity },
+} as const;
+type FrameName = keyof typeof FRAMES;
+const NAMES = Object.keys(FRAMES) as FrameName[];
 
-const arrivalsOf = (count: Count, order: SplatOrder) => (count === 'gpu' ? rasterArrivals(order, false) : count);
-const frameOf = (count: Count, walk: keyof typeof WALKS) =>
-  gpu.frame({ tiles: { tileSide: 16, blockListsBelow: WALKS[walk], arrivals: { 'centre-depth': arrivalsOf(count, 'centre-depth'), 'per-pixel': arrivalsOf(count, 'per-pixel') } } });
+function gpuArrivals(): Record<SplatOrder, number> {
+  return { 'centre-depth': rasterArrivals('centre-depth', false), 'per-pixel': rasterArrivals('per-pixel', false) };
+}
+
+const frameOf = (name: FrameName) => gpu.frame({ tiles: { tileSide: 16, ...FRAMES[name] } });
 
 beforeAll(async () => {
   cloud = await realScene('inria_kacytran_iter7000_9k_sh3.ply');
   scene = gpu.upload(cloud, 'tile-arrivals.scene');
   order = await gpu.gpuOrder();
-  const made = await Promise.all(COUNTS.flatMap((count) => [frameOf(count, 'all'), frameOf(count, 'lists')]));
+  const made = await Promise.all(NAMES.map(frameOf));
   await Promise.all(made.map((f) => f.painters.tiles.prepare(true)));
   // The lists' pipelines of both orders, made before the first frame wants them.
-  await Promise.all(made.flatMap((f) => [f.painters.tiles.tileRenderer!.prepareBlockLists(false), f.painters.tiles.tileRenderer!.prepareBlockLists(true)]));
+  const lists = (await frameOf('gpu, lists')).painters.tiles.tileRenderer!;
+  await Promise.all([lists.prepareBlockLists(false), lists.prepareBlockLists(true)]);
 });
 
 test('a GPU works out 4 alphas ahead in the centre-depth order and 2 in the per-pixel order; a software adapter 4 and 1', () => {
@@ -59,18 +70,16 @@ test.each(views.flatMap(([name, camera]) => (['centre-depth', 'per-pixel'] as co
   '%s the scene, %s: every count of alphas ahead draws the same picture, walking every splat or block lists',
   async (name, splatOrder, camera) => {
     const pictures: Uint8Array[] = [];
-    for (const count of COUNTS) {
-      for (const walk of ['all', 'lists'] as const) {
-        const frame = await frameOf(count, walk);
-        const picture = await renderChecked(gpu.device, frame, order, scene, camera(), { renderer: 'tiles', splatOrder });
-        const tiles = frame.painters.tiles.tileRenderer!;
-        expect(tiles.lastPairs!.overflowed).toBe(false);
-        expect(tiles.lastWalk).toBe(walk);
-        pictures.push(picture.rgba);
-      }
+    for (const frameName of NAMES) {
+      const frame = await frameOf(frameName);
+      const picture = await renderChecked(gpu.device, frame, order, scene, camera(), { renderer: 'tiles', splatOrder });
+      const tiles = frame.painters.tiles.tileRenderer!;
+      expect(tiles.lastPairs!.overflowed).toBe(false);
+      expect(tiles.lastWalk).toBe(FRAMES[frameName].blockListsBelow === 0 ? 'all' : 'lists');
+      pictures.push(picture.rgba);
     }
     const apart = pictures.map((p) => channelDifference(p, pictures[0]!, 0).pixels);
-    console.log(`9k scene ${name}, ${splatOrder}: pixels differing from one at a time, every splat, by count and walk: ${apart.join(', ')}`);
+    console.log(`9k scene ${name}, ${splatOrder}: pixels differing from one at a time (${NAMES.join('; ')}): ${apart.join(', ')}`);
     expect(apart).toEqual(pictures.map(() => 0));
   },
 );
