@@ -6,9 +6,15 @@
  * block must change nothing: the real scene, from outside and inside, in
  * both orders, at a size that is no multiple of the tile, is the same
  * picture byte for byte whether the frame walks lists or not, and the CPU
- * reference's within the tile tests' 50 dB. A frame that wants lists
- * before their pipeline is made walks every splat meanwhile. (Which
- * frames want lists, rasterWalkFor, is tests/unit/raster-walk.test.ts's.)
+ * reference's within the tile tests' 50 dB. The two frames also differ in
+ * how many splats' alphas a pixel works out before it blends any
+ * (rasterArrivals): the lists' frame takes one at a time in the
+ * centre-depth order and the plain frame a GPU's four, the other way round
+ * in the per-pixel order (a GPU's two); a group running past its batch's
+ * end holds arrivals of alpha 0, which must change nothing either. A
+ * frame that wants lists before their pipeline is made walks every splat
+ * meanwhile. (Which frames want lists, rasterWalkFor, is
+ * tests/unit/raster-walk.test.ts's.)
  */
 import { beforeAll, expect, test } from 'vitest';
 import type { GpuSplats } from '../../src/scene/gpu-splats';
@@ -23,19 +29,23 @@ import { renderChecked } from '../support/checked-render';
 import { realScene, TEST_TARGET_FORMAT, useGpu } from '../support/gpu-fixture';
 import { cameraInsideScene, cameraLookingAt } from '../support/test-view';
 import { channelDifference } from '../support/tile-footprints';
+import { rasterArrivals } from '../../src/render/tiles/tile-raster';
 
 const gpu = useGpu('tile-block-lists.test');
 let cloud: SplatCloud;
 let scene: GpuSplats;
 let order: GpuSortOrder;
-/** Every frame walks lists; none does. */
+/** Every frame walks lists; none does. Each works out alphas ahead as the other does not (ARRIVALS). */
 let lists: SplatFrame;
 let plain: SplatFrame;
+const GPU_ARRIVALS = { 'centre-depth': rasterArrivals('centre-depth', false), 'per-pixel': rasterArrivals('per-pixel', false) };
+const LISTS_ARRIVALS = { 'centre-depth': 1, 'per-pixel': GPU_ARRIVALS['per-pixel'] };
+const PLAIN_ARRIVALS = { 'centre-depth': GPU_ARRIVALS['centre-depth'], 'per-pixel': 1 };
 
 beforeAll(async () => {
   cloud = await realScene('inria_kacytran_iter7000_9k_sh3.ply');
   scene = gpu.upload(cloud, 'tile-block-lists.scene');
-  [order, lists, plain] = await Promise.all([gpu.gpuOrder(), gpu.frame({ tiles: { blockListsBelow: Infinity } }), gpu.frame({ tiles: { blockListsBelow: 0 } })]);
+  [order, lists, plain] = await Promise.all([gpu.gpuOrder(), gpu.frame({ tiles: { blockListsBelow: Infinity, arrivals: LISTS_ARRIVALS } }), gpu.frame({ tiles: { blockListsBelow: 0, arrivals: PLAIN_ARRIVALS } })]);
   await Promise.all([lists, plain].map((f) => f.painters.tiles.prepare(true)));
   const tiles = lists.painters.tiles.tileRenderer!;
   await Promise.all([tiles.prepareBlockLists(false), tiles.prepareBlockLists(true)]);

@@ -3,9 +3,10 @@
  * src/render/tiles/tile-raster.ts): those after a read frame that binned
  * under BLOCK_LISTS_BELOW pairs a kept entry; none before a frame was read
  * or when nothing was kept; all when asked for (Infinity), none for 0.
+ * And how many splats' alphas a pixel works out ahead (rasterArrivals).
  */
 import { expect, test } from 'vitest';
-import { BLOCK_LISTS_BELOW, rasterWalkFor } from '../../src/render/tiles/tile-raster';
+import { BLOCK_LISTS_BELOW, rasterArrivals, rasterWalkFor } from '../../src/render/tiles/tile-raster';
 
 const counts = (total: number, entries: number, cutEntries = 0) => ({ total, entries, cutEntries });
 
@@ -23,4 +24,9 @@ test('no frame read, or none kept: every splat; Infinity and 0 decide alone', ()
   expect(rasterWalkFor(counts(10, 10, 10), BLOCK_LISTS_BELOW)).toBe('all');
   expect(rasterWalkFor(null, Infinity)).toBe('lists');
   expect(rasterWalkFor(counts(1, 1e6), 0)).toBe('all');
+});
+
+test('a GPU works out 4 alphas ahead in the centre-depth order and 2 in the per-pixel order; a software adapter 4 and 1', () => {
+  expect([rasterArrivals('centre-depth', false), rasterArrivals('per-pixel', false)]).toEqual([4, 2]);
+  expect([rasterArrivals('centre-depth', true), rasterArrivals('per-pixel', true)]).toEqual([4, 1]);
 });
