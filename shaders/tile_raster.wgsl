@@ -33,13 +33,11 @@
 // then change nothing) and finish (after the run). Each order's ARRIVALS,
 // set when the module is made (rasterArrivals in
 // src/render/tiles/tile-raster.ts), is how many splats' alphas a pixel
-// works out before it blends any of them. The raster's time is the latency of each splat's chain of
-// reads and arithmetic, not its throughput: one at a time, with 2048
-// invocations resident on each of an H200's multiprocessors, the
-// centre-depth raster drew 1.10–1.22× slower than four at a time (and
-// two pixels an invocation, 1.3–1.4× slower). So each pipeline compiles
-// its own order's loop, with no branch on the order, and the per-pixel queue is
-// the entry point's own locals (wgsl-splice.ts says why that matters). Not
+// works out before it blends any of them: the raster's time is the
+// latency of each splat's chain of reads and arithmetic, not its
+// throughput. So each pipeline compiles its own order's loop, with no
+// branch on the order, and the per-pixel queue is the entry point's own
+// locals (wgsl-splice.ts says why that matters). Not
 // one module with a constant to branch on: an entry point uses every
 // binding and workgroup array its code names, even in a branch a constant
 // rules out, so the centre-depth pipeline would bind ray_shapes and hold

@@ -38,7 +38,7 @@ let order: GpuSortOrder;
 /** Every frame walks lists; none does. Each works out alphas ahead as the other does not (ARRIVALS). */
 let lists: SplatFrame;
 let plain: SplatFrame;
-const GPU_ARRIVALS = { 'centre-depth': rasterArrivals('centre-depth', false), 'per-pixel': rasterArrivals('per-pixel', false) };
+const GPU_ARRIVALS = rasterArrivals(false);
 const LISTS_ARRIVALS = { 'centre-depth': 1, 'per-pixel': GPU_ARRIVALS['per-pixel'] };
 const PLAIN_ARRIVALS = { 'centre-depth': GPU_ARRIVALS['centre-depth'], 'per-pixel': 1 };
 

@@ -106,10 +106,7 @@ async function makeSideKit(device: GPUDevice, frame: GPUBuffer, format: TilePict
     TileRaster.create(device, frame, format, side, {
       pixelQueue: options.pixelQueue ?? DEFAULT_PIXEL_QUEUE,
       listsBelow: options.blockListsBelow ?? BLOCK_LISTS_BELOW,
-      arrivals: {
-        'centre-depth': options.arrivals?.['centre-depth'] ?? rasterArrivals('centre-depth', isSoftwareDevice(device)),
-        'per-pixel': options.arrivals?.['per-pixel'] ?? rasterArrivals('per-pixel', isSoftwareDevice(device)),
-      },
+      arrivals: { ...rasterArrivals(isSoftwareDevice(device)), ...options.arrivals },
     }),
   ]);
   return { binning, raster };
