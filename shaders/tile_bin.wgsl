@@ -1,27 +1,35 @@
 // Tile binning: turns the frame's draw order (back to front) into
-// (tile, splat) pairs in that same order, for the pair sort. The work is
-// spread over (splat, tile) candidates, the tiles of each splat's quad box,
-// not over splats: a splat near the camera covers thousands of tiles, and a
-// thread per splat left the GPU idle behind a few such threads (9k scene,
-// 1920×1080, close: 6.3 ms binning on an H200 with a thread per splat).
+// (tile, splat) pairs in that same order, for the pair sort. An entry whose
+// quad box holds at most direct_tiles tiles (most splats) is binned by its
+// own thread, which tests each tile of its box. A larger box is spread over
+// (splat, tile) candidates, a thread per tile of the box: a splat near the
+// camera covers thousands of tiles, and a thread per splat left the GPU
+// idle behind a few such threads (9k scene, 1920×1080, close: 6.3 ms
+// binning on an H200 with a thread per splat). A candidate thread first
+// finds its entry by searches over the scanned boxes, a chain of dependent
+// reads that a small splat's own thread does without.
 // Six dispatches, so no workgroup waits on another:
 //
 //   count_boxes (a workgroup per BIN_GROUP entries of the order): each
-//     entry's candidates, its first candidate within its group, the
-//     group's total; its pair counter cleared;
-//   scan_boxes (one workgroup): the nearest entries whose candidates fit
-//     the budget, each kept group's first candidate, the kept total, the
-//     candidate dispatches' size, the kept entries' quads;
+//     entry's box; a direct entry's pairs counted into its counter (a
+//     larger one's counter cleared), its candidates (the larger boxes'
+//     tiles) and its first candidate within its group, the group's totals
+//     of boxes and of candidates;
+//   scan_boxes (one workgroup): the nearest entries whose boxes fit the
+//     budget, each kept group's first candidate, the kept candidates, the
+//     candidate dispatches' sizes, the kept entries' quads;
 //   count_touched (a thread per candidate): footprint_touches, counted into
 //     the entry's pair counter;
-//   scan_pairs (as count_boxes): each entry's first pair within its group,
-//     the group's total; the counter cleared again (the write's cursor);
+//   scan_pairs (as count_boxes): each kept entry's first pair within its
+//     group, the group's total; the counter cleared again (the write's
+//     cursor);
 //   scan_pair_groups (one workgroup): each group's first pair, the frame's
 //     pair total, the pairs to write and sort (no more than the buffers
 //     hold), the ranges dispatch's size;
-//   write_pairs (a thread per candidate): the same test again; a touched
-//     tile is written as the key and the splat as the value, at the entry's
-//     first pair plus its cursor.
+//   write_pairs (a workgroup per kept group of entries, then a thread per
+//     candidate): the same test again; a touched tile is written as the
+//     key and the splat as the value, at the entry's first pair plus its
+//     cursor (a direct entry's thread writes its pairs one after another).
 //
 // An entry's pairs land in its own slots, in the order's order across
 // entries (within an entry, in whatever order its threads come: its tiles
@@ -45,19 +53,27 @@
 // Per entry: its pairs, counted, then its cursor while they are written.
 @group(0) @binding(6) var<storage, read_write> entry_pairs: array<atomic<u32>>;
 
-// The candidate dispatches' size, written by scan_boxes alone (a buffer of
+// The candidate dispatches' sizes, written by scan_boxes alone (a buffer of
 // its own, in a group of its own: the dispatches that read it as their
-// indirect size may not also bind it).
+// indirect size may not also bind it): count_touched's, a thread per kept
+// candidate; write_pairs', a workgroup per kept group of entries first.
 struct BinArgs {
   x: u32,
   y: u32,
   z: u32,
+  write_x: u32,
+  write_y: u32,
+  write_z: u32,
 }
 @group(1) @binding(0) var<storage, read_write> bin_args: BinArgs;
 
 // False bins each splat into every tile of its quad's bounding box, without
 // the footprint test: the benchmark's measure of the pairs the test saves.
 override footprint_test: bool = true;
+// The largest box an entry's own thread bins (directTiles in
+// src/render/tiles/tile-binning.ts, which records the measurement); 0:
+// none, every box is spread over candidates.
+override direct_tiles: u32 = 0u;
 
 fn entry_count() -> u32 {
   return min(state.entries, state.entry_capacity);
@@ -68,16 +84,35 @@ fn group_count() -> u32 {
 }
 
 // Where each part of state.words starts (tile_state.wgsl).
+fn capacity_groups() -> u32 {
+  return (state.entry_capacity + BIN_GROUP - 1u) / BIN_GROUP;
+}
+
 fn box_groups() -> u32 {
   return state.entry_capacity;
 }
 
 fn pair_firsts() -> u32 {
-  return state.entry_capacity + (state.entry_capacity + BIN_GROUP - 1u) / BIN_GROUP;
+  return state.entry_capacity + capacity_groups();
 }
 
 fn pair_groups() -> u32 {
   return pair_firsts() + state.entry_capacity;
+}
+
+fn candidate_groups() -> u32 {
+  return pair_groups() + capacity_groups();
+}
+
+// Where each group's boxes are counted: with no direct entries, a group's
+// boxes are its candidates.
+fn box_totals() -> u32 {
+  return select(box_groups(), candidate_groups(), direct_tiles == 0u);
+}
+
+// The kept groups of entries whose direct entries write_pairs writes.
+fn direct_groups_from(first_kept_group: u32) -> u32 {
+  return select(0u, group_count() - first_kept_group, direct_tiles > 0u);
 }
 
 // An entry's splat as binning sees it: its footprint, reach and tile box.
@@ -99,6 +134,39 @@ fn binned(i: u32) -> Binned {
   b.boxes = select(0u, u32(size.x) * u32(size.y), b.reach2 >= 0.0);
   return b;
 }
+
+// Binned by its own thread, not by candidates.
+fn is_direct(b: Binned) -> bool {
+  return b.boxes <= direct_tiles;
+}
+
+// Tile `local` of the entry's box, row by row.
+fn box_tile(b: Binned, local: u32) -> vec2<u32> {
+  let width = u32(b.span.last.x - b.span.first.x + 1);
+  return vec2<u32>(b.span.first) + vec2<u32>(local % width, local / width);
+}
+
+fn touches(b: Binned, tile: vec2<u32>) -> bool {
+  return !footprint_test || footprint_touches(b.footprint, b.reach2, tile_rect(tile));
+}
+
+// The tiles of a direct entry's box its footprint touches.
+fn direct_pairs(b: Binned) -> u32 {
+  var n = 0u;
+  if (b.boxes == 0u) {
+    return n;
+  }
+  for (var y = b.span.first.y; y <= b.span.last.y; y++) {
+    for (var x = b.span.first.x; x <= b.span.last.x; x++) {
+      n += select(0u, 1u, touches(b, vec2<u32>(vec2<i32>(x, y))));
+    }
+  }
+  return n;
+}
+
+// A direct entry's word in entry_pairs: this bit, and its pair count
+// (count_touched counts a larger entry's, its cursor while they are written).
+const DIRECT_ENTRY: u32 = 0x80000000u;
 
 // The groups invocation lid scans: a contiguous run [x, y) (at most a few
 // hundred: 65,536 groups hold 16.7M entries).
@@ -144,12 +212,18 @@ fn place_in_group(lid: u32, group: u32, i: u32, n: u32, firsts: u32, totals: u32
   }
 }
 
-// An indirect dispatch of a thread per item, BIN_GROUP to a workgroup.
-fn dispatch_size(items: u32) -> vec3<u32> {
-  let workgroups = (items + BIN_GROUP - 1u) / BIN_GROUP;
+// An indirect dispatch of `workgroups` workgroups.
+fn dispatch_groups(workgroups: u32) -> vec3<u32> {
   let x = min(workgroups, state.max_groups_x);
   return vec3<u32>(x, select(1u, (workgroups + x - 1u) / x, x > 0u), 1u);
 }
+
+// An indirect dispatch of a thread per item, BIN_GROUP to a workgroup.
+fn dispatch_size(items: u32) -> vec3<u32> {
+  return dispatch_groups((items + BIN_GROUP - 1u) / BIN_GROUP);
+}
+
+var<workgroup> group_boxes: atomic<u32>;
 
 @compute @workgroup_size(BIN_GROUP)
 fn count_boxes(
@@ -160,32 +234,57 @@ fn count_boxes(
   let group = flat_group(wid, groups.x);
   let i = flat_invocation(group, BIN_GROUP, lid);
   let entries = entry_count();
-  var boxes = 0u;
-  if (i < entries) {
-    boxes = binned(i).boxes;
-    atomicStore(&entry_pairs[i], 0u);
+  if (direct_tiles > 0u && lid == 0u) {
+    atomicStore(&group_boxes, 0u);
   }
-  place_in_group(lid, group, i, boxes, 0u, box_groups());
+  var boxes = 0u;
+  var candidates = 0u;
+  if (i < entries) {
+    let b = binned(i);
+    boxes = b.boxes;
+    var word = 0u;
+    if (is_direct(b)) {
+      word = DIRECT_ENTRY | direct_pairs(b);
+    } else {
+      candidates = boxes;
+    }
+    atomicStore(&entry_pairs[i], word);
+  }
+  place_in_group(lid, group, i, candidates, 0u, candidate_groups());
+  // The group's boxes, for the budget (scan_boxes).
+  if (direct_tiles > 0u) {
+    atomicAdd(&group_boxes, boxes);
+    workgroupBarrier();
+    if (lid == BIN_GROUP - 1u && group < group_count()) {
+      state.words[box_groups() + group] = atomicLoad(&group_boxes);
+    }
+  }
 }
 
 // Where scan_boxes cuts the order: the group holding the nearest entry
-// left out, and the candidates of the groups after it.
+// left out (NO_CUT: none is), and the boxes of the groups after it.
+const NO_CUT: u32 = 0xffffffffu;
 var<workgroup> cut_group: u32;
 var<workgroup> kept_after: u32;
-// The first group binned (the cut's, or the one after it).
+// The first group binned (the cut's, or the one after it), and the
+// candidates of its entries before the cut.
 var<workgroup> first_kept_group: u32;
+var<workgroup> skipped_candidates: u32;
 
-// The candidates the frame bins: the nearest entries (at the order's end)
-// whose candidates fit state.candidate_budget; the farther ones are cut
-// (cut_entries), so a view whose splats cover the window many times over
-// costs at most the budget, not splats × tiles. Sums are taken from the
-// order's front, saturating (they may pass 2^32 before the cut); the
-// groups' firsts are then counted from the first kept group, so they stay
+// The entries the frame bins: the nearest (at the order's end) whose boxes
+// fit state.candidate_budget; the farther ones are cut (cut_entries), so a
+// view whose splats cover the window many times over costs at most the
+// budget, not splats × tiles. Sums are taken from the order's front,
+// saturating (they may pass 2^32 before the cut). The kept groups' first
+// candidates are then counted from the first kept group, so they stay
 // within the budget plus a group. Kept candidate k is candidate
 // k + candidate_base counted from first_group (entry_of).
 @compute @workgroup_size(BIN_GROUP)
 fn scan_boxes(@builtin(local_invocation_index) lid: u32) {
-  let base = box_groups();
+  if (lid == 0u) {
+    cut_group = NO_CUT;
+  }
+  let base = box_totals();
   let run = group_run(lid);
   let first = run.x;
   let end = run.y;
@@ -213,16 +312,25 @@ fn scan_boxes(@builtin(local_invocation_index) lid: u32) {
       through = next;
     }
   }
-  workgroupBarrier();
+  // The cut group's boxes, entry by entry (sum_scratch: each entry's boxes
+  // from the group's first through its own): the cut falls between entries.
+  let cut_at = workgroupUniformLoad(&cut_group);
+  if (cut_at != NO_CUT) {
+    let e = cut_at * BIN_GROUP + lid;
+    var boxes = 0u;
+    if (e < entry_count()) {
+      boxes = binned(e).boxes;
+    }
+    workgroup_inclusive_sum(lid, boxes);
+  }
   if (lid == 0u) {
-    var kept = needed;
     var group = 0u;
     var cut = 0u;
     var skipped = 0u;
-    if (needed > budget) {
-      // Within the cut group, the first entry whose candidates to the group's
-      // end fit what the later groups left of the budget (in-group firsts rise).
-      group = cut_group;
+    if (cut_at != NO_CUT) {
+      // Within the cut group, the first entry whose boxes to the group's end
+      // fit what the later groups left of the budget.
+      group = cut_at;
       let group_total = state.words[base + group];
       let room = budget - kept_after;
       let start = group * BIN_GROUP;
@@ -231,7 +339,8 @@ fn scan_boxes(@builtin(local_invocation_index) lid: u32) {
       var b = n;
       while (a < b) {
         let mid = (a + b) / 2u;
-        if (group_total - state.words[start + mid] <= room) {
+        let before = select(0u, sum_scratch[max(mid, 1u) - 1u], mid > 0u);
+        if (group_total - before <= room) {
           b = mid;
         } else {
           a = mid + 1u;
@@ -240,16 +349,14 @@ fn scan_boxes(@builtin(local_invocation_index) lid: u32) {
       if (a == n) {
         group += 1u;
         cut = min(group * BIN_GROUP, entry_count());
-        kept = kept_after;
       } else {
         cut = start + a;
         skipped = state.words[cut];
-        kept = kept_after + group_total - skipped;
       }
     }
     first_kept_group = group;
+    skipped_candidates = skipped;
     state.needed_candidates = needed;
-    state.candidates = kept;
     state.cut_entries = cut;
     state.first_group = group;
     state.candidate_base = skipped;
@@ -259,17 +366,26 @@ fn scan_boxes(@builtin(local_invocation_index) lid: u32) {
     state.fallback_instances = 1u;
     state.fallback_first_vertex = QUAD_VERTICES * cut;
     state.fallback_first_instance = 0u;
-    let size = dispatch_size(kept);
-    bin_args.x = size.x;
-    bin_args.y = size.y;
-    bin_args.z = size.z;
   }
   // Each kept group's first candidate, counted from the first kept group.
-  scan_group_totals(lid, base, workgroupUniformLoad(&first_kept_group));
+  let first_kept = workgroupUniformLoad(&first_kept_group);
+  let from_first_kept = scan_group_totals(lid, candidate_groups(), first_kept);
+  if (lid == 0u) {
+    let kept = from_first_kept - skipped_candidates;
+    state.candidates = kept;
+    let count = dispatch_size(kept);
+    bin_args.x = count.x;
+    bin_args.y = count.y;
+    bin_args.z = count.z;
+    let write = dispatch_groups(direct_groups_from(first_kept) + (kept + BIN_GROUP - 1u) / BIN_GROUP);
+    bin_args.write_x = write.x;
+    bin_args.write_y = write.y;
+    bin_args.write_z = write.z;
+  }
 }
 
 fn touched(c: Candidate) -> bool {
-  return !footprint_test || footprint_touches(c.binned.footprint, c.binned.reach2, tile_rect(c.tile));
+  return touches(c.binned, c.tile);
 }
 
 @compute @workgroup_size(BIN_GROUP)
@@ -295,8 +411,12 @@ fn scan_pairs(
   let entries = entry_count();
   var n = 0u;
   if (i < entries) {
-    n = atomicLoad(&entry_pairs[i]);
-    atomicStore(&entry_pairs[i], 0u);
+    // A direct entry the budget left out counted its pairs all the same.
+    let word = atomicLoad(&entry_pairs[i]);
+    let kept = i >= state.cut_entries;
+    n = select(0u, word & ~DIRECT_ENTRY, kept);
+    // A direct entry keeps its word (write_direct reads it); a larger one's is its cursor.
+    atomicStore(&entry_pairs[i], select(0u, word, kept && (word & DIRECT_ENTRY) != 0u));
   }
   place_in_group(lid, group, i, n, pair_firsts(), pair_groups());
 }
@@ -319,20 +439,64 @@ fn scan_pair_groups(@builtin(local_invocation_index) lid: u32) {
   }
 }
 
+fn write_pair(slot: u32, tile: vec2<u32>, splat: u32) {
+  if (slot < state.capacity) {
+    keys[slot] = tile.y * tile_grid().x + tile.x;
+    values[slot] = splat;
+  }
+}
+
+// A direct entry's pairs, from its first pair on (entries the budget
+// kept, and with pairs: scan_pairs left their words).
+fn write_direct(i: u32) {
+  if (i >= entry_count()) {
+    return;
+  }
+  let word = atomicLoad(&entry_pairs[i]);
+  if ((word & DIRECT_ENTRY) == 0u || word == DIRECT_ENTRY) {
+    return;
+  }
+  let b = binned(i);
+  var slot = state.words[pair_groups() + i / BIN_GROUP] + state.words[pair_firsts() + i];
+  for (var y = b.span.first.y; y <= b.span.last.y; y++) {
+    for (var x = b.span.first.x; x <= b.span.last.x; x++) {
+      let tile = vec2<u32>(vec2<i32>(x, y));
+      if (touches(b, tile)) {
+        write_pair(slot, tile, b.splat);
+        slot++;
+      }
+    }
+  }
+}
+
+// The kept groups of entries this dispatch's first workgroups take.
+var<workgroup> direct_groups: u32;
+
 @compute @workgroup_size(BIN_GROUP)
 fn write_pairs(
   @builtin(workgroup_id) wid: vec3<u32>,
   @builtin(num_workgroups) groups: vec3<u32>,
   @builtin(local_invocation_index) lid: u32,
 ) {
-  let found = workgroup_candidate(flat_invocation(flat_group(wid, groups.x), BIN_GROUP, 0u), lid);
+  let w = flat_group(wid, groups.x);
+  // Without direct entries the candidates' workgroups start at once: a
+  // barrier at each one's start took the real scenes' binning to
+  // 1.08–1.11× on an H200 (docs/benchmarks.md).
+  var direct = 0u;
+  if (direct_tiles > 0u) {
+    if (lid == 0u) {
+      direct_groups = direct_groups_from(state.first_group);
+    }
+    direct = workgroupUniformLoad(&direct_groups);
+  }
+  if (w < direct) {
+    write_direct((state.first_group + w) * BIN_GROUP + lid);
+    return;
+  }
+  let found = workgroup_candidate(flat_invocation(w - direct, BIN_GROUP, 0u), lid);
   let c = found.candidate;
   if (!found.has_candidate || !touched(c)) {
     return;
   }
-  let slot = state.words[pair_groups() + c.group] + state.words[pair_firsts() + c.entry] + atomicAdd(&entry_pairs[c.entry], 1u);
-  if (slot < state.capacity) {
-    keys[slot] = c.tile.y * tile_grid().x + c.tile.x;
-    values[slot] = c.binned.splat;
-  }
+  write_pair(state.words[pair_groups() + c.group] + state.words[pair_firsts() + c.entry] + atomicAdd(&entry_pairs[c.entry], 1u), c.tile, c.binned.splat);
 }

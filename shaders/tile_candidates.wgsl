@@ -1,6 +1,7 @@
 // The binning's candidates (tile_bin.wgsl): which entry of the order, and
 // which tile of its box, each candidate thread of count_touched and
-// write_pairs stands for. Kept candidate k is candidate k + candidate_base
+// write_pairs stands for. Only the boxes larger than direct_tiles have
+// candidates (a direct entry has none). Kept candidate k is candidate k + candidate_base
 // counted from first_group: the entries' firsts are their in-group firsts
 // (state.words[entry]) plus their group's first (scan_boxes).
 
@@ -33,7 +34,7 @@ fn last_at_most(base: u32, lo: u32, hi: u32, value: u32) -> u32 {
 // included): a search over the groups' firsts, then over the group's
 // entries, in global memory.
 fn entry_of(k: u32) -> u32 {
-  let base = box_groups();
+  let base = candidate_groups();
   let group = last_at_most(base, state.first_group, group_count(), k);
   let first = group * BIN_GROUP;
   return first + last_at_most(first, 0u, min(BIN_GROUP, entry_count() - first), k - state.words[base + group]);
@@ -41,7 +42,7 @@ fn entry_of(k: u32) -> u32 {
 
 // Entry e's first candidate, counted as entry_of's k (e in a kept group).
 fn entry_first(e: u32) -> u32 {
-  return state.words[box_groups() + e / BIN_GROUP] + state.words[e];
+  return state.words[candidate_groups() + e / BIN_GROUP] + state.words[e];
 }
 
 // The workgroup's candidates are BIN_GROUP in a row: two invocations find
@@ -113,8 +114,6 @@ fn candidate_of(k: u32, entry: u32) -> Candidate {
   c.entry = entry;
   c.group = entry / BIN_GROUP;
   c.binned = binned(entry);
-  let local = k - entry_first(entry);
-  let width = u32(c.binned.span.last.x - c.binned.span.first.x + 1);
-  c.tile = vec2<u32>(c.binned.span.first) + vec2<u32>(local % width, local / width);
+  c.tile = box_tile(c.binned, k - entry_first(entry));
   return c;
 }

@@ -45,8 +45,9 @@ struct TileState {
   chunk_look_back: u32,
   // With N = entry_capacity and G its groups of BIN_GROUP entries
   // (tile_bin.wgsl): per entry its first candidate within its group (N),
-  // per group its candidates' total, then first (G); per entry its first
-  // pair within its group (N); per group its pairs' total, then first (G).
+  // per group its boxes' total (G); per entry its first pair within its
+  // group (N); per group its pairs' total, then first (G); per group its
+  // candidates' total, then first (G).
   words: array<u32>,
 }
 

@@ -148,7 +148,7 @@ export const TILE_STATE = defineStruct('TileState', [
 ]);
 
 /**
- * The binning's candidate dispatches' size (struct BinArgs, shaders/tile_bin.wgsl),
+ * The binning's candidate dispatches' sizes (struct BinArgs, shaders/tile_bin.wgsl),
  * in a buffer of its own: an indirect dispatch may not read a buffer its
  * own bind group writes.
  */
@@ -156,6 +156,9 @@ export const TILE_BIN_ARGS = defineStruct('BinArgs', [
   ['x', 'u32'],
   ['y', 'u32'],
   ['z', 'u32'],
+  ['write_x', 'u32'],
+  ['write_y', 'u32'],
+  ['write_z', 'u32'],
 ]);
 
 /** The group only the candidate scan binds: where it writes the candidate dispatches' size. */

@@ -98,6 +98,53 @@ test('a view whose splats cover the window many times over draws the nearest tha
   expect(frame.painters.quads.notice).toBeNull();
 });
 
+/**
+ * Window-covering balls (even i) between small ones (odd i), spread over
+ * the view: on 8-pixel tiles, a cut among entries binned by their own
+ * threads (small boxes, DIRECT_TILES) and by candidates (large ones)
+ * alike, in one group.
+ */
+function mixed(count: number): MadeSplat[] {
+  const random = rng(11);
+  return Array.from({ length: count }, (_, i): MadeSplat => {
+    const small = i % 2 === 1;
+    const z = 0.1 * i;
+    const reach = 0.5 * (5 + z);
+    return {
+      position: small ? [reach * (random() - 0.5), reach * (random() - 0.5), z] : [0, 0, z],
+      scale: small ? [0.05, 0.05, 0.05] : [5, 5, 5],
+      opacity: small ? 0.8 : 0.1,
+      colour: [random(), random(), random()],
+    };
+  });
+}
+
+test('a budget that cuts between small splats and window-covering ones keeps the nearest, pair for pair', async () => {
+  const count = 60;
+  const splats = mixed(count);
+  const cloud = madeScene(splats);
+  const scene = gpu.upload(cloud, 'tile-budget.mixed');
+  const camera = cameraOf(128, 96);
+  const tiles = 16 * 12;
+  const frame = await gpu.frame({ tiles: { maxPairs: 20 * tiles, tileSide: 8 } });
+  await frame.painters.tiles.prepare(true);
+  const tileRenderer = frame.painters.tiles.tileRenderer!;
+  await tileRenderer.prepareTileSide(8, true);
+  const picture = await renderChecked(gpu.device, frame, order, scene, camera, { renderer: 'tiles' });
+  const counts = tileRenderer.lastPairs!;
+  expect(counts.tileSide).toBe(8);
+  // About 20 of the window-covering balls fit, and the small ones between them.
+  expect(counts.cutEntries).toBeGreaterThan(10);
+  expect(counts.cutEntries).toBeLessThan(30);
+  expect(counts.overflowed).toBe(false);
+  const nearest = count - counts.cutEntries;
+  const ofKept = psnr(picture.rgba, toRgba8(renderReferenceCamera(madeScene(splats.slice(0, nearest)), camera).rgb));
+  const ofAll = psnr(picture.rgba, toRgba8(renderReferenceCamera(cloud, camera).rgb));
+  console.log(`60 mixed splats, a budget of 20 windows: ${counts.cutEntries} left out, ${ofKept.toFixed(2)} dB against the reference of the nearest ${nearest}, ${ofAll.toFixed(2)} dB against all`);
+  expect(ofKept).toBeGreaterThanOrEqual(50);
+  expect(ofAll).toBeLessThan(40);
+});
+
 test('candidates past 2^32 (1.1M window-covering splats at 1024×1024) are counted without wrapping', async () => {
   // 1e-5 apart: the farthest 16 units from the eye, where σ 20 still covers the window.
   const spread = (count: number) => layers(count, 1e-5, 20);

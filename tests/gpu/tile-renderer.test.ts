@@ -16,8 +16,6 @@ import type { OffscreenPicture } from '../../src/app/frame/offscreen-render';
 import { renderReferenceCamera } from '../../cli/reference-camera';
 import type { CameraFile } from '../../src/app/camera/camera-file';
 import { psnr, toRgba8 } from '../../cli/picture-compare';
-import { readBufferU32 } from '../../src/gpu/readback';
-import { PROJECTED_SPLAT, VISIBLE_STATE } from '../../src/render/frame-layouts';
 import type { OrderErrorMeasure } from '../../src/render/order-error-pass';
 import { TILE_SIZE } from '../../src/render/tiles/tile-side';
 import type { FrameRenderer } from '../../src/render/frame-renderer';
@@ -32,7 +30,8 @@ import { drawTiles, TILE_TEST_BACKGROUND, tileTestParameters, type TileDrawOptio
 import { edgeSplats, madeCamera } from '../support/made-views';
 import { writeSplatPly } from '../support/ply-writer';
 import { cameraInsideScene, cameraLookingAt } from '../support/test-view';
-import { blendedTiles, boxTiles, channelDifference, decodeRecord, TILE, tileColumns } from '../support/tile-footprints';
+import { channelDifference, TILE } from '../support/tile-footprints';
+import { expectExactPairs } from '../support/tile-pairs-check';
 
 const gpu = useGpu('tile-renderer.test');
 let cloud: SplatCloud;
@@ -144,59 +143,13 @@ const parametersOf = (camera: CameraFile, splatScale = 1, keyBits = 32): FramePa
 describe('the pairs', () => {
   test("each tile's splats in the draw order, back to front; each splat in every tile it blends a pixel of, and only its quad's", async () => {
     const camera = cameraAt([3, -1, -6], 96, 72);
-    const { width, height } = camera;
     await draw(scene, camera, { renderer: 'tiles' });
-    const tiles = frame.painters.tiles.tileRenderer!;
-    const counts = tiles.lastPairs!;
-    const device = gpu.device;
-    const visible = (await readBufferU32(device, frame.projector.state!, VISIBLE_STATE.size / 4))[VISIBLE_STATE.word('visible')]!;
-    expect(counts.entries).toBe(visible);
-    const drawn = await readBufferU32(device, frame.drawn!.order, visible);
-    const depths = new Float32Array((await readBufferU32(device, frame.projector.depths!, cloud.count)).buffer);
-    const records = await readBufferU32(device, frame.projector.records!, (cloud.count * PROJECTED_SPLAT.size) / 4);
-    const sorted = tiles.sortedPairs!;
-    const [keys, splats] = await Promise.all([readBufferU32(device, sorted.keys, counts.total), readBufferU32(device, sorted.values, counts.total)]);
-
     expect(TILE).toBe(TILE_SIZE);
-    const place = new Int32Array(cloud.count).fill(-1);
-    drawn.forEach((splat, k) => (place[splat] = k));
-    const tileCount = tileColumns(width) * Math.ceil(height / TILE);
-    const binned = new Map<number, Set<number>>();
-    for (let p = 0; p < counts.total; p++) {
-      const tile = keys[p]!;
-      const splat = splats[p]!;
-      expect(tile).toBeLessThan(tileCount);
-      if (place[splat]! < 0) expect.fail(`pair ${p} names splat ${splat}, which the order does not draw`);
-      if (p > 0 && keys[p - 1] === tile) {
-        // Same tile: later in the draw order, and not nearer than the splat before.
-        const previous = splats[p - 1]!;
-        if (!(place[splat]! > place[previous]!)) expect.fail(`tile ${tile}: splat ${splat} (draw ${place[splat]}) after splat ${previous} (draw ${place[previous]})`);
-        if (!(depths[splat]! <= depths[previous]!)) expect.fail(`tile ${tile}: splat ${splat} at depth ${depths[splat]} drawn after the nearer ${previous} (${depths[previous]})`);
-      } else if (p > 0 && keys[p - 1]! > tile) {
-        expect.fail(`pairs ${p - 1}, ${p} not sorted by tile`);
-      }
-      const set = binned.get(splat) ?? new Set<number>();
-      if (set.has(tile)) expect.fail(`splat ${splat} binned twice to tile ${tile}`);
-      binned.set(splat, set.add(tile));
-    }
-
-    let blendedPairs = 0;
-    let boxPairs = 0;
-    for (const splat of drawn) {
-      const s = decodeRecord(records, splat);
-      const got = binned.get(splat) ?? new Set<number>();
-      // Pixels where f32 and f64 could disagree on 1/255 are left out (1e-3 of it).
-      const blended = blendedTiles(s, width, height, 1.001);
-      const box = boxTiles(s, width, height);
-      blendedPairs += blended.size;
-      boxPairs += box.size;
-      for (const tile of blended) if (!got.has(tile)) expect.fail(`splat ${splat} blends a pixel of tile ${tile} but was not binned to it`);
-      for (const tile of got) if (!box.has(tile)) expect.fail(`splat ${splat} binned to tile ${tile}, outside its quad`);
-    }
-    console.log(`${visible} splats drawn: ${counts.total} pairs; ${blendedPairs} (tile, splat) with a pixel blended; ${boxPairs} in the quads' boxes`);
-    expect(counts.total).toBeGreaterThan(visible);
+    const { visible, pairs, blendedPairs, boxPairs } = await expectExactPairs(gpu.device, frame, cloud.count, camera.width, camera.height);
+    console.log(`${visible} splats drawn: ${pairs} pairs; ${blendedPairs} (tile, splat) with a pixel blended; ${boxPairs} in the quads' boxes`);
+    expect(pairs).toBeGreaterThan(visible);
     // The footprint test is tight: few pairs beyond the tiles with a pixel blended.
-    expect(counts.total).toBeLessThanOrEqual(1.1 * blendedPairs);
+    expect(pairs).toBeLessThanOrEqual(1.1 * blendedPairs);
   });
 
   test('the drawn order measures the same ordering error with tiles as with quads', async () => {

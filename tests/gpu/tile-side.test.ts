@@ -8,6 +8,8 @@
  * is the same picture byte for byte at 8 as at 16 with runs uncut, and the
  * CPU reference's within the tile tests' 50 dB with runs cut into chunks
  * (of 16 pairs, as tests/gpu/tile-chunks.test.ts cuts them).
+ * At 8 the binning's own threads take the small boxes (DIRECT_TILES) and
+ * candidates the larger: 70,000 splats of both binned pair for pair.
  * A frame that wants small tiles before their passes are made draws 16
  * meanwhile; frames of small splats switch by themselves, and back up close. (Which frames
  * want small tiles, tileSideFor, is tests/unit/tile-side.test.ts's.)
@@ -26,6 +28,9 @@ import { renderChecked } from '../support/checked-render';
 import { madeScene, realScene, TEST_TARGET_FORMAT, useGpu } from '../support/gpu-fixture';
 import { cameraInsideScene, cameraLookingAt } from '../support/test-view';
 import { channelDifference } from '../support/tile-footprints';
+import { expectExactPairs } from '../support/tile-pairs-check';
+import { DIRECT_TILES } from '../../src/render/tiles/tile-binning';
+import { rng } from '../support/splat-files';
 
 const gpu = useGpu('tile-side.test');
 let cloud: SplatCloud;
@@ -86,6 +91,40 @@ test.each([
   console.log(`9k scene ${_}, 8-pixel tiles, cut: ${pairs.total} pairs, ${chunks.splits} tiles cut; ${db.toFixed(2)} dB against the reference`);
   expect(chunks.splits).toBeGreaterThan(0);
   expect(db).toBeGreaterThanOrEqual(50);
+});
+
+test('70,000 splats at 8: small boxes binned by their own threads, larger ones by candidates, over more than 256 groups, pair for pair', async () => {
+  // Mostly specks of a pixel or less, one in a hundred a ball of a few tiles, in a box before the eye.
+  const random = rng(5);
+  const count = 70_000;
+  const specks = madeScene(
+    Array.from({ length: count }, (_, i) => {
+      const sigma = i % 100 === 0 ? 0.3 : 0.002 + 0.008 * random();
+      return {
+        position: [2 * random() - 1, 2 * random() - 1, 2 * random()] as const,
+        scale: [sigma, sigma, sigma] as const,
+        opacity: 0.5,
+        colour: [random(), random(), random()] as const,
+      };
+    }),
+  );
+  const specksScene = gpu.upload(specks, 'tile-side.specks');
+  const fresh = await SplatFrame.create(gpu.device, TEST_TARGET_FORMAT, { tiles: { tileSide: 8 } });
+  try {
+    await fresh.painters.tiles.prepare(true);
+    await fresh.painters.tiles.tileRenderer!.prepareTileSide(8, true);
+    const camera: CameraFile = { width: 96, height: 72, fovy_deg: 60, eye: [0, 0, -5], target: [0, 0, 0], up: [0, -1, 0], background: [...BACKGROUND], sh_degree: 0 };
+    await renderChecked(gpu.device, fresh, order, specksScene, camera, { renderer: 'tiles' });
+    expect(fresh.painters.tiles.tileRenderer!.lastTileSide).toBe(8);
+    const checked = await expectExactPairs(gpu.device, fresh, count, camera.width, camera.height);
+    const larger = checked.boxes.filter((b) => b > DIRECT_TILES[8]).length;
+    console.log(`${checked.visible} specks drawn at 8: ${checked.pairs} pairs, ${larger} boxes over ${DIRECT_TILES[8]} tiles`);
+    expect(checked.visible).toBeGreaterThan(256 * 256);
+    expect(larger).toBeGreaterThan(100);
+    expect(larger).toBeLessThan(checked.visible / 10);
+  } finally {
+    fresh.destroy();
+  }
 });
 
 test('a frame that wants small tiles before their passes are made draws 16-pixel tiles, the same picture, and 8 once they are made', async () => {

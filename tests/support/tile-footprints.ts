@@ -1,6 +1,6 @@
 /**
  * The tile renderer's pairs checked on the CPU: the projector's records
- * decoded, and per splat the 16×16 tiles holding a pixel it blends (its
+ * decoded, and per splat the tiles (16×16 unless asked) holding a pixel it blends (its
  * alpha at the pixel centre reaches 1/255 inside its quad, evaluated as
  * shaders/tile_raster.wgsl evaluates it, in f64) and the tiles its quad's
  * bounding box covers. A correct binning gives each splat every tile of
@@ -45,9 +45,9 @@ export function decodeRecord(words: Uint32Array, i: number): DecodedSplat {
   return { centre: [f32[0]!, f32[1]!], edgeX, edgeY, sigmaLo: pair(4), sigmaHi: pair(5), opacity: area ? pair(7)[1] : 0 };
 }
 
-/** Tiles across a window `width` pixels wide. */
-export function tileColumns(width: number): number {
-  return Math.ceil(width / TILE);
+/** Tiles `side` pixels across a window `width` pixels wide. */
+export function tileColumns(width: number, side = TILE): number {
+  return Math.ceil(width / side);
 }
 
 /** The pixel columns and rows (inclusive) whose centres the splat's quad box can hold, clamped to the window; null: none. */
@@ -83,27 +83,27 @@ export function alphaAt(s: DecodedSplat, x: number, y: number, width: number, he
  * of at least `margin` × 1/255: a margin above 1 leaves out pixels where
  * f32 and f64 could disagree.
  */
-export function blendedTiles(s: DecodedSplat, width: number, height: number, margin = 1): Set<number> {
+export function blendedTiles(s: DecodedSplat, width: number, height: number, margin = 1, side = TILE): Set<number> {
   const tiles = new Set<number>();
   const box = s.opacity > 0 ? pixelBox(s, width, height) : null;
   if (!box) return tiles;
-  const columns = tileColumns(width);
+  const columns = tileColumns(width, side);
   for (let y = box.y0; y <= box.y1; y++) {
     for (let x = box.x0; x <= box.x1; x++) {
-      if (alphaAt(s, x, y, width, height) >= margin * ALPHA_MIN) tiles.add(Math.floor(y / TILE) * columns + Math.floor(x / TILE));
+      if (alphaAt(s, x, y, width, height) >= margin * ALPHA_MIN) tiles.add(Math.floor(y / side) * columns + Math.floor(x / side));
     }
   }
   return tiles;
 }
 
 /** The tiles (row-major ids) the splat's quad bounding box covers within the window, widened by `slackPx`. */
-export function boxTiles(s: DecodedSplat, width: number, height: number, slackPx = 0.05): Set<number> {
+export function boxTiles(s: DecodedSplat, width: number, height: number, slackPx = 0.05, side = TILE): Set<number> {
   const tiles = new Set<number>();
   const box = pixelBox(s, width, height, slackPx);
   if (!box) return tiles;
-  const columns = tileColumns(width);
-  for (let ty = Math.floor(box.y0 / TILE); ty <= Math.floor(box.y1 / TILE); ty++) {
-    for (let tx = Math.floor(box.x0 / TILE); tx <= Math.floor(box.x1 / TILE); tx++) tiles.add(ty * columns + tx);
+  const columns = tileColumns(width, side);
+  for (let ty = Math.floor(box.y0 / side); ty <= Math.floor(box.y1 / side); ty++) {
+    for (let tx = Math.floor(box.x0 / side); tx <= Math.floor(box.x1 / side); tx++) tiles.add(ty * columns + tx);
   }
   return tiles;
 }

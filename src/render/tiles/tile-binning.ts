@@ -3,8 +3,9 @@
  * shaders/tile_candidates.wgsl): the draw order's splats become
  * (tile, splat) pairs in that order, in six dispatches of one compute pass
  * over one bind group (the pipelines share an explicit layout): per entry
- * its box of candidate tiles, a thread per candidate to test and count,
- * per entry its first pair, a thread per candidate to write.
+ * its box of tiles (a small box tested and counted by the entry's own
+ * thread, a larger one's tiles made candidates), a thread per candidate to
+ * test and count, per entry its first pair, then the writes.
  */
 import commonSource from '../../../shaders/splat_common.wgsl?raw';
 import recordsSource from '../../../shaders/splat_records.wgsl?raw';
@@ -22,6 +23,20 @@ import { TILE_SIZE, type TileSide } from './tile-side';
 
 /** Entries of the order per binning workgroup (BIN_GROUP in shaders/tile_state.wgsl). */
 export const BIN_GROUP = 256;
+
+/**
+ * The largest box of tiles an entry's own thread bins, by the tiles' side;
+ * larger boxes are spread over a thread per tile (a candidate), which first
+ * finds its entry by searching the scanned boxes. Measured on an H200 at
+ * 1920×1080, in one run each (docs/benchmarks.md, "Small splats binned by
+ * their own threads"): on 8-pixel tiles, which a frame draws where its
+ * splats are small, boxes of up to 4 tiles took the replicated scene's
+ * binning to 0.61–0.92× (up to 2: 0.93–1.12×; up to 8: 0.62–0.90×). On
+ * 16-pixel tiles, up to 4 took the real scenes' binning to 1.08–1.15×
+ * (the replicated scene's from inside to 0.91×): there the entries' own
+ * loops cost more than the candidates' searches they save.
+ */
+export const DIRECT_TILES: Readonly<Record<TileSide, number>> = { 8: 4, 16: 0 };
 
 /**
  * Which tiles a splat is binned to: those its footprint touches (the
@@ -82,12 +97,12 @@ export class TileBinning {
         computePipeline(device, {
           label: `TileBinning.${entryPoint}(tiles ${side})`,
           layout: entryPoint === 'scan_boxes' ? argsPipelineLayout : pipelineLayout,
-          compute: { module, entryPoint, constants: { chunked: 0, TILE_SIZE: side, footprint_test: footprint === 'ellipse' ? 1 : 0 } },
+          compute: { module, entryPoint, constants: { chunked: 0, TILE_SIZE: side, footprint_test: footprint === 'ellipse' ? 1 : 0, direct_tiles: DIRECT_TILES[side] } },
         });
       const pipelines = await Promise.all(BIN_STEPS.map((step) => pipeline(step)));
       return { layout, argsLayout, pipelines };
     });
-    const args = device.createBuffer({ label: 'TileBinning.args', size: 16, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.INDIRECT });
+    const args = device.createBuffer({ label: 'TileBinning.args', size: TILE_BIN_ARGS.size, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.INDIRECT });
     const argsGroup = device.createBindGroup({ label: 'TileBinning.argsBindGroup', layout: argsLayout, entries: TILE_BIN_ARGS_SLOTS.entries({ bin_args: { buffer: args } }) });
     return new TileBinning(device, frame, layout, pipelines, args, argsGroup);
   }
@@ -98,7 +113,7 @@ export class TileBinning {
     private readonly layout: GPUBindGroupLayout,
     /** One per BIN_STEPS entry. */
     private readonly pipelines: GPUComputePipeline[],
-    /** The candidate dispatches' size (TILE_BIN_ARGS), written by scan_boxes. */
+    /** The candidate dispatches' sizes (TILE_BIN_ARGS), written by scan_boxes. */
     private readonly args: GPUBuffer,
     private readonly argsGroup: GPUBindGroup,
   ) {}
@@ -113,7 +128,8 @@ export class TileBinning {
     BIN_STEPS.forEach((step, i) => {
       pass.setPipeline(this.pipelines[i]!);
       if (step === 'scan_boxes' || step === 'scan_pair_groups') pass.dispatchWorkgroups(1);
-      else if (step === 'count_touched' || step === 'write_pairs') pass.dispatchWorkgroupsIndirect(this.args, TILE_BIN_ARGS.offset('x'));
+      else if (step === 'count_touched') pass.dispatchWorkgroupsIndirect(this.args, TILE_BIN_ARGS.offset('x'));
+      else if (step === 'write_pairs') pass.dispatchWorkgroupsIndirect(this.args, TILE_BIN_ARGS.offset('write_x'));
       else pass.dispatchWorkgroups(groups[0], groups[1]);
     });
   }

@@ -104,7 +104,7 @@ export class TileBuffers {
     this.ranges?.destroy();
   }
 
-  /** The state buffer (two words per entry and per group of entries, for at least `entries`) and the entries' pair counters. */
+  /** The state buffer (two words per entry and three per group of entries, for at least `entries`) and the entries' pair counters. */
   private stateFor(entries: number): GPUBuffer {
     if (this.state && entries <= this.entryCapacity) return this.state;
     this.state?.destroy();
@@ -112,7 +112,7 @@ export class TileBuffers {
     const capacity = Math.max(entries, 2 * this.entryCapacity, BIN_GROUP);
     this.entryCapacity = capacity;
     this.entryPairs = this.device.createBuffer({ label: 'TileRenderer.entryPairs', size: 4 * capacity, usage: GPUBufferUsage.STORAGE });
-    const words = 2 * (capacity + Math.ceil(capacity / BIN_GROUP));
+    const words = 2 * capacity + 3 * Math.ceil(capacity / BIN_GROUP);
     this.state = this.device.createBuffer({
       label: 'TileRenderer.state',
       size: TILE_STATE.offset('words') + 4 * words,
