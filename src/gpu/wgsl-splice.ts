@@ -47,3 +47,19 @@ export function spliceWgsl(body: string, parts: string): string {
   if (unused.length > 0) throw new Error(`the body has no mark for the part${unused.length > 1 ? 's' : ''} ${unused.map((n) => `{{${n}}}`).join(', ')}`);
   return `${spliced}\n${declarations}\n`;
 }
+
+/**
+ * `source` without its comments, for the built package and page (package/
+ * wgsl-without-comments.ts): every `//` comment and blank line goes but the
+ * `// {{name}}` marks spliceWgsl reads. The shaders' comments are a third
+ * of what the page downloads for them.
+ */
+export function wgslWithoutComments(source: string): string {
+  return source
+    .replace(/\/\*[\s\S]*?\*\//g, '')
+    .split('\n')
+    .map((line) => (new RegExp(MARK.source).test(line) ? line : line.replace(/\/\/.*$/, '').trimEnd()))
+    .filter((line) => line !== '')
+    .join('\n')
+    .concat('\n');
+}

@@ -1,6 +1,6 @@
 /** Parts of one WGSL file put into the marks of another (src/gpu/wgsl-splice.ts), as the tile raster's orders are. */
 import { expect, test } from 'vitest';
-import { spliceWgsl, wgslParts } from '../../src/gpu/wgsl-splice';
+import { spliceWgsl, wgslParts, wgslWithoutComments } from '../../src/gpu/wgsl-splice';
 import rasterSource from '../../shaders/tile_raster.wgsl?raw';
 import centreDepthSource from '../../shaders/tile_raster_centre_depth.wgsl?raw';
 import perPixelSource from '../../shaders/tile_raster_per_pixel.wgsl?raw';
@@ -29,4 +29,15 @@ test("the raster's two orders fill the same marks of its one loop, and only the 
   expect(perPixel).toMatch(/var queue_depth: array<f32, PIXEL_QUEUE>;/);
   expect(perPixel).toMatch(/batch_axis_0\[lid\] = ray_shapes\[4u \* id\];/);
   expect(perPixel.match(/@compute/g)).toHaveLength(1);
+});
+
+test("a built shader has no comment and no blank line but the marks, and its parts splice as the commented file's do", () => {
+  const source = ['// A header', 'fn f() -> u32 {', '  let a = 1u; // why', '', '  /* a block', '     comment */ return a;', '  // {{start}}', '}', ''].join('\n');
+  expect(wgslWithoutComments(source)).toBe(['fn f() -> u32 {', '  let a = 1u;', '   return a;', '  // {{start}}', '}', ''].join('\n'));
+  const strip = (text: string) => text.split('\n').filter((line) => line.trim() !== '' && !line.trim().startsWith('//')).map((line) => line.replace(/\s*\/\/.*$/, '')).join('\n');
+  for (const parts of [centreDepthSource, perPixelSource]) {
+    const built = spliceWgsl(wgslWithoutComments(rasterSource), wgslWithoutComments(parts));
+    expect(strip(built)).toBe(strip(spliceWgsl(rasterSource, parts)));
+    expect(built.length).toBeLessThan(0.8 * spliceWgsl(rasterSource, parts).length);
+  }
 });
