@@ -34,21 +34,23 @@ struct Splat {
 
 // Where splat i lives: chunk i >> chunk_shift, at local index
 // i & (2^chunk_shift - 1). A chunk buffer holds the records of its splats
-// (4 vec4 each), then their SH floats from float sh_start[chunk] on.
+// (4 vec4 each), then their higher-band SH from word sh_start[chunk] on,
+// sh_words words a splat, two half floats to a word (src/scene/gpu-splats.ts).
+// The chunks are read as words: a record's floats are bitcast from them.
 struct SceneLayout {
   chunk_shift: u32,
-  sh_floats: u32,          // higher-band SH floats per splat
+  sh_words: u32,           // words of higher-band SH per splat
   pad0: u32,
   pad1: u32,
-  sh_start: vec4<u32>,     // per chunk: first SH float (16 * splats in the chunk)
+  sh_start: vec4<u32>,     // per chunk: its first SH word (16 * splats in the chunk)
 }
 
 @group(0) @binding(1) var<uniform> scene: SceneLayout;
 // MAX_CHUNKS (4) chunk slots; unused ones repeat chunk 0 and are never read.
-@group(0) @binding(2) var<storage, read> chunk0: array<vec4<f32>>;
-@group(0) @binding(3) var<storage, read> chunk1: array<vec4<f32>>;
-@group(0) @binding(4) var<storage, read> chunk2: array<vec4<f32>>;
-@group(0) @binding(5) var<storage, read> chunk3: array<vec4<f32>>;
+@group(0) @binding(2) var<storage, read> chunk0: array<vec4<u32>>;
+@group(0) @binding(3) var<storage, read> chunk1: array<vec4<u32>>;
+@group(0) @binding(4) var<storage, read> chunk2: array<vec4<u32>>;
+@group(0) @binding(5) var<storage, read> chunk3: array<vec4<u32>>;
 
 // The projector's pipelines are specialised on this (src/render/splat-projector.ts): false for a scene
 // in one chunk, where every splat is in chunk0 and the switches below fold
@@ -70,8 +72,9 @@ fn splat_local(i: u32) -> u32 {
   return i & ((1u << scene.chunk_shift) - 1u);
 }
 
-fn make_splat(r0: vec4<f32>, r1: vec4<f32>, r2: vec4<f32>, r3: vec4<f32>) -> Splat {
-  return Splat(r0.xyz, r0.w, r1.xyz, 0.0, r2.xyz, 0.0, r3.xyz, 0.0);
+fn make_splat(w0: vec4<u32>, w1: vec4<u32>, w2: vec4<u32>, w3: vec4<u32>) -> Splat {
+  let r0 = bitcast<vec4<f32>>(w0);
+  return Splat(r0.xyz, r0.w, bitcast<vec3<f32>>(w1.xyz), 0.0, bitcast<vec3<f32>>(w2.xyz), 0.0, bitcast<vec3<f32>>(w3.xyz), 0.0);
 }
 
 fn load_splat(i: u32) -> Splat {
@@ -84,7 +87,7 @@ fn load_splat(i: u32) -> Splat {
   }
 }
 
-// Where splat i's higher-band SH starts in its chunk, in floats (with the
+// Where splat i's higher-band SH starts in its chunk, in words (with the
 // chunk: read coefficients with load_sh).
 struct ShCursor {
   chunk: u32,
@@ -93,20 +96,26 @@ struct ShCursor {
 
 fn sh_cursor(i: u32) -> ShCursor {
   let c = splat_chunk(i);
-  return ShCursor(c, scene.sh_start[c] + splat_local(i) * scene.sh_floats);
+  return ShCursor(c, scene.sh_start[c] + splat_local(i) * scene.sh_words);
 }
 
-// Higher-band coefficient k (1-based: 1..15) of the splat at `sh`, RGB.
-fn load_sh(sh: ShCursor, k: u32) -> vec3<f32> {
-  let a = sh.at + 3u * (k - 1u);
-  let b = a + 1u;
-  let c = a + 2u;
-  switch sh.chunk {
-    case 0u: { return vec3<f32>(chunk0[a >> 2u][a & 3u], chunk0[b >> 2u][b & 3u], chunk0[c >> 2u][c & 3u]); }
-    case 1u: { return vec3<f32>(chunk1[a >> 2u][a & 3u], chunk1[b >> 2u][b & 3u], chunk1[c >> 2u][c & 3u]); }
-    case 2u: { return vec3<f32>(chunk2[a >> 2u][a & 3u], chunk2[b >> 2u][b & 3u], chunk2[c >> 2u][c & 3u]); }
-    default: { return vec3<f32>(chunk3[a >> 2u][a & 3u], chunk3[b >> 2u][b & 3u], chunk3[c >> 2u][c & 3u]); }
+fn sh_word(chunk: u32, w: u32) -> u32 {
+  switch chunk {
+    case 0u: { return chunk0[w >> 2u][w & 3u]; }
+    case 1u: { return chunk1[w >> 2u][w & 3u]; }
+    case 2u: { return chunk2[w >> 2u][w & 3u]; }
+    default: { return chunk3[w >> 2u][w & 3u]; }
   }
+}
+
+// Higher-band coefficient k (1-based: 1..15) of the splat at `sh`, RGB:
+// its three half floats start at half 3 (k - 1), in two words.
+fn load_sh(sh: ShCursor, k: u32) -> vec3<f32> {
+  let half = 3u * (k - 1u);
+  let w = sh.at + (half >> 1u);
+  let a = unpack2x16float(sh_word(sh.chunk, w));
+  let b = unpack2x16float(sh_word(sh.chunk, w + 1u));
+  return select(vec3<f32>(a.x, a.y, b.x), vec3<f32>(a.y, b.x, b.y), (half & 1u) == 1u);
 }
 
 // Near-plane cull distance along the view direction (the reference's 0.2).

@@ -92,12 +92,12 @@ export const HEADER_SLACK_BYTES = 16 * 2 ** 20;
  * buffer binding size (128 MiB), which every device offers. They are
  * loadLimitsFor(128 MiB) written out, since the loader sits below the
  * renderer that decides them (tests/unit/load-bounds.test.ts holds the two
- * equal): 4.2M splats of SH degree 0 or 1, 2.1M of degree 2 or 3, and the
- * PLY of 2.1M degree-3 splats plus HEADER_SLACK_BYTES.
+ * equal): 4.2M splats of SH degree 0, 1 or 2, 2.1M of degree 3, and the
+ * PLY of 4.2M degree-2 splats plus HEADER_SLACK_BYTES.
  */
 export const DEFAULT_LOAD_LIMITS: LoadLimits = {
-  maxSplats: [4_194_304, 4_194_304, 2_097_152, 2_097_152],
-  maxBytes: 536_870_912,
+  maxSplats: [4_194_304, 4_194_304, 4_194_304, 2_097_152],
+  maxBytes: 704_643_072,
 };
 
 /** A file that would need more than the limits allow: a size, count or stream past what this device can show. */

@@ -11,9 +11,16 @@
  *     in src/scene/splat-layouts.ts): position and opacity, the
  *     covariance's upper triangle (xx xy xz, yy yz zz), the SH degree-0
  *     coefficients (raw f_dc);
- *   then sh: shCoefficients(shDegree) * 3 floats per splat of the chunk,
- *     coefficient-major with RGB inside (the SplatCloud layout), starting at
- *     float 16 * (splats in the chunk).
+ *   then sh: shCoefficients(shDegree) * 3 values per splat of the chunk,
+ *     coefficient-major with RGB inside (the SplatCloud layout), as half
+ *     floats two to a 32-bit word (the first in the low bits), each
+ *     splat's starting on a word of its own, from word 16 * (splats in the
+ *     chunk). Half floats keep a coefficient to 1/2048 of itself and cut
+ *     a degree-3 splat from 244 bytes to 156. The projector reads every
+ *     visible splat's SH each frame: on an H200 it took 0.63× its time on
+ *     the replicated 7.2M-splat scene, and the pictures moved by at most
+ *     0.15 dB against the CPU reference (docs/benchmarks.md, "SH as half
+ *     floats on the GPU").
  *
  * The projector binds MAX_CHUNKS chunk buffers and a small uniform (struct
  * SceneLayout) with the chunk shift, the SH stride and where each chunk's
@@ -24,6 +31,7 @@
  */
 import { shCoefficients, type ShDegree, type SplatCloud } from './splat-cloud';
 import { chunkSlot, MAX_CHUNKS, SCENE_LAYOUT, SCENE_SLOTS, SPLAT, type ChunkSlot } from './splat-layouts';
+import { packHalves } from './half-float';
 
 export { MAX_CHUNKS } from './splat-layouts';
 
@@ -50,7 +58,7 @@ export interface Chunk {
   first: number;
   /** Splats in the chunk. */
   count: number;
-  /** Where the chunk's SH region starts, in floats from the start of its buffer (16 * count). */
+  /** Where the chunk's SH region starts, in 32-bit words from the start of its buffer (16 * count). */
   shStart: number;
   /** Size of the chunk's buffer (a multiple of 16, at least 16). */
   bytes: number;
@@ -59,8 +67,10 @@ export interface Chunk {
 export interface ChunkLayout {
   count: number;
   shDegree: ShDegree;
-  /** Higher-band SH floats per splat (0, 9, 24 or 45). */
+  /** Higher-band SH values per splat (0, 9, 24 or 45). */
   shFloats: number;
+  /** The 32-bit words they take, two half floats to a word (0, 5, 12 or 23). */
+  shWords: number;
   /** Bytes per splat in a chunk: the record plus its SH. */
   bytesPerSplat: number;
   /** S = 2^chunkShift: splats per chunk (all but the last are full). */
@@ -84,7 +94,8 @@ const count = (n: number) => n.toLocaleString('en-US');
  */
 export function chunkLayout(splatCount: number, shDegree: ShDegree, limitBytes: number, limitName = 'the per-buffer limit'): ChunkLayout {
   const shFloats = shCoefficients(shDegree) * 3;
-  const bytesPerSplat = SPLAT_BYTES + shFloats * 4;
+  const shWords = Math.ceil(shFloats / 2);
+  const bytesPerSplat = SPLAT_BYTES + shWords * 4;
   const limit = Math.floor(limitBytes / 16) * 16;
   if (roundUp16(bytesPerSplat) > limit) {
     throw new RangeError(`one splat of SH degree ${shDegree} needs ${bytesPerSplat} bytes, over ${limitName} (${limitBytes} bytes)`);
@@ -108,7 +119,7 @@ export function chunkLayout(splatCount: number, shDegree: ShDegree, limitBytes: 
     const n = Math.max(0, Math.min(chunkSplats, splatCount - first));
     chunks.push({ first, count: n, shStart: n * SPLAT_FLOATS, bytes: Math.max(16, roundUp16(n * bytesPerSplat)) });
   }
-  return { count: splatCount, shDegree, shFloats, bytesPerSplat, chunkShift, chunkSplats, chunks, maxSplats };
+  return { count: splatCount, shDegree, shFloats, shWords, bytesPerSplat, chunkShift, chunkSplats, chunks, maxSplats };
 }
 
 /** The largest storage buffer one binding of this device can see: min(maxStorageBufferBindingSize, maxBufferSize). */
@@ -146,6 +157,7 @@ export class GpuSplats {
    */
   drawnMask: GPUBuffer | null = null;
   private readonly staging: Float32Array<ArrayBuffer>;
+  private readonly shStaging: Uint32Array<ArrayBuffer>;
 
   /**
    * Uploads `cloud`; or, given `{ reserve, shDegree }`, makes room for
@@ -158,7 +170,9 @@ export class GpuSplats {
     this.shDegree = contents.shDegree;
     this.layout = layoutFor(device, this.count, this.shDegree, options);
     [this.chunks, this.layoutBuffer] = createBuffers(device, this.layout, label);
-    this.staging = new Float32Array(Math.min(STAGING_SPLATS, Math.max(1, this.layout.chunkSplats)) * SPLAT_FLOATS);
+    const stagingSplats = Math.min(STAGING_SPLATS, Math.max(1, this.layout.chunkSplats));
+    this.staging = new Float32Array(stagingSplats * SPLAT_FLOATS);
+    this.shStaging = new Uint32Array(stagingSplats * this.layout.shWords);
     if (!cloud) return;
     try {
       for (const chunk of this.layout.chunks) this.writeSplats(device, chunk.first, cloud, chunk.first, chunk.count);
@@ -184,19 +198,14 @@ export class GpuSplats {
     }
     const buffer = this.chunks[c]!;
     const staging = this.staging;
-    const shFloats = layout.shFloats;
-    const cloudShFloats = shCoefficients(cloud.shDegree) * 3;
+    const shWords = layout.shWords;
     for (let a = 0; a < n; a += STAGING_SPLATS) {
       const m = Math.min(STAGING_SPLATS, n - a);
       packSplats(cloud, first + a, m, staging);
       device.queue.writeBuffer(buffer, (local + a) * SPLAT_BYTES, staging, 0, m * SPLAT_FLOATS);
-      if (shFloats === 0) continue;
-      const shAt = (chunk.shStart + (local + a) * shFloats) * 4;
-      if (cloudShFloats === shFloats) {
-        device.queue.writeBuffer(buffer, shAt, cloud.sh as Float32Array<ArrayBuffer>, (first + a) * shFloats, m * shFloats);
-      } else {
-        device.queue.writeBuffer(buffer, shAt, reshapeSh(cloud.sh, cloudShFloats, first + a, m, shFloats));
-      }
+      if (shWords === 0) continue;
+      packSh(cloud, first + a, m, layout.shFloats, this.shStaging);
+      device.queue.writeBuffer(buffer, (chunk.shStart + (local + a) * shWords) * 4, this.shStaging, 0, m * shWords);
     }
   }
 
@@ -243,19 +252,31 @@ function createBuffers(device: GPUDevice, layout: ChunkLayout, label: string): [
   }
 }
 
-/** SH floats of splats first .. first + n - 1 (`from` floats each) as `to` floats each: zero-filled or cut. */
-function reshapeSh(sh: Float32Array, from: number, first: number, n: number, to: number): Float32Array<ArrayBuffer> {
-  const out = new Float32Array(n * to);
-  const keep = Math.min(from, to);
-  for (let k = 0; k < n; k++) out.set(sh.subarray((first + k) * from, (first + k) * from + keep), k * to);
-  return out;
+/**
+ * The SH of splats first .. first + n - 1 of `cloud` as `floats` values
+ * each (zero-filled past the cloud's, or cut), packed two half floats to a
+ * word, ceil(floats / 2) words a splat, into `out`.
+ */
+function packSh(cloud: SplatCloud, first: number, n: number, floats: number, out: Uint32Array): void {
+  const from = shCoefficients(cloud.shDegree) * 3;
+  const sh = cloud.sh;
+  const words = Math.ceil(floats / 2);
+  const keep = Math.min(from, floats);
+  for (let k = 0; k < n; k++) {
+    const src = (first + k) * from;
+    const at = k * words;
+    for (let w = 0; w < words; w++) {
+      const j = 2 * w;
+      out[at + w] = packHalves(j < keep ? sh[src + j]! : 0, j + 1 < keep ? sh[src + j + 1]! : 0);
+    }
+  }
 }
 
 /** The SceneLayout uniform's contents (struct in shaders/splat_common.wgsl). */
 export function sceneLayoutUniform(layout: ChunkLayout): Uint32Array<ArrayBuffer> {
   const u32 = new Uint32Array(SCENE_LAYOUT_BYTES / 4);
   u32[SCENE_LAYOUT.word('chunk_shift')] = layout.chunkShift;
-  u32[SCENE_LAYOUT.word('sh_floats')] = layout.shFloats;
+  u32[SCENE_LAYOUT.word('sh_words')] = layout.shWords;
   const shStart = SCENE_LAYOUT.word('sh_start');
   for (let c = 0; c < MAX_CHUNKS; c++) u32[shStart + c] = layout.chunks[c]?.shStart ?? 0;
   return u32;

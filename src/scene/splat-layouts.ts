@@ -28,7 +28,7 @@ export const SPLAT = defineStruct('Splat', [
 /** Where each splat lives among a scene's chunk buffers (struct SceneLayout). */
 export const SCENE_LAYOUT = defineStruct('SceneLayout', [
   ['chunk_shift', 'u32'],
-  ['sh_floats', 'u32'],
+  ['sh_words', 'u32'],
   ['pad0', 'u32'],
   ['pad1', 'u32'],
   ['sh_start', 'vec4<u32>'],

@@ -21,13 +21,14 @@ import { coveredFraction, medianCentre, viewOf } from '../support/test-view';
 
 const MiB = 2 ** 20;
 const DEGREES: ShDegree[] = [0, 1, 2, 3];
-const bytesPerSplat = (d: ShDegree) => 64 + 12 * shCoefficients(d);
+/** The record, then the SH as half floats, two to a word, each splat's from a word of its own. */
+const bytesPerSplat = (d: ShDegree) => 64 + 4 * Math.ceil((3 * shCoefficients(d)) / 2);
 
 describe('chunk layout', () => {
   test('chunk sizes at typical limits', () => {
     // [limit, SH degree, splats per chunk]
     const cases: [number, ShDegree, number][] = [
-      [128 * MiB, 3, 2 ** 19], // 244 B/splat: 524,288 per chunk, 2,097,152 in all
+      [128 * MiB, 3, 2 ** 19], // 156 B/splat: 524,288 per chunk, 2,097,152 in all
       [128 * MiB, 0, 2 ** 21], // 64 B/splat fill 128 MiB exactly
       [256 * MiB, 3, 2 ** 20],
       [2 ** 31 - 4, 3, 2 ** 23], // 2 GiB - 4 (a common maxStorageBufferBindingSize)
@@ -76,7 +77,8 @@ describe('chunk layout', () => {
   }
 
   test('a limit under one splat is refused', () => {
-    expect(() => chunkLayout(1, 3, 200)).toThrow(RangeError);
+    expect(() => chunkLayout(1, 3, bytesPerSplat(3) - 4)).toThrow(RangeError);
+    expect(chunkLayout(1, 3, Math.ceil(bytesPerSplat(3) / 16) * 16).chunkSplats).toBe(1);
     expect(chunkLayout(1, 0, 64).chunkSplats).toBe(1);
   });
 });

@@ -62,7 +62,7 @@ describe('load limits from the device', () => {
     }
     // 128 MiB: 4.2M splats of SH degree 0 (the projector's 32-byte records
     // fill the buffer; the chunks would hold 8.4M), 2.1M of degree 3
-    // (64 + 180 bytes each).
+    // (64 + 92 bytes each: the SH as half floats).
     expect(limits.maxSplats[0]).toBe(2 ** 22);
     expect(limits.maxSplats[3]).toBe(4 * 2 ** 19);
     // The largest file is an INRIA PLY of the most SH-0 splats, 68 bytes a row.
