@@ -338,6 +338,8 @@ fn main(
     if (lists) {
       list_blocks(lid, batch);
       workgroupBarrier();
+    }
+    if (lists && !LISTS_BY_GROUPS) {
       // The batch splats that reach the pixel's block, front to back.
       for (var g = 0u; g < (batch + 31u) / 32u && !px.done; g++) {
         var bits = block_bits[own_block + g];
@@ -359,6 +361,10 @@ fn main(
       }
     } else {
       for (var first = 0u; first < batch && !px.done; first += ARRIVALS) {
+        // With lists, a group of which no splat reaches the pixel's block is skipped.
+        if (lists && ((block_bits[own_block + first / 32u] >> (first % 32u)) & ((1u << ARRIVALS) - 1u)) == 0u) {
+          continue;
+        }
         var alphas: array<f32, ARRIVALS>;
         for (var k = 0u; k < ARRIVALS; k++) {
           alphas[k] = select(0.0, alpha_at(min(first + k, batch - 1u), px.p), first + k < batch);

@@ -14,6 +14,11 @@ const PIXEL_QUEUE: u32 = 16u;
 // Alphas a pixel works out ahead (tile_raster.wgsl's main): set when the
 // module is made (rasterArrivals, src/render/tiles/tile-raster.ts).
 const ARRIVALS: u32 = 1u;
+// Where the pixels walk block lists, they walk their list's bits, splat
+// by splat: an arrival is a queue insertion, and walked by groups (as the
+// centre-depth order is) the replicated scene's raster took 1.11–1.13× its
+// time (H200, 1920×1080; docs/benchmarks.md, "Block lists walked by groups").
+const LISTS_BY_GROUPS: bool = false;
 
 // The batch's ray shapes (tile_ray_shape.wgsl's four vec4).
 var<workgroup> batch_axis_0: array<vec4<f32>, raster_batch>;

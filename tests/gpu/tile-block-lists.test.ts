@@ -8,10 +8,11 @@
  * picture byte for byte whether the frame walks lists or not, and the CPU
  * reference's within the tile tests' 50 dB. The two frames also differ in
  * how many splats' alphas a pixel works out before it blends any
- * (rasterArrivals): the lists' frame takes one at a time in the
- * centre-depth order and the plain frame a GPU's four, the other way round
- * in the per-pixel order (a GPU's two); a group running past its batch's
- * end holds arrivals of alpha 0, which must change nothing either. A
+ * (rasterArrivals): the lists' frame takes a GPU's counts (four in the
+ * centre-depth order, whose lists are walked by groups of four, and two in
+ * the per-pixel order, whose lists are walked bit by bit), the plain frame
+ * one at a time; a group running past its batch's end holds arrivals of
+ * alpha 0, which must change nothing either. A
  * frame that wants lists before their pipeline is made walks every splat
  * meanwhile. (Which frames want lists, rasterWalkFor, is
  * tests/unit/raster-walk.test.ts's.)
@@ -39,8 +40,8 @@ let order: GpuSortOrder;
 let lists: SplatFrame;
 let plain: SplatFrame;
 const GPU_ARRIVALS = rasterArrivals(false);
-const LISTS_ARRIVALS = { 'centre-depth': 1, 'per-pixel': GPU_ARRIVALS['per-pixel'] };
-const PLAIN_ARRIVALS = { 'centre-depth': GPU_ARRIVALS['centre-depth'], 'per-pixel': 1 };
+const LISTS_ARRIVALS = GPU_ARRIVALS;
+const PLAIN_ARRIVALS = { 'centre-depth': 1, 'per-pixel': 1 };
 
 beforeAll(async () => {
   cloud = await realScene('inria_kacytran_iter7000_9k_sh3.ply');
