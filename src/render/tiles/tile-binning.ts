@@ -1,6 +1,7 @@
 /**
  * Tile binning (shaders/tile_bin.wgsl, its candidates in
- * shaders/tile_candidates.wgsl): the draw order's splats become
+ * shaders/tile_candidates.wgsl, its budget's cut in
+ * shaders/tile_bin_budget.wgsl): the draw order's splats become
  * (tile, splat) pairs in that order, in six dispatches of one compute pass
  * over one bind group (the pipelines share an explicit layout): per entry
  * its box of tiles (a small box tested and counted by the entry's own
@@ -16,6 +17,7 @@ import stateSource from '../../../shaders/tile_state.wgsl?raw';
 import footprintSource from '../../../shaders/tile_footprint.wgsl?raw';
 import binSource from '../../../shaders/tile_bin.wgsl?raw';
 import candidatesSource from '../../../shaders/tile_candidates.wgsl?raw';
+import budgetSource from '../../../shaders/tile_bin_budget.wgsl?raw';
 import { createCheckedShaderModule } from '../../gpu/shader';
 import { TILE_BIN_ARGS, TILE_BIN_ARGS_SLOTS, TILE_BIN_SLOTS } from '../frame-layouts';
 import { computePipeline, sharedOnDevice } from '../../gpu/pipeline-cache';
@@ -70,7 +72,7 @@ export class TileBinning {
   /** The binning to tiles `side` pixels across. */
   static async create(device: GPUDevice, frame: GPUBuffer, footprint: TileFootprint = 'ellipse', side: TileSide = TILE_SIZE): Promise<TileBinning> {
     // The scene's chunk declarations come with the prelude; this module binds none of them.
-    const module = await createCheckedShaderModule(device, 'TileBinning.shader', [commonSource, recordsSource, sumSource, saturatingSumSource, dispatchSource, stateSource, footprintSource, candidatesSource, binSource].join('\n'));
+    const module = await createCheckedShaderModule(device, 'TileBinning.shader', [commonSource, recordsSource, sumSource, saturatingSumSource, dispatchSource, stateSource, footprintSource, candidatesSource, binSource, budgetSource].join('\n'));
     // Made once per device and footprint (pipeline-cache.ts): every tile renderer on the device shares them and their layouts.
     const { layout, argsLayout, pipelines } = await sharedOnDevice(device, `TileBinning ${footprint} ${side}`, async () => {
       const storage = (type: GPUBufferBindingType): GPUBindGroupLayoutEntry['buffer'] => ({ type });
