@@ -7,6 +7,7 @@
  * names, so a slot renumbered or added on one side only fails a test
  * (tests/unit/wgsl-layouts.test.ts).
  */
+import { withoutWgslComments } from './wgsl-comments';
 
 export interface BindSlots<N extends string> {
   /** Whose group this is, for messages and labels: 'OrderErrorPass', 'SplatProjector.project'. */
@@ -62,7 +63,7 @@ export interface WgslBinding {
 
 /** Every resource variable a WGSL source declares with @group and @binding: name → its slot (comments ignored). */
 export function parseWgslBindings(source: string): Map<string, WgslBinding> {
-  const code = source.replace(/\/\*[\s\S]*?\*\//g, '').replace(/\/\/.*$/gm, '');
+  const code = withoutWgslComments(source);
   const found = new Map<string, WgslBinding>();
   const declaration = /((?:@\w+\s*\([^)]*\)\s*)+)var\s*(?:<[^>]*>)?\s*(\w+)\s*:/g;
   for (const match of code.matchAll(declaration)) {

@@ -3,6 +3,8 @@
  * follow the WGSL alignment rules, writers take offsets by field name, and
  * checkWgslStructs compares the description with the shaders' declarations.
  */
+import { withoutWgslComments } from './wgsl-comments';
+
 export interface FieldSpec {
   name: string;
   type: string;
@@ -81,7 +83,7 @@ export function defineStruct(name: string, specs: readonly FieldSpec[] | readonl
 
 /** Every `struct Name { ... }` in WGSL source: its fields' names and types, in order (comments ignored). */
 export function parseWgslStructs(source: string): Map<string, FieldSpec[]> {
-  const code = source.replace(/\/\*[\s\S]*?\*\//g, '').replace(/\/\/.*$/gm, '');
+  const code = withoutWgslComments(source);
   const structs = new Map<string, FieldSpec[]>();
   for (const match of code.matchAll(/\bstruct\s+(\w+)\s*\{([^}]*)\}/g)) {
     const name = match[1]!;

@@ -14,7 +14,11 @@
  * array its code names, even in a branch a constant rules out.
  */
 
+import { withoutWgslComments } from './wgsl-comments';
+
 const MARK = /^([ \t]*)\/\/ \{\{(\w+)\}\}[ \t]*$/gm;
+/** A line that is a mark (MARK, for one line). */
+const MARK_LINE = new RegExp(MARK.source);
 
 /** `parts`' declarations (before its first mark) and its parts by name. */
 export function wgslParts(parts: string): { declarations: string; named: Map<string, string> } {
@@ -50,16 +54,11 @@ export function spliceWgsl(body: string, parts: string): string {
 
 /**
  * `source` without its comments, for the built package and page (package/
- * wgsl-without-comments.ts): every `//` comment and blank line goes but the
+ * wgsl-without-comments.ts): every comment and blank line goes but the
  * `// {{name}}` marks spliceWgsl reads. The shaders' comments are a third
  * of what the page downloads for them.
  */
 export function wgslWithoutComments(source: string): string {
-  return source
-    .replace(/\/\*[\s\S]*?\*\//g, '')
-    .split('\n')
-    .map((line) => (new RegExp(MARK.source).test(line) ? line : line.replace(/\/\/.*$/, '').trimEnd()))
-    .filter((line) => line !== '')
-    .join('\n')
-    .concat('\n');
+  const lines = withoutWgslComments(source, (line) => MARK_LINE.test(line)).split('\n');
+  return `${lines.map((line) => line.trimEnd()).filter((line) => line !== '').join('\n')}\n`;
 }
