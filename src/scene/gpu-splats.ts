@@ -31,7 +31,7 @@
  */
 import { shCoefficients, type ShDegree, type SplatCloud } from './splat-cloud';
 import { chunkSlot, MAX_CHUNKS, SCENE_LAYOUT, SCENE_SLOTS, SPLAT, type ChunkSlot } from './splat-layouts';
-import { packHalves } from './half-float';
+import { packHalves } from '../gpu/half-float';
 
 export { MAX_CHUNKS } from './splat-layouts';
 

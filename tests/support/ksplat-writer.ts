@@ -14,6 +14,7 @@
  */
 import { allocateSplatCloud, computeBounds, SH_C0, shCoefficients, type ShDegree, type SplatCloud } from '../../src/scene/splat-cloud';
 import { rng } from './splat-files';
+import { halfBits } from '../../src/gpu/half-float';
 
 export interface KsplatSectionSpec {
   /** Splats taken from the cloud, in order, after those of the sections before. */
@@ -62,33 +63,11 @@ export interface WrittenKsplat {
 const MAIN_HEADER = 4096;
 const SECTION_HEADER = 1024;
 
-// --- float16 encoding (round to nearest, ties to even; clamped to ±65504) ---
+// --- float16 encoding: the renderer's (src/gpu/half-float.ts), NaN kept a NaN ---
 
-function roundHalfEven(x: number): number {
-  const r = Math.round(x);
-  return r - x === 0.5 && r % 2 !== 0 ? r - 1 : r;
-}
-
-/** The float16 bit pattern nearest to v. */
+/** The float16 bit pattern nearest to v (ties to even, clamped to ±65504, as GaussianSplats3D's converter does); NaN as a NaN. */
 export function toFloat16(v: number): number {
-  if (Number.isNaN(v)) return 0x7e00;
-  const sign = v < 0 || Object.is(v, -0) ? 0x8000 : 0;
-  const a = Math.abs(v);
-  if (a >= 65504) return sign | 0x7bff; // clamp, as GaussianSplats3D's converter does
-  if (a < 2 ** -14) {
-    // Subnormal: units of 2^-24; 1024 units rolls over into the smallest normal.
-    return sign | roundHalfEven(a / 2 ** -24);
-  }
-  let e = Math.floor(Math.log2(a));
-  if (2 ** e > a) e--;
-  if (2 ** (e + 1) <= a) e++;
-  let m = roundHalfEven((a / 2 ** e - 1) * 1024);
-  if (m === 1024) {
-    m = 0;
-    e++;
-  }
-  if (e > 15) return sign | 0x7bff;
-  return sign | ((e + 15) << 10) | m;
+  return Number.isNaN(v) ? 0x7e00 : halfBits(v);
 }
 
 // --- SH: our coefficient-major order → ksplat's band by band, channel by channel ---

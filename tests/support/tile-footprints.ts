@@ -7,21 +7,12 @@
  * the first set and none outside the second.
  */
 import { PROJECTED_SPLAT } from '../../src/render/frame-layouts';
+import { halfValue } from '../../src/gpu/half-float';
 
 /** Pixels along a tile's side (the renderer's TILE_SIZE, restated: the test checks it). */
 export const TILE = 16;
 const ALPHA_MIN = 1 / 255;
 const ALPHA_MAX = 0.99;
-
-/** An f16's bits as a number. */
-function half(bits: number): number {
-  const exponent = (bits >> 10) & 0x1f;
-  const fraction = bits & 0x3ff;
-  const sign = bits & 0x8000 ? -1 : 1;
-  if (exponent === 0) return sign * fraction * 2 ** -24;
-  if (exponent === 31) return fraction ? NaN : sign * Infinity;
-  return sign * (1 + fraction / 1024) * 2 ** (exponent - 15);
-}
 
 /** One projected splat as the raster reads it (shaders/tile_footprint.wgsl, footprint()). */
 export interface DecodedSplat {
@@ -38,7 +29,7 @@ export interface DecodedSplat {
 export function decodeRecord(words: Uint32Array, i: number): DecodedSplat {
   const base = (PROJECTED_SPLAT.size / 4) * i;
   const f32 = new Float32Array(words.buffer, words.byteOffset + 4 * base, 2);
-  const pair = (w: number): [number, number] => [half(words[base + w]! & 0xffff), half(words[base + w]! >>> 16)];
+  const pair = (w: number): [number, number] => [halfValue(words[base + w]! & 0xffff), halfValue(words[base + w]! >>> 16)];
   const edgeX = pair(2);
   const edgeY = pair(3);
   const area = Math.hypot(...edgeX) > 0 && Math.hypot(...edgeY) > 0;

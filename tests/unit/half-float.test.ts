@@ -1,20 +1,28 @@
 /**
- * Half floats from numbers (src/scene/half-float.ts), as the GPU's
- * unpack2x16float reads them: every finite half round-trips, ties go to
- * the even half, and nothing becomes infinite or NaN.
+ * Half floats both ways (src/gpu/half-float.ts), as the GPU's
+ * unpack2x16float reads them: known values decode to what IEEE 754 says,
+ * every finite half round-trips, ties go to the even half, and nothing
+ * encodes as infinite or NaN.
  */
 import { describe, expect, test } from 'vitest';
-import { halfBits, packHalves } from '../../src/scene/half-float';
+import { halfBits, halfValue, packHalves } from '../../src/gpu/half-float';
 
-/** The value of a half float's bits, by the IEEE 754 definition. */
-function halfValue(bits: number): number {
-  const sign = bits & 0x8000 ? -1 : 1;
-  const exponent = (bits >> 10) & 0x1f;
-  const fraction = bits & 0x3ff;
-  if (exponent === 0) return sign * fraction * 2 ** -24;
-  if (exponent === 31) return fraction ? NaN : sign * Infinity;
-  return sign * (1 + fraction / 1024) * 2 ** (exponent - 15);
-}
+describe('halfValue', () => {
+  test('ones, signs, the largest, subnormals, infinities and NaN', () => {
+    expect(halfValue(0x3c00)).toBe(1);
+    expect(halfValue(0xc000)).toBe(-2);
+    expect(halfValue(0x3c01)).toBe(1 + 2 ** -10);
+    expect(halfValue(0x7bff)).toBe(65504);
+    expect(halfValue(0x0400)).toBe(2 ** -14);
+    expect(halfValue(0x0001)).toBe(2 ** -24);
+    expect(halfValue(0x03ff)).toBe(1023 * 2 ** -24);
+    expect(Object.is(halfValue(0x8000), -0)).toBe(true);
+    expect(halfValue(0x7c00)).toBe(Infinity);
+    expect(halfValue(0xfc00)).toBe(-Infinity);
+    expect(halfValue(0x7e00)).toBeNaN();
+  });
+});
+
 
 describe('halfBits', () => {
   test('every finite half float comes back as itself', () => {

@@ -8,6 +8,7 @@ import {
 } from '../../scene/splat-cloud';
 import { checkSplatCount, DEFAULT_LOAD_LIMITS, type LoadLimits } from '../load-limits';
 import { BUCKET_BYTES, readKsplatLayout } from './layout';
+import { halfValue } from '../../gpu/half-float';
 
 const PROGRESS_SPLATS = 65536;
 
@@ -17,15 +18,7 @@ let halfTable: Float32Array | undefined;
 function halfToFloatTable(): Float32Array {
   if (halfTable) return halfTable;
   const table = new Float32Array(65536);
-  for (let h = 0; h < 65536; h++) {
-    const exponent = (h >> 10) & 0x1f;
-    const fraction = h & 0x3ff;
-    let value: number;
-    if (exponent === 0) value = fraction * 2 ** -24; // zero and subnormals
-    else if (exponent === 31) value = fraction === 0 ? Infinity : NaN;
-    else value = (1024 + fraction) * 2 ** (exponent - 25);
-    table[h] = h & 0x8000 ? -value : value;
-  }
+  for (let h = 0; h < 65536; h++) table[h] = halfValue(h);
   halfTable = table;
   return table;
 }

@@ -1,7 +1,8 @@
 /**
- * IEEE 754 half floats (f16) from numbers, as WGSL's unpack2x16float reads
- * them: the scene's higher-band SH coefficients are stored on the GPU two
- * to a 32-bit word (src/scene/gpu-splats.ts).
+ * IEEE 754 half floats (f16), both ways: to bits as WGSL's unpack2x16float
+ * reads them (the scene's higher-band SH is stored on the GPU two to a
+ * 32-bit word, src/scene/gpu-splats.ts), and from bits (.ksplat files
+ * store halves, src/io/ksplat/decode.ts).
  */
 
 const scratch = new Float32Array(1);
@@ -45,4 +46,12 @@ export function halfBits(value: number): number {
 /** Two numbers as one word: `low` in bits 0–15, `high` in 16–31 (pack2x16float's order). */
 export function packHalves(low: number, high: number): number {
   return (halfBits(low) | (halfBits(high) << 16)) >>> 0;
+}
+
+/** The value of a half float's bits (±Infinity and NaN where they say so). */
+export function halfValue(bits: number): number {
+  const exponent = (bits >> 10) & 0x1f;
+  const fraction = bits & 0x3ff;
+  const value = exponent === 0 ? fraction * 2 ** -24 : exponent === 31 ? (fraction === 0 ? Infinity : NaN) : (1024 + fraction) * 2 ** (exponent - 25);
+  return bits & 0x8000 ? -value : value;
 }
