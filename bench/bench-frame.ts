@@ -13,8 +13,8 @@
  * quads add the flat floor: the same quads with a constant fragment (the
  * GPU's raster/blend floor for this coverage):  flatMs, renderOverFlat,
  * cutSplats (the farthest splats the candidate budget left out);
- * tiles add their pairs and passes (bench/tile-frame.ts):  drawn, pairs,
- * pairsPerSplat, pairCapacity, rasterWalk (all, or block lists), tileSide,
+ * tiles add their pairs and passes (bench/tile-frame.ts):  drawn, pairs
+ * (touched), pairSlots (sorted), pairsPerSplat, pairCapacity, rasterWalk (all, or block lists), tileSide,
  * cutSplats (the farthest splats left out past the candidate budget: a
  * hostile file's), boxPairs, binMs, pairSortMs,
  * rangesMs, rasterMs, resolveMs, profiledRenderMs, untimedMs (what of the

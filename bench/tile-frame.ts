@@ -75,6 +75,8 @@ export type TileFigures = {
   orderMs: number;
   frameMs: number;
   pairs: number;
+  /** Pair slots sorted: the pairs, or with box slots every tile of the kept boxes (src/render/tiles/tile-binning.ts). */
+  pairSlots: number;
   pairCapacity: number;
   /** The farthest splats left out, past the candidate budget (src/render/tiles/tile-pairs.ts; 0 in a real scene). */
   cutSplats: number;
@@ -207,7 +209,8 @@ export async function measureTiles(view: TileView, frame: SplatFrame, extra: Til
     renderMs: whole.render,
     orderMs: whole.order,
     frameMs: whole.frame,
-    pairs: fitted.total,
+    pairs: fitted.touched,
+    pairSlots: fitted.total,
     pairCapacity: fitted.capacity,
     cutSplats: fitted.cutEntries,
     rasterWalk: frame.painters.tiles.tileRenderer!.lastWalk,

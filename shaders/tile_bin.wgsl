@@ -54,10 +54,12 @@
 // Per entry: its pairs, counted, then its cursor while they are written.
 @group(0) @binding(6) var<storage, read_write> entry_pairs: array<atomic<u32>>;
 
-// The candidate dispatches' sizes, written by scan_boxes alone (a buffer of
-// its own, in a group of its own: the dispatches that read it as their
-// indirect size may not also bind it): count_touched's, a thread per kept
-// candidate; write_pairs', a workgroup per kept group of entries first.
+// The indirect dispatches' sizes (a buffer of its own, in a group of its
+// own: the dispatches that read it as their indirect size may not also
+// bind it), written by scan_boxes: count_touched's, a thread per kept
+// candidate; write_pairs', a workgroup per kept group of entries first;
+// and by set_pair_total: the ranges', a thread per pair slot sorted (the
+// ranges pass writes the state, so its size may not lie there).
 struct BinArgs {
   x: u32,
   y: u32,
@@ -65,6 +67,9 @@ struct BinArgs {
   write_x: u32,
   write_y: u32,
   write_z: u32,
+  ranges_x: u32,
+  ranges_y: u32,
+  ranges_z: u32,
 }
 @group(1) @binding(0) var<storage, read_write> bin_args: BinArgs;
 
@@ -75,6 +80,12 @@ override footprint_test: bool = true;
 // src/render/tiles/tile-binning.ts, which records the measurement); 0:
 // none, every box is spread over candidates.
 override direct_tiles: u32 = 0u;
+// Box slots (only where no entry is direct): a candidate's pair slot is its
+// place among the kept candidates, and a tile its splat does not touch is
+// written as NO_TILE, so no pair is counted before it is written: the
+// binning is count_boxes, scan_boxes and write_pairs, and the sort takes
+// every tile of the kept boxes (boxSlots in tile-binning.ts has the figures).
+override box_slots: bool = false;
 
 fn entry_count() -> u32 {
   return min(state.entries, state.entry_capacity);
@@ -299,21 +310,29 @@ fn scan_pairs(
   place_in_group(lid, group, i, n, pair_firsts(), pair_groups());
 }
 
+// The frame's pair slots: written and sorted as far as the buffers hold
+// them, the ranges dispatched over those. Until the ranges pass finds the
+// first NO_TILE slot (box slots), every slot written counts as touched.
+fn set_pair_total(total: u32) {
+  state.total = total;
+  let pairs = min(total, state.capacity);
+  state.pairs = pairs;
+  state.touched = pairs;
+  let size = dispatch_size(pairs);
+  bin_args.ranges_x = size.x;
+  bin_args.ranges_y = size.y;
+  bin_args.ranges_z = size.z;
+  // scan_boxes set the kept entries' quads: they draw the frame only where its pairs did not fit.
+  if (total <= state.capacity) {
+    state.fallback_vertices = 0u;
+  }
+}
+
 @compute @workgroup_size(BIN_GROUP)
 fn scan_pair_groups(@builtin(local_invocation_index) lid: u32) {
   let total = scan_group_totals(lid, pair_groups(), 0u);
   if (lid == 0u) {
-    state.total = total;
-    let pairs = min(total, state.capacity);
-    state.pairs = pairs;
-    let size = dispatch_size(pairs);
-    state.ranges_x = size.x;
-    state.ranges_y = size.y;
-    state.ranges_z = size.z;
-    // scan_boxes set the kept entries' quads: they draw the frame only where its pairs did not fit.
-    if (total <= state.capacity) {
-      state.fallback_vertices = 0u;
-    }
+    set_pair_total(total);
   }
 }
 
@@ -371,8 +390,16 @@ fn write_pairs(
     write_direct((state.first_group + w) * BIN_GROUP + lid);
     return;
   }
-  let found = workgroup_candidate(flat_invocation(w - direct, BIN_GROUP, 0u), lid);
+  let first = flat_invocation(w - direct, BIN_GROUP, 0u);
+  let found = workgroup_candidate(first, lid);
   let c = found.candidate;
+  if (box_slots) {
+    if (found.has_candidate && first + lid < state.capacity) {
+      keys[first + lid] = select(NO_TILE, c.tile.y * tile_grid().x + c.tile.x, touched(c));
+      values[first + lid] = c.binned.splat;
+    }
+    return;
+  }
   if (!found.has_candidate || !touched(c)) {
     return;
   }

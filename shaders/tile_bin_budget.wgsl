@@ -122,5 +122,9 @@ fn scan_boxes(@builtin(local_invocation_index) lid: u32) {
     bin_args.write_x = write.x;
     bin_args.write_y = write.y;
     bin_args.write_z = write.z;
+    // Box slots: every kept candidate is a slot, nothing is counted first.
+    if (box_slots) {
+      set_pair_total(kept);
+    }
   }
 }

@@ -1,10 +1,12 @@
 // Tile ranges: in the pairs sorted by tile, where each tile's run starts and
 // ends (first pair, one past the last). A pair whose neighbour has another
 // tile marks an end of its run; tiles without pairs keep the [0, 0) the
-// frame cleared them to. Dispatched over the sorted pairs (indirect, sized
-// by the binning's scan). Slots: TILE_RANGES_SLOTS.
+// frame cleared them to. The NO_TILE slots of box slots (tile_bin.wgsl)
+// come after every run: the first of them says how many pairs are touched.
+// Dispatched over the sorted pairs (indirect, sized by the binning, in its
+// dispatch sizes: this pass writes the state). Slots: TILE_RANGES_SLOTS.
 
-@group(0) @binding(0) var<storage, read> state: TileState;
+@group(0) @binding(0) var<storage, read_write> state: TileState;
 @group(0) @binding(1) var<storage, read> sorted_keys: array<u32>;
 @group(0) @binding(2) var<storage, read_write> ranges: array<vec2<u32>>;
 
@@ -20,6 +22,12 @@ fn main(
     return;
   }
   let tile = sorted_keys[j];
+  if (tile == NO_TILE) {
+    if (j == 0u || sorted_keys[j - 1u] != NO_TILE) {
+      state.touched = j;
+    }
+    return;
+  }
   if (j == 0u || sorted_keys[j - 1u] != tile) {
     ranges[tile].x = j;
   }

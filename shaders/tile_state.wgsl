@@ -6,6 +6,11 @@
 override TILE_SIZE: u32 = 16u;
 // Entries of the order per binning workgroup (and per group of the scan).
 const BIN_GROUP: u32 = 256u;
+// The key of a pair slot whose tile the splat does not touch (box slots,
+// tile_bin.wgsl): past every tile, so the sort puts such slots after the
+// last tile's run (the pair sort's key bits cover the tiles and it), and
+// the ranges skip them.
+const NO_TILE: u32 = 0xffffffffu;
 
 // The frame's pair bookkeeping (TILE_STATE in src/render/frame-layouts.ts).
 struct TileState {
@@ -15,9 +20,7 @@ struct TileState {
   pairs: u32,            // pairs written and sorted: min(total, capacity)
   cut_entries: u32,      // entries at the order's back left out (tile_bin.wgsl)
   needed_candidates: u32, // candidates of every entry (at most 2^32 - 1)
-  ranges_x: u32,         // the ranges dispatch's workgroups (indirect)
-  ranges_y: u32,
-  ranges_z: u32,
+  touched: u32,          // pairs written whose tile the splat touches (the rest are NO_TILE slots)
   entry_capacity: u32,   // the most entries (where the groups' words start)
   max_groups_x: u32,     // the device's workgroups per dimension
   background_r: f32,     // the premultiplied opaque background

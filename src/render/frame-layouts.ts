@@ -125,9 +125,7 @@ export const TILE_STATE = defineStruct('TileState', [
   ['pairs', 'u32'],
   ['cut_entries', 'u32'],
   ['needed_candidates', 'u32'],
-  ['ranges_x', 'u32'],
-  ['ranges_y', 'u32'],
-  ['ranges_z', 'u32'],
+  ['touched', 'u32'],
   ['entry_capacity', 'u32'],
   ['max_groups_x', 'u32'],
   ['background_r', 'f32'],
@@ -159,6 +157,9 @@ export const TILE_BIN_ARGS = defineStruct('BinArgs', [
   ['write_x', 'u32'],
   ['write_y', 'u32'],
   ['write_z', 'u32'],
+  ['ranges_x', 'u32'],
+  ['ranges_y', 'u32'],
+  ['ranges_z', 'u32'],
 ]);
 
 /** The group only the candidate scan binds: where it writes the candidate dispatches' size. */

@@ -18,6 +18,7 @@ import type { CameraFile } from '../../src/app/camera/camera-file';
 import { psnr, toRgba8 } from '../../cli/picture-compare';
 import type { OrderErrorMeasure } from '../../src/render/order-error-pass';
 import { TILE_SIZE } from '../../src/render/tiles/tile-side';
+import { BOX_SLOTS } from '../../src/render/tiles/tile-binning';
 import type { FrameRenderer } from '../../src/render/frame-renderer';
 import type { FrameParameters } from '../../src/render/frame-uniforms';
 import { parseSplatPly } from '../../src/io/ply/parse';
@@ -141,13 +142,20 @@ describe('tiles against the CPU reference (≥ 50 dB) and the quads (within 3 le
 const parametersOf = (camera: CameraFile, splatScale = 1, keyBits = 32): FrameParameters => tileTestParameters(cloud, camera, splatScale, keyBits);
 
 describe('the pairs', () => {
-  test("each tile's splats in the draw order, back to front; each splat in every tile it blends a pixel of, and only its quad's", async () => {
-    const camera = cameraAt([3, -1, -6], 96, 72);
+  // 128×64 is 32 tiles: the box slots' NO_TILE must sort past the last tile even where the tiles fill their key bits.
+  test.each([
+    [96, 72],
+    [128, 64],
+  ])("each tile's splats in the draw order, back to front; each splat in every tile it blends a pixel of, and only its quad's (%i×%i)", async (width, height) => {
+    const camera = cameraAt([3, -1, -6], width, height);
     await draw(scene, camera, { renderer: 'tiles' });
     expect(TILE).toBe(TILE_SIZE);
-    const { visible, pairs, blendedPairs, boxPairs } = await expectExactPairs(gpu.device, frame, cloud.count, camera.width, camera.height);
-    console.log(`${visible} splats drawn: ${pairs} pairs; ${blendedPairs} (tile, splat) with a pixel blended; ${boxPairs} in the quads' boxes`);
+    const { visible, pairs, slots, blendedPairs, boxPairs } = await expectExactPairs(gpu.device, frame, cloud.count, camera.width, camera.height);
+    console.log(`${visible} splats drawn: ${pairs} pairs in ${slots} box slots; ${blendedPairs} (tile, splat) with a pixel blended; ${boxPairs} in the quads' boxes`);
     expect(pairs).toBeGreaterThan(visible);
+    // 16-pixel tiles bin by box slots (tile-binning.ts): the untouched tiles of the boxes were sorted too.
+    expect(BOX_SLOTS[TILE_SIZE]).toBe(true);
+    expect(slots).toBeGreaterThan(pairs);
     // The footprint test is tight: few pairs beyond the tiles with a pixel blended.
     expect(pairs).toBeLessThanOrEqual(1.1 * blendedPairs);
   });
@@ -232,6 +240,7 @@ describe('other orders, scenes and views', () => {
     // Every splat is an entry; the culled ones give no pair.
     expect(cpuPairs.entries).toBe(cloud.count);
     expect(cpuPairs.total).toBe(gpuPairs.total);
+    expect(cpuPairs.touched).toBe(gpuPairs.touched);
     // Equal depths may be drawn in another order.
     expect(channelDifference(cpu.rgba, sorted.rgba).largest).toBeLessThanOrEqual(2);
   });

@@ -2,7 +2,8 @@
  * The tile renderer's pairs of the frame just drawn, read back and checked
  * on the CPU against the projector's records (tile-footprints.ts): each
  * tile's splats in the draw order, back to front; each splat in every tile
- * it blends a pixel of, and only in its quad's; no pair twice.
+ * it blends a pixel of, and only in its quad's; no pair twice; with box
+ * slots (tile-binning.ts), every slot past the touched pairs NO_TILE.
  */
 import { expect } from 'vitest';
 import type { SplatFrame } from '../../src/app/frame/splat-frame';
@@ -10,10 +11,16 @@ import { readBufferU32 } from '../../src/gpu/readback';
 import { PROJECTED_SPLAT, VISIBLE_STATE } from '../../src/render/frame-layouts';
 import { blendedTiles, boxTiles, decodeRecord, tileColumns } from './tile-footprints';
 
+/** A box slot's key where the splat does not touch the tile (NO_TILE in shaders/tile_state.wgsl). */
+const NO_TILE = 0xffffffff;
+
 export interface CheckedPairs {
   /** Splats drawn (the order's entries). */
   visible: number;
+  /** Pairs whose tile the splat touches. */
   pairs: number;
+  /** Pair slots sorted: the pairs, or with box slots every tile of the kept boxes. */
+  slots: number;
   /** (tile, splat) with a pixel blended, and in the quads' boxes. */
   blendedPairs: number;
   boxPairs: number;
@@ -38,8 +45,13 @@ export async function expectExactPairs(device: GPUDevice, frame: SplatFrame, spl
   const place = new Int32Array(splats).fill(-1);
   drawn.forEach((splat, k) => (place[splat] = k));
   const tileCount = tileColumns(width, side) * Math.ceil(height / side);
+  expect(counts.touched).toBeLessThanOrEqual(counts.total);
+  for (let p = counts.touched; p < counts.total; p++) {
+    if (keys[p] !== NO_TILE) expect.fail(`slot ${p} of ${counts.total}, past the ${counts.touched} touched, has tile ${keys[p]}`);
+    if (place[values[p]!]! < 0) expect.fail(`slot ${p} names splat ${values[p]}, which the order does not draw`);
+  }
   const binned = new Map<number, Set<number>>();
-  for (let p = 0; p < counts.total; p++) {
+  for (let p = 0; p < counts.touched; p++) {
     const tile = keys[p]!;
     const splat = values[p]!;
     expect(tile).toBeLessThan(tileCount);
@@ -72,5 +84,5 @@ export async function expectExactPairs(device: GPUDevice, frame: SplatFrame, spl
     for (const tile of blended) if (!got.has(tile)) expect.fail(`splat ${splat} blends a pixel of tile ${tile} but was not binned to it`);
     for (const tile of got) if (!box.has(tile)) expect.fail(`splat ${splat} binned to tile ${tile}, outside its quad`);
   }
-  return { visible, pairs: counts.total, blendedPairs, boxPairs, boxes };
+  return { visible, pairs: counts.touched, slots: counts.total, blendedPairs, boxPairs, boxes };
 }

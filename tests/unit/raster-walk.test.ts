@@ -8,7 +8,7 @@
 import { expect, test } from 'vitest';
 import { BLOCK_LISTS_BELOW, rasterArrivals, rasterWalkFor } from '../../src/render/tiles/tile-raster';
 
-const counts = (total: number, entries: number, cutEntries = 0) => ({ total, entries, cutEntries });
+const counts = (touched: number, entries: number, cutEntries = 0) => ({ touched, entries, cutEntries });
 
 test('small splats walk block lists, larger ones every splat, judged by the frame read last', () => {
   expect(rasterWalkFor(counts(1.4e6, 1e6), BLOCK_LISTS_BELOW)).toBe('lists');

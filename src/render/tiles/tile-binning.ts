@@ -2,11 +2,12 @@
  * Tile binning (shaders/tile_bin.wgsl, its candidates in
  * shaders/tile_candidates.wgsl, its budget's cut in
  * shaders/tile_bin_budget.wgsl): the draw order's splats become
- * (tile, splat) pairs in that order, in six dispatches of one compute pass
+ * (tile, splat) pairs in that order, in dispatches of one compute pass
  * over one bind group (the pipelines share an explicit layout): per entry
  * its box of tiles (a small box tested and counted by the entry's own
  * thread, a larger one's tiles made candidates), a thread per candidate to
- * test and count, per entry its first pair, then the writes.
+ * test and count, per entry its first pair, then the writes; or, with box
+ * slots, every kept candidate written at once to a slot of its own.
  */
 import commonSource from '../../../shaders/splat_common.wgsl?raw';
 import recordsSource from '../../../shaders/splat_records.wgsl?raw';
@@ -41,6 +42,34 @@ export const BIN_GROUP = 256;
 export const DIRECT_TILES: Readonly<Record<TileSide, number>> = { 8: 4, 16: 0 };
 
 /**
+ * Box slots, by the tiles' side (only where no entry is direct): every
+ * kept candidate gets a pair slot of its own, its place among them, and a
+ * tile the splat's footprint does not touch is written there as NO_TILE
+ * (shaders/tile_state.wgsl), which the pair sort puts after every tile.
+ * So the binning needs no count of the touched tiles before it writes:
+ * three dispatches (count_boxes, scan_boxes, write_pairs) where counting
+ * takes six, and one search per candidate where it takes two. The sort
+ * takes the boxes' tiles instead of the touched ones: 1.6–2.8 times as
+ * many on the real scenes' views, where a sort of a million pairs costs
+ * little more than one of a few hundred thousand. Measured on an H200 at
+ * 1920×1080, in one run (docs/benchmarks.md, "Box slots"): on 16-pixel
+ * tiles the binning 0.51–0.57× and the frames 0.93–0.99× on the real
+ * scenes' views (9k from inside 1.02×, 2.8 box tiles a touched one), the
+ * replicated scene's views from inside 0.83×. On 8-pixel tiles small
+ * splats are binned by their own threads, which count as they test.
+ */
+export const BOX_SLOTS: Readonly<Record<TileSide, boolean>> = { 8: false, 16: true };
+
+/**
+ * Bits of the pair sort's key for a frame of `tiles` tiles binned at
+ * `side`: the tile, and with box slots NO_TILE's low bits too, which must
+ * lie past every tile.
+ */
+export function pairKeyBits(tiles: number, side: TileSide): number {
+  return Math.max(1, Math.ceil(Math.log2(tiles + (BOX_SLOTS[side] ? 1 : 0))));
+}
+
+/**
  * Which tiles a splat is binned to: those its footprint touches (the
  * opacity-aware ellipse within its quad, tested against each tile), or
  * every tile of its quad's bounding box (the benchmark's comparison).
@@ -62,19 +91,34 @@ export interface BinBuffers {
 
 const BOUND_GROUPS = 2;
 
-/** The binning's entry points, in the order they run. */
+/** The binning's entry points, in the order they run: counting the touched tiles first, or with box slots. */
 const BIN_STEPS = ['count_boxes', 'scan_boxes', 'count_touched', 'scan_pairs', 'scan_pair_groups', 'write_pairs'] as const;
 type BinStep = (typeof BIN_STEPS)[number];
+const BOX_SLOT_STEPS: readonly BinStep[] = ['count_boxes', 'scan_boxes', 'write_pairs'];
+
+function binSteps(side: TileSide, boxSlots: boolean): readonly BinStep[] {
+  if (boxSlots && DIRECT_TILES[side] > 0) throw new Error(`box slots need every entry binned by candidates (tiles of ${side} pixels)`);
+  return boxSlots ? BOX_SLOT_STEPS : BIN_STEPS;
+}
+
+/** The steps that write the dispatch sizes (TILE_BIN_ARGS), so bind their buffer. */
+const WRITES_ARGS: ReadonlySet<BinStep> = new Set(['scan_boxes', 'scan_pair_groups']);
 
 export class TileBinning {
   private readonly bound: { buffers: BinBuffers; group: GPUBindGroup }[] = [];
 
-  /** The binning to tiles `side` pixels across. */
-  static async create(device: GPUDevice, frame: GPUBuffer, footprint: TileFootprint = 'ellipse', side: TileSide = TILE_SIZE): Promise<TileBinning> {
+  /**
+   * The binning to tiles `side` pixels across, with box slots where
+   * BOX_SLOTS says (the quad renderer's cut, which runs only the first two
+   * steps and draws the kept quads, asks for none: box slots would end its
+   * fallback draw).
+   */
+  static async create(device: GPUDevice, frame: GPUBuffer, footprint: TileFootprint = 'ellipse', side: TileSide = TILE_SIZE, boxSlots = BOX_SLOTS[side]): Promise<TileBinning> {
     // The scene's chunk declarations come with the prelude; this module binds none of them.
     const module = await createCheckedShaderModule(device, 'TileBinning.shader', [commonSource, recordsSource, sumSource, saturatingSumSource, dispatchSource, stateSource, footprintSource, candidatesSource, binSource, budgetSource].join('\n'));
     // Made once per device and footprint (pipeline-cache.ts): every tile renderer on the device shares them and their layouts.
-    const { layout, argsLayout, pipelines } = await sharedOnDevice(device, `TileBinning ${footprint} ${side}`, async () => {
+    const steps = binSteps(side, boxSlots);
+    const { layout, argsLayout, pipelines } = await sharedOnDevice(device, `TileBinning ${footprint} ${side}${boxSlots ? ' box slots' : ''}`, async () => {
       const storage = (type: GPUBufferBindingType): GPUBindGroupLayoutEntry['buffer'] => ({ type });
       const s = TILE_BIN_SLOTS.slots;
       const layout = device.createBindGroupLayout({
@@ -98,36 +142,43 @@ export class TileBinning {
       const pipeline = (entryPoint: BinStep) =>
         computePipeline(device, {
           label: `TileBinning.${entryPoint}(tiles ${side})`,
-          layout: entryPoint === 'scan_boxes' ? argsPipelineLayout : pipelineLayout,
-          compute: { module, entryPoint, constants: { chunked: 0, TILE_SIZE: side, footprint_test: footprint === 'ellipse' ? 1 : 0, direct_tiles: DIRECT_TILES[side] } },
+          layout: WRITES_ARGS.has(entryPoint) ? argsPipelineLayout : pipelineLayout,
+          compute: {
+            module,
+            entryPoint,
+            constants: { chunked: 0, TILE_SIZE: side, footprint_test: footprint === 'ellipse' ? 1 : 0, direct_tiles: DIRECT_TILES[side], box_slots: boxSlots ? 1 : 0 },
+          },
         });
-      const pipelines = await Promise.all(BIN_STEPS.map((step) => pipeline(step)));
+      const pipelines = await Promise.all(steps.map((step) => pipeline(step)));
       return { layout, argsLayout, pipelines };
     });
     const args = device.createBuffer({ label: 'TileBinning.args', size: TILE_BIN_ARGS.size, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.INDIRECT });
     const argsGroup = device.createBindGroup({ label: 'TileBinning.argsBindGroup', layout: argsLayout, entries: TILE_BIN_ARGS_SLOTS.entries({ bin_args: { buffer: args } }) });
-    return new TileBinning(device, frame, layout, pipelines, args, argsGroup);
+    return new TileBinning(device, frame, layout, steps, pipelines, args, argsGroup);
   }
 
   private constructor(
     private readonly device: GPUDevice,
     private readonly frame: GPUBuffer,
     private readonly layout: GPUBindGroupLayout,
-    /** One per BIN_STEPS entry. */
+    /** The entry points this side's binning runs, in order. */
+    private readonly steps: readonly BinStep[],
+    /** One per entry of `steps`. */
     private readonly pipelines: GPUComputePipeline[],
-    /** The candidate dispatches' sizes (TILE_BIN_ARGS), written by scan_boxes. */
-    private readonly args: GPUBuffer,
+    /** The indirect dispatches' sizes (TILE_BIN_ARGS): the binning's own, and the ranges'. */
+    readonly args: GPUBuffer,
     private readonly argsGroup: GPUBindGroup,
   ) {}
 
   /**
-   * Records the six dispatches into `pass`: `groups` is the workgroup grid
-   * covering the most entries; the candidate dispatches are sized on the GPU.
+   * Records the dispatches into `pass` (six, or three with box slots):
+   * `groups` is the workgroup grid covering the most entries; the candidate
+   * dispatches are sized on the GPU.
    */
   encode(pass: GPUComputePassEncoder, buffers: BinBuffers, groups: readonly [number, number]): void {
     pass.setBindGroup(0, this.bindGroupFor(buffers));
     pass.setBindGroup(1, this.argsGroup);
-    BIN_STEPS.forEach((step, i) => {
+    this.steps.forEach((step, i) => {
       pass.setPipeline(this.pipelines[i]!);
       if (step === 'scan_boxes' || step === 'scan_pair_groups') pass.dispatchWorkgroups(1);
       else if (step === 'count_touched') pass.dispatchWorkgroupsIndirect(this.args, TILE_BIN_ARGS.offset('x'));
@@ -144,9 +195,9 @@ export class TileBinning {
   encodeCut(pass: GPUComputePassEncoder, buffers: BinBuffers, groups: readonly [number, number]): void {
     pass.setBindGroup(0, this.bindGroupFor(buffers));
     pass.setBindGroup(1, this.argsGroup);
-    pass.setPipeline(this.pipelines[BIN_STEPS.indexOf('count_boxes')]!);
+    pass.setPipeline(this.pipelines[this.steps.indexOf('count_boxes')]!);
     pass.dispatchWorkgroups(groups[0], groups[1]);
-    pass.setPipeline(this.pipelines[BIN_STEPS.indexOf('scan_boxes')]!);
+    pass.setPipeline(this.pipelines[this.steps.indexOf('scan_boxes')]!);
     pass.dispatchWorkgroups(1);
   }
 

@@ -26,8 +26,10 @@ import { TILE_SIZE, type TileSide } from './tile-side';
 export interface TilePairCounts {
   /** Entries of the order binned (splats drawn, culled ones included for a CPU order). */
   entries: number;
-  /** Pairs the frame needed. */
+  /** Pair slots the frame needed: its pairs, or with box slots (tile-binning.ts) every tile of its kept boxes. */
   total: number;
+  /** Pairs whose tile the splat's footprint touches, as far as the room held them: what the raster blends. */
+  touched: number;
   /** Pairs its buffers held. */
   capacity: number;
   /** It needed more than they held: its picture was not drawn (draw it again). */
@@ -87,8 +89,8 @@ const HEADROOM = 1.5;
 export const INITIAL_PAIRS = 1 << 20;
 /** Staging buffers for the reads: a frame's read is skipped when all are being mapped. */
 const READ_RING = 3;
-/** The header words read back: entries, capacity, total, pairs, cut_entries, needed_candidates. */
-const READ_BYTES = 24;
+/** The header words read back: entries, capacity, total, pairs, cut_entries, needed_candidates, touched. */
+const READ_BYTES = 28;
 
 type ReadState = 'free' | 'recorded' | 'mapping';
 interface ReadSlot {
@@ -163,12 +165,13 @@ export class TilePairBudget {
     this.recorded = null;
     return slot.buffer.mapAsync(GPUMapMode.READ).then(
       () => {
-        const [entries, capacity, total, , cutEntries, neededCandidates] = new Uint32Array(slot.buffer.getMappedRange(), 0, 6);
+        const [entries, capacity, total, , cutEntries, neededCandidates, touched] = new Uint32Array(slot.buffer.getMappedRange(), 0, 7);
         slot.buffer.unmap();
         slot.state = 'free';
         const counts: TilePairCounts = {
           entries: entries!,
           total: total!,
+          touched: touched!,
           capacity: capacity!,
           overflowed: total! > capacity!,
           cutEntries: cutEntries!,

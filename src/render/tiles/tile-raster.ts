@@ -99,10 +99,10 @@ export const BLOCK_LISTS_BELOW = 2;
  * The walk of a frame whose last read counts were `last` (null: none read
  * yet): block lists below `listsBelow` pairs a kept entry (Infinity: always).
  */
-export function rasterWalkFor(last: Pick<TilePairCounts, 'total' | 'entries' | 'cutEntries'> | null, listsBelow: number): RasterWalk {
+export function rasterWalkFor(last: Pick<TilePairCounts, 'touched' | 'entries' | 'cutEntries'> | null, listsBelow: number): RasterWalk {
   if (listsBelow === Infinity) return 'lists';
   const kept = last ? last.entries - last.cutEntries : 0;
-  return kept > 0 && last!.total < listsBelow * kept ? 'lists' : 'all';
+  return kept > 0 && last!.touched < listsBelow * kept ? 'lists' : 'all';
 }
 
 export interface RasterBuffers {
@@ -273,13 +273,14 @@ export class TileRaster {
   }
 
   /**
-   * Records the ranges dispatch (indirect: its size was written by the
-   * binning's scan), then the split of the long runs into chunks.
+   * Records the ranges dispatch (indirect, from `args` at `offset`: its
+   * size was written by the binning), then the split of the long runs into
+   * chunks.
    */
-  encodeRanges(pass: GPUComputePassEncoder, buffers: RasterBuffers, rangesArgs: number, tiles: number): void {
+  encodeRanges(pass: GPUComputePassEncoder, buffers: RasterBuffers, args: GPUBuffer, offset: number, tiles: number): void {
     pass.setPipeline(this.rangesPipeline);
     pass.setBindGroup(0, this.bindGroupFor(this.boundRanges, buffers, null, null));
-    pass.dispatchWorkgroupsIndirect(buffers.state, rangesArgs);
+    pass.dispatchWorkgroupsIndirect(args, offset);
     this.chunks.encodeSplit(pass, buffers.state, buffers.ranges, tiles);
   }
 

@@ -37,10 +37,10 @@
 import { GpuPassTimer, setTimestampWrites } from '../../gpu/pass-timer';
 import { GpuRadixSort, type SortedBuffers } from '../../sort/gpu-radix-sort';
 import { boundsGpuCounts } from '../../sort/count-bound';
-import { TILE_STATE } from '../frame-layouts';
+import { TILE_BIN_ARGS, TILE_STATE } from '../frame-layouts';
 import { maxTilePairs } from '../renderer-limits';
 import type { SplatDraw } from '../splat-renderer';
-import { BIN_GROUP, type BinBuffers } from './tile-binning';
+import { BIN_GROUP, pairKeyBits, type BinBuffers } from './tile-binning';
 
 export type { TileFootprint } from './tile-binning';
 import { rasterWalkFor, type RasterBuffers, type RasterWalk, type TilePictureFormat } from './tile-raster';
@@ -241,7 +241,7 @@ export class TileRenderer {
     const side = this.kits.sideFor(last, this.budget.limit, perPixel !== null);
     const { binning, raster } = this.kits.get(side);
     // The first frame of smaller tiles gets room for the pairs they add.
-    if (last && last.tileSide !== side && side !== TILE_SIZE) this.budget.expect(last.total * SMALL_TILE_PAIRS);
+    if (last && last.tileSide !== side && side !== TILE_SIZE) this.budget.expect(last.touched * SMALL_TILE_PAIRS);
     this.sorter.ensureCapacity(this.budget.wanted);
     const tiles = tileCount(target.width, target.height, side);
     const chunking = this.chunkingFor(perPixel ? 'per-pixel' : 'centre-depth');
@@ -289,7 +289,7 @@ export class TileRenderer {
     // Dispatched directly for every pair the buffers hold where that beats sizing them from the count
     // (count-bound.ts): on an H200, 1M pairs under a bound of 16M sort in 0.111 ms against 0.147 indirectly.
     sort.countBound = this.boundsPairCounts ? this.sorter.capacity : undefined;
-    sort.keyBits = Math.max(1, Math.ceil(Math.log2(tiles)));
+    sort.keyBits = pairKeyBits(tiles, side);
     sort.timestampWrites = timed('pairSort');
     const sorted = this.sorter.encode(encoder, sort);
     this.sorted = sorted;
@@ -307,7 +307,7 @@ export class TileRenderer {
     buffers.rayShapes = rayShapes;
     // Ranges and raster share a pass, split only when each is timed.
     let pass = encoder.beginComputePass(this.passDescriptor(profiler ? 'TileRenderer.ranges' : 'TileRenderer.raster', timed('ranges')));
-    raster.encodeRanges(pass, buffers, TILE_STATE.offset('ranges_x'), tiles);
+    raster.encodeRanges(pass, buffers, binning.args, TILE_BIN_ARGS.offset('ranges_x'), tiles);
     if (profiler) {
       pass.end();
       pass = encoder.beginComputePass(this.passDescriptor('TileRenderer.raster', timed('raster')));

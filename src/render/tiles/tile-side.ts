@@ -42,7 +42,7 @@ export type TileSideSetting = 'auto' | TileSide;
 
 /** What a read frame tells the choice (TilePairCounts, tile-pairs.ts): its pairs, its entries and those cut, and the side it was binned at. */
 export interface TileSideCounts {
-  total: number;
+  touched: number;
   entries: number;
   cutEntries: number;
   tileSide: TileSide;
@@ -57,9 +57,9 @@ export function tileSideFor(last: TileSideCounts | null, setting: TileSideSettin
   if (setting !== 'auto') return setting;
   const kept = last ? last.entries - last.cutEntries : 0;
   if (!last || kept <= 0) return TILE_SIZE;
-  const perSplat = last.total / kept;
+  const perSplat = last.touched / kept;
   if (last.tileSide === SMALL_TILE_SIDE) return perSplat > SMALL_TILES_UNTIL ? TILE_SIZE : SMALL_TILE_SIDE;
-  return perSplat < SMALL_TILES_BELOW && last.total * SMALL_TILE_PAIRS <= pairLimit ? SMALL_TILE_SIDE : TILE_SIZE;
+  return perSplat < SMALL_TILES_BELOW && last.touched * SMALL_TILE_PAIRS <= pairLimit ? SMALL_TILE_SIDE : TILE_SIZE;
 }
 
 /** Tiles of a width × height picture at `side`. */
