@@ -8,7 +8,9 @@
 // binning on an H200 with a thread per splat). A candidate thread first
 // finds its entry by searches over the scanned boxes, a chain of dependent
 // reads that a small splat's own thread does without.
-// Six dispatches, so no workgroup waits on another:
+// With box slots (box_slots, below) the tile frames bin in three dispatches:
+// count_boxes, scan_boxes (which then sets the pair total) and write_pairs.
+// Counting, in six, so no workgroup waits on another:
 //
 //   count_boxes (a workgroup per BIN_GROUP entries of the order): each
 //     entry's box; a direct entry's pairs counted into its counter (a
@@ -80,11 +82,14 @@ override footprint_test: bool = true;
 // src/render/tiles/tile-binning.ts, which records the measurement); 0:
 // none, every box is spread over candidates.
 override direct_tiles: u32 = 0u;
-// Box slots (only where no entry is direct): a candidate's pair slot is its
-// place among the kept candidates, and a tile its splat does not touch is
-// written as NO_TILE, so no pair is counted before it is written: the
-// binning is count_boxes, scan_boxes and write_pairs, and the sort takes
-// every tile of the kept boxes (boxSlots in tile-binning.ts has the figures).
+// Box slots: every tile of a kept entry's box is a pair slot, the entry's
+// slots one after another in the order's order, and a tile its splat does
+// not touch is written as NO_TILE, so no pair is counted before it is
+// written: the binning is count_boxes, scan_boxes and write_pairs, and the
+// sort takes every tile of the kept boxes (BOX_SLOTS in tile-binning.ts
+// has the figures). Without direct entries a candidate's slot is its place
+// among the kept candidates; with them an entry's first slot comes from
+// the scanned boxes (box_slot_first).
 override box_slots: bool = false;
 
 fn entry_count() -> u32 {
@@ -125,6 +130,12 @@ fn box_totals() -> u32 {
 // The kept groups of entries whose direct entries write_pairs writes.
 fn direct_groups_from(first_kept_group: u32) -> u32 {
   return select(0u, group_count() - first_kept_group, direct_tiles > 0u);
+}
+
+// Box slots with direct entries: kept entry e's first slot, from its
+// group's first (scan_boxes) and its own within the group (count_boxes).
+fn box_slot_first(e: u32) -> u32 {
+  return state.words[box_groups() + e / BIN_GROUP] + state.words[pair_firsts() + e] - state.box_base;
 }
 
 // An entry's splat as binning sees it: its footprint, reach and tile box.
@@ -254,17 +265,25 @@ fn count_boxes(
   if (i < entries) {
     let b = binned(i);
     boxes = b.boxes;
-    var word = 0u;
-    if (is_direct(b)) {
-      word = DIRECT_ENTRY | direct_pairs(b);
-    } else {
+    let direct = is_direct(b);
+    if (!direct) {
       candidates = boxes;
     }
-    atomicStore(&entry_pairs[i], word);
+    // Counting: a direct entry's word is its pair count, a larger one's its counter, cleared.
+    if (!box_slots) {
+      if (direct) {
+        atomicStore(&entry_pairs[i], DIRECT_ENTRY | direct_pairs(b));
+      } else {
+        atomicStore(&entry_pairs[i], 0u);
+      }
+    }
   }
   place_in_group(lid, group, i, candidates, 0u, candidate_groups());
-  // The group's boxes, for the budget (scan_boxes).
-  if (direct_tiles > 0u) {
+  // The group's boxes, for the budget (scan_boxes); with box slots also
+  // each entry's first slot within its group.
+  if (box_slots && direct_tiles > 0u) {
+    place_in_group(lid, group, i, boxes, pair_firsts(), box_groups());
+  } else if (direct_tiles > 0u) {
     atomicAdd(&group_boxes, boxes);
     workgroupBarrier();
     if (lid == BIN_GROUP - 1u && group < group_count()) {
@@ -344,9 +363,14 @@ fn write_pair(slot: u32, tile: vec2<u32>, splat: u32) {
 }
 
 // A direct entry's pairs, from its first pair on (entries the budget
-// kept, and with pairs: scan_pairs left their words).
+// kept, and with pairs: scan_pairs left their words); with box slots every
+// tile of its box, from its first slot on.
 fn write_direct(i: u32) {
   if (i >= entry_count()) {
+    return;
+  }
+  if (box_slots) {
+    write_direct_box(i);
     return;
   }
   let word = atomicLoad(&entry_pairs[i]);
@@ -364,6 +388,40 @@ fn write_direct(i: u32) {
       }
     }
   }
+}
+
+fn write_direct_box(i: u32) {
+  let b = binned(i);
+  if (i < state.cut_entries || !is_direct(b) || b.boxes == 0u) {
+    return;
+  }
+  var slot = box_slot_first(i);
+  for (var y = b.span.first.y; y <= b.span.last.y; y++) {
+    for (var x = b.span.first.x; x <= b.span.last.x; x++) {
+      let tile = vec2<u32>(vec2<i32>(x, y));
+      write_slot(slot, tile, b.splat, touches(b, tile));
+      slot++;
+    }
+  }
+}
+
+// A box slot: the tile, or NO_TILE where the splat does not touch it.
+fn write_slot(slot: u32, tile: vec2<u32>, splat: u32, touched: bool) {
+  if (slot < state.capacity) {
+    keys[slot] = select(NO_TILE, tile.y * tile_grid().x + tile.x, touched);
+    values[slot] = splat;
+  }
+}
+
+// A candidate's box slot: its place among the kept candidates, or with
+// direct entries its entry's first slot plus its tile's place in the box.
+fn candidate_slot(c: Candidate, kept: u32) -> u32 {
+  if (direct_tiles == 0u) {
+    return kept;
+  }
+  let width = u32(c.binned.span.last.x - c.binned.span.first.x + 1);
+  let local = c.tile - vec2<u32>(c.binned.span.first);
+  return box_slot_first(c.entry) + local.y * width + local.x;
 }
 
 // The kept groups of entries this dispatch's first workgroups take.
@@ -394,9 +452,8 @@ fn write_pairs(
   let found = workgroup_candidate(first, lid);
   let c = found.candidate;
   if (box_slots) {
-    if (found.has_candidate && first + lid < state.capacity) {
-      keys[first + lid] = select(NO_TILE, c.tile.y * tile_grid().x + c.tile.x, touched(c));
-      values[first + lid] = c.binned.splat;
+    if (found.has_candidate) {
+      write_slot(candidate_slot(c, first + lid), c.tile, c.binned.splat, touched(c));
     }
     return;
   }

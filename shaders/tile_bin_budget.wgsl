@@ -11,6 +11,8 @@ var<workgroup> kept_after: u32;
 // candidates of its entries before the cut.
 var<workgroup> first_kept_group: u32;
 var<workgroup> skipped_candidates: u32;
+// Box slots with direct entries: the slots of the cut group's entries before the cut.
+var<workgroup> skipped_boxes: u32;
 
 // The entries the frame bins: the nearest (at the order's end) whose boxes
 // fit state.candidate_budget; the farther ones are cut (cut_entries), so a
@@ -68,6 +70,7 @@ fn scan_boxes(@builtin(local_invocation_index) lid: u32) {
     var group = 0u;
     var cut = 0u;
     var skipped = 0u;
+    var skipped_slots = 0u;
     if (cut_at != NO_CUT) {
       // Within the cut group, the first entry whose boxes to the group's end
       // fit what the later groups left of the budget.
@@ -93,10 +96,15 @@ fn scan_boxes(@builtin(local_invocation_index) lid: u32) {
       } else {
         cut = start + a;
         skipped = state.words[cut];
+        if (box_slots && direct_tiles > 0u) {
+          skipped_slots = state.words[pair_firsts() + cut];
+        }
       }
     }
     first_kept_group = group;
     skipped_candidates = skipped;
+    skipped_boxes = skipped_slots;
+    state.box_base = skipped_slots;
     state.needed_candidates = needed;
     state.cut_entries = cut;
     state.first_group = group;
@@ -111,6 +119,11 @@ fn scan_boxes(@builtin(local_invocation_index) lid: u32) {
   // Each kept group's first candidate, counted from the first kept group.
   let first_kept = workgroupUniformLoad(&first_kept_group);
   let from_first_kept = scan_group_totals(lid, candidate_groups(), first_kept);
+  // Box slots with direct entries: each kept group's first slot, likewise.
+  var slots_from_first_kept = 0u;
+  if (box_slots && direct_tiles > 0u) {
+    slots_from_first_kept = scan_group_totals(lid, box_groups(), first_kept);
+  }
   if (lid == 0u) {
     let kept = from_first_kept - skipped_candidates;
     state.candidates = kept;
@@ -122,9 +135,9 @@ fn scan_boxes(@builtin(local_invocation_index) lid: u32) {
     bin_args.write_x = write.x;
     bin_args.write_y = write.y;
     bin_args.write_z = write.z;
-    // Box slots: every kept candidate is a slot, nothing is counted first.
+    // Box slots: every tile of a kept box is a slot, nothing is counted first.
     if (box_slots) {
-      set_pair_total(kept);
+      set_pair_total(select(kept, slots_from_first_kept - skipped_boxes, direct_tiles > 0u));
     }
   }
 }

@@ -33,6 +33,9 @@ struct TileState {
   candidate_budget: u32,
   first_group: u32,
   candidate_base: u32,
+  // Box slots with direct entries (tile_bin.wgsl): the slots of the first
+  // kept group's entries before the cut, which its entries' firsts skip.
+  box_base: u32,
   // drawIndirect's arguments of the quads that draw a frame whose pairs did
   // not fit (no vertices when they did): src/render/tiles/tile-renderer.ts.
   fallback_vertices: u32,
@@ -48,9 +51,10 @@ struct TileState {
   chunk_look_back: u32,
   // With N = entry_capacity and G its groups of BIN_GROUP entries
   // (tile_bin.wgsl): per entry its first candidate within its group (N),
-  // per group its boxes' total (G); per entry its first pair within its
-  // group (N); per group its pairs' total, then first (G); per group its
-  // candidates' total, then first (G).
+  // per group its boxes' total (G; with box slots then its first slot);
+  // per entry its first pair within its group (N; with box slots its
+  // first slot there); per group its pairs' total, then first (G); per
+  // group its candidates' total, then first (G).
   words: array<u32>,
 }
 

@@ -135,6 +135,7 @@ export const TILE_STATE = defineStruct('TileState', [
   ['candidate_budget', 'u32'],
   ['first_group', 'u32'],
   ['candidate_base', 'u32'],
+  ['box_base', 'u32'],
   ['fallback_vertices', 'u32'],
   ['fallback_instances', 'u32'],
   ['fallback_first_vertex', 'u32'],

@@ -176,8 +176,8 @@ test('splats smaller than a tile: the next frames draw 8-pixel tiles by themselv
     const close = tiles.lastPairs!;
     console.log(`the same grid up close: ${(close.touched / close.entries).toFixed(2)} pairs a splat at 8`);
     expect(close.tileSide).toBe(8);
-    expect(close.total / close.entries).toBeGreaterThan(3.5);
-    expect(close.touched).toBe(close.total);
+    expect(close.touched / close.entries).toBeGreaterThan(3.5);
+    expect(close.total).toBeGreaterThan(close.touched);
     await renderChecked(gpu.device, fresh, order, gridScene, near, { renderer: 'tiles' });
     expect(tiles.lastTileSide).toBe(16);
     // The fixture's frame of the default options, on SwiftShader: small splats, and 16-pixel tiles still.

@@ -9,7 +9,7 @@
 import { expect, test } from 'vitest';
 import { SMALL_TILE_PAIRS, SMALL_TILES_BELOW, SMALL_TILES_UNTIL, tileCount, tileSideFor, type TileSide } from '../../src/render/tiles/tile-side';
 
-const counts = (touched: number, entries: number, tileSide: TileSide, cutEntries = 0) => ({ touched, entries, cutEntries, tileSide });
+const counts = (touched: number, entries: number, tileSide: TileSide, cutEntries = 0) => ({ touched, total: touched, entries, cutEntries, tileSide });
 const LIMIT = 2 ** 27;
 
 test('splats under two pairs each at 16-pixel tiles go to 8, the rest stay', () => {

@@ -42,23 +42,26 @@ export const BIN_GROUP = 256;
 export const DIRECT_TILES: Readonly<Record<TileSide, number>> = { 8: 4, 16: 0 };
 
 /**
- * Box slots, by the tiles' side (only where no entry is direct): every
- * kept candidate gets a pair slot of its own, its place among them, and a
- * tile the splat's footprint does not touch is written there as NO_TILE
- * (shaders/tile_state.wgsl), which the pair sort puts after every tile.
- * So the binning needs no count of the touched tiles before it writes:
- * three dispatches (count_boxes, scan_boxes, write_pairs) where counting
- * takes six, and one search per candidate where it takes two. The sort
- * takes the boxes' tiles instead of the touched ones: 1.6–2.8 times as
- * many on the real scenes' views, where a sort of a million pairs costs
- * little more than one of a few hundred thousand. Measured on an H200 at
- * 1920×1080, in one run (docs/benchmarks.md, "Box slots"): on 16-pixel
- * tiles the binning 0.51–0.57× and the frames 0.93–0.99× on the real
- * scenes' views (9k from inside 1.02×, 2.8 box tiles a touched one), the
- * replicated scene's views from inside 0.83×. On 8-pixel tiles small
- * splats are binned by their own threads, which count as they test.
+ * Box slots, by the tiles' side: every tile of a kept entry's box is a
+ * pair slot of its own, the entry's slots one after another in the
+ * order's order, and a tile the splat's footprint does not touch is
+ * written there as NO_TILE (shaders/tile_state.wgsl), which the pair sort
+ * puts after every tile. So the binning needs no count of the touched
+ * tiles before it writes: three dispatches (count_boxes, scan_boxes,
+ * write_pairs) where counting takes six, one search per candidate where it
+ * takes two, and a direct entry tests its tiles once. The sort takes the
+ * boxes' tiles instead of the touched ones. Measured on an H200 at
+ * 1920×1080, two runs of two turns each (docs/benchmarks.md, "Box slots"):
+ * - 16-pixel tiles: the real scenes' views sort 1.6–2.8 times the pairs,
+ *   where a sort of a million costs little more than one of a few hundred
+ *   thousand; binning 0.52–0.55×, frames 0.93–1.00× (9k from inside
+ *   1.02×, 2.8 slots a touched pair); the replicated scene from inside
+ *   0.82–0.83×;
+ * - 8-pixel tiles (the replicated scene from outside and on the way in):
+ *   1.2–1.4 times the pairs, binning 0.66–0.71×, pair sort 1.11–1.28×,
+ *   frames 0.94–0.95×.
  */
-export const BOX_SLOTS: Readonly<Record<TileSide, boolean>> = { 8: false, 16: true };
+export const BOX_SLOTS: Readonly<Record<TileSide, boolean>> = { 8: true, 16: true };
 
 /**
  * Bits of the pair sort's key for a frame of `tiles` tiles binned at
@@ -96,8 +99,7 @@ const BIN_STEPS = ['count_boxes', 'scan_boxes', 'count_touched', 'scan_pairs', '
 type BinStep = (typeof BIN_STEPS)[number];
 const BOX_SLOT_STEPS: readonly BinStep[] = ['count_boxes', 'scan_boxes', 'write_pairs'];
 
-function binSteps(side: TileSide, boxSlots: boolean): readonly BinStep[] {
-  if (boxSlots && DIRECT_TILES[side] > 0) throw new Error(`box slots need every entry binned by candidates (tiles of ${side} pixels)`);
+function binSteps(boxSlots: boolean): readonly BinStep[] {
   return boxSlots ? BOX_SLOT_STEPS : BIN_STEPS;
 }
 
@@ -117,7 +119,7 @@ export class TileBinning {
     // The scene's chunk declarations come with the prelude; this module binds none of them.
     const module = await createCheckedShaderModule(device, 'TileBinning.shader', [commonSource, recordsSource, sumSource, saturatingSumSource, dispatchSource, stateSource, footprintSource, candidatesSource, binSource, budgetSource].join('\n'));
     // Made once per device and footprint (pipeline-cache.ts): every tile renderer on the device shares them and their layouts.
-    const steps = binSteps(side, boxSlots);
+    const steps = binSteps(boxSlots);
     const { layout, argsLayout, pipelines } = await sharedOnDevice(device, `TileBinning ${footprint} ${side}${boxSlots ? ' box slots' : ''}`, async () => {
       const storage = (type: GPUBufferBindingType): GPUBindGroupLayoutEntry['buffer'] => ({ type });
       const s = TILE_BIN_SLOTS.slots;

@@ -241,7 +241,7 @@ export class TileRenderer {
     const side = this.kits.sideFor(last, this.budget.limit, perPixel !== null);
     const { binning, raster } = this.kits.get(side);
     // The first frame of smaller tiles gets room for the pairs they add.
-    if (last && last.tileSide !== side && side !== TILE_SIZE) this.budget.expect(last.touched * SMALL_TILE_PAIRS);
+    if (last && last.tileSide !== side && side !== TILE_SIZE) this.budget.expect(last.total * SMALL_TILE_PAIRS);
     this.sorter.ensureCapacity(this.budget.wanted);
     const tiles = tileCount(target.width, target.height, side);
     const chunking = this.chunkingFor(perPixel ? 'per-pixel' : 'centre-depth');

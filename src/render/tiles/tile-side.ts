@@ -31,9 +31,11 @@ export const SMALL_TILES_BELOW = 2;
 /** Pairs a kept splat at 8-pixel tiles over which the next frames draw 16-pixel tiles again. */
 export const SMALL_TILES_UNTIL = 3.5;
 /**
- * The pairs a frame at 8-pixel tiles is given room for, as a multiple of
- * the 16-pixel frame's before it (1.30–1.56 measured below the switch), so
- * that the first frame of small tiles fits its buffers.
+ * The pair slots a frame at 8-pixel tiles is given room for, as a multiple
+ * of the 16-pixel frame's before it (its touched pairs were 1.30–1.56 times
+ * below the switch; both sides now sort every tile of the kept boxes,
+ * tile-binning.ts), so that the first frame of small tiles fits its
+ * buffers. One that does not is drawn again with the room it needed.
  */
 export const SMALL_TILE_PAIRS = 1.6;
 
@@ -42,7 +44,9 @@ export type TileSideSetting = 'auto' | TileSide;
 
 /** What a read frame tells the choice (TilePairCounts, tile-pairs.ts): its pairs, its entries and those cut, and the side it was binned at. */
 export interface TileSideCounts {
+  /** Pairs the footprints touched, and the slots sorted (tile-pairs.ts). */
   touched: number;
+  total: number;
   entries: number;
   cutEntries: number;
   tileSide: TileSide;
@@ -59,7 +63,7 @@ export function tileSideFor(last: TileSideCounts | null, setting: TileSideSettin
   if (!last || kept <= 0) return TILE_SIZE;
   const perSplat = last.touched / kept;
   if (last.tileSide === SMALL_TILE_SIDE) return perSplat > SMALL_TILES_UNTIL ? TILE_SIZE : SMALL_TILE_SIDE;
-  return perSplat < SMALL_TILES_BELOW && last.touched * SMALL_TILE_PAIRS <= pairLimit ? SMALL_TILE_SIDE : TILE_SIZE;
+  return perSplat < SMALL_TILES_BELOW && last.total * SMALL_TILE_PAIRS <= pairLimit ? SMALL_TILE_SIDE : TILE_SIZE;
 }
 
 /** Tiles of a width × height picture at `side`. */
