@@ -1,50 +1,42 @@
 // Tile binning: turns the frame's draw order (back to front) into
-// (tile, splat) pairs in that same order, for the pair sort. An entry whose
-// quad box holds at most direct_tiles tiles (most splats) is binned by its
-// own thread, which tests each tile of its box. A larger box is spread over
+// (tile, splat) pairs in that same order, for the pair sort. Every tile of
+// a kept entry's quad box is a pair slot of its own, the entry's slots one
+// after another in the order's order, and a tile its splat does not touch
+// is written as NO_TILE (tile_state.wgsl), which the sort puts after every
+// tile: so nothing is counted before it is written (box slots: BOX_SLOTS
+// in src/render/tiles/tile-binning.ts has the figures). An entry whose box
+// holds at most direct_tiles tiles (most small splats) is binned by its own
+// thread, which tests each tile of its box. A larger box is spread over
 // (splat, tile) candidates, a thread per tile of the box: a splat near the
 // camera covers thousands of tiles, and a thread per splat left the GPU
 // idle behind a few such threads (9k scene, 1920×1080, close: 6.3 ms
 // binning on an H200 with a thread per splat). A candidate thread first
 // finds its entry by searches over the scanned boxes, a chain of dependent
 // reads that a small splat's own thread does without.
-// With box slots (box_slots, below) the tile frames bin in three dispatches:
-// count_boxes, scan_boxes (which then sets the pair total) and write_pairs.
-// Counting, in six, so no workgroup waits on another:
+// Three dispatches, so no workgroup waits on another:
 //
 //   count_boxes (a workgroup per BIN_GROUP entries of the order): each
-//     entry's box; a direct entry's pairs counted into its counter (a
-//     larger one's counter cleared), its candidates (the larger boxes'
-//     tiles) and its first candidate within its group, the group's totals
-//     of boxes and of candidates;
-//   scan_boxes (one workgroup): the nearest entries whose boxes fit the
-//     budget, each kept group's first candidate, the kept candidates, the
-//     candidate dispatches' sizes, the kept entries' quads;
-//   count_touched (a thread per candidate): footprint_touches, counted into
-//     the entry's pair counter;
-//   scan_pairs (as count_boxes): each kept entry's first pair within its
-//     group, the group's total; the counter cleared again (the write's
-//     cursor);
-//   scan_pair_groups (one workgroup): each group's first pair, the frame's
-//     pair total, the pairs to write and sort (no more than the buffers
-//     hold), the ranges dispatch's size;
+//     entry's box, its candidates (the larger boxes' tiles) and its first
+//     candidate within its group, with direct entries its first slot
+//     within its group; the group's totals of boxes and of candidates;
+//   scan_boxes (one workgroup, tile_bin_budget.wgsl): the nearest entries
+//     whose boxes fit the budget, each kept group's first candidate (and
+//     first slot), the kept candidates, the slots to write and sort (no
+//     more than the buffers hold), the dispatches' sizes, the kept
+//     entries' quads;
 //   write_pairs (a workgroup per kept group of entries, then a thread per
-//     candidate): the same test again; a touched tile is written as the
-//     key and the splat as the value, at the entry's first pair plus its
-//     cursor (a direct entry's thread writes its pairs one after another).
+//     candidate): the footprint test; the tile (or NO_TILE) written as the
+//     key and the splat as the value, at the tile's slot.
 //
-// An entry's pairs land in its own slots, in the order's order across
-// entries (within an entry, in whatever order its threads come: its tiles
-// differ, so the sort by tile puts them apart anyway), so the stable sort by
-// tile keeps each tile's splats exactly as the order has them. A frame
-// needing more pairs than the buffers hold writes what fits, says so in
-// `total`, and sets the fallback draw's vertices: quads draw that frame,
-// and the raster leaves their picture (src/render/tiles/tile-renderer.ts).
+// The stable sort by tile keeps each tile's splats exactly as the order
+// has them. A frame needing more slots than the buffers hold writes what
+// fits, says so in `total`, and keeps the fallback draw's vertices: quads
+// draw that frame, and the raster leaves their picture
+// (src/render/tiles/tile-renderer.ts).
 //
 // workgroup_sum.wgsl gives the workgroup's prefix sum, saturating_sum.wgsl
 // its saturating suffix sum; dispatch.wgsl a workgroup's place in its
 // dispatch; tile_candidates.wgsl each candidate's entry and tile;
-// tile_bin_budget.wgsl scan_boxes, the candidate budget's cut;
 // tile_state.wgsl and tile_footprint.wgsl the rest. Slots: TILE_BIN_SLOTS in src/render/frame-layouts.ts.
 
 @group(0) @binding(0) var<uniform> frame: Frame;
@@ -53,19 +45,14 @@
 @group(0) @binding(3) var<storage, read_write> state: TileState;
 @group(0) @binding(4) var<storage, read_write> keys: array<u32>;
 @group(0) @binding(5) var<storage, read_write> values: array<u32>;
-// Per entry: its pairs, counted, then its cursor while they are written.
-@group(0) @binding(6) var<storage, read_write> entry_pairs: array<atomic<u32>>;
 
-// The indirect dispatches' sizes (a buffer of its own, in a group of its
-// own: the dispatches that read it as their indirect size may not also
-// bind it), written by scan_boxes: count_touched's, a thread per kept
-// candidate; write_pairs', a workgroup per kept group of entries first;
-// and by set_pair_total: the ranges', a thread per pair slot sorted (the
-// ranges pass writes the state, so its size may not lie there).
+// The indirect dispatches' sizes, written by scan_boxes (a buffer of its
+// own, in a group of its own: the dispatches that read it as their
+// indirect size may not also bind it): write_pairs', a workgroup per kept
+// group of entries first, then a thread per kept candidate; the ranges',
+// a thread per slot sorted (the ranges pass writes the state, so its size
+// may not lie there).
 struct BinArgs {
-  x: u32,
-  y: u32,
-  z: u32,
   write_x: u32,
   write_y: u32,
   write_z: u32,
@@ -82,15 +69,9 @@ override footprint_test: bool = true;
 // src/render/tiles/tile-binning.ts, which records the measurement); 0:
 // none, every box is spread over candidates.
 override direct_tiles: u32 = 0u;
-// Box slots: every tile of a kept entry's box is a pair slot, the entry's
-// slots one after another in the order's order, and a tile its splat does
-// not touch is written as NO_TILE, so no pair is counted before it is
-// written: the binning is count_boxes, scan_boxes and write_pairs, and the
-// sort takes every tile of the kept boxes (BOX_SLOTS in tile-binning.ts
-// has the figures). Without direct entries a candidate's slot is its place
-// among the kept candidates; with them an entry's first slot comes from
-// the scanned boxes (box_slot_first).
-override box_slots: bool = false;
+// The quad renderer's cut (src/render/tiles/quad-cut.ts): count_boxes and
+// scan_boxes alone, whose kept quads are drawn; no pair is written.
+override cut_only: bool = false;
 
 fn entry_count() -> u32 {
   return min(state.entries, state.entry_capacity);
@@ -109,16 +90,12 @@ fn box_groups() -> u32 {
   return state.entry_capacity;
 }
 
-fn pair_firsts() -> u32 {
+fn slot_firsts() -> u32 {
   return state.entry_capacity + capacity_groups();
 }
 
-fn pair_groups() -> u32 {
-  return pair_firsts() + state.entry_capacity;
-}
-
 fn candidate_groups() -> u32 {
-  return pair_groups() + capacity_groups();
+  return slot_firsts() + state.entry_capacity;
 }
 
 // Where each group's boxes are counted: with no direct entries, a group's
@@ -132,10 +109,10 @@ fn direct_groups_from(first_kept_group: u32) -> u32 {
   return select(0u, group_count() - first_kept_group, direct_tiles > 0u);
 }
 
-// Box slots with direct entries: kept entry e's first slot, from its
-// group's first (scan_boxes) and its own within the group (count_boxes).
+// With direct entries: kept entry e's first slot, from its group's first
+// (scan_boxes) and its own within the group (count_boxes).
 fn box_slot_first(e: u32) -> u32 {
-  return state.words[box_groups() + e / BIN_GROUP] + state.words[pair_firsts() + e] - state.box_base;
+  return state.words[box_groups() + e / BIN_GROUP] + state.words[slot_firsts() + e] - state.box_base;
 }
 
 // An entry's splat as binning sees it: its footprint, reach and tile box.
@@ -172,24 +149,6 @@ fn box_tile(b: Binned, local: u32) -> vec2<u32> {
 fn touches(b: Binned, tile: vec2<u32>) -> bool {
   return !footprint_test || footprint_touches(b.footprint, b.reach2, tile_rect(tile));
 }
-
-// The tiles of a direct entry's box its footprint touches.
-fn direct_pairs(b: Binned) -> u32 {
-  var n = 0u;
-  if (b.boxes == 0u) {
-    return n;
-  }
-  for (var y = b.span.first.y; y <= b.span.last.y; y++) {
-    for (var x = b.span.first.x; x <= b.span.last.x; x++) {
-      n += select(0u, 1u, touches(b, vec2<u32>(vec2<i32>(x, y))));
-    }
-  }
-  return n;
-}
-
-// A direct entry's word in entry_pairs: this bit, and its pair count
-// (count_touched counts a larger entry's, its cursor while they are written).
-const DIRECT_ENTRY: u32 = 0x80000000u;
 
 // The groups invocation lid scans: a contiguous run [x, y) (at most a few
 // hundred: 65,536 groups hold 16.7M entries).
@@ -246,8 +205,6 @@ fn dispatch_size(items: u32) -> vec3<u32> {
   return dispatch_groups((items + BIN_GROUP - 1u) / BIN_GROUP);
 }
 
-var<workgroup> group_boxes: atomic<u32>;
-
 @compute @workgroup_size(BIN_GROUP)
 fn count_boxes(
   @builtin(workgroup_id) wid: vec3<u32>,
@@ -256,82 +213,26 @@ fn count_boxes(
 ) {
   let group = flat_group(wid, groups.x);
   let i = flat_invocation(group, BIN_GROUP, lid);
-  let entries = entry_count();
-  if (direct_tiles > 0u && lid == 0u) {
-    atomicStore(&group_boxes, 0u);
-  }
   var boxes = 0u;
   var candidates = 0u;
-  if (i < entries) {
+  if (i < entry_count()) {
     let b = binned(i);
     boxes = b.boxes;
-    let direct = is_direct(b);
-    if (!direct) {
+    if (!is_direct(b)) {
       candidates = boxes;
-    }
-    // Counting: a direct entry's word is its pair count, a larger one's its counter, cleared.
-    if (!box_slots) {
-      if (direct) {
-        atomicStore(&entry_pairs[i], DIRECT_ENTRY | direct_pairs(b));
-      } else {
-        atomicStore(&entry_pairs[i], 0u);
-      }
     }
   }
   place_in_group(lid, group, i, candidates, 0u, candidate_groups());
-  // The group's boxes, for the budget (scan_boxes); with box slots also
-  // each entry's first slot within its group.
-  if (box_slots && direct_tiles > 0u) {
-    place_in_group(lid, group, i, boxes, pair_firsts(), box_groups());
-  } else if (direct_tiles > 0u) {
-    atomicAdd(&group_boxes, boxes);
-    workgroupBarrier();
-    if (lid == BIN_GROUP - 1u && group < group_count()) {
-      state.words[box_groups() + group] = atomicLoad(&group_boxes);
-    }
+  // With direct entries: each entry's first slot within its group, and the
+  // group's boxes, for the budget (scan_boxes).
+  if (direct_tiles > 0u) {
+    place_in_group(lid, group, i, boxes, slot_firsts(), box_groups());
   }
 }
 
-fn touched(c: Candidate) -> bool {
-  return touches(c.binned, c.tile);
-}
-
-@compute @workgroup_size(BIN_GROUP)
-fn count_touched(
-  @builtin(workgroup_id) wid: vec3<u32>,
-  @builtin(num_workgroups) groups: vec3<u32>,
-  @builtin(local_invocation_index) lid: u32,
-) {
-  let found = workgroup_candidate(flat_invocation(flat_group(wid, groups.x), BIN_GROUP, 0u), lid);
-  if (found.has_candidate && touched(found.candidate)) {
-    atomicAdd(&entry_pairs[found.candidate.entry], 1u);
-  }
-}
-
-@compute @workgroup_size(BIN_GROUP)
-fn scan_pairs(
-  @builtin(workgroup_id) wid: vec3<u32>,
-  @builtin(num_workgroups) groups: vec3<u32>,
-  @builtin(local_invocation_index) lid: u32,
-) {
-  let group = flat_group(wid, groups.x);
-  let i = flat_invocation(group, BIN_GROUP, lid);
-  let entries = entry_count();
-  var n = 0u;
-  if (i < entries) {
-    // A direct entry the budget left out counted its pairs all the same.
-    let word = atomicLoad(&entry_pairs[i]);
-    let kept = i >= state.cut_entries;
-    n = select(0u, word & ~DIRECT_ENTRY, kept);
-    // A direct entry keeps its word (write_direct reads it); a larger one's is its cursor.
-    atomicStore(&entry_pairs[i], select(0u, word, kept && (word & DIRECT_ENTRY) != 0u));
-  }
-  place_in_group(lid, group, i, n, pair_firsts(), pair_groups());
-}
-
-// The frame's pair slots: written and sorted as far as the buffers hold
-// them, the ranges dispatched over those. Until the ranges pass finds the
-// first NO_TILE slot (box slots), every slot written counts as touched.
+// The frame's slots: written and sorted as far as the buffers hold them,
+// the ranges dispatched over those. Until the ranges pass finds the first
+// NO_TILE slot, every slot written counts as touched.
 fn set_pair_total(total: u32) {
   state.total = total;
   let pairs = min(total, state.capacity);
@@ -341,58 +242,27 @@ fn set_pair_total(total: u32) {
   bin_args.ranges_x = size.x;
   bin_args.ranges_y = size.y;
   bin_args.ranges_z = size.z;
-  // scan_boxes set the kept entries' quads: they draw the frame only where its pairs did not fit.
+  // scan_boxes set the kept entries' quads: they draw the frame only where its slots did not fit.
   if (total <= state.capacity) {
     state.fallback_vertices = 0u;
   }
 }
 
-@compute @workgroup_size(BIN_GROUP)
-fn scan_pair_groups(@builtin(local_invocation_index) lid: u32) {
-  let total = scan_group_totals(lid, pair_groups(), 0u);
-  if (lid == 0u) {
-    set_pair_total(total);
-  }
-}
-
-fn write_pair(slot: u32, tile: vec2<u32>, splat: u32) {
+// A slot: the tile, or NO_TILE where the splat does not touch it.
+fn write_slot(slot: u32, tile: vec2<u32>, splat: u32, touched: bool) {
   if (slot < state.capacity) {
-    keys[slot] = tile.y * tile_grid().x + tile.x;
+    keys[slot] = select(NO_TILE, tile.y * tile_grid().x + tile.x, touched);
     values[slot] = splat;
   }
 }
 
-// A direct entry's pairs, from its first pair on (entries the budget
-// kept, and with pairs: scan_pairs left their words); with box slots every
-// tile of its box, from its first slot on.
+// A kept direct entry's slots: every tile of its box, from its first slot on.
 fn write_direct(i: u32) {
-  if (i >= entry_count()) {
-    return;
-  }
-  if (box_slots) {
-    write_direct_box(i);
-    return;
-  }
-  let word = atomicLoad(&entry_pairs[i]);
-  if ((word & DIRECT_ENTRY) == 0u || word == DIRECT_ENTRY) {
+  if (i >= entry_count() || i < state.cut_entries) {
     return;
   }
   let b = binned(i);
-  var slot = state.words[pair_groups() + i / BIN_GROUP] + state.words[pair_firsts() + i];
-  for (var y = b.span.first.y; y <= b.span.last.y; y++) {
-    for (var x = b.span.first.x; x <= b.span.last.x; x++) {
-      let tile = vec2<u32>(vec2<i32>(x, y));
-      if (touches(b, tile)) {
-        write_pair(slot, tile, b.splat);
-        slot++;
-      }
-    }
-  }
-}
-
-fn write_direct_box(i: u32) {
-  let b = binned(i);
-  if (i < state.cut_entries || !is_direct(b) || b.boxes == 0u) {
+  if (!is_direct(b) || b.boxes == 0u) {
     return;
   }
   var slot = box_slot_first(i);
@@ -405,16 +275,8 @@ fn write_direct_box(i: u32) {
   }
 }
 
-// A box slot: the tile, or NO_TILE where the splat does not touch it.
-fn write_slot(slot: u32, tile: vec2<u32>, splat: u32, touched: bool) {
-  if (slot < state.capacity) {
-    keys[slot] = select(NO_TILE, tile.y * tile_grid().x + tile.x, touched);
-    values[slot] = splat;
-  }
-}
-
-// A candidate's box slot: its place among the kept candidates, or with
-// direct entries its entry's first slot plus its tile's place in the box.
+// A candidate's slot: its place among the kept candidates, or with direct
+// entries its entry's first slot plus its tile's place in the box.
 fn candidate_slot(c: Candidate, kept: u32) -> u32 {
   if (direct_tiles == 0u) {
     return kept;
@@ -450,15 +312,8 @@ fn write_pairs(
   }
   let first = flat_invocation(w - direct, BIN_GROUP, 0u);
   let found = workgroup_candidate(first, lid);
-  let c = found.candidate;
-  if (box_slots) {
-    if (found.has_candidate) {
-      write_slot(candidate_slot(c, first + lid), c.tile, c.binned.splat, touched(c));
-    }
-    return;
+  if (found.has_candidate) {
+    let c = found.candidate;
+    write_slot(candidate_slot(c, first + lid), c.tile, c.binned.splat, touches(c.binned, c.tile));
   }
-  if (!found.has_candidate || !touched(c)) {
-    return;
-  }
-  write_pair(state.words[pair_groups() + c.group] + state.words[pair_firsts() + c.entry] + atomicAdd(&entry_pairs[c.entry], 1u), c.tile, c.binned.splat);
 }

@@ -1,6 +1,7 @@
 // The binning's candidate budget (tile_bin.wgsl, its second dispatch):
-// which entries a frame bins, the kept groups' first candidates and the
-// candidate dispatches' sizes. In the binning's module, after tile_bin.wgsl.
+// which entries a frame bins, the kept groups' first candidates (and
+// slots), the slots to sort and the dispatches' sizes. In the binning's
+// module, after tile_bin.wgsl.
 
 // Where scan_boxes cuts the order: the group holding the nearest entry
 // left out (NO_CUT: none is), and the boxes of the groups after it.
@@ -96,8 +97,8 @@ fn scan_boxes(@builtin(local_invocation_index) lid: u32) {
       } else {
         cut = start + a;
         skipped = state.words[cut];
-        if (box_slots && direct_tiles > 0u) {
-          skipped_slots = state.words[pair_firsts() + cut];
+        if (direct_tiles > 0u) {
+          skipped_slots = state.words[slot_firsts() + cut];
         }
       }
     }
@@ -119,24 +120,20 @@ fn scan_boxes(@builtin(local_invocation_index) lid: u32) {
   // Each kept group's first candidate, counted from the first kept group.
   let first_kept = workgroupUniformLoad(&first_kept_group);
   let from_first_kept = scan_group_totals(lid, candidate_groups(), first_kept);
-  // Box slots with direct entries: each kept group's first slot, likewise.
+  // With direct entries: each kept group's first slot, likewise.
   var slots_from_first_kept = 0u;
-  if (box_slots && direct_tiles > 0u) {
+  if (direct_tiles > 0u && !cut_only) {
     slots_from_first_kept = scan_group_totals(lid, box_groups(), first_kept);
   }
   if (lid == 0u) {
     let kept = from_first_kept - skipped_candidates;
     state.candidates = kept;
-    let count = dispatch_size(kept);
-    bin_args.x = count.x;
-    bin_args.y = count.y;
-    bin_args.z = count.z;
     let write = dispatch_groups(direct_groups_from(first_kept) + (kept + BIN_GROUP - 1u) / BIN_GROUP);
     bin_args.write_x = write.x;
     bin_args.write_y = write.y;
     bin_args.write_z = write.z;
-    // Box slots: every tile of a kept box is a slot, nothing is counted first.
-    if (box_slots) {
+    // Every tile of a kept box is a slot: without direct entries the kept candidates.
+    if (!cut_only) {
       set_pair_total(select(kept, slots_from_first_kept - skipped_boxes, direct_tiles > 0u));
     }
   }

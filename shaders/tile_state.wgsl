@@ -15,9 +15,9 @@ const NO_TILE: u32 = 0xffffffffu;
 // The frame's pair bookkeeping (TILE_STATE in src/render/frame-layouts.ts).
 struct TileState {
   entries: u32,          // entries of the order drawn (copied in before the binning)
-  capacity: u32,         // pairs the pair buffers hold
-  total: u32,            // pairs this frame needs (the scan)
-  pairs: u32,            // pairs written and sorted: min(total, capacity)
+  capacity: u32,         // pair slots the pair buffers hold
+  total: u32,            // slots this frame needs: every tile of the kept boxes (scan_boxes)
+  pairs: u32,            // slots written and sorted: min(total, capacity)
   cut_entries: u32,      // entries at the order's back left out (tile_bin.wgsl)
   needed_candidates: u32, // candidates of every entry (at most 2^32 - 1)
   touched: u32,          // pairs written whose tile the splat touches (the rest are NO_TILE slots)
@@ -33,8 +33,8 @@ struct TileState {
   candidate_budget: u32,
   first_group: u32,
   candidate_base: u32,
-  // Box slots with direct entries (tile_bin.wgsl): the slots of the first
-  // kept group's entries before the cut, which its entries' firsts skip.
+  // With direct entries (tile_bin.wgsl): the slots of the first kept
+  // group's entries before the cut, which its entries' firsts skip.
   box_base: u32,
   // drawIndirect's arguments of the quads that draw a frame whose pairs did
   // not fit (no vertices when they did): src/render/tiles/tile-renderer.ts.
@@ -50,11 +50,10 @@ struct TileState {
   max_chunks: u32,
   chunk_look_back: u32,
   // With N = entry_capacity and G its groups of BIN_GROUP entries
-  // (tile_bin.wgsl): per entry its first candidate within its group (N),
-  // per group its boxes' total (G; with box slots then its first slot);
-  // per entry its first pair within its group (N; with box slots its
-  // first slot there); per group its pairs' total, then first (G); per
-  // group its candidates' total, then first (G).
+  // (tile_bin.wgsl): per entry its first candidate within its group (N);
+  // per group its boxes' total, then (with direct entries) its first slot
+  // (G); per entry its first slot within its group (N, with direct
+  // entries); per group its candidates' total, then first (G).
   words: array<u32>,
 }
 

@@ -147,14 +147,11 @@ export const TILE_STATE = defineStruct('TileState', [
 ]);
 
 /**
- * The binning's candidate dispatches' sizes (struct BinArgs, shaders/tile_bin.wgsl),
- * in a buffer of its own: an indirect dispatch may not read a buffer its
- * own bind group writes.
+ * The sizes of the binning's write and of the ranges (struct BinArgs,
+ * shaders/tile_bin.wgsl), in a buffer of its own: an indirect dispatch may
+ * not read a buffer its own bind group writes.
  */
 export const TILE_BIN_ARGS = defineStruct('BinArgs', [
-  ['x', 'u32'],
-  ['y', 'u32'],
-  ['z', 'u32'],
   ['write_x', 'u32'],
   ['write_y', 'u32'],
   ['write_z', 'u32'],
@@ -163,11 +160,11 @@ export const TILE_BIN_ARGS = defineStruct('BinArgs', [
   ['ranges_z', 'u32'],
 ]);
 
-/** The group only the candidate scan binds: where it writes the candidate dispatches' size. */
+/** The group only the budget's scan binds: where it writes the dispatches' sizes. */
 export const TILE_BIN_ARGS_SLOTS = defineBindSlots('TileBinning.args', ['tile_bin.wgsl'], { bin_args: 0 }, 1);
 
 /** The tile binning's three dispatches (shaders/tile_bin.wgsl) share one group: the order's splats to (tile, splat) pairs. */
-export const TILE_BIN_SLOTS = defineBindSlots('TileBinning', ['tile_bin.wgsl'], { frame: 0, records: 1, order: 2, state: 3, keys: 4, values: 5, entry_pairs: 6 });
+export const TILE_BIN_SLOTS = defineBindSlots('TileBinning', ['tile_bin.wgsl'], { frame: 0, records: 1, order: 2, state: 3, keys: 4, values: 5 });
 
 /** Each tile's run in the sorted pairs (shaders/tile_ranges.wgsl). */
 export const TILE_RANGES_SLOTS = defineBindSlots('TileRaster.ranges', ['tile_ranges.wgsl'], { state: 0, sorted_keys: 1, ranges: 2 });

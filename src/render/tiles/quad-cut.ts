@@ -40,7 +40,7 @@ export class QuadCut {
 
   /** `maxPairs`: the most pairs the tile renderer may sort (TileRendererOptions.maxPairs; default the device's), which the budget follows. */
   static async create(device: GPUDevice, frame: GPUBuffer, maxPairs = Infinity): Promise<QuadCut> {
-    return new QuadCut(device, await TileBinning.create(device, frame, 'ellipse', TILE_SIZE, false), Math.min(maxTilePairs(device), maxPairs));
+    return new QuadCut(device, await TileBinning.create(device, frame, 'ellipse', TILE_SIZE, true), Math.min(maxTilePairs(device), maxPairs));
   }
 
   private constructor(
@@ -64,14 +64,13 @@ export class QuadCut {
     const entries = typeof draw.count === 'number' ? draw.count : maxEntries;
     const tiles = tileCount(width, height, TILE_SIZE);
     const budget = candidateBudget(this.budgetLimit, this.software, tiles);
-    const { state, entryPairs } = this.buffers[slot].forFrame(entries, tiles, 0, budget, [0, 0, 0], NO_CHUNKS);
+    const { state } = this.buffers[slot].forFrame(entries, tiles, 0, budget, [0, 0, 0], NO_CHUNKS);
     this.buffers[slot].copyEntries(encoder, draw.count, slot);
     const bin = this.binBuffers;
     bin.records = draw.records;
     bin.order = draw.order;
     bin.state = state;
     [bin.keys, bin.values] = this.unusedPairs;
-    bin.entryPairs = entryPairs;
     const groups = Math.max(1, Math.ceil(entries / BIN_GROUP));
     this.groups[0] = Math.min(groups, this.device.limits.maxComputeWorkgroupsPerDimension);
     this.groups[1] = Math.ceil(groups / this.groups[0]);

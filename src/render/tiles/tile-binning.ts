@@ -2,12 +2,11 @@
  * Tile binning (shaders/tile_bin.wgsl, its candidates in
  * shaders/tile_candidates.wgsl, its budget's cut in
  * shaders/tile_bin_budget.wgsl): the draw order's splats become
- * (tile, splat) pairs in that order, in dispatches of one compute pass
- * over one bind group (the pipelines share an explicit layout): per entry
- * its box of tiles (a small box tested and counted by the entry's own
- * thread, a larger one's tiles made candidates), a thread per candidate to
- * test and count, per entry its first pair, then the writes; or, with box
- * slots, every kept candidate written at once to a slot of its own.
+ * (tile, splat) pairs in that order, in three dispatches of one compute
+ * pass over one bind group (the pipelines share an explicit layout): per
+ * entry its box of tiles (a small box then written by the entry's own
+ * thread, a larger one's tiles made candidates), the budget's scan, then
+ * every tile of the kept boxes written to a slot of its own.
  */
 import commonSource from '../../../shaders/splat_common.wgsl?raw';
 import recordsSource from '../../../shaders/splat_records.wgsl?raw';
@@ -42,8 +41,7 @@ export const BIN_GROUP = 256;
 export const DIRECT_TILES: Readonly<Record<TileSide, number>> = { 8: 4, 16: 0 };
 
 /**
- * Box slots, by the tiles' side: every tile of a kept entry's box is a
- * pair slot of its own, the entry's slots one after another in the
+ * Box slots: every tile of a kept entry's box is a pair slot of its own, the entry's slots one after another in the
  * order's order, and a tile the splat's footprint does not touch is
  * written there as NO_TILE (shaders/tile_state.wgsl), which the pair sort
  * puts after every tile. So the binning needs no count of the touched
@@ -51,7 +49,8 @@ export const DIRECT_TILES: Readonly<Record<TileSide, number>> = { 8: 4, 16: 0 };
  * write_pairs) where counting takes six, one search per candidate where it
  * takes two, and a direct entry tests its tiles once. The sort takes the
  * boxes' tiles instead of the touched ones. Measured on an H200 at
- * 1920×1080, two runs of two turns each (docs/benchmarks.md, "Box slots"):
+ * 1920×1080, two runs of two turns each (docs/benchmarks.md, "Box slots"),
+ * against counting the touched tiles first:
  * - 16-pixel tiles: the real scenes' views sort 1.6–2.8 times the pairs,
  *   where a sort of a million costs little more than one of a few hundred
  *   thousand; binning 0.52–0.55×, frames 0.93–1.00× (9k from inside
@@ -60,16 +59,12 @@ export const DIRECT_TILES: Readonly<Record<TileSide, number>> = { 8: 4, 16: 0 };
  * - 8-pixel tiles (the replicated scene from outside and on the way in):
  *   1.2–1.4 times the pairs, binning 0.66–0.71×, pair sort 1.11–1.28×,
  *   frames 0.94–0.95×.
+ *
+ * Bits of the pair sort's key for a frame of `tiles` tiles: the tile, and
+ * NO_TILE's low bits, which must lie past every tile.
  */
-export const BOX_SLOTS: Readonly<Record<TileSide, boolean>> = { 8: true, 16: true };
-
-/**
- * Bits of the pair sort's key for a frame of `tiles` tiles binned at
- * `side`: the tile, and with box slots NO_TILE's low bits too, which must
- * lie past every tile.
- */
-export function pairKeyBits(tiles: number, side: TileSide): number {
-  return Math.max(1, Math.ceil(Math.log2(tiles + (BOX_SLOTS[side] ? 1 : 0))));
+export function pairKeyBits(tiles: number): number {
+  return Math.max(1, Math.ceil(Math.log2(tiles + 1)));
 }
 
 /**
@@ -86,41 +81,30 @@ export interface BinBuffers {
   state: GPUBuffer;
   keys: GPUBuffer;
   values: GPUBuffer;
-  /** A u32 per entry: its pair count, then its write cursor. */
-  entryPairs: GPUBuffer;
 }
 
 
 
 const BOUND_GROUPS = 2;
 
-/** The binning's entry points, in the order they run: counting the touched tiles first, or with box slots. */
-const BIN_STEPS = ['count_boxes', 'scan_boxes', 'count_touched', 'scan_pairs', 'scan_pair_groups', 'write_pairs'] as const;
+/** The binning's entry points, in the order they run; the quad renderer's cut runs the first two. */
+const BIN_STEPS = ['count_boxes', 'scan_boxes', 'write_pairs'] as const;
 type BinStep = (typeof BIN_STEPS)[number];
-const BOX_SLOT_STEPS: readonly BinStep[] = ['count_boxes', 'scan_boxes', 'write_pairs'];
-
-function binSteps(boxSlots: boolean): readonly BinStep[] {
-  return boxSlots ? BOX_SLOT_STEPS : BIN_STEPS;
-}
-
-/** The steps that write the dispatch sizes (TILE_BIN_ARGS), so bind their buffer. */
-const WRITES_ARGS: ReadonlySet<BinStep> = new Set(['scan_boxes', 'scan_pair_groups']);
 
 export class TileBinning {
   private readonly bound: { buffers: BinBuffers; group: GPUBindGroup }[] = [];
 
   /**
-   * The binning to tiles `side` pixels across, with box slots where
-   * BOX_SLOTS says (the quad renderer's cut, which runs only the first two
-   * steps and draws the kept quads, asks for none: box slots would end its
-   * fallback draw).
+   * The binning to tiles `side` pixels across; `cutOnly` for the quad
+   * renderer's cut (encodeCut), whose scan leaves the pair total and its
+   * kept quads' draw alone.
    */
-  static async create(device: GPUDevice, frame: GPUBuffer, footprint: TileFootprint = 'ellipse', side: TileSide = TILE_SIZE, boxSlots = BOX_SLOTS[side]): Promise<TileBinning> {
+  static async create(device: GPUDevice, frame: GPUBuffer, footprint: TileFootprint = 'ellipse', side: TileSide = TILE_SIZE, cutOnly = false): Promise<TileBinning> {
     // The scene's chunk declarations come with the prelude; this module binds none of them.
     const module = await createCheckedShaderModule(device, 'TileBinning.shader', [commonSource, recordsSource, sumSource, saturatingSumSource, dispatchSource, stateSource, footprintSource, candidatesSource, binSource, budgetSource].join('\n'));
     // Made once per device and footprint (pipeline-cache.ts): every tile renderer on the device shares them and their layouts.
-    const steps = binSteps(boxSlots);
-    const { layout, argsLayout, pipelines } = await sharedOnDevice(device, `TileBinning ${footprint} ${side}${boxSlots ? ' box slots' : ''}`, async () => {
+    const steps = cutOnly ? BIN_STEPS.slice(0, 2) : BIN_STEPS;
+    const { layout, argsLayout, pipelines } = await sharedOnDevice(device, `TileBinning ${footprint} ${side}${cutOnly ? ' cut' : ''}`, async () => {
       const storage = (type: GPUBufferBindingType): GPUBindGroupLayoutEntry['buffer'] => ({ type });
       const s = TILE_BIN_SLOTS.slots;
       const layout = device.createBindGroupLayout({
@@ -132,7 +116,6 @@ export class TileBinning {
           { binding: s.state, visibility: GPUShaderStage.COMPUTE, buffer: storage('storage') },
           { binding: s.keys, visibility: GPUShaderStage.COMPUTE, buffer: storage('storage') },
           { binding: s.values, visibility: GPUShaderStage.COMPUTE, buffer: storage('storage') },
-          { binding: s.entry_pairs, visibility: GPUShaderStage.COMPUTE, buffer: storage('storage') },
         ],
       });
       const argsLayout = device.createBindGroupLayout({
@@ -144,11 +127,11 @@ export class TileBinning {
       const pipeline = (entryPoint: BinStep) =>
         computePipeline(device, {
           label: `TileBinning.${entryPoint}(tiles ${side})`,
-          layout: WRITES_ARGS.has(entryPoint) ? argsPipelineLayout : pipelineLayout,
+          layout: entryPoint === 'scan_boxes' ? argsPipelineLayout : pipelineLayout,
           compute: {
             module,
             entryPoint,
-            constants: { chunked: 0, TILE_SIZE: side, footprint_test: footprint === 'ellipse' ? 1 : 0, direct_tiles: DIRECT_TILES[side], box_slots: boxSlots ? 1 : 0 },
+            constants: { chunked: 0, TILE_SIZE: side, footprint_test: footprint === 'ellipse' ? 1 : 0, direct_tiles: DIRECT_TILES[side], cut_only: cutOnly ? 1 : 0 },
           },
         });
       const pipelines = await Promise.all(steps.map((step) => pipeline(step)));
@@ -173,17 +156,15 @@ export class TileBinning {
   ) {}
 
   /**
-   * Records the dispatches into `pass` (six, or three with box slots):
-   * `groups` is the workgroup grid covering the most entries; the candidate
-   * dispatches are sized on the GPU.
+   * Records the three dispatches into `pass`: `groups` is the workgroup
+   * grid covering the most entries; the write is sized on the GPU.
    */
   encode(pass: GPUComputePassEncoder, buffers: BinBuffers, groups: readonly [number, number]): void {
     pass.setBindGroup(0, this.bindGroupFor(buffers));
     pass.setBindGroup(1, this.argsGroup);
     this.steps.forEach((step, i) => {
       pass.setPipeline(this.pipelines[i]!);
-      if (step === 'scan_boxes' || step === 'scan_pair_groups') pass.dispatchWorkgroups(1);
-      else if (step === 'count_touched') pass.dispatchWorkgroupsIndirect(this.args, TILE_BIN_ARGS.offset('x'));
+      if (step === 'scan_boxes') pass.dispatchWorkgroups(1);
       else if (step === 'write_pairs') pass.dispatchWorkgroupsIndirect(this.args, TILE_BIN_ARGS.offset('write_x'));
       else pass.dispatchWorkgroups(groups[0], groups[1]);
     });
@@ -210,7 +191,7 @@ export class TileBinning {
   private bindGroupFor(buffers: BinBuffers): GPUBindGroup {
     const bound = this.bound;
     const same = (a: BinBuffers) =>
-      a.records === buffers.records && a.order === buffers.order && a.state === buffers.state && a.keys === buffers.keys && a.values === buffers.values && a.entryPairs === buffers.entryPairs;
+      a.records === buffers.records && a.order === buffers.order && a.state === buffers.state && a.keys === buffers.keys && a.values === buffers.values;
     for (const b of bound) if (same(b.buffers)) return b.group;
     const group = this.device.createBindGroup({
       label: 'TileBinning.bindGroup',
@@ -222,7 +203,6 @@ export class TileBinning {
         state: { buffer: buffers.state },
         keys: { buffer: buffers.keys },
         values: { buffer: buffers.values },
-        entry_pairs: { buffer: buffers.entryPairs },
       }),
     });
     // Two kept: the difference view bins two orders a frame.

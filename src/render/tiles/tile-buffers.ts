@@ -29,14 +29,12 @@ export function setKeptQuads(kept: SplatDraw, draw: SplatDraw, state: GPUBuffer)
 /** What a frame binds (the same object every frame). */
 export interface TileFrameBuffers {
   state: GPUBuffer;
-  entryPairs: GPUBuffer;
   ranges: GPUBuffer;
 }
 
 export class TileBuffers {
-  private readonly current: TileFrameBuffers = { state: unbound<GPUBuffer>(), entryPairs: unbound<GPUBuffer>(), ranges: unbound<GPUBuffer>() };
+  private readonly current: TileFrameBuffers = { state: unbound<GPUBuffer>(), ranges: unbound<GPUBuffer>() };
   private state: GPUBuffer | null = null;
-  private entryPairs: GPUBuffer | null = null;
   private entryCapacity = 0;
   private ranges: GPUBuffer | null = null;
   /** Tiles of the last frame (lastRanges). */
@@ -73,7 +71,6 @@ export class TileBuffers {
   forFrame(entries: number, tiles: number, pairCapacity: number, candidateBudget: number, background: readonly [number, number, number], chunking: Chunking): TileFrameBuffers {
     const current = this.current;
     current.state = this.stateFor(entries);
-    current.entryPairs = this.entryPairs!;
     current.ranges = this.rangesFor(tiles);
     this.tiles = tiles;
     const words = this.headerWords;
@@ -100,19 +97,16 @@ export class TileBuffers {
   destroy(): void {
     this.counts.destroy();
     this.state?.destroy();
-    this.entryPairs?.destroy();
     this.ranges?.destroy();
   }
 
-  /** The state buffer (two words per entry and three per group of entries, for at least `entries`) and the entries' pair counters. */
+  /** The state buffer: two words per entry and two per group of entries (shaders/tile_state.wgsl), for at least `entries`. */
   private stateFor(entries: number): GPUBuffer {
     if (this.state && entries <= this.entryCapacity) return this.state;
     this.state?.destroy();
-    this.entryPairs?.destroy();
     const capacity = Math.max(entries, 2 * this.entryCapacity, BIN_GROUP);
     this.entryCapacity = capacity;
-    this.entryPairs = this.device.createBuffer({ label: 'TileRenderer.entryPairs', size: 4 * capacity, usage: GPUBufferUsage.STORAGE });
-    const words = 2 * capacity + 3 * Math.ceil(capacity / BIN_GROUP);
+    const words = 2 * capacity + 2 * Math.ceil(capacity / BIN_GROUP);
     this.state = this.device.createBuffer({
       label: 'TileRenderer.state',
       size: TILE_STATE.offset('words') + 4 * words,

@@ -246,7 +246,7 @@ export class TileRenderer {
     const tiles = tileCount(target.width, target.height, side);
     const chunking = this.chunkingFor(perPixel ? 'per-pixel' : 'centre-depth');
     const budget = candidateBudget(this.budget.limit, this.software, tiles);
-    const { state, entryPairs, ranges } = this.buffers.forFrame(entries, tiles, this.sorter.capacity, budget, target.background, chunking);
+    const { state, ranges } = this.buffers.forFrame(entries, tiles, this.sorter.capacity, budget, target.background, chunking);
     this.buffers.copyEntries(encoder, draw.count, slot);
 
     const profiler = this.profiler;
@@ -261,7 +261,6 @@ export class TileRenderer {
     bin.state = state;
     bin.keys = this.sorter.keys;
     bin.values = this.sorter.values;
-    bin.entryPairs = entryPairs;
     this.binGroups[0] = x;
     this.binGroups[1] = Math.ceil(groups / x);
     binning.encode(binPass, bin, this.binGroups);
@@ -289,7 +288,7 @@ export class TileRenderer {
     // Dispatched directly for every pair the buffers hold where that beats sizing them from the count
     // (count-bound.ts): on an H200, 1M pairs under a bound of 16M sort in 0.111 ms against 0.147 indirectly.
     sort.countBound = this.boundsPairCounts ? this.sorter.capacity : undefined;
-    sort.keyBits = pairKeyBits(tiles, side);
+    sort.keyBits = pairKeyBits(tiles);
     sort.timestampWrites = timed('pairSort');
     const sorted = this.sorter.encode(encoder, sort);
     this.sorted = sorted;
