@@ -41,27 +41,8 @@ export const BIN_GROUP = 256;
 export const DIRECT_TILES: Readonly<Record<TileSide, number>> = { 8: 4, 16: 0 };
 
 /**
- * Box slots: every tile of a kept entry's box is a pair slot of its own, the entry's slots one after another in the
- * order's order, and a tile the splat's footprint does not touch is
- * written there as NO_TILE (shaders/tile_state.wgsl), which the pair sort
- * puts after every tile. So the binning needs no count of the touched
- * tiles before it writes: three dispatches (count_boxes, scan_boxes,
- * write_pairs) where counting takes six, one search per candidate where it
- * takes two, and a direct entry tests its tiles once. The sort takes the
- * boxes' tiles instead of the touched ones. Measured on an H200 at
- * 1920×1080, two runs of two turns each (docs/benchmarks.md, "Box slots"),
- * against counting the touched tiles first:
- * - 16-pixel tiles: the real scenes' views sort 1.6–2.8 times the pairs,
- *   where a sort of a million costs little more than one of a few hundred
- *   thousand; binning 0.52–0.55×, frames 0.93–1.00× (9k from inside
- *   1.02×, 2.8 slots a touched pair); the replicated scene from inside
- *   0.82–0.83×;
- * - 8-pixel tiles (the replicated scene from outside and on the way in):
- *   1.2–1.4 times the pairs, binning 0.66–0.71×, pair sort 1.11–1.28×,
- *   frames 0.94–0.95×.
- *
  * Bits of the pair sort's key for a frame of `tiles` tiles: the tile, and
- * NO_TILE's low bits, which must lie past every tile.
+ * NO_TILE's low bits, which must lie past every tile (box slots, below).
  */
 export function pairKeyBits(tiles: number): number {
   return Math.max(1, Math.ceil(Math.log2(tiles + 1)));
@@ -87,7 +68,27 @@ export interface BinBuffers {
 
 const BOUND_GROUPS = 2;
 
-/** The binning's entry points, in the order they run; the quad renderer's cut runs the first two. */
+/**
+ * The binning's entry points, in the order they run; the quad renderer's
+ * cut runs the first two. Box slots: every tile of a kept entry's box is
+ * a pair slot of its own, the entry's slots one after another in the
+ * order's order, and a tile the splat's footprint does not touch is
+ * written there as NO_TILE (shaders/tile_state.wgsl), which the pair sort
+ * puts after every tile. So nothing is counted before it is written: three
+ * dispatches where counting the touched tiles first took six, one search
+ * per candidate where it took two, and a direct entry tests its tiles
+ * once. The sort takes the boxes' tiles instead of the touched ones.
+ * Measured on an H200 at 1920×1080 against counting, two runs of two turns
+ * each (docs/benchmarks.md, "Box slots"):
+ * - 16-pixel tiles: the real scenes' views sort 1.6–2.8 times the pairs,
+ *   where a sort of a million costs little more than one of a few hundred
+ *   thousand; binning 0.52–0.55×, frames 0.93–1.00× (9k from inside
+ *   1.02×, 2.8 slots a touched pair); the replicated scene from inside
+ *   0.82–0.83×;
+ * - 8-pixel tiles (the replicated scene from outside and on the way in):
+ *   1.2–1.4 times the pairs, binning 0.66–0.71×, pair sort 1.11–1.28×,
+ *   frames 0.94–0.95×.
+ */
 const BIN_STEPS = ['count_boxes', 'scan_boxes', 'write_pairs'] as const;
 type BinStep = (typeof BIN_STEPS)[number];
 
