@@ -3,7 +3,7 @@
 // a kept entry's quad box is a pair slot of its own, the entry's slots one
 // after another in the order's order, and a tile its splat does not touch
 // is written as NO_TILE (tile_state.wgsl), which the sort puts after every
-// tile: so nothing is counted before it is written (box slots: BOX_SLOTS
+// tile: so nothing is counted before it is written (box slots: BIN_STEPS
 // in src/render/tiles/tile-binning.ts has the figures). An entry whose box
 // holds at most direct_tiles tiles (most small splats) is binned by its own
 // thread, which tests each tile of its box. A larger box is spread over
