@@ -12,7 +12,7 @@
  * viewer reads and says what the viewer says: a SOG meta.json with its
  * images, a PLY's bytes past its data as a warning, a folder as a folder.
  */
-import { beforeAll, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -24,6 +24,7 @@ import { drawnFraction, drawnRowSpan } from '../support/test-view';
 import { parseSplatPly } from '../../src/io/ply/parse';
 import { thinnedScene } from '../support/thinned-scene';
 import { writeSog } from '../support/sog-writer';
+import { useNodeTools } from '../support/node-tools';
 
 const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
 const WORK = mkdtempSync(join(tmpdir(), 'splatsort-render-'));
@@ -35,13 +36,12 @@ const MEAN_CHANNEL_DIFF = 0.5;
 
 const DEFAULT_CAMERA = { width: 64, height: 48, fovy_deg: 50, eye: [2.2, 1.0, 3.2], target: [0, 0, 0], up: [0, 1, 0], background: [0.1, 0.1, 0.12], sh_degree: 3 };
 
-beforeAll(() => {
-  execFileSync('npx', ['vite', 'build', '--config', 'bench/vite.config.ts', '--logLevel', 'error'], { cwd: ROOT, stdio: 'pipe' });
-});
+/** bench-dist/render.mjs, built for this file (a folder of its own: node-tools.ts says why). */
+const RENDER = join(useNodeTools('render-command'), 'render.mjs');
 
 function render(scene: string, camera: object, name: string, flags: string[] = []): { png: Buffer; timings: Record<string, unknown> } {
   const out = join(WORK, `${name}.png`);
-  const stdout = execFileSync('node', ['bench-dist/render.mjs', '--scene', scene, '--camera', cameraFile(name, camera), '--out', out, ...flags], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  const stdout = execFileSync('node', [RENDER, '--scene', scene, '--camera', cameraFile(name, camera), '--out', out, ...flags], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
   const line = stdout.trim().split('\n').pop()!;
   return { png: readFileSync(out), timings: JSON.parse(line) as Record<string, unknown> };
 }
@@ -91,7 +91,7 @@ test('--renderer auto times both renderers and draws with the faster, saying whi
 test('without a camera file, frames the scene as the viewer opens it, and prints that camera, which as a named view (--views, --view) renders the same PNG again', () => {
   const name = 'playcanvas_biker_v4.spz';
   const out = join(WORK, `${name}.framed.png`);
-  const stdout = execFileSync('node', ['bench-dist/render.mjs', '--scene', scenePath(name), '--out', out, '--width', '64', '--height', '40'], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  const stdout = execFileSync('node', [RENDER, '--scene', scenePath(name), '--out', out, '--width', '64', '--height', '40'], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
   const line = JSON.parse(stdout.trim().split('\n').pop()!) as { camera: { width: number; height: number; eye: number[]; target: number[]; up: number[]; fovy_deg: number; background: number[] } };
   expect(line.camera).toMatchObject({ width: 64, height: 40, up: [0, -1, 0] });
   const png = readFileSync(out);
@@ -196,7 +196,7 @@ function cameraFile(name: string, camera: object): string {
 
 /** The command as a user runs it, its exit status and both streams (a failure is a result here, not a throw). */
 function run(args: string[]): { status: number | null; stdout: string; stderr: string } {
-  const r = spawnSync('node', ['bench-dist/render.mjs', ...args], { cwd: ROOT, encoding: 'utf8' });
+  const r = spawnSync('node', [RENDER, ...args], { cwd: ROOT, encoding: 'utf8' });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 

@@ -10,8 +10,8 @@
  * so, writing nothing; on a full disk (a 3 MiB tmpfs) the old output is
  * left as it was.
  */
-import { afterAll, beforeAll, expect, test } from 'vitest';
-import { execFileSync, spawnSync } from 'node:child_process';
+import { afterAll, expect, test } from 'vitest';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -28,19 +28,19 @@ import { concat, inriaPly } from '../support/splat-files';
 import { writeSpz } from '../../src/io/writers/spz';
 import { ANTIALIASED_FILTER } from '../../src/scene/anti-aliasing';
 import { WORLD_NOT_SAVED } from '../../src/io/formats/save-losses';
+import { useNodeTools } from '../support/node-tools';
 
 const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
 const WORK = mkdtempSync(join(tmpdir(), 'splatsort-convert-'));
 const SMALL = 'inria_kacytran_iter7000_9k_sh3.ply';
 
-beforeAll(() => {
-  execFileSync('npx', ['vite', 'build', '--config', 'bench/vite.config.ts', '--logLevel', 'error'], { cwd: ROOT, stdio: 'pipe' });
-});
+/** bench-dist/convert.mjs, built for this file (a folder of its own: node-tools.ts says why). */
+const CONVERT = join(useNodeTools('convert-command'), 'convert.mjs');
 
 interface Run { status: number | null; stdout: string; stderr: string; line: Record<string, unknown> | null }
 
 function convert(...args: string[]): Run {
-  const { status, stdout, stderr } = spawnSync('node', ['bench-dist/convert.mjs', ...args], { cwd: ROOT, encoding: 'utf8' });
+  const { status, stdout, stderr } = spawnSync('node', [CONVERT, ...args], { cwd: ROOT, encoding: 'utf8' });
   const last = stdout.trim().split('\n').pop() ?? '';
   return { status, stdout, stderr, line: last.startsWith('{') ? (JSON.parse(last) as Record<string, unknown>) : null };
 }

@@ -1,0 +1,32 @@
+/**
+ * The Node tools (bench/vite.config.ts: the render and convert commands,
+ * the benchmarks) built for one test file into a folder of its own under
+ * test-results/ (inside the project, so the tools find its node_modules:
+ * webgpu stays external), removed after the file.
+ *
+ * Not bench-dist/: the build empties its folder first, so two files that
+ * built there side by side (the node tests run two files at a time) broke
+ * each other's runs: a fresh-clone run here failed five render-command
+ * tests with "Cannot find module bench-dist/render.mjs" while
+ * convert-command.test.ts built.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll } from 'vitest';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+
+/** Registers the build (beforeAll) and its removal (afterAll); returns the folder the tools are built into. */
+export function useNodeTools(name: string): string {
+  mkdirSync(join(ROOT, 'test-results'), { recursive: true });
+  const out = mkdtempSync(join(ROOT, 'test-results', `${name}-`));
+  beforeAll(() => {
+    const vite = join(dirname(createRequire(join(ROOT, 'package.json')).resolve('vite/package.json')), 'bin/vite.js');
+    execFileSync(process.execPath, [vite, 'build', '--config', 'bench/vite.config.ts', '--logLevel', 'error', '--outDir', out], { cwd: ROOT, stdio: 'pipe' });
+  }, 120_000);
+  afterAll(() => rmSync(out, { recursive: true, force: true }));
+  return out;
+}
