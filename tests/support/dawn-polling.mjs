@@ -1,0 +1,59 @@
+/**
+ * Dawn's event polling, every 1 ms instead of in a busy loop, for every
+ * Node process the tests run WebGPU in: the test workers (a setup file of
+ * vitest.config.ts's node project imports this module) and the commands
+ * they start (`node --import` with DAWN_POLLING_IMPORT, as
+ * tests/gpu/render-command.test.ts does).
+ *
+ * Why: while a promise of the `webgpu` package is pending (a pipeline made
+ * asynchronously, mapAsync, onSubmittedWorkDone) dawn.node polls for its
+ * completion by calling the global setImmediate again and again with a
+ * fresh native callback: the process's main thread spins at 100 % of a
+ * core, allocating a function per turn, while SwiftShader's threads do the
+ * work on the same 2 cores. Profiled here with perf, a render command's
+ * run spent about half its CPU in that loop (node, malloc, the kernel);
+ * polled every 1 ms instead it used 5.1 s of CPU instead of 9.7 s, for the
+ * same picture byte for byte. Nothing of the GPU's work changes, only how
+ * soon the main thread looks for it: at most a millisecond later.
+ *
+ * Only native callbacks (dawn.node's) are delayed; JavaScript's own
+ * setImmediate calls are untouched. afterDawnPolls() waits for the polls
+ * already scheduled, as one setImmediate used to (errors Dawn delivers as
+ * events arrive in a poll: tests/support/no-uncaptured-gpu-errors.ts).
+ */
+
+/** Milliseconds between Dawn's polls (Node's shortest timer). */
+const POLL_MS = 1;
+
+const INSTALLED = Symbol.for('splatsort.tests.dawnPolling');
+
+/** Settles when each poll scheduled so far has run. */
+const pending = new Set();
+
+const isNative = (fn) => typeof fn === 'function' && /\{\s*\[native code\]\s*\}\s*$/.test(Function.prototype.toString.call(fn));
+
+if (!globalThis[INSTALLED]) {
+  const setImmediate = globalThis.setImmediate;
+  const wrapped = function (callback, ...args) {
+    if (!isNative(callback)) return setImmediate(callback, ...args);
+    let polled;
+    const done = new Promise((resolve) => (polled = resolve));
+    pending.add(done);
+    return setTimeout(() => {
+      pending.delete(done);
+      try {
+        callback(...args);
+      } finally {
+        polled();
+      }
+    }, POLL_MS);
+  };
+  // (Object.assign brings setImmediate's util.promisify.custom along: promisify(setImmediate) still works.)
+  globalThis.setImmediate = Object.assign(wrapped, setImmediate);
+  globalThis[INSTALLED] = { afterDawnPolls: () => Promise.all([...pending]).then(() => {}) };
+}
+
+/** Resolves once every Dawn poll scheduled before the call has run. */
+export function afterDawnPolls() {
+  return globalThis[INSTALLED].afterDawnPolls();
+}
