@@ -75,7 +75,7 @@ export type TileFigures = {
   orderMs: number;
   frameMs: number;
   pairs: number;
-  /** Pair slots sorted: the pairs, or with box slots every tile of the kept boxes (src/render/tiles/tile-binning.ts). */
+  /** Pair slots sorted: every tile of the kept boxes (box slots, src/render/tiles/tile-binning.ts). */
   pairSlots: number;
   pairCapacity: number;
   /** The farthest splats left out, past the candidate budget (src/render/tiles/tile-pairs.ts; 0 in a real scene). */

@@ -12,7 +12,7 @@ var<workgroup> kept_after: u32;
 // candidates of its entries before the cut.
 var<workgroup> first_kept_group: u32;
 var<workgroup> skipped_candidates: u32;
-// Box slots with direct entries: the slots of the cut group's entries before the cut.
+// With direct entries: the slots of the cut group's entries before the cut.
 var<workgroup> skipped_boxes: u32;
 
 // The entries the frame bins: the nearest (at the order's end) whose boxes

@@ -2,8 +2,8 @@
  * The tile renderer's pairs of the frame just drawn, read back and checked
  * on the CPU against the projector's records (tile-footprints.ts): each
  * tile's splats in the draw order, back to front; each splat in every tile
- * it blends a pixel of, and only in its quad's; no pair twice; with box
- * slots (tile-binning.ts), every slot past the touched pairs NO_TILE.
+ * it blends a pixel of, and only in its quad's; no pair twice; every slot
+ * past the touched pairs NO_TILE (box slots, tile-binning.ts).
  */
 import { expect } from 'vitest';
 import type { SplatFrame } from '../../src/app/frame/splat-frame';
@@ -19,7 +19,7 @@ export interface CheckedPairs {
   visible: number;
   /** Pairs whose tile the splat touches. */
   pairs: number;
-  /** Pair slots sorted: the pairs, or with box slots every tile of the kept boxes. */
+  /** Pair slots sorted: every tile of the kept boxes. */
   slots: number;
   /** (tile, splat) with a pixel blended, and in the quads' boxes. */
   blendedPairs: number;

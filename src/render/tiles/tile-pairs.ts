@@ -26,11 +26,11 @@ import { TILE_SIZE, type TileSide } from './tile-side';
 export interface TilePairCounts {
   /** Entries of the order binned (splats drawn, culled ones included for a CPU order). */
   entries: number;
-  /** Pair slots the frame needed: its pairs, or with box slots (tile-binning.ts) every tile of its kept boxes. */
+  /** Pair slots the frame needed: every tile of its kept boxes (box slots, tile-binning.ts). */
   total: number;
   /** Pairs whose tile the splat's footprint touches, as far as the room held them: what the raster blends. */
   touched: number;
-  /** Pairs its buffers held. */
+  /** Pair slots its buffers held. */
   capacity: number;
   /** It needed more than they held: its picture was not drawn (draw it again). */
   overflowed: boolean;

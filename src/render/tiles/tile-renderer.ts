@@ -5,11 +5,14 @@
  * the frame's encoder after the order is made:
  *
  *   binning (tile-binning.ts)    the order's splats → (tile, splat) pairs,
- *                                in the order's order; the pair total
+ *                                in the order's order, a slot for every
+ *                                tile of a kept box (NO_TILE where the
+ *                                splat does not touch it); the slot total
  *   pair sort                    the project's GpuRadixSort on the tile id
  *                                alone (13 bits at 1920×1080: two 8-bit
  *                                digit passes); stable, so each tile's
- *                                splats keep the order's exact depth order
+ *                                splats keep the order's exact depth order,
+ *                                and the NO_TILE slots come last
  *   ranges, raster (tile-raster.ts)  each tile's run; a workgroup per tile,
  *                                and for a long run one per chunk of it,
  *                                blended in order (tile-chunks.ts)
@@ -200,8 +203,8 @@ export class TileRenderer {
   /**
    * Where the last frame encoded leaves its pairs sorted by tile (borrowed,
    * read-only: keys the tile, values the splat, as many as it wrote: its
-   * total, at most its capacity): what the tests read back to check the
-   * order within each tile.
+   * total, at most its capacity, the touched pairs first, then NO_TILE
+   * slots): what the tests read back to check the order within each tile.
    */
   get sortedPairs(): SortedBuffers | null {
     return this.sorted;
