@@ -30,7 +30,7 @@ export class SortCount {
     readonly mode: CountMode,
     readonly bound: number | undefined,
   ) {
-    this.buffer = mode === 'cpu' ? null : device.createBuffer({ label: 'bench.count', size: 4, usage: GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST });
+    this.buffer = mode === 'cpu' ? null : device.createBuffer({ label: 'bench.count', size: 4, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST });
   }
 
   /** The encode options that hand the sort `n` (on the GPU: written into the buffer before the sort's submit). */

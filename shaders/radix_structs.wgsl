@@ -2,9 +2,9 @@
 // src/sort/radix-structs.ts (a unit test checks these declarations against
 // it). Prepended to every phase after the prelude.
 
-// The element count handed to the sort (radix_prepare.wgsl).
+// Where the element count handed to the sort lies (radix_prepare.wgsl).
 struct CountSource {
-  count: u32,     // pairs to sort (copied in from the caller's buffer or value)
+  offset: u32,    // the count's word in the caller's buffer (count_words): read where it lies
   capacity: u32,  // pairs the sorter's buffers hold; count is clamped to it
   bound: u32,     // 0: the dispatches are sized from count (indirect); else the caller's bound on it,
                   // for which it dispatched directly (count is clamped to it too)

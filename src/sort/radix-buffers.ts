@@ -33,11 +33,14 @@ export class RadixBuffers {
   readonly dispatchArgs: GPUBuffer;
   readonly countSource: GPUBuffer;
   readonly passInfo: GPUBuffer;
-  readonly prepareBindGroup: GPUBindGroup;
+  /** The prepare step's group for each buffer a count was read from (the count is read where it lies). */
+  private readonly prepareGroups = new WeakMap<GPUBuffer, GPUBindGroup>();
   /** passOffsets[p * digitBits + bits - 1]: the dynamic offset of pass p's uniform entry. */
   readonly passOffsets: number[][] = [];
   /** The bound on a GPU count in countSource (0: none), as last written there (radix-encode.ts). */
   countBound = 0;
+  /** The word of its buffer a GPU count is read from, as last written in countSource. */
+  countOffset = 0;
   private readonly passStride: number;
   private sized: SizedBuffers;
 
@@ -54,21 +57,32 @@ export class RadixBuffers {
     this.dispatchArgs = this.buffer('dispatchArgs', DISPATCH_ARGS.size, GPUBufferUsage.STORAGE | GPUBufferUsage.INDIRECT);
     this.countSource = this.buffer('countSource', COUNT_SOURCE.size, GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST);
     this.passInfo = this.createPassInfo();
-    this.prepareBindGroup = device.createBindGroup({
-      label: `${label}.prepareBindGroup`,
-      layout: pipelines.prepareLayout,
-      entries: RADIX_PREPARE_SLOTS.entries({
-        source: { buffer: this.countSource },
-        control: { buffer: this.control },
-        dispatch: { buffer: this.dispatchArgs },
-      }),
-    });
     this.sized = this.createSized(Math.max(0, capacity));
   }
 
   /** Pairs the sized buffers hold (a whole number of vec4s). */
   get capacity(): number {
     return this.sized.capacity;
+  }
+
+  /** The prepare step's group reading a count in `countBuffer` (which needs STORAGE usage). */
+  prepareBindGroupFor(countBuffer: GPUBuffer): GPUBindGroup {
+    let group = this.prepareGroups.get(countBuffer);
+    if (!group) {
+      group = this.device.createBindGroup({
+        label: `${this.label}.prepareBindGroup(${countBuffer.label})`,
+        layout: this.pipelines.prepareLayout,
+        entries: RADIX_PREPARE_SLOTS.entries({
+          source: { buffer: this.countSource },
+          control: { buffer: this.control },
+          dispatch: { buffer: this.dispatchArgs },
+          count_words: { buffer: countBuffer },
+          block_sums: { buffer: this.blockSums },
+        }),
+      });
+      this.prepareGroups.set(countBuffer, group);
+    }
+    return group;
   }
 
   /** The sort's input pairs (ping-pong side 0). */
@@ -152,9 +166,10 @@ export class RadixBuffers {
       });
     const countData = new Uint32Array(Math.ceil(COUNT_SOURCE.size / 16) * 4);
     countData[COUNT_SOURCE.word('capacity')] = capacity;
-    // No bound (0) until a sort gives one.
+    // No bound (0) and the count at word 0 until a sort gives others.
     this.device.queue.writeBuffer(this.countSource, 0, countData);
     this.countBound = 0;
+    this.countOffset = 0;
     return {
       capacity,
       keys,

@@ -1,9 +1,10 @@
 /**
  * Records one sort into a command encoder: the count handed over (from the
- * CPU, or copied from a GPU buffer for the prepare step), the block sums
- * cleared, then count, scan and scatter for each radix pass, in one compute
- * pass (or one pass per phase when profiling). Allocates nothing when
- * called every frame (cached descriptors, offsets and tile grid).
+ * CPU, or read where it lies in a GPU buffer by the prepare step), the
+ * block sums cleared (by the prepare step for a GPU count), then count,
+ * scan and scatter for each radix pass, in one compute pass (or one pass
+ * per phase when profiling). Allocates nothing when called every frame
+ * (cached descriptors, offsets, tile grid and prepare groups).
  */
 import { checkKeyBits } from './sort-contract';
 import { passCount, scanBlockTiles, type RadixLayout } from './radix-layout';
@@ -23,7 +24,9 @@ export interface SortEncodeOptions {
   count?: number;
   /**
    * Pairs to sort, read on the GPU from a u32 at `offset` (a multiple of 4)
-   * in a buffer with COPY_SRC usage. Clamped to the capacity.
+   * in a buffer with STORAGE usage, where it lies. Clamped to the capacity.
+   * The offset reaches the GPU by queue.writeBuffer when it changes, as
+   * `countBound` does: the same rule as for `count` holds.
    */
   countBuffer?: { buffer: GPUBuffer; offset?: number };
   /**
@@ -58,6 +61,9 @@ export interface SortEncodeOptions {
 /** Timed phases of one radix pass (count, scan, scatter), after the prepare step. */
 export const PHASES_PER_PASS = 3;
 
+/** Workgroups of the prepare step (64 invocations each): they clear the block sums, at most 64K words, a few each. */
+const PREPARE_GROUPS = 16;
+
 function phaseWrites(querySet: GPUQuerySet, phase: number): GPUComputePassTimestampWrites {
   return { querySet, beginningOfPassWriteIndex: 2 * phase, endOfPassWriteIndex: 2 * phase + 1 };
 }
@@ -74,6 +80,9 @@ export class RadixSortEncoder {
   private readonly passDescriptor: GPUComputePassDescriptor;
   private readonly controlScratch = new Uint32Array(CONTROL.size / 4);
   private readonly boundWord = new Uint32Array(1);
+  private readonly offsetWord = new Uint32Array(1);
+  /** The buffer the GPU count of the sort being encoded lies in (for the prepare step's group). */
+  private countBuffer: GPUBuffer | null = null;
   private readonly tileGrid: TileGrid = { x: 0, y: 0, blocks: 0 };
 
   constructor(
@@ -96,12 +105,12 @@ export class RadixSortEncoder {
   encode(encoder: GPUCommandEncoder, options: SortEncodeOptions): SortedBuffers {
     const keyBits = options.keyBits ?? 32;
     checkKeyBits(keyBits);
-    const tiles = this.encodeCount(encoder, options);
+    const tiles = this.encodeCount(options);
     // A GPU count is turned into the phases' parameters on the GPU, bounded or not.
     const prepare = options.countBuffer !== undefined;
     const passes = passCount(keyBits, this.layout.digitBits);
-    // The count phases add into the block sums.
-    encoder.clearBuffer(this.buffers.blockSums, 0, this.buffers.blockSumBytes(passes));
+    // The count phases add into the block sums: the prepare step clears them for a GPU count.
+    if (!prepare) encoder.clearBuffer(this.buffers.blockSums, 0, this.buffers.blockSumBytes(passes));
     if (options.phaseTimestamps) {
       this.encodeProfiled(encoder, passes, keyBits, options.phaseTimestamps, tiles, prepare);
     } else {
@@ -134,8 +143,8 @@ export class RadixSortEncoder {
 
   private recordPrepare(pass: GPUComputePassEncoder): void {
     pass.setPipeline(this.pipelines.prepare);
-    pass.setBindGroup(0, this.buffers.prepareBindGroup);
-    pass.dispatchWorkgroups(1);
+    pass.setBindGroup(0, this.buffers.prepareBindGroupFor(this.countBuffer!));
+    pass.dispatchWorkgroups(PREPARE_GROUPS);
   }
 
   /**
@@ -158,13 +167,13 @@ export class RadixSortEncoder {
   }
 
   /**
-   * Hands the count to the sort: a GPU count is copied in for the prepare
-   * step, which sizes the indirect dispatches (returns null) or, with a
-   * bound, fills the control block for the grid of the bound (returned,
-   * to dispatch directly); a CPU count fills the control block here and
-   * returns the tile grid to dispatch.
+   * Hands the count to the sort: a GPU count is read where it lies by the
+   * prepare step, which sizes the indirect dispatches (returns null) or,
+   * with a bound, fills the control block for the grid of the bound
+   * (returned, to dispatch directly); a CPU count fills the control block
+   * here and returns the tile grid to dispatch.
    */
-  private encodeCount(encoder: GPUCommandEncoder, options: SortEncodeOptions): TileGrid | null {
+  private encodeCount(options: SortEncodeOptions): TileGrid | null {
     if (options.countBuffer) {
       if (options.count !== undefined) throw new Error('give either count or countBuffer, not both');
       const bound = options.countBound === undefined ? 0 : this.checkedCount(options.countBound, 'countBound');
@@ -175,7 +184,14 @@ export class RadixSortEncoder {
         this.device.queue.writeBuffer(this.buffers.countSource, COUNT_SOURCE.offset('bound'), this.boundWord);
       }
       const offset = options.countBuffer.offset ?? 0;
-      encoder.copyBufferToBuffer(options.countBuffer.buffer, offset, this.buffers.countSource, COUNT_SOURCE.offset('count'), 4);
+      if (!Number.isInteger(offset) || offset < 0 || offset % 4 !== 0) throw new RangeError(`countBuffer.offset must be a non-negative multiple of 4, got ${offset}`);
+      // Written only when it changes, as the bound.
+      if (this.buffers.countOffset !== offset / 4) {
+        this.buffers.countOffset = offset / 4;
+        this.offsetWord[0] = offset / 4;
+        this.device.queue.writeBuffer(this.buffers.countSource, COUNT_SOURCE.offset('offset'), this.offsetWord);
+      }
+      this.countBuffer = options.countBuffer.buffer;
       return bound > 0 ? this.gridFor(bound) : null;
     }
     if (options.countBound !== undefined) throw new Error('countBound bounds a countBuffer; a count given on the CPU needs none');

@@ -29,6 +29,8 @@ const PREPARE_BUFFERS: Record<SlotName<typeof RADIX_PREPARE_SLOTS>, GPUBufferBin
   source: { type: 'read-only-storage' },
   control: { type: 'storage' },
   dispatch: { type: 'storage' },
+  count_words: { type: 'read-only-storage' },
+  block_sums: { type: 'storage' },
 };
 
 /**

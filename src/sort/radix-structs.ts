@@ -9,7 +9,7 @@ import { defineStruct } from '../gpu/struct-layout';
 import { defineBindSlots } from '../gpu/bind-slots';
 
 export const COUNT_SOURCE = defineStruct('CountSource', [
-  ['count', 'u32'],
+  ['offset', 'u32'],
   ['capacity', 'u32'],
   ['bound', 'u32'],
 ]);
@@ -44,6 +44,8 @@ export const RADIX_PREPARE_SLOTS = defineBindSlots('GpuRadixSort.prepare', ['rad
   source: 0,
   control: 1,
   dispatch: 2,
+  count_words: 3,
+  block_sums: 4,
 });
 
 /**

@@ -125,7 +125,7 @@ export async function sortAll(device: GPUDevice, cases: readonly SortCase[]): Pr
     else queues.set(c.sorter, [c]);
   }
   const rounds = Math.max(0, ...[...queues.values()].map((q) => q.length));
-  const counts = device.createBuffer({ label: 'sortBatch.counts', size: 16 * Math.max(1, cases.length), usage: GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST });
+  const counts = device.createBuffer({ label: 'sortBatch.counts', size: 16 * Math.max(1, cases.length), usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST });
   const problems: string[] = [];
   const waiting: Recorded[] = [];
   let waitingBytes = 0;
