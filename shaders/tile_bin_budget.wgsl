@@ -12,8 +12,6 @@ var<workgroup> kept_after: u32;
 // candidates of its entries before the cut.
 var<workgroup> first_kept_group: u32;
 var<workgroup> skipped_candidates: u32;
-// With direct entries: the slots of the cut group's entries before the cut.
-var<workgroup> skipped_boxes: u32;
 
 // The entries the frame bins: the nearest (at the order's end) whose boxes
 // fit state.candidate_budget; the farther ones are cut (cut_entries), so a
@@ -104,7 +102,6 @@ fn scan_boxes(@builtin(local_invocation_index) lid: u32) {
     }
     first_kept_group = group;
     skipped_candidates = skipped;
-    skipped_boxes = skipped_slots;
     state.box_base = skipped_slots;
     state.needed_candidates = needed;
     state.cut_entries = cut;
@@ -134,7 +131,7 @@ fn scan_boxes(@builtin(local_invocation_index) lid: u32) {
     bin_args.write_z = write.z;
     // Every tile of a kept box is a slot: without direct entries the kept candidates.
     if (!cut_only) {
-      set_pair_total(select(kept, slots_from_first_kept - skipped_boxes, direct_tiles > 0u));
+      set_pair_total(select(kept, slots_from_first_kept - state.box_base, direct_tiles > 0u));
     }
   }
 }

@@ -8,7 +8,6 @@
 // and the tile of that entry's box it stands for.
 struct Candidate {
   entry: u32,
-  group: u32,
   tile: vec2<u32>,
   binned: Binned,
 }
@@ -111,7 +110,6 @@ fn workgroup_candidate(first_kept: u32, lid: u32) -> Found {
 fn candidate_of(k: u32, entry: u32) -> Candidate {
   var c: Candidate;
   c.entry = entry;
-  c.group = entry / BIN_GROUP;
   c.binned = binned(entry);
   c.tile = box_tile(c.binned, k - entry_first(entry));
   return c;

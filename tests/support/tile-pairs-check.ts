@@ -10,9 +10,7 @@ import type { SplatFrame } from '../../src/app/frame/splat-frame';
 import { readBufferU32 } from '../../src/gpu/readback';
 import { PROJECTED_SPLAT, VISIBLE_STATE } from '../../src/render/frame-layouts';
 import { blendedTiles, boxTiles, decodeRecord, tileColumns } from './tile-footprints';
-
-/** A box slot's key where the splat does not touch the tile (NO_TILE in shaders/tile_state.wgsl). */
-const NO_TILE = 0xffffffff;
+import { NO_TILE } from '../../src/render/tiles/tile-binning';
 
 export interface CheckedPairs {
   /** Splats drawn (the order's entries). */

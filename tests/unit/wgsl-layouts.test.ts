@@ -18,7 +18,7 @@ import * as sceneLayouts from '../../src/scene/splat-layouts';
 import * as frameLayouts from '../../src/render/frame-layouts';
 import * as radixStructs from '../../src/sort/radix-structs';
 import { PROJECT_TILE, SCAN_BLOCK } from '../../src/render/splat-projector';
-import { BIN_GROUP } from '../../src/render/tiles/tile-binning';
+import { BIN_GROUP, NO_TILE } from '../../src/render/tiles/tile-binning';
 import { TILE_SIZE } from '../../src/render/tiles/tile-side';
 import { CHUNK_HEADER, ITEM_WORDS, SPLIT_WORDS, TILE_PIXELS } from '../../src/render/tiles/tile-chunks';
 
@@ -95,7 +95,7 @@ describe('bind-slot tables', () => {
 
 test('the projector\'s and the tile renderer\'s sizes are the same numbers in TypeScript and WGSL', () => {
   const constant = (file: string, name: string): number => {
-    const match = new RegExp(`(?:const|override) ${name}: u32 = (\\d+|[A-Z_]+)u?;`).exec(sources[file]!);
+    const match = new RegExp(`(?:const|override) ${name}: u32 = (0x[0-9a-f]+|\\d+|[A-Z_]+)u?;`).exec(sources[file]!);
     if (!match) throw new Error(`${file} declares no const ${name}`);
     return match[1] === 'PROJECT_TILE' ? constant('splat_records.wgsl', 'PROJECT_TILE') : Number(match[1]);
   };
@@ -103,6 +103,7 @@ test('the projector\'s and the tile renderer\'s sizes are the same numbers in Ty
   expect(constant('tile_scan.wgsl', 'SCAN_BLOCK')).toBe(SCAN_BLOCK);
   expect(constant('workgroup_sum.wgsl', 'SUM_WIDTH')).toBe(PROJECT_TILE);
   expect(constant('tile_state.wgsl', 'BIN_GROUP')).toBe(BIN_GROUP);
+  expect(constant('tile_state.wgsl', 'NO_TILE')).toBe(NO_TILE);
   expect(constant('tile_state.wgsl', 'TILE_SIZE')).toBe(TILE_SIZE);
   expect(constant('tile_chunk.wgsl', 'CHUNK_HEADER')).toBe(CHUNK_HEADER);
   expect(constant('tile_chunk.wgsl', 'SPLIT_WORDS')).toBe(SPLIT_WORDS);

@@ -40,7 +40,7 @@ export class QuadCut {
 
   /** `maxPairs`: the most pairs the tile renderer may sort (TileRendererOptions.maxPairs; default the device's), which the budget follows. */
   static async create(device: GPUDevice, frame: GPUBuffer, maxPairs = Infinity): Promise<QuadCut> {
-    return new QuadCut(device, await TileBinning.create(device, frame, 'ellipse', TILE_SIZE, true), Math.min(maxTilePairs(device), maxPairs));
+    return new QuadCut(device, await TileBinning.create(device, frame, 'ellipse', TILE_SIZE, /* cutOnly */ true), Math.min(maxTilePairs(device), maxPairs));
   }
 
   private constructor(

@@ -40,6 +40,9 @@ export const BIN_GROUP = 256;
  */
 export const DIRECT_TILES: Readonly<Record<TileSide, number>> = { 8: 4, 16: 0 };
 
+/** The key of a slot whose tile its splat does not touch (NO_TILE in shaders/tile_state.wgsl). */
+export const NO_TILE = 0xffffffff;
+
 /**
  * Bits of the pair sort's key for a frame of `tiles` tiles: the tile, and
  * NO_TILE's low bits, which must lie past every tile (box slots, below).
