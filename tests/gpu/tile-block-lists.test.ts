@@ -12,7 +12,9 @@
  * centre-depth order, whose lists are walked by groups of four, and two in
  * the per-pixel order, whose lists are walked bit by bit), the plain frame
  * one at a time; a group running past its batch's end holds arrivals of
- * alpha 0, which must change nothing either. A
+ * alpha 0, which must change nothing either. The centre-depth order is
+ * checked on 8-pixel tiles too, where the replicated scene walks lists on
+ * a GPU (four blocks a tile, not sixteen). A
  * frame that wants lists before their pipeline is made walks every splat
  * meanwhile. (Which frames want lists, rasterWalkFor, is
  * tests/unit/raster-walk.test.ts's.)
@@ -39,6 +41,9 @@ let order: GpuSortOrder;
 /** Every frame walks lists; none does. Each works out alphas ahead as the other does not (ARRIVALS). */
 let lists: SplatFrame;
 let plain: SplatFrame;
+/** The same on 8-pixel tiles (a software adapter's default is 16), where the replicated scene walks lists on a GPU. */
+let lists8: SplatFrame;
+let plain8: SplatFrame;
 const GPU_ARRIVALS = rasterArrivals(false);
 const LISTS_ARRIVALS = GPU_ARRIVALS;
 const PLAIN_ARRIVALS = { 'centre-depth': 1, 'per-pixel': 1 };
@@ -46,24 +51,33 @@ const PLAIN_ARRIVALS = { 'centre-depth': 1, 'per-pixel': 1 };
 beforeAll(async () => {
   cloud = await realScene('inria_kacytran_iter7000_9k_sh3.ply');
   scene = gpu.upload(cloud, 'tile-block-lists.scene');
-  [order, lists, plain] = await Promise.all([gpu.gpuOrder(), gpu.frame({ tiles: { blockListsBelow: Infinity, arrivals: LISTS_ARRIVALS } }), gpu.frame({ tiles: { blockListsBelow: 0, arrivals: PLAIN_ARRIVALS } })]);
-  await Promise.all([lists, plain].map((f) => f.painters.tiles.prepare(true)));
+  [order, lists, plain, lists8, plain8] = await Promise.all([
+    gpu.gpuOrder(),
+    gpu.frame({ tiles: { blockListsBelow: Infinity, arrivals: LISTS_ARRIVALS } }),
+    gpu.frame({ tiles: { blockListsBelow: 0, arrivals: PLAIN_ARRIVALS } }),
+    gpu.frame({ tiles: { blockListsBelow: Infinity, arrivals: LISTS_ARRIVALS, tileSide: 8 } }),
+    gpu.frame({ tiles: { blockListsBelow: 0, arrivals: PLAIN_ARRIVALS, tileSide: 8 } }),
+  ]);
+  await Promise.all([lists, plain, lists8, plain8].map((f) => f.painters.tiles.prepare(true)));
   const tiles = lists.painters.tiles.tileRenderer!;
-  await Promise.all([tiles.prepareBlockLists(false), tiles.prepareBlockLists(true)]);
+  await Promise.all([plain8.painters.tiles.tileRenderer!.prepareTileSide(8, true), lists8.painters.tiles.tileRenderer!.prepareTileSide(8, true)]);
+  await Promise.all([tiles.prepareBlockLists(false), tiles.prepareBlockLists(true), lists8.painters.tiles.tileRenderer!.prepareBlockLists(false, 8)]);
 });
 
 const BACKGROUND = [0.1, 0.2, 0.3] as const;
 
-async function expectListsMatch(what: string, camera: CameraFile, splatOrder: SplatOrder): Promise<void> {
+async function expectListsMatch(what: string, camera: CameraFile, splatOrder: SplatOrder, side: 8 | 16 = 16): Promise<void> {
   const options = { renderer: 'tiles', splatOrder } as const;
-  const walked = await renderChecked(gpu.device, lists, order, scene, camera, options);
-  const whole = await renderChecked(gpu.device, plain, order, scene, camera, options);
-  expect(lists.painters.tiles.tileRenderer!.lastWalk).toBe('lists');
-  expect(plain.painters.tiles.tileRenderer!.lastWalk).toBe('all');
-  const pairs = lists.painters.tiles.tileRenderer!.lastPairs!;
+  const [withLists, without] = side === 8 ? [lists8, plain8] : [lists, plain];
+  const walked = await renderChecked(gpu.device, withLists, order, scene, camera, options);
+  const whole = await renderChecked(gpu.device, without, order, scene, camera, options);
+  expect(withLists.painters.tiles.tileRenderer!.lastWalk).toBe('lists');
+  expect(without.painters.tiles.tileRenderer!.lastWalk).toBe('all');
+  expect(withLists.painters.tiles.tileRenderer!.lastTileSide).toBe(side);
+  const pairs = withLists.painters.tiles.tileRenderer!.lastPairs!;
   const apart = channelDifference(walked.rgba, whole.rgba, 0);
   const db = psnr(walked.rgba, toRgba8(renderReferenceCamera(cloud, camera).rgb));
-  console.log(`${what}, ${splatOrder} (${camera.width}×${camera.height}): ${pairs.total} pairs; with block lists ${apart.pixels} pixels differ from without; ${db.toFixed(2)} dB against the reference`);
+  console.log(`${what}, ${splatOrder}, ${side}-pixel tiles (${camera.width}×${camera.height}): ${pairs.total} pairs; with block lists ${apart.pixels} pixels differ from without; ${db.toFixed(2)} dB against the reference`);
   expect(pairs.overflowed).toBe(false);
   expect(apart.pixels).toBe(0);
   if (splatOrder === 'centre-depth') expect(db).toBeGreaterThanOrEqual(50);
@@ -75,6 +89,13 @@ test.each(['centre-depth', 'per-pixel'] as const)('outside the scene, %s: block 
 
 test.each(['centre-depth', 'per-pixel'] as const)('inside the scene, %s: block lists draw the picture every splat draws', async (splatOrder) => {
   await expectListsMatch('9k scene from inside', cameraInsideScene(cloud, 93, 61, BACKGROUND), splatOrder);
+});
+
+test.each([
+  ['outside', () => cameraLookingAt(cloud, [3, -1, -6], 93, 61, BACKGROUND)],
+  ['inside', () => cameraInsideScene(cloud, 93, 61, BACKGROUND)],
+] as const)('%s the scene on 8-pixel tiles, centre-depth: block lists draw the picture every splat draws', async (where, camera) => {
+  await expectListsMatch(`9k scene from ${where}`, camera(), 'centre-depth', 8);
 });
 
 test('a frame that wants lists before their pipeline is made walks every splat, the same picture, and lists once it is made', async () => {
