@@ -23,10 +23,10 @@ import type { SplatOrder } from '../frame-renderer';
 import { BIN_GROUP } from './tile-binning';
 import type { TileSide } from './tile-side';
 
-/** Pixels the largest tile holds (TILE_SIZE², checked by tests/unit/wgsl-layouts.test.ts): one invocation each, in the raster and the merge; a partial has room for them at any side. */
+/** Pixels the largest tile holds (TILE_SIZE², checked by tests/unit/wgsl-layouts.test.ts): one invocation each, in the raster and the merge. */
 export const TILE_PIXELS = 256;
-/** Bytes of a tile's partial picture: a vec4<f32> per pixel. */
-const PARTIAL_BYTES = TILE_PIXELS * 16;
+/** Bytes of a partial picture of a tile `side` pixels across: a vec4<f32> per pixel. */
+const partialBytes = (side: TileSide) => side * side * 16;
 /** Words of chunk_words before the tiles' splits (CHUNK_HEADER in shaders/tile_chunk.wgsl). */
 export const CHUNK_HEADER = 4;
 /** Words of a split tile and of a chunk item (SPLIT_WORDS, ITEM_WORDS). */
@@ -45,15 +45,24 @@ export const ITEM_WORDS = 2;
 export const CHUNK_MIN_PAIRS = 1024;
 
 /**
- * The most chunks past the runs' first a frame may have; past that the
- * chunks grow. Each costs at most two partials of 4 KiB and their 1 KiB
- * of published transmittances (40 MiB at 4096).
+ * The most chunks past the runs' first a frame may have, by tile side;
+ * past that the chunks grow. Each costs at most two partials (4 KiB at
+ * 16, 1 KiB at 8) and their published transmittances: 40 MiB in all at
+ * 4096 chunks of 16-pixel tiles, 20 MiB at 8192 of 8-pixel tiles.
+ * A workgroup of 8-pixel tiles has a quarter of the invocations of one of
+ * 16 and walks a chunk's pairs 64 at a time, not 256, so a chunk of the
+ * same pairs takes it about four times the batches: 8-pixel runs are cut
+ * into more. On an H200 at 1920×1080 (docs/benchmarks.md, "More chunks
+ * on 8-pixel tiles"), 8192 drew the replicated scene's 8-pixel poses in
+ * 0.958–0.992× the frame time of 4096 (the raster 0.90–0.97×); 16384 no
+ * faster (0.958–0.997×); 8192 at 16 too cost its 16-pixel poses from
+ * inside 1.02× (shorter chunks stop less work early).
  * The raster and the merge dispatch a workgroup for each whether the frame
  * has it or not: on a GPU an idle one costs next to nothing, on a software
  * adapter about a millisecond (src/gpu/software-adapter.ts), so there a
  * frame has at most SOFTWARE_MAX_CHUNKS.
  */
-export const MAX_CHUNKS = 4096;
+export const MAX_CHUNKS: Record<TileSide, number> = { 16: 4096, 8: 8192 };
 export const SOFTWARE_MAX_CHUNKS = 8;
 
 /** How a frame's runs are cut (TileState's chunk_min_pairs and max_chunks). */
@@ -75,16 +84,16 @@ export interface Chunking {
 }
 
 /**
- * The chunking of a frame in `order` whose buffers hold `pairCapacity`
- * pairs, on a software adapter or not; `chosen` (tests, benchmarks) sets
+ * The chunking of a frame in `order` on tiles `side` pixels across whose
+ * buffers hold `pairCapacity` pairs, on a software adapter or not; `chosen` (tests, benchmarks) sets
  * either part. The per-pixel order is never cut: a pixel's queue would be
  * emptied at each chunk's end, and with it the order's promise.
  */
-export function chunkingFor(order: SplatOrder, pairCapacity: number, software: boolean, chosen: Partial<Chunking> = {}): Chunking {
+export function chunkingFor(order: SplatOrder, side: TileSide, pairCapacity: number, software: boolean, chosen: Partial<Chunking> = {}): Chunking {
   const minPairs = order === 'per-pixel' ? 0 : (chosen.minPairs ?? CHUNK_MIN_PAIRS);
   // Nothing cut: no room for chunks either.
   if (minPairs === 0) return { minPairs: 0, maxChunks: 1, lookBack: false };
-  const most = software ? SOFTWARE_MAX_CHUNKS : MAX_CHUNKS;
+  const most = software ? SOFTWARE_MAX_CHUNKS : MAX_CHUNKS[side];
   const maxChunks = chosen.maxChunks ?? Math.min(most, Math.ceil(pairCapacity / minPairs));
   return { minPairs, maxChunks: Math.max(1, maxChunks), lookBack: chosen.lookBack ?? !software };
 }
@@ -142,12 +151,13 @@ export class TileChunks {
       computePipeline(device, { label: `TileChunks.split(tiles ${side})`, layout: 'auto', compute: { module: splitModule, entryPoint: 'main', constants: { TILE_SIZE: side } } }),
       computePipeline(device, { label: `TileChunks.merge(${format}, tiles ${side})`, layout: 'auto', compute: { module: mergeModule, entryPoint: 'main', constants: { TILE_SIZE: side } } }),
     ]);
-    return new TileChunks(device, frame, split, merge);
+    return new TileChunks(device, frame, side, split, merge);
   }
 
   private constructor(
     private readonly device: GPUDevice,
     private readonly frame: GPUBuffer,
+    private readonly side: TileSide,
     private readonly splitPipeline: GPUComputePipeline,
     private readonly mergePipeline: GPUComputePipeline,
   ) {
@@ -224,12 +234,12 @@ export class TileChunks {
 
   private makeWords(tiles: number, maxChunks: number): GPUBuffer {
     // The header, each tile's split, the splits and items, and each partial's published transmittances.
-    const words = CHUNK_HEADER + tiles + (SPLIT_WORDS + ITEM_WORDS) * maxChunks + 2 * maxChunks * TILE_PIXELS;
+    const words = CHUNK_HEADER + tiles + (SPLIT_WORDS + ITEM_WORDS) * maxChunks + 2 * maxChunks * this.side * this.side;
     return this.device.createBuffer({ label: 'TileChunks.words', size: 4 * words, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC });
   }
 
   /** A split tile's chunks are its run's first and its items: at most 2 · maxChunks partials in all. */
   private makePartials(maxChunks: number): GPUBuffer {
-    return this.device.createBuffer({ label: 'TileChunks.partials', size: 2 * maxChunks * PARTIAL_BYTES, usage: GPUBufferUsage.STORAGE });
+    return this.device.createBuffer({ label: 'TileChunks.partials', size: 2 * maxChunks * partialBytes(this.side), usage: GPUBufferUsage.STORAGE });
   }
 }

@@ -116,10 +116,10 @@ export class TileRenderer {
   private rayShapes: TileRayShapes | null = null;
   /** A software adapter: few chunks (tile-chunks.ts). */
   private readonly software: boolean;
-  /** The chunking of each order at the pair room it was made for (made again only when the room grows). */
-  private readonly chunkings: Record<SplatOrder, { capacity: number; chunking: Chunking }> = {
-    'centre-depth': { capacity: -1, chunking: { minPairs: 0, maxChunks: 1, lookBack: false } },
-    'per-pixel': { capacity: -1, chunking: { minPairs: 0, maxChunks: 1, lookBack: false } },
+  /** The chunking of each order at the pair room and tile side it was made for (made again when either changes). */
+  private readonly chunkings: Record<SplatOrder, { capacity: number; side: TileSide; chunking: Chunking }> = {
+    'centre-depth': { capacity: -1, side: TILE_SIZE, chunking: { minPairs: 0, maxChunks: 1, lookBack: false } },
+    'per-pixel': { capacity: -1, side: TILE_SIZE, chunking: { minPairs: 0, maxChunks: 1, lookBack: false } },
   };
   private perPixelMade: Promise<void> | null = null;
   /** The side of the last frame encoded. */
@@ -247,7 +247,7 @@ export class TileRenderer {
     if (last && last.tileSide !== side && side !== TILE_SIZE) this.budget.expect(last.total * SMALL_TILE_PAIRS);
     this.sorter.ensureCapacity(this.budget.wanted);
     const tiles = tileCount(target.width, target.height, side);
-    const chunking = this.chunkingFor(perPixel ? 'per-pixel' : 'centre-depth');
+    const chunking = this.chunkingFor(perPixel ? 'per-pixel' : 'centre-depth', side);
     const budget = candidateBudget(this.budget.limit, this.software, tiles);
     const { state, ranges } = this.buffers.forFrame(entries, tiles, this.sorter.capacity, budget, target.background, chunking);
     this.buffers.copyEntries(encoder, draw.count, slot);
@@ -335,12 +335,13 @@ export class TileRenderer {
     return this.budget.read();
   }
 
-  /** The chunking of a frame in `order` at today's pair room. */
-  private chunkingFor(order: SplatOrder): Chunking {
+  /** The chunking of a frame in `order` on tiles `side` pixels across at today's pair room. */
+  private chunkingFor(order: SplatOrder, side: TileSide): Chunking {
     const made = this.chunkings[order];
-    if (made.capacity !== this.sorter.capacity) {
+    if (made.capacity !== this.sorter.capacity || made.side !== side) {
       made.capacity = this.sorter.capacity;
-      made.chunking = chunkingFor(order, made.capacity, this.software, this.chosenChunking);
+      made.side = side;
+      made.chunking = chunkingFor(order, side, made.capacity, this.software, this.chosenChunking);
     }
     return made.chunking;
   }
