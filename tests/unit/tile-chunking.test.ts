@@ -2,7 +2,8 @@
  * How the tile raster cuts long runs (src/render/tiles/tile-chunks.ts): the
  * per-pixel order never, a software adapter into few chunks and without
  * the look back (its pictures stay the same frame to frame), a GPU into as
- * many as its pair room needs up to MAX_CHUNKS, and the rows of workgroups
+ * many as its pair room needs up to MAX_CHUNKS of its tile side (more at 8
+ * pixels than at 16), and the rows of workgroups
  * the raster dispatches for them.
  */
 import { expect, test } from 'vitest';

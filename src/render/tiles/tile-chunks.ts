@@ -54,7 +54,7 @@ export const CHUNK_MIN_PAIRS = 1024;
  * same pairs takes it about four times the batches: 8-pixel runs are cut
  * into more. On an H200 at 1920×1080 (docs/benchmarks.md, "More chunks
  * on 8-pixel tiles"), 8192 drew the replicated scene's 8-pixel poses in
- * 0.958–0.992× the frame time of 4096 (the raster 0.90–0.97×); 16384 no
+ * 0.960–0.994× the frame time of 4096 (the raster 0.90–0.99×); 16384 no
  * faster (0.958–0.997×); 8192 at 16 too cost its 16-pixel poses from
  * inside 1.02× (shorter chunks stop less work early).
  * The raster and the merge dispatch a workgroup for each whether the frame
@@ -85,9 +85,10 @@ export interface Chunking {
 
 /**
  * The chunking of a frame in `order` on tiles `side` pixels across whose
- * buffers hold `pairCapacity` pairs, on a software adapter or not; `chosen` (tests, benchmarks) sets
- * either part. The per-pixel order is never cut: a pixel's queue would be
- * emptied at each chunk's end, and with it the order's promise.
+ * buffers hold `pairCapacity` pairs, on a software adapter or not;
+ * `chosen` (tests, benchmarks) sets either part. The per-pixel order is
+ * never cut: a pixel's queue would be emptied at each chunk's end, and
+ * with it the order's promise.
  */
 export function chunkingFor(order: SplatOrder, side: TileSide, pairCapacity: number, software: boolean, chosen: Partial<Chunking> = {}): Chunking {
   const minPairs = order === 'per-pixel' ? 0 : (chosen.minPairs ?? CHUNK_MIN_PAIRS);
