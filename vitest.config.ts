@@ -9,8 +9,8 @@ process.env.VK_ICD_FILENAMES ??= swiftShaderIcd;
 
 // Dawn polled every 1 ms instead of in a busy loop (tests/support/dawn-polling.mjs:
 // about half of a GPU process's CPU went to the loop), in every Node process
-// the test workers start, the commands tests run included, as they run
-// `node bench-dist/render.mjs ...` itself. (The node project's setup file
+// the test workers start, the commands tests run included (`node
+// render.mjs ...`, tests/support/node-tools.ts). (The node project's setup file
 // also imports it; importing it twice installs it once.)
 const dawnPolling = new URL('./tests/support/dawn-polling.mjs', import.meta.url).href;
 if (!process.env.NODE_OPTIONS?.includes(dawnPolling)) {

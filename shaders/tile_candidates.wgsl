@@ -1,6 +1,7 @@
 // The binning's candidates (tile_bin.wgsl): which entry of the order, and
-// which tile of its box, each candidate thread of write_pairs stands for. Only the boxes larger than direct_tiles have
-// candidates (a direct entry has none). Kept candidate k is candidate k + candidate_base
+// which tile of its box, each candidate thread of write_pairs stands for.
+// Only the boxes larger than direct_tiles have candidates (a direct entry
+// has none). Kept candidate k is candidate k + candidate_base
 // counted from first_group: the entries' firsts are their in-group firsts
 // (state.words[entry]) plus their group's first (scan_boxes).
 

@@ -36,7 +36,7 @@ const MEAN_CHANNEL_DIFF = 0.5;
 
 const DEFAULT_CAMERA = { width: 64, height: 48, fovy_deg: 50, eye: [2.2, 1.0, 3.2], target: [0, 0, 0], up: [0, 1, 0], background: [0.1, 0.1, 0.12], sh_degree: 3 };
 
-/** bench-dist/render.mjs, built for this file (a folder of its own: node-tools.ts says why). */
+/** The render command (bench/vite.config.ts's render.mjs), built for this file (a folder of its own: node-tools.ts says why). */
 const RENDER = join(useNodeTools('render-command'), 'render.mjs');
 
 function render(scene: string, camera: object, name: string, flags: string[] = []): { png: Buffer; timings: Record<string, unknown> } {

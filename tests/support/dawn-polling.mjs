@@ -2,8 +2,8 @@
  * Dawn's event polling, every 1 ms instead of in a busy loop, for every
  * Node process the tests run WebGPU in: the test workers (a setup file of
  * vitest.config.ts's node project imports this module) and the commands
- * they start (`node --import` with DAWN_POLLING_IMPORT, as
- * tests/gpu/render-command.test.ts does).
+ * they start (vitest.config.ts puts `--import` of it in NODE_OPTIONS, which
+ * the render and convert commands the tests run inherit).
  *
  * Why: while a promise of the `webgpu` package is pending (a pipeline made
  * asynchronously, mapAsync, onSubmittedWorkDone) dawn.node polls for its

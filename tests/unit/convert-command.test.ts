@@ -34,7 +34,7 @@ const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
 const WORK = mkdtempSync(join(tmpdir(), 'splatsort-convert-'));
 const SMALL = 'inria_kacytran_iter7000_9k_sh3.ply';
 
-/** bench-dist/convert.mjs, built for this file (a folder of its own: node-tools.ts says why). */
+/** The convert command (bench/vite.config.ts's convert.mjs), built for this file (a folder of its own: node-tools.ts says why). */
 const CONVERT = join(useNodeTools('convert-command'), 'convert.mjs');
 
 interface Run { status: number | null; stdout: string; stderr: string; line: Record<string, unknown> | null }

@@ -67,8 +67,6 @@ export interface BinBuffers {
   values: GPUBuffer;
 }
 
-
-
 const BOUND_GROUPS = 2;
 
 /**

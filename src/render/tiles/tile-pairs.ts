@@ -89,8 +89,15 @@ const HEADROOM = 1.5;
 export const INITIAL_PAIRS = 1 << 20;
 /** Staging buffers for the reads: a frame's read is skipped when all are being mapped. */
 const READ_RING = 3;
-/** The header words read back: entries, capacity, total, pairs, cut_entries, needed_candidates, touched. */
-const READ_BYTES = 28;
+/** The header fields read back; the read copies TILE_STATE from the first of them to the last. */
+const READ_FIELDS = ['entries', 'capacity', 'total', 'cut_entries', 'needed_candidates', 'touched'] as const;
+const READ_FROM = Math.min(...READ_FIELDS.map((f) => TILE_STATE.offset(f)));
+const READ_BYTES = Math.max(...READ_FIELDS.map((f) => TILE_STATE.offset(f))) + 4 - READ_FROM;
+
+/** Field `field` of a read's words. */
+function readField(words: Uint32Array, field: (typeof READ_FIELDS)[number]): number {
+  return words[(TILE_STATE.offset(field) - READ_FROM) / 4]!;
+}
 
 type ReadState = 'free' | 'recorded' | 'mapping';
 interface ReadSlot {
@@ -146,7 +153,7 @@ export class TilePairBudget {
       this.recorded = null;
       return;
     }
-    encoder.copyBufferToBuffer(state, TILE_STATE.offset('entries'), slot.buffer, 0, READ_BYTES);
+    encoder.copyBufferToBuffer(state, READ_FROM, slot.buffer, 0, READ_BYTES);
     slot.state = 'recorded';
     slot.candidateBudget = candidateBudget;
     slot.tileSide = tileSide;
@@ -165,20 +172,22 @@ export class TilePairBudget {
     this.recorded = null;
     return slot.buffer.mapAsync(GPUMapMode.READ).then(
       () => {
-        const [entries, capacity, total, , cutEntries, neededCandidates, touched] = new Uint32Array(slot.buffer.getMappedRange(), 0, 7);
-        slot.buffer.unmap();
-        slot.state = 'free';
+        const words = new Uint32Array(slot.buffer.getMappedRange(), 0, READ_BYTES / 4);
+        const total = readField(words, 'total');
+        const capacity = readField(words, 'capacity');
         const counts: TilePairCounts = {
-          entries: entries!,
-          total: total!,
-          touched: touched!,
-          capacity: capacity!,
-          overflowed: total! > capacity!,
-          cutEntries: cutEntries!,
-          neededCandidates: neededCandidates!,
+          entries: readField(words, 'entries'),
+          total,
+          touched: readField(words, 'touched'),
+          capacity,
+          overflowed: total > capacity,
+          cutEntries: readField(words, 'cut_entries'),
+          neededCandidates: readField(words, 'needed_candidates'),
           candidateBudget: slot.candidateBudget,
           tileSide: slot.tileSide,
         };
+        slot.buffer.unmap();
+        slot.state = 'free';
         this.update(counts);
         return counts;
       },
