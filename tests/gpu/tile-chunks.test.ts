@@ -19,7 +19,8 @@ import type { SplatCloud } from '../../src/scene/splat-cloud';
 import type { CameraFile } from '../../src/app/camera/camera-file';
 import { renderReferenceCamera } from '../../cli/reference-camera';
 import { psnr, toRgba8 } from '../../cli/picture-compare';
-import { CHUNK_HEADER, ITEM_WORDS, SPLIT_WORDS, TILE_PIXELS } from '../../src/render/tiles/tile-chunks';
+import { CHUNK_HEADER, ITEM_WORDS, SPLIT_WORDS } from '../../src/render/tiles/tile-chunks';
+import { TILE_SIZE } from '../../src/render/tiles/tile-side';
 import { renderChecked } from '../support/checked-render';
 import { realScene, useGpu } from '../support/gpu-fixture';
 import { cameraInsideScene, cameraLookingAt } from '../support/test-view';
@@ -85,9 +86,10 @@ test('without the look back (as on software adapters), a cut frame reads no publ
   const draw = async (frame: SplatFrame) => (await renderChecked(gpu.device, frame, order, scene, outside, { renderer: 'tiles' })).rgba;
   // Every published word says "stopped, nothing left": a chunk that read them would stop at once.
   const poison = (frame: SplatFrame) => {
-    const tiles = Math.ceil(outside.width / 16) * Math.ceil(outside.height / 16);
+    // A software adapter's frames are of 16-pixel tiles (TILE_SIZE): a published word per pixel of each partial.
+    const tiles = Math.ceil(outside.width / TILE_SIZE) * Math.ceil(outside.height / TILE_SIZE);
     const first = CHUNK_HEADER + tiles + (SPLIT_WORDS + ITEM_WORDS) * CUT.maxChunks;
-    const words = new Float32Array(2 * CUT.maxChunks * TILE_PIXELS).fill(-1e-9);
+    const words = new Float32Array(2 * CUT.maxChunks * TILE_SIZE * TILE_SIZE).fill(-1e-9);
     gpu.device.queue.writeBuffer(frame.painters.tiles.tileRenderer!.chunkWords, 4 * first, words);
   };
   const first = await draw(steady);

@@ -20,7 +20,7 @@ import * as radixStructs from '../../src/sort/radix-structs';
 import { PROJECT_TILE, SCAN_BLOCK } from '../../src/render/splat-projector';
 import { BIN_GROUP, NO_TILE } from '../../src/render/tiles/tile-binning';
 import { TILE_SIZE } from '../../src/render/tiles/tile-side';
-import { CHUNK_HEADER, ITEM_WORDS, SPLIT_WORDS, TILE_PIXELS } from '../../src/render/tiles/tile-chunks';
+import { CHUNK_HEADER, ITEM_WORDS, SPLIT_WORDS } from '../../src/render/tiles/tile-chunks';
 
 const SHADERS = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../shaders');
 const sources = Object.fromEntries(readdirSync(SHADERS).filter((f) => f.endsWith('.wgsl')).map((f) => [f, readFileSync(join(SHADERS, f), 'utf8')]));
@@ -108,7 +108,6 @@ test('the projector\'s and the tile renderer\'s sizes are the same numbers in Ty
   expect(constant('tile_chunk.wgsl', 'CHUNK_HEADER')).toBe(CHUNK_HEADER);
   expect(constant('tile_chunk.wgsl', 'SPLIT_WORDS')).toBe(SPLIT_WORDS);
   expect(constant('tile_chunk.wgsl', 'ITEM_WORDS')).toBe(ITEM_WORDS);
-  expect(TILE_PIXELS).toBe(TILE_SIZE * TILE_SIZE);
 });
 
 test('a workgroup\'s place in a flat 2-D dispatch is worked out in dispatch.wgsl alone, which every other shader calls', () => {

@@ -23,8 +23,6 @@ import type { SplatOrder } from '../frame-renderer';
 import { BIN_GROUP } from './tile-binning';
 import type { TileSide } from './tile-side';
 
-/** Pixels the largest tile holds (TILE_SIZE², checked by tests/unit/wgsl-layouts.test.ts): one invocation each, in the raster and the merge. */
-export const TILE_PIXELS = 256;
 /** Bytes of a partial picture of a tile `side` pixels across: a vec4<f32> per pixel. */
 const partialBytes = (side: TileSide) => side * side * 16;
 /** Words of chunk_words before the tiles' splits (CHUNK_HEADER in shaders/tile_chunk.wgsl). */
