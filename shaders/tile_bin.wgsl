@@ -159,6 +159,38 @@ fn group_run(lid: u32) -> vec2<u32> {
   return vec2<u32>(first, min(first + run, groups));
 }
 
+// Words of a run read at once. A loop that reads one word a step waits
+// out the memory's latency at every step (the next read waits on the last
+// one's sum), and a run is up to a few hundred groups (110 at 7.2M
+// entries). With READ_AHEAD reads in flight at once (its loops unrolled:
+// src/gpu/wgsl-unroll.ts) the replicated scene's binning took 0.92–0.99×
+// its time (H200, 1920×1080), the real scenes' 1.00–1.03× (0.001–0.002
+// ms); 16 was no faster (docs/benchmarks.md, "The binning's scan reads
+// ahead").
+const READ_AHEAD: u32 = 8u;
+
+// The `count` (at most READ_AHEAD) words from state.words[at] on, 0 past them.
+fn words_ahead(at: u32, count: u32) -> array<u32, READ_AHEAD> {
+  var words: array<u32, READ_AHEAD>;
+  for (var k = 0u; k < READ_AHEAD; k++) {
+    words[k] = select(0u, state.words[at + min(k, count - 1u)], k < count);
+  }
+  return words;
+}
+
+// The sum of state.words[base + g] over the run [first, end), saturating
+// at 2^32 - 1 where `saturating` (add_saturating, saturating_sum.wgsl).
+fn run_sum(base: u32, first: u32, end: u32, saturating: bool) -> u32 {
+  var total = 0u;
+  for (var g = first; g < end; g += READ_AHEAD) {
+    let words = words_ahead(base + g, min(READ_AHEAD, end - g));
+    for (var k = 0u; k < READ_AHEAD; k++) {
+      total = select(total + words[k], add_saturating(total, words[k]), saturating);
+    }
+  }
+  return total;
+}
+
 // Turns the per-group totals at state.words[base ..], from group from_group on,
 // into each group's first slot counted from it, in place; returns their
 // sum. The groups before it are left as they are.
@@ -166,16 +198,18 @@ fn scan_group_totals(lid: u32, base: u32, from_group: u32) -> u32 {
   let run = group_run(lid);
   let first = max(run.x, from_group);
   let end = run.y;
-  var total = 0u;
-  for (var g = first; g < end; g++) {
-    total += state.words[base + g];
-  }
+  let total = run_sum(base, first, end, false);
   let through = workgroup_inclusive_sum(lid, total);
   var offset = through - total;
-  for (var g = first; g < end; g++) {
-    let sum = state.words[base + g];
-    state.words[base + g] = offset;
-    offset += sum;
+  for (var g = first; g < end; g += READ_AHEAD) {
+    let n = min(READ_AHEAD, end - g);
+    let sums = words_ahead(base + g, n);
+    for (var k = 0u; k < READ_AHEAD; k++) {
+      if (k < n) {
+        state.words[base + g + k] = offset;
+      }
+      offset += sums[k];
+    }
   }
   return workgroupUniformLoad(&sum_scratch[BIN_GROUP - 1u]);
 }

@@ -30,11 +30,7 @@ fn scan_boxes(@builtin(local_invocation_index) lid: u32) {
   let run = group_run(lid);
   let first = run.x;
   let end = run.y;
-  var run_total = 0u;
-  for (var g = first; g < end; g++) {
-    run_total = add_saturating(run_total, state.words[base + g]);
-  }
-  workgroup_saturating_suffix_sum(lid, run_total);
+  workgroup_saturating_suffix_sum(lid, run_sum(base, first, end, true));
   var after = 0u;
   if (lid + 1u < BIN_GROUP) {
     after = sum_scratch[lid + 1u];

@@ -9,7 +9,9 @@
  * CPU reference's within the tile tests' 50 dB with runs cut into chunks
  * (of 16 pairs, as tests/gpu/tile-chunks.test.ts cuts them).
  * At 8 the binning's own threads take the small boxes (DIRECT_TILES) and
- * candidates the larger: 70,000 splats of both binned pair for pair.
+ * candidates the larger: 560,000 splats of both binned pair for pair, so
+ * many that each of the binning scan's invocations reads its groups' counts
+ * in several rounds of READ_AHEAD (shaders/tile_bin.wgsl).
  * A frame that wants small tiles before their passes are made draws 16
  * meanwhile; frames of small splats switch by themselves, and back up close. (Which frames
  * want small tiles, tileSideFor, is tests/unit/tile-side.test.ts's.)
@@ -93,10 +95,10 @@ test.each([
   expect(db).toBeGreaterThanOrEqual(50);
 });
 
-test('70,000 splats at 8: small boxes binned by their own threads, larger ones by candidates, over more than 256 groups, pair for pair', async () => {
+test('560,000 splats at 8: small boxes binned by their own threads, larger ones by candidates, over more than 256 groups a scan invocation reads ahead, pair for pair', async () => {
   // Mostly specks of a pixel or less, one in a hundred a ball of a few tiles, in a box before the eye.
   const random = rng(5);
-  const count = 70_000;
+  const count = 560_000;
   const specks = madeScene(
     Array.from({ length: count }, (_, i) => {
       const sigma = i % 100 === 0 ? 0.3 : 0.002 + 0.008 * random();
@@ -109,7 +111,8 @@ test('70,000 splats at 8: small boxes binned by their own threads, larger ones b
     }),
   );
   const specksScene = gpu.upload(specks, 'tile-side.specks');
-  const fresh = await SplatFrame.create(gpu.device, TEST_TARGET_FORMAT, { tiles: { tileSide: 8 } });
+  // Room for the frame's 1.3M slots from the first frame on.
+  const fresh = await SplatFrame.create(gpu.device, TEST_TARGET_FORMAT, { tiles: { tileSide: 8, initialPairs: 1 << 21 } });
   try {
     await fresh.painters.tiles.prepare(true);
     await fresh.painters.tiles.tileRenderer!.prepareTileSide(8, true);
@@ -119,7 +122,8 @@ test('70,000 splats at 8: small boxes binned by their own threads, larger ones b
     const checked = await expectExactPairs(gpu.device, fresh, count, camera.width, camera.height);
     const larger = checked.boxes.filter((b) => b > DIRECT_TILES[8]).length;
     console.log(`${checked.visible} specks drawn at 8: ${checked.pairs} pairs, ${larger} boxes over ${DIRECT_TILES[8]} tiles`);
-    expect(checked.visible).toBeGreaterThan(256 * 256);
+    // The scan's 256 invocations each read more than READ_AHEAD (8) groups of 256 entries (shaders/tile_bin.wgsl).
+    expect(checked.visible).toBeGreaterThan(256 * 8 * 256);
     expect(larger).toBeGreaterThan(100);
     expect(larger).toBeLessThan(checked.visible / 10);
   } finally {

@@ -19,6 +19,7 @@ import binSource from '../../../shaders/tile_bin.wgsl?raw';
 import candidatesSource from '../../../shaders/tile_candidates.wgsl?raw';
 import budgetSource from '../../../shaders/tile_bin_budget.wgsl?raw';
 import { createCheckedShaderModule } from '../../gpu/shader';
+import { unrollConstantLoops } from '../../gpu/wgsl-unroll';
 import { TILE_BIN_ARGS, TILE_BIN_ARGS_SLOTS, TILE_BIN_SLOTS } from '../frame-layouts';
 import { computePipeline, sharedOnDevice } from '../../gpu/pipeline-cache';
 import { TILE_SIZE, type TileSide } from './tile-side';
@@ -103,7 +104,9 @@ export class TileBinning {
    */
   static async create(device: GPUDevice, frame: GPUBuffer, footprint: TileFootprint = 'ellipse', side: TileSide = TILE_SIZE, cutOnly = false): Promise<TileBinning> {
     // The scene's chunk declarations come with the prelude; this module binds none of them.
-    const module = await createCheckedShaderModule(device, 'TileBinning.shader', [commonSource, recordsSource, sumSource, saturatingSumSource, dispatchSource, stateSource, footprintSource, candidatesSource, binSource, budgetSource].join('\n'));
+    const source = [commonSource, recordsSource, sumSource, saturatingSumSource, dispatchSource, stateSource, footprintSource, candidatesSource, binSource, budgetSource].join('\n');
+    // The scan's reads ahead (READ_AHEAD, shaders/tile_bin.wgsl) are unrolled, so their words stay in registers.
+    const module = await createCheckedShaderModule(device, 'TileBinning.shader', unrollConstantLoops(source));
     // Made once per device and footprint (pipeline-cache.ts): every tile renderer on the device shares them and their layouts.
     const steps = cutOnly ? BIN_STEPS.slice(0, 2) : BIN_STEPS;
     const { layout, argsLayout, pipelines } = await sharedOnDevice(device, `TileBinning ${footprint} ${side}${cutOnly ? ' cut' : ''}`, async () => {
