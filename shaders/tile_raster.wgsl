@@ -242,6 +242,8 @@ fn load_footprint(run: Run, k: u32, slot: u32, lists: bool) -> u32 {
 // exp2(log2 o - |s'|²), two fused multiply-adds and an exp2 where it took
 // three products more (the raster's time is these chains: ARRIVALS below).
 const EXP2_SIGMA: f32 = 0.8493218;  // sqrt(log2(e) / 2)
+// The log2 opacity of a batch slot past the run's end: exp2 of it is 0.
+const NO_OPACITY: f32 = -1e30;
 
 // Batch splat j's alpha at p, as the quad path's fragment has it; 0 outside
 // its quad. Without a branch: the raster asks for ARRIVALS of these at a
@@ -258,17 +260,20 @@ fn alpha_at(j: u32, p: vec2<f32>) -> f32 {
 }
 
 // Blends one splat into the pixel, front to back; the pixel stops (without it) once opaque.
+// T (1 - alpha) is taken as T - alpha T, the weight the colour is added
+// with: a product fewer a splat (the raster in 0.98–0.99× its time, H200).
 fn blend(px: ptr<function, Pixel>, alpha: f32, color: vec3<f32>) {
   if ((*px).done || alpha < ALPHA_MIN) {
     return;
   }
-  let next = (*px).transmittance * (1.0 - alpha);
+  let weight = alpha * (*px).transmittance;
+  let next = (*px).transmittance - weight;
   if (next < (*px).stop_below) {
     (*px).done = true;
     atomicAdd(&pixels_done, 1u);
     return;
   }
-  (*px).color += color * (alpha * (*px).transmittance);
+  (*px).color += color * weight;
   (*px).transmittance = next;
 }
 
@@ -339,8 +344,13 @@ fn main(
       if (start + lid < run.count) {
         let id = load_footprint(run, start + lid, lid, lists);
         // {{load}}
-      } else if (lists) {
-        batch_mask[lid] = 0u;
+      } else {
+        // Past the run's end: a footprint of alpha 0, which the walk's
+        // groups of ARRIVALS may meet, and which changes nothing.
+        batch_look[lid].w = NO_OPACITY;
+        if (lists) {
+          batch_mask[lid] = 0u;
+        }
       }
     }
     workgroupBarrier();
@@ -377,10 +387,10 @@ fn main(
         }
         var alphas: array<f32, ARRIVALS>;
         for (var k = 0u; k < ARRIVALS; k++) {
-          alphas[k] = select(0.0, alpha_at(min(first + k, batch - 1u), px.p), first + k < batch);
+          alphas[k] = alpha_at(first + k, px.p);
         }
         for (var k = 0u; k < ARRIVALS; k++) {
-          let j = min(first + k, batch - 1u);
+          let j = first + k;
           let alpha = alphas[k];
           // {{arrive}}
         }
