@@ -95,7 +95,7 @@ test.each([
   expect(db).toBeGreaterThanOrEqual(50);
 });
 
-test('560,000 splats at 8: small boxes binned by their own threads, larger ones by candidates, over more than 256 groups a scan invocation reads ahead, pair for pair', async () => {
+test('560,000 splats at 8: small boxes binned by their own threads, larger ones by candidates, each scan invocation reading its groups in several rounds, pair for pair', async () => {
   // Mostly specks of a pixel or less, one in a hundred a ball of a few tiles, in a box before the eye.
   const random = rng(5);
   const count = 560_000;

@@ -12,7 +12,7 @@ import type { SplatDraw } from '../splat-renderer';
 import { BIN_GROUP } from './tile-binning';
 import type { Chunking } from './tile-chunks';
 
-/** A draw of the entries the candidate budget kept (scan_boxes, shaders/tile_bin.wgsl): drawIndirect from a state's fallback words. */
+/** A draw of the entries the candidate budget kept (scan_boxes, shaders/tile_bin_budget.wgsl): drawIndirect from a state's fallback words. */
 export function keptQuadsDraw(): SplatDraw {
   return { records: unbound<GPUBuffer>(), order: unbound<GPUBuffer>(), count: { buffer: unbound<GPUBuffer>(), offset: TILE_STATE.offset('fallback_vertices') } };
 }
