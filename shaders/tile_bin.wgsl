@@ -179,13 +179,15 @@ fn words_ahead(at: u32, count: u32) -> array<u32, READ_AHEAD> {
 }
 
 // The sum of state.words[base + g] over the run [first, end), saturating
-// at 2^32 - 1 where `saturating` (add_saturating, saturating_sum.wgsl).
-fn run_sum(base: u32, first: u32, end: u32, saturating: bool) -> u32 {
+// at 2^32 - 1 (add_saturating, saturating_sum.wgsl): the budget's sums
+// from the order's front may pass it; the kept groups' sums, within the
+// budget plus a group, never do.
+fn run_sum(base: u32, first: u32, end: u32) -> u32 {
   var total = 0u;
   for (var g = first; g < end; g += READ_AHEAD) {
     let words = words_ahead(base + g, min(READ_AHEAD, end - g));
     for (var k = 0u; k < READ_AHEAD; k++) {
-      total = select(total + words[k], add_saturating(total, words[k]), saturating);
+      total = add_saturating(total, words[k]);
     }
   }
   return total;
@@ -198,7 +200,7 @@ fn scan_group_totals(lid: u32, base: u32, from_group: u32) -> u32 {
   let run = group_run(lid);
   let first = max(run.x, from_group);
   let end = run.y;
-  let total = run_sum(base, first, end, false);
+  let total = run_sum(base, first, end);
   let through = workgroup_inclusive_sum(lid, total);
   var offset = through - total;
   for (var g = first; g < end; g += READ_AHEAD) {

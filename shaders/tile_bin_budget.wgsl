@@ -30,7 +30,7 @@ fn scan_boxes(@builtin(local_invocation_index) lid: u32) {
   let run = group_run(lid);
   let first = run.x;
   let end = run.y;
-  workgroup_saturating_suffix_sum(lid, run_sum(base, first, end, true));
+  workgroup_saturating_suffix_sum(lid, run_sum(base, first, end));
   var after = 0u;
   if (lid + 1u < BIN_GROUP) {
     after = sum_scratch[lid + 1u];

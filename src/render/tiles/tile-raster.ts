@@ -13,6 +13,7 @@ import dispatchSource from '../../../shaders/dispatch.wgsl?raw';
 import footprintSource from '../../../shaders/tile_footprint.wgsl?raw';
 import rangesSource from '../../../shaders/tile_ranges.wgsl?raw';
 import rasterSource from '../../../shaders/tile_raster.wgsl?raw';
+import rasterSplatSource from '../../../shaders/tile_raster_splat.wgsl?raw';
 import blockListsSource from '../../../shaders/tile_block_lists.wgsl?raw';
 import centreDepthSource from '../../../shaders/tile_raster_centre_depth.wgsl?raw';
 import perPixelSource from '../../../shaders/tile_raster_per_pixel.wgsl?raw';
@@ -165,7 +166,7 @@ function rasterSourceFor(order: SplatOrder, format: TilePictureFormat, options: 
     .replace('texture_storage_2d<PICTURE_FORMAT', `texture_storage_2d<${format}`)
     .replace(/const PIXEL_QUEUE: u32 = \d+u;/, `const PIXEL_QUEUE: u32 = ${options.pixelQueue}u;`)
     .replace(/const ARRIVALS: u32 = \d+u;/, `const ARRIVALS: u32 = ${options.arrivals[order]}u;`);
-  return [commonSource, recordsSource, stateSource, dispatchSource, footprintSource, chunkSource, raster, blockListsSource].join('\n');
+  return [commonSource, recordsSource, stateSource, dispatchSource, footprintSource, chunkSource, raster, rasterSplatSource, blockListsSource].join('\n');
 }
 
 export class TileRaster {
