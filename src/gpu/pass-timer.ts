@@ -76,8 +76,12 @@ export class GpuPassTimer<Name extends string> {
     encoder.copyBufferToBuffer(this.resolveBuffer, 0, this.readBuffer, 0, this.readBuffer.size);
   }
 
-  /** Milliseconds per pass, after the resolving command buffer was submitted. */
-  async read(): Promise<Record<Name, number | null>> {
+  /**
+   * Milliseconds per pass, after the resolving command buffer was submitted.
+   * `ran`: the passes the resolved frame timed; the others give null (their
+   * queries still hold an earlier frame's times).
+   */
+  async read(ran?: ReadonlySet<Name>): Promise<Record<Name, number | null>> {
     const out = {} as Record<Name, number | null>;
     if (!this.readBuffer) {
       for (const n of this.names) out[n] = null;
@@ -87,7 +91,7 @@ export class GpuPassTimer<Name extends string> {
     const t = new BigInt64Array(this.readBuffer.getMappedRange());
     this.names.forEach((n, i) => {
       const ns = Number(t[2 * i + 1]! - t[2 * i]!);
-      out[n] = ns > 0 ? ns / 1e6 : 0;
+      out[n] = ran && !ran.has(n) ? null : ns > 0 ? ns / 1e6 : 0;
     });
     this.readBuffer.unmap();
     return out;

@@ -191,9 +191,8 @@ export const TILE_MERGE_SLOTS = defineBindSlots('TileMerge', ['tile_merge.wgsl']
 /** The per-pixel order's ray shapes (shaders/tile_ray_shape.wgsl): after the scene's slots, in its group. */
 export const TILE_RAY_SHAPE_SLOTS = defineBindSlots('TileRayShapes', ['tile_ray_shape.wgsl'], {
   frame: 0,
-  state: FIRST_PASS_BINDING,
-  order: FIRST_PASS_BINDING + 1,
-  ray_shapes: FIRST_PASS_BINDING + 2,
+  depths: FIRST_PASS_BINDING,
+  ray_shapes: FIRST_PASS_BINDING + 1,
 });
 
 /** Bytes of one splat's ray shape (four vec4: shaders/tile_ray_shape.wgsl). */

@@ -2,8 +2,8 @@
  * Scenes split across several chunk buffers (src/scene/gpu-splats.ts): the
  * layout arithmetic at real GPU limits, and, with the per-buffer limit
  * lowered so a real 9k-splat scene splits into 3 or 4 chunks, projected
- * splats, draw orders and pictures byte-identical to the same scene in one
- * buffer (Dawn over
+ * splats, draw orders and pictures (the per-pixel order's too)
+ * byte-identical to the same scene in one buffer (Dawn over
  * SwiftShader). A scene needing more chunks than the shaders bind is refused
  * with a RangeError that says how many splats fit.
  */
@@ -93,6 +93,7 @@ describe('split scenes on the GPU', () => {
   beforeAll(async () => {
     cloud = await realScene('inria_kacytran_iter7000_9k_sh3.ply');
     [frame, order] = await Promise.all([gpu.frame(), gpu.gpuOrder()]);
+    await frame.painters.tiles.prepare(true);
     centre = medianCentre(cloud);
   });
 
@@ -122,12 +123,16 @@ describe('split scenes on the GPU', () => {
 
   /**
    * One whole frame (projector, GPU sort, render): the projected splats
-   * (depths, and the records of the kept ones), the draw order and the picture.
+   * (depths, and the records of the kept ones), the draw order and the
+   * picture; and the picture of the tile renderer's per-pixel order (its
+   * ray shapes read from the chunks).
    */
-  async function render(scene: GpuSplats): Promise<{ depths: Uint32Array; records: Uint32Array; order: Uint32Array; pixels: Uint8Array }> {
+  async function render(scene: GpuSplats): Promise<{ depths: Uint32Array; records: Uint32Array; order: Uint32Array; pixels: Uint8Array; perPixel: Uint8Array }> {
     frame.setScene(scene);
     const { device } = gpu;
     device.pushErrorScope('out-of-memory');
+    const perPixel = await gpu.render(frame, parameters(scene), order, { renderer: 'tiles', order: 'per-pixel' });
+    expect(frame.drawnOrder).toBe('per-pixel');
     const pixels = await gpu.render(frame, parameters(scene), order);
     expect((await device.popErrorScope())?.message ?? null, 'out of memory').toBeNull();
     const visible = (await readBufferU32(device, frame.projector.state!, VISIBLE_STATE.size / 4))[VISIBLE_STATE.word('visible')]!;
@@ -136,7 +141,7 @@ describe('split scenes on the GPU', () => {
     // Only kept splats get a record this frame: blank the others.
     const culled = new Uint32Array(new Float32Array([-1]).buffer)[0]!;
     depths.forEach((d, i) => d === culled && records.fill(0, 8 * i, 8 * i + 8));
-    return { depths, records, order: await readBufferU32(device, order.sorter.resultBuffers(32).values, visible), pixels };
+    return { depths, records, order: await readBufferU32(device, order.sorter.resultBuffers(32).values, visible), pixels, perPixel };
   }
 
   /** Uploads `source` whole and split with `maxChunkBytes`; everything read back must match byte for byte. */
@@ -153,9 +158,12 @@ describe('split scenes on the GPU', () => {
       expect(Buffer.from(pb.depths.buffer).equals(Buffer.from(pa.depths.buffer))).toBe(true);
       expect(Buffer.from(pb.records.buffer).equals(Buffer.from(pa.records.buffer))).toBe(true);
       expect(Buffer.from(pb.order.buffer).equals(Buffer.from(pa.order.buffer))).toBe(true);
-      let differing = 0;
-      for (let i = 0; i < pa.pixels.length; i++) if (pa.pixels[i] !== pb.pixels[i]) differing++;
-      expect(differing, 'bytes of the picture that differ').toBe(0);
+      expect(coveredFraction(pa.perPixel)).toBeGreaterThan(0.05);
+      for (const picture of ['pixels', 'perPixel'] as const) {
+        let differing = 0;
+        for (let i = 0; i < pa[picture].length; i++) if (pa[picture][i] !== pb[picture][i]) differing++;
+        expect(differing, `bytes of the ${picture === 'pixels' ? 'picture' : 'per-pixel picture'} that differ`).toBe(0);
+      }
     } finally {
       gpu.release(whole);
       gpu.release(split);

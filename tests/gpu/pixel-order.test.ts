@@ -225,3 +225,23 @@ describe('the per-pixel order view', () => {
     expect(Math.abs(m.largest - largest)).toBeLessThanOrEqual(1);
   });
 });
+
+describe('the tile profile', () => {
+  test('times the ray shapes in a per-pixel frame, and gives them no time in a centre-depth frame after it', async () => {
+    const profiled = await gpu.frame({ tiles: { profile: true } });
+    await profiled.painters.tiles.prepare(true);
+    const camera = cameraInside(64, 48);
+    const profileAfter = async (splatOrder: SplatOrder) => {
+      await draw(scene, camera, { frame: profiled, splatOrder });
+      return (await profiled.painters.tiles.tileRenderer!.readProfile())!;
+    };
+    const perPixel = await profileAfter('per-pixel');
+    expect(perPixel.shapes).not.toBeNull();
+    expect(perPixel.raster).not.toBeNull();
+    // The ray shapes' queries still hold the per-pixel frame's times: the profile must not give them.
+    const centre = await profileAfter('centre-depth');
+    expect(centre.shapes).toBeNull();
+    expect(centre.raster).not.toBeNull();
+    expect(centre.bin).not.toBeNull();
+  });
+});

@@ -359,9 +359,7 @@ export class SplatFrame {
   async readTimings(): Promise<FrameTimings> {
     this.timerBusy = true;
     try {
-      const times = await this.timer.read();
-      for (const name of this.timer.names) if (!this.timed.has(name)) times[name] = null;
-      return times;
+      return await this.timer.read(this.timed);
     } finally {
       this.timerBusy = false;
     }

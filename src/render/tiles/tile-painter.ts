@@ -178,7 +178,10 @@ export class TilePainter implements Painter {
   /** One picture into the tile target set up by paint (its slot's count and fallback are its own). */
   private encodePicture(job: PaintJob, picture: PaintedPicture, slot: 0 | 1, beginning: TimestampSpan['first'] | undefined): TileFallback | null {
     this.tileTarget.perPixelScene = picture.perPixel;
-    return this.tiles!.encode(job.encoder, this.tileTarget, drawOf(this.draws[slot], job.records, picture.order, 'entries'), picture.order?.maxCount ?? 0, slot, beginning);
+    const draw = drawOf(this.draws[slot], job.records, picture.order, 'entries');
+    // The per-pixel order's ray shapes are worked out for the splats the projector kept.
+    if (draw) draw.depths = job.depths ?? undefined;
+    return this.tiles!.encode(job.encoder, this.tileTarget, draw, picture.order?.maxCount ?? 0, slot, beginning);
   }
 
   /** The tile pairs of the last frame it painted, once the GPU ran it (`overflowed`: draw that frame again). */

@@ -1,14 +1,15 @@
 /**
  * The per-pixel order's first step (shaders/tile_ray_shape.wgsl): for each
- * splat of the draw order, what the raster needs to find its depth along
+ * splat the projector kept, what the raster needs to find its depth along
  * any pixel's ray (a factor of its inverse covariance, up to scale, in
- * view space, and its mean seen through it). One dispatch over the order's entries, in the binning's pass,
- * after the entry count is in the tile state; indexed by splat id, as the
- * raster reads records. The buffer holds RAY_SHAPE_BYTES per splat of the
- * scene, made on the first per-pixel frame and grown with the scene.
+ * view space, and its mean seen through it). One dispatch over the scene's
+ * splats in id order, in the binning's pass, skipping those the projector
+ * culled (by its depths); indexed by splat id, as the raster reads
+ * records. The buffer holds RAY_SHAPE_BYTES per splat of the scene, made
+ * on the first per-pixel frame and grown with the scene.
  */
 import commonSource from '../../../shaders/splat_common.wgsl?raw';
-import stateSource from '../../../shaders/tile_state.wgsl?raw';
+import recordsSource from '../../../shaders/splat_records.wgsl?raw';
 import dispatchSource from '../../../shaders/dispatch.wgsl?raw';
 import shapeSource from '../../../shaders/tile_ray_shape.wgsl?raw';
 import { createCheckedShaderModule } from '../../gpu/shader';
@@ -19,16 +20,19 @@ import { computePipeline } from '../../gpu/pipeline-cache';
 
 export interface RayShapeBuffers {
   scene: GpuSplats;
-  state: GPUBuffer;
-  order: GPUBuffer;
+  /** The projector's view depths per splat (CULLED_DEPTH: culled). */
+  depths: GPUBuffer;
 }
+
+/** Splats per workgroup (SHAPE_GROUP in shaders/tile_ray_shape.wgsl). */
+const SHAPE_GROUP = 256;
 
 export class TileRayShapes {
   private shapes: GPUBuffer | null = null;
-  private bound: { scene: GpuSplats; state: GPUBuffer; order: GPUBuffer; shapes: GPUBuffer; group: GPUBindGroup }[] = [];
+  private bound: { scene: GpuSplats; depths: GPUBuffer; shapes: GPUBuffer; group: GPUBindGroup }[] = [];
 
   static async create(device: GPUDevice, frame: GPUBuffer): Promise<TileRayShapes> {
-    const module = await createCheckedShaderModule(device, 'TileRayShapes.shader', [commonSource, stateSource, dispatchSource, shapeSource].join('\n'));
+    const module = await createCheckedShaderModule(device, 'TileRayShapes.shader', [commonSource, recordsSource, dispatchSource, shapeSource].join('\n'));
     // A scene in one buffer and a scene in chunks (splat_common.wgsl's `chunked`).
     const [single, chunked] = await Promise.all(
       [0, 1].map((c) => computePipeline(device, { label: `TileRayShapes.${c ? 'chunked' : 'single'}`, layout: 'auto', compute: { module, entryPoint: 'main', constants: { chunked: c, reach_sigmas: PER_PIXEL_DEPTH_REACH, flattest: PER_PIXEL_FLATTEST } } })),
@@ -43,13 +47,16 @@ export class TileRayShapes {
     private readonly chunked: GPUComputePipeline,
   ) {}
 
-  /** Records the dispatch into `pass`: `groups` is the binning's grid over the most entries. */
-  encode(pass: GPUComputePassEncoder, buffers: RayShapeBuffers, groups: readonly [number, number]): GPUBuffer {
-    const shapes = this.shapesFor(buffers.scene.count);
+  /** Records the dispatch into `pass`, an invocation per splat of the scene. */
+  encode(pass: GPUComputePassEncoder, buffers: RayShapeBuffers): GPUBuffer {
+    const splats = buffers.scene.count;
+    const shapes = this.shapesFor(splats);
     const pipeline = buffers.scene.chunks.length > 1 ? this.chunked : this.single;
     pass.setPipeline(pipeline);
     pass.setBindGroup(0, this.bindGroupFor(pipeline, buffers, shapes));
-    pass.dispatchWorkgroups(groups[0], groups[1]);
+    const groups = Math.max(1, Math.ceil(splats / SHAPE_GROUP));
+    const x = Math.min(groups, this.device.limits.maxComputeWorkgroupsPerDimension);
+    pass.dispatchWorkgroups(x, Math.ceil(groups / x));
     return shapes;
   }
 
@@ -70,13 +77,13 @@ export class TileRayShapes {
 
   private bindGroupFor(pipeline: GPUComputePipeline, buffers: RayShapeBuffers, shapes: GPUBuffer): GPUBindGroup {
     // A loop, not find(): called every per-pixel frame, and a closure would be allocated each time.
-    for (const b of this.bound) if (b.scene === buffers.scene && b.state === buffers.state && b.order === buffers.order && b.shapes === shapes) return b.group;
+    for (const b of this.bound) if (b.scene === buffers.scene && b.depths === buffers.depths && b.shapes === shapes) return b.group;
     const group = this.device.createBindGroup({
       label: 'TileRayShapes.bindGroup',
       layout: pipeline.getBindGroupLayout(0),
       entries: [
         ...buffers.scene.bindGroupEntries(),
-        ...TILE_RAY_SHAPE_SLOTS.entries({ frame: { buffer: this.frame }, state: { buffer: buffers.state }, order: { buffer: buffers.order }, ray_shapes: { buffer: shapes } }),
+        ...TILE_RAY_SHAPE_SLOTS.entries({ frame: { buffer: this.frame }, depths: { buffer: buffers.depths }, ray_shapes: { buffer: shapes } }),
       ],
     });
     // Two kept: the per-pixel order view draws two orders a frame.

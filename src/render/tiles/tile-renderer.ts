@@ -82,6 +82,9 @@ export class TileRenderer {
   /** The pair sort is dispatched for the pair room, not from the count (sort/count-bound.ts). */
   private readonly boundsPairCounts: boolean;
   private readonly profiler: GpuPassTimer<TilePass> | null;
+  /** The passes timed since the last finishProfile, and those the last finished profile timed (readProfile gives null for the others). */
+  private timing = new Set<TilePass>();
+  private profiled = new Set<TilePass>();
   private sorted: SortedBuffers | null = null;
   // Reused every frame (nothing allocated per frame once warm).
   private readonly binBuffers = {} as BinBuffers;
@@ -253,7 +256,7 @@ export class TileRenderer {
     this.buffers.copyEntries(encoder, draw.count, slot);
 
     const profiler = this.profiler;
-    const timed = (name: TilePass) => profiler?.timestampWrites(name);
+    const timed = (name: TilePass) => this.timed(name);
     if (profiler && beginning) encoder.beginComputePass({ label: 'TileRenderer.start', timestampWrites: beginning }).end();
     const groups = Math.max(1, Math.ceil(entries / BIN_GROUP));
     const x = Math.min(groups, device.limits.maxComputeWorkgroupsPerDimension);
@@ -276,11 +279,11 @@ export class TileRenderer {
         binPass.end();
         shapesPass = encoder.beginComputePass(this.passDescriptor('TileRenderer.shapes', timed('shapes')));
       }
+      if (!draw.depths) throw new Error('TileRenderer: the per-pixel order needs the projector\'s depths (SplatDraw.depths)');
       const shapeBuffers = this.shapeBuffers;
       shapeBuffers.scene = perPixel;
-      shapeBuffers.state = state;
-      shapeBuffers.order = draw.order;
-      rayShapes = this.rayShapes!.encode(shapesPass, shapeBuffers, this.binGroups);
+      shapeBuffers.depths = draw.depths;
+      rayShapes = this.rayShapes!.encode(shapesPass, shapeBuffers);
       shapesPass.end();
     } else {
       binPass.end();
@@ -358,17 +361,29 @@ export class TileRenderer {
 
   /** With profiling, the timestamp writes of the painter's resolve after the draw; undefined without. */
   get resolveTimestampWrites(): (GPUComputePassTimestampWrites & GPURenderPassTimestampWrites) | undefined {
-    return this.profiler?.timestampWrites('resolve');
+    return this.timed('resolve');
+  }
+
+  /** A pass's timestamp writes where the frame is profiled, the pass counted as timed. */
+  private timed(name: TilePass): (GPUComputePassTimestampWrites & GPURenderPassTimestampWrites) | undefined {
+    if (!this.profiler) return undefined;
+    this.timing.add(name);
+    return this.profiler.timestampWrites(name);
   }
 
   /** With profiling, records the copy of the frame's pass times: after the painter's resolve, before finish(). */
   finishProfile(encoder: GPUCommandEncoder): void {
-    this.profiler?.resolve(encoder);
+    if (!this.profiler) return;
+    this.profiler.resolve(encoder);
+    const finished = this.timing;
+    this.timing = this.profiled;
+    this.profiled = finished;
+    this.timing.clear();
   }
 
   /** GPU milliseconds of each pass of the last profiled frame (after its submit); null without timestamp queries or profiling. */
   async readProfile(): Promise<Record<TilePass, number | null> | null> {
-    return this.profiler ? this.profiler.read() : null;
+    return this.profiler ? this.profiler.read(this.profiled) : null;
   }
 
   private encodeClear(encoder: GPUCommandEncoder, target: TileDrawTarget, beginning?: GPURenderPassTimestampWrites): void {
