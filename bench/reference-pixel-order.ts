@@ -16,6 +16,9 @@
  *   past that blends the nearest of them and itself; the rest is blended in
  *   order at the end.
  *
+ * Hierarchical orders built on these, and several orders drawn in one
+ * pass: bench/windowed-pixel-order.ts.
+ *
  * Depths are worked out in double from the splat's covariance (its
  * adjugate, no flatter than PER_PIXEL_FLATTEST, as on the GPU);
  * the blend keeps the reference's float32 steps.
@@ -42,7 +45,7 @@ export function depthAlongRay(splats: Preprocessed, k: number, px: number, py: n
 }
 
 /** Blends one splat into `state` ([r, g, b, T, done]); false once the pixel has stopped. */
-function blendOne(state: Float64Array, splats: Preprocessed, k: number, alpha: number): boolean {
+export function blendOne(state: Float64Array, splats: Preprocessed, k: number, alpha: number): boolean {
   const T = state[3]!;
   const nextT = f(T * f(1 - alpha));
   if (nextT < T_STOP) {
@@ -58,6 +61,69 @@ function blendOne(state: Float64Array, splats: Preprocessed, k: number, alpha: n
   return true;
 }
 
+
+/**
+ * A pixel's queue of `places` splats (nearest last), the GPU's rule: each
+ * arrival is inserted by its depth, and once more than `places` are held
+ * the nearest is blended; `finish` blends the rest, nearest first. With 0
+ * places every arrival is blended as it comes.
+ */
+export class PixelQueue {
+  private readonly t: Float64Array;
+  private readonly alpha: Float64Array;
+  private readonly k: Int32Array;
+  private size = 0;
+
+  constructor(readonly places: number) {
+    this.t = new Float64Array(places + 1);
+    this.alpha = new Float64Array(places + 1);
+    this.k = new Int32Array(places + 1);
+  }
+
+  reset(): void {
+    this.size = 0;
+  }
+
+  /** Splat k arrives with its alpha and depth t at the pixel; false once the pixel has stopped. */
+  arrive(state: Float64Array, splats: Preprocessed, k: number, alpha: number, t: number): boolean {
+    if (this.places === 0) return blendOne(state, splats, k, alpha);
+    // The GPU's insertion: the arrival stays carried past places no farther than it.
+    let at = this.size;
+    while (at > 0 && this.t[at - 1]! < t) {
+      this.t[at] = this.t[at - 1]!;
+      this.alpha[at] = this.alpha[at - 1]!;
+      this.k[at] = this.k[at - 1]!;
+      at--;
+    }
+    this.t[at] = t;
+    this.alpha[at] = alpha;
+    this.k[at] = k;
+    if (++this.size <= this.places) return true;
+    this.size--;
+    return blendOne(state, splats, this.k[this.size]!, this.alpha[this.size]!);
+  }
+
+  /** The list's end: the held splats, nearest first, until the pixel stops. */
+  finish(state: Float64Array, splats: Preprocessed): void {
+    while (this.size > 0) {
+      this.size--;
+      if (!blendOne(state, splats, this.k[this.size]!, this.alpha[this.size]!)) return;
+    }
+  }
+}
+
+export function startPixel(state: Float64Array): void {
+  state.fill(0);
+  state[3] = 1;
+}
+
+export function endPixel(state: Float64Array, out: Float32Array | Float64Array, at = 0): void {
+  out[at] = state[0]!;
+  out[at + 1] = state[1]!;
+  out[at + 2] = state[2]!;
+  out[at + 3] = state[3]!;
+}
+
 /**
  * The per-pixel order: exact without `queue`, else the GPU's queue of that
  * many places (a whole number ≥ 1).
@@ -65,12 +131,11 @@ function blendOne(state: Float64Array, splats: Preprocessed, k: number, alpha: n
 export function perPixelOrder(queue?: number): ReferenceOrder {
   if (queue !== undefined && !(Number.isInteger(queue) && queue >= 1)) throw new Error(`a per-pixel queue holds a whole number of splats ≥ 1, not ${queue}`);
   const state = new Float64Array(5);
-  // Reused per pixel: the reaching splats (exact), or the queue (nearest last).
-  let found: { t: number; alpha: number; k: number; n: number }[] = [];
-  const held: { t: number; alpha: number; k: number }[] = [];
+  // Reused per pixel: the reaching splats (exact), or the queue.
+  const found: { t: number; alpha: number; k: number; n: number }[] = [];
+  const held = new PixelQueue(queue ?? 0);
   const blend: PixelBlend = (splats, list, px, py, out) => {
-    state.fill(0);
-    state[3] = 1;
+    startPixel(state);
     if (queue === undefined) {
       found.length = 0;
       for (let n = 0; n < list.length; n++) {
@@ -81,31 +146,17 @@ export function perPixelOrder(queue?: number): ReferenceOrder {
       found.sort((a, b) => a.t - b.t || a.n - b.n);
       for (const s of found) if (!blendOne(state, splats, s.k, s.alpha)) break;
     } else {
-      held.length = 0;
+      held.reset();
       let open = true;
       for (let n = 0; n < list.length && open; n++) {
         const k = list[n]!;
         const alpha = alphaAt(splats, k, px, py);
         if (alpha < ALPHA_MIN) continue;
-        const t = depthAlongRay(splats, k, px, py);
-        // The GPU's insertion: the arrival stays carried past places no farther than it.
-        let at = held.length;
-        while (at > 0 && held[at - 1]!.t < t) at--;
-        held.splice(at, 0, { t, alpha, k });
-        if (held.length > queue) {
-          const nearest = held.pop()!;
-          open = blendOne(state, splats, nearest.k, nearest.alpha);
-        }
+        open = held.arrive(state, splats, k, alpha, depthAlongRay(splats, k, px, py));
       }
-      while (open && held.length > 0) {
-        const nearest = held.pop()!;
-        open = blendOne(state, splats, nearest.k, nearest.alpha);
-      }
+      if (open) held.finish(state, splats);
     }
-    out[0] = state[0]!;
-    out[1] = state[1]!;
-    out[2] = state[2]!;
-    out[3] = state[3]!;
+    endPixel(state, out);
   };
   return { rayShapes: true, blend };
 }

@@ -41,8 +41,9 @@
 // projector kept (its depth not CULLED_DEPTH): the scene's records and the
 // shapes are read and written in runs, where an invocation per entry of the
 // draw order gathered and scattered them by id. The drawn splats are among
-// those kept. (H200, 1920×1080, the 7.2M-splat replicated scene: 0.26–0.90
-// ms by the order, docs/benchmarks.md.)
+// those kept. (H200, 1920×1080, the 7.2M-splat replicated scene: 0.12–0.36
+// ms in id order, 0.26–0.90 by the order; docs/benchmarks.md, "The
+// per-pixel order: what each queue costs".)
 // Slots: TILE_RAY_SHAPE_SLOTS (after the scene's).
 
 @group(0) @binding(0) var<uniform> frame: Frame;

@@ -1,0 +1,134 @@
+/**
+ * The quality of per-pixel orders for the tile renderer, on the CPU
+ * reference (bench/reference-pixel-order.ts): along a slow turn
+ * (bench/camera-turn.ts) from each camera file, a crop of the picture at
+ * the camera's own pixel scale (the crop's focal length in pixels is the
+ * full picture's, so a 16-pixel tile spans as much of the scene as it does
+ * there), drawn in the centre-depth order, the per-pixel queues, and the
+ * hierarchical windowed orders (a tile-level window by tile depth, then a
+ * short per-pixel queue); each against the exact per-pixel order at the
+ * same cameras: PSNR per frame (mean and minimum over the turn) and the
+ * popping measure (bench/popping.ts), with centre-depth's pops beside it.
+ * All the orders of a frame are drawn in one pass (manyPixelOrders). One
+ * JSON line per camera and order:
+ *
+ *   node bench-dist/order-study.mjs --scene a.ply --camera 9k-inside.json,9k-outside.json \
+ *     [--width 240 --height 135] [--frames 12] [--degrees 0.05] \
+ *     [--queue 1,2,4,8,16] [--windows 0x128,32x96,64x64] [--window-queue 0,1,2,4] \
+ *     [--tile-depth nearest,centre]
+ *
+ * --width and --height are the crop's, taken about the picture's centre;
+ * each line's ms is the time spent ordering and blending that order's
+ * pixels, sharedMs the pass that finds each pixel's splats for all of
+ * them (an order drawn alone takes about the two together).
+ */
+import { basename } from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { parseCameraFile, type CameraFile } from '../src/app/camera/camera-file';
+import { turnCameras } from './camera-turn';
+import { renderReferenceCamera } from '../cli/reference-camera';
+import { loadSceneFile } from '../src/io/node-scene-source';
+import { psnr, toRgba8 } from '../cli/picture-compare';
+import { countPops, POP_LEVELS } from './popping';
+import { perPixelOrder } from './reference-pixel-order';
+import { manyPixelOrders, ruleName, TILE_DEPTHS, type PixelRule } from './windowed-pixel-order';
+import { listOption, wholeNumber, wholeNumbers } from './bench-options';
+import { commandLine } from './command-line';
+import help from './order-study.ts?help';
+
+const { values: args } = commandLine('order-study', help, {
+  scene: { type: 'string' },
+  camera: { type: 'string' },
+  width: { type: 'string', default: '240' },
+  height: { type: 'string', default: '135' },
+  frames: { type: 'string', default: '12' },
+  degrees: { type: 'string', default: '0.05' },
+  queue: { type: 'string', default: '1,2,4,8,16' },
+  windows: { type: 'string', default: '0x128,32x96,64x64' },
+  'window-queue': { type: 'string', default: '0,1,2,4' },
+  'tile-depth': { type: 'string', default: 'nearest,centre' },
+});
+if (!args.scene || !args.camera) throw new Error('order-study needs --scene and --camera');
+const width = wholeNumber('width', args.width!, 16);
+const height = wholeNumber('height', args.height!, 16);
+const frames = wholeNumber('frames', args.frames!, 2);
+const degrees = Number(args.degrees);
+if (!Number.isFinite(degrees)) throw new Error(`--degrees: ${args.degrees} is not a number`);
+const queues = wholeNumbers('queue', args.queue!, 1);
+const windows = args.windows!.split(',').map((text) => {
+  const m = /^(\d+)x(\d+)$/.exec(text);
+  if (!m) throw new Error(`--windows: ${text} is not WINDOWxBATCH`);
+  return { window: wholeNumber('windows', m[1]!, 0), batch: wholeNumber('windows', m[2]!, 1) };
+});
+const windowQueues = wholeNumbers('window-queue', args['window-queue']!, 0);
+const tileDepths = listOption('tile-depth', args['tile-depth']!, TILE_DEPTHS);
+
+// The judge first, then centre-depth (the pops' yardstick), then the rest.
+const rules: PixelRule[] = [{ kind: 'exact' }, { kind: 'centre-depth' }, ...queues.map((queue) => ({ kind: 'queue' as const, queue }))];
+for (const tileDepth of tileDepths) for (const w of windows) for (const queue of windowQueues) rules.push({ kind: 'window', ...w, tileDepth, queue });
+
+const cloud = (await loadSceneFile(args.scene)).cloud;
+const rgba = (sums: Float32Array, background: readonly [number, number, number]) => {
+  const rgb = new Float32Array((sums.length / 4) * 3);
+  for (let p = 0; p < sums.length / 4; p++) {
+    const T = sums[4 * p + 3]!;
+    for (let c = 0; c < 3; c++) rgb[3 * p + c] = sums[4 * p + c]! + T * background[c]!;
+  }
+  return toRgba8(rgb);
+};
+
+for (const cameraPath of args.camera.split(',')) {
+  const full = parseCameraFile(await readFile(cameraPath, 'utf8'));
+  if (full.lens_shift && (full.lens_shift[0] !== 0 || full.lens_shift[1] !== 0)) throw new Error(`${cameraPath}: a lens-shifted camera is not cropped about its centre`);
+  // The crop's vertical field of view: its focal length in pixels is the full picture's.
+  const fovy = (2 * Math.atan((Math.tan((full.fovy_deg * Math.PI) / 360) * height) / full.height) * 180) / Math.PI;
+  const crop: CameraFile = { ...full, width, height, fovy_deg: fovy };
+  const cameras = turnCameras(crop, frames, degrees);
+  const pictures: Uint8Array[][] = rules.map(() => []);
+  const ms = new Float64Array(rules.length);
+  let sharedMs = 0;
+  let drawMs = 0;
+  for (const camera of cameras) {
+    const many = manyPixelOrders(rules, width, height);
+    const started = performance.now();
+    renderReferenceCamera(cloud, camera, { order: many.order });
+    drawMs += performance.now() - started;
+    many.sums.forEach((sums, r) => pictures[r]!.push(rgba(sums, camera.background)));
+    many.ms.forEach((t, r) => (ms[r] += t));
+    sharedMs += many.sharedMs;
+  }
+  // The check that one pass draws what the order alone does: the exact order on its own at the first camera.
+  const started = performance.now();
+  const alone = toRgba8(renderReferenceCamera(cloud, cameras[0]!, { order: perPixelOrder() }).rgb);
+  const exactAloneMs = performance.now() - started;
+  if (psnr(alone, pictures[0]![0]!) !== Infinity) throw new Error(`${cameraPath}: the exact order drawn with the others differs from the exact order alone`);
+
+  const exact = pictures[0]!;
+  const centrePops = countPops(pictures[1]!, exact).pixels;
+  const common = { scene: basename(args.scene), camera: basename(cameraPath), fullWidth: full.width, fullHeight: full.height, width, height, fovyDeg: fovy, frames, degreesPerFrame: degrees, levels: POP_LEVELS };
+  const timing = { sharedMs: Math.round(sharedMs), drawMs: Math.round(drawMs), exactAloneMsPerFrame: Math.round(exactAloneMs) };
+  rules.forEach((rule, r) => {
+    if (r === 0) return;
+    const frameDb = pictures[r]!.map((picture, i) => psnr(picture, exact[i]!));
+    const finite = frameDb.filter(Number.isFinite);
+    const pops = countPops(pictures[r]!, exact);
+    const options = rule.kind === 'window' ? { window: rule.window, batch: rule.batch, tileDepth: rule.tileDepth, queue: rule.queue } : rule.kind === 'queue' ? { queue: rule.queue } : {};
+    console.log(JSON.stringify({
+      ...common,
+      order: ruleName(rule),
+      kind: rule.kind,
+      ...options,
+      // Frames drawn the same as the exact order's (PSNR ∞) are left out of the mean and minimum, and counted.
+      psnrMean: finite.length ? finite.reduce((s, v) => s + v, 0) / finite.length : null,
+      psnrMin: finite.length ? Math.min(...finite) : null,
+      identicalFrames: frameDb.length - finite.length,
+      pops: pops.pixels,
+      fraction: pops.fraction,
+      centrePops,
+      popsOfCentre: pops.pixels / Math.max(1, centrePops),
+      perStep: pops.perStep,
+      ms: Math.round(ms[r]!),
+      ...timing,
+    }));
+  });
+}
