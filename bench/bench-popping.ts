@@ -3,7 +3,8 @@
  * (bench/camera-turn.ts) from a camera file: the tile renderer's frames
  * in the centre-depth order and in the per-pixel order (one line per queue
  * size asked for), each counted against the CPU reference's exact
- * per-pixel sort at the same cameras. One JSON line per order:
+ * per-pixel sort at the same cameras, with the raw jumps a frame of each
+ * order and of the exact sort (bench/popping.ts). One JSON line per order:
  *
  *   node bench-dist/bench-popping.mjs --scene a.ply --camera 9k-inside.json \
  *     [--width 320 --height 180] [--frames 60] [--degrees 0.05] [--queue 8,16]
@@ -24,7 +25,7 @@ import { createNodeGpuContext } from '../src/gpu/node-gpu';
 import { nodeLoadLimits } from '../src/app/node-viewer';
 import { loadSceneFile } from '../src/io/node-scene-source';
 import { toRgba8 } from '../cli/picture-compare';
-import { countPops, POP_LEVELS } from './popping';
+import { countPops, POP_LEVELS, type PopCount } from './popping';
 import { perPixelOrder } from './reference-pixel-order';
 import { GpuSplats } from '../src/scene/gpu-splats';
 import { wholeNumber, wholeNumbers } from './bench-options';
@@ -70,11 +71,13 @@ async function turn(queue: number | null): Promise<Uint8Array[]> {
 }
 
 const common = { scene: basename(args.scene), camera: basename(args.camera), width, height, frames, degreesPerFrame: degrees, levels: POP_LEVELS, referenceMs: Math.round(referenceMs) };
+// Raw jumps a frame (pixels changing by more than the levels, pops or not), the order's and the exact order's.
+const jumps = (count: PopCount) => ({ jumpsPerFrame: count.jumps / (frames - 1), exactJumpsPerFrame: count.referenceJumps / (frames - 1) });
 const centre = countPops(await turn(null), exact);
-console.log(JSON.stringify({ ...common, order: 'centre-depth', pops: centre.pixels, fraction: centre.fraction, perStep: centre.perStep }));
+console.log(JSON.stringify({ ...common, order: 'centre-depth', pops: centre.pixels, fraction: centre.fraction, perStep: centre.perStep, ...jumps(centre) }));
 for (const queue of queues) {
   const perPixel = countPops(await turn(queue), exact);
-  console.log(JSON.stringify({ ...common, order: 'per-pixel', queue, pops: perPixel.pixels, fraction: perPixel.fraction, ratio: centre.pixels / Math.max(1, perPixel.pixels), perStep: perPixel.perStep }));
+  console.log(JSON.stringify({ ...common, order: 'per-pixel', queue, pops: perPixel.pixels, fraction: perPixel.fraction, ratio: centre.pixels / Math.max(1, perPixel.pixels), perStep: perPixel.perStep, ...jumps(perPixel) }));
 }
 scene.destroy();
 device.destroy();

@@ -15,17 +15,21 @@
  *   node bench-dist/order-study.mjs --scene a.ply --camera 9k-inside.json,9k-outside.json \
  *     [--width 240 --height 135] [--frames 12] [--degrees 0.05] \
  *     [--queue 1,2,4,8,16] [--windows 0x128,32x96,64x64] [--window-queue 0,1,2,4] \
- *     [--tile-depth nearest,centre]
+ *     [--tile-depth nearest,centre] [--noise-floor 0.005]
  *
  * --width and --height are the crop's, taken about the picture's centre;
  * each line's ms is the time spent ordering and blending that order's
  * pixels, sharedMs the pass that finds each pixel's splats for all of
  * them (an order drawn alone takes about the two together).
+ * --noise-floor D adds a line per camera: the exact order against itself
+ * drawn with each camera turned D degrees more (jitterPixels: how far that
+ * moves the picture's middle), the PSNR below which two pictures of the
+ * same scene differ by a sub-pixel move alone.
  */
 import { basename } from 'node:path';
 import { readFile } from 'node:fs/promises';
 import { parseCameraFile, type CameraFile } from '../src/app/camera/camera-file';
-import { turnCameras } from './camera-turn';
+import { turnCameras, yawCamera } from './camera-turn';
 import { renderReferenceCamera } from '../cli/reference-camera';
 import { loadSceneFile } from '../src/io/node-scene-source';
 import { psnr, toRgba8 } from '../cli/picture-compare';
@@ -47,6 +51,7 @@ const { values: args } = commandLine('order-study', help, {
   windows: { type: 'string', default: '0x128,32x96,64x64' },
   'window-queue': { type: 'string', default: '0,1,2,4' },
   'tile-depth': { type: 'string', default: 'nearest,centre' },
+  'noise-floor': { type: 'string', default: '0' },
 });
 if (!args.scene || !args.camera) throw new Error('order-study needs --scene and --camera');
 const width = wholeNumber('width', args.width!, 16);
@@ -62,6 +67,8 @@ const windows = args.windows!.split(',').map((text) => {
 });
 const windowQueues = wholeNumbers('window-queue', args['window-queue']!, 0);
 const tileDepths = listOption('tile-depth', args['tile-depth']!, TILE_DEPTHS);
+const noiseDegrees = Number(args['noise-floor']);
+if (!(noiseDegrees >= 0)) throw new Error(`--noise-floor: ${args['noise-floor']} is not a turn in degrees ≥ 0`);
 
 // The judge first, then centre-depth (the pops' yardstick), then the rest.
 const rules: PixelRule[] = [{ kind: 'exact' }, { kind: 'centre-depth' }, ...queues.map((queue) => ({ kind: 'queue' as const, queue }))];
@@ -106,6 +113,11 @@ for (const cameraPath of args.camera.split(',')) {
   const exact = pictures[0]!;
   const centrePops = countPops(pictures[1]!, exact).pixels;
   const common = { scene: basename(args.scene), camera: basename(cameraPath), fullWidth: full.width, fullHeight: full.height, width, height, fovyDeg: fovy, frames, degreesPerFrame: degrees, levels: POP_LEVELS };
+  if (noiseDegrees > 0) {
+    // The noise floor: the exact order against itself drawn with the camera turned a little more.
+    const floor = cameras.map((camera, i) => psnr(toRgba8(renderReferenceCamera(cloud, yawCamera(camera, noiseDegrees), { order: perPixelOrder() }).rgb), exact[i]!));
+    console.log(JSON.stringify({ ...common, order: 'noise-floor', kind: 'noise-floor', jitterDegrees: noiseDegrees, jitterPixels: (noiseDegrees * Math.PI / 180) * (height / 2) / Math.tan((fovy * Math.PI) / 360), psnrMean: floor.reduce((a, b) => a + b, 0) / floor.length, psnrMin: Math.min(...floor) }));
+  }
   const timing = { sharedMs: Math.round(sharedMs), drawMs: Math.round(drawMs), exactAloneMsPerFrame: Math.round(exactAloneMs) };
   rules.forEach((rule, r) => {
     if (r === 0) return;
@@ -124,6 +136,8 @@ for (const cameraPath of args.camera.split(',')) {
       identicalFrames: frameDb.length - finite.length,
       pops: pops.pixels,
       fraction: pops.fraction,
+      jumpsPerFrame: pops.jumps / (frames - 1),
+      exactJumpsPerFrame: pops.referenceJumps / (frames - 1),
       centrePops,
       popsOfCentre: pops.pixels / Math.max(1, centrePops),
       perStep: pops.perStep,

@@ -17,6 +17,16 @@ export interface PopCount {
   perStep: number[];
   /** pixels / (pairs × pixels a frame): the share of pixel steps that popped. */
   fraction: number;
+  /**
+   * Raw jumps: pixels whose own change between consecutive frames passes the
+   * levels, whatever the reference does, summed over every pair. A
+   * per-pixel order draws a seam where two splats' ray depths cross, and the
+   * seam moves with the camera: those jumps are the reference's too, so
+   * they are not pops, but a viewer sees them.
+   */
+  jumps: number;
+  /** The reference's own raw jumps along the same frames. */
+  referenceJumps: number;
 }
 
 /** The largest channel change of pixel p between two RGBA8 pictures, in levels. */
@@ -40,12 +50,20 @@ export function countPops(frames: readonly Uint8Array[], reference: readonly Uin
   }
   const pixelsPerFrame = size / 4;
   const perStep: number[] = [];
+  let jumps = 0;
+  let referenceJumps = 0;
   for (let i = 1; i < frames.length; i++) {
     const [a, b, ra, rb] = [frames[i - 1]!, frames[i]!, reference[i - 1]!, reference[i]!];
     let popped = 0;
-    for (let p = 0; p < pixelsPerFrame; p++) if (jump(a, b, p) - jump(ra, rb, p) > levels) popped++;
+    for (let p = 0; p < pixelsPerFrame; p++) {
+      const own = jump(a, b, p);
+      const exact = jump(ra, rb, p);
+      if (own - exact > levels) popped++;
+      if (own > levels) jumps++;
+      if (exact > levels) referenceJumps++;
+    }
     perStep.push(popped);
   }
   const pixels = perStep.reduce((sum, n) => sum + n, 0);
-  return { pixels, perStep, fraction: pixels / (perStep.length * pixelsPerFrame) };
+  return { pixels, perStep, fraction: pixels / (perStep.length * pixelsPerFrame), jumps, referenceJumps };
 }

@@ -10,7 +10,7 @@ describe('countPops', () => {
   it('counts a pixel that jumps more than the reference by more than POP_LEVELS, on any channel', () => {
     const jumped = picture([100, 100 + POP_LEVELS + 1, 100], [50, 50, 50]);
     const pops = countPops([still, jumped], [still, still]);
-    expect(pops).toEqual({ pixels: 1, perStep: [1], fraction: 0.5 });
+    expect(pops).toEqual({ pixels: 1, perStep: [1], fraction: 0.5, jumps: 1, referenceJumps: 0 });
   });
 
   it('does not count a jump of exactly POP_LEVELS beyond the reference', () => {
@@ -21,6 +21,8 @@ describe('countPops', () => {
   it('does not count a jump the reference makes too: the scene moving on screen', () => {
     const moved = picture([200, 10, 100], [50, 50, 50]);
     expect(countPops([still, moved], [still, moved]).pixels).toBe(0);
+    // Not a pop, but a raw jump of both.
+    expect(countPops([still, moved], [still, moved])).toMatchObject({ jumps: 1, referenceJumps: 1 });
     // Where the reference jumps less, only what passes its jump by more than the levels counts.
     const halfway = picture([150, 55, 100], [50, 50, 50]);
     expect(countPops([still, moved], [still, halfway]).pixels).toBe(1);
@@ -33,6 +35,10 @@ describe('countPops', () => {
     const pops = countPops([a, b, c, a], [a, a, a, a]);
     expect(pops.perStep).toEqual([1, 1, 2]);
     expect(pops.pixels).toBe(4);
+    expect(pops.jumps).toBe(4);
+    expect(pops.referenceJumps).toBe(0);
+    // The reference's own jumps, counted on the reference alone.
+    expect(countPops([a, a, a, a], [a, b, c, a])).toMatchObject({ pixels: 0, jumps: 0, referenceJumps: 4 });
     expect(pops.fraction).toBeCloseTo(4 / 6);
   });
 
