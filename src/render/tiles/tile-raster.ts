@@ -51,6 +51,10 @@ const RASTER_BATCH: Record<TileSide, Record<SplatOrder, number>> = {
  * queue of 16 matched the exact per-pixel sort at 63 and 71 dB on the 150k
  * scene (outside; inside) and popped no pixel along the slow turn where one
  * of 8 came to 52 dB and popped 6 and 2 (256×144, 8 frames, CPU reference).
+ * A shorter queue pops more than none: on an H200 along 30 frames at
+ * 256×144, queue 4 popped 153 pixels outside the 150k scene and 52 looking
+ * down where centre depths popped 42 and 3, queue 8 27 and 4, queue 16 0
+ * (docs/benchmarks.md, "Pops, raw jumps and a noise floor").
  */
 export const DEFAULT_PIXEL_QUEUE = 16;
 
