@@ -21,7 +21,10 @@
  *
  * Depths are worked out in double from the splat's covariance (its
  * adjugate, no flatter than PER_PIXEL_FLATTEST, as on the GPU);
- * the blend keeps the reference's float32 steps.
+ * the blend keeps the reference's float32 steps. The GPU's queue orders
+ * keys that hold a depth to 2^-21 of itself and break ties by a slot
+ * number; the reference orders by the depths themselves, an arrival
+ * before held splats of an equal depth.
  */
 import { ALPHA_MIN, alphaAt, T_STOP, type PixelBlend, type Preprocessed, type ReferenceOrder } from '../src/render/reference-rasterizer';
 import { RAY_SHAPE_VALUES } from '../src/render/reference-ray-shape';

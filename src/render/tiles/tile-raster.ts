@@ -57,6 +57,14 @@ const RASTER_BATCH: Record<TileSide, Record<SplatOrder, number>> = {
  * (docs/benchmarks.md, "Pops, raw jumps and a noise floor").
  */
 export const DEFAULT_PIXEL_QUEUE = 16;
+/** The longest per-pixel queue: its places and an arrival each name a slot in SLOT_BITS (5) bits of a key (shaders/tile_raster_per_pixel.wgsl). */
+export const MAX_PIXEL_QUEUE = 31;
+
+/** `queue` as a per-pixel queue's length, or a RangeError that says what is wrong. */
+export function checkedPixelQueue(queue: number): number {
+  if (!(Number.isInteger(queue) && queue >= 1 && queue <= MAX_PIXEL_QUEUE)) throw new RangeError(`a per-pixel queue holds a whole number of splats from 1 to ${MAX_PIXEL_QUEUE}, not ${queue}`);
+  return queue;
+}
 
 /**
  * Splats whose alphas a pixel works out before it blends any of them

@@ -7,7 +7,7 @@
  * the same either way.
  */
 import { TileBinning } from './tile-binning';
-import { BLOCK_LISTS_BELOW, DEFAULT_PIXEL_QUEUE, rasterArrivals, TileRaster, type TilePictureFormat } from './tile-raster';
+import { BLOCK_LISTS_BELOW, checkedPixelQueue, DEFAULT_PIXEL_QUEUE, rasterArrivals, TileRaster, type TilePictureFormat } from './tile-raster';
 import { TILE_SIZE, tileSideFor, type TileSide, type TileSideCounts, type TileSideSetting } from './tile-side';
 import { isSoftwareDevice } from '../../gpu/software-adapter';
 import type { TileRendererOptions } from './tile-renderer-options';
@@ -104,7 +104,7 @@ async function makeSideKit(device: GPUDevice, frame: GPUBuffer, format: TilePict
   const [binning, raster] = await Promise.all([
     TileBinning.create(device, frame, options.footprint, side),
     TileRaster.create(device, frame, format, side, {
-      pixelQueue: options.pixelQueue ?? DEFAULT_PIXEL_QUEUE,
+      pixelQueue: checkedPixelQueue(options.pixelQueue ?? DEFAULT_PIXEL_QUEUE),
       listsBelow: options.blockListsBelow ?? BLOCK_LISTS_BELOW,
       arrivals: { ...rasterArrivals(isSoftwareDevice(device)), ...options.arrivals },
     }),
