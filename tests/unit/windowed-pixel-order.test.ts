@@ -37,7 +37,7 @@ function randomCloud(count: number, seed: number): SplatCloud {
   return cloud;
 }
 
-const cloud = randomCloud(400, 7);
+const cloud = randomCloud(160, 7);
 const view: ReferenceView = {
   view: mat4.lookAt(mat4.create(), [0, 0, 0], [0, 0, -1], [0, 1, 0]),
   eye: [0, 0, 0],

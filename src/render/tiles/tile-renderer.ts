@@ -256,11 +256,10 @@ export class TileRenderer {
     this.buffers.copyEntries(encoder, draw.count, slot);
 
     const profiler = this.profiler;
-    const timed = (name: TilePass) => this.timed(name);
     if (profiler && beginning) encoder.beginComputePass({ label: 'TileRenderer.start', timestampWrites: beginning }).end();
     const groups = Math.max(1, Math.ceil(entries / BIN_GROUP));
     const x = Math.min(groups, device.limits.maxComputeWorkgroupsPerDimension);
-    const binPass = encoder.beginComputePass(this.passDescriptor('TileRenderer.bin', profiler ? timed('bin') : beginning));
+    const binPass = encoder.beginComputePass(this.passDescriptor('TileRenderer.bin', profiler ? this.timed('bin') : beginning));
     const bin = this.binBuffers;
     bin.records = draw.records;
     bin.order = draw.order;
@@ -277,7 +276,7 @@ export class TileRenderer {
       let shapesPass = binPass;
       if (profiler) {
         binPass.end();
-        shapesPass = encoder.beginComputePass(this.passDescriptor('TileRenderer.shapes', timed('shapes')));
+        shapesPass = encoder.beginComputePass(this.passDescriptor('TileRenderer.shapes', this.timed('shapes')));
       }
       if (!draw.depths) throw new Error('TileRenderer: the per-pixel order needs the projector\'s depths (SplatDraw.depths)');
       const shapeBuffers = this.shapeBuffers;
@@ -295,7 +294,7 @@ export class TileRenderer {
     // (count-bound.ts): on an H200, 1M pairs under a bound of 16M sort in 0.111 ms against 0.147 indirectly.
     sort.countBound = this.boundsPairCounts ? this.sorter.capacity : undefined;
     sort.keyBits = pairKeyBits(tiles);
-    sort.timestampWrites = timed('pairSort');
+    sort.timestampWrites = this.timed('pairSort');
     const sorted = this.sorter.encode(encoder, sort);
     this.sorted = sorted;
 
@@ -311,11 +310,11 @@ export class TileRenderer {
     buffers.records = draw.records;
     buffers.rayShapes = rayShapes;
     // Ranges and raster share a pass, split only when each is timed.
-    let pass = encoder.beginComputePass(this.passDescriptor(profiler ? 'TileRenderer.ranges' : 'TileRenderer.raster', timed('ranges')));
+    let pass = encoder.beginComputePass(this.passDescriptor(profiler ? 'TileRenderer.ranges' : 'TileRenderer.raster', this.timed('ranges')));
     raster.encodeRanges(pass, buffers, binning.args, TILE_BIN_ARGS.offset('ranges_x'), tiles);
     if (profiler) {
       pass.end();
-      pass = encoder.beginComputePass(this.passDescriptor('TileRenderer.raster', timed('raster')));
+      pass = encoder.beginComputePass(this.passDescriptor('TileRenderer.raster', this.timed('raster')));
     }
     // Lists as the frame read last says, where it was binned at this side.
     raster.encodeRaster(pass, buffers, target.picture, target.width, target.height, chunking, rasterWalkFor(last?.tileSide === side ? last : null, raster.listsBelow));
