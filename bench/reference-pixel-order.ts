@@ -127,12 +127,17 @@ export function endPixel(state: Float64Array, out: Float32Array | Float64Array, 
   out[at + 3] = state[3]!;
 }
 
+/** Throws unless `queue` is a per-pixel queue's length: a whole number ≥ 1. */
+export function checkQueue(queue: number): void {
+  if (!(Number.isInteger(queue) && queue >= 1)) throw new Error(`a per-pixel queue holds a whole number of splats ≥ 1, not ${queue}`);
+}
+
 /**
  * The per-pixel order: exact without `queue`, else the GPU's queue of that
  * many places (a whole number ≥ 1).
  */
 export function perPixelOrder(queue?: number): ReferenceOrder {
-  if (queue !== undefined && !(Number.isInteger(queue) && queue >= 1)) throw new Error(`a per-pixel queue holds a whole number of splats ≥ 1, not ${queue}`);
+  if (queue !== undefined) checkQueue(queue);
   const state = new Float64Array(5);
   // Reused per pixel: the reaching splats (exact), or the queue.
   const found: { t: number; alpha: number; k: number; n: number }[] = [];

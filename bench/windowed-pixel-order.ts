@@ -7,7 +7,7 @@
  * pass over each pixel's splats.
  */
 import { ALPHA_MIN, alphaAt, TILE, type PixelBlend, type Preprocessed, type ReferenceOrder } from '../src/render/reference-rasterizer';
-import { blendOne, depthAlongRay, endPixel, PixelQueue, startPixel } from './reference-pixel-order';
+import { blendOne, checkQueue, depthAlongRay, endPixel, PixelQueue, startPixel } from './reference-pixel-order';
 
 /**
  * The depth a tile sorts splat k by in the windowed order: its t* on one
@@ -158,7 +158,7 @@ export interface ManyPixelOrders {
 export function manyPixelOrders(rules: readonly PixelRule[], width: number, height: number): ManyPixelOrders {
   if (rules.length === 0) throw new Error('manyPixelOrders: no rules');
   for (const rule of rules) {
-    if (rule.kind === 'queue' && !(Number.isInteger(rule.queue) && rule.queue >= 1)) throw new Error(`a per-pixel queue holds a whole number of splats ≥ 1, not ${rule.queue}`);
+    if (rule.kind === 'queue') checkQueue(rule.queue);
     if (rule.kind === 'window') checkWindow(rule);
   }
   const result: ManyPixelOrders = {

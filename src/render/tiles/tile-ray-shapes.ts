@@ -18,12 +18,6 @@ import { RAY_SHAPE_BYTES, TILE_RAY_SHAPE_SLOTS } from '../frame-layouts';
 import { PER_PIXEL_DEPTH_REACH, PER_PIXEL_FLATTEST } from '../frame-renderer';
 import { computePipeline } from '../../gpu/pipeline-cache';
 
-export interface RayShapeBuffers {
-  scene: GpuSplats;
-  /** The projector's view depths per splat (CULLED_DEPTH: culled). */
-  depths: GPUBuffer;
-}
-
 /** Splats per workgroup (SHAPE_GROUP in shaders/tile_ray_shape.wgsl). */
 const SHAPE_GROUP = 256;
 
@@ -47,13 +41,18 @@ export class TileRayShapes {
     private readonly chunked: GPUComputePipeline,
   ) {}
 
-  /** Records the dispatch into `pass`, an invocation per splat of the scene. */
-  encode(pass: GPUComputePassEncoder, buffers: RayShapeBuffers): GPUBuffer {
-    const splats = buffers.scene.count;
+  /**
+   * Records the dispatch into `pass`, an invocation per splat of `scene`;
+   * `depths` are the projector's view depths per splat (CULLED_DEPTH:
+   * culled), which say whose shapes are wanted.
+   */
+  encode(pass: GPUComputePassEncoder, scene: GpuSplats, depths: GPUBuffer | undefined): GPUBuffer {
+    if (!depths) throw new Error('TileRayShapes: the per-pixel order needs the projector\'s depths (SplatDraw.depths)');
+    const splats = scene.count;
     const shapes = this.shapesFor(splats);
-    const pipeline = buffers.scene.chunks.length > 1 ? this.chunked : this.single;
+    const pipeline = scene.chunks.length > 1 ? this.chunked : this.single;
     pass.setPipeline(pipeline);
-    pass.setBindGroup(0, this.bindGroupFor(pipeline, buffers, shapes));
+    pass.setBindGroup(0, this.bindGroupFor(pipeline, scene, depths, shapes));
     const groups = Math.max(1, Math.ceil(splats / SHAPE_GROUP));
     const x = Math.min(groups, this.device.limits.maxComputeWorkgroupsPerDimension);
     pass.dispatchWorkgroups(x, Math.ceil(groups / x));
@@ -75,20 +74,20 @@ export class TileRayShapes {
     return this.shapes;
   }
 
-  private bindGroupFor(pipeline: GPUComputePipeline, buffers: RayShapeBuffers, shapes: GPUBuffer): GPUBindGroup {
+  private bindGroupFor(pipeline: GPUComputePipeline, scene: GpuSplats, depths: GPUBuffer, shapes: GPUBuffer): GPUBindGroup {
     // A loop, not find(): called every per-pixel frame, and a closure would be allocated each time.
-    for (const b of this.bound) if (b.scene === buffers.scene && b.depths === buffers.depths && b.shapes === shapes) return b.group;
+    for (const b of this.bound) if (b.scene === scene && b.depths === depths && b.shapes === shapes) return b.group;
     const group = this.device.createBindGroup({
       label: 'TileRayShapes.bindGroup',
       layout: pipeline.getBindGroupLayout(0),
       entries: [
-        ...buffers.scene.bindGroupEntries(),
-        ...TILE_RAY_SHAPE_SLOTS.entries({ frame: { buffer: this.frame }, depths: { buffer: buffers.depths }, ray_shapes: { buffer: shapes } }),
+        ...scene.bindGroupEntries(),
+        ...TILE_RAY_SHAPE_SLOTS.entries({ frame: { buffer: this.frame }, depths: { buffer: depths }, ray_shapes: { buffer: shapes } }),
       ],
     });
     // Two kept: the per-pixel order view draws two orders a frame.
     if (this.bound.length === 2) this.bound.pop();
-    this.bound.unshift({ ...buffers, shapes, group });
+    this.bound.unshift({ scene, depths, shapes, group });
     return group;
   }
 }

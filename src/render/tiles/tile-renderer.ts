@@ -49,7 +49,7 @@ export type { TileFootprint } from './tile-binning';
 import { rasterWalkFor, type RasterBuffers, type RasterWalk, type TilePictureFormat } from './tile-raster';
 import { SMALL_TILE_PAIRS, TILE_SIZE, tileCount, type TileSide } from './tile-side';
 import { TileSideKits } from './tile-side-kits';
-import { TileRayShapes, type RayShapeBuffers } from './tile-ray-shapes';
+import { TileRayShapes } from './tile-ray-shapes';
 import { candidateBudget, INITIAL_PAIRS, TilePairBudget, type TilePairCounts } from './tile-pairs';
 import { setKeptQuads, TileBuffers } from './tile-buffers';
 import { chunkingFor, type Chunking, type ChunkCounts } from './tile-chunks';
@@ -90,7 +90,6 @@ export class TileRenderer {
   private readonly binBuffers = {} as BinBuffers;
   private readonly binGroups: [number, number] = [1, 1];
   private readonly rasterBuffers = {} as RasterBuffers;
-  private readonly shapeBuffers = {} as RayShapeBuffers;
   private readonly passDescriptors = new Map<string, GPUComputePassDescriptor>();
 
   /** A compute pass descriptor per label, its timestamp writes set for this frame. */
@@ -278,11 +277,7 @@ export class TileRenderer {
         binPass.end();
         shapesPass = encoder.beginComputePass(this.passDescriptor('TileRenderer.shapes', this.timed('shapes')));
       }
-      if (!draw.depths) throw new Error('TileRenderer: the per-pixel order needs the projector\'s depths (SplatDraw.depths)');
-      const shapeBuffers = this.shapeBuffers;
-      shapeBuffers.scene = perPixel;
-      shapeBuffers.depths = draw.depths;
-      rayShapes = this.rayShapes!.encode(shapesPass, shapeBuffers);
+      rayShapes = this.rayShapes!.encode(shapesPass, perPixel, draw.depths);
       shapesPass.end();
     } else {
       binPass.end();
