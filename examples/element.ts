@@ -8,5 +8,5 @@ import type {} from './example-state';
 
 const heard: { type: string; detail: unknown }[] = (window.splatsortElementEvents = []);
 const element = document.getElementById('viewer')!;
-for (const type of ['loaded', 'error', 'rendererchange']) element.addEventListener(type, (event) => heard.push({ type, detail: (event as CustomEvent).detail }));
+for (const type of ['loaded', 'error', 'rendererchange', 'orderchange']) element.addEventListener(type, (event) => heard.push({ type, detail: (event as CustomEvent).detail }));
 element.setAttribute('src', 'default-scene.ply');

@@ -10,14 +10,21 @@ import { parseBox as parseBoxText } from '../app/session/splat-selection';
 import { SCENE_FILE_ACCEPT as ACCEPT, SCENE_FILES_TEXT as FILES_TEXT } from '../io/formats/scene-files';
 import { WRITABLE_FORMATS } from '../io/formats/save-formats';
 import { lossesText } from '../io/formats/save-losses';
-import { RENDERER_SETTINGS as RENDERERS } from '../render/frame-renderer';
-import type { Bounds, FrameView, RendererSetting, SaveFormat, SortMode } from './public-types';
+import { ORDER_SETTINGS as ORDERS, RENDERER_SETTINGS as RENDERERS } from '../render/frame-renderer';
+import { PER_PIXEL_MAX_COST as MAX_COST } from '../app/frame/pixel-order-policy';
+import type { Bounds, FrameView, OrderSetting, RendererSetting, SaveFormat, SortMode } from './public-types';
 
 /** Each sort mode, named: 'GPU radix', 'CPU 32-bit radix', 'CPU 16-bit counting'. */
 export const SORT_MODE_LABELS: Readonly<Record<SortMode, string>> = SORT_LABELS;
 
 /** The renderer settings, 'auto' first. */
 export const RENDERER_SETTINGS: readonly RendererSetting[] = RENDERERS;
+
+/** The order settings, 'auto' first. */
+export const ORDER_SETTINGS: readonly OrderSetting[] = ORDERS;
+
+/** The most the per-pixel frame may cost, × the centre-depth frame, for the order's auto to draw it (1.10). */
+export const PER_PIXEL_MAX_COST: number = MAX_COST;
 
 /** What the frames may show (settings.view). */
 export const FRAME_VIEWS: readonly FrameView[] = ['picture', 'difference', 'pixel-order'];

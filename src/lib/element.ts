@@ -12,10 +12,10 @@
  */
 import { createViewer } from './create-viewer';
 import type { SplatViewer, SplatViewerEvents, ViewerSettingsInput } from './viewer-api';
-import type { CameraPose, RendererSetting, SplatOrder } from './public-types';
+import type { CameraPose, OrderSetting, RendererSetting } from './public-types';
 import { parseBudget, poseOf } from './element-attributes';
 
-const EVENTS: readonly (keyof SplatViewerEvents)[] = ['loadprogress', 'loaded', 'error', 'camerachange', 'frame', 'rendererchange'];
+const EVENTS: readonly (keyof SplatViewerEvents)[] = ['loadprogress', 'loaded', 'error', 'camerachange', 'frame', 'rendererchange', 'orderchange'];
 const ATTRIBUTES = ['src', 'camera', 'renderer', 'order', 'budget', 'background', 'controls'] as const;
 type Attribute = (typeof ATTRIBUTES)[number];
 
@@ -44,7 +44,7 @@ export class SplatViewerElement extends HTMLElement {
     this.setAttribute('renderer', value);
   }
   get order(): string {
-    return this.getAttribute('order') ?? 'centre-depth';
+    return this.getAttribute('order') ?? 'auto';
   }
   set order(value: string) {
     this.setAttribute('order', value);
@@ -122,7 +122,7 @@ export class SplatViewerElement extends HTMLElement {
     const renderer = this.getAttribute('renderer');
     if (renderer === 'auto' || renderer === 'quads' || renderer === 'tiles') settings.renderer = renderer satisfies RendererSetting;
     const order = this.getAttribute('order');
-    if (order === 'centre-depth' || order === 'per-pixel') settings.order = order satisfies SplatOrder;
+    if (order === 'auto' || order === 'centre-depth' || order === 'per-pixel') settings.order = order satisfies OrderSetting;
     const budget = parseBudget(this.getAttribute('budget') ?? '');
     if (budget !== null) settings.worldBudget = budget;
     const background = this.getAttribute('background');

@@ -26,7 +26,7 @@ import { FrameLoop } from './frame-loop';
 import { openedInput } from './scene-input';
 import { changedSettings } from './settings-input';
 import { ViewerViews } from './views';
-import type { CameraPose, FrameRenderer, FrameReport, GpuFacts, LoadOutcome, SaveSelection, SavedScene, ScreenFilterInUse, ViewerSettings, ViewerState } from './public-types';
+import type { CameraPose, FrameRenderer, FrameReport, GpuFacts, LoadOutcome, SaveSelection, SavedScene, ScreenFilterInUse, SplatOrder, ViewerSettings, ViewerState } from './public-types';
 import type { CaptureFraming, CaptureOptions, DrawnCamera, LoadLimits, LoadOptions, SceneInput, SplatViewer, SplatViewerEvents, ViewerSettingsInput } from './viewer-api';
 import type { PagePanel, PanelMount } from './page-panel';
 
@@ -51,6 +51,7 @@ export class EmbeddedViewer implements SplatViewer {
   /** Every DOM listener the viewer adds takes this signal: destroy() removes them all. */
   private readonly listening = new AbortController();
   private renderer: FrameRenderer | null = null;
+  private order: SplatOrder | null = null;
   private destroyed = false;
   private readonly mountPanel: EmbeddedViewerOptions['mountPanel'];
   /** The page's panel once mounted; while it is being mounted, the promise of it. */
@@ -339,6 +340,10 @@ export class EmbeddedViewer implements SplatViewer {
     if (renderer !== this.renderer) {
       this.renderer = renderer;
       this.events.emit('rendererchange', renderer);
+    }
+    if (report.order !== this.order) {
+      this.order = report.order;
+      this.events.emit('orderchange', report.order);
     }
   }
 

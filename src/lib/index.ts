@@ -11,7 +11,7 @@ export type * from './public-types';
 export type { PinOnScreen, SavedView, SplatViews, TourTiming } from './views-api';
 export { readViewLink } from './view-link';
 export { CAMERA_HELP, FLIP_UP_KEY, TOUCH_HELP } from './controls-help';
-export { FRAME_VIEWS, parseBox, RENDERER_SETTINGS, SAVE_FORMATS, saveLossesText, SCENE_FILE_ACCEPT, SCENE_FILES_TEXT, SORT_MODE_LABELS, UP_BY_CONVENTION } from './choices';
+export { FRAME_VIEWS, ORDER_SETTINGS, parseBox, PER_PIXEL_MAX_COST, RENDERER_SETTINGS, SAVE_FORMATS, saveLossesText, SCENE_FILE_ACCEPT, SCENE_FILES_TEXT, SORT_MODE_LABELS, UP_BY_CONVENTION } from './choices';
 export { isTypingKey, PAGE_KEY_LISTENER } from './keys';
 export { WebGpuUnavailableError } from '../gpu/webgpu-unavailable';
 export type { FirstScene, PagePanel, PanelMount } from './page-panel';

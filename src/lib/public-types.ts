@@ -62,6 +62,13 @@ export type RendererSetting = FrameRenderer | 'auto';
 export type SplatOrder = 'centre-depth' | 'per-pixel';
 
 /**
+ * The order asked for, or 'auto': where tiles draw (the renderer's auto
+ * measure chose them), both orders are timed and the per-pixel order kept
+ * when its frame takes at most 1.10× the centre-depth one.
+ */
+export type OrderSetting = SplatOrder | 'auto';
+
+/**
  * What the frames show: the picture, or a heat map of where it differs
  * from another: 'difference' against the exact order, 'pixel-order' the
  * per-pixel order against the centre-depth order.
@@ -89,7 +96,7 @@ export interface ViewerSettings {
   /** The picture or a heat map (frames show the picture until what the heat map needs is made: `SplatViewer.heatMapReady`). */
   view: FrameView;
   renderer: RendererSetting;
-  order: SplatOrder;
+  order: OrderSetting;
   antiAliasing: AntiAliasingSetting;
   /** Turn the camera about its target, slowly. */
   autoRotate: boolean;
@@ -180,6 +187,21 @@ export interface RendererChoice {
   medianMs: Record<FrameRenderer, number | null>;
 }
 
+/**
+ * The order drawn and why. 'set': the setting names it. Auto: 'waiting'
+ * (the renderer's measure runs, or the per-pixel raster is being made),
+ * 'quads' (quads draw, which order by centre depth only), 'renderer-set'
+ * (the renderer is set, so nothing is measured: centre depth), 'measuring'
+ * (both orders drawn in turn), 'chosen' (per pixel where its frame took at
+ * most 1.10× the centre-depth one), 'untimed' (no GPU times: centre depth).
+ */
+export interface SplatOrderChoice {
+  order: SplatOrder;
+  state: 'set' | 'waiting' | 'quads' | 'renderer-set' | 'measuring' | 'chosen' | 'untimed';
+  /** Auto's median GPU frame time (project, sort and render) of each order, ms (null: none yet). */
+  medianMs: Record<SplatOrder, number | null>;
+}
+
 /** How far the drawn order was from the exact one. */
 export interface OrderError {
   /** Adjacent pairs of the order whose splats were both drawn. */
@@ -252,6 +274,8 @@ export interface ViewerState {
   renderer: RendererChoice;
   /** The order the last frame's pixels were blended in (per-pixel only where tiles drew it). */
   order: SplatOrder;
+  /** Why that order: as set, or auto's measure and the times behind it. */
+  orderChoice: SplatOrderChoice;
   /** The key width of the order on screen. */
   keyBits: number;
   /** The last ordering error measured (auto key bits, or settings.measureOrder). */
@@ -303,6 +327,8 @@ export interface FrameReport {
   renderer: Readonly<RendererChoice>;
   /** The order its pixels were blended in. */
   order: SplatOrder;
+  /** Why that order: as set, or auto's measure. */
+  orderChoice: Readonly<SplatOrderChoice>;
 }
 
 /** A message for the person looking at the viewer: 'error' stays until dismissed, 'notice' goes by itself. */
@@ -353,7 +379,7 @@ export interface ViewLink {
   camera: CameraPose | null;
   cameraMode: CameraMode;
   renderer: RendererSetting;
-  order: SplatOrder;
+  order: OrderSetting;
   /** What of the address could not be read (left at its default), e.g. { what: 'the view', reason: … }. */
   problems: { what: string; reason: string }[];
 }

@@ -8,7 +8,7 @@ import { CAMERA_MODES } from '../app/camera/fly-motion';
 import { isUpAxis } from '../app/camera/up-axis';
 import { SORT_LABELS } from '../app/frame/order/order-policy';
 import { ANTI_ALIASING_SETTINGS } from '../scene/anti-aliasing';
-import { RENDERER_SETTINGS, SPLAT_ORDERS } from '../render/frame-renderer';
+import { ORDER_SETTINGS, RENDERER_SETTINGS } from '../render/frame-renderer';
 import { FRAME_VIEWS } from './choices';
 import type { ViewerSettings } from './public-types';
 
@@ -28,7 +28,7 @@ const CHECKS: Record<keyof ViewerSettings, Check> = {
   measureOrder: boolean,
   view: oneOf(FRAME_VIEWS),
   renderer: oneOf(RENDERER_SETTINGS),
-  order: oneOf(SPLAT_ORDERS),
+  order: oneOf(ORDER_SETTINGS),
   antiAliasing: oneOf(ANTI_ALIASING_SETTINGS),
   autoRotate: boolean,
   smoothCamera: boolean,

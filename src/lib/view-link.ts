@@ -5,7 +5,7 @@
  * so one typo in a shared link loses only that part. DOM-free.
  */
 import { readOrderParam, readRendererParam, readViewMode, readViewParams } from '../app/camera/view-url';
-import { DEFAULT_RENDERER_SETTING, DEFAULT_SPLAT_ORDER } from '../render/frame-renderer';
+import { DEFAULT_ORDER_SETTING, DEFAULT_RENDERER_SETTING } from '../render/frame-renderer';
 import type { ViewLink } from './public-types';
 
 /** The view an address's query names (`new URLSearchParams(location.search)`); what it does not name is the default. */
@@ -23,7 +23,7 @@ export function readViewLink(params: URLSearchParams): ViewLink {
     camera: read('the view', readViewParams, null),
     cameraMode: read('the camera mode', readViewMode, 'orbit'),
     renderer: read('the renderer', readRendererParam, DEFAULT_RENDERER_SETTING),
-    order: read('the splat order', readOrderParam, DEFAULT_SPLAT_ORDER),
+    order: read('the splat order', readOrderParam, DEFAULT_ORDER_SETTING),
     problems,
   };
 }

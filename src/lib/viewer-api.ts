@@ -5,7 +5,7 @@
  */
 import type { Unsubscribe } from 'nanoevents';
 import type {
-  CameraPose, FrameRenderer, FrameReport, GpuFacts, GpuTimes, HeatMapCount, LoadOutcome, LoadProgress, SaveSelection, SavedScene,
+  CameraPose, FrameRenderer, FrameReport, GpuFacts, GpuTimes, HeatMapCount, LoadOutcome, LoadProgress, SaveSelection, SavedScene, SplatOrder,
   SceneFacts, ScreenFilter, ScreenFilterInUse, UpAxis, UpChoice, ViewerMessage, ViewerSettings, ViewerState,
 } from './public-types';
 import type { SavedView, SplatViews } from './views-api';
@@ -96,6 +96,8 @@ export interface SplatViewerEvents {
   frame: (report: FrameReport, time: number) => void;
   /** The renderer drawing the frames changed (auto chose, or the setting did). */
   rendererchange: (renderer: FrameRenderer) => void;
+  /** The order the pixels are blended in changed (auto chose, or the setting did): state.orderChoice says why. */
+  orderchange: (order: SplatOrder) => void;
   /** GPU times of a frame's passes (not every frame's). */
   gputimes: (times: GpuTimes) => void;
   /** The heat map view on screen (settings.view) counted its pixels. */

@@ -32,6 +32,15 @@ export type SplatOrder = 'centre-depth' | 'per-pixel';
 export const SPLAT_ORDERS: readonly SplatOrder[] = ['centre-depth', 'per-pixel'];
 
 /**
+ * The order asked for: one of the two, or 'auto': the per-pixel order
+ * where it costs little on this device, measured with the renderer's
+ * choice (src/app/frame/pixel-order-policy.ts).
+ */
+export type OrderSetting = SplatOrder | 'auto';
+
+export const ORDER_SETTINGS: readonly OrderSetting[] = ['auto', 'centre-depth', 'per-pixel'];
+
+/**
  * The per-pixel order's depth of a splat at a pixel: where its density
  * along the pixel's ray peaks, kept within this many standard deviations
  * of its depth (σ² = Σzz in view space) of its centre's depth.
@@ -76,9 +85,12 @@ export const PER_PIXEL_DEPTH_REACH = 0.5;
  */
 export const PER_PIXEL_FLATTEST = 1e-5;
 
+/** The order of a frame whose settings name none: the render command's and the benchmarks', so a run's picture is always the same. */
 export const DEFAULT_SPLAT_ORDER: SplatOrder = 'centre-depth';
+/** The viewer's order until a setting or link names one: auto. */
+export const DEFAULT_ORDER_SETTING: OrderSetting = 'auto';
 
-/** The renderer setting that applies under `order`: the per-pixel order is the tile renderer's. */
-export function rendererSettingFor(setting: RendererSetting, order: SplatOrder): RendererSetting {
+/** The renderer setting that applies under `order`: the per-pixel order is the tile renderer's (auto's is measured only where tiles draw). */
+export function rendererSettingFor(setting: RendererSetting, order: OrderSetting): RendererSetting {
   return order === 'per-pixel' ? 'tiles' : setting;
 }

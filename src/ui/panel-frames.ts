@@ -57,7 +57,7 @@ export class PanelFrames {
     });
     if (s.measureOrder || s.keyBits === 'auto') gui.showOrderError(viewer.state.orderError);
     gui.showDifference(viewer.state.difference, s.view, viewer.heatMapReady);
-    gui.showRenderer(viewer.state.renderer, viewer.state.order);
+    gui.showRenderer(viewer.state.renderer, viewer.state.orderChoice);
     const world = viewer.state.world;
     gui.showWorldRows(!!world);
     if (world) gui.showWorld(world);

@@ -3,7 +3,7 @@
  * frame rate, and its Render folder about the renderer, as short texts.
  * DOM-free.
  */
-import type { Bounds, RendererChoice, SplatOrder } from '../lib/index';
+import { PER_PIXEL_MAX_COST, type Bounds, type RendererChoice, type SplatOrder, type SplatOrderChoice } from '../lib/index';
 import { formatMs } from './timing-history';
 
 /** Bytes as "812 KB", "12.3 MB", "1.24 GB" (powers of 1000, as file managers show them); null: "—". */
@@ -48,6 +48,37 @@ function describeChoice(choice: Readonly<RendererChoice>): { text: string; why: 
     case 'chosen': {
       const [mine, theirs] = [medianMs[renderer], medianMs[other]].map((ms) => (ms === null ? '—' : formatMs(ms)));
       return { text: `${renderer} (${mine} vs ${other} ${theirs})`, why: 'auto: the faster here, by the median GPU render time of a few frames of each at this size' };
+    }
+  }
+}
+
+/**
+ * The order drawn and why, short for its row ("per pixel (1.06× the
+ * centre-depth frame)", "centre depth (per pixel 2.1×)", "measuring…"),
+ * and in a sentence for its tooltip.
+ */
+export function describeOrder(choice: Readonly<SplatOrderChoice>): { text: string; why: string } {
+  const name = choice.order === 'per-pixel' ? 'per pixel' : 'centre depth';
+  switch (choice.state) {
+    case 'set':
+      return { text: name, why: `${name}, as set` };
+    case 'waiting':
+      return { text: `${name} (auto: waiting)`, why: 'auto: centre depth until the renderer is chosen and the per-pixel order is made; then both orders are timed' };
+    case 'quads':
+      return { text: `${name} (auto: quads draw)`, why: 'auto: quads draw faster here, and only tiles draw the per-pixel order' };
+    case 'renderer-set':
+      return { text: `${name} (auto)`, why: 'auto: the renderer is set, so the orders are not timed (auto times them where auto\'s renderer chose tiles): centre depth, or pick an order' };
+    case 'measuring':
+      return { text: 'measuring…', why: 'auto: drawing both orders in turn, timing the GPU frame of each, to keep the per-pixel order where it costs little' };
+    case 'untimed':
+      return { text: `${name} (not timed)`, why: 'auto: no GPU times to compare the orders by on this device, so centre depth' };
+    case 'chosen': {
+      const { 'per-pixel': pixel, 'centre-depth': centre } = choice.medianMs;
+      const ratio = pixel !== null && centre !== null && centre > 0 ? `${(pixel / centre).toFixed(2)}×` : '—';
+      const times = `median GPU frame ${pixel === null ? '—' : formatMs(pixel)} per pixel, ${centre === null ? '—' : formatMs(centre)} centre depth`;
+      return choice.order === 'per-pixel'
+        ? { text: `per pixel (${ratio} the centre-depth frame)`, why: `auto: the per-pixel order costs at most ${PER_PIXEL_MAX_COST.toFixed(2)}× the centre-depth frame here (${times}): no popping` }
+        : { text: `centre depth (per pixel ${ratio})`, why: `auto: the per-pixel order would cost more than ${PER_PIXEL_MAX_COST.toFixed(2)}× the centre-depth frame here (${times}); pick it to draw without popping` };
     }
   }
 }

@@ -12,12 +12,12 @@
 
 import GUI, { type Controller } from 'lil-gui';
 import {
-  FLIP_UP_KEY, RENDERER_SETTINGS, SAVE_FORMATS, SORT_MODE_LABELS,
-  type Bounds, type CaptureFraming, type FrameView, type HeatMapCount, type OrderError, type RendererChoice, type ScreenFilterInUse, type SortMode, type SplatOrder, type ViewerSettings, type WorldState,
+  FLIP_UP_KEY, PER_PIXEL_MAX_COST, RENDERER_SETTINGS, SAVE_FORMATS, SORT_MODE_LABELS,
+  type Bounds, type CaptureFraming, type FrameView, type HeatMapCount, type OrderError, type OrderSetting, type RendererChoice, type ScreenFilterInUse, type SortMode, type SplatOrderChoice, type ViewerSettings, type WorldState,
 } from '../lib/index';
 import { el } from './overlays';
 import { recall, remember } from './remembered';
-import { describeRenderer, formatBytes } from './scene-facts';
+import { describeOrder, describeRenderer, formatBytes } from './scene-facts';
 import { boxText, defaultSaveChoice, type SaveChoice } from './save-scene';
 
 /**
@@ -53,6 +53,8 @@ export interface ViewerInfo {
   screenFilter: string;
   /** The renderer drawing, for auto the times behind its choice (or that it is measuring), and the per-pixel order where it drew. */
   renderer: string;
+  /** The order the pixels were blended in, and why (auto: the times behind its choice, or that it is measuring). */
+  orderDrawn: string;
   /** The scene file's SH degree, size, load time and extent; the frame rate. */
   sceneSh: string;
   fileSize: string;
@@ -109,7 +111,7 @@ export class ViewerGui {
     adapter: string,
     actions: ViewerGuiActions,
   ) {
-    this.info = { scene: '—', splats: '—', requestedSort: '', activeSort: '', keyBitsActive: '', orderAge: '—', orderError: 'off', difference: 'off', screenFilter: '—', renderer: '—', sceneSh: '—', fileSize: '—', loadTime: '—', extent: '—', fps: '—', upSource: '—', adapter };
+    this.info = { scene: '—', splats: '—', requestedSort: '', activeSort: '', keyBitsActive: '', orderAge: '—', orderError: 'off', difference: 'off', screenFilter: '—', renderer: '—', orderDrawn: '—', sceneSh: '—', fileSize: '—', loadTime: '—', extent: '—', fps: '—', upSource: '—', adapter };
     const gui = new GUI({ title: 'Splatsort' });
     this.gui = gui;
     const changed = (name: keyof PanelSettings) => () => actions.changed(name);
@@ -193,11 +195,13 @@ export class ViewerGui {
     readOnly(render, 'screenFilter', 'filter');
     const renderer = render.add(settings, 'renderer', Object.fromEntries(RENDERER_SETTINGS.map((r) => [r, r]))).name('renderer').onChange(changed('renderer'));
     renderer.domElement.title = 'quads: every splat a blended quad, back to front; tiles: a compute pass per 16×16 tile, front to back; auto: both timed on each new scene and window size, the faster kept';
-    const orders: Record<string, SplatOrder> = { 'centre depth': 'centre-depth', 'per pixel': 'per-pixel' };
+    const orders: Record<string, OrderSetting> = { auto: 'auto', 'centre depth': 'centre-depth', 'per pixel': 'per-pixel' };
     const order = render.add(settings, 'order', orders).name('order').onChange(changed('order'));
     order.domElement.title = 'centre depth: every splat ordered by its centre\'s depth, one order for the whole frame (overlapping splats can swap at once as the camera turns: a pop); ' +
-      'per pixel: each pixel blends its splats by their own depth along its ray; only tiles draw it, so it draws with tiles whatever the renderer';
+      'per pixel: each pixel blends its splats by their own depth along its ray; only tiles draw it, so it draws with tiles whatever the renderer; ' +
+      `auto: where auto's renderer chose tiles, both orders timed and per pixel kept where its frame takes at most ${PER_PIXEL_MAX_COST.toFixed(2)}× the centre-depth one`;
     readOnly(render, 'renderer', 'drawing with');
+    readOnly(render, 'orderDrawn', 'order drawn');
 
     const save = rememberOpen(gui.addFolder('Save scene as'), 'save-open');
     const formats = Object.fromEntries(SAVE_FORMATS.map((f) => [f.label === f.extension ? f.label : `${f.extension} (${f.label})`, f.id]));
@@ -318,10 +322,12 @@ export class ViewerGui {
     this.set('fileSize', `${formatBytes(world.bytesLoaded)}: ${count(world.chunksLoaded)} of ${count(world.chunks)} chunks${way}`, `chunks loaded since the world opened (a chunk evicted and loaded again counts again); ${formatBytes(world.gpuBytes)} of GPU memory hold its splats`);
   }
 
-  /** Shows the renderer drawing, for auto where its choice stands, and the order the pixels were blended in. */
-  showRenderer(choice: Readonly<RendererChoice>, order: SplatOrder): void {
-    const { text, why } = describeRenderer(choice, order);
-    this.set('renderer', text, why);
+  /** Shows the renderer drawing, for auto where its choice stands, and the order the pixels were blended in and why. */
+  showRenderer(choice: Readonly<RendererChoice>, order: Readonly<SplatOrderChoice>): void {
+    const renderer = describeRenderer(choice, order.order);
+    this.set('renderer', renderer.text, renderer.why);
+    const drawn = describeOrder(order);
+    this.set('orderDrawn', drawn.text, drawn.why);
   }
 
   /** A read-only display's text and tooltip. */

@@ -152,6 +152,9 @@ test('the <splat-viewer> element: opens its src, reflects its attributes both wa
   expect(await page.evaluate(() => window.splatsortElementEvents!.filter((e) => e.type === 'error'))).toEqual([]);
   expect(await page.evaluate(() => window.splatsortElementEvents!.find((e) => e.type === 'rendererchange')?.detail)).toBe('quads');
 
+  // Without an order attribute the order is auto's: centre depths where quads draw.
+  expect(await page.evaluate(() => document.querySelector('splat-viewer')!.order)).toBe('auto');
+
   // Property → attribute, and the change applied: the frames are drawn by tiles.
   const reflected = await page.evaluate(() => {
     const element = document.querySelector('splat-viewer')!;
@@ -163,6 +166,7 @@ test('the <splat-viewer> element: opens its src, reflects its attributes both wa
   expect(reflected).toEqual({ renderer: 'tiles', budget: '500k', order: 'per-pixel', controls: true });
   await tab.waitFor('a rendererchange event to tiles', () => window.splatsortElementEvents!.some((e) => e.type === 'rendererchange' && e.detail === 'tiles'), undefined);
   await tab.waitFor('frames drawn per pixel', () => document.querySelector('splat-viewer')!.viewer?.state.order === 'per-pixel', undefined);
+  await tab.waitFor('an orderchange event to per-pixel', () => window.splatsortElementEvents!.some((e) => e.type === 'orderchange' && e.detail === 'per-pixel'), undefined);
 
   const removed = await page.evaluate(() => {
     const element = document.querySelector('splat-viewer')!;

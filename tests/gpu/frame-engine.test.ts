@@ -19,6 +19,7 @@ import type { DifferenceMeasure } from '../../src/render/splat-resolve';
 import { readTextureRgba } from '../../src/gpu/readback';
 import { realScene, TEST_TARGET_FORMAT, useGpu } from '../support/gpu-fixture';
 import { AUTO_DECISIVE_RATIO, AUTO_TIMED_FRAMES, AUTO_WARMUP_FRAMES } from '../../src/app/frame/renderer-policy';
+import { PER_PIXEL_MAX_COST } from '../../src/app/frame/pixel-order-policy';
 import { coveredFraction, medianCentre, viewOf, VIEW_BACKGROUND, VIEW_HEIGHT, VIEW_WIDTH } from '../support/test-view';
 
 const gpu = useGpu('frame-engine.test');
@@ -244,6 +245,47 @@ test('the order: per pixel is drawn with tiles whatever the renderer setting (au
   } finally {
     encode.mockRestore();
   }
+});
+
+test("the order's auto: centre depths while the renderer is measured, set, or quads; where auto chose tiles, both orders drawn in turn and timed whole, the per-pixel order kept only within PER_PIXEL_MAX_COST", async () => {
+  setScene(cloud, 'core-order-auto');
+  const params = viewOf(medianCentre(cloud), { splatCount: 0, shDegree: 3 }, 32);
+  const drawWith = async (s: FrameSettings) => {
+    const report = core.drawFrame({ view: target.createView(), background: VIEW_BACKGROUND }, params, s);
+    const drawn = { renderer: { ...report.renderer }, order: report.order, choice: { ...report.orderChoice, medianMs: { ...report.orderChoice.medianMs } } };
+    const { timings } = await core.lastFrameResults();
+    return { ...drawn, timings };
+  };
+  // A renderer set: nothing measured, centre depths.
+  const set = await drawWith(settings({ renderer: 'tiles', order: 'auto' }));
+  expect(set).toMatchObject({ order: 'centre-depth', choice: { order: 'centre-depth', state: 'renderer-set' } });
+
+  const orders = new Set<string>();
+  let last = set;
+  for (let k = 0; k < 120; k++) {
+    last = await drawWith(settings({ renderer: 'auto', order: 'auto' }));
+    expect(last.order).toBe(last.choice.order);
+    if (last.renderer.state === 'measuring') expect(last.choice).toMatchObject({ order: 'centre-depth', state: 'waiting' });
+    if (last.choice.state === 'measuring') {
+      orders.add(last.order);
+      // Timed whole: the projector's and the sort's passes ran in both orders.
+      expect(last.timings?.project).toBeGreaterThan(0);
+    }
+    // The per-pixel raster is made in the background once tiles are chosen: waited for here, as the render command waits.
+    if (last.choice.state === 'waiting' && last.renderer.state === 'chosen') await core.prepareRenderer('tiles', true);
+    if (last.renderer.state !== 'measuring' && last.choice.state !== 'waiting' && last.choice.state !== 'measuring') break;
+  }
+  if (last.renderer.renderer === 'quads') {
+    expect(last.choice).toMatchObject({ order: 'centre-depth', state: 'quads' });
+    expect(orders.size).toBe(0);
+  } else {
+    expect(orders).toEqual(new Set(['centre-depth', 'per-pixel']));
+    const { 'centre-depth': centre, 'per-pixel': pixel } = last.choice.medianMs;
+    expect(centre).toBeGreaterThan(0);
+    expect(pixel).toBeGreaterThan(0);
+    expect(last.choice).toMatchObject({ state: 'chosen', order: pixel! <= PER_PIXEL_MAX_COST * centre! ? 'per-pixel' : 'centre-depth' });
+  }
+  console.log(`the order's auto here: renderer ${last.renderer.renderer} (${last.renderer.state}), order ${last.choice.order} (${last.choice.state}; ${JSON.stringify(last.choice.medianMs)})`);
 });
 
 test('the per-pixel order drawn by the tile renderer: the report says so, and its view counts the pixels the two orders differ in, with the view counted', async () => {

@@ -26,7 +26,7 @@ function drawFrames(
   let pending: { frame: MeasuredFrame; due: number } | null = null;
   for (let k = 0; k < frames; k++) {
     const choice = policy.resolve(setting, scene);
-    const frame = policy.describeFrame({ renderer: 'quads', run: 0, draw: 0 });
+    const frame = policy.describeFrame({ way: 'quads', run: 0, draw: 0 });
     drawn.push({ renderer: choice.renderer, state: choice.state, frame });
     if (!pending) pending = { frame, due: k + lag };
     if (pending.due <= k) {
@@ -39,7 +39,7 @@ function drawFrames(
 
 /** Render times of a device where tiles take `tiles` ms and quads `quads` ms; warm-up draws take 100 ms. */
 const device = (quads: number, tiles: number) => (frame: MeasuredFrame) =>
-  frame.draw < AUTO_WARMUP_FRAMES ? 100 : frame.renderer === 'tiles' ? tiles : quads;
+  frame.draw < AUTO_WARMUP_FRAMES ? 100 : frame.way === 'tiles' ? tiles : quads;
 
 describe('the renderer choice', () => {
   test('a renderer set draws every frame, and is no measure', () => {
@@ -68,7 +68,7 @@ describe('the renderer choice', () => {
   test('the warm-up draws of each renderer are not counted', () => {
     const policy = new RendererPolicy();
     // Each draw a millisecond slower than the one before: the medians say which draws were counted.
-    drawFrames(policy, 40, (f) => (f.renderer === 'tiles' ? 1 : 5) + f.draw);
+    drawFrames(policy, 40, (f) => (f.way === 'tiles' ? 1 : 5) + f.draw);
     const middle = AUTO_WARMUP_FRAMES + (AUTO_TIMED_FRAMES - 1) / 2;
     expect(policy.choice).toMatchObject({ renderer: 'tiles', state: 'chosen', medianMs: { quads: 5 + middle, tiles: 1 + middle } });
   });
@@ -78,7 +78,7 @@ describe('the renderer choice', () => {
     let tilesTimed = 0;
     const timeOf = (f: MeasuredFrame) => {
       if (f.draw < AUTO_WARMUP_FRAMES) return 1;
-      if (f.renderer === 'quads') return 4;
+      if (f.way === 'quads') return 4;
       return ++tilesTimed === 1 ? 50 : 2; // one hitch in tiles' times
     };
     drawFrames(policy, 40, timeOf);
@@ -101,7 +101,7 @@ describe('the renderer choice', () => {
     expect(policy.choice.renderer).toBe('tiles');
 
     // A frame of the first run whose time arrives only after the scene changed.
-    const late = policy.describeFrame({ renderer: 'quads', run: 0, draw: 0 });
+    const late = policy.describeFrame({ way: 'quads', run: 0, draw: 0 });
     const secondScene = { ...SCENE, sceneId: 2 };
     expect(policy.resolve('auto', secondScene)).toMatchObject({ state: 'measuring', medianMs: { quads: null, tiles: null } });
     policy.record({ ...late, draw: AUTO_WARMUP_FRAMES }, 0.001);
@@ -141,7 +141,7 @@ test('until the tile renderer can draw, quads draw and auto measures nothing; it
   expect(early.every((d) => d.renderer === 'quads' && d.state === 'measuring' && d.frame.run === -1)).toBe(true);
   expect(drawFrames(policy, 1, () => 1, { setting: 'tiles', scene: preparing })[0]).toMatchObject({ renderer: 'quads', state: 'set' });
   // Ready: both drawn in turn from the first frame, warm-up included, then a choice (tiles at 1 ms, quads at 4).
-  const drawn = drawFrames(policy, 2 * (AUTO_WARMUP_FRAMES + AUTO_TIMED_FRAMES) + 1, (f) => (f.renderer === 'tiles' ? 1 : 4));
+  const drawn = drawFrames(policy, 2 * (AUTO_WARMUP_FRAMES + AUTO_TIMED_FRAMES) + 1, (f) => (f.way === 'tiles' ? 1 : 4));
   expect(drawn.slice(0, 4).map((d) => d.renderer)).toEqual(['quads', 'tiles', 'quads', 'tiles']);
   expect(drawn.at(-1)).toMatchObject({ renderer: 'tiles', state: 'chosen' });
 });
@@ -149,13 +149,13 @@ test('until the tile renderer can draw, quads draw and auto measures nothing; it
 test(`renderers whose first times are ${AUTO_DECISIVE_RATIO}× apart decide at once, warm-up draws included (a CPU adapter drawing tiles)`, () => {
   const policy = new RendererPolicy();
   // Times read one frame late, as in the page.
-  const drawn = drawFrames(policy, 12, (f) => (f.renderer === 'tiles' ? 4760 : 170), { lag: 1 });
+  const drawn = drawFrames(policy, 12, (f) => (f.way === 'tiles' ? 4760 : 170), { lag: 1 });
   const decided = drawn.findIndex((d) => d.state === 'chosen');
   expect(decided).toBeGreaterThan(0);
   expect(drawn.slice(0, decided).filter((d) => d.renderer === 'tiles').length).toBeLessThanOrEqual(3);
   expect(policy.choice).toMatchObject({ renderer: 'quads', state: 'chosen', medianMs: { quads: 170, tiles: 4760 } });
   // Just under the ratio: the full measure.
   const close = new RendererPolicy();
-  const all = drawFrames(close, 40, (f) => (f.renderer === 'tiles' ? 1 : AUTO_DECISIVE_RATIO * 0.9));
+  const all = drawFrames(close, 40, (f) => (f.way === 'tiles' ? 1 : AUTO_DECISIVE_RATIO * 0.9));
   expect(all.filter((d) => d.state === 'measuring').length).toBe(2 * (AUTO_WARMUP_FRAMES + AUTO_TIMED_FRAMES));
 });

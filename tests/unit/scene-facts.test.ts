@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeRenderer, formatBytes, formatDuration, formatExtent, FrameRate } from '../../src/ui/scene-facts';
+import { describeOrder, describeRenderer, formatBytes, formatDuration, formatExtent, FrameRate } from '../../src/ui/scene-facts';
 
 describe('scene facts', () => {
   it('writes sizes in B, KB, MB and GB, three digits', () => {
@@ -25,6 +25,21 @@ describe('scene facts', () => {
     const untimed = describeRenderer({ renderer: 'quads', state: 'untimed', medianMs: { quads: null, tiles: null } });
     expect(untimed.text).toBe('quads (not timed)');
     expect(untimed.why).toMatch(/no GPU times/);
+  });
+
+  it("says which order is drawn and why: as set, or auto's state and the ratio of the two frames behind its choice", () => {
+    const medianMs = { 'centre-depth': 0.5, 'per-pixel': 1.06 };
+    expect(describeOrder({ order: 'per-pixel', state: 'set', medianMs }).text).toBe('per pixel');
+    const costly = describeOrder({ order: 'centre-depth', state: 'chosen', medianMs });
+    expect(costly.text).toBe('centre depth (per pixel 2.12×)');
+    expect(costly.why).toMatch(/more than 1\.10× the centre-depth frame here \(median GPU frame 1\.06 ms per pixel, 500 µs centre depth\)/);
+    expect(describeOrder({ order: 'per-pixel', state: 'chosen', medianMs: { 'centre-depth': 1, 'per-pixel': 1.06 } }).text).toBe('per pixel (1.06× the centre-depth frame)');
+    const none = { 'centre-depth': null, 'per-pixel': null };
+    expect(describeOrder({ order: 'centre-depth', state: 'measuring', medianMs: none }).text).toBe('measuring…');
+    expect(describeOrder({ order: 'centre-depth', state: 'quads', medianMs: none }).why).toMatch(/only tiles draw the per-pixel order/);
+    expect(describeOrder({ order: 'centre-depth', state: 'renderer-set', medianMs: none }).why).toMatch(/renderer is set/);
+    expect(describeOrder({ order: 'centre-depth', state: 'waiting', medianMs: none }).text).toBe('centre depth (auto: waiting)');
+    expect(describeOrder({ order: 'centre-depth', state: 'untimed', medianMs: none }).text).toBe('centre depth (not timed)');
   });
 
   it('says when the pixels were blended in the per-pixel order, and nothing of the centre-depth order', () => {

@@ -2,7 +2,7 @@ import { describe, expect, it, test } from 'vitest';
 import { mat4 } from 'gl-matrix';
 import { OrbitCamera, createCameraView } from '../../src/app/camera/orbit-camera';
 import { readOrderParam, readRendererParam, readViewMode, readViewParams, writeOrderParam, writeRendererParam, writeViewParams } from '../../src/app/camera/view-url';
-import { DEFAULT_RENDERER_SETTING, DEFAULT_SPLAT_ORDER, RENDERER_SETTINGS, SPLAT_ORDERS } from '../../src/render/frame-renderer';
+import { DEFAULT_ORDER_SETTING, DEFAULT_RENDERER_SETTING, DEFAULT_SPLAT_ORDER, ORDER_SETTINGS, RENDERER_SETTINGS } from '../../src/render/frame-renderer';
 
 describe('the view in the URL', () => {
   it.each([
@@ -85,7 +85,7 @@ describe('the renderer in the URL', () => {
 });
 
 describe('the splat order in the URL', () => {
-  test.each(SPLAT_ORDERS)('reads back %s as written, beside the renderer and the view', (order) => {
+  test.each(ORDER_SETTINGS)('reads back %s as written, beside the renderer and the view', (order) => {
     const params = new URLSearchParams('url=scenes%2Fa.ply&order=per-pixel');
     writeViewParams({ eye: [0, 0, 5], target: [0, 0, 0], up: [0, 1, 0], fovyDeg: 40 }, params);
     writeRendererParam('quads', params);
@@ -96,18 +96,22 @@ describe('the splat order in the URL', () => {
     expect(readViewParams(link.searchParams)?.fovyDeg).toBe(40);
   });
 
-  test('per pixel is written as order=per-pixel; centre depth, the default, is left out, and a link without one opens with it', () => {
+  test('either order is written by name; auto, the default, is left out, and a link without one opens with it', () => {
     const params = new URLSearchParams();
     writeOrderParam('per-pixel', params);
     expect(params.toString()).toBe('order=per-pixel');
     writeOrderParam('centre-depth', params);
+    expect(params.toString()).toBe('order=centre-depth');
+    writeOrderParam('auto', params);
     expect(params.has('order')).toBe(false);
-    expect(readOrderParam(new URLSearchParams('url=x.ply&renderer=tiles'))).toBe(DEFAULT_SPLAT_ORDER);
+    expect(readOrderParam(new URLSearchParams('url=x.ply&renderer=tiles'))).toBe(DEFAULT_ORDER_SETTING);
+    expect(DEFAULT_ORDER_SETTING).toBe('auto');
+    // The render command's and the benchmarks' order, where no setting names one.
     expect(DEFAULT_SPLAT_ORDER).toBe('centre-depth');
   });
 
   test('an order it does not know is explained', () => {
-    expect(() => readOrderParam(new URLSearchParams('order=per-splat'))).toThrow(/"order" must be one of centre-depth, per-pixel, got "per-splat"/);
+    expect(() => readOrderParam(new URLSearchParams('order=per-splat'))).toThrow(/"order" must be one of auto, centre-depth, per-pixel, got "per-splat"/);
     expect(() => readOrderParam(new URLSearchParams('order='))).toThrow(/"order" must be one of/);
   });
 });

@@ -1,14 +1,14 @@
 /**
  * The view in the page URL: `eye`, `target`, `up` (three comma-separated
  * numbers each), `fovy` (degrees) and `mode=fly` in fly mode, beside `url`
- * (the scene), `renderer` where it is not auto and `order=per-pixel` where
- * the splats are ordered per pixel. Numbers keep 15 significant digits, so
+ * (the scene), `renderer` where it is not auto and `order` where it is not
+ * auto (centre-depth or per-pixel). Numbers keep 15 significant digits, so
  * a view read back from the URL gives the same f32 view and projection
  * matrices as the view that wrote it.
  */
 import { CAMERA_MODES, type CameraMode } from './fly-motion';
 import type { CameraView } from './orbit-camera';
-import { DEFAULT_RENDERER_SETTING, DEFAULT_SPLAT_ORDER, RENDERER_SETTINGS, SPLAT_ORDERS, type RendererSetting, type SplatOrder } from '../../render/frame-renderer';
+import { DEFAULT_ORDER_SETTING, DEFAULT_RENDERER_SETTING, ORDER_SETTINGS, RENDERER_SETTINGS, type OrderSetting, type RendererSetting } from '../../render/frame-renderer';
 
 const KEYS = ['eye', 'target', 'up', 'fovy'] as const;
 
@@ -40,14 +40,14 @@ export function readRendererParam(params: URLSearchParams): RendererSetting {
   return readChoiceParam('renderer', RENDERER_SETTINGS, DEFAULT_RENDERER_SETTING, params);
 }
 
-/** Keeps the splat order in the link; the default (centre depth) is left out, so links without one stay as they were. */
-export function writeOrderParam(order: SplatOrder, params: URLSearchParams): void {
-  writeChoiceParam('order', order, DEFAULT_SPLAT_ORDER, params);
+/** Keeps the splat order in the link; the viewer's default (auto) is left out. */
+export function writeOrderParam(order: OrderSetting, params: URLSearchParams): void {
+  writeChoiceParam('order', order, DEFAULT_ORDER_SETTING, params);
 }
 
-/** The splat order a link names: the default when it names none; throws for one it does not know. */
-export function readOrderParam(params: URLSearchParams): SplatOrder {
-  return readChoiceParam('order', SPLAT_ORDERS, DEFAULT_SPLAT_ORDER, params);
+/** The splat order a link names: the viewer's default (auto) when it names none; throws for one it does not know. */
+export function readOrderParam(params: URLSearchParams): OrderSetting {
+  return readChoiceParam('order', ORDER_SETTINGS, DEFAULT_ORDER_SETTING, params);
 }
 
 /** A setting of a few named values in the link, under `key`, left out where it is the default. */

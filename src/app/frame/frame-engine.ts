@@ -20,6 +20,7 @@ import { CpuOrders } from './order/cpu-orders';
 import { chooseOrder, type OrderState } from './order/order-policy';
 import { KeyWidth } from './key-width';
 import { RendererPolicy, type RendererScene } from './renderer-policy';
+import { PixelOrderPolicy } from './pixel-order-policy';
 import { FrameReads, type FrameResults } from './frame-reads';
 import { SceneSource, type FrameSource } from './frame-source';
 import { DEFAULT_SPLAT_ORDER, type FrameRenderer, type RendererSetting, type SplatOrder } from '../../render/frame-renderer';
@@ -45,10 +46,11 @@ export class FrameEngine {
   /** Reused every frame: the policies' inputs, the frame's parameters and settings, its report and its command. */
   private readonly orderState: OrderState = { hasScene: false, mode: 'gpu', freeze: false, canFreeze: false, cpuOrderReady: false, cpuFailed: false };
   private readonly renderers = new RendererPolicy();
+  private readonly orders = new PixelOrderPolicy();
   private readonly rendererScene: RendererScene = { sceneId: 0, width: 0, height: 0, timed: false };
   private readonly parameters: FrameParameters = { ...createFrameCamera(), splatCount: 0, keyBits: 32 };
   private readonly gpuOnlySettings = {} as FrameSettings;
-  private readonly report: FrameReport = { choice: chooseOrder(this.orderState), keyBits: 32, orderAge: 0, cpuSortMs: null, renderer: this.renderers.choice, order: DEFAULT_SPLAT_ORDER };
+  private readonly report: FrameReport = { choice: chooseOrder(this.orderState), keyBits: 32, orderAge: 0, cpuSortMs: null, renderer: this.renderers.choice, order: DEFAULT_SPLAT_ORDER, orderChoice: this.orders.choice };
   private readonly commands: GPUCommandBuffer[] = [];
   private readonly encoderDescriptor: GPUCommandEncoderDescriptor = { label: 'FrameEngine.frame' };
   private readonly encodeOptions: { measure: boolean; view: FrameView; renderer: FrameRenderer; order: SplatOrder } = { measure: false, view: 'picture', renderer: 'quads', order: DEFAULT_SPLAT_ORDER };
@@ -69,7 +71,7 @@ export class FrameEngine {
     makeCpu: () => CpuOrderSource,
   ) {
     this.cpu = new CpuOrders(device, makeCpu);
-    this.reads = new FrameReads(frame, this.renderers);
+    this.reads = new FrameReads(frame, this.renderers, this.orders);
   }
 
   /** The splats on screen. */
@@ -168,7 +170,7 @@ export class FrameEngine {
     options.measure = choice.source !== 'none' && !this.frame.measuring && this.keyWidth.wantsMeasure(settings, choice);
     options.view = this.frame.viewFor(settings.view ?? 'picture');
     options.renderer = this.rendererOf(settings, params, report);
-    options.order = settings.order ?? DEFAULT_SPLAT_ORDER;
+    options.order = this.orderOf(settings, report);
     const encoder = this.device.createCommandEncoder(this.encoderDescriptor);
     const measured = this.frame.encode(encoder, params, target, order, options);
     report.order = this.frame.drawnOrder;
@@ -230,6 +232,23 @@ export class FrameEngine {
     if (this.needsPreparing(setting, perPixel)) void this.prepareRenderer(setting, perPixel);
     report.renderer = this.renderers.resolve(setting, scene);
     return report.renderer.renderer;
+  }
+
+  /**
+   * The order of this frame: the setting's, or auto's (which counts this
+   * frame in its measure, after the renderer's choice; the per-pixel
+   * raster is made for it where tiles draw).
+   */
+  private orderOf(settings: FrameSettings, report: FrameReport): SplatOrder {
+    const setting = settings.order ?? DEFAULT_SPLAT_ORDER;
+    const renderer = report.renderer;
+    let ready = false;
+    if (setting === 'auto' && renderer.renderer === 'tiles' && renderer.state === 'chosen') {
+      if (this.needsPreparing('tiles', true)) void this.prepareRenderer('tiles', true);
+      ready = this.frame.painters.tiles.isReady(true);
+    }
+    report.orderChoice = this.orders.resolve(setting, renderer, this.rendererScene, ready);
+    return report.orderChoice.order;
   }
 
   /**

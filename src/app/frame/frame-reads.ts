@@ -1,13 +1,14 @@
 /**
  * What the frame engine reads back of its frames, once the GPU has run
  * them: the passes' GPU times (not every frame: a read is pending over the
- * next frames; auto's renderer measure learns which renderer drew the
- * frame it belongs to), a heat map view's counts, and what the painter
+ * next frames; auto's renderer and order measures learn which renderer
+ * and order drew the frame it belongs to), a heat map view's counts, and what the painter
  * learnt (a tile frame that outgrew its buffers grows them so). A read that
  * fails (the device lost) teaches nothing. DOM-free.
  */
 import type { SplatFrame, FrameTimings, FrameView } from './splat-frame';
 import type { MeasuredFrame, RendererPolicy } from './renderer-policy';
+import type { MeasuredOrderFrame, PixelOrderPolicy } from './pixel-order-policy';
 import type { DifferenceMeasure } from '../../render/splat-resolve';
 import type { PaintStatistics } from '../../render/painter';
 import { isHeatMap } from './frame-settings';
@@ -36,11 +37,13 @@ export class FrameReads {
   private lastDifference: Promise<DifferenceMeasure> | null = null;
   private lastPainted: Promise<PaintStatistics> | null = null;
   /** The frame whose GPU times are being read. */
-  private readonly timedFrame: MeasuredFrame = { renderer: 'quads', run: -1, draw: 0 };
+  private readonly timedFrame: MeasuredFrame = { way: 'quads', run: -1, draw: 0 };
+  private readonly timedOrder: MeasuredOrderFrame = { way: 'centre-depth', run: -1, draw: 0 };
 
   constructor(
     private readonly frame: SplatFrame,
     private readonly renderers: RendererPolicy,
+    private readonly orders: PixelOrderPolicy,
   ) {}
 
   /** Starts the reads of the frame just submitted, which showed `view`. */
@@ -62,6 +65,7 @@ export class FrameReads {
     if (!this.timingPending && frame.timer.enabled) {
       this.timingPending = true;
       this.renderers.describeFrame(this.timedFrame);
+      this.orders.describeFrame(this.timedOrder);
       this.lastTimings = frame.readTimings();
       this.lastTimings.then(this.timingsRead, this.timingsFailed);
     }
@@ -87,6 +91,8 @@ export class FrameReads {
   private readonly timingsRead = (times: FrameTimings): void => {
     this.timingPending = false;
     this.renderers.record(this.timedFrame, times.render);
+    // The whole frame for the order: the projector writes the per-pixel order's depths, the raster runs its queue.
+    this.orders.record(this.timedOrder, times.render === null ? null : (times.project ?? 0) + (times.sort ?? 0) + times.render);
     this.onTimings(times);
   };
 

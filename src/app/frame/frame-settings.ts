@@ -7,7 +7,8 @@ import type { FrameView } from './splat-frame';
 import type { OrderChoice, SortMode } from './order/order-policy';
 import type { KeyBitsSetting } from './key-bits-policy';
 import type { RendererChoice } from './renderer-policy';
-import { DEFAULT_SPLAT_ORDER, rendererSettingFor, type RendererSetting, type SplatOrder } from '../../render/frame-renderer';
+import type { SplatOrderChoice } from './pixel-order-policy';
+import { DEFAULT_SPLAT_ORDER, rendererSettingFor, type OrderSetting, type RendererSetting, type SplatOrder } from '../../render/frame-renderer';
 
 /** What the user asks of a frame. */
 export interface FrameSettings {
@@ -26,8 +27,12 @@ export interface FrameSettings {
   view?: FrameView;
   /** The renderer, or 'auto': both timed on a new scene or frame size, the faster kept (src/app/frame/renderer-policy.ts). */
   renderer: RendererSetting;
-  /** Default 'centre-depth'; 'per-pixel' draws with tiles whatever `renderer` says (rendererSettingOf). */
-  order?: SplatOrder;
+  /**
+   * Default 'centre-depth'; 'per-pixel' draws with tiles whatever
+   * `renderer` says (rendererSettingOf); 'auto' the per-pixel order where
+   * auto's renderer chose tiles and it costs little (pixel-order-policy.ts).
+   */
+  order?: OrderSetting;
 }
 
 /** What a frame did. */
@@ -41,8 +46,10 @@ export interface FrameReport {
   cpuSortMs: number | null;
   /** The renderer that drew the frame, and for auto where its choice stands and the times behind it. */
   renderer: Readonly<RendererChoice>;
-  /** The order its pixels were blended in: per-pixel only where the setting asks for it and tiles drew the frame. */
+  /** The order its pixels were blended in: per-pixel only where the setting (or auto) asks for it and tiles drew the frame. */
   order: SplatOrder;
+  /** Why that order: as set, or auto's measure and the times behind it. */
+  orderChoice: Readonly<SplatOrderChoice>;
 }
 
 /**

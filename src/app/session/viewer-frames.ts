@@ -79,7 +79,8 @@ export class ViewerFrames {
     p.shDegree = Math.min(camera.sh_degree, p.shDegree);
     const background: [number, number, number] = [...camera.background];
     let picture = await drawOffscreen(this.core, this.format, p, background, this.settings);
-    for (let n = 0; picture.report.renderer.state === 'measuring' && n < AUTO_MAX_FRAMES; n++) {
+    const measuring = ({ renderer, orderChoice }: FrameReport) => renderer.state === 'measuring' || orderChoice.state === 'measuring';
+    for (let n = 0; measuring(picture.report) && n < 2 * AUTO_MAX_FRAMES; n++) {
       picture = await drawOffscreen(this.core, this.format, p, background, this.settings);
     }
     // The render command's picture is the last frame it drew.
@@ -128,6 +129,10 @@ export class ViewerFrames {
     Object.assign(renderer.medianMs, report.renderer.medianMs);
     state.orderError = core.orderError;
     state.order = report.order;
+    const order = state.orderChoice;
+    order.order = report.orderChoice.order;
+    order.state = report.orderChoice.state;
+    Object.assign(order.medianMs, report.orderChoice.medianMs);
     state.difference = core.reads.differenceView === this.settings.view ? core.reads.difference : null;
     const world = this.world();
     if (world) world.describe((state.world ??= { budget: 0, drawnSplats: 0, thresholdPx: 0, chunks: 0, chunksLoaded: 0, bytesLoaded: 0, inFlight: 0, gpuBytes: 0, settled: false }));

@@ -8,7 +8,7 @@ import type { KeyBitsSetting } from '../frame/key-bits-policy';
 import type { FrameView } from '../frame/splat-frame';
 import type { CameraMode } from '../camera/fly-motion';
 import type { AntiAliasingSetting } from '../../scene/anti-aliasing';
-import { DEFAULT_RENDERER_SETTING, DEFAULT_SPLAT_ORDER, type RendererSetting, type SplatOrder } from '../../render/frame-renderer';
+import { DEFAULT_ORDER_SETTING, DEFAULT_RENDERER_SETTING, type OrderSetting, type RendererSetting } from '../../render/frame-renderer';
 
 export interface ViewerSettings {
   sortMode: SortMode;
@@ -33,8 +33,13 @@ export interface ViewerSettings {
   view: FrameView;
   /** Which renderer draws the splats, or 'auto': both timed on each new scene and frame size, the faster kept (src/app/frame/renderer-policy.ts). */
   renderer: RendererSetting;
-  /** How each pixel's splats are ordered; 'per-pixel' draws with tiles whatever `renderer` says (src/render/frame-renderer.ts). */
-  order: SplatOrder;
+  /**
+   * How each pixel's splats are ordered; 'per-pixel' draws with tiles
+   * whatever `renderer` says (src/render/frame-renderer.ts); 'auto' per
+   * pixel where auto's renderer chose tiles and the per-pixel frame costs
+   * at most 1.10× (src/app/frame/pixel-order-policy.ts).
+   */
+  order: OrderSetting;
   /** The screen filter: as the file says (auto), the reference's classic one (off), or anti-aliased (on). */
   antiAliasing: AntiAliasingSetting;
   /** Turn the camera about the target, AUTO_ROTATE_DEG_PER_S. */
@@ -62,7 +67,7 @@ export const DEFAULT_SETTINGS: Readonly<ViewerSettings> = {
   measureOrder: false,
   view: 'picture',
   renderer: DEFAULT_RENDERER_SETTING,
-  order: DEFAULT_SPLAT_ORDER,
+  order: DEFAULT_ORDER_SETTING,
   antiAliasing: 'auto',
   autoRotate: false,
   cameraMode: 'orbit',

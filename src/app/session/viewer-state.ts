@@ -12,6 +12,7 @@ import type { UpAxis } from '../camera/up-axis';
 import type { LoadOutcome } from './scene-loads';
 import type { FrameTimings } from '../frame/splat-frame';
 import { createRendererChoice, type RendererChoice } from '../frame/renderer-policy';
+import { createSplatOrderChoice, type SplatOrderChoice } from '../frame/pixel-order-policy';
 import { DEFAULT_SPLAT_ORDER, type SplatOrder } from '../../render/frame-renderer';
 import type { OrderErrorMeasure } from '../../render/order-error-pass';
 import type { DifferenceMeasure } from '../../render/splat-resolve';
@@ -81,6 +82,8 @@ export interface ViewerState {
   renderer: RendererChoice;
   /** The order the last frame's pixels were blended in (per-pixel only where tiles drew it). */
   order: SplatOrder;
+  /** Why that order: as set, or auto's measure and the two median frame times behind it. */
+  orderChoice: SplatOrderChoice;
   /** The key width of the order on screen. */
   keyBits: number;
   /** The last ordering error measured (auto, or the measure setting), with the key width it was measured at. */
@@ -107,7 +110,7 @@ export type { WorldState } from '../world/world-session';
 export function createViewerState(flySpeed: () => number): ViewerState {
   const state = {
     frames: 0, ready: false, scene: null, sceneName: '', splats: 0, loading: false, load: null, lastError: null, warnings: [],
-    up: { axis: '+y', source: '—', why: undefined, unsure: false }, activeSort: '', renderer: createRendererChoice(), order: DEFAULT_SPLAT_ORDER, keyBits: 32, orderError: null, difference: null, view: createCameraView(),
+    up: { axis: '+y', source: '—', why: undefined, unsure: false }, activeSort: '', renderer: createRendererChoice(), order: DEFAULT_SPLAT_ORDER, orderChoice: createSplatOrderChoice(), keyBits: 32, orderError: null, difference: null, view: createCameraView(),
     freeRect: { x: 0, y: 0, width: 1, height: 1 }, insets: { ...NO_INSETS }, world: null,
   } as Omit<ViewerState, 'flySpeed'>;
   // Read live: the wheel sets the speed without a frame to publish it.
