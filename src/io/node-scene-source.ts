@@ -4,53 +4,52 @@
  * meta.json's images), loaded as the viewer's worker loads one
  * (scene-source.ts). Never imported by the browser build.
  */
-import { createReadStream } from 'node:fs';
-import { readFile, stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { SplatFormatError } from './format-error';
-import { SplatLimitError } from './load-limits';
+import { checkDiskFile, openDiskFile, readDiskFile } from './disk-file';
+import { MAX_LOAD_HOLD_BYTES } from './load-limits';
 import { previewSender } from './preview-sender';
 import { ScenePreview } from './scene-preview';
 import { loadScene, type LoadedScene, type LoadOptions } from './scene-source';
 import type { SceneSource } from './source-bytes';
 
 /**
- * The file's size; a clear error for a folder, or a path where nothing is.
- * The commands ask it first, before they spend seconds making a GPU device.
+ * How a scene's main file is checked. Its bound is the most any load may
+ * hold: the loader refuses a file past its own limits from the size
+ * checked here, before reading it, and never reads past that size.
+ */
+const SCENE_FILE = {
+  maxBytes: MAX_LOAD_HOLD_BYTES,
+  wanted: 'a scene file',
+  folderAdvice: 'give the path of a splat file (for an unbundled SOG scene, its meta.json)',
+};
+
+/**
+ * The size of the scene file at `path`, checked as it will be read
+ * (disk-file.ts): a clear error for a folder, a named pipe, a device or a
+ * path where nothing is. The commands ask it first, before they spend
+ * seconds making a GPU device.
  */
 export async function fileSize(path: string): Promise<number> {
-  let info;
-  try {
-    info = await stat(path);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new Error(`There is no file at '${path}'`);
-    throw error;
-  }
-  if (info.isDirectory()) {
-    throw new SplatFormatError(`'${path}' is a folder, not a scene file: give the path of a splat file (for an unbundled SOG scene, its meta.json)`);
-  }
-  return info.size;
+  return (await checkDiskFile(path, SCENE_FILE)).size;
 }
 
-/** A scene file at `path`; the files it names are read from its folder. */
+/**
+ * A scene file at `path`; the files it names are read from its folder, and
+ * only from there once links are resolved. Every file is checked before it
+ * is read and read with its bound (disk-file.ts).
+ */
 export function nodeFileSource(path: string): SceneSource {
   const folder = dirname(resolve(path));
   return {
     name: path,
     stage: 'read',
-    open: async () => {
-      const totalBytes = await fileSize(path);
-      return { chunks: createReadStream(path, { highWaterMark: 1 << 20 }), totalBytes };
+    open: async (signal) => {
+      const { size, chunks } = await openDiskFile(path, { ...SCENE_FILE, signal });
+      return { chunks, totalBytes: size };
     },
     companion: async (name, maxBytes, signal) => {
       signal?.throwIfAborted();
-      const companion = resolve(folder, name);
-      const size = await fileSize(companion);
-      if (size > maxBytes) {
-        throw new SplatLimitError(`'${companion}' is ${size.toLocaleString('en-US')} bytes: more than the ${maxBytes.toLocaleString('en-US')} it can take`);
-      }
-      // readFile takes the signal: an abort stops the read and rejects with its reason.
-      return new Uint8Array(await readFile(companion, { signal }));
+      return readDiskFile(resolve(folder, name), { maxBytes, folder, signal });
     },
   };
 }
