@@ -83,6 +83,13 @@ function world(): Record<string, any> {
 }
 const read = (meta: unknown) => parseLodMeta(JSON.stringify(meta), 'world/lod-meta.json');
 const refused = (meta: unknown) => expect(() => read(meta));
+/** An index naming `path` as its second chunk file is refused, saying `why` of that entry; so is the path alone. */
+const refusesChunkPath = (path: string, why: string): void => {
+  const meta = world();
+  meta.filenames[1] = path;
+  refused(meta).toThrow(`world/lod-meta.json: "filenames"[1] ${JSON.stringify(path)} ${why}`);
+  expect(chunkPathError(path), JSON.stringify(path)).toContain(why);
+};
 
 describe('parseLodMeta', () => {
   it('reads a small index, runs by level and errors per leaf', () => {
@@ -118,13 +125,31 @@ describe('parseLodMeta', () => {
       ['0_0/meta.json?x=1', 'has a query or fragment'],
       ['', 'is empty'],
     ];
-    for (const [path, why] of bad) {
-      const meta = world();
-      meta.filenames[1] = path;
-      refused(meta).toThrow(`"filenames"[1] ${JSON.stringify(path)} ${why}`);
-    }
+    for (const [path, why] of bad) refusesChunkPath(path, why);
     refused({ ...world(), environment: '../env/meta.json' }).toThrow('"environment" "../env/meta.json" steps out');
     refused({ ...world(), filenames: [3] }).toThrow('"filenames"[0] is not a path');
+  });
+
+  it('checks each name whole when the index is read: white space at a segment\'s end, control characters and empty segments, written plainly or percent-encoded, are refused naming the index and the entry', () => {
+    const bad: [string, string][] = [
+      [' 0_0/meta.json', 'has white space at an end of " 0_0"'],
+      ['\t../x/meta.json', 'has a control character (U+0009)'],
+      ['0_0/meta.json ', 'has white space at an end of "meta.json "'],
+      ['0_0 /meta.json', 'has white space at an end of "0_0 "'],
+      ['0_0/.\t./meta.json', 'has a control character (U+0009)'],
+      ['0_0/meta.json\n', 'has a control character (U+000A)'],
+      ['0_0/meta\u0000.json', 'has a control character (U+0000)'],
+      ['0_0/meta\u0085.json', 'has a control character (U+0085)'],
+      ['0_0//meta.json', 'has an empty segment'],
+      ['0_0/', 'has an empty segment'],
+      ['%200_0/meta.json', 'has white space at an end of " 0_0", percent-encoded'],
+      ['0_0/meta.json%09', 'has a control character (U+0009), percent-encoded'],
+      ['0_0%2F%2Fmeta.json', 'has an empty segment ("//", or a "/" at an end), percent-encoded'],
+    ];
+    for (const [path, why] of bad) refusesChunkPath(path, why);
+    refused({ ...world(), environment: 'env/ meta.json' }).toThrow('world/lod-meta.json: "environment" "env/ meta.json" has white space at an end of " meta.json"');
+    // Spaces inside a name, and names splat-transform writes, are names.
+    for (const path of ['0_0/my scene.json', '0_0/my%20scene.json', 'env/meta.json', 'a/b/c_1/meta.json']) expect(chunkPathError(path), path).toBeNull();
   });
 
   it('refuses a tree that refers to chunks or levels it does not have, naming the node', () => {
