@@ -139,7 +139,7 @@ function leafCount(tree: LodNode): number {
   while (pending.length > 0) {
     const node = pending.pop()!;
     if (node.children.length === 0) leaves++;
-    else pending.push(...node.children);
+    else for (const child of node.children) pending.push(child);
   }
   return leaves;
 }
@@ -150,7 +150,7 @@ function nodeCount(tree: LodNode): number {
   while (pending.length > 0) {
     const node = pending.pop()!;
     nodes++;
-    pending.push(...node.children);
+    for (const child of node.children) pending.push(child);
   }
   return nodes;
 }

@@ -81,7 +81,7 @@ function usedSplatsOf(index: LodIndex): Uint32Array {
   const pending: LodNode[] = [index.tree];
   while (pending.length > 0) {
     const node = pending.pop()!;
-    pending.push(...node.children);
+    for (const child of node.children) pending.push(child);
     for (const run of node.runs) if (run) used[run.file] = Math.max(used[run.file]!, run.offset + run.count);
   }
   return used;
