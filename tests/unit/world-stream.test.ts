@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ChunkNoRoomError, ChunkStream, type ChunkSource } from '../../src/app/world/world-stream';
+import { CHUNK_TIMEOUT_MS, ChunkNoRoomError, ChunkStream, type ChunkSource, type StartTimer } from '../../src/app/world/world-stream';
 
 /** A chunk source whose loads the test settles by hand; chunks are their file numbers, each 100 bytes held. */
 function handSource() {
@@ -22,6 +22,19 @@ function handSource() {
     await new Promise((r) => setTimeout(r, 0));
   };
   return { source, loads, released, settle };
+}
+
+/** A clock the test moves by hand: each timer started, whether it was stopped, and how to fire it. */
+function handClock() {
+  const timers: { ms: number; fire: () => void; stopped: boolean }[] = [];
+  const startTimer: StartTimer = (ms, fire) => {
+    const timer = { ms, fire, stopped: false };
+    timers.push(timer);
+    return () => {
+      timer.stopped = true;
+    };
+  };
+  return { timers, startTimer };
 }
 
 describe('the chunk stream', () => {
@@ -158,5 +171,42 @@ describe('the chunk stream', () => {
     expect(released).toEqual([8]);
     expect(stream.isResident(8)).toBe(false);
     expect(stream.progress.chunksLoaded).toBe(0);
+  });
+
+  it('gives up a read that has not settled after its time, names it once and goes on; a read that settles, or is cancelled, stops its timer', async () => {
+    const { source, loads, released, settle } = handSource();
+    const { timers, startTimer } = handClock();
+    const stream = new ChunkStream(source, { maxInFlight: 2, memoryBudget: 1e9, timeoutMs: 5000, startTimer });
+    const failures: string[] = [];
+    stream.onFail = (file, reason) => failures.push(`${file}: ${reason}`);
+    stream.update([1, 2, 3, 4], []);
+    expect(timers.map((t) => t.ms)).toEqual([5000, 5000]);
+    await settle(1);
+    expect(timers[0]!.stopped).toBe(true);
+    // 2 stalls: its time runs out.
+    timers[1]!.fire();
+    expect(loads.find((l) => l.file === 2)!.signal.aborted).toBe(true);
+    expect(failures).toEqual(['2: given up after 5 s: its read had not finished (a server or disk that stalls or trickles)']);
+    expect(stream.progress).toMatchObject({ inFlight: 2 });
+    expect(loads.map((l) => l.file)).toEqual([1, 2, 3, 4]);
+    // Not asked for again, and its read rejecting now (cancelled) is no second failure.
+    stream.update([2, 3, 4], []);
+    expect(loads.filter((l) => l.file === 2)).toHaveLength(1);
+    await new Promise((r) => setTimeout(r, 0));
+    expect(failures).toHaveLength(1);
+    // A cancelled read's timer stops, as does every timer on close.
+    stream.update([4], []);
+    expect(timers[2]!.stopped).toBe(true);
+    stream.close();
+    expect(timers.every((t) => t.stopped)).toBe(true);
+    expect(released).toEqual([1]);
+  });
+
+  it(`times reads out after ${CHUNK_TIMEOUT_MS / 1000} s unless told otherwise`, () => {
+    const { timers, startTimer } = handClock();
+    const stream = new ChunkStream(handSource().source, { maxInFlight: 1, memoryBudget: 1e9, startTimer });
+    stream.update([1], []);
+    expect(timers.map((t) => t.ms)).toEqual([CHUNK_TIMEOUT_MS]);
+    stream.close();
   });
 });

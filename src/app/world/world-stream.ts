@@ -4,8 +4,9 @@
  * flight, started in the order the choice (world-lod.ts) lists them and
  * cancelled as soon as the list no longer has them; arrivals kept under a
  * memory budget, the least recently drawn going first and never one drawn
- * in the latest frame; a chunk that fails is left out (its leaves keep
- * their coarser level) and named once. What a chunk is, and how it is
+ * in the latest frame; a chunk that fails, or whose read has not settled
+ * after CHUNK_TIMEOUT_MS, is left out (its leaves keep their coarser
+ * level) and named once. What a chunk is, and how it is
  * fetched and decoded, is the caller's (`ChunkSource`): here it is a
  * value with a size. DOM-free.
  */
@@ -25,6 +26,25 @@ export interface ChunkSource<T> {
   release(chunk: T): void;
 }
 
+/**
+ * How long a chunk's read (its fetch and its decoding) may take before it
+ * is given up and named as failed: 60 s. A chunk of splat-transform's
+ * default 512K splats is about 6.5 MB at the 12.4 bytes a splat of the
+ * worlds built here (docs/streamed-worlds-design.md), 52 s at 1 Mbit/s,
+ * and decodes in a second or two; a read that has not settled by then is
+ * a server, disk or mount that stalls or trickles, and holds a place in
+ * flight (and the room made for it) that other chunks need.
+ */
+export const CHUNK_TIMEOUT_MS = 60_000;
+
+/** Starts a timer that calls `fire` after `ms` milliseconds; returns what stops it. */
+export type StartTimer = (ms: number, fire: () => void) => () => void;
+
+const startTimeout: StartTimer = (ms, fire) => {
+  const timer = setTimeout(fire, ms);
+  return () => clearTimeout(timer);
+};
+
 export interface StreamOptions {
   /** Fetches in flight at most. */
   maxInFlight: number;
@@ -37,6 +57,10 @@ export interface StreamOptions {
    * still drawn (they would otherwise never stop being drawn).
    */
   memoryLimit?: number;
+  /** How long a chunk's read may take before it is given up (default CHUNK_TIMEOUT_MS). */
+  timeoutMs?: number;
+  /** The clock that times reads out (default setTimeout; the tests give one they move by hand). */
+  startTimer?: StartTimer;
 }
 
 /**
@@ -63,6 +87,14 @@ export interface StreamProgress {
   failed: ReadonlyMap<number, string>;
 }
 
+interface InFlight {
+  controller: AbortController;
+  /** What it will hold (room kept for it). */
+  expected: number;
+  /** Stops its timeout. */
+  stopTimer: () => void;
+}
+
 interface Resident<T> {
   chunk: T;
   held: number;
@@ -72,7 +104,7 @@ interface Resident<T> {
 
 export class ChunkStream<T> {
   private readonly resident = new Map<number, Resident<T>>();
-  private readonly inFlight = new Map<number, { controller: AbortController; expected: number }>();
+  private readonly inFlight = new Map<number, InFlight>();
   private readonly failed = new Map<number, string>();
   private wanted: readonly number[] = [];
   private readonly spare = new Set<number>();
@@ -113,8 +145,8 @@ export class ChunkStream<T> {
     const keep = new Set(wanted);
     for (const [file, { controller }] of this.inFlight) {
       if (keep.has(file)) continue;
+      this.settle(file);
       controller.abort();
-      this.inFlight.delete(file);
       this.counts.cancelled++;
     }
     // Back under the budget once what passed it is no longer drawn.
@@ -146,8 +178,10 @@ export class ChunkStream<T> {
   /** Cancels every fetch and releases every chunk. */
   close(): void {
     this.closed = true;
-    for (const { controller } of this.inFlight.values()) controller.abort();
-    this.inFlight.clear();
+    for (const [file, { controller }] of this.inFlight) {
+      this.settle(file);
+      controller.abort();
+    }
     for (const r of this.resident.values()) this.source.release(r.chunk);
     this.resident.clear();
     this.held = 0;
@@ -175,7 +209,8 @@ export class ChunkStream<T> {
       // The most needed file waits for room rather than letting less needed ones take it.
       if (!fits) return;
       const controller = new AbortController();
-      this.inFlight.set(file, { controller, expected });
+      const stopTimer = (this.options.startTimer ?? startTimeout)(this.options.timeoutMs ?? CHUNK_TIMEOUT_MS, () => this.timedOut(file, controller));
+      this.inFlight.set(file, { controller, expected, stopTimer });
       this.source.load(file, controller.signal).then(
         ({ chunk, bytes }) => this.arrived(file, controller, chunk, bytes),
         (error: unknown) => this.failedWith(file, controller, error),
@@ -189,7 +224,7 @@ export class ChunkStream<T> {
       this.source.release(chunk);
       return;
     }
-    this.inFlight.delete(file);
+    this.settle(file);
     const held = this.source.heldBytes(chunk);
     // Counted as drawn in the latest frame: kept until the choice has seen it.
     this.resident.set(file, { chunk, held, lastDrawn: this.frame });
@@ -203,13 +238,32 @@ export class ChunkStream<T> {
   }
 
   private failedWith(file: number, controller: AbortController, error: unknown): void {
-    if (this.inFlight.get(file)?.controller !== controller) return; // cancelled: not a failure
-    this.inFlight.delete(file);
+    if (this.inFlight.get(file)?.controller !== controller) return; // cancelled or given up: said already
+    this.settle(file);
     if (error instanceof ChunkNoRoomError) return; // asked for again by a later update
-    const reason = error instanceof Error ? error.message : String(error);
+    this.fail(file, error instanceof Error ? error.message : String(error));
+  }
+
+  /** A read that has not settled in time: cancelled, and failed (its late arrival is released, its error ignored). */
+  private timedOut(file: number, controller: AbortController): void {
+    if (this.inFlight.get(file)?.controller !== controller) return;
+    this.settle(file);
+    const seconds = (this.options.timeoutMs ?? CHUNK_TIMEOUT_MS) / 1000;
+    const reason = `given up after ${seconds.toLocaleString('en-US')} s: its read had not finished (a server or disk that stalls or trickles)`;
+    controller.abort(new DOMException(reason, 'TimeoutError'));
+    this.fail(file, reason);
+  }
+
+  private fail(file: number, reason: string): void {
     this.failed.set(file, reason);
     this.onFail?.(file, reason);
     this.startFetches();
+  }
+
+  /** No longer in flight: its room and its place are free, its timer stopped. */
+  private settle(file: number): void {
+    this.inFlight.get(file)?.stopTimer();
+    this.inFlight.delete(file);
   }
 
   /**
