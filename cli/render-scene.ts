@@ -46,6 +46,26 @@ export async function openForRender(viewer: Viewer<string>, path: string, warn: 
   }
 }
 
+/** The most failed chunks named one by one: a world whose every chunk fails would otherwise fill the terminal. */
+const FAILURES_NAMED = 20;
+
+/**
+ * After `world` settled for the picture's camera: says each chunk that
+ * failed on `warn` (its region is drawn coarser, or not at all), and
+ * throws, naming them, when they leave nothing drawn: a blank picture is
+ * no picture of the world, and a caller must not take it for one.
+ */
+export function checkWorldDrawn(world: WorldSession, warn: (warning: string) => void): void {
+  const failures = world.failedChunks;
+  if (failures.length === 0) return;
+  const named = failures.slice(0, FAILURES_NAMED);
+  if (failures.length > named.length) named.push(`and ${(failures.length - named.length).toLocaleString('en-US')} more`);
+  if (world.frame.drawnSplats === 0) {
+    throw new Error(`nothing of ${world.files.name} was drawn: ${failures.length.toLocaleString('en-US')} of its chunks failed\n  ${named.join('\n  ')}`);
+  }
+  for (const failure of named) warn(`${failure} (its region is drawn coarser, or not at all)`);
+}
+
 /** Makes the command's flags the viewer's settings. */
 export function applyRenderSettings(viewer: Viewer<string>, settings: RenderSettings): void {
   Object.assign(viewer.settings, settings);

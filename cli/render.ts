@@ -14,7 +14,7 @@ import { ACCUMULATIONS, DEFAULT_ACCUMULATION, type Accumulation } from '../src/r
 import { renderReferenceCamera } from './reference-camera';
 import { psnr, toRgba8 } from './picture-compare';
 import { encodePng } from './png';
-import { applyRenderSettings, openForRender } from './render-scene';
+import { applyRenderSettings, checkWorldDrawn, openForRender } from './render-scene';
 import { isUpAxis, UP_AXES } from '../src/app/camera/up-axis';
 import { MAX_VIEWS_FILE_CHARS, parseViewsFile, type NamedView } from '../src/app/views/views-file';
 import { indexOfView } from '../src/app/views/view-list';
@@ -35,7 +35,9 @@ of each pass.
 
   --scene FILE          any scene file the viewer opens (a SOG meta.json with its images beside it), or a
                         Streamed SOG world's lod-meta.json: every chunk the camera asks for (under the
-                        viewer's budget) is read before the picture, and the JSON line adds what was drawn
+                        viewer's budget) is read before the picture, and the JSON line adds what was drawn;
+                        each chunk that fails is named on standard error, and where they leave nothing
+                        drawn the command fails, writing no picture
   --out OUT.png         where the picture goes
   --camera CAMERA.json  a camera file (the viewer's "save camera": the picture the viewer showed, its
                         lens shift beside the panel included); without it the scene is framed
@@ -140,8 +142,9 @@ async function main(): Promise<void> {
     const home = viewer.homeCamera(width, height);
     const camera = cameraFile ?? (namedView ? { ...home, eye: namedView.eye, target: namedView.target, up: namedView.up, fovy_deg: namedView.fovyDeg } : home);
     const screenFilter = screenFilterFor(antiAliasing, scene?.antiAliasing);
-    // A world: every chunk this camera asks for, in, before the picture.
+    // A world: every chunk this camera asks for, in (or failed, and said), before the picture.
     await viewer.settleWorld(camera);
+    if (world) checkWorldDrawn(world, (warning) => console.error(`render: warning: ${warning}`));
     if (args.difference) {
       await viewer.prepareDifferenceView();
       viewer.settings.view = 'difference';
@@ -165,7 +168,7 @@ async function main(): Promise<void> {
       Object.assign(fields, { differingPixels: d.pixels, differingFraction: round(d.fraction, 6), largestDifference: d.largest, meanDifference: round(d.mean, 3) });
     }
     if (args.reference && scene) Object.assign(fields, referenceFields(scene, camera, screenFilter, picture.rgba, args.out));
-    if (world) fields.world = { drawn: world.frame.drawnSplats, budget: world.budget, thresholdPx: world.frame.thresholdPx, chunksLoaded: world.progress.chunksLoaded, bytesLoaded: world.progress.bytesLoaded };
+    if (world) fields.world = { drawn: world.frame.drawnSplats, budget: world.budget, thresholdPx: world.frame.thresholdPx, chunksLoaded: world.progress.chunksLoaded, bytesLoaded: world.progress.bytesLoaded, chunksFailed: world.progress.failed.size };
     if (!cameraFile) fields.camera = camera;
     const drawn = viewer.state.renderer;
     if (renderer === 'auto') fields.auto = { choice: drawn.state, quadsMs: roundMs(drawn.medianMs.quads), tilesMs: roundMs(drawn.medianMs.tiles) };

@@ -11,10 +11,13 @@
  * stop before a device is made). It reads what the
  * viewer reads and says what the viewer says: a SOG meta.json with its
  * images, a PLY's bytes past its data as a warning, a folder as a folder.
+ * A world whose chunks fail names each on standard error, and fails
+ * where they leave nothing drawn (it once wrote a blank picture and
+ * exited 0).
  */
 import { expect, test } from 'vitest';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -25,6 +28,7 @@ import { parseSplatPly } from '../../src/io/ply/parse';
 import { thinnedScene } from '../support/thinned-scene';
 import { writeSog } from '../support/sog-writer';
 import { useNodeTools } from '../support/node-tools';
+import { writeDiskWorld } from '../support/disk-world';
 
 const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
 const WORK = mkdtempSync(join(tmpdir(), 'splatsort-render-'));
@@ -228,4 +232,26 @@ test('reads what the viewer reads and says what it says: --help, a folder, a SOG
   const paddedRun = run(['--scene', padded, '--out', join(WORK, 'padded.png'), '--width', '64', '--height', '48']);
   expect(paddedRun.status).toBe(0);
   expect(paddedRun.stderr).toMatch(/^render: warning: .*100 bytes/m);
+});
+
+test('a world\'s chunks that fail are named on standard error; where they leave nothing drawn the command fails, writing no picture', async () => {
+  const small = thinnedScene(parseSplatPly(new Uint8Array(readFileSync(DEFAULT_SCENE))), 32);
+  const index = await writeDiskWorld(join(WORK, 'world'), [small, thinnedScene(small, 2)]);
+  // One chunk's meta.json a link to /dev/zero: the other draws, and the failure is a warning.
+  rmSync(join(WORK, 'world', '0_1', 'meta.json'));
+  symlinkSync('/dev/zero', join(WORK, 'world', '0_1', 'meta.json'));
+  const some = run(['--scene', index, '--out', join(WORK, 'some.png'), '--width', '64', '--height', '48']);
+  expect(some.status, some.stderr).toBe(0);
+  expect(some.stderr).toMatch(/^render: warning: chunk 0_1\/meta\.json: '.*0_1\/meta\.json' is a link to '\/dev\/zero', a character device, not a file/m);
+  const line = JSON.parse(some.stdout.trim().split('\n').pop()!) as { world: { drawn: number; chunksFailed: number } };
+  expect(line.world).toMatchObject({ drawn: small.count, chunksFailed: 1 });
+
+  // And the other missing: nothing drawn, both named, exit 1, no picture.
+  rmSync(join(WORK, 'world', '0_0', 'means_l.webp'));
+  const none = run(['--scene', index, '--out', join(WORK, 'none.png'), '--width', '64', '--height', '48']);
+  expect(none.status).toBe(1);
+  expect(none.stderr).toMatch(/^render: nothing of lod-meta\.json was drawn: 2 of its chunks failed$/m);
+  expect(none.stderr).toMatch(/^ {2}chunk 0_0\/meta\.json: .*means_l\.webp/m);
+  expect(none.stderr).toMatch(/^ {2}chunk 0_1\/meta\.json: .*\/dev\/zero/m);
+  expect(existsSync(join(WORK, 'none.png'))).toBe(false);
 });

@@ -215,6 +215,17 @@ export class WorldSession implements FrameSource {
     return { ...this.stream.progress, chunks: this.files.index.filenames.length, gpuBytes: this.pool?.bytes ?? 0 };
   }
 
+  /** Each chunk file that failed, with why, naming it once: "chunk 0_1/meta.json: …". */
+  get failedChunks(): string[] {
+    const out: string[] = [];
+    for (const [file, reason] of this.stream.progress.failed) {
+      const name = `chunk ${this.files.index.filenames[file]}`;
+      // A chunk's reader names the chunk in its errors already (world-files.ts); the stream's own reasons do not.
+      out.push(reason.startsWith(`${name}: `) ? reason : `${name}: ${reason}`);
+    }
+    return out;
+  }
+
   /** The last update's choice (its lists are the chooser's, overwritten by the next update). */
   get frame(): WorldFrameFacts {
     return this.facts;
