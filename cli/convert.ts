@@ -9,18 +9,17 @@
  * `npm run convert -- --help` prints the options (HELP below).
  */
 import { parseArgs } from 'node:util';
-import { readFileSync } from 'node:fs';
 import { totalmem } from 'node:os';
 import { loadSceneFile } from '../src/io/node-scene-source';
 import { PLY_ROW_BYTES, type LoadLimits } from '../src/io/load-limits';
 import { formatForOutput, WRITABLE_EXTENSIONS_TEXT, WRITABLE_FORMATS } from '../src/io/formats/save-formats';
 import { SCENE_FILES_TEXT } from '../src/io/formats/scene-files';
-import { parseCameraFile } from '../src/app/camera/camera-file';
 import { cameraFrame, parseBox, saveSplats, selectSplats, type SplatSelection } from '../src/app/session/splat-selection';
 import { screenFilterFor } from '../src/scene/anti-aliasing';
 import { lossesText, saveLosses, WORLD_NOT_SAVED } from '../src/io/formats/save-losses';
 import { isWorldIndexName } from '../src/io/lod/world-name';
 import { replaceFile } from './replace-file';
+import { readCameraFile } from './command-files';
 
 const USAGE = `usage: npm run convert -- INPUT OUTPUT(${WRITABLE_EXTENSIONS_TEXT.split(' ').join('|')}) [--in-view CAMERA.json | --box minx,miny,minz,maxx,maxy,maxz] [--allow-loss]`;
 
@@ -84,7 +83,7 @@ async function main(): Promise<void> {
   if (isWorldIndexName(input)) throw new Error(WORLD_NOT_SAVED);
   // Checked before the scene is read: a wrong extension or camera costs no load.
   const format = formatForOutput(output);
-  const camera = args['in-view'] === undefined ? null : parseCameraFile(readFileSync(args['in-view'], 'utf8'));
+  const camera = args['in-view'] === undefined ? null : await readCameraFile(args['in-view']);
   const box = args.box === undefined ? null : parseBox(args.box);
 
   // The render command's load: the same formats, errors and warnings.

@@ -5,10 +5,11 @@
  * line. `npm run render -- --help` prints the options (HELP below).
  */
 import { parseArgs } from 'node:util';
-import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { createNodeViewer } from '../src/app/node-viewer';
 import { fileSize } from '../src/io/node-scene-source';
-import { parseCameraFile, type CameraFile } from '../src/app/camera/camera-file';
+import type { CameraFile } from '../src/app/camera/camera-file';
+import { readCameraFile, readViewsText } from './command-files';
 import { rgbToHex } from '../src/app/session/viewer-settings';
 import { ACCUMULATIONS, DEFAULT_ACCUMULATION, type Accumulation } from '../src/render/accumulation-target';
 import { renderReferenceCamera } from './reference-camera';
@@ -16,7 +17,7 @@ import { psnr, toRgba8 } from './picture-compare';
 import { encodePng } from './png';
 import { applyRenderSettings, checkWorldDrawn, openForRender } from './render-scene';
 import { isUpAxis, UP_AXES } from '../src/app/camera/up-axis';
-import { MAX_VIEWS_FILE_CHARS, parseViewsFile, type NamedView } from '../src/app/views/views-file';
+import { parseViewsFile, type NamedView } from '../src/app/views/views-file';
 import { indexOfView } from '../src/app/views/view-list';
 import type { SplatCloud } from '../src/scene/splat-cloud';
 import { DEFAULT_SPLAT_ORDER, RENDERER_SETTINGS, SPLAT_ORDERS, type RendererSetting, type SplatOrder } from '../src/render/frame-renderer';
@@ -120,11 +121,11 @@ async function main(): Promise<void> {
   if (args['order-camera'] && !args.difference) throw new Error('--order-camera goes with --difference');
   if (args['pixel-order'] && args.difference) throw new Error('--pixel-order and --difference are two views: ask for one');
   if (args['pixel-order'] && accumulation === 'direct') throw new Error('--pixel-order needs a float --accumulation, not direct');
-  const cameraFile = args.camera ? parseCameraFile(readFileSync(args.camera, 'utf8')) : null;
-  const namedView = args.views ? viewOfFile(args.views, args.view) : null;
+  const cameraFile = args.camera ? await readCameraFile(args.camera) : null;
+  const namedView = args.views ? await viewOfFile(args.views, args.view) : null;
   if (args.view !== undefined && !args.views) throw new Error('--view names a view of a views file: give the file with --views');
   if (cameraFile && namedView) throw new Error('--camera and --views both name the camera: ask for one');
-  const orderCamera = args['order-camera'] ? parseCameraFile(readFileSync(args['order-camera'], 'utf8')) : null;
+  const orderCamera = args['order-camera'] ? await readCameraFile(args['order-camera']) : null;
 
   // A path that is no file fails now, not after the device and its pipelines are made.
   await fileSize(args.scene);
@@ -179,11 +180,10 @@ async function main(): Promise<void> {
 }
 
 /** The view named `name` (default: the first) of the views file at `path`; the error names the file and what is wrong. */
-function viewOfFile(path: string, name: string | undefined): NamedView {
+async function viewOfFile(path: string, name: string | undefined): Promise<NamedView> {
   try {
     // A file far past what a views file may be is refused before it is read.
-    if (statSync(path).size > 4 * MAX_VIEWS_FILE_CHARS) throw new Error(`it is ${statSync(path).size} bytes; a views file is at most ${MAX_VIEWS_FILE_CHARS} characters`);
-    const { views } = parseViewsFile(readFileSync(path, 'utf8'));
+    const { views } = parseViewsFile(await readViewsText(path));
     if (views.length === 0) throw new Error('it holds no views');
     return views[name === undefined ? 0 : indexOfView(views, name)]!;
   } catch (error) {

@@ -7,12 +7,14 @@
  * (an antialiased SPZ into .ply keeps its flag; into .splat it is refused);
  * a world is refused; a wrong extension, an empty selection, a path that
  * cannot be written and a missing input each fail with a message that says
- * so, writing nothing; on a full disk (a 3 MiB tmpfs) the old output is
- * left as it was.
+ * so, writing nothing; a named pipe given as the input or the camera file,
+ * and an image of a SOG input linked to /dev/zero, are refused at once by
+ * name (a pipe was waited on for ever); on a full disk (a 3 MiB tmpfs) the
+ * old output is left as it was.
  */
 import { afterAll, expect, test } from 'vitest';
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -29,6 +31,7 @@ import { writeSpz } from '../../src/io/writers/spz';
 import { ANTIALIASED_FILTER } from '../../src/scene/anti-aliasing';
 import { WORLD_NOT_SAVED } from '../../src/io/formats/save-losses';
 import { useNodeTools } from '../support/node-tools';
+import { writeSog } from '../support/sog-writer';
 
 const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
 const WORK = mkdtempSync(join(tmpdir(), 'splatsort-convert-'));
@@ -40,7 +43,8 @@ const CONVERT = join(useNodeTools('convert-command'), 'convert.mjs');
 interface Run { status: number | null; stdout: string; stderr: string; line: Record<string, unknown> | null }
 
 function convert(...args: string[]): Run {
-  const { status, stdout, stderr } = spawnSync('node', [CONVERT, ...args], { cwd: ROOT, encoding: 'utf8' });
+  // A command that waits for ever (as it did on a named pipe) is a failure here, not a test that never ends.
+  const { status, stdout, stderr } = spawnSync('node', [CONVERT, ...args], { cwd: ROOT, encoding: 'utf8', timeout: 120_000 });
   const last = stdout.trim().split('\n').pop() ?? '';
   return { status, stdout, stderr, line: last.startsWith('{') ? (JSON.parse(last) as Record<string, unknown>) : null };
 }
@@ -128,6 +132,30 @@ test('fails on a missing input or a missing output, saying so', () => {
   const usage = convert(scenePath(SMALL));
   expect(usage.status).toBe(1);
   expect(usage.stderr).toMatch(/^convert: usage: npm run convert --/);
+});
+
+test('a named pipe given as the input or the camera file, and a SOG input\'s image linked to /dev/zero, are refused at once by name, writing nothing', async () => {
+  const pipe = join(WORK, 'pipe.ply');
+  execFileSync('mkfifo', [pipe]);
+  const input = convert(pipe, join(WORK, 'from-pipe.ply'));
+  expect(input.status).toBe(1);
+  expect(input.stderr).toMatch(/^convert: '.*pipe\.ply' is a named pipe \(FIFO\), not a scene file: only regular files are read\n$/);
+  const camera = convert(scenePath(SMALL), join(WORK, 'from-pipe.ply'), '--in-view', pipe);
+  expect(camera.status).toBe(1);
+  expect(camera.stderr).toMatch(/^convert: '.*pipe\.ply' is a named pipe \(FIFO\), not a file of text/);
+
+  const sog = await writeSog((await loadSplatFile(inriaPly({ count: 50, seed: 3 }), 'few.ply')));
+  const folder = join(WORK, 'zero-sog');
+  mkdirSync(folder);
+  writeFileSync(join(folder, 'meta.json'), sog.metaJson);
+  for (const [name, bytes] of sog.files) {
+    if (name === 'scales.webp') symlinkSync('/dev/zero', join(folder, name));
+    else writeFileSync(join(folder, name), bytes);
+  }
+  const zero = convert(join(folder, 'meta.json'), join(WORK, 'from-zero.ply'));
+  expect(zero.status).toBe(1);
+  expect(zero.stderr).toMatch(/^convert: .*'.*zero-sog\/scales\.webp' is a link to '\/dev\/zero', a character device, not a file/);
+  expect(existsSync(join(WORK, 'from-pipe.ply')) || existsSync(join(WORK, 'from-zero.ply'))).toBe(false);
 });
 
 test('an antialiased SPZ converted to .ply keeps its flag; into .splat, which cannot record it, it is refused by name unless --allow-loss', async () => {
