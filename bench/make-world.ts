@@ -13,7 +13,9 @@
  * each input and writes them joined; it cuts into chunks only sources of
  * one space, so the shifts are baked first), then the group's chunks and
  * index in world/part-j/. bench/world-merge.ts joins the parts' indexes
- * into world/lod-meta.json and checks that every chunk it names is there.
+ * into world/lod-meta.json and checks that every chunk it names is there;
+ * bench/world-displacements-write.ts then measures how far each leaf's
+ * levels move its detail and writes that into the index.
  *
  * A part is built in a folder of its own and renamed when whole, and the
  * decimated levels are kept, so a build cut short goes on where it
@@ -21,7 +23,7 @@
  * plan starts the parts again); out/build.json (the printed line) is
  * written last, and a finished world with the same options is not built
  * again. Prints one JSON line:
- *   {scene, copies, levels, jobs, chunkThousands, counts, splats, chunks, leaves, bytes, seconds, phases, index}
+ *   {scene, copies, levels, jobs, chunkThousands, counts, splats, chunks, leaves, bytes, seconds, phases, index, displacementDecodes}
  *
  *   node bench-dist/make-world.mjs --scene ../shared/scenes/inria_karangkidul_1M_sh0_decoded.ply \
  *     --copies 100 --levels 3 --jobs 8 --out worlds/big
@@ -46,6 +48,7 @@ import { gridShifts } from './replicate';
 import { wholeNumber } from './bench-options';
 import { SPLAT_TRANSFORM_CLI } from './splat-transform';
 import { checkWorld, mergeWorlds } from './world-merge';
+import { writeDisplacements } from './world-displacements-write';
 import { commandLine } from './command-line';
 import help from './make-world.ts?help';
 
@@ -192,10 +195,12 @@ const parts = Array.from({ length: jobs }, (_, j) => `part-${j}`);
 await phase('parts', () => Promise.all(parts.map((_, j) => buildPart(j, bounds[j]!, bounds[j + 1]!))));
 const index = await phase('merge', async () => mergeWorlds(worldDir, parts));
 const { world, bytes } = await phase('check', () => checkWorld(index, args.decode));
+// How far each level moves each leaf's detail, in scene units: what the viewer's threshold in pixels is measured against.
+const measured = await phase('displacements', () => writeDisplacements(index, { say }));
 
 const line = JSON.stringify({
   ...options, counts: world.counts, splats: world.counts.reduce((a, b) => a + b, 0), chunks: world.filenames.length,
-  leaves: world.leaves, bytes, seconds: seconds(started), phases, workers, index,
+  leaves: world.leaves, bytes, seconds: seconds(started), phases, workers, index, displacementDecodes: measured.chunks,
 });
 writeFileSync(done, line + '\n');
 console.log(line);

@@ -84,9 +84,9 @@ export function syntheticWorld(cloud: SplatCloud, grid = 2, leavesPerFile = 2): 
   });
   const children: LodNode[] = members.map((m, leaf) => {
     const b = subsetCloud(cloud, m).bounds;
-    return { path: `tree.children[${leaf}]`, bound: { min: [...b.min], max: [...b.max] }, children: [], runs: runs[leaf]!, errors: null };
+    return { path: `tree.children[${leaf}]`, bound: { min: [...b.min], max: [...b.max] }, children: [], runs: runs[leaf]!, errors: null, displacements: null };
   });
-  const tree: LodNode = { path: 'tree', bound: { min: [...cloud.bounds.min], max: [...cloud.bounds.max] }, children, runs: [], errors: null };
+  const tree: LodNode = { path: 'tree', bound: { min: [...cloud.bounds.min], max: [...cloud.bounds.max] }, children, runs: [], errors: null, displacements: null };
   const index: LodIndex = {
     levels: 2,
     counts: levels.map((leaves) => leaves.reduce((n, m) => n + m.length, 0)),

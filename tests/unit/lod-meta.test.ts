@@ -76,7 +76,7 @@ function world(): Record<string, any> {
       bound,
       children: [
         { bound, lods: { 0: { file: 0, offset: 0, count: 25 }, 1: { file: 1, offset: 0, count: 12 } } },
-        { bound, lods: { 0: { file: 0, offset: 25, count: 15 }, 1: { file: 1, offset: 12, count: 8 } }, errors: [0.5, 3] },
+        { bound, lods: { 0: { file: 0, offset: 25, count: 15 }, 1: { file: 1, offset: 12, count: 8 } }, errors: [0.5, 3], displacements: [0, 0.25] },
       ],
     },
   };
@@ -97,6 +97,7 @@ describe('parseLodMeta', () => {
     expect(index.counts).toEqual([40, 20]);
     expect(index.tree.children[0]!.runs).toEqual([{ file: 0, offset: 0, count: 25 }, { file: 1, offset: 0, count: 12 }]);
     expect(index.tree.children[1]!.errors).toEqual([0.5, 3]);
+    expect(index.tree.children[1]!.displacements).toEqual([0, 0.25]);
     expect([index.nodes, index.leaves]).toEqual([3, 2]);
   });
 
@@ -179,7 +180,10 @@ describe('parseLodMeta', () => {
     refused(flat).toThrow('tree.bound.min must be three finite numbers');
     const errors = world();
     errors.tree.children[1].errors = [1];
-    refused(errors).toThrow('tree.children[1].errors must list 2 screen errors');
+    refused(errors).toThrow('tree.children[1].errors must list 2 errors ≥ 0, one a level');
+    const moved = world();
+    moved.tree.children[1].displacements = [0, -1];
+    refused(moved).toThrow('tree.children[1].displacements must list 2 displacements in scene units ≥ 0, one a level');
     const both = world();
     both.tree.children[0].children = [];
     refused(both).toThrow('tree.children[0] must have either "children" (an inner node) or "lods" (a leaf)');

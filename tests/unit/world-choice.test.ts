@@ -40,8 +40,8 @@ function randomWorld(rand: () => number, monotone: boolean): LodIndex {
         counts[level]! += count;
         return { file: Math.floor(rand() * files), offset: 0, count };
       });
-      const errors = rand() < 0.3 ? runs.map(() => rand() * 2) : null;
-      return { path, bound: { min, max }, children: [], runs, errors };
+      const displacements = rand() < 0.3 ? runs.map(() => rand() * 2) : null;
+      return { path, bound: { min, max }, children: [], runs, errors: null, displacements };
     }
     const children: LodNode[] = [];
     for (let c = 0, wide = 1 + Math.floor(rand() * 4); c < wide; c++) {
@@ -50,7 +50,7 @@ function randomWorld(rand: () => number, monotone: boolean): LodIndex {
       children.push(grow(a.map((v, axis) => Math.min(v, b[axis]!)) as Vec3, a.map((v, axis) => Math.max(v, b[axis]!)) as Vec3, depth + 1));
     }
     const shrink = rand() < 0.3 ? 0.5 : 1;
-    return { path, bound: { min: min.map((v) => v * shrink) as Vec3, max: max.map((v) => v * shrink) as Vec3 }, children, runs: [], errors: null };
+    return { path, bound: { min: min.map((v) => v * shrink) as Vec3, max: max.map((v) => v * shrink) as Vec3 }, children, runs: [], errors: null, displacements: null };
   };
   const tree = grow([-100, -20, -100], [100, 20, 100], 0);
   return { levels, counts, filenames: Array.from({ length: files }, (_, f) => `0_${f}/meta.json`), environment: null, tree, nodes, leaves };

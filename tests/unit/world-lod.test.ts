@@ -9,9 +9,10 @@ const COUNTS = [40_000, 10_000, 2_500];
 /**
  * A world of ground patches 10 × 10 (0.1 thick), one leaf each, `across` ×
  * `deep` of them from x = 0, z = 0 towards −z; leaf k's level l is chunk
- * file 3k + l, or `errors` per leaf where given.
+ * file 3k + l, with `displacements` per leaf where given, and splat-transform's
+ * relative `errors` where given.
  */
-function groundWorld(across: number, deep: number, errors?: number[]): LodIndex {
+function groundWorld(across: number, deep: number, displacements?: number[], errors?: number[]): LodIndex {
   const leaves: LodNode[] = [];
   for (let row = 0; row < deep; row++) {
     for (let col = 0; col < across; col++) {
@@ -22,13 +23,14 @@ function groundWorld(across: number, deep: number, errors?: number[]): LodIndex 
         children: [],
         runs: COUNTS.map((count, level) => ({ file: 3 * k + level, offset: 0, count })),
         errors: errors ?? null,
+        displacements: displacements ?? null,
       });
     }
   }
   const filenames = leaves.flatMap((_, k) => COUNTS.map((__, level) => `${level}_${k}/meta.json`));
   return {
     levels: 3, counts: COUNTS.map((c) => c * leaves.length), filenames, environment: null, nodes: leaves.length + 1, leaves: leaves.length,
-    tree: { path: 'tree', bound: { min: [0, 0, -10 * deep], max: [10 * across, 0.1, 0] }, children: leaves, runs: [], errors: null },
+    tree: { path: 'tree', bound: { min: [0, 0, -10 * deep], max: [10 * across, 0.1, 0] }, children: leaves, runs: [], errors: null, displacements: null },
   };
 }
 
@@ -66,10 +68,17 @@ describe('the level of a leaf against the camera\'s distance', () => {
     expect([at(0.5), at(1), at(4)]).toEqual([0, 1, 2]);
   });
 
-  it('uses the index\'s own errors where it has them', () => {
+  it('uses the index\'s displacements where it has them', () => {
     const own = worldLeaves(groundWorld(1, 1, [0, 10, 20]));
     expect(own[0]!.errors).toEqual([0, 10, 20]);
     expect(chooseLevels(own, worldView(camera([5, 1, 400])), { thresholdPx: 1, budget: Infinity, ...ALL_RESIDENT }).wanted[0]).toBe(0);
+  });
+
+  it("does not take splat-transform's relative errors for lengths: without displacements, the spacing", () => {
+    const spacing = worldLeaves(groundWorld(1, 1)).map((leaf) => leaf.errors);
+    // Relative image errors of 0.01–0.3 read as scene units would put every level under a pixel from far away.
+    const relative = worldLeaves(groundWorld(1, 1, undefined, [0, 0.01, 0.3]));
+    expect(relative.map((leaf) => leaf.errors)).toEqual(spacing);
   });
 });
 

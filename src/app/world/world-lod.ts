@@ -22,10 +22,14 @@ export { WorldChoice };
 export type { DrawnRun, LodChoice, LodChoiceOptions, WorldLeaf, WorldView } from './world-choice';
 
 /**
- * The leaves of `index`, with each level's error: the index's own where it
- * has them, else the spacing of the level's splats beyond the finest
- * level's. Splats of a capture lie on surfaces, so the spacing is taken
- * over the box's largest face: √(area / count).
+ * The leaves of `index`, with each level's error in scene units: the
+ * index's displacements where it has them (how far the level moves the
+ * leaf's detail, measured: src/scene/level-displacement.ts), else the
+ * spacing of the level's splats beyond the finest level's. Splats of a
+ * capture lie on surfaces, so the spacing is taken over the box's largest
+ * face: √(area / count). splat-transform's own `errors` are relative image
+ * errors with no length in them: they cannot be turned into pixels at a
+ * distance, so they are not used here.
  */
 export function worldLeaves(index: LodIndex): WorldLeaf[] {
   const leaves: WorldLeaf[] = [];
@@ -43,7 +47,7 @@ export function worldLeaves(index: LodIndex): WorldLeaf[] {
     const finest = spacing.find((s) => s !== null) ?? 0;
     const errors = node.runs.map((run, level) => {
       if (!run || run.count === 0) return null;
-      return node.errors ? node.errors[level]! : Math.max(0, spacing[level]! - finest);
+      return node.displacements ? node.displacements[level]! : Math.max(0, spacing[level]! - finest);
     });
     leaves.push({ min, max, runs: node.runs, errors });
   }

@@ -9,7 +9,11 @@
  * images) listed in `filenames`, relative to the index's folder. Inner
  * nodes hold children and the union of their bounds. Optional fields:
  * `counts` (splats per level, checked against the tree), `errors` per leaf
- * (a screen error per level), `environment` (a SOG scene always drawn).
+ * (splat-transform's `--lod-errors`: a relative image error per level,
+ * with no length in it), `displacements` per leaf (how far each level
+ * moves the leaf's detail, in scene units: src/scene/level-displacement.ts,
+ * written by bench/world-displacements.ts), `environment` (a SOG scene
+ * always drawn).
  *
  * Everything a hostile index could use to cost memory or time is bounded
  * before it is walked (LOD_META_LIMITS), the walk is iterative (no stack
@@ -74,8 +78,14 @@ export interface LodNode {
   children: LodNode[];
   /** A leaf's run per level (index = level; null where it has none). Empty for an inner node. */
   runs: (LodRun | null)[];
-  /** A leaf's screen error per level, when the index has them. */
+  /**
+   * A leaf's error per level as splat-transform measures it (`--lod-errors`:
+   * the squared image difference against the finest level over the finest
+   * image's energy), when the index has them: relative, not a length.
+   */
   errors: number[] | null;
+  /** A leaf's displacement per level in scene units (src/scene/level-displacement.ts), when the index has them. */
+  displacements: number[] | null;
 }
 
 export interface LodIndex {
@@ -155,7 +165,7 @@ export function parseLodMeta(text: string, name = 'lod-meta.json', limits: LodMe
     if (++nodes > limits.maxNodes) fail(`the tree has more than ${limits.maxNodes.toLocaleString('en-US')} nodes`);
     if (depth > limits.maxDepth) fail(`${path}: deeper than ${limits.maxDepth} levels`);
     if (!isObject(json)) return fail(`${path} is not a node (an object)`);
-    const node: LodNode = { path, bound: readBound(json.bound, `${path}.bound`, fail), children: [], runs: [], errors: null };
+    const node: LodNode = { path, bound: readBound(json.bound, `${path}.bound`, fail), children: [], runs: [], errors: null, displacements: null };
     const hasChildren = json.children !== undefined;
     const hasRuns = json.lods !== undefined;
     if (hasChildren === hasRuns) fail(`${path} must have either "children" (an inner node) or "lods" (a leaf)`);
@@ -184,13 +194,8 @@ export function parseLodMeta(text: string, name = 'lod-meta.json', limits: LodMe
         total += run.count;
         if (total > limits.maxSplats) fail(`the world has more than ${limits.maxSplats.toLocaleString('en-US')} splats`);
       }
-      if (json.errors !== undefined) {
-        const errors = json.errors;
-        if (!Array.isArray(errors) || errors.length !== levelCount || errors.some((e) => typeof e !== 'number' || !Number.isFinite(e) || e < 0)) {
-          fail(`${path}.errors must list ${levelCount} screen errors ≥ 0, one a level`);
-        }
-        node.errors = errors as number[];
-      }
+      node.errors = readPerLevel(json.errors, levelCount, `${path}.errors`, 'errors', fail);
+      node.displacements = readPerLevel(json.displacements, levelCount, `${path}.displacements`, 'displacements in scene units', fail);
     }
     if (into) into.push(node);
     else root = node;
@@ -204,6 +209,15 @@ export function parseLodMeta(text: string, name = 'lod-meta.json', limits: LodMe
     });
   }
   return { levels: levelCount, counts, filenames: filenames as string[], environment, tree: root!, nodes, leaves };
+}
+
+/** A leaf's optional list of one number ≥ 0 a level (null where absent), refused by name where it is not one. */
+function readPerLevel(value: unknown, levelCount: number, at: string, what: string, fail: (message: string) => never): number[] | null {
+  if (value === undefined) return null;
+  if (!Array.isArray(value) || value.length !== levelCount || value.some((e) => typeof e !== 'number' || !Number.isFinite(e) || e < 0)) {
+    fail(`${at} must list ${levelCount} ${what} ≥ 0, one a level`);
+  }
+  return value as number[];
 }
 
 /** The nesting of [ and { in `text` (outside strings) once it passes `limit`, else null. Linear, no recursion. */
