@@ -60,6 +60,13 @@ test('auto times both renderers and keeps the faster, and the panel says so', as
   expect(medianMs.tiles).toBeGreaterThan(0);
   expect(renderer).toBe(medianMs.tiles! < medianMs.quads! ? 'tiles' : 'quads');
   await viewer.tab.waitForRow('drawing with', new RegExp(`^${renderer} \\(`));
+  // The order's auto follows: centre depths where quads draw; where tiles do, both orders timed and the pick said.
+  if (renderer === 'quads') {
+    await viewer.tab.waitForRow('order drawn', 'centre depth (auto: quads draw)');
+  } else {
+    await viewer.tab.waitFor("the order's auto to choose", "window.__splatsort.orderChoice.state === 'chosen'");
+    await viewer.tab.waitForRow('order drawn', /^(per pixel \(\d\.\d\d× the centre-depth frame\)|centre depth \(per pixel \d+\.\d\d×\))$/);
+  }
   expect(viewer.tab.errors).toEqual([]);
 }, BROWSER_TEST_TIMEOUT_MS);
 
@@ -77,6 +84,7 @@ test('a link naming the per-pixel order draws with tiles whatever its renderer, 
   // The frame blended per pixel, as the tile renderer reports it.
   await viewer.tab.waitFor('the per-pixel order to draw', "window.__splatsort.order === 'per-pixel'");
   await viewer.tab.waitForRow('drawing with', 'tiles, per-pixel order');
+  await viewer.tab.waitForRow('order drawn', 'per pixel');
   expect(viewer.tab.errors).toEqual([]);
 }, BROWSER_TEST_TIMEOUT_MS);
 
