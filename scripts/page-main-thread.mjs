@@ -1,0 +1,164 @@
+#!/usr/bin/env node
+/**
+ * What the page's main thread spends while a Streamed SOG world streams:
+ * the viewer page, built as users get it (vite build, served by vite
+ * preview with the world copied beside it), opened in headless Chromium on
+ * SwiftShader (tests/e2e/chromium.mjs) on `?url=<world>/lod-meta.json`,
+ * and flown along a scripted path from the view it opens on: a turn about
+ * its target, in to a third of its distance, and back out, each leg
+ * FLIGHT_SECONDS. Meanwhile Chromium's own trace (devtools.timeline)
+ * records every task of the page's main thread, and the page collects its
+ * long tasks (PerformanceObserver 'longtask', its own performance entries).
+ *
+ * Per frame (from one animation frame fired to the next), the main
+ * thread's work is the sum of its tasks' durations in that span: the
+ * frame's own recording and whatever else ran there (worker messages with
+ * decoded chunks, uploads, garbage collection). Software WebGPU draws
+ * slowly, so frames are few and long; the main thread's own time is a
+ * property of the page's code and is what this measures. Prints one JSON
+ * line: frames, main-thread ms a frame (p50, p95, max), the tasks over
+ * 50 ms (the trace's and the page's own), and the world's chunks loaded.
+ *
+ *   node scripts/page-main-thread.mjs --world /path/to/world [--width 960] [--height 540] [--query '&renderer=quads']
+ *
+ * --world is a folder holding lod-meta.json and its chunks (make-world's
+ * world/, or any Streamed SOG world). Quads draw by default: the tile
+ * renderer's frames take seconds on SwiftShader, and what the main thread
+ * does is the same.
+ */
+import { cp, mkdtemp, rm } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { build, preview } from 'vite';
+import { launchChromium } from '../tests/e2e/chromium.mjs';
+
+/** The longest the page may take to open the world: a slow machine's first chunks, decoded in its workers. */
+const READY_TIMEOUT_MS = 300_000;
+/** Each leg of the path: long enough that chunks are asked for and arrive while the camera moves. */
+const FLIGHT_SECONDS = 4;
+/** A task this long blocks input for a visible moment (the web's own measure of a long task). */
+const LONG_TASK_MS = 50;
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const { values: args } = parseArgs({
+  options: {
+    world: { type: 'string' },
+    width: { type: 'string', default: '960' },
+    height: { type: 'string', default: '540' },
+    query: { type: 'string', default: '&renderer=quads' },
+  },
+});
+if (!args.world || !existsSync(join(args.world, 'lod-meta.json'))) throw new Error('--world must name a folder holding lod-meta.json');
+const width = Number(args.width);
+const height = Number(args.height);
+
+const built = await mkdtemp(join(tmpdir(), 'splatsort-main-thread-'));
+let server;
+let browser;
+try {
+  await build({ root, configFile: join(root, 'vite.config.ts'), logLevel: 'error', build: { outDir: built, emptyOutDir: true } });
+  await cp(resolve(args.world), join(built, 'world'), { recursive: true });
+  server = await preview({ root, configFile: join(root, 'vite.config.ts'), logLevel: 'warn', build: { outDir: built }, preview: { host: '127.0.0.1', port: 0, strictPort: true, open: false } });
+  const url = server.resolvedUrls?.local[0];
+  if (!url) throw new Error('vite preview started without a local URL');
+
+  browser = await launchChromium(READY_TIMEOUT_MS);
+  const context = await browser.newContext({ viewport: { width, height }, deviceScaleFactor: 1 });
+  context.setDefaultTimeout(READY_TIMEOUT_MS);
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  // The page's own long tasks, from its first script on.
+  await page.addInitScript(() => {
+    window.__longTasks = [];
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) window.__longTasks.push({ start: entry.startTime, ms: entry.duration });
+    }).observe({ type: 'longtask', buffered: true });
+  });
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Tracing.start', { categories: 'devtools.timeline,disabled-by-default-devtools.timeline', transferMode: 'ReturnAsStream' });
+
+  await page.goto(`${url}?url=${encodeURIComponent(`${url}world/lod-meta.json`)}&ui=0${args.query}`);
+  await page.waitForFunction('window.__splatsort?.world?.chunksLoaded > 0 && window.__splatsortViewer !== undefined', undefined, { polling: 250 });
+  const path = await page.evaluate(async (seconds) => {
+    const viewer = window.__splatsortViewer;
+    const start = viewer.camera.get();
+    const around = (turn, scale) => {
+      const d = start.eye.map((e, a) => (e - start.target[a]) * scale);
+      const [c, s] = [Math.cos(turn), Math.sin(turn)];
+      const eye = [start.target[0] + c * d[0] + s * d[2], start.target[1] + d[1], start.target[2] - s * d[0] + c * d[2]];
+      return { ...start, eye };
+    };
+    const legs = [around(Math.PI / 2, 1), around(Math.PI, 1), around(Math.PI, 1 / 3), around(0, 1)];
+    const begun = performance.now();
+    for (const pose of legs) await viewer.camera.flyTo(pose, { seconds });
+    return { legs: legs.length, ms: performance.now() - begun };
+  }, FLIGHT_SECONDS);
+  const world = await page.evaluate(() => window.__splatsort.world);
+  const pageLongTasks = await page.evaluate(() => window.__longTasks);
+
+  const done = new Promise((resolveDone) => cdp.once('Tracing.tracingComplete', resolveDone));
+  await cdp.send('Tracing.end');
+  const { stream } = await done;
+  let text = '';
+  for (;;) {
+    const { data, eof, base64Encoded } = await cdp.send('IO.read', { handle: stream, size: 1 << 20 });
+    text += base64Encoded ? Buffer.from(data, 'base64').toString('utf8') : data;
+    if (eof) break;
+  }
+  await cdp.send('IO.close', { handle: stream });
+  const trace = JSON.parse(text);
+  const events = Array.isArray(trace) ? trace : trace.traceEvents;
+  console.log(JSON.stringify({ width, height, query: args.query, path, world, errors, ...mainThread(events, pageLongTasks) }));
+} finally {
+  await browser?.close();
+  await server?.close();
+  await rm(built, { recursive: true, force: true });
+}
+
+/**
+ * The page's main thread in the trace: the renderer thread named
+ * CrRendererMain that fired animation frames. Its tasks (RunTask) summed
+ * between consecutive animation frames, and those over LONG_TASK_MS.
+ */
+function mainThread(events, pageLongTasks) {
+  const names = new Map(events.filter((e) => e.ph === 'M' && e.name === 'thread_name').map((e) => [`${e.pid}:${e.tid}`, e.args.name]));
+  const frameEvents = events.filter((e) => e.name === 'FireAnimationFrame' && names.get(`${e.pid}:${e.tid}`) === 'CrRendererMain');
+  if (frameEvents.length < 2) throw new Error(`the trace holds ${frameEvents.length} animation frames of the page: nothing to measure`);
+  const thread = `${frameEvents[0].pid}:${frameEvents[0].tid}`;
+  const tasks = events.filter((e) => e.ph === 'X' && e.name === 'RunTask' && `${e.pid}:${e.tid}` === thread).sort((a, b) => a.ts - b.ts);
+  const starts = frameEvents.filter((e) => `${e.pid}:${e.tid}` === thread).map((e) => e.ts).sort((a, b) => a - b);
+  const perFrame = [];
+  let k = 0;
+  for (let f = 0; f + 1 < starts.length; f++) {
+    let busy = 0;
+    while (k < tasks.length && tasks[k].ts < starts[f]) k++;
+    for (let j = k; j < tasks.length && tasks[j].ts < starts[f + 1]; j++) busy += tasks[j].dur / 1000;
+    perFrame.push(busy);
+  }
+  const sorted = [...perFrame].sort((a, b) => a - b);
+  const at = (q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+  const longTasks = tasks.filter((t) => t.dur / 1000 > LONG_TASK_MS);
+  const long = longTasks.map((t) => Math.round(t.dur / 100) / 10);
+  // What the long tasks were: the events inside each, by name (a function call named by its function and script).
+  const inside = events.filter((e) => e.ph === 'X' && e.name !== 'RunTask' && `${e.pid}:${e.tid}` === thread);
+  const what = longTasks.map((t) => {
+    const parts = new Map();
+    for (const e of inside) {
+      if (e.ts < t.ts || e.ts + e.dur > t.ts + t.dur) continue;
+      const frame = e.args?.data?.functionName ? `${e.name} ${e.args.data.functionName} ${(e.args.data.url ?? '').split('/').pop()}:${e.args.data.lineNumber ?? ''}` : e.name;
+      parts.set(frame, (parts.get(frame) ?? 0) + e.dur / 1000);
+    }
+    return { ms: Math.round(t.dur / 100) / 10, inside: [...parts].sort((a, b) => b[1] - a[1]).slice(0, 6).map(([name, ms]) => `${name} ${ms.toFixed(1)}`) };
+  });
+  const round = (ms) => Math.round(ms * 100) / 100;
+  return {
+    frames: perFrame.length,
+    mainMsPerFrame: { p50: round(at(0.5)), p95: round(at(0.95)), max: round(sorted[sorted.length - 1]) },
+    longTaskParts: what,
+    longTasks: { trace: long.length, longestMs: long.length ? Math.max(...long) : 0, page: pageLongTasks.length, pageLongestMs: pageLongTasks.length ? round(Math.max(...pageLongTasks.map((t) => t.ms))) : 0 },
+  };
+}
