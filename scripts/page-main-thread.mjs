@@ -19,7 +19,11 @@
  * line: frames, main-thread ms a frame (p50, p95, max), the tasks over
  * 50 ms (the trace's and the page's own), and the world's chunks loaded.
  *
- *   node scripts/page-main-thread.mjs --world /path/to/world [--width 960] [--height 540] [--query '&renderer=quads']
+ *   node scripts/page-main-thread.mjs --world /path/to/world [--width 960] [--height 540] [--query '&renderer=quads'] [--profile]
+ *
+ * --profile adds a CPU profile of the main thread's JavaScript over the
+ * path (V8's sampling profiler): the functions that took the most time
+ * themselves, with their script and line.
  *
  * --world is a folder holding lod-meta.json and its chunks (make-world's
  * world/, or any Streamed SOG world). Quads draw by default: the tile
@@ -49,6 +53,7 @@ const { values: args } = parseArgs({
     width: { type: 'string', default: '960' },
     height: { type: 'string', default: '540' },
     query: { type: 'string', default: '&renderer=quads' },
+    profile: { type: 'boolean', default: false },
   },
 });
 if (!args.world || !existsSync(join(args.world, 'lod-meta.json'))) throw new Error('--world must name a folder holding lod-meta.json');
@@ -83,6 +88,11 @@ try {
 
   await page.goto(`${url}?url=${encodeURIComponent(`${url}world/lod-meta.json`)}&ui=0${args.query}`);
   await page.waitForFunction('window.__splatsort?.world?.chunksLoaded > 0 && window.__splatsortViewer !== undefined', undefined, { polling: 250 });
+  if (args.profile) {
+    await cdp.send('Profiler.enable');
+    await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+    await cdp.send('Profiler.start');
+  }
   const path = await page.evaluate(async (seconds) => {
     const viewer = window.__splatsortViewer;
     const start = viewer.camera.get();
@@ -97,6 +107,7 @@ try {
     for (const pose of legs) await viewer.camera.flyTo(pose, { seconds });
     return { legs: legs.length, ms: performance.now() - begun };
   }, FLIGHT_SECONDS);
+  const profile = args.profile ? topFunctions((await cdp.send('Profiler.stop')).profile) : undefined;
   const world = await page.evaluate(() => window.__splatsort.world);
   const pageLongTasks = await page.evaluate(() => window.__longTasks);
 
@@ -112,7 +123,7 @@ try {
   await cdp.send('IO.close', { handle: stream });
   const trace = JSON.parse(text);
   const events = Array.isArray(trace) ? trace : trace.traceEvents;
-  console.log(JSON.stringify({ width, height, query: args.query, path, world, errors, ...mainThread(events, pageLongTasks) }));
+  console.log(JSON.stringify({ width, height, query: args.query, path, world, errors, ...mainThread(events, pageLongTasks), profile }));
 } finally {
   await browser?.close();
   await server?.close();
@@ -161,4 +172,19 @@ function mainThread(events, pageLongTasks) {
     longTaskParts: what,
     longTasks: { trace: long.length, longestMs: long.length ? Math.max(...long) : 0, page: pageLongTasks.length, pageLongestMs: pageLongTasks.length ? round(Math.max(...pageLongTasks.map((t) => t.ms))) : 0 },
   };
+}
+
+/** The functions with the most time of their own in a V8 CPU profile (ms), idle and the profiler's own left out. */
+function topFunctions(profile, count = 15) {
+  const selfMs = new Map();
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const deltas = profile.timeDeltas;
+  for (let i = 0; i < profile.samples.length; i++) {
+    const node = byId.get(profile.samples[i]);
+    const { functionName, url, lineNumber } = node.callFrame;
+    if (functionName === '(idle)' || functionName === '(program)') continue;
+    const name = `${functionName || '(anonymous)'} ${url.split('/').pop()}:${lineNumber + 1}`;
+    selfMs.set(name, (selfMs.get(name) ?? 0) + (deltas[i + 1] ?? 0) / 1000);
+  }
+  return [...selfMs].sort((a, b) => b[1] - a[1]).slice(0, count).map(([name, ms]) => `${name} ${ms.toFixed(1)}`);
 }
