@@ -29,10 +29,25 @@ export async function readFileBounded(file: File, maxBytes: number, signal?: Abo
   return bytes;
 }
 
-/** Fetches a scene URL (http, https or blob only), refusing error statuses and web pages. */
-async function fetchScene(url: string, signal?: AbortSignal): Promise<Response> {
+/**
+ * Fetches a scene URL (http, https or blob only), refusing error statuses
+ * and web pages. `beside`: the main file a companion is fetched for; a
+ * redirect that takes the companion out of the main file's folder or
+ * server is refused by name, as the address it led to would be if the main
+ * file named it (companionUrl). Redirects are followed, then checked: a
+ * browser shows nothing of a redirect it was told not to follow, so the
+ * refusal could not say where it led; nothing of a refused response is
+ * read.
+ */
+async function fetchScene(url: string, signal?: AbortSignal, beside?: string): Promise<Response> {
   checkSceneUrl(url);
   const response = await fetch(url, { signal });
+  if (beside !== undefined && response.redirected && response.url && !isBeside(new URL(response.url), new URL(beside))) {
+    await response.body?.cancel().catch(() => {});
+    throw new SplatFormatError(
+      `${url} was redirected to ${response.url}, which is not beside ${lastPathSegment(beside)}: only files in its folder on the same server are fetched`,
+    );
+  }
   if (!response.ok) throw new Error(`Could not download ${url}: HTTP ${response.status} ${response.statusText}`);
   // A dev server or a single-page host answers a wrong path with its index page.
   if ((response.headers.get('Content-Type') ?? '').startsWith('text/html')) {
@@ -95,14 +110,13 @@ async function responseBytes(response: Response, url: string): Promise<SourceByt
  */
 export function companionUrl(name: string, mainUrl: string): string {
   const main = new URL(mainUrl);
-  const folder = main.pathname.slice(0, main.pathname.lastIndexOf('/') + 1);
   let url: URL | undefined;
   try {
     url = new URL(name, main);
   } catch {
     // Not a URL relative to the main one (blob: URLs have no folder).
   }
-  if (!url || url.origin !== main.origin || !url.pathname.startsWith(folder)) {
+  if (!url || !isBeside(url, main)) {
     throw new SplatFormatError(
       `${lastPathSegment(mainUrl)} names '${name}', which is not beside it: only files in its folder on the same server are fetched`,
     );
@@ -110,15 +124,32 @@ export function companionUrl(name: string, mainUrl: string): string {
   return url.href;
 }
 
-/** A scene at a URL; the files its main file names are fetched from beside it. */
+/** `url` lies in `main`'s folder or below, on its server. */
+function isBeside(url: URL, main: URL): boolean {
+  const folder = main.pathname.slice(0, main.pathname.lastIndexOf('/') + 1);
+  return url.origin === main.origin && url.pathname.startsWith(folder);
+}
+
+/**
+ * A scene at a URL; the files its main file names are fetched from beside
+ * it. Where the main file was redirected, "beside it" is beside the address
+ * it was found at, as a browser resolves a page's links against the
+ * address it came from (a host that redirects to its file server serves
+ * the files beside it there).
+ */
 export function urlSource(url: string): SceneSource {
+  let found = url;
   return {
     name: url,
     stage: 'download',
-    open: async (signal) => responseBytes(await fetchScene(url, signal), url),
+    open: async (signal) => {
+      const response = await fetchScene(url, signal);
+      if (response.redirected && response.url) found = response.url;
+      return responseBytes(response, url);
+    },
     companion: async (name, maxBytes, signal) => {
-      const companion = companionUrl(name, url);
-      return readBounded(await responseBytes(await fetchScene(companion, signal), companion), maxBytes, companion);
+      const companion = companionUrl(name, found);
+      return readBounded(await responseBytes(await fetchScene(companion, signal, found), companion), maxBytes, companion);
     },
   };
 }

@@ -4,6 +4,7 @@
  * meta.json written by the test writer, on disk and on a local server.
  */
 import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import type { ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -117,9 +118,27 @@ describe('files opened together', () => {
 describe('a scene at a URL', () => {
   let server: LocalServer;
   let base: string;
+  /** Another origin (another port), which serves the same files: where hostile redirects lead. */
+  let other: LocalServer;
+  const otherAsked: string[] = [];
 
   beforeAll(async () => {
+    other = await serveLocally((path, response) => {
+      otherAsked.push(path);
+      sendFile(response, join(dir, path));
+    });
+    const redirect = (response: ServerResponse, to: string) => response.writeHead(302, { Location: to }).end();
     server = await serveLocally((path, response) => {
+      // Redirects: the main file to the other server; a companion within its folder, out of it, to the other server.
+      const moved = /^\/(moved|inside|climb|hop)\/(.+)$/.exec(path);
+      if (moved) {
+        const [, how, name] = moved;
+        // Only the main file moved: its images are found beside where it led, not asked for here.
+        if (how === 'moved') return name === 'meta.json' ? redirect(response, `${other.base}/garden/${name}`) : response.writeHead(404).end();
+        if (name === 'meta.json' || name.startsWith('sub/')) return sendFile(response, join(dir, 'garden', name.replace(/^sub\//, '')));
+        if (how === 'inside') return redirect(response, `/inside/sub/${name}`);
+        return redirect(response, how === 'climb' ? `/garden/${name}` : `${other.base}/garden/${name}`);
+      }
       // A download cut short: the first bytes of a PLY, then the connection closes, with or without a length.
       const cut = /^\/cut-(sized|unsized)\.ply$/.exec(path);
       if (cut) {
@@ -133,7 +152,10 @@ describe('a scene at a URL', () => {
     base = server.base;
   });
 
-  afterAll(() => server.close());
+  afterAll(async () => {
+    await server.close();
+    await other.close();
+  });
 
   it('fetches a meta.json\'s images from beside it, reported as the download', async () => {
     const stages = new Set<LoadStage>();
@@ -157,6 +179,26 @@ describe('a scene at a URL', () => {
     mkdirSync(join(dir, 'escape'));
     writeFileSync(join(dir, 'escape', 'meta.json'), JSON.stringify(meta));
     await expect(loadScene(urlSource(`${base}/escape/meta.json`))).rejects.toThrow(/names '\.\.\/extra\.ply', which is not beside it/);
+  });
+
+  it('follows a redirect of the main file, and takes its files from beside where it led', async () => {
+    expectSameCloud((await loadScene(urlSource(`${base}/moved/meta.json`))).cloud, expected);
+    expect(otherAsked.filter((path) => path.endsWith('.webp')).length).toBe(sog.files.size);
+    expect(otherAsked.every((path) => path.startsWith('/garden/'))).toBe(true);
+  });
+
+  it('refuses a file the main file names that a redirect takes out of its folder or server, as if named there', async () => {
+    expectSameCloud((await loadScene(urlSource(`${base}/inside/meta.json`))).cloud, expected);
+    const asked = otherAsked.length;
+    const image = JSON.parse(sog.metaJson).means.files[0] as string;
+    await expect(loadScene(urlSource(`${base}/climb/meta.json`))).rejects.toThrow(
+      `${base}/climb/${image} was redirected to ${base}/garden/${image}, which is not beside meta.json: only files in its folder on the same server are fetched`,
+    );
+    await expect(loadScene(urlSource(`${base}/hop/meta.json`))).rejects.toThrow(
+      `${base}/hop/${image} was redirected to ${other.base}/garden/${image}, which is not beside meta.json`,
+    );
+    // The redirect was followed (a browser tells nothing of one it does not follow), but the load stopped there.
+    expect(otherAsked.slice(asked)).toEqual([`/garden/${image}`]);
   });
 
   it('resolves a companion beside the main file, in its folder or below, on its server only', () => {

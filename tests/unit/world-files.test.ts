@@ -31,6 +31,8 @@ let root: string;
 let world: Map<string, Uint8Array>;
 let server: LocalServer;
 let base: string;
+/** Another origin (another port), where the redirecting route sends a chunk. */
+let other: LocalServer;
 /** Paths the server was asked for. */
 const requested: string[] = [];
 /** Responses held open by the stalling route. */
@@ -80,8 +82,14 @@ beforeAll(async () => {
   const fine = thinnedScene(makeDefaultScene(), 8);
   const index = makeWorld(join(root, 'made'), [fine, thinnedScene(fine, 4)], { chunkThousands: 1, chunkExtent: 1 });
   world = filesUnder(dirname(index));
+  other = await serveLocally((path, response) => sendFile(response, join(root, path)));
   server = await serveLocally((path, response) => {
     requested.push(path);
+    // A server that sends a chunk's meta.json to another origin, which answers with it.
+    if (path === '/redirect-elsewhere/0_0/meta.json') {
+      response.writeHead(302, { Location: `${other.base}/made/world/0_0/meta.json` }).end();
+      return;
+    }
     // A server that answers an image's headers and then sends nothing.
     if (path.startsWith('/stall/') && path.endsWith('.webp')) {
       response.writeHead(200, { 'Content-Type': 'image/webp', 'Content-Length': 100_000 });
@@ -96,6 +104,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await server.close();
+  await other.close();
   rmSync(root, { recursive: true, force: true });
 });
 
@@ -227,6 +236,15 @@ describe('a hostile world', () => {
       }
     });
   }
+
+  it('refuses a chunk redirected to another server, naming the chunk and where it was sent', async () => {
+    const error = await refusal(variant('redirect-elsewhere').url);
+    expect(error.message).toBe(
+      `chunk 0_0/meta.json: ${base}/redirect-elsewhere/0_0/meta.json was redirected to ${other.base}/made/world/0_0/meta.json, ` +
+      'which is not beside lod-meta.json: only files in its folder on the same server are fetched',
+    );
+    expect(error).toBeInstanceOf(SplatFormatError);
+  });
 
   it('asks the server for nothing outside the world\'s folder', () => {
     const asked = requested.filter((path) => !path.startsWith('/stall/'));
