@@ -3,9 +3,13 @@
  * (world-worker.ts), for the page: the first worker sends the index it
  * read, the others open the world beside it, and each chunk goes to the
  * worker with the fewest reads waiting. Cancelling a read tells its
- * worker; closing the world ends the workers.
+ * worker; closing the world ends the workers. The room of decoded bytes
+ * (decode-room.ts) is one for all the workers, here: a read takes what it
+ * asks for before it decodes, and gives it back when its last message
+ * arrives (its chunk handed over, its error, or its cancel seen through).
  */
 import type { SplatCloud } from '../scene/splat-cloud';
+import { DecodeRoom, decodeRoomFor } from './decode-room';
 import type { LoadLimits } from './load-limits';
 import type { LodIndex } from './lod/lod-meta';
 import type { WorldSourceSpec, WorldWorkerRequest, WorldWorkerResponse } from './world-worker';
@@ -31,14 +35,18 @@ export interface WorkerWorld {
 interface Pending {
   resolve: (chunk: { cloud: SplatCloud; bytes: number }) => void;
   reject: (error: unknown) => void;
+  /** The read's signal: a read cancelled while it waits for room stops waiting. */
+  signal: AbortSignal | undefined;
 }
 
 class ChunkWorker {
   readonly pending = new Map<number, Pending>();
+  /** What gives back the room each read holds. */
+  private readonly held = new Map<number, () => void>();
   private readonly worker = new Worker(new URL('./world-worker.ts', import.meta.url), { type: 'module' });
   readonly opened: Promise<Extract<WorldWorkerResponse, { type: 'opened' }>>;
 
-  constructor(source: WorldSourceSpec, limits: LoadLimits, sendIndex: boolean) {
+  constructor(source: WorldSourceSpec, limits: LoadLimits, sendIndex: boolean, private readonly room: DecodeRoom) {
     this.opened = new Promise((resolve, reject) => {
       this.worker.onmessage = (event: MessageEvent<WorldWorkerResponse>) => {
         const message = event.data;
@@ -52,6 +60,7 @@ class ChunkWorker {
         reject(error);
         for (const p of this.pending.values()) p.reject(error);
         this.pending.clear();
+        this.freeAll();
       };
     });
     this.post({ type: 'open', source, limits, sendIndex });
@@ -63,11 +72,36 @@ class ChunkWorker {
 
   private answer(message: WorldWorkerResponse): void {
     if (message.type === 'opened' || message.id === null) return;
-    const pending = this.pending.get(message.id);
+    const { id } = message;
+    if (message.type === 'room') return this.giveRoom(id, message.bytes);
+    const pending = this.pending.get(id);
+    this.pending.delete(id);
+    if (message.type === 'chunk') pending?.resolve({ cloud: message.cloud, bytes: message.bytes });
+    else if (message.type === 'error') pending?.reject(rebuildError(message.message, message.name));
+    // The read's last message: its chunk is handed over (and uploaded as it lands), or it ended without one.
+    this.held.get(id)?.();
+    this.held.delete(id);
+  }
+
+  /** Read `id` asks for room: answered once it is given, or refused (a read cancelled meanwhile gets no answer: it has stopped). */
+  private giveRoom(id: number, bytes: number): void {
+    const pending = this.pending.get(id);
     if (!pending) return;
-    this.pending.delete(message.id);
-    if (message.type === 'chunk') pending.resolve({ cloud: message.cloud, bytes: message.bytes });
-    else pending.reject(rebuildError(message.message, message.name));
+    this.room.take(bytes, pending.signal).then(
+      (giveBack) => {
+        if (!this.pending.has(id)) return giveBack();
+        this.held.set(id, giveBack);
+        this.post({ type: 'room', id, refused: null });
+      },
+      (error: unknown) => {
+        if (this.pending.has(id)) this.post({ type: 'room', id, refused: error instanceof Error ? error.message : String(error) });
+      },
+    );
+  }
+
+  private freeAll(): void {
+    for (const giveBack of this.held.values()) giveBack();
+    this.held.clear();
   }
 
   terminate(): void {
@@ -75,12 +109,14 @@ class ChunkWorker {
     const closed = new DOMException('the world was closed', 'AbortError');
     for (const p of this.pending.values()) p.reject(closed);
     this.pending.clear();
+    this.freeAll();
   }
 }
 
 /** Opens the world at `source` in WORLD_WORKERS workers; rejects (and ends them) if it cannot be opened or `signal` aborts. */
 export async function openWorldInWorkers(source: WorldSourceSpec, options: { limits: LoadLimits; signal?: AbortSignal }): Promise<WorkerWorld> {
-  const workers = Array.from({ length: WORLD_WORKERS }, (_, w) => new ChunkWorker(source, options.limits, w === 0));
+  const room = new DecodeRoom(decodeRoomFor(options.limits));
+  const workers = Array.from({ length: WORLD_WORKERS }, (_, w) => new ChunkWorker(source, options.limits, w === 0, room));
   const close = () => workers.forEach((w) => w.terminate());
   const aborted = new Promise<never>((_, reject) => {
     if (options.signal?.aborted) reject(options.signal.reason);
@@ -104,7 +140,7 @@ export async function openWorldInWorkers(source: WorldSourceSpec, options: { lim
       const id = nextId++;
       return new Promise((resolve, reject) => {
         if (signal?.aborted) return reject(signal.reason);
-        worker.pending.set(id, { resolve, reject });
+        worker.pending.set(id, { resolve, reject, signal });
         signal?.addEventListener('abort', () => {
           if (!worker.pending.delete(id)) return;
           worker.post({ type: 'cancel', id });

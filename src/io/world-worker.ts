@@ -5,14 +5,22 @@
  * worker opens the world itself (its index read and checked, as
  * world-files.ts does), then reads the chunks it is asked for. Protocol:
  *   in:  { type: 'open', source, limits, sendIndex }, then
- *        { type: 'read', id, file } and { type: 'cancel', id }
+ *        { type: 'read', id, file } and { type: 'cancel', id }, and
+ *        { type: 'room', id, refused } (room given, or refused with why)
  *   out: { type: 'opened', name, index, usedSplats } (index and usedSplats
- *        only when sendIndex), { type: 'chunk', id, cloud, bytes } (its
- *        arrays transferred) or { type: 'error', id, message, name } (id
- *        null: the opening failed).
+ *        only when sendIndex); per read { type: 'room', id, bytes } (the
+ *        room it asks for before decoding) and one of { type: 'chunk', id,
+ *        cloud, bytes } (its arrays transferred), { type: 'error', id,
+ *        message, name } or { type: 'cancelled', id }; { type: 'error', id:
+ *        null, … }: the opening failed.
+ *
+ * The room of decoded bytes is the page's, one for all the workers
+ * (decode-room.ts): a read asks for it once its meta.json is read, and the
+ * page takes it back when the read's last message arrives.
  */
 import type { SplatCloud } from '../scene/splat-cloud';
-import type { LoadLimits } from './load-limits';
+import type { TakeRoom } from './decode-room';
+import { SplatLimitError, type LoadLimits } from './load-limits';
 import type { LodIndex } from './lod/lod-meta';
 import { openWorld, type WorldFiles } from './lod/world-files';
 import { folderSource, urlSource, type FolderEntry } from './web-scene-sources';
@@ -23,12 +31,15 @@ export type WorldSourceSpec = { url: string } | { entries: FolderEntry[] };
 export type WorldWorkerRequest =
   | { type: 'open'; source: WorldSourceSpec; limits: LoadLimits; sendIndex: boolean }
   | { type: 'read'; id: number; file: number }
-  | { type: 'cancel'; id: number };
+  | { type: 'cancel'; id: number }
+  | { type: 'room'; id: number; refused: string | null };
 
 export type WorldWorkerResponse =
   | { type: 'opened'; name: string; index: LodIndex | null; usedSplats: Uint32Array | null }
   | { type: 'chunk'; id: number; cloud: SplatCloud; bytes: number }
-  | { type: 'error'; id: number | null; message: string; name: string };
+  | { type: 'error'; id: number | null; message: string; name: string }
+  | { type: 'room'; id: number; bytes: number }
+  | { type: 'cancelled'; id: number };
 
 // The project's lib set is DOM, not WebWorker; this is the part of the worker global scope used here.
 interface WorkerScope {
@@ -39,6 +50,19 @@ const scope = self as unknown as WorkerScope;
 
 let world: Promise<WorldFiles> | null = null;
 const reads = new Map<number, AbortController>();
+
+/** Reads waiting for the page's answer to their ask for room. */
+const asking = new Map<number, { grant: () => void; refuse: (error: Error) => void }>();
+
+/** Read `id`'s room, asked of the page; the page takes it back itself when the read ends (its last message). */
+const roomOf = (id: number): TakeRoom => (bytes, signal) => new Promise((resolve, reject) => {
+  if (signal?.aborted) return reject(signal.reason);
+  asking.set(id, { grant: () => resolve(() => {}), refuse: reject });
+  signal?.addEventListener('abort', () => {
+    if (asking.delete(id)) reject(signal.reason);
+  }, { once: true });
+  scope.postMessage({ type: 'room', id, bytes });
+});
 
 const fail = (id: number | null, error: unknown) => {
   const e = error instanceof Error ? error : new Error(String(error));
@@ -59,17 +83,24 @@ scope.onmessage = async (event) => {
   } else if (request.type === 'cancel') {
     reads.get(request.id)?.abort();
     reads.delete(request.id);
+  } else if (request.type === 'room') {
+    const ask = asking.get(request.id);
+    asking.delete(request.id);
+    if (request.refused === null) ask?.grant();
+    else ask?.refuse(new SplatLimitError(request.refused));
   } else {
     const controller = new AbortController();
     reads.set(request.id, controller);
     try {
       if (!world) throw new Error('the world worker was asked for a chunk before the world was opened');
-      const { cloud, bytes } = await (await world).readChunk(request.file, controller.signal);
-      if (controller.signal.aborted) return;
+      const { cloud, bytes } = await (await world).readChunk(request.file, controller.signal, roomOf(request.id));
+      controller.signal.throwIfAborted();
       const arrays = [cloud.positions, cloud.scales, cloud.rotations, cloud.opacities, cloud.dc, cloud.sh].map((a) => a.buffer as ArrayBuffer);
       scope.postMessage({ type: 'chunk', id: request.id, cloud, bytes }, arrays);
     } catch (error) {
-      if (!controller.signal.aborted) fail(request.id, error);
+      // One last message a read, whatever ended it: the page frees its room on it.
+      if (controller.signal.aborted) scope.postMessage({ type: 'cancelled', id: request.id });
+      else fail(request.id, error);
     } finally {
       reads.delete(request.id);
     }

@@ -11,8 +11,10 @@ import type { ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DecodeRoom } from '../../src/io/decode-room';
 import { SplatLimitError } from '../../src/io/load-limits';
 import { openWorld, type WorldFiles } from '../../src/io/lod/world-files';
+import { sogDecodedBytes } from '../../src/io/sog/decode';
 import { isWorldIndexName } from '../../src/io/lod/world-name';
 import { loadSceneFile, nodeFileSource } from '../../src/io/node-scene-source';
 import { SplatFormatError } from '../../src/io/format-error';
@@ -274,6 +276,40 @@ describe('a dropped folder', () => {
     expect(() => folderSource([entry('a/lod-meta.json'), entry('b/lod-meta.json')])).toThrow(/2 worlds side by side \(a\/lod-meta\.json, b\/lod-meta\.json\)/);
     const many = new Array<FolderEntry>(MAX_FOLDER_FILES + 1).fill(entry('x.webp'));
     expect(() => folderSource(many)).toThrow(/holds 100,001 files, more than a world has/);
+  });
+});
+
+describe('the room of decoded bytes', () => {
+  it('bounds the chunks decoding at once together: asked for all at once, they wait for room and all arrive', async () => {
+    const index = json(world, 'lod-meta.json');
+    const bounds = (index.filenames as string[]).map((chunk) => {
+      const meta = json(world, chunk);
+      return sogDecodedBytes(meta.count, meta.shN ? meta.shN.bands : 0);
+    });
+    const room = new DecodeRoom(Math.floor(1.5 * Math.max(...bounds)));
+    let peak = 0;
+    const taken: number[] = [];
+    const files = await openWorld(variant('room').url, {
+      room: async (bytes, signal) => {
+        const giveBack = await room.take(bytes, signal);
+        taken.push(bytes);
+        peak = Math.max(peak, room.inUse);
+        return giveBack;
+      },
+    });
+    const chunks = await Promise.all(index.filenames.map((_: string, file: number) => files.readChunk(file)));
+    expect(chunks.map((c) => c.cloud.count)).toEqual(index.filenames.map((chunk: string) => json(world, chunk).count));
+    expect(taken.sort((a, b) => a - b)).toEqual([...bounds].sort((a, b) => a - b));
+    expect(peak).toBeLessThanOrEqual(room.capacity);
+    expect(room.inUse).toBe(0);
+  });
+
+  it('refuses a chunk that needs more than the whole room, naming it, before its images are asked for', async () => {
+    const asked = requested.length;
+    const error = await refusal(variant('no-room').url, { room: new DecodeRoom(1_000_000).take });
+    expect(error.message).toMatch(/^chunk 0_0\/meta\.json: decoding it may hold [\d,]+ bytes \(its images and splats\): more than the 1,000,000 that the chunks decoding at once may hold together$/);
+    expect(error).toBeInstanceOf(SplatLimitError);
+    expect(requested.slice(asked)).toEqual(['/no-room/lod-meta.json', '/no-room/0_0/meta.json']);
   });
 });
 

@@ -15,6 +15,7 @@ import type { SplatCloud } from '../../scene/splat-cloud';
 import { SplatFormatError } from '../format-error';
 import { lastPathSegment } from '../path-name';
 import { DEFAULT_LOAD_LIMITS, SplatLimitError, type LoadLimits } from '../load-limits';
+import { DecodeRoom, decodeRoomFor, type TakeRoom } from '../decode-room';
 import { readBounded, type SceneSource } from '../source-bytes';
 import { decodeSog } from '../sog/decode';
 import { parseSogMeta, SOG_META_MAX_BYTES } from '../sog/meta';
@@ -33,8 +34,12 @@ export interface WorldFiles {
   readonly index: LodIndex;
   /** Per chunk file: the splats its runs use, max(offset + count) over the runs naming it (only these are uploaded). */
   readonly usedSplats: Uint32Array;
-  /** Fetches and decodes chunk file `file` (its SOG meta.json and images); rejects with an AbortError once `signal` aborts. */
-  readChunk(file: number, signal?: AbortSignal): Promise<ReadChunk>;
+  /**
+   * Fetches and decodes chunk file `file` (its SOG meta.json and images),
+   * within `room` (default the world's own, OpenWorldOptions.room); rejects
+   * with an AbortError once `signal` aborts.
+   */
+  readChunk(file: number, signal?: AbortSignal, room?: TakeRoom): Promise<ReadChunk>;
   /** The index's environment scene (always drawn, whole), or null where it names none. */
   readEnvironment(signal?: AbortSignal): Promise<ReadChunk | null>;
 }
@@ -43,6 +48,11 @@ export interface OpenWorldOptions {
   /** What one chunk may cost (default DEFAULT_LOAD_LIMITS): each is decoded as one scene under them. */
   limits?: LoadLimits;
   signal?: AbortSignal;
+  /**
+   * The room its chunks take while they decode (decode-room.ts), shared by
+   * every read of the world (default: a room of decodeRoomFor(limits)).
+   */
+  room?: TakeRoom;
 }
 
 /** Reads a world's index through `source` (its main file) and checks it; the chunks are read later, one by one. */
@@ -61,15 +71,16 @@ export async function openWorld(source: SceneSource, options: OpenWorldOptions =
   }
   const index = parseLodMeta(text, name);
   const usedSplats = usedSplatsOf(index);
-  const read = (path: string, used: number, signal?: AbortSignal) => readSogChunk(source, path, used, limits, signal);
+  const worldRoom = options.room ?? new DecodeRoom(decodeRoomFor(limits)).take;
+  const read = (path: string, used: number, signal?: AbortSignal, room = worldRoom) => readSogChunk(source, path, used, limits, room, signal);
   return {
     name,
     index,
     usedSplats,
-    readChunk: async (file, signal) => {
+    readChunk: async (file, signal, room) => {
       const path = index.filenames[file];
       if (path === undefined) throw new RangeError(`${name} has no chunk file ${file} (it names ${index.filenames.length})`);
-      return read(path, usedSplats[file]!, signal);
+      return read(path, usedSplats[file]!, signal, room);
     },
     readEnvironment: async (signal) => (index.environment === null ? null : read(index.environment, 0, signal)),
   };
@@ -99,10 +110,10 @@ function usedSplatsOf(index: LodIndex): Uint32Array {
  * each image's bytes against what that count needs and limits.maxBytes,
  * and each image's pixels (from its header, before decoding) against 4 ×
  * the count + 2^20. So one chunk costs at most what one scene within the
- * load limits costs, however the index and the chunk lie; the stream
- * reads a few at a time.
+ * load limits costs, however the index and the chunk lie; and the chunks
+ * decoding at once, together, what `room` holds (decode-room.ts).
  */
-async function readSogChunk(source: SceneSource, path: string, used: number, limits: LoadLimits, signal?: AbortSignal): Promise<ReadChunk> {
+async function readSogChunk(source: SceneSource, path: string, used: number, limits: LoadLimits, room: TakeRoom, signal?: AbortSignal): Promise<ReadChunk> {
   const folder = path.slice(0, path.lastIndexOf('/') + 1);
   let bytes = 0;
   const read = async (relative: string, maxBytes: number): Promise<Uint8Array> => {
@@ -121,7 +132,7 @@ async function readSogChunk(source: SceneSource, path: string, used: number, lim
       const why = chunkPathError(image) ?? chunkPathError(`${folder}${image}`);
       if (why) throw new SplatFormatError(`meta.json names the image '${image}', which ${why}`);
       return read(`${folder}${image}`, bound.maxBytes);
-    }, { limits });
+    }, { limits, room: (bytes) => room(bytes, signal) });
     validateSplatCloud(cloud);
     return { cloud, bytes };
   } catch (error) {

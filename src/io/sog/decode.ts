@@ -13,7 +13,7 @@
  * the cloud is allocated only once every image has decoded.
  */
 import { ANTIALIASED_FILTER } from '../../scene/anti-aliasing';
-import { allocateSplatCloud, computeBounds, type ShDegree, type SplatCloud } from '../../scene/splat-cloud';
+import { allocateSplatCloud, computeBounds, shCoefficients, type ShDegree, type SplatCloud } from '../../scene/splat-cloud';
 import { SplatFormatError } from '../format-error';
 import { checkSplatCount, DEFAULT_LOAD_LIMITS, type LoadLimits } from '../load-limits';
 import type { DecodedWebp } from '../webp-decode';
@@ -28,6 +28,12 @@ export interface ParseSogOptions {
   onProgress?: (fraction: number) => void;
   /** What the scene may cost (default DEFAULT_LOAD_LIMITS): the count and every image are checked against it. */
   limits?: LoadLimits;
+  /**
+   * Room for the bytes it will hold (layoutDecodedBytes), shared with other
+   * scenes decoding at once (decode-room.ts): taken once the count is
+   * checked, before any image is read, and given back when it is done.
+   */
+  room?: (bytes: number) => Promise<() => void>;
 }
 
 /**
@@ -37,6 +43,29 @@ export interface ParseSogOptions {
  */
 export type SogEntryReader = (name: string, maxBytes: number) => Promise<Uint8Array>;
 
+/**
+ * The most bytes decoding a scene of `count` splats of SH degree
+ * `shDegree` holds at once: every image decoded (RGBA, each per-splat one
+ * of at most perSplatPixels(count) pixels; the SH centroids and their
+ * palette) alive until the cloud's arrays are filled. The WebP decoder's
+ * own memory and one image's compressed bytes at a time come on top.
+ */
+export function sogDecodedBytes(count: number, shDegree: ShDegree): number {
+  // means_l, means_u, quats, scales, sh0; and the SH labels.
+  const images = shDegree > 0 ? 6 : 5;
+  // The centroids' pixels, and their palette of up to 3 floats a pixel.
+  const palette = shDegree > 0 ? MAX_CENTROID_PIXELS * (4 + 3 * 4) : 0;
+  const cloudBytes = 4 * (3 + 3 + 4 + 1 + 3 + 3 * shCoefficients(shDegree));
+  return images * perSplatPixels(count) * 4 + palette + count * cloudBytes;
+}
+
+/** sogDecodedBytes of the scene `layout` describes (the SH degree its palette may have where meta.json does not say). */
+export function layoutDecodedBytes(layout: SogLayout): number {
+  const bands = layout.shN?.bands;
+  const shDegree: ShDegree = !layout.shN ? 0 : bands === 1 || bands === 2 || bands === 3 ? bands : 3;
+  return sogDecodedBytes(layout.count, shDegree);
+}
+
 /** Decodes a scene whose meta.json is parsed, reading its images through `readEntry`. */
 export async function decodeSog(layout: SogLayout, readEntry: BoundedReader, options: ParseSogOptions): Promise<SplatCloud> {
   const limits = options.limits ?? DEFAULT_LOAD_LIMITS;
@@ -45,6 +74,17 @@ export async function decodeSog(layout: SogLayout, readEntry: BoundedReader, opt
   const bands = layout.shN?.bands;
   const statedDegree: ShDegree = bands === 1 || bands === 2 || bands === 3 ? bands : 0;
   checkSplatCount(count, statedDegree, limits, "meta.json's count declares");
+  const giveBack = options.room ? await options.room(layoutDecodedBytes(layout)) : null;
+  try {
+    return await decodeImages(layout, readEntry, options, limits);
+  } finally {
+    giveBack?.();
+  }
+}
+
+/** decodeSog once its count is checked. */
+async function decodeImages(layout: SogLayout, readEntry: BoundedReader, options: ParseSogOptions, limits: LoadLimits): Promise<SplatCloud> {
+  const { count } = layout;
   const steps = layout.shN ? 8 : 6;
   let done = 0;
   const step = (): void => options.onProgress?.(++done / steps);
