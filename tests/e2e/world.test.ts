@@ -6,7 +6,7 @@
  * asked for. The page reads the chunks in its workers, draws the world
  * under its budget, and says in the panel what it drew and loaded; the
  * finest level's chunks cannot be read (the server lacks their means):
- * each is named in a warning, and their regions keep the coarse level.
+ * each is named once in a warning, and their regions keep the coarse level.
  * Saving it as one file is refused, saying why.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -60,7 +60,7 @@ describe('a Streamed SOG world', () => {
     expect(state.world!.bytesLoaded).toBeGreaterThan(0);
     expect(state.world!.drawnSplats).toBeLessThanOrEqual(state.world!.budget);
     // The finest level's chunks fail (their means are missing): each is named, and their regions keep the coarse level.
-    const failed = state.warnings.filter((w) => /^0_\d+\/meta\.json/.test(w));
+    const failed = state.warnings.filter((w) => /^chunk 0_\d+\/meta\.json: /.test(w));
     expect(failed.length, state.warnings.join('; ')).toBeGreaterThan(0);
     expect(failed[0]).toMatch(/means_l\.webp/);
     // Only the index and files of its chunks were asked for, from the index's folder.

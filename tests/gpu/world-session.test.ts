@@ -189,18 +189,48 @@ describe('a world on the GPU', () => {
     const chunks = syntheticChunks(world, { delay: () => new Promise<void>((go) => gate.push(go)) });
     let reads = 0;
     const failing = { ...chunks, readChunk: (file: number, signal?: AbortSignal) => (reads++ === 0 ? Promise.reject(new Error('not a SOG chunk')) : chunks.readChunk(file, signal)) };
-    const warnings: string[] = [];
     const session = open({ maxInFlight: 3 }, failing);
-    session.onWarning = (w) => warnings.push(w);
     session.updateCamera(near);
     expect(session.progress.inFlight).toBe(1);
     await new Promise((r) => setTimeout(r, 0));
-    expect(warnings).toHaveLength(1);
-    expect(warnings[0]).toMatch(/^\d+_\d+\/meta\.json: not a SOG chunk$/);
+    expect(session.failedChunks).toEqual([expect.stringMatching(/^chunk \d+_\d+\/meta\.json: not a SOG chunk$/)]);
     session.updateCamera(far);
     session.updateCamera(near);
     expect(session.progress.inFlight).toBe(3);
     for (const go of gate) go();
+  });
+
+  test('leaves whose coarse chunks fail are drawn from their fine level, and the failures are said together, once, when nothing more is on its way', async () => {
+    const whole = open({ thresholdPx: 4 });
+    await settle(whole, far);
+    const leavesInView = new Set(whole.drawnRuns.map((d) => d.leaf));
+    const coarseFiles = world.index.filenames.flatMap((name, file) => (name.startsWith('1_') ? [file] : []));
+    const broken = new Set(coarseFiles.slice(0, 2));
+    const chunks = syntheticChunks(world);
+    // They fail after the others have landed: the failures alone must make the world choose again.
+    const failLate = () => new Promise<never>((_, reject) => setTimeout(() => reject(new Error('not a SOG chunk')), 50));
+    const failing = { ...chunks, readChunk: (file: number, signal?: AbortSignal) => (broken.has(file) ? failLate() : chunks.readChunk(file, signal)) };
+    const said: (readonly string[])[] = [];
+    const session = open({ thresholdPx: 4 }, failing);
+    session.onFailed = (failed) => said.push(failed);
+    await settle(session, far);
+    // Their leaves want the coarse level, and are drawn from the fine one; the others at the coarse level.
+    const brokenLeaves = session.drawnRuns.filter((d) => d.level === 0);
+    expect(brokenLeaves.length).toBeGreaterThan(0);
+    for (const d of session.drawnRuns) expect(broken.has(world.index.tree.children[d.leaf]!.runs[1]!.file)).toBe(d.level === 0);
+    // No hole: every leaf in view is drawn, and the picture is theirs.
+    expect(new Set(session.drawnRuns.map((d) => d.leaf))).toEqual(leavesInView);
+    const shown = await picture(session.scene!, far, session.maxDrawn);
+    const single = gpu.upload(drawnCloud(session), 'drawn as one scene');
+    const reference = await picture(single, far);
+    gpu.release(single);
+    expect(Buffer.from(shown).equals(Buffer.from(reference))).toBe(true);
+    expect(said).toHaveLength(1);
+    expect([...said[0]!].sort()).toEqual([...broken].map((file) => `chunk ${world.index.filenames[file]}: not a SOG chunk`).sort());
+    // Said once: the camera coming and going says nothing more.
+    await settle(session, near);
+    await settle(session, far);
+    expect(said).toHaveLength(1);
   });
 });
 

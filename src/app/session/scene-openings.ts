@@ -23,6 +23,9 @@ export type SceneLoader<S> = (
   options: { signal: AbortSignal; onProgress: (p: LoadProgressReport) => void; onPreview?: (cloud: SplatCloud) => void; limits: LoadLimits },
 ) => Promise<LoadedScene>;
 
+/** The failed chunks a message names (each with why), the rest counted: the state's warnings list them all. */
+const FAILED_CHUNKS_SHOWN = 3;
+
 /** The opening of `source` as a Streamed SOG world, or null when it is not one (a scene, for `load`). */
 export type WorldOpener<S> = (source: S) => WorldOpening | null;
 
@@ -145,12 +148,19 @@ export class SceneOpenings<S> {
     this.events.emit('opened', { name: options.name, cloud, warnings, keepError: options.keepError ?? false });
   }
 
-  /** A world whose index was read, in place of what is on screen: each chunk that fails is said once, its region kept coarser. */
+  /**
+   * A world whose index was read, in place of what is on screen: chunks
+   * that fail are said once, together (each a warning, and one message
+   * naming them), their regions drawn from the levels that loaded.
+   */
   private showWorld(files: WorldChunks, options: OpenOptions, loadMs: number): void {
     const world = new WorldSession(this.device, files, worldOptionsFor(this.device, this.settings.worldBudget));
-    world.onWarning = (text) => {
-      this.state.warnings.push(text);
-      this.events.emit('message', { title: 'A chunk of the world could not be read', text: `${text}. Its region keeps its coarser level.`, tone: 'notice' });
+    world.onFailed = (failed) => {
+      this.state.warnings.push(...failed);
+      const title = failed.length === 1 ? 'A chunk of the world could not be read' : `${failed.length} chunks of the world could not be read`;
+      const shown = failed.slice(0, FAILED_CHUNKS_SHOWN).join('; ');
+      const more = failed.length > FAILED_CHUNKS_SHOWN ? `; and ${failed.length - FAILED_CHUNKS_SHOWN} more (the warnings list them)` : '';
+      this.events.emit('message', { title, text: `${shown}${more}. Their regions are drawn from the levels that loaded.`, tone: 'notice' });
     };
     this.state.lastError = null;
     this.state.warnings = [];

@@ -33,6 +33,12 @@ export interface LodChoiceOptions {
   budget: number;
   /** Whether chunk file `file` is on the GPU. */
   resident: (file: number) => boolean;
+  /**
+   * Whether chunk file `file` failed (it is not asked for again): a leaf
+   * whose level is in such a file wants the nearest level that is not,
+   * coarser first, and draws what it has meanwhile (default: none failed).
+   */
+  failed?: (file: number) => boolean;
 }
 
 /** A run to draw. One object per leaf and level, made once per world: the same run is the same object every frame. */
@@ -46,7 +52,11 @@ export interface LodChoice {
   /** What is drawn: the wanted level where resident, else the nearest coarser resident one, else the nearest finer. */
   draw: DrawnRun[];
   drawnSplats: number;
-  /** Per leaf the level wanted (−1: not drawn: out of view, or left out by the budget). */
+  /**
+   * Per leaf the level wanted: the one its error asks for, or where that
+   * one's file failed the nearest whose file did not, coarser first (−1:
+   * not drawn: out of view, left out by the budget, or every level failed).
+   */
   wanted: Int32Array;
   wantedSplats: number;
   /** The threshold the budget allowed: the one asked for, or the lowest above it at which the wanted splats fit. */
@@ -92,9 +102,11 @@ export class WorldChoice {
   private readonly pixels: Float64Array;
   private readonly keys: Float64Array;
   private readonly weights: Float64Array;
-  /** Per file: 0 not asked this frame, 1 resident, 2 not. */
+  /** Per file: 0 not asked this frame, 1 resident, 2 not; and 0 not asked, 1 failed, 2 not. */
   private readonly residentState: Uint8Array;
   private resident: (file: number) => boolean = () => false;
+  private readonly failedState: Uint8Array;
+  private failed: ((file: number) => boolean) | undefined;
   /** Per file: its need's tier (−1: not needed) and value (see listDrawn), and the files needed. */
   private readonly needTier: Int8Array;
   private readonly needValue: Float64Array;
@@ -141,6 +153,7 @@ export class WorldChoice {
     this.keys = new Float64Array(n * levels);
     this.weights = new Float64Array(n * levels);
     this.residentState = new Uint8Array(files);
+    this.failedState = new Uint8Array(files);
     this.needTier = new Int8Array(files).fill(-1);
     this.needValue = new Float64Array(files);
     this.result = { draw: [], drawnSplats: 0, wanted: new Int32Array(n), wantedSplats: 0, thresholdPx: 0, leftOut: 0, fetch: [] };
@@ -152,6 +165,8 @@ export class WorldChoice {
     result.wanted.fill(-1);
     this.residentState.fill(0);
     this.resident = options.resident;
+    this.failed = options.failed;
+    if (this.failed) this.failedState.fill(0);
     // Cleared here rather than after the fetch list, so that a call broken off (by `resident` throwing) leaves nothing behind.
     for (const f of this.needed) this.needTier[f] = -1;
     this.needed.length = 0;
@@ -165,6 +180,7 @@ export class WorldChoice {
       // Even the coarsest levels are too many: the farthest leaves go (they are the smallest on screen).
       if (wantedSplats > options.budget) [leftOut, wantedSplats] = this.leaveOutFarthest(seen, wantedSplats, options.budget);
     }
+    if (this.failed) wantedSplats = this.avoidFailed(seen);
     result.drawnSplats = this.listDrawn(seen, view.pixelsPerUnit);
     this.listFetches();
     result.wantedSplats = wantedSplats;
@@ -228,7 +244,7 @@ export class WorldChoice {
       // A file's need: its tier (2: a hole's coarsest level, 1: a hole's wanted level, 0: a finer level
       // than the one shown), then within the tier its value (nearer holes first; larger errors first).
       if (shown < 0) {
-        this.ask(this.coarsestFile[i]!, 2, -distance[i]!);
+        this.ask(this.coarsestReadable(i), 2, -distance[i]!);
         this.ask(file[i * levels + level]!, 1, -distance[i]!);
       } else this.ask(file[i * levels + level]!, 0, projected(error[i * levels + shown]!, distance[i]!, perUnit));
     }
@@ -328,6 +344,48 @@ export class WorldChoice {
     return [leftOut, splats - shed];
   }
 
+  /**
+   * Moves each wanted leaf whose level's file failed to the nearest level
+   * whose file did not, coarser first, else finer (none: not drawn); the
+   * budget chose without knowing, so a leaf may now want more splats than
+   * it allowed. Returns the splats wanted.
+   */
+  private avoidFailed(seen: number): number {
+    const { levels, count } = this;
+    const wanted = this.result.wanted;
+    let splats = 0;
+    for (let k = 0; k < seen; k++) {
+      const i = this.inView[k]!;
+      const level = wanted[i]!;
+      if (level < 0) continue;
+      let readable = this.isReadable(i, level) ? level : -1;
+      for (let l = level + 1; l < levels && readable < 0; l++) if (this.isReadable(i, l)) readable = l;
+      for (let l = level - 1; l >= 0 && readable < 0; l--) if (this.isReadable(i, l)) readable = l;
+      wanted[i] = readable;
+      if (readable >= 0) splats += count[i * levels + readable]!;
+    }
+    return splats;
+  }
+
+  /** The file of the leaf's coarsest level with splats whose file did not fail (−1: none). */
+  private coarsestReadable(leaf: number): number {
+    const coarsest = this.coarsestFile[leaf]!;
+    if (coarsest < 0 || !this.isFailed(coarsest)) return coarsest;
+    for (let l = this.levels - 1; l >= 0; l--) if (this.isReadable(leaf, l)) return this.file[leaf * this.levels + l]!;
+    return -1;
+  }
+
+  /** The leaf has splats at `level`, in a file that did not fail. */
+  private isReadable(leaf: number, level: number): boolean {
+    const at = leaf * this.levels + level;
+    return this.count[at]! > 0 && !this.isFailed(this.file[at]!);
+  }
+
+  /** Asks `failed` once a frame a file. */
+  private isFailed(file: number): boolean {
+    return this.failed !== undefined && askedOnce(this.failedState, file, this.failed);
+  }
+
   /** The level to show for `level`: itself if resident, else the nearest coarser resident, else the nearest finer; −1 if none. */
   private residentLevel(leaf: number, level: number): number {
     if (this.hasResident(leaf, level)) return level;
@@ -343,9 +401,7 @@ export class WorldChoice {
 
   /** Asks `resident` once a frame a file. */
   private isResident(file: number): boolean {
-    let state = this.residentState[file]!;
-    if (state === 0) this.residentState[file] = state = this.resident(file) ? 1 : 2;
-    return state === 1;
+    return askedOnce(this.residentState, file, this.resident);
   }
 
   /** Keeps the file's greatest need this frame, unless it is resident. */
@@ -357,6 +413,13 @@ export class WorldChoice {
     this.needTier[file] = tier;
     this.needValue[file] = value;
   }
+}
+
+/** `ask`'s answer for `file`, asked once: kept in `state` (0 not asked yet, 1 yes, 2 no). */
+function askedOnce(state: Uint8Array, file: number, ask: (file: number) => boolean): boolean {
+  let answer = state[file]!;
+  if (answer === 0) state[file] = answer = ask(file) ? 1 : 2;
+  return answer === 1;
 }
 
 /** A leaf's error at `distance`, in pixels. */

@@ -11,6 +11,7 @@
 import type { CameraFile } from '../camera/camera-file';
 import { createWorldView, frustumView, worldChoice, worldView, type DrawnRun, type LodChoice, type WorldCamera, type WorldChoice, type WorldView } from './world-lod';
 import { ChunkNoRoomError, ChunkStream, type StreamProgress } from './world-stream';
+import { FailureNotices } from './world-failures';
 import { DEFAULT_PAGE_SPLATS, SplatPool, type PooledChunk, type PooledRun, type SplatPoolOptions } from '../../scene/splat-pool';
 import { chunkLayout, storageBufferLimit, type GpuSplats } from '../../scene/gpu-splats';
 import { PROJECTED_SPLAT } from '../../render/frame-layouts';
@@ -117,6 +118,9 @@ export class WorldSession implements FrameSource {
   readonly positions = null;
   private readonly chooser: WorldChoice;
   private readonly resident = (file: number): boolean => this.stream.isResident(file);
+  private readonly failed = (file: number): boolean => this.stream.hasFailed(file);
+  /** Says the failures (onFailed). */
+  private readonly failures = new FailureNotices(() => this.failedChunks, () => this.stream.inFlightCount, (news) => this.onFailed?.(news));
   private readonly stream: ChunkStream<PooledChunk>;
   private pool: SplatPool | null = null;
   /** The view chosen for last (null: choose again), and the one the next update fills (swapped when they differ). */
@@ -135,10 +139,14 @@ export class WorldSession implements FrameSource {
   /** The stream has a choice to follow, in the world's own task (scheduled by update). */
   private streamPending = false;
 
-  /** A chunk arrived (draw again). */
+  /** A chunk arrived, or failed (draw again). */
   onChange: (() => void) | null = null;
-  /** A chunk failed: the message names it; its leaves keep their coarser level. */
-  onWarning: ((message: string) => void) | null = null;
+  /**
+   * Chunks failed: those not said before, each named once as failedChunks
+   * names it, together (world-failures.ts says when); their leaves are
+   * drawn from the levels that loaded.
+   */
+  onFailed: ((failed: readonly string[]) => void) | null = null;
 
   constructor(
     private readonly device: GPUDevice,
@@ -161,11 +169,13 @@ export class WorldSession implements FrameSource {
     // After the first chunk has landed, or failed, the usual number in flight.
     this.stream.onArrive = () => {
       this.stream.setMaxInFlight(this.options.maxInFlight);
+      this.failures.readEnded();
       this.onChange?.();
     };
-    this.stream.onFail = (file, reason) => {
+    this.stream.onFail = () => {
       this.stream.setMaxInFlight(this.options.maxInFlight);
-      this.onWarning?.(`${files.index.filenames[file]}: ${reason}`);
+      this.failures.chunkFailed();
+      this.onChange?.();
     };
   }
 
@@ -287,7 +297,7 @@ export class WorldSession implements FrameSource {
     this.lastView = view;
     this.seenVersion = this.stream.version;
     const stream = this.stream;
-    const choice = this.chooser.choose(view, { thresholdPx: this.options.thresholdPx, budget: this.maxDrawn, resident: this.resident });
+    const choice = this.chooser.choose(view, { thresholdPx: this.options.thresholdPx, budget: this.maxDrawn, resident: this.resident, failed: this.failed });
     this.choice = choice;
     const { drawnFiles, spare, needed } = this;
     drawnFiles.clear();
@@ -326,6 +336,7 @@ export class WorldSession implements FrameSource {
 
   close(): void {
     this.closed = true;
+    this.failures.close();
     this.stream.close();
     this.files.close?.();
     this.pool?.destroy();

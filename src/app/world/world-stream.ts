@@ -112,7 +112,7 @@ export class ChunkStream<T> {
   private held = 0;
   private counts = { chunksLoaded: 0, bytesLoaded: 0, evicted: 0, cancelled: 0 };
   private closed = false;
-  /** Counts arrivals and evictions: what is resident changed since a caller last saw this value. */
+  /** Counts arrivals, evictions and failures: what is resident, or can be, changed since a caller last saw this value. */
   version = 0;
 
   /** Called with each chunk as it arrives (the caller may redraw), and with each failure. */
@@ -156,6 +156,11 @@ export class ChunkStream<T> {
 
   isResident(file: number): boolean {
     return this.resident.has(file);
+  }
+
+  /** Whether chunk file `file` failed (it is not asked for again). */
+  hasFailed(file: number): boolean {
+    return this.failed.has(file);
   }
 
   chunk(file: number): T | undefined {
@@ -256,6 +261,8 @@ export class ChunkStream<T> {
 
   private fail(file: number, reason: string): void {
     this.failed.set(file, reason);
+    // The choice asks for another level in its place.
+    this.version++;
     this.onFail?.(file, reason);
     this.startFetches();
   }
