@@ -8,8 +8,16 @@
  * finest level's chunks cannot be read (the server lacks their means):
  * each is named once in a warning, and their regions keep the coarse level.
  * Saving it as one file is refused, saying why.
+ *
+ * The same world served as an attacker might (under /hostile/): every
+ * coarse chunk redirected to another server, and a fine chunk's image
+ * that stalls after its headers. Each redirected chunk is refused by
+ * name, the viewer says so once, in one message, and the world is drawn
+ * from its fine level while the stalled chunk holds only its own place
+ * (its giving up after CHUNK_TIMEOUT_MS is tests/unit/world-stream.test.ts's).
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import type { ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -21,13 +29,32 @@ import { serveLocally, sendFile, type LocalServer } from '../support/local-serve
 import { subsetCloud } from '../support/synthetic-world';
 import { inriaPly } from '../support/splat-files';
 import { loadSceneFile } from '../../src/io/node-scene-source';
+import type { CameraPose } from '../../src/lib/public-types';
 
 const viewer = useViewerPage({ query: null });
 let dir: string;
 let server: LocalServer;
+/** Another origin, where the hostile world's coarse chunks are redirected. */
+let other: LocalServer;
 const asked: string[] = [];
 /** The finest level's chunks lack their means: their reads fail. */
 const isBroken = (path: string) => /^\/world\/0_\d+\/means_l\.webp$/.test(path);
+/** The hostile world's image that stalls, and its responses held open. */
+const STALLED = '/world/0_0/means_l.webp';
+const stalled: ServerResponse[] = [];
+
+/** The world under /hostile/: its coarse chunks sent to the other server, one fine image stalled after its headers. */
+function sendHostile(path: string, response: ServerResponse): void {
+  if (/^\/world\/1_\d+\/meta\.json$/.test(path)) {
+    response.writeHead(302, { Location: `${other.base}${path}` }).end();
+  } else if (path === STALLED) {
+    response.writeHead(200, { 'Content-Type': 'image/webp', 'Content-Length': 100_000 });
+    response.write(new Uint8Array(16));
+    stalled.push(response);
+  } else {
+    sendFile(response, join(dir, path));
+  }
+}
 
 beforeAll(async () => {
   const { cloud } = await loadSceneFile(scenePath('inria_kacytran_iter7000_9k_sh3.ply'));
@@ -36,16 +63,22 @@ beforeAll(async () => {
   const coarse = subsetCloud(plain, Array.from({ length: Math.floor(plain.count / 4) }, (_, k) => 4 * k), 2);
   dir = await mkdtemp(join(tmpdir(), 'splatsort-world-'));
   makeWorld(dir, [plain, coarse], { chunkThousands: 2, chunkExtent: 1000 });
+  other = await serveLocally((path, response) => {
+    response.setHeader('Access-Control-Allow-Origin', '*');
+    sendFile(response, join(dir, path));
+  });
   server = await serveLocally((path, response) => {
     asked.push(path);
     response.setHeader('Access-Control-Allow-Origin', '*');
-    if (isBroken(path)) response.writeHead(404).end();
+    if (path.startsWith('/hostile/')) sendHostile(path.slice('/hostile'.length), response);
+    else if (isBroken(path)) response.writeHead(404).end();
     else sendFile(response, join(dir, path));
   });
 }, BROWSER_TEST_TIMEOUT_MS);
 
 afterAll(async () => {
   await server?.close();
+  await other?.close();
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
@@ -80,5 +113,45 @@ describe('a Streamed SOG world', () => {
     await viewer.page.setInputFiles('#file-input', { name: 'one.ply', mimeType: 'application/octet-stream', buffer: Buffer.from(inriaPly({ count: 50, shDegree: 0 })) });
     await viewer.tab.waitFor('a scene in place of the world', "window.__splatsort.world === null && !window.__splatsort.loading && window.__splatsort.sceneName === 'one.ply'");
     await viewer.tab.row('world budget').waitFor({ state: 'hidden' });
+  }, BROWSER_TEST_TIMEOUT_MS);
+
+  it('refuses chunks redirected to another server by name, says so once, and draws their leaves from the level that loaded while a chunk stalls', async () => {
+    type Bound = { min: [number, number, number]; max: [number, number, number] };
+    const index = JSON.parse(await readFile(join(dir, 'world', 'lod-meta.json'), 'utf8')) as { filenames: string[]; tree: { bound: Bound } };
+    const coarse = index.filenames.filter((name) => name.startsWith('1_'));
+    const url = `${server.base}/hostile/world/lod-meta.json`;
+    // From far away every leaf wants its coarse level: only the fallback to the fine one draws anything.
+    const { min, max } = index.tree.bound;
+    const centre = [0, 1, 2].map((a) => (min[a]! + max[a]!) / 2) as [number, number, number];
+    const size = Math.max(...[0, 1, 2].map((a) => max[a]! - min[a]!));
+    const camera: CameraPose = { eye: [centre[0], centre[1], centre[2] + 100 * size], target: centre, up: [0, 1, 0], fovyDeg: 60 };
+    await viewer.goto('');
+    await viewer.page.evaluate(({ url, camera }) => {
+      const api = window.__splatsortViewer!;
+      const seen: { title: string; text: string }[] = [];
+      (window as unknown as { __messagesSeen: typeof seen }).__messagesSeen = seen;
+      api.on('message', (m) => void seen.push(m));
+      void api.load(url, { camera });
+    }, { url, camera });
+    await viewer.tab.waitFor(
+      'the redirected chunks refused and said, and the world drawn from its fine level',
+      `window.__splatsort.world?.drawnSplats > 0 && window.__messagesSeen.some((m) => m.title.endsWith('of the world could not be read'))`,
+    );
+    const state = await viewer.tab.state();
+    for (const name of coarse) {
+      const said = state.warnings.filter((w) => w.startsWith(`chunk ${name}: `));
+      expect(said, name).toEqual([`chunk ${name}: ${server.base}/hostile/world/${name} was redirected to ${other.base}/world/${name}, which is not beside lod-meta.json: only files in its folder on the same server are fetched`]);
+    }
+    const messages = await viewer.page.evaluate(() => (window as unknown as { __messagesSeen: { title: string; text: string }[] }).__messagesSeen);
+    const failures = messages.filter((m) => m.title.endsWith('of the world could not be read'));
+    expect(failures).toHaveLength(1);
+    expect(failures[0]!.text).toContain(`chunk ${coarse[0]}: `);
+    expect(failures[0]!.text).toMatch(/Their regions are drawn from the levels that loaded\.$/);
+    // The stalled image's chunk is still in flight, its response open: the rest did not wait for it.
+    expect(stalled.length).toBe(1);
+    expect(stalled[0]!.destroyed).toBe(false);
+    expect(state.world!.inFlight).toBeGreaterThan(0);
+    expect(state.world!.settled).toBe(false);
+    expect(state.lastError).toBeNull();
   }, BROWSER_TEST_TIMEOUT_MS);
 });
