@@ -29,6 +29,8 @@ export interface WorkerWorld {
   readonly index: LodIndex;
   readonly usedSplats: Uint32Array;
   readChunk(file: number, signal?: AbortSignal): Promise<{ cloud: SplatCloud; bytes: number }>;
+  /** The index's environment scene, or null where it names none. */
+  readEnvironment(signal?: AbortSignal): Promise<{ cloud: SplatCloud; bytes: number } | null>;
   close(): void;
 }
 
@@ -130,24 +132,28 @@ export async function openWorldInWorkers(source: WorldSourceSpec, options: { lim
     throw error;
   }
   let nextId = 1;
+  // A chunk, or the environment, from the worker with the fewest reads waiting.
+  const read = (file: number | 'environment', signal?: AbortSignal): Promise<{ cloud: SplatCloud; bytes: number }> => {
+    const worker = workers.reduce((a, b) => (b.pending.size < a.pending.size ? b : a));
+    const id = nextId++;
+    return new Promise((resolve, reject) => {
+      if (signal?.aborted) return reject(signal.reason);
+      worker.pending.set(id, { resolve, reject, signal });
+      signal?.addEventListener('abort', () => {
+        if (!worker.pending.delete(id)) return;
+        worker.post({ type: 'cancel', id });
+        reject(signal.reason);
+      }, { once: true });
+      worker.post({ type: 'read', id, file });
+    });
+  };
+  const index = first.index!;
   return {
     name: first.name,
-    index: first.index!,
+    index,
     usedSplats: first.usedSplats!,
     close,
-    readChunk(file, signal) {
-      const worker = workers.reduce((a, b) => (b.pending.size < a.pending.size ? b : a));
-      const id = nextId++;
-      return new Promise((resolve, reject) => {
-        if (signal?.aborted) return reject(signal.reason);
-        worker.pending.set(id, { resolve, reject, signal });
-        signal?.addEventListener('abort', () => {
-          if (!worker.pending.delete(id)) return;
-          worker.post({ type: 'cancel', id });
-          reject(signal.reason);
-        }, { once: true });
-        worker.post({ type: 'read', id, file });
-      });
-    },
+    readChunk: read,
+    readEnvironment: async (signal) => (index.environment === null ? null : read('environment', signal)),
   };
 }

@@ -5,7 +5,8 @@
  * worker opens the world itself (its index read and checked, as
  * world-files.ts does), then reads the chunks it is asked for. Protocol:
  *   in:  { type: 'open', source, limits, sendIndex }, then
- *        { type: 'read', id, file } and { type: 'cancel', id }, and
+ *        { type: 'read', id, file } (file 'environment': the index's
+ *        environment scene) and { type: 'cancel', id }, and
  *        { type: 'room', id, refused } (room given, or refused with why)
  *   out: { type: 'opened', name, index, usedSplats } (index and usedSplats
  *        only when sendIndex); per read { type: 'room', id, bytes } (the
@@ -30,7 +31,7 @@ export type WorldSourceSpec = { url: string } | { entries: FolderEntry[] };
 
 export type WorldWorkerRequest =
   | { type: 'open'; source: WorldSourceSpec; limits: LoadLimits; sendIndex: boolean }
-  | { type: 'read'; id: number; file: number }
+  | { type: 'read'; id: number; file: number | 'environment' }
   | { type: 'cancel'; id: number }
   | { type: 'room'; id: number; refused: string | null };
 
@@ -93,7 +94,11 @@ scope.onmessage = async (event) => {
     reads.set(request.id, controller);
     try {
       if (!world) throw new Error('the world worker was asked for a chunk before the world was opened');
-      const { cloud, bytes } = await (await world).readChunk(request.file, controller.signal, roomOf(request.id));
+      const files = await world;
+      const room = roomOf(request.id);
+      const read = request.file === 'environment' ? await files.readEnvironment(controller.signal, room) : await files.readChunk(request.file, controller.signal, room);
+      if (!read) throw new Error(`${files.name} names no environment`);
+      const { cloud, bytes } = read;
       controller.signal.throwIfAborted();
       const arrays = [cloud.positions, cloud.scales, cloud.rotations, cloud.opacities, cloud.dc, cloud.sh].map((a) => a.buffer as ArrayBuffer);
       scope.postMessage({ type: 'chunk', id: request.id, cloud, bytes }, arrays);

@@ -17,6 +17,10 @@ export interface WorldOptions {
   chunkThousands?: number;
   /** The widest a chunk grows before it is split, in scene units (--lod-chunk-extent; a whole number). */
   chunkExtent?: number;
+  /** splat-transform's own chunking (512K splats, 16 units, 8K below which none is split): no --lod-chunk option is given. */
+  writerChunks?: boolean;
+  /** Splats tagged as the environment (level -1): splat-transform writes them to env/ and names them in the index's `environment`. */
+  environment?: SplatCloud;
 }
 
 /** Writes `levels` (finest first) as a world in `dir`; returns the path of its lod-meta.json. */
@@ -28,13 +32,15 @@ export function makeWorld(dir: string, levels: readonly SplatCloud[], options: W
     writeFileSync(ply, writeInriaPly(cloud));
     inputs.push(ply, '--tag-lod', String(level));
   });
+  if (options.environment) {
+    const ply = join(dir, 'environment.ply');
+    writeFileSync(ply, writeInriaPly(options.environment));
+    inputs.push(ply, '--tag-lod', '-1');
+  }
   const index = join(dir, 'world', 'lod-meta.json');
   const chunk = options.chunkThousands ?? 1;
   // splat-transform takes whole numbers: thousands of splats, and scene units.
-  execFileSync(process.execPath, [
-    SPLAT_TRANSFORM_CLI, '--no-tty', ...inputs, index,
-    '--lod-chunk-count', String(chunk), '--lod-chunk-min', '1', '--lod-chunk-extent', String(options.chunkExtent ?? 1),
-    '--sh-iterations', '1', '--max-workers', '0',
-  ], { stdio: 'pipe' });
+  const chunking = options.writerChunks ? [] : ['--lod-chunk-count', String(chunk), '--lod-chunk-min', '1', '--lod-chunk-extent', String(options.chunkExtent ?? 1)];
+  execFileSync(process.execPath, [SPLAT_TRANSFORM_CLI, '--no-tty', ...inputs, index, ...chunking, '--sh-iterations', '1', '--max-workers', '0'], { stdio: 'pipe' });
   return index;
 }

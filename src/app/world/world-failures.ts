@@ -15,13 +15,13 @@
 export const FAILURES_QUIET_MS = 1000;
 
 export class FailureNotices {
-  private said = 0;
+  /** The failures said so far, by name: a failure is said once, wherever it comes in the list. */
+  private readonly said = new Set<string>();
   private timer: ReturnType<typeof setTimeout> | null = null;
   private closed = false;
 
   /**
-   * `failed`: every failure so far, each named once, in the order they
-   * came; `inFlight`: the reads in flight; `say`: called with those not
+   * `failed`: every failure so far, each named once; `inFlight`: the reads in flight; `say`: called with those not
    * said before.
    */
   constructor(
@@ -54,10 +54,10 @@ export class FailureNotices {
   private sayNews(): void {
     if (this.timer !== null) clearTimeout(this.timer);
     this.timer = null;
-    const failed = this.failed();
-    if (this.closed || failed.length <= this.said) return;
-    const news = failed.slice(this.said);
-    this.said = failed.length;
+    if (this.closed) return;
+    const news = this.failed().filter((name) => !this.said.has(name));
+    if (news.length === 0) return;
+    for (const name of news) this.said.add(name);
     this.say(news);
   }
 }

@@ -12,6 +12,7 @@ import type { CameraFile } from '../camera/camera-file';
 import { createWorldView, frustumView, worldChoice, worldView, type DrawnRun, type LodChoice, type WorldCamera, type WorldChoice, type WorldView } from './world-lod';
 import { ChunkNoRoomError, ChunkStream, type StreamProgress } from './world-stream';
 import { FailureNotices } from './world-failures';
+import { chunkBudget, WorldEnvironment } from './world-environment';
 import { DEFAULT_PAGE_SPLATS, SplatPool, type PooledChunk, type PooledRun, type SplatPoolOptions } from '../../scene/splat-pool';
 import { chunkLayout, storageBufferLimit, type GpuSplats } from '../../scene/gpu-splats';
 import { PROJECTED_SPLAT } from '../../render/frame-layouts';
@@ -27,6 +28,8 @@ export interface WorldChunks {
   /** Per chunk file: the splats its runs use (only these are uploaded). */
   readonly usedSplats: Uint32Array;
   readChunk(file: number, signal?: AbortSignal): Promise<{ cloud: SplatCloud; bytes: number }>;
+  /** The index's environment scene (drawn whole, always), or null where it names none; absent: none. */
+  readEnvironment?(signal?: AbortSignal): Promise<{ cloud: SplatCloud; bytes: number } | null>;
   /** Ends what reads the chunks (workers), where something does. */
   close?(): void;
 }
@@ -120,6 +123,8 @@ export class WorldSession implements FrameSource {
   private readonly resident = (file: number): boolean => this.stream.isResident(file);
   private readonly failed = (file: number): boolean => this.stream.hasFailed(file);
   /** Says the failures (onFailed). */
+  /** Why the environment could not be read (null: it was, or is being read, or there is none). */
+  private environmentFailure: string | null = null;
   private readonly failures = new FailureNotices(() => this.failedChunks, () => this.stream.inFlightCount, (news) => this.onFailed?.(news));
   private readonly stream: ChunkStream<PooledChunk>;
   private pool: SplatPool | null = null;
@@ -136,6 +141,9 @@ export class WorldSession implements FrameSource {
   private readonly spare = new Set<number>();
   private readonly needed = new Set<number>();
   private closed = false;
+  /** Aborts the environment's read when the world closes. */
+  private readonly closing = new AbortController();
+  private readonly environment: WorldEnvironment;
   /** The stream has a choice to follow, in the world's own task (scheduled by update). */
   private streamPending = false;
 
@@ -177,6 +185,22 @@ export class WorldSession implements FrameSource {
       this.failures.chunkFailed();
       this.onChange?.();
     };
+    const readEnvironment = files.readEnvironment?.bind(files) ?? null;
+    this.environment = new WorldEnvironment(
+      readEnvironment,
+      this.closing.signal,
+      () => {
+        // Placed now where the pool is made, else when it is (makePool); drawn from the next choice on.
+        if (this.pool) this.environment.place(this.pool);
+        this.lastView = null;
+        this.onChange?.();
+      },
+      (why) => {
+        this.environmentFailure = `environment ${files.index.environment}: ${why}`;
+        this.failures.chunkFailed();
+        this.onChange?.();
+      },
+    );
   }
 
   /** Draws at most `budget` splats from the next update on. */
@@ -203,9 +227,10 @@ export class WorldSession implements FrameSource {
     return this.options.budget;
   }
 
-  /** The most splats a frame draws: what the projector and the sort are sized for. */
+  /** The most splats a frame draws: what the projector and the sort are sized for (an environment past the budget is drawn whole). */
   get maxDrawn(): number {
-    return Math.min(this.options.budget, this.pool?.scene.count ?? this.options.budget);
+    const most = Math.max(this.options.budget, this.environment.drawn);
+    return Math.min(most, this.pool?.scene.count ?? most);
   }
 
   /** Writes the panel's figures into `out` (every frame: nothing allocated). */
@@ -215,7 +240,7 @@ export class WorldSession implements FrameSource {
     out.thresholdPx = this.facts.thresholdPx;
     out.chunks = this.files.index.filenames.length;
     out.chunksLoaded = this.stream.loaded.chunksLoaded;
-    out.bytesLoaded = this.stream.loaded.bytesLoaded;
+    out.bytesLoaded = this.stream.loaded.bytesLoaded + this.environment.bytes;
     out.inFlight = this.stream.inFlightCount;
     out.gpuBytes = this.pool?.bytes ?? 0;
     out.settled = this.settled;
@@ -225,9 +250,9 @@ export class WorldSession implements FrameSource {
     return { ...this.stream.progress, chunks: this.files.index.filenames.length, gpuBytes: this.pool?.bytes ?? 0 };
   }
 
-  /** Each chunk file that failed, with why, naming it once: "chunk 0_1/meta.json: …". */
+  /** Each chunk file that failed, with why, naming it once: "chunk 0_1/meta.json: …" (and the environment, where it failed). */
   get failedChunks(): string[] {
-    const out: string[] = [];
+    const out: string[] = this.environmentFailure === null ? [] : [this.environmentFailure];
     for (const [file, reason] of this.stream.progress.failed) {
       const name = `chunk ${this.files.index.filenames[file]}`;
       // A chunk's reader names the chunk in its errors already (world-files.ts); the stream's own reasons do not.
@@ -252,7 +277,7 @@ export class WorldSession implements FrameSource {
    * The picture will not change until the camera moves.
    */
   get settled(): boolean {
-    return this.choice !== null && !this.streamPending && this.stream.inFlightCount === 0 && this.seenVersion === this.stream.version;
+    return this.choice !== null && !this.streamPending && this.stream.inFlightCount === 0 && this.seenVersion === this.stream.version && !this.environment.pending;
   }
 
   /**
@@ -297,7 +322,8 @@ export class WorldSession implements FrameSource {
     this.lastView = view;
     this.seenVersion = this.stream.version;
     const stream = this.stream;
-    const choice = this.chooser.choose(view, { thresholdPx: this.options.thresholdPx, budget: this.maxDrawn, resident: this.resident, failed: this.failed });
+    const environment = this.environment.run;
+    const choice = this.chooser.choose(view, { thresholdPx: this.options.thresholdPx, budget: chunkBudget(this.maxDrawn, this.environment.drawn), resident: this.resident, failed: this.failed });
     this.choice = choice;
     const { drawnFiles, spare, needed } = this;
     drawnFiles.clear();
@@ -315,7 +341,8 @@ export class WorldSession implements FrameSource {
       // The run records are kept from choice to choice, and rewritten.
       const runs = this.runs;
       const n = choice.draw.length;
-      for (let i = runs.length; i < n; i++) runs.push({ chunk: unbound<PooledChunk>(), offset: 0, count: 0 });
+      // One more for the environment, drawn after the chosen runs.
+      for (let i = runs.length; i <= n; i++) runs.push({ chunk: unbound<PooledChunk>(), offset: 0, count: 0 });
       for (let i = 0; i < n; i++) {
         const { run } = choice.draw[i]!;
         const r = runs[i]!;
@@ -323,11 +350,17 @@ export class WorldSession implements FrameSource {
         r.offset = run.offset;
         r.count = run.count;
       }
-      this.pool.setDrawn(runs, n);
+      if (environment) {
+        const r = runs[n]!;
+        r.chunk = environment.chunk;
+        r.offset = environment.offset;
+        r.count = environment.count;
+      }
+      this.pool.setDrawn(runs, environment ? n + 1 : n);
     }
     const facts = this.facts;
-    facts.drawnSplats = choice.drawnSplats;
-    facts.wantedSplats = choice.wantedSplats;
+    facts.drawnSplats = choice.drawnSplats + this.environment.drawn;
+    facts.wantedSplats = choice.wantedSplats + this.environment.drawn;
     facts.thresholdPx = choice.thresholdPx;
     facts.leftOut = choice.leftOut;
     facts.waiting = waiting;
@@ -337,6 +370,7 @@ export class WorldSession implements FrameSource {
   close(): void {
     this.closed = true;
     this.failures.close();
+    this.closing.abort();
     this.stream.close();
     this.files.close?.();
     this.pool?.destroy();
@@ -345,7 +379,10 @@ export class WorldSession implements FrameSource {
 
   private async load(file: number, signal: AbortSignal): Promise<{ chunk: PooledChunk; bytes: number }> {
     const { cloud, bytes } = await this.files.readChunk(file, signal);
+    // The pool is sized with the environment's room: the first chunk waits for it to be read.
+    if (!this.pool) await this.environment.read;
     if (this.closed) throw new DOMException('the world was closed', 'AbortError');
+    signal.throwIfAborted();
     const pool = (this.pool ??= this.makePool(cloud.shDegree));
     const chunk = pool.add(cloud, this.files.usedSplats[file]);
     if (!chunk) throw new ChunkNoRoomError(`no room in the pool for ${this.files.index.filenames[file]}`);
@@ -359,11 +396,15 @@ export class WorldSession implements FrameSource {
     const recordsFit = Math.floor(storageBufferLimit(this.device) / PROJECTED_SPLAT.size);
     // Never more than the whole world (in pages: each chunk rounds up to one).
     const pageSplats = Math.min(this.options.pool?.pageSplats ?? DEFAULT_PAGE_SPLATS, probe.chunkSplats);
-    let whole = 0;
+    // The environment's pages are its own, on top of the chunks' room.
+    const environment = Math.ceil(this.environment.splats / pageSplats) * pageSplats;
+    let whole = environment;
     for (const used of this.files.usedSplats) whole += Math.ceil(used / pageSplats) * pageSplats;
-    const capacity = Math.min(Math.floor(this.options.memoryBytes / bytesPerSplat), Math.ceil(RESIDENT_OVER_BUDGET * this.options.budget), probe.maxSplats, recordsFit, whole);
+    const capacity = Math.min(Math.floor(this.options.memoryBytes / bytesPerSplat), Math.ceil(RESIDENT_OVER_BUDGET * this.options.budget) + environment, probe.maxSplats, recordsFit, whole);
     const pool = new SplatPool(this.device, capacity, shDegree, `World(${this.files.name})`, this.options.pool);
-    this.stream.setMemoryBudget(Math.floor(POOL_BUDGET_SHARE * pool.pages), pool.pages);
+    this.environment.place(pool);
+    const chunkPages = pool.freePages;
+    this.stream.setMemoryBudget(Math.floor(POOL_BUDGET_SHARE * chunkPages), chunkPages);
     return pool;
   }
 

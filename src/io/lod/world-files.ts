@@ -41,7 +41,7 @@ export interface WorldFiles {
    */
   readChunk(file: number, signal?: AbortSignal, room?: TakeRoom): Promise<ReadChunk>;
   /** The index's environment scene (always drawn, whole), or null where it names none. */
-  readEnvironment(signal?: AbortSignal): Promise<ReadChunk | null>;
+  readEnvironment(signal?: AbortSignal, room?: TakeRoom): Promise<ReadChunk | null>;
 }
 
 export interface OpenWorldOptions {
@@ -82,7 +82,7 @@ export async function openWorld(source: SceneSource, options: OpenWorldOptions =
       if (path === undefined) throw new RangeError(`${name} has no chunk file ${file} (it names ${index.filenames.length})`);
       return read(path, usedSplats[file]!, signal, room);
     },
-    readEnvironment: async (signal) => (index.environment === null ? null : read(index.environment, 0, signal)),
+    readEnvironment: async (signal, room) => (index.environment === null ? null : read(index.environment, 0, signal, room)),
   };
 }
 

@@ -1,0 +1,102 @@
+/**
+ * A world's environment (the index's `environment`: a SOG scene of sky
+ * and far background that splat-transform writes apart from the chunks,
+ * from the splats tagged level -1). It has no levels and no place in the
+ * tree, so it is read once when the world opens and drawn whole, every
+ * frame, beside the chosen runs: the session (world-session.ts) gives it
+ * pages of the pool before any chunk, and its splats count against the
+ * frame's budget (see `chunkBudget`). DOM-free.
+ */
+import type { SplatCloud } from '../../scene/splat-cloud';
+import type { PooledRun, SplatPool } from '../../scene/splat-pool';
+
+/** How the environment is read: a world's files (WorldChunks.readEnvironment). */
+export type ReadEnvironment = (signal: AbortSignal) => Promise<{ cloud: SplatCloud; bytes: number } | null>;
+
+export class WorldEnvironment {
+  /** Settles once the read has (arrived, failed, or there is none): the pool waits for it, to be sized with it. */
+  readonly read: Promise<void>;
+  private cloud: SplatCloud | null = null;
+  private count = 0;
+  /** Its run in the pool once placed, drawn every frame. */
+  private placed: PooledRun | null = null;
+  private reading: boolean;
+  /** Bytes read for it. */
+  bytes = 0;
+
+  /**
+   * Starts reading through `readEnvironment` (none: a world without one);
+   * `arrived` is called once its splats can be placed, `failed` with why
+   * it cannot be read (the world draws on without it).
+   */
+  constructor(
+    readEnvironment: ReadEnvironment | null,
+    signal: AbortSignal,
+    arrived: () => void,
+    private readonly failed: (why: string) => void,
+  ) {
+    this.reading = readEnvironment !== null;
+    this.read = (readEnvironment?.(signal) ?? Promise.resolve(null)).then(
+      (read) => {
+        this.reading = false;
+        if (!read || signal.aborted) return;
+        this.cloud = read.cloud;
+        this.count = read.cloud.count;
+        this.bytes = read.bytes;
+        arrived();
+      },
+      (error: unknown) => {
+        this.reading = false;
+        if (!signal.aborted) failed(error instanceof Error ? error.message : String(error));
+      },
+    );
+  }
+
+  /** Its read is still on its way. */
+  get pending(): boolean {
+    return this.reading;
+  }
+
+  /** Its splats (0 until it arrived). */
+  get splats(): number {
+    return this.count;
+  }
+
+  /** Its run in the pool, drawn every frame (null until placed). */
+  get run(): PooledRun | null {
+    return this.placed;
+  }
+
+  /** Splats drawn every frame: its own once it is in the pool. */
+  get drawn(): number {
+    return this.placed?.count ?? 0;
+  }
+
+  /**
+   * Writes its splats into `pool` once it has arrived (once; the pool is
+   * sized with room for them). Where the pool cannot hold them, says so
+   * (`failed`) and the world is drawn without it.
+   */
+  place(pool: SplatPool): void {
+    const cloud = this.cloud;
+    if (!cloud) return;
+    // Its splats go to the GPU or nowhere: the cloud is not kept.
+    this.cloud = null;
+    const chunk = pool.add(cloud);
+    if (chunk) this.placed = { chunk, offset: 0, count: chunk.count };
+    else this.failed(`no room in the pool for the environment's ${cloud.count.toLocaleString('en-US')} splats`);
+  }
+}
+
+/**
+ * The splats the chosen runs may take under `budget` beside an
+ * environment of `environment` splats drawn every frame. The environment
+ * counts against the budget: the budget bounds a frame's cost (the
+ * projector, the sort and the raster are sized by it), and the
+ * environment's splats are projected, sorted and blended every frame like
+ * any chunk's. An environment as large as the budget leaves the chunks
+ * none: it is still drawn whole (the frame is sized to hold it).
+ */
+export function chunkBudget(budget: number, environment: number): number {
+  return Math.max(0, budget - environment);
+}

@@ -1,0 +1,161 @@
+/**
+ * A world as splat-transform's own LoD writer lays it out, opened from a
+ * disk by the viewer's reader (openWorld) and drawn through the world
+ * session, Dawn over SwiftShader. splat-transform (a dev dependency)
+ * writes it at its own chunking (512K splats, 16 units, 8K below which
+ * nothing is split: the 9k scene's two levels make one leaf, the tree's
+ * root, over two chunk files) with an environment (splats tagged level
+ * -1, written to env/ and named by the index's `environment`) beside the
+ * scene. The environment is drawn whole, every frame, beside the chosen
+ * runs: the picture is exactly theirs and its splats as one scene, its
+ * splats count in what is drawn, and against the budget.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { WorldSession, type WorldSessionOptions } from '../../src/app/world/world-session';
+import { openWorld, type WorldFiles } from '../../src/io/lod/world-files';
+import { nodeFileSource } from '../../src/io/node-scene-source';
+import { renderOffscreen } from '../../bench/render-offscreen';
+import type { CameraFile } from '../../src/app/camera/camera-file';
+import type { SplatFrame } from '../../src/app/frame/splat-frame';
+import type { GpuSortOrder } from '../../src/app/frame/order/gpu-sort-order';
+import type { GpuSplats } from '../../src/scene/gpu-splats';
+import type { SplatCloud } from '../../src/scene/splat-cloud';
+import { realScene, useGpu } from '../support/gpu-fixture';
+import { drawnPixels } from '../support/test-view';
+import { makeWorld } from '../support/made-world';
+import { joinClouds, subsetCloud } from '../support/synthetic-world';
+
+const WIDTH = 96;
+const HEIGHT = 64;
+const BACKGROUND: [number, number, number] = [0, 0, 0];
+/** Pages of 256 splats: the pool's room follows the small budgets asked for here. */
+const POOL = { pageSplats: 256 };
+
+describe('a world written by splat-transform, with an environment', () => {
+  const gpu = useGpu('world-splat-transform.test');
+  let dir: string;
+  let files: WorldFiles;
+  let environment: SplatCloud;
+  let frame: SplatFrame;
+  let order: GpuSortOrder;
+  let camera: CameraFile;
+
+  beforeAll(async () => {
+    const cloud = await realScene('inria_kacytran_iter7000_9k_sh3.ply');
+    // The scene without its stray far splats (5-95 % on each axis), so its box is its body's.
+    const quantile = (axis: number, q: number) => Array.from({ length: cloud.count }, (_, i) => cloud.positions[3 * i + axis]!).sort((a, b) => a - b)[Math.floor(q * cloud.count)]!;
+    const [lo, hi] = [0.05, 0.95].map((q) => [0, 1, 2].map((axis) => quantile(axis, q)));
+    const inside = Array.from({ length: cloud.count }, (_, i) => i).filter((i) => [0, 1, 2].every((a) => cloud.positions[3 * i + a]! >= lo![a]! && cloud.positions[3 * i + a]! <= hi![a]!));
+    const fine = subsetCloud(cloud, inside);
+    const coarse = subsetCloud(cloud, inside.filter((_, k) => k % 4 === 0), 2);
+    // The environment: the coarse level again, a width and a half to the side (+x), where the world has nothing.
+    const width = hi![0]! - lo![0]!;
+    const aside = subsetCloud(coarse, Array.from({ length: coarse.count }, (_, i) => i));
+    for (let i = 0; i < aside.count; i++) aside.positions[3 * i]! += 1.5 * width;
+    dir = mkdtempSync(join(tmpdir(), 'splatsort-st-world-'));
+    const index = makeWorld(dir, [fine, coarse], { writerChunks: true, environment: aside });
+    files = await openWorld(nodeFileSource(index));
+    environment = (await files.readEnvironment())!.cloud;
+    [frame, order] = await Promise.all([gpu.frame(), gpu.gpuOrder()]);
+    // From in front, looking between the world and its environment: both in view.
+    const centre = [0, 1, 2].map((a) => (lo![a]! + hi![a]!) / 2);
+    const target: [number, number, number] = [centre[0]! + 0.75 * width, centre[1]!, centre[2]!];
+    camera = { width: WIDTH, height: HEIGHT, fovy_deg: 60, eye: [target[0], target[1] - 0.3 * width, target[2] - 2.2 * width], target, up: [0, -1, 0], background: BACKGROUND, sh_degree: 3 };
+  }, 300_000);
+
+  afterAll(() => {
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  function open(options: Partial<WorldSessionOptions> = {}): WorldSession {
+    const session = new WorldSession(gpu.device, files, { budget: 1e6, thresholdPx: 1, memoryBytes: 64 * 2 ** 20, maxInFlight: 2, pool: POOL, ...options });
+    return gpu.own({ destroy: () => session.close(), session }).session;
+  }
+
+  async function settle(session: WorldSession): Promise<void> {
+    for (let i = 0; i < 500; i++) {
+      session.updateCamera(camera);
+      if (session.settled) return;
+      await new Promise((r) => setTimeout(r, 0));
+    }
+    throw new Error(`the world did not settle: ${JSON.stringify({ ...session.progress, failed: [...session.progress.failed] })}`);
+  }
+
+  async function picture(scene: GpuSplats, maxDrawn = scene.count): Promise<Uint8Array> {
+    frame.setScene(scene, maxDrawn);
+    return (await renderOffscreen(gpu.device, frame, order, scene, camera)).rgba;
+  }
+
+  /** `parts` as one scene, drawn. */
+  async function pictureOf(parts: SplatCloud[]): Promise<Uint8Array> {
+    const single = gpu.upload(joinClouds(parts), 'as one scene');
+    const shown = await picture(single);
+    gpu.release(single);
+    return shown;
+  }
+
+  /** The splats of the runs the session chose. */
+  async function chosenClouds(session: WorldSession): Promise<SplatCloud[]> {
+    const clouds: SplatCloud[] = [];
+    for (const { run } of session.drawnRuns) {
+      const chunk = (await files.readChunk(run.file)).cloud;
+      clouds.push(subsetCloud(chunk, Array.from({ length: run.count }, (_, k) => run.offset + k)));
+    }
+    return clouds;
+  }
+
+  test('opens as splat-transform wrote it: its index and its environment read', () => {
+    expect(files.index.environment).toBe('env/meta.json');
+    expect(files.index.levels).toBe(2);
+    // At splat-transform's own chunking the 9k scene's levels make one leaf, the root, over a chunk file a level.
+    expect(files.index.leaves).toBe(1);
+    expect(files.index.filenames).toEqual(['0_0/meta.json', '1_0/meta.json']);
+    expect(environment.count).toBeGreaterThan(1000);
+  });
+
+  test('the environment is drawn whole beside the chosen runs: the picture is theirs and its splats as one scene, and shows it where only it lies', async () => {
+    const session = open();
+    await settle(session);
+    const chosen = await chosenClouds(session);
+    const chosenSplats = chosen.reduce((n, c) => n + c.count, 0);
+    expect(chosenSplats).toBeGreaterThan(0);
+    expect(session.frame.drawnSplats, 'the drawn count includes the environment').toBe(chosenSplats + environment.count);
+    const shown = await picture(session.scene!, session.maxDrawn);
+    const reference = await pictureOf([...chosen, environment]);
+    let differing = 0;
+    for (let i = 0; i < shown.length; i++) if (shown[i] !== reference[i]) differing++;
+    expect(differing, 'bytes of the picture that differ from the runs and the environment as one scene').toBe(0);
+    // Where only the environment lies (the chosen runs alone leave the background, the environment alone covers it), the picture is not background.
+    const withoutIt = drawnPixels({ rgba: await pictureOf(chosen), width: WIDTH, height: HEIGHT }, BACKGROUND);
+    const itAlone = drawnPixels({ rgba: await pictureOf([environment]), width: WIDTH, height: HEIGHT }, BACKGROUND);
+    const drawn = drawnPixels({ rgba: shown, width: WIDTH, height: HEIGHT }, BACKGROUND);
+    let only = 0;
+    let shownThere = 0;
+    for (let y = 0; y < HEIGHT; y++) {
+      for (let x = 0; x < WIDTH; x++) {
+        if (withoutIt[y]![x] || !itAlone[y]![x]) continue;
+        only++;
+        if (drawn[y]![x]) shownThere++;
+      }
+    }
+    expect(only, 'pixels only the environment covers').toBeGreaterThan(0.1 * WIDTH * HEIGHT);
+    expect(shownThere).toBe(only);
+  });
+
+  test('the environment counts against the budget: the chosen runs get what it leaves', async () => {
+    // Room for the fine level alone, but beside the environment only for the coarse one.
+    const budget = files.index.counts[0]! + 100;
+    expect(budget - environment.count).toBeGreaterThan(files.index.counts[1]!);
+    const session = open({ budget, thresholdPx: 0 });
+    await settle(session);
+    const chosen = session.drawnRuns.reduce((n, d) => n + d.run.count, 0);
+    expect(session.frame.drawnSplats).toBe(chosen + environment.count);
+    expect(session.frame.drawnSplats).toBeLessThanOrEqual(budget);
+    expect(chosen).toBeGreaterThan(0);
+    expect(session.drawnRuns.every((d) => d.level === 1)).toBe(true);
+    expect(session.maxDrawn).toBe(budget);
+  });
+});
