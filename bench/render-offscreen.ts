@@ -43,7 +43,8 @@ export function cameraParameters(
 /**
  * One frame of `scene` from a camera file, drawn by `frame` in `order`, into
  * rgba8unorm and read back; `splatOrder` is how each pixel's splats are
- * ordered (the per-pixel order needs `renderer: 'tiles'` and the tile painter's prepare(true)).
+ * ordered (the per-pixel order needs `renderer: 'tiles'` and the tile painter's prepare(true));
+ * `maxDrawn` the most splats the frame keeps (a world's; default all of the scene's).
  */
 export async function renderOffscreen(
   device: GPUDevice,
@@ -51,13 +52,13 @@ export async function renderOffscreen(
   order: DrawOrder,
   scene: GpuSplats,
   camera: CameraFile,
-  options: { keyBits?: number; splatScale?: number; screenFilter?: ScreenFilter; shiftNdc?: readonly [number, number]; splatOrder?: SplatOrder } & Pick<FrameEncodeOptions, 'view' | 'renderer'> = {},
+  options: { keyBits?: number; splatScale?: number; screenFilter?: ScreenFilter; shiftNdc?: readonly [number, number]; splatOrder?: SplatOrder; maxDrawn?: number } & Pick<FrameEncodeOptions, 'view' | 'renderer'> = {},
 ): Promise<OffscreenPicture> {
   const { width, height } = camera;
   const parameters = cameraParameters(camera, scene.count, { ...options, shDegree: Math.min(camera.sh_degree, scene.shDegree) });
   // A lens shift (the viewer's beside overlays; OrbitCamera.projectionMatrix).
   if (options.shiftNdc) [parameters.projection[8], parameters.projection[9]] = options.shiftNdc;
-  frame.setScene(scene);
+  frame.setScene(scene, options.maxDrawn);
   const texture = createOffscreenTarget(device, 'renderOffscreen.target', width, height, OFFSCREEN_FORMAT);
   try {
     const draw = () => {

@@ -49,7 +49,7 @@
 // so no tile is ever shown with pairs missing, and the buffers grow for the
 // next frame. PICTURE_FORMAT, and the per-pixel order's PIXEL_QUEUE, are set
 // when the module is made.
-// Slots: TILE_RASTER_SLOTS (ray_shapes: the per-pixel order only).
+// Slots: TILE_RASTER_SLOTS (ray_shapes and ray_slots: the per-pixel order only).
 
 @group(0) @binding(0) var<uniform> frame: Frame;
 @group(0) @binding(1) var<storage, read> state: TileState;
@@ -60,6 +60,7 @@
 @group(0) @binding(6) var<storage, read> ray_shapes: array<vec4<f32>>;
 @group(0) @binding(7) var<storage, read_write> chunk_words: array<atomic<u32>>;
 @group(0) @binding(8) var<storage, read_write> partials: array<vec4<f32>>;
+@group(0) @binding(9) var<storage, read> ray_slots: array<u32>;
 
 // Footprints a batch holds: 256 for the centre-depth order (14 floats
 // each: 14 KiB of the 16 KiB every device gives a workgroup; with a block

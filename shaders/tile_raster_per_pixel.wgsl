@@ -78,10 +78,12 @@ slot_look[PIXEL_QUEUE] = vec2<u32>(0u);
 var free_slot = PIXEL_QUEUE;
 
 // {{load}}
-batch_axis_0[lid] = ray_shapes[4u * id];
-batch_axis_1[lid] = ray_shapes[4u * id + 1u];
-batch_axis_2[lid] = ray_shapes[4u * id + 2u];
-batch_depth_reach[lid] = ray_shapes[4u * id + 3u].xy;
+// The splat's shape is at its slot among the splats kept (tile_ray_shape.wgsl).
+let shape = 4u * ray_slots[id];
+batch_axis_0[lid] = ray_shapes[shape];
+batch_axis_1[lid] = ray_shapes[shape + 1u];
+batch_axis_2[lid] = ray_shapes[shape + 2u];
+batch_depth_reach[lid] = ray_shapes[shape + 3u].xy;
 
 // {{arrive}}
 // Nothing where alpha is under 1/255 (no arrival at all past the batch's end).

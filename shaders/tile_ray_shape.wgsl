@@ -34,8 +34,9 @@
 // the splat's depth (σ² = Σzz in view space) of its centre's depth
 // (PER_PIXEL_DEPTH_REACH in src/render/frame-renderer.ts says why).
 //
-// Per splat id, 4 vec4: (k_0, k_0 · μ), (k_1, k_1 · μ), (k_2, k_2 · μ),
-// (centre depth, reach, 0, 0), μ in view space.
+// Per splat kept, 4 vec4: (k_0, k_0 · μ), (k_1, k_1 · μ), (k_2, k_2 · μ),
+// (centre depth, reach, 0, 0), μ in view space; at the splat's slot among
+// the splats the projector kept, and that slot at ray_slots[id].
 //
 // An invocation per splat of the scene, in id order, for each one the
 // projector kept (its depth not CULLED_DEPTH): the scene's records and the
@@ -44,28 +45,48 @@
 // those kept. (H200, 1920×1080, the 7.2M-splat replicated scene: 0.12–0.36
 // ms in id order, 0.26–0.90 by the order; docs/benchmarks.md, "The
 // per-pixel order: what each queue costs".)
+//
+// The slot is the one the projector's keys dispatch gave it
+// (visible_keys.wgsl: its tile's first slot and its rank among the tile's
+// kept splats, the same workgroup width), so the shapes take room for the
+// splats the projector keeps at most (its capacity: a world's budget), not
+// for every splat of the scene (a world's whole pool, 2.5 times the
+// budget); a splat past the capacity is in no order, and gets none.
 // Slots: TILE_RAY_SHAPE_SLOTS (after the scene's).
 
 @group(0) @binding(0) var<uniform> frame: Frame;
 @group(0) @binding(6) var<storage, read> depths: array<f32>;
 @group(0) @binding(7) var<storage, read_write> ray_shapes: array<vec4<f32>>;
+// The projector's counters and per-tile first slots (read only; atomic fields need read_write).
+@group(0) @binding(8) var<storage, read_write> state: VisibleState;
+@group(0) @binding(9) var<storage, read_write> ray_slots: array<u32>;
 
 override reach_sigmas: f32;
 override flattest: f32;
 
-// Splats per workgroup.
-const SHAPE_GROUP: u32 = 256u;
-
-@compute @workgroup_size(SHAPE_GROUP)
+// A workgroup per projector tile (PROJECT_TILE splats), as the keys dispatch.
+@compute @workgroup_size(PROJECT_TILE)
 fn main(
   @builtin(workgroup_id) wid: vec3<u32>,
   @builtin(num_workgroups) groups: vec3<u32>,
   @builtin(local_invocation_index) lid: u32,
 ) {
-  let id = flat_invocation(flat_group(wid, groups.x), SHAPE_GROUP, lid);
-  if (id >= frame.count || depths[id] == CULLED_DEPTH) {
+  let tile = flat_group(wid, groups.x);
+  let id = flat_invocation(tile, PROJECT_TILE, lid);
+  var kept = false;
+  if (id < frame.count) {
+    kept = depths[id] != CULLED_DEPTH;
+  }
+  // Kept splats of the tile up to and including this one, as visible_keys.wgsl counts them.
+  let through = workgroup_inclusive_sum(lid, select(0u, 1u, kept));
+  if (!kept || tile >= tile_count()) {
     return;
   }
+  let slot = tile_first_slot(tile) + through - 1u;
+  if (slot >= state.visible) {
+    return;
+  }
+  ray_slots[id] = slot;
   let splat = load_splat(id);
   let mean = (frame.view * vec4<f32>(splat.position, 1.0)).xyz;
   let w = mat3x3<f32>(frame.view[0].xyz, frame.view[1].xyz, frame.view[2].xyz);
@@ -109,8 +130,9 @@ fn main(
   let k0 = w * vec3<f32>(l00, l10, l20);
   let k1 = w * vec3<f32>(0.0, l11, l21);
   let k2 = w * vec3<f32>(0.0, 0.0, l22);
-  ray_shapes[4u * id] = vec4<f32>(k0, dot(k0, mean));
-  ray_shapes[4u * id + 1u] = vec4<f32>(k1, dot(k1, mean));
-  ray_shapes[4u * id + 2u] = vec4<f32>(k2, dot(k2, mean));
-  ray_shapes[4u * id + 3u] = vec4<f32>(-mean.z, reach, 0.0, 0.0);
+  let at = 4u * slot;
+  ray_shapes[at] = vec4<f32>(k0, dot(k0, mean));
+  ray_shapes[at + 1u] = vec4<f32>(k1, dot(k1, mean));
+  ray_shapes[at + 2u] = vec4<f32>(k2, dot(k2, mean));
+  ray_shapes[at + 3u] = vec4<f32>(-mean.z, reach, 0.0, 0.0);
 }

@@ -180,6 +180,7 @@ export const TILE_RASTER_SLOTS = defineBindSlots('TileRaster', ['tile_raster.wgs
   ray_shapes: 6,
   chunk_words: 7,
   partials: 8,
+  ray_slots: 9,
 });
 
 /** Splitting the long runs into chunks (shaders/tile_chunks.wgsl). */
@@ -193,6 +194,8 @@ export const TILE_RAY_SHAPE_SLOTS = defineBindSlots('TileRayShapes', ['tile_ray_
   frame: 0,
   depths: FIRST_PASS_BINDING,
   ray_shapes: FIRST_PASS_BINDING + 1,
+  state: FIRST_PASS_BINDING + 2,
+  ray_slots: FIRST_PASS_BINDING + 3,
 });
 
 /** Bytes of one splat's ray shape (four vec4: shaders/tile_ray_shape.wgsl). */

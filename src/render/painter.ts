@@ -48,6 +48,9 @@ export interface PaintJob {
   records: GPUBuffer | null;
   /** The projector's view depths per splat (null: no scene): a depth-tested draw (SplatDrawTarget.depth) places its quads by them. */
   depths: GPUBuffer | null;
+  /** The projector's VisibleState (null: no scene) and its capacity: where its kept splats' slots start, which the per-pixel order places its ray shapes by. */
+  visible: GPUBuffer | null;
+  capacity: number;
   picture: PaintedPicture;
   /** A heat map's second picture, resolved with the first as where the two differ; null: the picture alone. */
   second: PaintedPicture | null;

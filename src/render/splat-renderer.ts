@@ -69,6 +69,18 @@ export interface SplatDraw {
   count: number | GpuCount;
   /** The splats' view depths (the projector's), which a depth-tested draw places its quads by. */
   depths?: GPUBuffer;
+  /** What the projector kept, by which the per-pixel order places its ray shapes (tiles/tile-ray-shapes.ts). */
+  kept?: KeptSplats;
+}
+
+/** What the projector kept this frame. */
+export interface KeptSplats {
+  /** Its view depths per splat (CULLED_DEPTH: culled). */
+  depths: GPUBuffer;
+  /** Its VisibleState: the kept splats' count and each projector tile's first slot among them. */
+  visible: GPUBuffer;
+  /** The most splats it keeps (its capacity: a world's budget, else the scene's splats). */
+  capacity: number;
 }
 
 interface BoundDraw {

@@ -25,9 +25,9 @@ test("the raster's two orders fill the same marks of its one loop, and only the 
   const centre = spliceWgsl(rasterSource, centreDepthSource);
   const perPixel = spliceWgsl(rasterSource, perPixelSource);
   for (const source of [centre, perPixel]) expect(source).not.toMatch(/^\s*\/\/ \{\{\w+\}\}\s*$/m);
-  expect(centre).not.toMatch(/queue_key|slot_look|ray_shapes\[/);
+  expect(centre).not.toMatch(/queue_key|slot_look|ray_shapes\[|ray_slots\[/);
   expect(perPixel).toMatch(/var queue_key: array<u32, PIXEL_QUEUE>;/);
-  expect(perPixel).toMatch(/batch_axis_0\[lid\] = ray_shapes\[4u \* id\];/);
+  expect(perPixel).toMatch(/let shape = 4u \* ray_slots\[id\];\s+batch_axis_0\[lid\] = ray_shapes\[shape\];/);
   expect(perPixel.match(/@compute/g)).toHaveLength(1);
 });
 

@@ -143,7 +143,7 @@ export class SplatFrame {
     this.frozen = new FrozenOrder(device);
     this.painter = painters.quads;
     const none = unbound<GPUCommandEncoder>();
-    this.job = { encoder: none, parameters: unbound<FrameParameters>(), target: unbound<SplatDrawTarget>(), records: null, depths: null, picture: { order: null, perPixel: null }, second: null, timing: undefined };
+    this.job = { encoder: none, parameters: unbound<FrameParameters>(), target: unbound<SplatDrawTarget>(), records: null, depths: null, visible: null, capacity: 0, picture: { order: null, perPixel: null }, second: null, timing: undefined };
   }
 
   /** Which renderer drew the last frame. */
@@ -313,6 +313,8 @@ export class SplatFrame {
     job.target = target;
     job.records = this.projector.records;
     job.depths = this.projector.depths;
+    job.visible = this.projector.state;
+    job.capacity = this.projector.capacity;
     job.picture.order = drawn;
     job.picture.perPixel = perPixel;
     job.second = null;

@@ -16,7 +16,7 @@
 import type { TimestampSpan } from '../../gpu/pass-timer';
 import { AccumulationTargets, type Accumulation } from '../accumulation-target';
 import { drawOf, reusedDraw, type PaintedPicture, type PaintJob, type Painter } from '../painter';
-import { SplatRenderer, type SplatDraw } from '../splat-renderer';
+import { SplatRenderer, type KeptSplats, type SplatDraw } from '../splat-renderer';
 import type { ResolveTarget, SplatResolve } from '../splat-resolve';
 // Types only: the tile renderer itself (its shaders, binning and pair sort) is a chunk of its own, loaded by prepare.
 import type { TileDrawTarget, TileFallback, TilePairCounts, TilePictureFormat, TileRenderer, TileRendererOptions } from './tile-renderer';
@@ -60,6 +60,7 @@ export class TilePainter implements Painter {
   /** The format the tile renderer writes (tilePictureFormat). */
   private readonly pictureFormat: TilePictureFormat;
   private readonly draws: [SplatDraw, SplatDraw] = [reusedDraw(), reusedDraw()];
+  private readonly kept: KeptSplats = { depths: unbound<GPUBuffer>(), visible: unbound<GPUBuffer>(), capacity: 0 };
   /** Quads into the output format: they draw a tile frame whose pairs did not fit, in the resolve pass. */
   private outputQuads: SplatRenderer | null = null;
   private painted = false;
@@ -179,8 +180,15 @@ export class TilePainter implements Painter {
   private encodePicture(job: PaintJob, picture: PaintedPicture, slot: 0 | 1, beginning: TimestampSpan['first'] | undefined): TileFallback | null {
     this.tileTarget.perPixelScene = picture.perPixel;
     const draw = drawOf(this.draws[slot], job.records, picture.order, 'entries');
-    // The per-pixel order's ray shapes are worked out for the splats the projector kept.
-    if (draw) draw.depths = job.depths ?? undefined;
+    // The per-pixel order's ray shapes are worked out for the splats the projector kept, at their slots among them.
+    if (draw) {
+      draw.depths = job.depths ?? undefined;
+      const kept = this.kept;
+      kept.depths = job.depths!;
+      kept.visible = job.visible!;
+      kept.capacity = job.capacity;
+      draw.kept = job.depths && job.visible ? kept : undefined;
+    }
     return this.tiles!.encode(job.encoder, this.tileTarget, draw, picture.order?.maxCount ?? 0, slot, beginning);
   }
 

@@ -124,8 +124,9 @@ export interface RasterBuffers {
   sortedKeys: GPUBuffer;
   sortedSplats: GPUBuffer;
   records: GPUBuffer;
-  /** The per-pixel order's ray shapes (src/render/tiles/tile-ray-shapes.ts); null in the centre-depth order. */
+  /** The per-pixel order's ray shapes and each splat's slot in them (src/render/tiles/tile-ray-shapes.ts); null in the centre-depth order. */
   rayShapes: GPUBuffer | null;
+  raySlots: GPUBuffer | null;
   /** The chunks' words and partials (tile-chunks.ts), as prepareChunks gives them. */
   chunkWords: GPUBuffer;
   partials: GPUBuffer;
@@ -165,6 +166,7 @@ function bindsSame(b: Bound, buffers: RasterBuffers, picture: GPUTextureView | n
     o.sortedSplats === buffers.sortedSplats &&
     o.records === buffers.records &&
     o.rayShapes === buffers.rayShapes &&
+    o.raySlots === buffers.raySlots &&
     o.chunkWords === buffers.chunkWords &&
     o.partials === buffers.partials
   );
@@ -374,7 +376,7 @@ export class TileRaster {
         picture,
         chunk_words: { buffer: buffers.chunkWords },
         partials: { buffer: buffers.partials },
-        ...(buffers.rayShapes ? { ray_shapes: { buffer: buffers.rayShapes } } : {}),
+        ...(buffers.rayShapes && buffers.raySlots ? { ray_shapes: { buffer: buffers.rayShapes }, ray_slots: { buffer: buffers.raySlots } } : {}),
       }),
     });
   }

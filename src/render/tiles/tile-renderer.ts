@@ -49,7 +49,7 @@ export type { TileFootprint } from './tile-binning';
 import { rasterWalkFor, type RasterBuffers, type RasterWalk, type TilePictureFormat } from './tile-raster';
 import { SMALL_TILE_PAIRS, TILE_SIZE, tileCount, type TileSide } from './tile-side';
 import { TileSideKits } from './tile-side-kits';
-import { TileRayShapes } from './tile-ray-shapes';
+import { TileRayShapes, type RayShapeBuffers } from './tile-ray-shapes';
 import { candidateBudget, INITIAL_PAIRS, TilePairBudget, type TilePairCounts } from './tile-pairs';
 import { setKeptQuads, TileBuffers } from './tile-buffers';
 import { chunkingFor, type Chunking, type ChunkCounts } from './tile-chunks';
@@ -155,6 +155,11 @@ export class TileRenderer {
   /** The per-pixel order can be drawn. */
   get perPixelReady(): boolean {
     return this.rayShapes !== null && this.kits.get(TILE_SIZE).raster.perPixelReady;
+  }
+
+  /** Bytes of the per-pixel order's ray shapes (0 before its first frame): room for the splats the projector may keep. */
+  get rayShapeBytes(): number {
+    return this.rayShapes?.shapeBytes ?? 0;
   }
 
   /**
@@ -269,7 +274,7 @@ export class TileRenderer {
     this.binGroups[1] = Math.ceil(groups / x);
     binning.encode(binPass, bin, this.binGroups);
     if (perPixel && !this.rayShapes) throw new Error('TileRenderer: the per-pixel order was asked for before preparePerPixel finished');
-    let rayShapes: GPUBuffer | null = null;
+    let rayShapes: RayShapeBuffers | null = null;
     if (perPixel) {
       // In the binning's pass unless each pass is timed.
       let shapesPass = binPass;
@@ -277,7 +282,7 @@ export class TileRenderer {
         binPass.end();
         shapesPass = encoder.beginComputePass(this.passDescriptor('TileRenderer.shapes', this.timed('shapes')));
       }
-      rayShapes = this.rayShapes!.encode(shapesPass, perPixel, draw.depths);
+      rayShapes = this.rayShapes!.encode(shapesPass, perPixel, draw.kept);
       shapesPass.end();
     } else {
       binPass.end();
@@ -303,7 +308,8 @@ export class TileRenderer {
     buffers.sortedKeys = sorted.keys;
     buffers.sortedSplats = sorted.values;
     buffers.records = draw.records;
-    buffers.rayShapes = rayShapes;
+    buffers.rayShapes = rayShapes?.shapes ?? null;
+    buffers.raySlots = rayShapes?.slots ?? null;
     // Ranges and raster share a pass, split only when each is timed.
     let pass = encoder.beginComputePass(this.passDescriptor(profiler ? 'TileRenderer.ranges' : 'TileRenderer.raster', this.timed('ranges')));
     raster.encodeRanges(pass, buffers, binning.args, TILE_BIN_ARGS.offset('ranges_x'), tiles);
