@@ -242,6 +242,9 @@ export interface WorldState {
   chunks: number;
   chunksLoaded: number;
   bytesLoaded: number;
+  /** Chunk files the last frame drew (loaded), and those it still asks for: the view needs both. */
+  chunksReady: number;
+  chunksWanted: number;
   /** Chunks being read. */
   inFlight: number;
   /** GPU memory the world's splats hold. */

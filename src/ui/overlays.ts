@@ -1,12 +1,13 @@
 /**
  * The viewer's HTML overlays above the canvas: dismissible messages (load
- * errors, GPU errors, a lost device), the loading progress bar, the keyboard
+ * errors, GPU errors, a lost device), the progress bar (loads, a world's streaming), the keyboard
  * help, the "H for help" hint and the drag-and-drop zone. Text always goes in
  * as text, never as HTML, since file names and parser messages come from
  * outside.
  */
 
 import { isTypingKey, PAGE_KEY_LISTENER, SCENE_FILE_ACCEPT, SCENE_FILES_TEXT, type LoadProgress } from '../lib/index';
+import type { WorldProgress } from './world-progress';
 
 /** info: news (a link copied); warn: something odd that did not stop anything; fail: an error. */
 export type Tone = 'info' | 'warn' | 'fail';
@@ -68,25 +69,35 @@ export class MessageOverlay {
 
 const STAGE_LABELS: Record<LoadProgress['stage'], string> = { download: 'Downloading', read: 'Reading', parse: 'Parsing' };
 
-/** A thin bar with a caption and a Cancel button at the top of the window while a scene loads. */
+/**
+ * A thin bar with a caption at the top of the window while a scene loads
+ * (with a Cancel button), and while a world streams the chunks its view
+ * needs (worldProgress: chunks loaded of needed, and bytes).
+ */
 export class ProgressBar {
   readonly dom = el('div', { className: 'progress', hidden: true });
   private readonly caption = el('span', { className: 'progress-caption' });
   private readonly fill = el('div', { className: 'progress-fill' });
   private readonly track = el('div', { className: 'progress-track', role: 'progressbar' }, this.fill);
+  private readonly cancel = el('button', { type: 'button', className: 'progress-cancel', textContent: 'Cancel', title: 'Stop loading this scene (Esc)' });
   private name = '';
+  private loading = false;
+  /** The world's caption shown, or null when the bar shows no world. */
+  private streaming: string | null = null;
 
   /** `onCancel`: the Cancel button was pressed. */
   constructor(onCancel: () => void) {
     this.track.ariaValueMin = '0';
     this.track.ariaValueMax = '100';
-    const cancel = el('button', { type: 'button', className: 'progress-cancel', textContent: 'Cancel', title: 'Stop loading this scene (Esc)' });
-    cancel.addEventListener('click', onCancel);
-    this.dom.append(el('div', { className: 'progress-head' }, this.caption, cancel), this.track);
+    this.cancel.addEventListener('click', onCancel);
+    this.dom.append(el('div', { className: 'progress-head' }, this.caption, this.cancel), this.track);
   }
 
   start(name: string): void {
     this.name = name;
+    this.loading = true;
+    this.streaming = null;
+    this.cancel.hidden = false;
     this.track.ariaLabel = `Loading ${name}`;
     this.dom.hidden = false;
     this.update('read', 0);
@@ -94,14 +105,36 @@ export class ProgressBar {
   }
 
   update(stage: LoadProgress['stage'], fraction: number): void {
-    const percent = Math.round(Math.min(1, Math.max(0, fraction)) * 100);
-    this.caption.textContent = `${STAGE_LABELS[stage]} ${this.name}… ${percent}%`;
-    this.fill.style.width = `${percent}%`;
-    this.track.ariaValueNow = String(percent);
+    this.show(`${STAGE_LABELS[stage]} ${this.name}… `, fraction, true);
   }
 
   finish(): void {
+    this.loading = false;
     this.dom.hidden = true;
+  }
+
+  /**
+   * A world's streaming, while no load shows (null: no world, or nothing
+   * more on its way: the bar goes). Called a few times a second; the page
+   * is written only when the caption changes.
+   */
+  showWorld(progress: WorldProgress | null): void {
+    const text = progress?.text ?? null;
+    if (this.loading || text === this.streaming) return;
+    this.streaming = text;
+    this.dom.hidden = progress === null;
+    if (!progress) return;
+    // Nothing to cancel: the world is open, and streams as the view asks.
+    this.cancel.hidden = true;
+    this.track.ariaLabel = progress.text;
+    this.show(progress.text, progress.fraction, false);
+  }
+
+  private show(caption: string, fraction: number, withPercent: boolean): void {
+    const percent = Math.round(Math.min(1, Math.max(0, fraction)) * 100);
+    this.caption.textContent = withPercent ? `${caption}${percent}%` : caption;
+    this.fill.style.width = `${percent}%`;
+    this.track.ariaValueNow = String(percent);
   }
 }
 

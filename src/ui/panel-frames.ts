@@ -2,12 +2,15 @@
  * What the page shows of each frame: the stats panels' times every frame,
  * and a few times a second the settings panel's read-only rows (the rate,
  * the order, its error, the heat map's counts, the renderer, a world's
- * figures), from the viewer's frame events.
+ * figures), and a world's streaming on the progress bar, from the
+ * viewer's frame events.
  */
 import type { FrameReport, SplatViewer } from '../lib/index';
 import { FrameRate } from './scene-facts';
 import type { StatsPanels } from './stats-panels';
 import type { ViewerGui } from './viewer-gui';
+import type { ProgressBar } from './overlays';
+import { worldProgress } from './world-progress';
 
 /** How often the read-only displays are refreshed. */
 const INFO_INTERVAL_MS = 250;
@@ -20,6 +23,7 @@ export class PanelFrames {
     private readonly viewer: SplatViewer,
     private readonly gui: ViewerGui,
     private readonly stats: StatsPanels,
+    private readonly progress: ProgressBar,
   ) {
     viewer.on('gputimes', (times) => stats.addGpuTimes(times));
     viewer.on('heatmapcount', (m) => {
@@ -61,6 +65,7 @@ export class PanelFrames {
     const world = viewer.state.world;
     gui.showWorldRows(!!world);
     if (world) gui.showWorld(world);
+    this.progress.showWorld(world ? worldProgress(viewer.state.scene?.name ?? 'the world', world) : null);
     // Once, after every row is set: a row set after the redraw would show
     // one refresh late (the difference view's first count did, seconds late
     // on a software adapter).

@@ -119,7 +119,7 @@ class ViewerPage implements PagePanel {
     viewer.on('viewschange', () => this.sharing.scheduleUrlUpdate());
     this.layout = new PageLayout(viewer, this.gui, this.messages, this.stats.dom);
     const showLoadError = bindViewer(viewer, { gui: this.gui, messages: this.messages, progress: this.progress, sharing: this.sharing });
-    new PanelFrames(viewer, this.gui, this.stats);
+    new PanelFrames(viewer, this.gui, this.stats, this.progress);
     viewer.on('settingschange', (changed) => this.viewerChanged(changed));
     canvas.after(this.sharing.cameraPicker.dom);
     window.addEventListener('keydown', (event) => {

@@ -83,9 +83,22 @@ afterAll(async () => {
 });
 
 describe('a Streamed SOG world', () => {
-  it('opens from a link to its lod-meta.json and draws its coarse level, names the fine chunks that cannot be read, and says in the panel what it drew', async () => {
+  it('opens from a link to its lod-meta.json and draws its coarse level, names the fine chunks that cannot be read, and says in the panel what it drew, and on the progress bar what it streamed', async () => {
+    // Every caption the progress bar shows, from the page's start.
+    await viewer.page.addInitScript(() => {
+      const seen: string[] = ((window as unknown as { __captions: string[] }).__captions = []);
+      setInterval(() => {
+        const bar = document.querySelector<HTMLElement>('.progress');
+        const text = bar && !bar.hidden ? bar.querySelector('.progress-caption')?.textContent : null;
+        if (text && seen[seen.length - 1] !== text) seen.push(text);
+      }, 20);
+    });
     await viewer.goto(`?url=${encodeURIComponent(`${server.base}/world/lod-meta.json`)}`);
     await viewer.tab.waitFor('the world to have all the camera asks for', 'window.__splatsort.world?.settled === true && window.__splatsort.world.drawnSplats > 0');
+    // While it streamed, the bar said the chunks its view needs, loaded of needed, and the bytes; settled, it is gone.
+    await viewer.tab.waitFor('the progress bar to go', "document.querySelector('.progress').hidden === true");
+    const captions = await viewer.page.evaluate(() => (window as unknown as { __captions: string[] }).__captions);
+    expect(captions.some((c) => /^Streaming lod-meta\.json… \d+ of \d+ chunks · [\d.]+ (B|KB|MB)$/.test(c)), captions.join(' | ')).toBe(true);
     const state = await viewer.tab.state();
     expect(state.lastError).toBeNull();
     expect(state.scene?.name).toBe('lod-meta.json');

@@ -29,12 +29,15 @@ import { realScene, useGpu } from '../support/gpu-fixture';
 import { drawnPixels } from '../support/test-view';
 import { makeWorld } from '../support/made-world';
 import { joinClouds, subsetCloud } from '../support/synthetic-world';
+import type { WorldState } from '../../src/app/world/world-session';
+import { worldProgress } from '../../src/ui/world-progress';
 
 const WIDTH = 96;
 const HEIGHT = 64;
 const BACKGROUND: [number, number, number] = [0, 0, 0];
 /** Pages of 256 splats: the pool's room follows the small budgets asked for here. */
 const POOL = { pageSplats: 256 };
+const EMPTY_STATE: WorldState = { budget: 0, drawnSplats: 0, thresholdPx: 0, chunks: 0, chunksLoaded: 0, bytesLoaded: 0, chunksReady: 0, chunksWanted: 0, inFlight: 0, gpuBytes: 0, settled: false };
 
 describe('a world written by splat-transform, with an environment', () => {
   const gpu = useGpu('world-splat-transform.test');
@@ -187,5 +190,21 @@ describe('a world written by splat-transform, with an environment', () => {
     console.log(`per-pixel picture of the pool against the drawn splats as one scene: ${differing} of ${shown.length} bytes differ, by at most ${most}`);
     expect(differing, 'bytes of the per-pixel picture that differ from the drawn splats as one scene').toBeLessThan(shown.length / 200);
     expect(most).toBeLessThanOrEqual(2);
+  });
+
+  test('the progress bar follows the chunks the view needs: none loaded of those it asks for at first, all of them, with their bytes, once settled', async () => {
+    const session = open();
+    const state = { ...EMPTY_STATE };
+    session.updateCamera(camera);
+    session.describe(state);
+    expect(state.chunksReady).toBe(0);
+    expect(state.chunksWanted).toBeGreaterThan(0);
+    expect(worldProgress('lod-meta.json', state)).toEqual({ text: `Streaming lod-meta.json… 0 of ${state.chunksWanted} chunks · 0 B`, fraction: 0 });
+    await settle(session);
+    session.describe(state);
+    expect(state.chunksWanted).toBe(0);
+    expect(state.chunksReady).toBe(new Set(session.drawnRuns.map((d) => d.run.file)).size);
+    expect(state.bytesLoaded).toBeGreaterThan(0);
+    expect(worldProgress('lod-meta.json', state)).toBeNull();
   });
 });

@@ -135,7 +135,7 @@ export class ViewerFrames {
     Object.assign(order.medianMs, report.orderChoice.medianMs);
     state.difference = core.reads.differenceView === this.settings.view ? core.reads.difference : null;
     const world = this.world();
-    if (world) world.describe((state.world ??= { budget: 0, drawnSplats: 0, thresholdPx: 0, chunks: 0, chunksLoaded: 0, bytesLoaded: 0, inFlight: 0, gpuBytes: 0, settled: false }));
+    if (world) world.describe((state.world ??= { budget: 0, drawnSplats: 0, thresholdPx: 0, chunks: 0, chunksLoaded: 0, bytesLoaded: 0, chunksReady: 0, chunksWanted: 0, inFlight: 0, gpuBytes: 0, settled: false }));
     else state.world = null;
     const cpuError = core.cpuError;
     if (cpuError && !this.cpuErrorShown) {

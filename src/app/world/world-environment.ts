@@ -62,9 +62,14 @@ export class WorldEnvironment {
     return this.count;
   }
 
-  /** Its run in the pool, drawn every frame (null until placed). */
-  get run(): PooledRun | null {
-    return this.placed;
+  /** Writes its run in the pool into `into` (drawn every frame); false until it is placed. */
+  copyRun(into: PooledRun): boolean {
+    const run = this.placed;
+    if (!run) return false;
+    into.chunk = run.chunk;
+    into.offset = run.offset;
+    into.count = run.count;
+    return true;
   }
 
   /** Splats drawn every frame: its own once it is in the pool. */

@@ -98,6 +98,9 @@ export interface WorldState {
   chunks: number;
   chunksLoaded: number;
   bytesLoaded: number;
+  /** Chunk files the last frame drew (loaded), and those it still asks for: the view needs both. */
+  chunksReady: number;
+  chunksWanted: number;
   inFlight: number;
   /** GPU memory the world's splats hold. */
   gpuBytes: number;
@@ -185,9 +188,8 @@ export class WorldSession implements FrameSource {
       this.failures.chunkFailed();
       this.onChange?.();
     };
-    const readEnvironment = files.readEnvironment?.bind(files) ?? null;
     this.environment = new WorldEnvironment(
-      readEnvironment,
+      files.readEnvironment?.bind(files) ?? null,
       this.closing.signal,
       () => {
         // Placed now where the pool is made, else when it is (makePool); drawn from the next choice on.
@@ -241,6 +243,8 @@ export class WorldSession implements FrameSource {
     out.chunks = this.files.index.filenames.length;
     out.chunksLoaded = this.stream.loaded.chunksLoaded;
     out.bytesLoaded = this.stream.loaded.bytesLoaded + this.environment.bytes;
+    out.chunksReady = this.drawnFiles.size;
+    out.chunksWanted = this.choice?.fetch.length ?? 0;
     out.inFlight = this.stream.inFlightCount;
     out.gpuBytes = this.pool?.bytes ?? 0;
     out.settled = this.settled;
@@ -322,7 +326,6 @@ export class WorldSession implements FrameSource {
     this.lastView = view;
     this.seenVersion = this.stream.version;
     const stream = this.stream;
-    const environment = this.environment.run;
     const choice = this.chooser.choose(view, { thresholdPx: this.options.thresholdPx, budget: chunkBudget(this.maxDrawn, this.environment.drawn), resident: this.resident, failed: this.failed });
     this.choice = choice;
     const { drawnFiles, spare, needed } = this;
@@ -350,13 +353,7 @@ export class WorldSession implements FrameSource {
         r.offset = run.offset;
         r.count = run.count;
       }
-      if (environment) {
-        const r = runs[n]!;
-        r.chunk = environment.chunk;
-        r.offset = environment.offset;
-        r.count = environment.count;
-      }
-      this.pool.setDrawn(runs, environment ? n + 1 : n);
+      this.pool.setDrawn(runs, this.environment.copyRun(runs[n]!) ? n + 1 : n);
     }
     const facts = this.facts;
     facts.drawnSplats = choice.drawnSplats + this.environment.drawn;
