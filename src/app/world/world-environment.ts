@@ -9,6 +9,7 @@
  */
 import type { SplatCloud } from '../../scene/splat-cloud';
 import type { PooledRun, SplatPool } from '../../scene/splat-pool';
+import { CHUNK_TIMEOUT_MS, startTimeout, type StartTimer } from './world-stream';
 
 /** How the environment is read: a world's files (WorldChunks.readEnvironment). */
 export type ReadEnvironment = (signal: AbortSignal) => Promise<{ cloud: SplatCloud; bytes: number } | null>;
@@ -25,31 +26,56 @@ export class WorldEnvironment {
   bytes = 0;
 
   /**
-   * Starts reading through `readEnvironment` (none: a world without one);
-   * `arrived` is called once its splats can be placed, `failed` with why
-   * it cannot be read (the world draws on without it).
+   * Starts reading through `readEnvironment` (none: a world without one)
+   * until `signal` aborts; `arrived` is called once its splats can be
+   * placed, `failed` with why it cannot be read (the world draws on
+   * without it). A read not settled after CHUNK_TIMEOUT_MS is given up as
+   * a chunk's is: the first chunk waits for it, and it started first, so
+   * a stalled environment holds the world back no longer than a stalled
+   * chunk would.
    */
   constructor(
     readEnvironment: ReadEnvironment | null,
     signal: AbortSignal,
     arrived: () => void,
     private readonly failed: (why: string) => void,
+    startTimer: StartTimer = startTimeout,
   ) {
     this.reading = readEnvironment !== null;
-    this.read = (readEnvironment?.(signal) ?? Promise.resolve(null)).then(
-      (read) => {
-        this.reading = false;
-        if (!read || signal.aborted) return;
+    const reading = new AbortController();
+    const stop = () => reading.abort(signal.reason);
+    signal.addEventListener('abort', stop, { once: true });
+    let done = (): void => {};
+    let cancelTimer = (): void => {};
+    this.read = new Promise<void>((resolve) => (done = resolve));
+    /** Ends the read once, whichever comes first: its result, its failure, or the timer. */
+    const settle = (why: string | null, read: { cloud: SplatCloud; bytes: number } | null): void => {
+      if (!this.reading) return;
+      this.reading = false;
+      cancelTimer();
+      signal.removeEventListener('abort', stop);
+      if (why !== null) {
+        // Unless the world closed, which needs no word.
+        if (!signal.aborted) failed(why);
+      } else if (read) {
         this.cloud = read.cloud;
         this.count = read.cloud.count;
         this.bytes = read.bytes;
         arrived();
-      },
-      (error: unknown) => {
-        this.reading = false;
-        if (!signal.aborted) failed(error instanceof Error ? error.message : String(error));
-      },
-    );
+      }
+      done();
+    };
+    if (!readEnvironment) done();
+    else {
+      cancelTimer = startTimer(CHUNK_TIMEOUT_MS, () => {
+        reading.abort(new DOMException('the environment was given up', 'TimeoutError'));
+        settle(`not read after ${CHUNK_TIMEOUT_MS / 1000} s`, null);
+      });
+      readEnvironment(reading.signal).then(
+        (read) => settle(null, read),
+        (error: unknown) => settle(error instanceof Error ? error.message : String(error), null),
+      );
+    }
   }
 
   /** Its read is still on its way. */

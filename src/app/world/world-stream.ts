@@ -40,7 +40,8 @@ export const CHUNK_TIMEOUT_MS = 60_000;
 /** Starts a timer that calls `fire` after `ms` milliseconds; returns what stops it. */
 export type StartTimer = (ms: number, fire: () => void) => () => void;
 
-const startTimeout: StartTimer = (ms, fire) => {
+/** The default StartTimer: setTimeout. */
+export const startTimeout: StartTimer = (ms, fire) => {
   const timer = setTimeout(fire, ms);
   return () => clearTimeout(timer);
 };
