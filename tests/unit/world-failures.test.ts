@@ -19,6 +19,11 @@ function failing() {
       failed.push(name);
       notices.chunkFailed();
     },
+    /** A failure listed ahead of those before it (the world's environment heads its list). */
+    failFirst: (name: string) => {
+      failed.unshift(name);
+      notices.chunkFailed();
+    },
     setInFlight: (n: number) => (inFlight = n),
   };
 }
@@ -26,6 +31,15 @@ function failing() {
 describe('the failures a world says', () => {
   beforeEach(() => vi.useFakeTimers());
   afterEach(() => vi.useRealTimers());
+
+  it('says a failure listed ahead of those already said, and none of them again', async () => {
+    const { said, fail, failFirst } = failing();
+    fail('chunk 1_0/meta.json: HTTP 404');
+    await vi.advanceTimersByTimeAsync(0);
+    failFirst('environment env/meta.json: HTTP 500');
+    await vi.advanceTimersByTimeAsync(0);
+    expect(said).toEqual([['chunk 1_0/meta.json: HTTP 404'], ['environment env/meta.json: HTTP 500']]);
+  });
 
   it('says chunks that fail while others are read together, once the last read has ended', async () => {
     const { notices, said, fail, setInFlight } = failing();
