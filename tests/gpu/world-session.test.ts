@@ -114,6 +114,15 @@ describe('a world on the GPU', () => {
     expect(session.drawnRuns.some((d) => d.level === 0)).toBe(true);
   });
 
+  test('a budget under one page of the pool still draws: the pool holds the largest chunk, and the nearest leaves draw their coarse level within the budget', async () => {
+    // 2.5 × 300 splats of room is less than one 2,048-splat page: the pool once held no page, and nothing was drawn or said.
+    const session = open({ budget: 300, thresholdPx: 4, pool: { ...POOL, pageSplats: 2048 } });
+    await settle(session, far);
+    expect(session.frame.drawnSplats).toBeGreaterThan(0);
+    expect(session.frame.drawnSplats).toBeLessThanOrEqual(300);
+    expect(session.drawnRuns.every((d) => d.level === 1)).toBe(true);
+  });
+
   test('under a small memory budget chunks are evicted and fetched again when wanted, and the picture stays whole', async () => {
     const reads: number[] = [];
     const levelOne = world.index.counts[1]!;

@@ -396,8 +396,15 @@ export class WorldSession implements FrameSource {
     // The environment's pages are its own, on top of the chunks' room.
     const environment = Math.ceil(this.environment.splats / pageSplats) * pageSplats;
     let whole = environment;
-    for (const used of this.files.usedSplats) whole += Math.ceil(used / pageSplats) * pageSplats;
-    const capacity = Math.min(Math.floor(this.options.memoryBytes / bytesPerSplat), Math.ceil(RESIDENT_OVER_BUDGET * this.options.budget) + environment, probe.maxSplats, recordsFit, whole);
+    let largest = 0;
+    for (const used of this.files.usedSplats) {
+      const pages = Math.ceil(used / pageSplats) * pageSplats;
+      whole += pages;
+      largest = Math.max(largest, pages);
+    }
+    // Room for the largest chunk at least: a budget under a page would otherwise let no chunk in, and nothing be drawn.
+    const room = Math.max(Math.ceil(RESIDENT_OVER_BUDGET * this.options.budget), largest) + environment;
+    const capacity = Math.min(Math.floor(this.options.memoryBytes / bytesPerSplat), room, probe.maxSplats, recordsFit, whole);
     const pool = new SplatPool(this.device, capacity, shDegree, `World(${this.files.name})`, this.options.pool);
     this.environment.place(pool);
     const chunkPages = pool.freePages;
