@@ -30,14 +30,11 @@
  * renderer's frames take seconds on SwiftShader, and what the main thread
  * does is the same.
  */
-import { cp, mkdtemp, rm } from 'node:fs/promises';
+import { cp } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { build, preview } from 'vite';
-import { launchChromium } from '../tests/e2e/chromium.mjs';
+import { withBuiltPage } from './built-page.mjs';
 
 /** The longest the page may take to open the world: a slow machine's first chunks, decoded in its workers. */
 const READY_TIMEOUT_MS = 300_000;
@@ -46,7 +43,6 @@ const FLIGHT_SECONDS = 4;
 /** A task this long blocks input for a visible moment (the web's own measure of a long task). */
 const LONG_TASK_MS = 50;
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const { values: args } = parseArgs({
   options: {
     world: { type: 'string' },
@@ -60,19 +56,7 @@ if (!args.world || !existsSync(join(args.world, 'lod-meta.json'))) throw new Err
 const width = Number(args.width);
 const height = Number(args.height);
 
-const built = await mkdtemp(join(tmpdir(), 'splatsort-main-thread-'));
-let server;
-let browser;
-try {
-  await build({ root, configFile: join(root, 'vite.config.ts'), logLevel: 'error', build: { outDir: built, emptyOutDir: true } });
-  await cp(resolve(args.world), join(built, 'world'), { recursive: true });
-  server = await preview({ root, configFile: join(root, 'vite.config.ts'), logLevel: 'warn', build: { outDir: built }, preview: { host: '127.0.0.1', port: 0, strictPort: true, open: false } });
-  const url = server.resolvedUrls?.local[0];
-  if (!url) throw new Error('vite preview started without a local URL');
-
-  browser = await launchChromium(READY_TIMEOUT_MS);
-  const context = await browser.newContext({ viewport: { width, height }, deviceScaleFactor: 1 });
-  context.setDefaultTimeout(READY_TIMEOUT_MS);
+await withBuiltPage({ width, height, timeoutMs: READY_TIMEOUT_MS, served: (built) => cp(resolve(args.world), join(built, 'world'), { recursive: true }) }, async ({ url, context }) => {
   const page = await context.newPage();
   const errors = [];
   page.on('pageerror', (error) => errors.push(error.message));
@@ -124,11 +108,7 @@ try {
   const trace = JSON.parse(text);
   const events = Array.isArray(trace) ? trace : trace.traceEvents;
   console.log(JSON.stringify({ width, height, query: args.query, path, world, errors, ...mainThread(events, pageLongTasks), profile }));
-} finally {
-  await browser?.close();
-  await server?.close();
-  await rm(built, { recursive: true, force: true });
-}
+});
 
 /**
  * The page's main thread in the trace: the renderer thread named

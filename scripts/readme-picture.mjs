@@ -14,13 +14,11 @@
  * renderer is asked for: "auto" would first time the tile renderer, whose
  * frames take seconds on SwiftShader, and both draw the same picture.
  */
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { build, preview } from 'vite';
-import { launchChromium } from '../tests/e2e/chromium.mjs';
+import { withBuiltPage } from './built-page.mjs';
 
 /** The longest the page may take to show its first scene: the whole script took ~11 s on 2 busy cores at 1280×800; room for a far slower machine. */
 const READY_TIMEOUT_MS = 300_000;
@@ -44,18 +42,7 @@ if (!(quality > 0 && quality <= 1)) throw new Error(`--quality must be in (0, 1]
 const out = resolve(root, args.out);
 if (!/\.(webp|png)$/i.test(out)) throw new Error(`--out must name a .webp or .png file (got ${args.out})`);
 
-const built = await mkdtemp(join(tmpdir(), 'splatsort-picture-'));
-let server;
-let browser;
-try {
-  await build({ root, configFile: join(root, 'vite.config.ts'), logLevel: 'error', build: { outDir: built, emptyOutDir: true } });
-  server = await preview({ root, configFile: join(root, 'vite.config.ts'), logLevel: 'warn', build: { outDir: built }, preview: { host: '127.0.0.1', port: 0, strictPort: true, open: false } });
-  const url = server.resolvedUrls?.local[0];
-  if (!url) throw new Error('vite preview started without a local URL');
-
-  browser = await launchChromium(READY_TIMEOUT_MS);
-  const context = await browser.newContext({ viewport: { width, height }, deviceScaleFactor: 1 });
-  context.setDefaultTimeout(READY_TIMEOUT_MS);
+await withBuiltPage({ width, height, timeoutMs: READY_TIMEOUT_MS }, async ({ url, context }) => {
   const page = await context.newPage();
   const errors = [];
   page.on('pageerror', (error) => errors.push(error.message));
@@ -91,8 +78,4 @@ try {
   await mkdir(dirname(out), { recursive: true });
   await writeFile(out, bytes);
   console.log(JSON.stringify({ out: args.out, width, height, panels: args.panels, bytes: bytes.length }));
-} finally {
-  await browser?.close();
-  await server?.close();
-  await rm(built, { recursive: true, force: true });
-}
+});

@@ -39,7 +39,8 @@ import { savedSceneName, writableFormat } from '../io/formats/save-formats';
 import { saveLosses, WORLD_NOT_SAVED } from '../io/formats/save-losses';
 import type { SplatCloud } from '../scene/splat-cloud';
 import type { FrameCamera } from '../render/frame-uniforms';
-import { worldOptionsFor, type WorldSession } from './world/world-session';
+import type { WorldSession } from './world/world-session';
+import { worldOptionsFor } from './world/world-options';
 import type { WorldOpening } from './world/world-opening';
 
 export type { OpenOptions, SceneLoader, WorldOpener } from './session/scene-openings';

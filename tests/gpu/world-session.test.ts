@@ -9,8 +9,10 @@
  * (tests/support/synthetic-world.ts); pages and chunk buffers are made
  * small so a chunk spans several pages across several chunk buffers.
  */
+import { settleWorld } from '../support/world-settle';
 import { beforeAll, describe, expect, test } from 'vitest';
-import { WorldSession, type WorldSessionOptions } from '../../src/app/world/world-session';
+import { WorldSession } from '../../src/app/world/world-session';
+import type { WorldSessionOptions } from '../../src/app/world/world-options';
 import { renderOffscreen } from '../../bench/render-offscreen';
 import type { SplatFrame } from '../../src/app/frame/splat-frame';
 import type { GpuSortOrder } from '../../src/app/frame/order/gpu-sort-order';
@@ -57,15 +59,6 @@ describe('a world on the GPU', () => {
     return gpu.own({ destroy: () => session.close(), session }).session;
   }
 
-  /** Updates until nothing more is on its way. */
-  async function settle(session: WorldSession, camera: CameraFile): Promise<void> {
-    for (let i = 0; i < 500; i++) {
-      session.updateCamera(camera);
-      if (session.settled) return;
-      await new Promise((r) => setTimeout(r, 0));
-    }
-    throw new Error(`the world did not settle: ${JSON.stringify({ ...session.progress, failed: [...session.progress.failed] })} drawn ${session.frame.drawnSplats}`);
-  }
 
   async function picture(scene: GpuSplats, camera: CameraFile, maxDrawn = scene.count): Promise<Uint8Array> {
     frame.setScene(scene, maxDrawn);
@@ -79,7 +72,7 @@ describe('a world on the GPU', () => {
 
   test('the pool draws exactly the chosen runs, in one exact order: the picture equals them as one scene', async () => {
     const session = open();
-    await settle(session, near);
+    await settleWorld(session, near);
     const levels = new Set(session.drawnRuns.map((d) => d.level));
     expect(levels.has(0), 'the near camera draws level 0 somewhere').toBe(true);
     // The pool holds no more than the whole world, each chunk rounded up to whole pages (not the memory budget's room).
@@ -97,17 +90,17 @@ describe('a world on the GPU', () => {
 
   test('the level follows the distance: far away every leaf draws its coarse level', async () => {
     const session = open({ thresholdPx: 4 });
-    await settle(session, far);
+    await settleWorld(session, far);
     expect(session.drawnRuns.length).toBeGreaterThan(world.index.leaves / 2);
     expect(session.drawnRuns.every((d) => d.level === 1)).toBe(true);
-    await settle(session, near);
+    await settleWorld(session, near);
     expect(session.drawnRuns.some((d) => d.level === 0)).toBe(true);
   });
 
   test('the budget holds: the splats drawn never pass it, coarser levels taking the place of finer ones', async () => {
     const budget = world.index.counts[1]! + 1000;
     const session = open({ budget, thresholdPx: 0 });
-    await settle(session, near);
+    await settleWorld(session, near);
     expect(session.frame.drawnSplats).toBeLessThanOrEqual(budget);
     expect(session.frame.thresholdPx).toBeGreaterThan(0);
     expect(session.drawnRuns.some((d) => d.level === 1)).toBe(true);
@@ -117,7 +110,7 @@ describe('a world on the GPU', () => {
   test('a budget under one page of the pool still draws: the pool holds the largest chunk, and the nearest leaves draw their coarse level within the budget', async () => {
     // 2.5 × 300 splats of room is less than one 2,048-splat page: the pool once held no page, and nothing was drawn or said.
     const session = open({ budget: 300, thresholdPx: 4, pool: { ...POOL, pageSplats: 2048 } });
-    await settle(session, far);
+    await settleWorld(session, far);
     expect(session.frame.drawnSplats).toBeGreaterThan(0);
     expect(session.frame.drawnSplats).toBeLessThanOrEqual(300);
     expect(session.drawnRuns.every((d) => d.level === 1)).toBe(true);
@@ -128,7 +121,7 @@ describe('a world on the GPU', () => {
     const levelOne = world.index.counts[1]!;
     // Room for the coarse level and about half the fine one.
     const session = open({ memoryBytes: (levelOne + cloud.count / 2) * (244 + 36), budget: 1e6 }, syntheticChunks(world, { reads }));
-    await settle(session, far);
+    await settleWorld(session, far);
     const fullCoarse = await picture(session.scene!, far, session.maxDrawn);
     // Close to one side, then the other: the fine chunks of the first side must go to make room.
     const side = (leaf: number) => {
@@ -139,13 +132,13 @@ describe('a world on the GPU', () => {
       return { ...far, eye: [centre[0], centre[1] - 0.7 * reach, centre[2]] as [number, number, number], target: centre, up: [0, 0, 1] as [number, number, number] };
     };
     // One corner leaf, then the opposite one, then the first again.
-    await settle(session, side(0));
-    await settle(session, side(8));
-    await settle(session, side(0));
+    await settleWorld(session, side(0));
+    await settleWorld(session, side(8));
+    await settleWorld(session, side(0));
     expect(session.progress.evicted).toBeGreaterThan(0);
     const again = reads.filter((file, i) => reads.indexOf(file) !== i);
     expect(again.length, 'chunks read a second time').toBeGreaterThan(0);
-    await settle(session, far);
+    await settleWorld(session, far);
     const back = await picture(session.scene!, far, session.maxDrawn);
     expect(Buffer.from(back).equals(Buffer.from(fullCoarse))).toBe(true);
   });
@@ -161,7 +154,7 @@ describe('a world on the GPU', () => {
     const gate: (() => void)[] = [];
     let throttled = false;
     const session = open({}, syntheticChunks(world, { delay: () => (throttled ? new Promise<void>((go) => gate.push(go)) : Promise.resolve()) }));
-    await settle(session, far);
+    await settleWorld(session, far);
     throttled = true;
     let arrivals = 0;
     for (let step = 0; step < 40; step++) {
@@ -211,7 +204,7 @@ describe('a world on the GPU', () => {
 
   test('leaves whose coarse chunks fail are drawn from their fine level, and the failures are said together, once, when nothing more is on its way', async () => {
     const whole = open({ thresholdPx: 4 });
-    await settle(whole, far);
+    await settleWorld(whole, far);
     const leavesInView = new Set(whole.drawnRuns.map((d) => d.leaf));
     const coarseFiles = world.index.filenames.flatMap((name, file) => (name.startsWith('1_') ? [file] : []));
     const broken = new Set(coarseFiles.slice(0, 2));
@@ -222,7 +215,7 @@ describe('a world on the GPU', () => {
     const said: (readonly string[])[] = [];
     const session = open({ thresholdPx: 4 }, failing);
     session.onFailed = (failed) => said.push(failed);
-    await settle(session, far);
+    await settleWorld(session, far);
     // Their leaves want the coarse level, and are drawn from the fine one; the others at the coarse level.
     const brokenLeaves = session.drawnRuns.filter((d) => d.level === 0);
     expect(brokenLeaves.length).toBeGreaterThan(0);
@@ -237,8 +230,8 @@ describe('a world on the GPU', () => {
     expect(said).toHaveLength(1);
     expect([...said[0]!].sort()).toEqual([...broken].map((file) => `chunk ${world.index.filenames[file]}: not a SOG chunk`).sort());
     // Said once: the camera coming and going says nothing more.
-    await settle(session, near);
-    await settle(session, far);
+    await settleWorld(session, near);
+    await settleWorld(session, far);
     expect(said).toHaveLength(1);
   });
 });

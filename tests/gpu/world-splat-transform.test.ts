@@ -10,11 +10,13 @@
  * runs: the picture is exactly theirs and its splats as one scene, its
  * splats count in what is drawn, and against the budget.
  */
+import { settleWorld } from '../support/world-settle';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { WorldSession, type WorldSessionOptions } from '../../src/app/world/world-session';
+import { WorldSession } from '../../src/app/world/world-session';
+import type { WorldSessionOptions } from '../../src/app/world/world-options';
 import { openWorld, type WorldFiles } from '../../src/io/lod/world-files';
 import { nodeFileSource } from '../../src/io/node-scene-source';
 import { renderOffscreen } from '../../bench/render-offscreen';
@@ -80,14 +82,8 @@ describe('a world written by splat-transform, with an environment', () => {
     return gpu.own({ destroy: () => session.close(), session }).session;
   }
 
-  async function settle(session: WorldSession): Promise<void> {
-    for (let i = 0; i < 500; i++) {
-      session.updateCamera(camera);
-      if (session.settled) return;
-      await new Promise((r) => setTimeout(r, 0));
-    }
-    throw new Error(`the world did not settle: ${JSON.stringify({ ...session.progress, failed: [...session.progress.failed] })}`);
-  }
+  const settle = (session: WorldSession) => settleWorld(session, camera);
+
 
   /** With `splatOrder`, by tiles, drawn twice: the tile side a frame takes follows the frame before's pairs. */
   async function picture(scene: GpuSplats, maxDrawn = scene.count, splatOrder?: SplatOrder): Promise<Uint8Array> {

@@ -64,17 +64,14 @@ export class PixelOrderPolicy {
    */
   resolve(setting: OrderSetting, renderer: Readonly<RendererChoice>, scene: Readonly<MeasuredScene>, perPixelReady: boolean): Readonly<SplatOrderChoice> {
     const choice = this.choice;
-    const unmeasured: OrderChoiceState | null =
-      renderer.state === 'set' ? 'renderer-set'
-      : renderer.state === 'measuring' ? 'waiting'
-      : renderer.renderer !== 'tiles' ? 'quads'
-      : !perPixelReady ? 'waiting'
-      : null;
     if (setting !== 'auto') {
       choice.order = setting;
       choice.state = 'set';
       this.turns.drawnOutside(setting);
-    } else if (unmeasured !== null) {
+      return choice;
+    }
+    const unmeasured = unmeasuredBecause(renderer, perPixelReady);
+    if (unmeasured !== null) {
       // Measured from the first frame both orders can draw under a chosen tile renderer: a new run then.
       choice.order = 'centre-depth';
       choice.state = unmeasured;
@@ -95,4 +92,12 @@ export class PixelOrderPolicy {
   record(frame: Readonly<MeasuredOrderFrame>, frameMs: number | null): void {
     this.turns.record(frame, frameMs);
   }
+}
+
+/** Why auto measures nothing this frame (null: it can measure): the renderer set, being measured, or quads; the per-pixel raster not made. */
+function unmeasuredBecause(renderer: Readonly<RendererChoice>, perPixelReady: boolean): OrderChoiceState | null {
+  if (renderer.state === 'set') return 'renderer-set';
+  if (renderer.state === 'measuring') return 'waiting';
+  if (renderer.renderer !== 'tiles') return 'quads';
+  return perPixelReady ? null : 'waiting';
 }

@@ -79,7 +79,6 @@ export class ViewerFrames {
     p.shDegree = Math.min(camera.sh_degree, p.shDegree);
     const background: [number, number, number] = [...camera.background];
     let picture = await drawOffscreen(this.core, this.format, p, background, this.settings);
-    const measuring = ({ renderer, orderChoice }: FrameReport) => renderer.state === 'measuring' || orderChoice.state === 'measuring';
     for (let n = 0; measuring(picture.report) && n < 2 * AUTO_MAX_FRAMES; n++) {
       picture = await drawOffscreen(this.core, this.format, p, background, this.settings);
     }
@@ -169,4 +168,9 @@ export class ViewerFrames {
       });
     }
   }
+}
+
+/** Auto's renderer or order is still drawing its candidates in turn: a single picture waits for the choice. */
+function measuring({ renderer, orderChoice }: FrameReport): boolean {
+  return renderer.state === 'measuring' || orderChoice.state === 'measuring';
 }

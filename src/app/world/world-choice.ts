@@ -4,68 +4,10 @@
  * tree's boxes for culling (world-cull.ts), the budget's threshold from
  * each leaf's breakpoints (world-budget.ts). Pure and DOM-free.
  */
-import type { ReadonlyVec3 } from 'gl-matrix';
-import type { LodNode, LodRun } from '../../io/lod/lod-meta';
+import type { LodNode } from '../../io/lod/lod-meta';
+import type { DrawnRun, LodChoice, LodChoiceOptions, WorldLeaf, WorldView } from './world-choice-types';
 import { fittingThreshold, selectWeighted } from './world-budget';
 import { BoxTree } from './world-cull';
-
-/** A leaf as the choice sees it: its box and, per level, its run and its error in scene units (null where the run is null or empty). */
-export interface WorldLeaf {
-  min: readonly [number, number, number];
-  max: readonly [number, number, number];
-  runs: readonly (LodRun | null)[];
-  errors: readonly (number | null)[];
-}
-
-/** The camera as the choice needs it. */
-export interface WorldView {
-  eye: ReadonlyVec3;
-  /** The frustum's six planes (a, b, c, d): a point is inside where a·x + b·y + c·z + d ≥ 0 for all. */
-  planes: Float64Array;
-  /** Screen pixels a unit of scene spans at distance 1 (the viewport height over 2·tan(fovY / 2)). */
-  pixelsPerUnit: number;
-}
-
-export interface LodChoiceOptions {
-  /** The most error a leaf may show, in pixels. */
-  thresholdPx: number;
-  /** The most splats drawn. */
-  budget: number;
-  /** Whether chunk file `file` is on the GPU. */
-  resident: (file: number) => boolean;
-  /**
-   * Whether chunk file `file` failed (it is not asked for again): a leaf
-   * whose level is in such a file wants the nearest level that is not,
-   * coarser first, and draws what it has meanwhile (default: none failed).
-   */
-  failed?: (file: number) => boolean;
-}
-
-/** A run to draw. One object per leaf and level, made once per world: the same run is the same object every frame. */
-export interface DrawnRun {
-  readonly leaf: number;
-  readonly level: number;
-  readonly run: LodRun;
-}
-
-export interface LodChoice {
-  /** What is drawn: the wanted level where resident, else the nearest coarser resident one, else the nearest finer. */
-  draw: DrawnRun[];
-  drawnSplats: number;
-  /**
-   * Per leaf the level wanted: the one its error asks for, or where that
-   * one's file failed the nearest whose file did not, coarser first (−1:
-   * not drawn: out of view, left out by the budget, or every level failed).
-   */
-  wanted: Int32Array;
-  wantedSplats: number;
-  /** The threshold the budget allowed: the one asked for, or the lowest above it at which the wanted splats fit. */
-  thresholdPx: number;
-  /** Leaves in view that even their coarsest level could not keep within the budget. */
-  leftOut: number;
-  /** Chunk files to fetch, most needed first. */
-  fetch: number[];
-}
 
 /**
  * The budget's thresholds are searched up to the first doubling of the

@@ -16,10 +16,11 @@
 import { mat4, type ReadonlyMat4, type ReadonlyVec3 } from 'gl-matrix';
 import { cameraMatrices, type CameraFile } from '../camera/camera-file';
 import type { LodIndex, LodNode } from '../../io/lod/lod-meta';
-import { WorldChoice, type LodChoice, type LodChoiceOptions, type WorldLeaf, type WorldView } from './world-choice';
+import { WorldChoice } from './world-choice';
+import type { LodChoice, LodChoiceOptions, WorldLeaf, WorldView } from './world-choice-types';
 
 export { WorldChoice };
-export type { DrawnRun, LodChoice, LodChoiceOptions, WorldLeaf, WorldView } from './world-choice';
+export type { DrawnRun, LodChoice, LodChoiceOptions, WorldLeaf, WorldView } from './world-choice-types';
 
 /**
  * The leaves of `index`, with each level's error in scene units: the

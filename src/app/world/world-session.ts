@@ -13,9 +13,9 @@ import { createWorldView, frustumView, worldChoice, worldView, type DrawnRun, ty
 import { ChunkNoRoomError, ChunkStream, type StreamProgress } from './world-stream';
 import { FailureNotices } from './world-failures';
 import { chunkBudget, WorldEnvironment } from './world-environment';
-import { DEFAULT_PAGE_SPLATS, SplatPool, type PooledChunk, type PooledRun, type SplatPoolOptions } from '../../scene/splat-pool';
+import { POOL_BUDGET_SHARE, poolCapacity, WORLD_DEFAULTS, type WorldSessionOptions } from './world-options';
+import { DEFAULT_PAGE_SPLATS, SplatPool, type PooledChunk, type PooledRun } from '../../scene/splat-pool';
 import { chunkLayout, storageBufferLimit, type GpuSplats } from '../../scene/gpu-splats';
-import { PROJECTED_SPLAT } from '../../render/frame-layouts';
 import type { ShDegree, SplatCloud } from '../../scene/splat-cloud';
 import type { LodIndex } from '../../io/lod/lod-meta';
 import type { FrameSource } from '../frame/frame-source';
@@ -33,61 +33,6 @@ export interface WorldChunks {
   /** Ends what reads the chunks (workers), where something does. */
   close?(): void;
 }
-
-export interface WorldSessionOptions {
-  /** The most splats drawn a frame. */
-  budget: number;
-  /** The most error a leaf may show, in pixels (raised when the budget needs it). */
-  thresholdPx: number;
-  /** GPU memory for the world's splats: the pool and the projector's per-splat buffers over it. */
-  memoryBytes: number;
-  /** Chunk fetches in flight at most. */
-  maxInFlight: number;
-  /** The pool's page size and chunk buffer size (tests lower them). */
-  pool?: SplatPoolOptions;
-}
-
-/**
- * The defaults: the budget of the best desktop viewers (4M; 1M on phones:
- * the viewer lowers it); half a pixel of error; 1.25 GiB for the world's
- * splats (the GPU memory goal is 2 GB for the whole frame); 4 fetches in
- * flight (enough to keep a local disk or a CDN busy with chunks of
- * 100-500 kB without queueing the first picture's chunks behind others).
- *
- * Why half a pixel: a level's error is estimated from its splats' spacing
- * (world-lod.ts), which underestimates what decimation does to a picture.
- * On the H100 over the 137.7M-splat world (docs/benchmarks.md), at six
- * cameras looking down where the full detail fits the budget, the picture
- * against the full detail was 22-30 dB at 1 px, 36-48 dB at 0.5 px (29 dB
- * where the budget held it at 0.53 px), identical at 0.25 px.
- */
-export const WORLD_DEFAULTS: WorldSessionOptions = { budget: 4_000_000, thresholdPx: 0.5, memoryBytes: 1.25 * 2 ** 30, maxInFlight: 4 };
-
-/**
- * The options for this device: the budget setting, or where it is 'auto'
- * 4M splats, and 1M on a GPU whose storage buffers stop at 128 MiB (the
- * WebGPU default, which phones and integrated GPUs keep), with a quarter
- * of the memory.
- */
-export function worldOptionsFor(device: GPUDevice, budget: number | 'auto'): WorldSessionOptions {
-  const small = storageBufferLimit(device) <= 2 ** 27;
-  const auto = small ? 1_000_000 : WORLD_DEFAULTS.budget;
-  return { ...WORLD_DEFAULTS, budget: budget === 'auto' ? auto : budget, memoryBytes: small ? WORLD_DEFAULTS.memoryBytes / 4 : WORLD_DEFAULTS.memoryBytes };
-}
-
-/**
- * Resident room over the budget: chunks hold neighbouring leaves that are
- * not all drawn at their level, so what is resident passes what is drawn.
- */
-const RESIDENT_OVER_BUDGET = 2.5;
-/**
- * The pool's share the stream keeps to; the rest lets the most needed
- * chunk in while everything resident is drawn (ChunkStream's memoryLimit:
- * a coarser level arriving to replace finer ones still standing in for it).
- */
-const POOL_BUDGET_SHARE = 0.8;
-/** The projector's bytes per pooled splat beside the pool's own: its record, its depth, its mask bit. */
-const PROJECTOR_BYTES_PER_SPLAT = PROJECTED_SPLAT.size + 4 + 1 / 8;
 
 /** A world's figures for the panel and the progress line. */
 export interface WorldState {
@@ -125,9 +70,9 @@ export class WorldSession implements FrameSource {
   private readonly chooser: WorldChoice;
   private readonly resident = (file: number): boolean => this.stream.isResident(file);
   private readonly failed = (file: number): boolean => this.stream.hasFailed(file);
-  /** Says the failures (onFailed). */
   /** Why the environment could not be read (null: it was, or is being read, or there is none). */
   private environmentFailure: string | null = null;
+  /** Says the failures (onFailed). */
   private readonly failures = new FailureNotices(() => this.failedChunks, () => this.stream.inFlightCount, (news) => this.onFailed?.(news));
   private readonly stream: ChunkStream<PooledChunk>;
   private pool: SplatPool | null = null;
@@ -389,22 +334,7 @@ export class WorldSession implements FrameSource {
   /** The pool, sized by the memory and the budget, at the SH degree of the first chunk (others are written at it). */
   private makePool(shDegree: ShDegree): SplatPool {
     const probe = chunkLayout(0, shDegree, Math.min(this.options.pool?.maxChunkBytes ?? Infinity, storageBufferLimit(this.device)));
-    const bytesPerSplat = probe.bytesPerSplat + PROJECTOR_BYTES_PER_SPLAT;
-    const recordsFit = Math.floor(storageBufferLimit(this.device) / PROJECTED_SPLAT.size);
-    // Never more than the whole world (in pages: each chunk rounds up to one).
-    const pageSplats = Math.min(this.options.pool?.pageSplats ?? DEFAULT_PAGE_SPLATS, probe.chunkSplats);
-    // The environment's pages are its own, on top of the chunks' room.
-    const environment = Math.ceil(this.environment.splats / pageSplats) * pageSplats;
-    let whole = environment;
-    let largest = 0;
-    for (const used of this.files.usedSplats) {
-      const pages = Math.ceil(used / pageSplats) * pageSplats;
-      whole += pages;
-      largest = Math.max(largest, pages);
-    }
-    // Room for the largest chunk at least: a budget under a page would otherwise let no chunk in, and nothing be drawn.
-    const room = Math.max(Math.ceil(RESIDENT_OVER_BUDGET * this.options.budget), largest) + environment;
-    const capacity = Math.min(Math.floor(this.options.memoryBytes / bytesPerSplat), room, probe.maxSplats, recordsFit, whole);
+    const capacity = poolCapacity(this.options, probe, storageBufferLimit(this.device), this.files.usedSplats, this.environment.splats);
     const pool = new SplatPool(this.device, capacity, shDegree, `World(${this.files.name})`, this.options.pool);
     this.environment.place(pool);
     const chunkPages = pool.freePages;

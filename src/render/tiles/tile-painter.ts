@@ -183,11 +183,13 @@ export class TilePainter implements Painter {
     // The per-pixel order's ray shapes are worked out for the splats the projector kept, at their slots among them.
     if (draw) {
       draw.depths = job.depths ?? undefined;
-      const kept = this.kept;
-      kept.depths = job.depths!;
-      kept.visible = job.visible!;
-      kept.capacity = job.capacity;
-      draw.kept = job.depths && job.visible ? kept : undefined;
+      draw.kept = undefined;
+      if (job.depths && job.visible) {
+        draw.kept = this.kept;
+        draw.kept.depths = job.depths;
+        draw.kept.visible = job.visible;
+        draw.kept.capacity = job.capacity;
+      }
     }
     return this.tiles!.encode(job.encoder, this.tileTarget, draw, picture.order?.maxCount ?? 0, slot, beginning);
   }

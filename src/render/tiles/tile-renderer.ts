@@ -24,17 +24,16 @@
  * (docs/per-pixel-order-design.md).
  *
  * The picture goes to a storage texture: the output itself where it is
- * writable, else one the caller resolves. A frame
- * bins the nearest splats whose candidates fit its budget, and room for
- * their pairs follows what frames needed (tile-pairs.ts). A frame that
- * needs more than the room is drawn by quads: the raster writes the
- * background alone, and the painter (SplatResolve.encodeTilePicture or
- * encodeTileFallback) draws the kept quads
- * with drawIndirect, whose vertex count the binning sets (none when the
- * pairs fit: the `fallback` draw encode returns). No frame shows a tile
- * with pairs missing; readPairs reports the overflow, the room grows (the
- * render command draws such a frame again, for tiles alone). A quad pass
- * of its own cost 0.30 ms a frame on an H100 at 1920×1080, drawing
+ * writable, else one the caller resolves. A frame bins the nearest splats
+ * whose candidates fit its budget, and room for their pairs follows what
+ * frames needed (tile-pairs.ts). A frame that needs more than the room is
+ * drawn by quads: the raster writes the background alone, and the painter
+ * (SplatResolve.encodeTilePicture or encodeTileFallback) draws the kept
+ * quads with drawIndirect, whose vertex count the binning sets (none when
+ * the pairs fit: the `fallback` draw encode returns). No frame shows a
+ * tile with pairs missing; readPairs reports the overflow, the room grows
+ * (the render command draws such a frame again, for tiles alone). A quad
+ * pass of its own cost 0.30 ms a frame on an H100 at 1920×1080, drawing
  * nothing. docs/tile-renderer-design.md argues the choices.
  */
 import { GpuPassTimer, setTimestampWrites } from '../../gpu/pass-timer';

@@ -1,0 +1,91 @@
+/**
+ * How large a world may grow on a device: the session's options and their
+ * defaults, and the size of its GPU page pool (the most splats resident),
+ * from the budget, the memory and the world's own chunks. Pure, no GPU
+ * calls but the device's limits. DOM-free.
+ */
+import { DEFAULT_PAGE_SPLATS, type SplatPoolOptions } from '../../scene/splat-pool';
+import { storageBufferLimit, type ChunkLayout } from '../../scene/gpu-splats';
+import { PROJECTED_SPLAT } from '../../render/frame-layouts';
+
+export interface WorldSessionOptions {
+  /** The most splats drawn a frame. */
+  budget: number;
+  /** The most error a leaf may show, in pixels (raised when the budget needs it). */
+  thresholdPx: number;
+  /** GPU memory for the world's splats: the pool and the projector's per-splat buffers over it. */
+  memoryBytes: number;
+  /** Chunk fetches in flight at most. */
+  maxInFlight: number;
+  /** The pool's page size and chunk buffer size (tests lower them). */
+  pool?: SplatPoolOptions;
+}
+
+/**
+ * The defaults: the budget of the best desktop viewers (4M; 1M on phones:
+ * the viewer lowers it); half a pixel of error; 1.25 GiB for the world's
+ * splats (the GPU memory goal is 2 GB for the whole frame); 4 fetches in
+ * flight (enough to keep a local disk or a CDN busy with chunks of
+ * 100-500 kB without queueing the first picture's chunks behind others).
+ *
+ * Why half a pixel: measured when a level's error was estimated from its
+ * splats' spacing (world-lod.ts; worlds now carry measured displacements,
+ * whose effect on these figures is not measured yet). On the H100 over the
+ * 137.7M-splat world (docs/benchmarks.md), at six cameras looking down
+ * where the full detail fits the budget, the picture against the full
+ * detail was 22-30 dB at 1 px, 36-48 dB at 0.5 px (29 dB where the budget
+ * held it at 0.53 px), identical at 0.25 px.
+ */
+export const WORLD_DEFAULTS: WorldSessionOptions = { budget: 4_000_000, thresholdPx: 0.5, memoryBytes: 1.25 * 2 ** 30, maxInFlight: 4 };
+
+/**
+ * The options for this device: the budget setting, or where it is 'auto'
+ * 4M splats, and 1M on a GPU whose storage buffers stop at 128 MiB (the
+ * WebGPU default, which phones and integrated GPUs keep), with a quarter
+ * of the memory.
+ */
+export function worldOptionsFor(device: GPUDevice, budget: number | 'auto'): WorldSessionOptions {
+  const small = storageBufferLimit(device) <= 2 ** 27;
+  const auto = small ? 1_000_000 : WORLD_DEFAULTS.budget;
+  return { ...WORLD_DEFAULTS, budget: budget === 'auto' ? auto : budget, memoryBytes: small ? WORLD_DEFAULTS.memoryBytes / 4 : WORLD_DEFAULTS.memoryBytes };
+}
+
+/**
+ * Resident room over the budget: chunks hold neighbouring leaves that are
+ * not all drawn at their level, so what is resident passes what is drawn.
+ */
+const RESIDENT_OVER_BUDGET = 2.5;
+/**
+ * The pool's share the stream keeps to; the rest lets the most needed
+ * chunk in while everything resident is drawn (ChunkStream's memoryLimit:
+ * a coarser level arriving to replace finer ones still standing in for it).
+ */
+export const POOL_BUDGET_SHARE = 0.8;
+/** The projector's bytes per pooled splat beside the pool's own: its record, its depth, its mask bit. */
+const PROJECTOR_BYTES_PER_SPLAT = PROJECTED_SPLAT.size + 4 + 1 / 8;
+
+
+/**
+ * The splats the pool holds: room for RESIDENT_OVER_BUDGET × the budget
+ * (at least the largest chunk: a budget under a page would otherwise let
+ * no chunk in, and nothing be drawn), plus the environment's own pages;
+ * no more than the memory, a chunk buffer's layout, the projector's
+ * records in one buffer, or the whole world in pages (each chunk rounded
+ * up to one) allow. `layout`: a chunk's at the world's SH degree;
+ * `bufferLimit`: the device's largest storage buffer.
+ */
+export function poolCapacity(options: WorldSessionOptions, layout: ChunkLayout, bufferLimit: number, usedSplats: Uint32Array, environmentSplats: number): number {
+  const bytesPerSplat = layout.bytesPerSplat + PROJECTOR_BYTES_PER_SPLAT;
+  const recordsFit = Math.floor(bufferLimit / PROJECTED_SPLAT.size);
+  const pageSplats = Math.min(options.pool?.pageSplats ?? DEFAULT_PAGE_SPLATS, layout.chunkSplats);
+  const pages = (splats: number) => Math.ceil(splats / pageSplats) * pageSplats;
+  const environment = pages(environmentSplats);
+  let whole = environment;
+  let largest = 0;
+  for (const used of usedSplats) {
+    whole += pages(used);
+    largest = Math.max(largest, pages(used));
+  }
+  const room = Math.max(Math.ceil(RESIDENT_OVER_BUDGET * options.budget), largest) + environment;
+  return Math.min(Math.floor(options.memoryBytes / bytesPerSplat), room, layout.maxSplats, recordsFit, whole);
+}
