@@ -19,8 +19,18 @@
 @group(0) @binding(7) var<storage, read_write> depths: array<f32>;
 @group(0) @binding(8) var<storage, read_write> state: VisibleState;
 // For a scene of which each frame draws a part (a world's page pool): one
-// bit per splat, set for those drawn this frame (GpuSplats.drawnMask).
+// bit per splat, set for those drawn this frame (GpuSplats.drawnMask);
+// after its words, a byte per splat that scales its opacity (255: whole),
+// for levels fading in and out (src/scene/splat-pool.ts).
 @group(0) @binding(9) var<storage, read> drawn_mask: array<u32>;
+
+// The opacity scale of a drawn splat of a masked scene: its byte after the
+// mask's words, of which there are max(4, ⌈count / 32⌉) (drawnMaskWords in
+// src/scene/splat-pool.ts).
+fn opacity_scale(id: u32) -> f32 {
+  let scales = max(4u, (frame.count + 31u) / 32u);
+  return f32((drawn_mask[scales + (id >> 2u)] >> (8u * (id & 3u))) & 255u) / 255.0;
+}
 
 // True when the frame draws an order that may name any splat (the CPU sort,
 // a frozen order): culled splats then get a record the vertex shader skips.
@@ -95,6 +105,9 @@ fn project(id: u32) -> Projection {
   // 1/255 draws no pixel in the reference. (An anti-aliased filter only
   // lowers the opacity: it is tested again once that is known.)
   var opacity = splat.opacity;
+  if (masked) {
+    opacity *= opacity_scale(id);
+  }
   var threshold = sqrt(max(0.0, 2.0 * log(255.0 * opacity)));
   if (depth <= NEAR_CULL || threshold <= 0.0) {
     return CULL;

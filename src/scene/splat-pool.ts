@@ -9,6 +9,13 @@
  * sort and the renderers see one scene in exact order across chunks and
  * levels, with no copy.
  *
+ * Beside the mask, each splat has an opacity scale (a byte, 255: as it
+ * is), which the projector multiplies its opacity by: a run drawn with an
+ * opacity under 1 (a level fading in or out, src/app/world/world-fades.ts)
+ * has its splats' bytes written, and written back to 255 once it is drawn
+ * whole again. They follow the mask's words in its buffer (drawnMaskWords:
+ * the projector finds them from the scene's count).
+ *
  * Why pages and a mask rather than a packed copy of the drawn splats: a
  * copy holds every drawn splat twice (the budget's 4M splats of SH degree
  * 3 are 0.98 GB), and must be redone whenever the choice changes. The
@@ -37,11 +44,37 @@ export interface PooledChunk {
   readonly pages: readonly number[];
 }
 
-/** Splats of a chunk to draw: [offset, offset + count). */
+/** Splats of a chunk to draw: [offset, offset + count), their opacity scaled by `opacity` (default 1). */
 export interface PooledRun {
   chunk: PooledChunk;
   offset: number;
   count: number;
+  opacity?: number;
+}
+
+/**
+ * Words of a pool's drawn mask before its opacity scales: a bit a splat,
+ * at least 4 (splat_project.wgsl works out the same from the scene's count).
+ */
+export function drawnMaskWords(count: number): number {
+  return Math.max(4, Math.ceil(count / 32));
+}
+
+/** Ranges of splats [from, to) with an opacity scale under 255, in flat lists (nothing allocated once grown). */
+class ScaledRanges {
+  readonly from: number[] = [];
+  readonly to: number[] = [];
+  readonly scale: number[] = [];
+
+  clear(): void {
+    this.from.length = this.to.length = this.scale.length = 0;
+  }
+
+  push(from: number, to: number, scale: number): void {
+    this.from.push(from);
+    this.to.push(to);
+    this.scale.push(scale);
+  }
 }
 
 export class SplatPool {
@@ -55,6 +88,11 @@ export class SplatPool {
   private readonly mask: Uint32Array<ArrayBuffer>;
   private readonly maskBuffer: GPUBuffer;
   private readonly maskShown: Uint32Array<ArrayBuffer>;
+  /** Per splat, its opacity scale (255: whole), as on the GPU after the mask's words. */
+  private readonly scales: Uint8Array<ArrayBuffer>;
+  /** The ranges whose scales are not 255 now, and those the next setDrawn writes. */
+  private scaled = new ScaledRanges();
+  private nextScaled = new ScaledRanges();
 
   /** Room for `capacity` splats (rounded down to whole pages) of SH degree `shDegree`. */
   constructor(
@@ -72,10 +110,13 @@ export class SplatPool {
     this.pages = Math.floor(capacity / pageSplats);
     this.bytesPerSplat = scene.layout.bytesPerSplat;
     this.free = Array.from({ length: this.pages }, (_, p) => this.pages - 1 - p);
-    const words = Math.max(4, Math.ceil(scene.count / 32));
+    const words = drawnMaskWords(scene.count);
     this.mask = new Uint32Array(words);
     this.maskShown = new Uint32Array(words);
-    this.maskBuffer = device.createBuffer({ label: `${label}.drawnMask`, size: words * 4, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
+    // Whole words of scales, all 255.
+    this.scales = new Uint8Array(4 * Math.ceil(scene.count / 4)).fill(255);
+    this.maskBuffer = device.createBuffer({ label: `${label}.drawnMask`, size: words * 4 + this.scales.length, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
+    device.queue.writeBuffer(this.maskBuffer, words * 4, this.scales);
     scene.drawnMask = this.maskBuffer;
     this.scene = scene;
   }
@@ -115,26 +156,32 @@ export class SplatPool {
   }
 
   /**
-   * Draws exactly the first `n` of `runs` from the next frame on. Uploads
-   * the mask only when it changed. Returns the splats drawn.
+   * Draws exactly the first `n` of `runs` from the next frame on, each at
+   * its opacity. Uploads the mask only when it changed, and the opacity
+   * scales only of the runs drawn at under 1 now or at the last call.
+   * Returns the splats drawn.
    */
   setDrawn(runs: readonly PooledRun[], n = runs.length): number {
     const mask = this.mask;
     mask.fill(0);
     let drawn = 0;
     const size = this.pageSplats;
+    const scaled = this.nextScaled;
+    scaled.clear();
     for (let r = 0; r < n; r++) {
-      const { chunk, offset, count } = runs[r]!;
+      const { chunk, offset, count, opacity = 1 } = runs[r]!;
       if (offset < 0 || count < 0 || offset + count > chunk.count) {
         throw new RangeError(`SplatPool.setDrawn: run ${offset}+${count} passes its chunk's ${chunk.count} splats`);
       }
       drawn += count;
+      const scale = Math.round(255 * Math.min(1, Math.max(0, opacity)));
       // Split at page boundaries: each piece is contiguous in the pool.
       for (let k = offset; k < offset + count; ) {
         const page = Math.floor(k / size);
         const end = Math.min(offset + count, (page + 1) * size);
         const at = chunk.pages[page]! * size + (k - page * size);
         setBits(mask, at, at + (end - k));
+        if (scale < 255) scaled.push(at, at + (end - k), scale);
         k = end;
       }
     }
@@ -142,7 +189,30 @@ export class SplatPool {
       this.device.queue.writeBuffer(this.maskBuffer, 0, mask);
       this.maskShown.set(mask);
     }
+    this.writeScales(this.scaled, scaled);
     return drawn;
+  }
+
+  /** The scales of the ranges scaled before back to 255, then those scaled now; uploads the words of both. */
+  private writeScales(before: ScaledRanges, now: ScaledRanges): void {
+    const scales = this.scales;
+    for (let r = 0; r < before.from.length; r++) scales.fill(255, before.from[r]!, before.to[r]!);
+    for (let r = 0; r < now.from.length; r++) scales.fill(now.scale[r]!, now.from[r]!, now.to[r]!);
+    this.uploadScales(before);
+    this.uploadScales(now);
+    this.scaled = now;
+    this.nextScaled = before;
+  }
+
+  /** Uploads the words of the scales of `ranges`. */
+  private uploadScales(ranges: ScaledRanges): void {
+    const scales = this.scales;
+    const base = this.mask.length * 4;
+    for (let r = 0; r < ranges.from.length; r++) {
+      const first = ranges.from[r]! & ~3;
+      const end = Math.min(scales.length, (ranges.to[r]! + 3) & ~3);
+      this.device.queue.writeBuffer(this.maskBuffer, base + first, scales, first, end - first);
+    }
   }
 
   destroy(): void {

@@ -5,7 +5,8 @@
  * scene (the picture equals those splats uploaded as one scene), at the
  * level the camera's distance and the budget call for; chunks evicted
  * under the memory budget come back when wanted; no hole while finer
- * chunks arrive. The world is made in memory from the 9k scene
+ * chunks arrive; a change of level cross-fades, at the opacity its fade
+ * gives, and ends on the picture of no fade. The world is made in memory from the 9k scene
  * (tests/support/synthetic-world.ts); pages and chunk buffers are made
  * small so a chunk spans several pages across several chunk buffers.
  */
@@ -21,6 +22,7 @@ import { cameraFrame } from '../../src/app/session/splat-selection';
 import type { GpuSplats } from '../../src/scene/gpu-splats';
 import type { SplatCloud } from '../../src/scene/splat-cloud';
 import { realScene, useGpu } from '../support/gpu-fixture';
+import { psnr } from '../../cli/picture-compare';
 import { cameraLookingAt, drawnFraction } from '../support/test-view';
 import { joinClouds, subsetCloud, syntheticChunks, syntheticWorld, type SyntheticWorld } from '../support/synthetic-world';
 
@@ -55,7 +57,7 @@ describe('a world on the GPU', () => {
   }
 
   function open(options: Partial<WorldSessionOptions> = {}, chunks = syntheticChunks(world)): WorldSession {
-    const session = new WorldSession(gpu.device, chunks, { budget: 1e6, thresholdPx: 1, memoryBytes: 64 * 2 ** 20, maxInFlight: 2, pool: POOL, ...options });
+    const session = new WorldSession(gpu.device, chunks, { budget: 1e6, thresholdPx: 1, memoryBytes: 64 * 2 ** 20, maxInFlight: 2, fadeMs: 0, pool: POOL, ...options });
     return gpu.own({ destroy: () => session.close(), session }).session;
   }
 
@@ -233,6 +235,71 @@ describe('a world on the GPU', () => {
     await settleWorld(session, near);
     await settleWorld(session, far);
     expect(said).toHaveLength(1);
+  });
+
+  /** Drives `session` at a still clock until every chunk it asks for is in; then the clock's fades are where `now` says. */
+  async function settleChunks(session: WorldSession, camera: CameraFile): Promise<void> {
+    for (let i = 0; i < 500 && !(session.updateCamera(camera), session.chunksSettled); i++) await new Promise((r) => setTimeout(r, 0));
+    expect(session.chunksSettled).toBe(true);
+  }
+
+  /** Pixels of which some channel changes by more than 16 levels from `a` to `b`. */
+  function jumps(a: Uint8Array, b: Uint8Array): number {
+    let n = 0;
+    for (let i = 0; i < a.length; i += 4) {
+      if (Math.abs(a[i]! - b[i]!) > 16 || Math.abs(a[i + 1]! - b[i + 1]!) > 16 || Math.abs(a[i + 2]! - b[i + 2]!) > 16) n++;
+    }
+    return n;
+  }
+
+  test("a leaf fading in is drawn at its fade's opacity: the picture equals its splats with their opacity scaled so", async () => {
+    let now = 0;
+    const session = open({ thresholdPx: 4, fadeMs: 300 });
+    session.now = () => now;
+    await settleChunks(session, far);
+    expect(session.settled, 'fades under way').toBe(false);
+    // Half way: an opacity of 0.5, a scale of 128/255.
+    now = 150;
+    session.updateCamera(far);
+    const shown = await picture(session.scene!, far, session.maxDrawn);
+    const drawn = drawnCloud(session);
+    drawn.opacities = drawn.opacities.map((o) => o * (128 / 255));
+    const single = gpu.upload(drawn, 'drawn at half opacity');
+    const reference = await picture(single, far);
+    gpu.release(single);
+    expect(drawnFraction({ rgba: shown, width: WIDTH, height: HEIGHT }, BACKGROUND)).toBeGreaterThan(0.02);
+    expect(psnr(shown, reference)).toBeGreaterThan(50);
+    now = 1000;
+    session.updateCamera(far);
+    expect(session.settled).toBe(true);
+  });
+
+  test('a change of level cross-fades: no frame of the fade changes a third of the pixels that the change does at once, and it ends on the picture of no fade', async () => {
+    let now = 0;
+    const session = open({ fadeMs: 300 });
+    session.now = () => now;
+    await settleChunks(session, far);
+    now = 1000;
+    await settleWorld(session, far);
+    // Near: the finer chunks arrive while the clock stands still; their leaves' fades start together.
+    now = 2000;
+    await settleChunks(session, near);
+    expect(session.frame.fading, 'leaves fading').toBeGreaterThan(0);
+    const frames: Uint8Array[] = [];
+    for (let step = 0; step <= 10; step++) {
+      now = 2000 + 30 * step;
+      session.updateCamera(near);
+      frames.push(await picture(session.scene!, near, session.maxDrawn));
+    }
+    expect(session.settled).toBe(true);
+    const atOnce = jumps(frames[0]!, frames[10]!);
+    expect(atOnce, 'pixels the change of level moves by more than 16 levels').toBeGreaterThan(50);
+    const largestStep = Math.max(...frames.slice(1).map((f, k) => jumps(frames[k]!, f)));
+    expect(largestStep).toBeLessThan(atOnce / 3);
+    const plain = open();
+    await settleWorld(plain, near);
+    const noFade = await picture(plain.scene!, near, plain.maxDrawn);
+    expect(Buffer.from(frames[10]!).equals(Buffer.from(noFade))).toBe(true);
   });
 });
 

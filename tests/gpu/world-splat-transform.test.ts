@@ -78,7 +78,7 @@ describe('a world written by splat-transform, with an environment', () => {
   });
 
   function open(options: Partial<WorldSessionOptions> = {}): WorldSession {
-    const session = new WorldSession(gpu.device, files, { budget: 1e6, thresholdPx: 1, memoryBytes: 64 * 2 ** 20, maxInFlight: 2, pool: POOL, ...options });
+    const session = new WorldSession(gpu.device, files, { budget: 1e6, thresholdPx: 1, memoryBytes: 64 * 2 ** 20, maxInFlight: 2, fadeMs: 0, pool: POOL, ...options });
     return gpu.own({ destroy: () => session.close(), session }).session;
   }
 

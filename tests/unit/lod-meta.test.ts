@@ -1,5 +1,5 @@
-import { beforeAll, describe, expect, it } from 'vitest';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { chunkPathError, LOD_META_LIMITS, parseLodMeta, type LodIndex, type LodNode } from '../../src/io/lod/lod-meta';
@@ -21,6 +21,8 @@ describe('a world splat-transform writes', () => {
     path = makeWorld(mkdtempSync(join(tmpdir(), 'splatsort-world-')), [fine, coarse], { chunkThousands: 1, chunkExtent: 1 });
     index = parseLodMeta(readFileSync(path, 'utf8'));
   }, 120_000);
+  // The world's folder goes with the tests: each run made one more in the temporary folder.
+  afterAll(() => rmSync(dirname(path), { recursive: true, force: true }));
 
   it('reads its levels, its counts and its tree', () => {
     expect(index.levels).toBe(2);

@@ -17,9 +17,25 @@ export interface WorldSessionOptions {
   memoryBytes: number;
   /** Chunk fetches in flight at most. */
   maxInFlight: number;
+  /** How long a leaf takes to change level, ms (src/app/world/world-fades.ts); 0: at once. */
+  fadeMs: number;
   /** The pool's page size and chunk buffer size (tests lower them). */
   pool?: SplatPoolOptions;
 }
+
+/**
+ * A level change's cross-fade (world-fades.ts): 300 ms, 18 frames at
+ * 60 Hz, so a region whose picture changes by a whole level changes by
+ * about an eighteenth of that a frame. Spark fades new splats in over
+ * 200 ms.
+ */
+export const FADE_MS = 300;
+/**
+ * The outgoing levels of fades under way are drawn beside the budget, in at
+ * most this share of it more (the projector and the sort are sized for
+ * it); a fade that finds no room ends at once.
+ */
+export const FADE_ROOM_SHARE = 0.25;
 
 /**
  * The defaults: the budget of the best desktop viewers (4M; 1M on phones:
@@ -36,7 +52,7 @@ export interface WorldSessionOptions {
  * detail was 22-30 dB at 1 px, 36-48 dB at 0.5 px (29 dB where the budget
  * held it at 0.53 px), identical at 0.25 px.
  */
-export const WORLD_DEFAULTS: WorldSessionOptions = { budget: 4_000_000, thresholdPx: 0.5, memoryBytes: 1.25 * 2 ** 30, maxInFlight: 4 };
+export const WORLD_DEFAULTS: WorldSessionOptions = { budget: 4_000_000, thresholdPx: 0.5, memoryBytes: 1.25 * 2 ** 30, maxInFlight: 4, fadeMs: FADE_MS };
 
 /**
  * The options for this device: the budget setting, or where it is 'auto'
@@ -61,8 +77,8 @@ const RESIDENT_OVER_BUDGET = 2.5;
  * a coarser level arriving to replace finer ones still standing in for it).
  */
 export const POOL_BUDGET_SHARE = 0.8;
-/** The projector's bytes per pooled splat beside the pool's own: its record, its depth, its mask bit. */
-const PROJECTOR_BYTES_PER_SPLAT = PROJECTED_SPLAT.size + 4 + 1 / 8;
+/** The projector's bytes per pooled splat beside the pool's own: its record, its depth, its mask bit and opacity scale. */
+const PROJECTOR_BYTES_PER_SPLAT = PROJECTED_SPLAT.size + 4 + 1 / 8 + 1;
 
 
 /**

@@ -12,8 +12,9 @@ import type { CameraFile } from '../camera/camera-file';
 import { createWorldView, frustumView, worldChoice, worldView, type DrawnRun, type LodChoice, type WorldCamera, type WorldChoice, type WorldView } from './world-lod';
 import { ChunkNoRoomError, ChunkStream, type StreamProgress } from './world-stream';
 import { FailureNotices } from './world-failures';
+import { LevelFades } from './world-fades';
 import { chunkBudget, WorldEnvironment } from './world-environment';
-import { POOL_BUDGET_SHARE, poolCapacity, WORLD_DEFAULTS, type WorldSessionOptions } from './world-options';
+import { FADE_ROOM_SHARE, POOL_BUDGET_SHARE, poolCapacity, WORLD_DEFAULTS, type WorldSessionOptions } from './world-options';
 import { DEFAULT_PAGE_SPLATS, SplatPool, type PooledChunk, type PooledRun } from '../../scene/splat-pool';
 import { chunkLayout, storageBufferLimit, type GpuSplats } from '../../scene/gpu-splats';
 import type { ShDegree, SplatCloud } from '../../scene/splat-cloud';
@@ -62,6 +63,11 @@ export interface WorldFrameFacts {
   leftOut: number;
   /** Leaves drawn at a coarser (or finer) level than they want, while theirs is on its way. */
   waiting: number;
+  /** Leaves changing level (fading from one to the other) and the splats their outgoing levels add. */
+  fading: number;
+  fadingSplats: number;
+  /** Fades ended at once since the world opened, for want of room beside the budget. */
+  fadesCutShort: number;
 }
 
 export class WorldSession implements FrameSource {
@@ -82,7 +88,8 @@ export class WorldSession implements FrameSource {
   private spareView = createWorldView();
   private seenVersion = -1;
   private choice: LodChoice | null = null;
-  private readonly facts: WorldFrameFacts = { drawnSplats: 0, wantedSplats: 0, thresholdPx: 0, leftOut: 0, waiting: 0 };
+  private readonly facts: WorldFrameFacts = { drawnSplats: 0, wantedSplats: 0, thresholdPx: 0, leftOut: 0, waiting: 0, fading: 0, fadingSplats: 0, fadesCutShort: 0 };
+  private readonly fades: LevelFades;
   private readonly runs: PooledRun[] = [];
   /** Reused by each choice: the files it draws, those drawn only finer than wanted, and the others. */
   private readonly drawnFiles = new Set<number>();
@@ -94,6 +101,9 @@ export class WorldSession implements FrameSource {
   private readonly environment: WorldEnvironment;
   /** The stream has a choice to follow, in the world's own task (scheduled by update). */
   private streamPending = false;
+
+  /** The time in ms that level fades follow (a benchmark or a test gives its own). */
+  now: () => number = () => performance.now();
 
   /** A chunk arrived, or failed (draw again). */
   onChange: (() => void) | null = null;
@@ -110,6 +120,7 @@ export class WorldSession implements FrameSource {
     private options: WorldSessionOptions = WORLD_DEFAULTS,
   ) {
     this.chooser = worldChoice(files.index);
+    this.fades = new LevelFades(this.chooser.leaves.length, options.fadeMs);
     this.stream = new ChunkStream<PooledChunk>(
       {
         load: (file, signal) => this.load(file, signal),
@@ -174,10 +185,19 @@ export class WorldSession implements FrameSource {
     return this.options.budget;
   }
 
-  /** The most splats a frame draws: what the projector and the sort are sized for (an environment past the budget is drawn whole). */
+  /**
+   * The most splats a frame draws: what the projector and the sort are
+   * sized for. The budget (an environment past it is drawn whole), and
+   * beside it the room for the outgoing levels of fades (FADE_ROOM_SHARE).
+   */
   get maxDrawn(): number {
-    const most = Math.max(this.options.budget, this.environment.drawn);
+    const most = Math.max(this.options.budget, this.environment.drawn) + this.fadeRoom;
     return Math.min(most, this.pool?.scene.count ?? most);
+  }
+
+  /** Splats the outgoing levels of fades may draw beside the budget. */
+  private get fadeRoom(): number {
+    return this.options.fadeMs > 0 ? Math.ceil(FADE_ROOM_SHARE * this.options.budget) : 0;
   }
 
   /** Writes the panel's figures into `out` (every frame: nothing allocated). */
@@ -226,6 +246,11 @@ export class WorldSession implements FrameSource {
    * The picture will not change until the camera moves.
    */
   get settled(): boolean {
+    return this.chunksSettled && !this.fades.active;
+  }
+
+  /** Nothing is on its way and nothing more can start (settled, but for level fades still under way). */
+  get chunksSettled(): boolean {
     return this.choice !== null && !this.streamPending && this.stream.inFlightCount === 0 && this.seenVersion === this.stream.version && !this.environment.pending;
   }
 
@@ -234,7 +259,9 @@ export class WorldSession implements FrameSource {
    * moves the stream along at once: fetches start before this returns.
    */
   updateCamera(camera: CameraFile): WorldFrameFacts {
-    if (this.updateView(worldView(camera)) || this.streamPending) this.moveStream();
+    const chose = this.updateView(worldView(camera));
+    this.followFades(chose);
+    if (chose || this.streamPending) this.moveStream();
     return this.facts;
   }
 
@@ -245,7 +272,9 @@ export class WorldSession implements FrameSource {
    * run in a task of their own once the frame is recorded, not inside it.
    */
   update(frame: WorldCamera): WorldFrameFacts {
-    if (this.updateView(frustumView(frame, this.nextView)) && !this.streamPending) {
+    const chose = this.updateView(frustumView(frame, this.nextView));
+    this.followFades(chose);
+    if (chose && !this.streamPending) {
       this.streamPending = true;
       queueMicrotask(this.moveStream);
     }
@@ -270,7 +299,6 @@ export class WorldSession implements FrameSource {
     }
     this.lastView = view;
     this.seenVersion = this.stream.version;
-    const stream = this.stream;
     const choice = this.chooser.choose(view, { thresholdPx: this.options.thresholdPx, budget: chunkBudget(this.maxDrawn, this.environment.drawn), resident: this.resident, failed: this.failed });
     this.choice = choice;
     const { drawnFiles, spare, needed } = this;
@@ -285,28 +313,59 @@ export class WorldSession implements FrameSource {
       (d.level < choice.wanted[d.leaf]! ? spare : needed).add(d.run.file);
     }
     for (const file of needed) spare.delete(file);
-    if (this.pool) {
-      // The run records are kept from choice to choice, and rewritten.
-      const runs = this.runs;
-      const n = choice.draw.length;
-      // One more for the environment, drawn after the chosen runs.
-      for (let i = runs.length; i <= n; i++) runs.push({ chunk: unbound<PooledChunk>(), offset: 0, count: 0 });
-      for (let i = 0; i < n; i++) {
-        const { run } = choice.draw[i]!;
-        const r = runs[i]!;
-        r.chunk = stream.chunk(run.file)!;
-        r.offset = run.offset;
-        r.count = run.count;
-      }
-      this.pool.setDrawn(runs, this.environment.copyRun(runs[n]!) ? n + 1 : n);
-    }
     const facts = this.facts;
     facts.drawnSplats = choice.drawnSplats + this.environment.drawn;
+    facts.fading = 0;
+    facts.fadingSplats = 0;
     facts.wantedSplats = choice.wantedSplats + this.environment.drawn;
     facts.thresholdPx = choice.thresholdPx;
     facts.leftOut = choice.leftOut;
     facts.waiting = waiting;
     return true;
+  }
+
+  /**
+   * Marks drawn in the pool the runs the last choice draws, at their fades'
+   * opacities, with the outgoing levels of the fades under way and the
+   * environment: when the choice changed (`chose`), and while fades run,
+   * whose opacities change with time alone.
+   */
+  private followFades(chose: boolean): void {
+    const choice = this.choice;
+    if (!choice || this.closed || (!chose && !this.fades.active)) return;
+    const room = this.fadeRoom;
+    const { runs: faded, count } = this.fades.update(choice.draw, this.now(), room);
+    const facts = this.facts;
+    facts.fadesCutShort += this.fades.cutShort;
+    facts.fading = count - choice.draw.length;
+    facts.fadingSplats = 0;
+    for (let i = choice.draw.length; i < count; i++) facts.fadingSplats += faded[i]!.run.run.count;
+    facts.drawnSplats = choice.drawnSplats + this.environment.drawn + facts.fadingSplats;
+    // The outgoing levels stay resident while they fade: the stream keeps the files drawn.
+    for (let i = choice.draw.length; i < count; i++) {
+      this.drawnFiles.add(faded[i]!.run.run.file);
+      this.spare.delete(faded[i]!.run.run.file);
+    }
+    if (!this.pool) return;
+    // The run records are kept from choice to choice, and rewritten.
+    const runs = this.runs;
+    // One more for the environment, drawn after the chosen runs.
+    for (let i = runs.length; i <= count; i++) runs.push({ chunk: unbound<PooledChunk>(), offset: 0, count: 0, opacity: 1 });
+    let n = 0;
+    for (let i = 0; i < count; i++) {
+      const { run: { run }, opacity } = faded[i]!;
+      const chunk = this.stream.chunk(run.file);
+      // An outgoing level whose chunk the stream gave up is not drawn (the choice's runs are resident).
+      if (!chunk) continue;
+      const r = runs[n++]!;
+      r.chunk = chunk;
+      r.offset = run.offset;
+      r.count = run.count;
+      r.opacity = opacity;
+    }
+    const environment = runs[n]!;
+    environment.opacity = 1;
+    this.pool.setDrawn(runs, this.environment.copyRun(environment) ? n + 1 : n);
   }
 
   close(): void {

@@ -1,0 +1,168 @@
+/**
+ * Cross-fades between a leaf's levels (docs/streamed-worlds-design.md,
+ * "Level changes without pops"). When the level choice (world-choice.ts)
+ * draws a leaf from another run than it did (a finer level arrived, the
+ * camera came closer, the budget moved the threshold), the change is
+ * spread over `fadeMs`: the incoming run's opacity rises from 0 to 1 while
+ * the outgoing run, still drawn, falls from 1 to 0. A leaf drawn where it
+ * was not (it came into view, or its first chunk arrived) fades in from
+ * nothing. A leaf no longer drawn goes at once: it left the view, or the
+ * budget left it out. Pure and DOM-free: the choice's runs and the time
+ * in, the runs to draw with an opacity each out.
+ *
+ * Why both at once: two levels of one surface cover a pixel about as
+ * densely, and splats of opacity scaled by s leave a transmittance of
+ * about exp(−s·D) for the surface's depth D; with the two scales summing
+ * to 1 the pair leaves exp(−D), as either level alone does, so the surface
+ * keeps its opacity and only its look moves from one level to the other.
+ * Fading the incoming level in over the outgoing one, then the outgoing
+ * one out (each for half the time), doubles the depth and then takes all
+ * of it away at the end: on the GPU test's world (tests/gpu/world-session
+ * .test.ts, a 300 ms fade in ten steps) the largest step moved 2,609 to
+ * 4,100 pixels by more than 16 levels, out of the 6,144 that the change
+ * moves at once; both at once, none.
+ */
+import type { DrawnRun } from './world-choice-types';
+
+/** A run to draw, with the opacity its splats are scaled by (1: as they are). */
+export interface FadedRun {
+  run: DrawnRun;
+  opacity: number;
+}
+
+/** A leaf's fade: the run coming, the run going (null: none, the leaf fades in), and when it began. */
+interface Fade {
+  incoming: DrawnRun;
+  outgoing: DrawnRun | null;
+  start: number;
+}
+
+export class LevelFades {
+  /** Per leaf: the run shown whole at the last update, or the fade's incoming run (null: not drawn). */
+  private readonly shown: (DrawnRun | null)[];
+  private readonly fades = new Map<number, Fade>();
+  /** Leaves drawn at the last update, and the stamp of the update that last drew each. */
+  private drawnLeaves: number[] = [];
+  private nextDrawn: number[] = [];
+  private readonly seen: Uint32Array;
+  private stamp = 0;
+  /** The update's result, reused (its objects too). */
+  private readonly out: FadedRun[] = [];
+  private outCount = 0;
+  /** Fades the last update finished early for want of room. */
+  cutShort = 0;
+
+  /** For `leaves` leaves; `fadeMs` 0 switches at once. */
+  constructor(
+    leaves: number,
+    private readonly fadeMs: number,
+  ) {
+    this.shown = new Array<DrawnRun | null>(leaves).fill(null);
+    this.seen = new Uint32Array(leaves);
+  }
+
+  /** Whether a fade is under way: the picture changes with time alone, and the next frame must update. */
+  get active(): boolean {
+    return this.fades.size > 0;
+  }
+
+  /**
+   * The runs to draw at time `now` (ms) for the choice's `draw` list: each
+   * of its runs at its fade's opacity, then the outgoing runs of fades
+   * under way. The outgoing runs are drawn beside the choice's, so they
+   * take at most `room` splats more; a fade whose outgoing run finds no
+   * room ends at once. The list is rewritten by the next call; its length
+   * is the returned count.
+   */
+  update(draw: readonly DrawnRun[], now: number, room: number): { runs: readonly FadedRun[]; count: number } {
+    const stamp = ++this.stamp;
+    this.outCount = 0;
+    this.cutShort = 0;
+    const next = this.nextDrawn;
+    next.length = 0;
+    for (const run of draw) {
+      const leaf = run.leaf;
+      this.seen[leaf] = stamp;
+      next.push(leaf);
+      this.follow(leaf, run, now);
+      const fade = this.fades.get(leaf);
+      this.push(run, fade ? this.incomingOpacity(fade, now) : 1);
+    }
+    // Leaves drawn before and not now go at once.
+    for (const leaf of this.drawnLeaves) {
+      if (this.seen[leaf] === stamp) continue;
+      this.shown[leaf] = null;
+      this.fades.delete(leaf);
+    }
+    [this.drawnLeaves, this.nextDrawn] = [next, this.drawnLeaves];
+    for (const [leaf, fade] of this.fades) {
+      if (!fade.outgoing) continue;
+      if (fade.outgoing.run.count <= room) {
+        room -= fade.outgoing.run.count;
+        this.push(fade.outgoing, this.outgoingOpacity(fade, now));
+        continue;
+      }
+      // No room for the outgoing run: the incoming one is drawn whole from now.
+      this.fades.delete(leaf);
+      this.cutShort++;
+      for (let k = 0; k < this.outCount; k++) if (this.out[k]!.run === fade.incoming) this.out[k]!.opacity = 1;
+    }
+    return { runs: this.out, count: this.outCount };
+  }
+
+  /** Starts, turns or ends the leaf's fade for this update's run. */
+  private follow(leaf: number, run: DrawnRun, now: number): void {
+    const fade = this.fades.get(leaf);
+    if (fade) {
+      const progress = this.progress(fade, now);
+      if (run === fade.incoming) {
+        if (progress >= 1) this.fades.delete(leaf);
+        return;
+      }
+      if (run === fade.outgoing) {
+        // Back to where it came from: the same picture, the fade run backwards from where it is.
+        fade.outgoing = fade.incoming;
+        fade.incoming = run;
+        fade.start = now - (1 - progress) * this.fadeMs;
+      } else {
+        // A third run takes the place of the one of the two drawn less, which goes at once, at its
+        // opacity: the other keeps its own, and the two sum to 1 again.
+        const kept = Math.max(progress, 1 - progress);
+        fade.outgoing = progress < 0.5 ? fade.outgoing : fade.incoming;
+        fade.incoming = run;
+        fade.start = now - (1 - kept) * this.fadeMs;
+      }
+      this.shown[leaf] = run;
+      return;
+    }
+    const before = this.shown[leaf];
+    this.shown[leaf] = run;
+    if (before === run || this.fadeMs <= 0) return;
+    // From what it showed; a leaf not drawn at the last update (before is null) fades in from nothing.
+    this.fades.set(leaf, { incoming: run, outgoing: before ?? null, start: now });
+  }
+
+  private progress(fade: Fade, now: number): number {
+    return this.fadeMs > 0 ? Math.min(1, Math.max(0, (now - fade.start) / this.fadeMs)) : 1;
+  }
+
+  private incomingOpacity(fade: Fade, now: number): number {
+    return this.progress(fade, now);
+  }
+
+  private outgoingOpacity(fade: Fade, now: number): number {
+    return 1 - this.progress(fade, now);
+  }
+
+  private push(run: DrawnRun, opacity: number): void {
+    const out = this.out;
+    if (this.outCount === out.length) out.push({ run, opacity });
+    else {
+      const item = out[this.outCount]!;
+      item.run = run;
+      item.opacity = opacity;
+    }
+    this.outCount++;
+  }
+}
+
