@@ -148,6 +148,17 @@ describe('a world written by splat-transform, with an environment', () => {
     expect(shownThere).toBe(only);
   });
 
+  test('a world whose chunks all fail still draws its environment, and names the chunks', async () => {
+    const failing = { ...files, readChunk: () => Promise.reject(new Error('not a SOG chunk')) };
+    const session = gpu.own({ destroy: () => session.close(), session: new WorldSession(gpu.device, failing, { budget: 1e6, thresholdPx: 1, memoryBytes: 64 * 2 ** 20, maxInFlight: 2, fadeMs: 0, pool: POOL }) }).session;
+    await settle(session);
+    expect([...session.failedChunks].sort()).toEqual(files.index.filenames.map((name) => `chunk ${name}: not a SOG chunk`).sort());
+    expect(session.frame.drawnSplats).toBe(environment.count);
+    const shown = await picture(session.scene!, session.maxDrawn);
+    const reference = await pictureOf([environment]);
+    expect(Buffer.from(shown).equals(Buffer.from(reference))).toBe(true);
+  });
+
   test('the environment counts against the budget: the chosen runs get what it leaves', async () => {
     // Room for the fine level alone, but beside the environment only for the coarse one.
     const budget = files.index.counts[0]! + 100;

@@ -7,7 +7,7 @@
  * pages of the pool before any chunk, and its splats count against the
  * frame's budget (see `chunkBudget`). DOM-free.
  */
-import type { SplatCloud } from '../../scene/splat-cloud';
+import type { ShDegree, SplatCloud } from '../../scene/splat-cloud';
 import type { PooledRun, SplatPool } from '../../scene/splat-pool';
 import { CHUNK_TIMEOUT_MS, startTimeout, type StartTimer } from './world-stream';
 
@@ -81,6 +81,11 @@ export class WorldEnvironment {
   /** Its read is still on its way. */
   get pending(): boolean {
     return this.reading;
+  }
+
+  /** The SH degree of its splats while they wait for a pool (null: none wait). */
+  get waitingShDegree(): ShDegree | null {
+    return this.cloud?.shDegree ?? null;
   }
 
   /** Its splats (0 until it arrived). */

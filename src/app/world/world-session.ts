@@ -142,6 +142,7 @@ export class WorldSession implements FrameSource {
     this.stream.onFail = () => {
       this.stream.setMaxInFlight(this.options.maxInFlight);
       this.failures.chunkFailed();
+      this.poolForEnvironment();
       this.onChange?.();
     };
     this.environment = new WorldEnvironment(
@@ -150,6 +151,7 @@ export class WorldSession implements FrameSource {
       () => {
         // Placed now where the pool is made, else when it is (makePool); drawn from the next choice on.
         if (this.pool) this.environment.place(this.pool);
+        else this.poolForEnvironment();
         this.lastView = null;
         this.onChange?.();
       },
@@ -388,6 +390,20 @@ export class WorldSession implements FrameSource {
     const chunk = pool.add(cloud, this.files.usedSplats[file]);
     if (!chunk) throw new ChunkNoRoomError(`no room in the pool for ${this.files.index.filenames[file]}`);
     return { chunk, bytes };
+  }
+
+  /**
+   * Where chunks have failed and none is on its way before any made the
+   * pool, the pool is made for the environment, which waits for it (when
+   * the last fails, or when it arrives after them): a world whose chunks
+   * all fail still draws its environment (at the environment's SH degree;
+   * a chunk arriving later is written at it).
+   */
+  private poolForEnvironment(): void {
+    const degree = this.environment.waitingShDegree;
+    if (this.pool || this.closed || degree === null || this.stream.inFlightCount > 0 || this.stream.progress.failed.size === 0) return;
+    this.pool = this.makePool(degree);
+    this.lastView = null;
   }
 
   /** The pool, sized by the memory and the budget, at the SH degree of the first chunk (others are written at it). */
