@@ -16,7 +16,8 @@ function leafRuns(leaf: number, count = 100): DrawnRun[] {
 
 /** The opacity each run is drawn at, by "leaf:level". */
 function drawnAt(fades: LevelFades, draw: DrawnRun[], now: number, room = 1e9): Record<string, number> {
-  const { runs, count } = fades.update(draw, now, room);
+  const count = fades.update(draw, now, room);
+  const runs = fades.runs;
   const out: Record<string, number> = {};
   for (let i = 0; i < count; i++) out[`${runs[i]!.run.leaf}:${runs[i]!.run.level}`] = runs[i]!.opacity;
   return out;

@@ -32,6 +32,7 @@ export interface FadedRun {
 
 /** A leaf's fade: the run coming, the run going (null: none, the leaf fades in), and when it began. */
 interface Fade {
+  leaf: number;
   incoming: DrawnRun;
   outgoing: DrawnRun | null;
   start: number;
@@ -40,13 +41,16 @@ interface Fade {
 export class LevelFades {
   /** Per leaf: the run shown whole at the last update, or the fade's incoming run (null: not drawn). */
   private readonly shown: (DrawnRun | null)[];
-  private readonly fades = new Map<number, Fade>();
+  /** Per leaf: its fade under way (null: none); the fades under way, in no order; fades done, to reuse. */
+  private readonly fadeOf: (Fade | null)[];
+  private readonly fading: Fade[] = [];
+  private readonly spare: Fade[] = [];
   /** Leaves drawn at the last update, and the stamp of the update that last drew each. */
   private drawnLeaves: number[] = [];
   private nextDrawn: number[] = [];
   private readonly seen: Uint32Array;
   private stamp = 0;
-  /** The update's result, reused (its objects too). */
+  /** The last update's runs to draw (its first `count`; the objects are reused). */
   private readonly out: FadedRun[] = [];
   private outCount = 0;
   /** Fades the last update finished early for want of room. */
@@ -58,44 +62,53 @@ export class LevelFades {
     private readonly fadeMs: number,
   ) {
     this.shown = new Array<DrawnRun | null>(leaves).fill(null);
+    this.fadeOf = new Array<Fade | null>(leaves).fill(null);
     this.seen = new Uint32Array(leaves);
   }
 
   /** Whether a fade is under way: the picture changes with time alone, and the next frame must update. */
   get active(): boolean {
-    return this.fades.size > 0;
+    return this.fading.length > 0;
+  }
+
+  /** The last update's runs to draw: the first `update` returned of them. */
+  get runs(): readonly FadedRun[] {
+    return this.out;
   }
 
   /**
-   * The runs to draw at time `now` (ms) for the choice's `draw` list: each
-   * of its runs at its fade's opacity, then the outgoing runs of fades
-   * under way. The outgoing runs are drawn beside the choice's, so they
-   * take at most `room` splats more; a fade whose outgoing run finds no
-   * room ends at once. The list is rewritten by the next call; its length
-   * is the returned count.
+   * The runs to draw at time `now` (ms) for the choice's `draw` list, into
+   * `runs`; returns how many. Each of the choice's runs at its fade's
+   * opacity, then the outgoing runs of fades under way. The outgoing runs
+   * are drawn beside the choice's, so they take at most `room` splats more;
+   * a fade whose outgoing run finds no room ends at once. Allocates
+   * nothing once the lists have grown.
    */
-  update(draw: readonly DrawnRun[], now: number, room: number): { runs: readonly FadedRun[]; count: number } {
+  update(draw: readonly DrawnRun[], now: number, room: number): number {
     const stamp = ++this.stamp;
     this.outCount = 0;
     this.cutShort = 0;
     const next = this.nextDrawn;
     next.length = 0;
-    for (const run of draw) {
+    for (let i = 0; i < draw.length; i++) {
+      const run = draw[i]!;
       const leaf = run.leaf;
       this.seen[leaf] = stamp;
       next.push(leaf);
       this.follow(leaf, run, now);
-      const fade = this.fades.get(leaf);
+      const fade = this.fadeOf[leaf];
       this.push(run, fade ? this.incomingOpacity(fade, now) : 1);
     }
     // Leaves drawn before and not now go at once.
     for (const leaf of this.drawnLeaves) {
       if (this.seen[leaf] === stamp) continue;
       this.shown[leaf] = null;
-      this.fades.delete(leaf);
+      this.end(leaf);
     }
-    [this.drawnLeaves, this.nextDrawn] = [next, this.drawnLeaves];
-    for (const [leaf, fade] of this.fades) {
+    this.nextDrawn = this.drawnLeaves;
+    this.drawnLeaves = next;
+    for (let f = 0; f < this.fading.length; f++) {
+      const fade = this.fading[f]!;
       if (!fade.outgoing) continue;
       if (fade.outgoing.run.count <= room) {
         room -= fade.outgoing.run.count;
@@ -103,20 +116,21 @@ export class LevelFades {
         continue;
       }
       // No room for the outgoing run: the incoming one is drawn whole from now.
-      this.fades.delete(leaf);
-      this.cutShort++;
       for (let k = 0; k < this.outCount; k++) if (this.out[k]!.run === fade.incoming) this.out[k]!.opacity = 1;
+      this.end(fade.leaf);
+      this.cutShort++;
+      f--;
     }
-    return { runs: this.out, count: this.outCount };
+    return this.outCount;
   }
 
   /** Starts, turns or ends the leaf's fade for this update's run. */
   private follow(leaf: number, run: DrawnRun, now: number): void {
-    const fade = this.fades.get(leaf);
+    const fade = this.fadeOf[leaf];
     if (fade) {
       const progress = this.progress(fade, now);
       if (run === fade.incoming) {
-        if (progress >= 1) this.fades.delete(leaf);
+        if (progress >= 1) this.end(leaf);
         return;
       }
       if (run === fade.outgoing) {
@@ -139,7 +153,24 @@ export class LevelFades {
     this.shown[leaf] = run;
     if (before === run || this.fadeMs <= 0) return;
     // From what it showed; a leaf not drawn at the last update (before is null) fades in from nothing.
-    this.fades.set(leaf, { incoming: run, outgoing: before ?? null, start: now });
+    const started = this.spare.pop() ?? { leaf, incoming: run, outgoing: null, start: now };
+    started.leaf = leaf;
+    started.incoming = run;
+    started.outgoing = before ?? null;
+    started.start = now;
+    this.fadeOf[leaf] = started;
+    this.fading.push(started);
+  }
+
+  /** Ends the leaf's fade, if it has one (its object kept for the next). */
+  private end(leaf: number): void {
+    const fade = this.fadeOf[leaf];
+    if (!fade) return;
+    this.fadeOf[leaf] = null;
+    const at = this.fading.indexOf(fade);
+    this.fading[at] = this.fading[this.fading.length - 1]!;
+    this.fading.pop();
+    this.spare.push(fade);
   }
 
   private progress(fade: Fade, now: number): number {

@@ -336,7 +336,8 @@ export class WorldSession implements FrameSource {
     const choice = this.choice;
     if (!choice || this.closed || (!chose && !this.fades.active)) return;
     const room = this.fadeRoom;
-    const { runs: faded, count } = this.fades.update(choice.draw, this.now(), room);
+    const count = this.fades.update(choice.draw, this.now(), room);
+    const faded = this.fades.runs;
     const facts = this.facts;
     facts.fadesCutShort += this.fades.cutShort;
     facts.fading = count - choice.draw.length;
