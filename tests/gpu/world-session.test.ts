@@ -13,7 +13,7 @@
 import { settleWorld } from '../support/world-settle';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { WorldSession } from '../../src/app/world/world-session';
-import type { WorldSessionOptions } from '../../src/app/world/world-options';
+import { WORLD_DEFAULTS, type WorldSessionOptions } from '../../src/app/world/world-options';
 import { renderOffscreen } from '../../bench/render-offscreen';
 import type { SplatFrame } from '../../src/app/frame/splat-frame';
 import type { GpuSortOrder } from '../../src/app/frame/order/gpu-sort-order';
@@ -57,7 +57,7 @@ describe('a world on the GPU', () => {
   }
 
   function open(options: Partial<WorldSessionOptions> = {}, chunks = syntheticChunks(world)): WorldSession {
-    const session = new WorldSession(gpu.device, chunks, { budget: 1e6, thresholdPx: 1, memoryBytes: 64 * 2 ** 20, maxInFlight: 2, fadeMs: 0, pool: POOL, ...options });
+    const session = new WorldSession(gpu.device, chunks, { budget: 1e6, thresholdPx: 1, budgetPolicy: WORLD_DEFAULTS.budgetPolicy, memoryBytes: 64 * 2 ** 20, maxInFlight: 2, fadeMs: 0, pool: POOL, ...options });
     return gpu.own({ destroy: () => session.close(), session }).session;
   }
 

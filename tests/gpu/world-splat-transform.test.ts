@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { WorldSession } from '../../src/app/world/world-session';
-import type { WorldSessionOptions } from '../../src/app/world/world-options';
+import { WORLD_DEFAULTS, type WorldSessionOptions } from '../../src/app/world/world-options';
 import { openWorld, type WorldFiles } from '../../src/io/lod/world-files';
 import { nodeFileSource } from '../../src/io/node-scene-source';
 import { renderOffscreen } from '../../bench/render-offscreen';
@@ -78,7 +78,7 @@ describe('a world written by splat-transform, with an environment', () => {
   });
 
   function open(options: Partial<WorldSessionOptions> = {}): WorldSession {
-    const session = new WorldSession(gpu.device, files, { budget: 1e6, thresholdPx: 1, memoryBytes: 64 * 2 ** 20, maxInFlight: 2, fadeMs: 0, pool: POOL, ...options });
+    const session = new WorldSession(gpu.device, files, { budget: 1e6, thresholdPx: 1, budgetPolicy: WORLD_DEFAULTS.budgetPolicy, memoryBytes: 64 * 2 ** 20, maxInFlight: 2, fadeMs: 0, pool: POOL, ...options });
     return gpu.own({ destroy: () => session.close(), session }).session;
   }
 
@@ -150,7 +150,7 @@ describe('a world written by splat-transform, with an environment', () => {
 
   test('a world whose chunks all fail still draws its environment, and names the chunks', async () => {
     const failing = { ...files, readChunk: () => Promise.reject(new Error('not a SOG chunk')) };
-    const session = gpu.own({ destroy: () => session.close(), session: new WorldSession(gpu.device, failing, { budget: 1e6, thresholdPx: 1, memoryBytes: 64 * 2 ** 20, maxInFlight: 2, fadeMs: 0, pool: POOL }) }).session;
+    const session = gpu.own({ destroy: () => session.close(), session: new WorldSession(gpu.device, failing, { budget: 1e6, thresholdPx: 1, budgetPolicy: WORLD_DEFAULTS.budgetPolicy, memoryBytes: 64 * 2 ** 20, maxInFlight: 2, fadeMs: 0, pool: POOL }) }).session;
     await settle(session);
     expect([...session.failedChunks].sort()).toEqual(files.index.filenames.map((name) => `chunk ${name}: not a SOG chunk`).sort());
     expect(session.frame.drawnSplats).toBe(environment.count);

@@ -20,13 +20,33 @@ export interface WorldView {
   planes: Float64Array;
   /** Screen pixels a unit of scene spans at distance 1 (the viewport height over 2·tan(fovY / 2)). */
   pixelsPerUnit: number;
+  /** The screen's pixels (width × height): the most a leaf may cover, for the 'benefit' budget policy. */
+  screenPixels: number;
 }
+
+/**
+ * How a splat budget that the asked threshold's levels do not fit is spent
+ * (docs/streamed-worlds-design.md, "Spending a budget that binds"):
+ * - 'threshold': one threshold for every leaf, raised to the lowest at
+ *   which the wanted splats fit;
+ * - 'benefit': every leaf from its coarsest level, then finer levels
+ *   bought where they save the most screen area × pixels of error per
+ *   splat (world-budget-policy.ts);
+ * - 'distance': the level from the leaf's distance alone, one level
+ *   coarser each time the distance doubles past the largest distance at
+ *   which the wanted splats fit.
+ * Where the budget does not bind, all three give the asked threshold's
+ * levels; none draws a leaf finer than the asked threshold wants.
+ */
+export type BudgetPolicy = 'threshold' | 'benefit' | 'distance';
 
 export interface LodChoiceOptions {
   /** The most error a leaf may show, in pixels. */
   thresholdPx: number;
   /** The most splats drawn. */
   budget: number;
+  /** How a budget that binds is spent (absent: 'threshold'; the viewer's is WORLD_DEFAULTS.budgetPolicy). */
+  budgetPolicy?: BudgetPolicy;
   /** Whether chunk file `file` is on the GPU. */
   resident: (file: number) => boolean;
   /**
@@ -55,7 +75,12 @@ export interface LodChoice {
    */
   wanted: Int32Array;
   wantedSplats: number;
-  /** The threshold the budget allowed: the one asked for, or the lowest above it at which the wanted splats fit. */
+  /**
+   * The threshold the budget allowed: the one asked for, or ('threshold')
+   * the lowest above it at which the wanted splats fit; under the other
+   * policies, where the budget binds, the largest error in pixels of a
+   * wanted leaf's level (at least the one asked for).
+   */
   thresholdPx: number;
   /** Leaves in view that even their coarsest level could not keep within the budget. */
   leftOut: number;

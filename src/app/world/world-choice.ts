@@ -2,11 +2,13 @@
  * The level choice of a Streamed SOG world, prepared once per world
  * (world-lod.ts says what it chooses): the leaves in flat arrays, the
  * tree's boxes for culling (world-cull.ts), the budget's threshold from
- * each leaf's breakpoints (world-budget.ts). Pure and DOM-free.
+ * each leaf's breakpoints (world-budget.ts), or the budget spent by the
+ * other policies (world-budget-policy.ts). Pure and DOM-free.
  */
 import type { LodNode } from '../../io/lod/lod-meta';
 import type { DrawnRun, LodChoice, LodChoiceOptions, WorldLeaf, WorldView } from './world-choice-types';
 import { fittingThreshold, selectWeighted } from './world-budget';
+import { BudgetSpender } from './world-budget-policy';
 import { BoxTree } from './world-cull';
 
 /**
@@ -56,6 +58,8 @@ export class WorldChoice {
   /** Per leaf and level: what `draw` lists for it (null: no run). */
   private readonly drawn: (DrawnRun | null)[];
   private readonly result: LodChoice;
+  /** The 'benefit' and 'distance' budget policies, over these arrays. */
+  private readonly spender: BudgetSpender;
 
   /**
    * `leaves` numbered depth first over `tree` (as worldLeaves lists them);
@@ -99,6 +103,8 @@ export class WorldChoice {
     this.needTier = new Int8Array(files).fill(-1);
     this.needValue = new Float64Array(files);
     this.result = { draw: [], drawnSplats: 0, wanted: new Int32Array(n), wantedSplats: 0, thresholdPx: 0, leftOut: 0, fetch: [] };
+    const { error, count, pixels, box, distance, inView, keys, weights } = this;
+    this.spender = new BudgetSpender({ levels, error, count, pixels, box, distance, inView, wanted: this.result.wanted, keys, weights });
   }
 
   /** What the world draws from `view` (see the file's header); the returned object is rewritten by the next call. */
@@ -116,11 +122,19 @@ export class WorldChoice {
     let thresholdPx = options.thresholdPx;
     let wantedSplats = this.levelsWithin(seen, view, thresholdPx);
     let leftOut = 0;
-    if (wantedSplats > options.budget) {
-      thresholdPx = this.fittingThreshold(seen, thresholdPx, wantedSplats - options.budget);
+    const { budget, budgetPolicy = 'threshold' } = options;
+    if (wantedSplats > budget && budgetPolicy === 'threshold') {
+      thresholdPx = this.fittingThreshold(seen, thresholdPx, wantedSplats - budget);
       wantedSplats = this.levelsAt(seen, thresholdPx);
       // Even the coarsest levels are too many: the farthest leaves go (they are the smallest on screen).
-      if (wantedSplats > options.budget) [leftOut, wantedSplats] = this.leaveOutFarthest(seen, wantedSplats, options.budget);
+      if (wantedSplats > budget) [leftOut, wantedSplats] = this.leaveOutFarthest(seen, wantedSplats, budget);
+    } else if (wantedSplats > budget) {
+      // The other policies (world-budget-policy.ts) start from levels that fit where any do, leave out as the threshold does.
+      const spender = this.spender;
+      wantedSplats = budgetPolicy === 'benefit' ? spender.startCoarsest(seen) : spender.byDistance(seen, wantedSplats - budget);
+      if (wantedSplats > budget) [leftOut, wantedSplats] = this.leaveOutFarthest(seen, wantedSplats, budget);
+      if (budgetPolicy === 'benefit') wantedSplats = spender.buyUpgrades(seen, view, budget, wantedSplats);
+      thresholdPx = spender.largestError(seen, thresholdPx);
     }
     if (this.failed) wantedSplats = this.avoidFailed(seen);
     result.drawnSplats = this.listDrawn(seen, view.pixelsPerUnit);

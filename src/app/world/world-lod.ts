@@ -20,7 +20,7 @@ import { WorldChoice } from './world-choice';
 import type { LodChoice, LodChoiceOptions, WorldLeaf, WorldView } from './world-choice-types';
 
 export { WorldChoice };
-export type { DrawnRun, LodChoice, LodChoiceOptions, WorldLeaf, WorldView } from './world-choice-types';
+export type { BudgetPolicy, DrawnRun, LodChoice, LodChoiceOptions, WorldLeaf, WorldView } from './world-choice-types';
 
 /**
  * The leaves of `index`, with each level's error in scene units: the
@@ -80,7 +80,7 @@ export interface WorldCamera {
 
 /** A view to fill with frustumView (one per caller, reused every frame). */
 export function createWorldView(): WorldView & { eye: [number, number, number] } {
-  return { eye: [0, 0, 0], planes: new Float64Array(24), pixelsPerUnit: 0 };
+  return { eye: [0, 0, 0], planes: new Float64Array(24), pixelsPerUnit: 0, screenPixels: 0 };
 }
 
 /** Scratch for frustumView: the clip transform. */
@@ -111,6 +111,8 @@ export function frustumView({ view, projection, eye, height, fovY }: WorldCamera
   out.eye[1] = eye[1]!;
   out.eye[2] = eye[2]!;
   out.pixelsPerUnit = height / (2 * Math.tan(fovY / 2));
+  // The projection's first two diagonal terms are f / aspect and f: their ratio is the aspect (width over height).
+  out.screenPixels = height * height * Math.abs(projection[5]! / projection[0]!);
   return out;
 }
 

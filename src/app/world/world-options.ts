@@ -7,12 +7,15 @@
 import { DEFAULT_PAGE_SPLATS, type SplatPoolOptions } from '../../scene/splat-pool';
 import { storageBufferLimit, type ChunkLayout } from '../../scene/gpu-splats';
 import { PROJECTED_SPLAT } from '../../render/frame-layouts';
+import type { BudgetPolicy } from './world-choice-types';
 
 export interface WorldSessionOptions {
   /** The most splats drawn a frame. */
   budget: number;
   /** The most error a leaf may show, in pixels (raised when the budget needs it). */
   thresholdPx: number;
+  /** How a budget that binds is spent (world-choice-types.ts). */
+  budgetPolicy: BudgetPolicy;
   /** GPU memory for the world's splats: the pool and the projector's per-splat buffers over it. */
   memoryBytes: number;
   /** Chunk fetches in flight at most. */
@@ -51,8 +54,12 @@ export const FADE_ROOM_SHARE = 0.25;
  * where the full detail fits the budget, the picture against the full
  * detail was 22-30 dB at 1 px, 36-48 dB at 0.5 px (29 dB where the budget
  * held it at 0.53 px), identical at 0.25 px.
+ *
+ * The budget policy is the one of the choice before the others were
+ * written, one threshold raised for every leaf, until the benchmark
+ * (bench/bench-world.ts --budgets) has compared them on the GPU machine.
  */
-export const WORLD_DEFAULTS: WorldSessionOptions = { budget: 4_000_000, thresholdPx: 0.5, memoryBytes: 1.25 * 2 ** 30, maxInFlight: 4, fadeMs: FADE_MS };
+export const WORLD_DEFAULTS: WorldSessionOptions = { budget: 4_000_000, thresholdPx: 0.5, budgetPolicy: 'threshold', memoryBytes: 1.25 * 2 ** 30, maxInFlight: 4, fadeMs: FADE_MS };
 
 /**
  * The options for this device: the budget setting, or where it is 'auto'

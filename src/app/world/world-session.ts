@@ -301,7 +301,7 @@ export class WorldSession implements FrameSource {
     }
     this.lastView = view;
     this.seenVersion = this.stream.version;
-    const choice = this.chooser.choose(view, { thresholdPx: this.options.thresholdPx, budget: chunkBudget(this.maxDrawn, this.environment.drawn), resident: this.resident, failed: this.failed });
+    const choice = this.chooser.choose(view, { thresholdPx: this.options.thresholdPx, budget: chunkBudget(this.maxDrawn, this.environment.drawn), budgetPolicy: this.options.budgetPolicy, resident: this.resident, failed: this.failed });
     this.choice = choice;
     const { drawnFiles, spare, needed } = this;
     drawnFiles.clear();
