@@ -9,22 +9,30 @@
  * work, the wall clock's p95 is mostly time the process was not running.
  *
  *   npm run bench:build && node bench-dist/world-choice.mjs --index worlds/k50/world/lod-meta.json
- *     [--budget 4000000] [--threshold 1] [--resident all|coarsest|none]
+ *     [--budget 4000000] [--threshold 1] [--resident all|coarsest|none] [--policy threshold|benefit|distance]
+ *   node bench-dist/world-choice.mjs --made 128x80 …
  *
  * Cameras, 1920×1080, 60° high, y up: "edge" 20 units above the middle of
  * the +z edge looking at the world's centre; "inside" in the middle, just over
  * the leaves' median top, looking along +x; "above" high over the centre
  * looking down. --threshold is the error asked for, in pixels; --resident
  * says which chunk files count as on the GPU: all, those of the coarsest
- * level, or none.
+ * level, or none; --policy how a budget that binds is spent (default: the
+ * viewer's, WORLD_DEFAULTS.budgetPolicy). --made COLSxROWS chooses over an
+ * index made in memory instead: COLS × ROWS leaves of ground 10 × 10 units
+ * (1 to 4 high), 3 levels of 4,000-6,000 splats, a quarter and a sixteenth
+ * of that, displaced by 0.03-0.07 and 0.1-0.2 units, 32 leaves a chunk
+ * file, a binary tree halving the longer side (fixed seed).
  */
 import { readFileSync } from 'node:fs';
 import type { CameraFile } from '../src/app/camera/camera-file';
 import { chooseLevels, worldLeaves, worldView, WorldChoice, type LodChoice, type LodChoiceOptions, type WorldView } from '../src/app/world/world-lod';
-import { parseLodMeta } from '../src/io/lod/lod-meta';
+import { parseLodMeta, type LodIndex, type LodNode } from '../src/io/lod/lod-meta';
+import { WORLD_DEFAULTS } from '../src/app/world/world-options';
 import { wholeNumber, listOption } from './bench-options';
 import { measureStable, quantile, timingWarning } from './stable-timing';
 import { commandLine } from './command-line';
+import { random } from '../tests/support/up-scenes';
 import help from './world-choice.ts?help';
 
 const { values: args } = commandLine('world-choice', help, {
@@ -32,18 +40,21 @@ const { values: args } = commandLine('world-choice', help, {
   budget: { type: 'string' },
   threshold: { type: 'string', default: '1' },
   resident: { type: 'string', default: 'all' },
+  policy: { type: 'string', default: WORLD_DEFAULTS.budgetPolicy },
+  made: { type: 'string' },
 });
-if (!args.index) throw new Error('--index PATH/lod-meta.json is required');
+if (!args.index === !args.made) throw new Error('it needs --index PATH/lod-meta.json or --made COLSxROWS');
 const budget = args.budget === undefined ? Infinity : wholeNumber('budget', args.budget, 1);
 const thresholdPx = Number(args.threshold);
 if (!(thresholdPx > 0)) throw new Error(`--threshold: ${args.threshold} is not a number of pixels > 0`);
 const [residency] = listOption('resident', args.resident!, ['all', 'coarsest', 'none'] as const);
+const [budgetPolicy] = listOption('policy', args.policy!, ['threshold', 'benefit', 'distance'] as const);
 
-const index = parseLodMeta(readFileSync(args.index, 'utf8'), args.index);
+const index = args.index ? parseLodMeta(readFileSync(args.index, 'utf8'), args.index) : madeIndex(args.made!);
 const leaves = worldLeaves(index);
 const coarsestFiles = new Set(leaves.flatMap((leaf) => (leaf.runs[index.levels - 1] ? [leaf.runs[index.levels - 1]!.file] : [])));
 const resident = { all: () => true, coarsest: (file: number) => coarsestFiles.has(file), none: () => false }[residency!];
-const options: LodChoiceOptions = { thresholdPx, budget, resident };
+const options: LodChoiceOptions = { thresholdPx, budget, budgetPolicy, resident };
 
 const { min, max } = index.tree.bound;
 const mid: [number, number, number] = [(min[0] + max[0]) / 2, (min[1] + max[1]) / 2, (min[2] + max[2]) / 2];
@@ -67,7 +78,7 @@ for (let i = 0; i < 20; i++) {
   choice.choose(cameras[0]![1], options);
   cold.push(performance.now() - start);
 }
-console.log(`${args.index}: ${leaves.length.toLocaleString('en-US')} leaves, ${index.levels} levels; budget ${budget.toLocaleString('en-US')}, ${thresholdPx} px, resident: ${residency}`);
+console.log(`${args.index ?? `made ${args.made}`}: ${leaves.length.toLocaleString('en-US')} leaves, ${index.levels} levels; budget ${budget.toLocaleString('en-US')} (${budgetPolicy}), ${thresholdPx} px, resident: ${residency}`);
 console.log(`first call ${cold[0]!.toFixed(2)} ms, first 20 calls ${(cold.reduce((a, b) => a + b) / cold.length).toFixed(2)} ms each (camera "edge")`);
 
 const TIMING = { batch: 20, window: 3, tol: 0.05, runs: 200 };
@@ -94,7 +105,7 @@ for (const [name, view] of cameras) {
   const r = choice.choose(view, options);
   const inView = r.wanted.filter((level) => level >= 0).length + r.leftOut;
   const row = {
-    camera: name, inView, wanted: r.wantedSplats, drawn: r.drawnSplats, thresholdPx: +r.thresholdPx.toFixed(4), leftOut: r.leftOut, fetch: r.fetch.length,
+    camera: name, policy: budgetPolicy, inView, wanted: r.wantedSplats, drawn: r.drawnSplats, thresholdPx: +r.thresholdPx.toFixed(4), leftOut: r.leftOut, fetch: r.fetch.length,
     chooseMs: shared && Object.fromEntries(Object.entries(shared).map(([k, v]) => [k, +ms(v)])),
     chooseLevelsMs: copied && Object.fromEntries(Object.entries(copied).map(([k, v]) => [k, +ms(v)])),
   };
@@ -104,4 +115,33 @@ for (const [name, view] of cameras) {
       `threshold ${r.thresholdPx.toFixed(3)} px, left out ${r.leftOut}, fetch ${r.fetch.length}; choose ${t(shared)}, chooseLevels ${t(copied)} (p50 / p95)`,
   );
   console.log(JSON.stringify(row));
+}
+
+/** The --made index (see the file's header). */
+function madeIndex(size: string): LodIndex {
+  const [cols, rows] = /^(\d+)x(\d+)$/.exec(size)?.slice(1).map(Number) ?? [];
+  if (!(cols! >= 1 && rows! >= 1)) throw new Error(`--made: ${size} is not COLSxROWS`);
+  const rand = random(20261130);
+  const perLevel = Math.ceil((cols! * rows!) / 32);
+  const counts = [0, 0, 0];
+  let leaves = 0;
+  let nodes = 0;
+  const leaf = (c: number, r: number): LodNode => {
+    const k = leaves++;
+    const finest = 4000 + Math.floor(rand() * 2000);
+    const runs = [finest, finest >> 2, finest >> 4].map((count, level) => ((counts[level]! += count), { file: level * perLevel + (k >> 5), offset: 0, count }));
+    const bound = { min: [10 * c, 0, 10 * r], max: [10 * c + 10, 1 + rand() * 3, 10 * r + 10] } as LodNode['bound'];
+    return { path: `leaf ${k}`, bound, children: [], runs, errors: null, displacements: [0, 0.03 + rand() * 0.04, 0.1 + rand() * 0.1] };
+  };
+  const node = (c0: number, c1: number, r0: number, r1: number): LodNode => {
+    nodes++;
+    if (c1 - c0 === 1 && r1 - r0 === 1) return leaf(c0, r0);
+    const [cm, rm] = [(c0 + c1) >> 1, (r0 + r1) >> 1];
+    const children = c1 - c0 >= r1 - r0 ? [node(c0, cm, r0, r1), node(cm, c1, r0, r1)] : [node(c0, c1, r0, rm), node(c0, c1, rm, r1)];
+    const bound = { min: [10 * c0, 0, 10 * r0], max: [10 * c1, Math.max(...children.map((child) => child.bound.max[1])), 10 * r1] } as LodNode['bound'];
+    return { path: `node ${nodes}`, bound, children, runs: [], errors: null, displacements: null };
+  };
+  const tree = node(0, cols!, 0, rows!);
+  const filenames = Array.from({ length: 3 * perLevel }, (_, f) => `${Math.floor(f / perLevel)}_${f}/meta.json`);
+  return { levels: 3, counts, filenames, environment: null, tree, nodes, leaves };
 }
