@@ -15,7 +15,8 @@
  * index in world/part-j/. bench/world-merge.ts joins the parts' indexes
  * into world/lod-meta.json and checks that every chunk it names is there;
  * bench/world-displacements-write.ts then measures how far each leaf's
- * levels move its detail and writes that into the index.
+ * levels move its detail (in a worker thread a core) and writes that into
+ * the index.
  *
  * A part is built in a folder of its own and renamed when whole, and the
  * decimated levels are kept, so a build cut short goes on where it
@@ -196,7 +197,8 @@ await phase('parts', () => Promise.all(parts.map((_, j) => buildPart(j, bounds[j
 const index = await phase('merge', async () => mergeWorlds(worldDir, parts));
 const { world, bytes } = await phase('check', () => checkWorld(index, args.decode));
 // How far each level moves each leaf's detail, in scene units: what the viewer's threshold in pixels is measured against.
-const measured = await phase('displacements', () => writeDisplacements(index, { say }));
+// On every core (nothing else runs by then), in the workers whose bundle lies beside this command's.
+const measured = await phase('displacements', () => writeDisplacements(index, { say, jobs: availableParallelism(), worker: new URL('./world-displacements-worker.mjs', import.meta.url) }));
 
 const line = JSON.stringify({
   ...options, counts: world.counts, splats: world.counts.reduce((a, b) => a + b, 0), chunks: world.filenames.length,

@@ -34,7 +34,7 @@ export default defineConfig({
     target: 'node20',
     minify: false,
     rollupOptions: {
-      input: { 'bench-world': 'bench/bench-world.ts', 'world-displacements': 'bench/world-displacements.ts', 'world-popping': 'bench/world-popping.ts', 'bench-sort': 'bench/bench-sort.ts', 'bench-frame': 'bench/bench-frame.ts', 'bench-popping': 'bench/bench-popping.ts', 'order-study': 'bench/order-study.ts', 'bench-parse': 'bench/bench-parse.ts', 'big-scene': 'bench/big-scene.ts', 'hostile-scene': 'bench/hostile-scene.ts', 'make-world': 'bench/make-world.ts', 'world-choice': 'bench/world-choice.ts', render: 'cli/render.ts', convert: 'cli/convert.ts', fuzz: 'tests/support/fuzz.ts' },
+      input: { 'bench-world': 'bench/bench-world.ts', 'world-displacements': 'bench/world-displacements.ts', 'world-displacements-worker': 'bench/world-displacements-worker.ts', 'world-popping': 'bench/world-popping.ts', 'bench-sort': 'bench/bench-sort.ts', 'bench-frame': 'bench/bench-frame.ts', 'bench-popping': 'bench/bench-popping.ts', 'order-study': 'bench/order-study.ts', 'bench-parse': 'bench/bench-parse.ts', 'big-scene': 'bench/big-scene.ts', 'hostile-scene': 'bench/hostile-scene.ts', 'make-world': 'bench/make-world.ts', 'world-choice': 'bench/world-choice.ts', render: 'cli/render.ts', convert: 'cli/convert.ts', fuzz: 'tests/support/fuzz.ts' },
       external: ['webgpu', '@playcanvas/splat-transform', ...builtinModules, ...builtinModules.map((m) => `node:${m}`)],
       output: { format: 'es', entryFileNames: '[name].mjs' },
     },

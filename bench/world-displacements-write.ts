@@ -3,29 +3,28 @@
  * tests: reads the world's index, decodes its chunks (a few at a time,
  * leaves taken in the order of their finest chunk so that a chunk is
  * seldom decoded twice), measures each leaf's levels against its finest
- * (levelDisplacement) and writes them into the index as `displacements`.
+ * (world-displacements-measure.ts) and writes them into the index as
+ * `displacements`. With `jobs` over 1, worker threads measure batches of
+ * neighbouring leaves side by side (world-displacements-worker.ts); each
+ * leaf's figures are the same whoever measures it, so the index written is
+ * the same byte for byte.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
 import { replaceFile } from '../cli/replace-file';
 import { openWorld } from '../src/io/lod/world-files';
 import { parseLodMeta } from '../src/io/lod/lod-meta';
 import { nodeFileSource } from '../src/io/node-scene-source';
-import { levelDisplacement, type SplatRun } from '../src/scene/level-displacement';
 import { worldLeaves, type WorldLeaf } from '../src/app/world/world-lod';
-import type { SplatCloud } from '../src/scene/splat-cloud';
+import { finestRun, LeafMeasure, type LeafRuns } from './world-displacements-measure';
+import type { DisplacementBatch, DisplacementReply } from './world-displacements-worker';
 
 /** A leaf of the index's JSON: its runs by level. */
 interface MetaLeaf {
-  lods: Record<string, { file: number; offset: number; count: number }>;
+  lods: LeafRuns;
   displacements?: number[];
 }
-
-/**
- * Decoded chunks kept at once: a 256K-splat chunk with SH 3 decodes to about
- * 60 MB, so eight stay under half a gigabyte; the leaves' order makes the
- * next leaf's chunks mostly the ones just decoded.
- */
-const CHUNKS_KEPT = 8;
 
 /** Per level, over the leaves that have it: the median measured displacement, the median error the splats' spacing gave, and the median ratio of the two. */
 export interface LevelFigures {
@@ -38,17 +37,37 @@ export interface LevelFigures {
 export interface DisplacementsWritten {
   leaves: number;
   levels: LevelFigures[];
-  /** Chunk decodes (a chunk evicted and needed again counts again). */
+  /** Chunk decodes (a chunk evicted and needed again counts again; each worker decodes its own). */
   chunks: number;
+  /** Threads that measured (1: this one). */
+  jobs: number;
   seconds: number;
 }
 
-export async function writeDisplacements(indexPath: string, options: { say?: (line: string) => void } = {}): Promise<DisplacementsWritten> {
+export interface DisplacementOptions {
+  say?: (line: string) => void;
+  /** Threads measuring at once (default 1: this thread alone). */
+  jobs?: number;
+  /**
+   * The worker's module, where jobs are over 1: bench:build puts it beside
+   * the commands as world-displacements-worker.mjs (this file's code lies
+   * in a chunk they share, elsewhere), so each command names it.
+   */
+  worker?: URL;
+}
+
+/**
+ * Batches a job: about four a thread, so that a thread that finished early
+ * takes another while a slower one works, each a run of neighbouring leaves
+ * (they share their chunks) cut where the finest chunk changes.
+ */
+const BATCHES_PER_JOB = 4;
+
+export async function writeDisplacements(indexPath: string, options: DisplacementOptions = {}): Promise<DisplacementsWritten> {
   const started = performance.now();
   const text = readFileSync(indexPath, 'utf8');
   const index = parseLodMeta(text, indexPath);
   const json = JSON.parse(text) as { tree: unknown };
-  const world = await openWorld(nodeFileSource(indexPath));
   const leaves: MetaLeaf[] = [];
   const pending: unknown[] = [json.tree];
   while (pending.length > 0) {
@@ -56,51 +75,76 @@ export async function writeDisplacements(indexPath: string, options: { say?: (li
     if (node.children) for (const child of node.children) pending.push(child);
     else leaves.push(node as MetaLeaf);
   }
-  const finestRun = (leaf: MetaLeaf) => {
-    for (let level = 0; level < index.levels; level++) {
-      const run = leaf.lods[String(level)];
-      if (run && run.count > 0) return run;
-    }
-    return null;
-  };
-  leaves.sort((a, b) => (finestRun(a)?.file ?? -1) - (finestRun(b)?.file ?? -1));
+  const finestFile = (leaf: MetaLeaf) => finestRun(leaf.lods, index.levels)?.file ?? -1;
+  leaves.sort((a, b) => finestFile(a) - finestFile(b));
 
-  const kept = new Map<number, SplatCloud>();
-  let decoded = 0;
-  const chunk = async (file: number): Promise<SplatCloud> => {
-    const cloud = kept.get(file);
-    if (cloud) {
-      // Most recently used last.
-      kept.delete(file);
-      kept.set(file, cloud);
-      return cloud;
+  const jobs = Math.max(1, Math.min(options.jobs ?? 1, leaves.length));
+  let chunks: number;
+  let threads = 1;
+  if (jobs === 1) {
+    const measure = new LeafMeasure(await openWorld(nodeFileSource(indexPath)), index.levels);
+    for (const [k, leaf] of leaves.entries()) {
+      leaf.displacements = await measure.measure(leaf.lods);
+      if ((k + 1) % 100 === 0) options.say?.(`${k + 1} of ${leaves.length} leaves, ${measure.decoded} chunk decodes`);
     }
-    const read = (await world.readChunk(file)).cloud;
-    decoded++;
-    kept.set(file, read);
-    if (kept.size > CHUNKS_KEPT) kept.delete(kept.keys().next().value!);
-    return read;
-  };
-  const runOf = async (ref: { file: number; offset: number; count: number }): Promise<SplatRun> => ({ cloud: await chunk(ref.file), offset: ref.offset, count: ref.count });
-
-  for (const [k, leaf] of leaves.entries()) {
-    const finest = finestRun(leaf);
-    const displacements = new Array<number>(index.levels).fill(0);
-    if (finest) {
-      const fine = await runOf(finest);
-      for (let level = 0; level < index.levels; level++) {
-        const ref = leaf.lods[String(level)];
-        // A level without splats is never drawn: 0 stands in for it.
-        if (ref && ref.count > 0) displacements[level] = Number(levelDisplacement(fine, await runOf(ref)).toPrecision(7));
-      }
-    }
-    leaf.displacements = displacements;
-    if ((k + 1) % 100 === 0) options.say?.(`${k + 1} of ${leaves.length} leaves, ${decoded} chunk decodes`);
+    chunks = measure.decoded;
+  } else {
+    [chunks, threads] = await measureInWorkers(indexPath, index.levels, leaves, jobs, options);
   }
   const written = JSON.stringify(json);
   await replaceFile(indexPath, new TextEncoder().encode(written));
   const levels = compare(worldLeaves(index), worldLeaves(parseLodMeta(written, indexPath)), index.levels);
-  return { leaves: leaves.length, levels, chunks: decoded, seconds: Math.round((performance.now() - started) / 100) / 10 };
+  return { leaves: leaves.length, levels, chunks, jobs: threads, seconds: Math.round((performance.now() - started) / 100) / 10 };
+}
+
+/**
+ * Measures `leaves` (in their order) in up to `jobs` worker threads (no
+ * more than there are batches), writing each leaf's displacements; returns
+ * the chunk decodes and the threads.
+ */
+async function measureInWorkers(indexPath: string, levels: number, leaves: MetaLeaf[], jobs: number, options: DisplacementOptions): Promise<[number, number]> {
+  const finestFile = (k: number) => finestRun(leaves[k]!.lods, levels)?.file ?? -1;
+  const size = Math.ceil(leaves.length / (jobs * BATCHES_PER_JOB));
+  const starts: number[] = [];
+  for (let k = 0; k < leaves.length; ) {
+    starts.push(k);
+    k = Math.min(k + size, leaves.length);
+    while (k < leaves.length && finestFile(k) === finestFile(k - 1)) k++;
+  }
+  starts.push(leaves.length);
+  const batches = starts.length - 1;
+  const url = options.worker;
+  if (!url || !existsSync(fileURLToPath(url))) throw new Error(`no worker${url ? ` at ${fileURLToPath(url)}` : ''} to measure in: run the commands npm run bench:build makes, or measure with one job`);
+  const workers = Array.from({ length: Math.min(jobs, batches) }, () => new Worker(url, { workerData: { indexPath, levels } }));
+  const decodes = new Array<number>(workers.length).fill(0);
+  let next = 0;
+  let done = 0;
+  let measured = 0;
+  try {
+    await new Promise<void>((resolve, reject) => {
+      const send = (w: number) => {
+        if (next >= batches) return;
+        const batch = next++;
+        workers[w]!.postMessage({ batch, leaves: leaves.slice(starts[batch], starts[batch + 1]).map((leaf) => leaf.lods) } satisfies DisplacementBatch);
+      };
+      workers.forEach((worker, w) => {
+        worker.on('message', (reply: DisplacementReply) => {
+          reply.displacements.forEach((d, j) => (leaves[starts[reply.batch]! + j]!.displacements = d));
+          decodes[w] = reply.decoded;
+          measured += reply.displacements.length;
+          options.say?.(`${measured} of ${leaves.length} leaves measured (${++done} of ${batches} batches)`);
+          if (done === batches) resolve();
+          else send(w);
+        });
+        worker.on('error', reject);
+        worker.on('exit', (code) => done < batches && reject(new Error(`a displacements worker stopped (exit ${code}) before the leaves were measured`)));
+        send(w);
+      });
+    });
+  } finally {
+    await Promise.all(workers.map((worker) => worker.terminate()));
+  }
+  return [decodes.reduce((a, b) => a + b, 0), workers.length];
 }
 
 /** The measured errors (`measured`) against the spacing's (`guessed`), leaf by leaf, level by level (the finest, 0 in both, left out). */

@@ -4,22 +4,27 @@
  * viewer's reader reads them back: a plane of 32 × 32 splats 1/8 apart
  * whose levels are it merged 2 × 2 and 4 × 4 (each merged splat at the
  * centre of its block), so that each finest splat lies √2/16 and 3√2/16
- * from the nearest centre of the two coarser levels.
+ * from the nearest centre of the two coarser levels. The command measures
+ * in worker threads (--jobs) to the same index, byte for byte.
  */
-import { afterAll, expect, test } from 'vitest';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { writeDisplacements } from '../../bench/world-displacements-write';
 import { parseLodMeta, type LodNode } from '../../src/io/lod/lod-meta';
 import { allocateSplatCloud, computeBounds, type SplatCloud } from '../../src/scene/splat-cloud';
 import { makeWorld } from '../support/made-world';
 
-/** side × side splats on the plane y = 0, `step` apart from (offset, offset), σ half the step. */
-function plane(side: number, step: number, offset: number): SplatCloud {
+/** side × side splats on the plane y = 0, `step` apart from (offset, offset), σ half the step; each moved along x by `shift` of where it is. */
+function plane(side: number, step: number, offset: number, shift = (_x: number, _z: number) => 0): SplatCloud {
   const cloud = allocateSplatCloud(side * side, 0);
   for (let k = 0; k < side * side; k++) {
-    cloud.positions.set([offset + (k % side) * step, 0, offset + Math.floor(k / side) * step], 3 * k);
+    const [x, z] = [offset + (k % side) * step, offset + Math.floor(k / side) * step];
+    cloud.positions.set([x + shift(x, z), 0, z], 3 * k);
     cloud.scales.set([step / 2, step / 20, step / 2], 3 * k);
     cloud.rotations[4 * k] = 1;
     cloud.opacities[k] = 0.8;
@@ -61,4 +66,44 @@ test('a made world gets one displacement a level for each leaf, the finest 0 and
   expect(strip(after.tree)).toEqual(strip(before.tree));
   expect(after.filenames).toEqual(before.filenames);
   expect(after.counts).toEqual(before.counts);
+});
+
+describe('in worker threads', () => {
+  const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
+  // Inside the project (test-results/ is ignored), so that the bundle finds its node_modules (the WebP decoder's wasm).
+  mkdirSync(join(ROOT, 'test-results'), { recursive: true });
+  const bundle = mkdtempSync(join(ROOT, 'test-results', 'displacements-'));
+  beforeAll(() => {
+    const vite = join(dirname(createRequire(join(ROOT, 'package.json')).resolve('vite/package.json')), 'bin/vite.js');
+    execFileSync(process.execPath, [vite, 'build', '--config', 'bench/vite.config.ts', '--logLevel', 'error', '--outDir', bundle], { cwd: ROOT, stdio: 'pipe' });
+  }, 120_000);
+  afterAll(() => rmSync(bundle, { recursive: true, force: true }));
+
+  test('the command with --jobs 2 writes the same index as with --jobs 1, byte for byte, on a world whose leaves differ', () => {
+    // Coarser levels moved along x by a share of x + 2z: each leaf its own displacements.
+    const step = 1 / 8;
+    const levels = [plane(64, step, 0), plane(32, 2 * step, step / 2, (x, z) => 0.01 * (x + 2 * z)), plane(16, 4 * step, (3 * step) / 2, (x, z) => 0.02 * (x + 2 * z))];
+    const made = makeWorld(join(root, 'jobs'), levels, { chunkThousands: 1, chunkExtent: 2 });
+    const world = dirname(made);
+    const [one, two] = ['one', 'two'].map((name) => {
+      cpSync(world, join(root, name), { recursive: true });
+      return join(root, name, 'lod-meta.json');
+    });
+    const run = (index: string, jobs: number) => JSON.parse(execFileSync(process.execPath, [join(bundle, 'world-displacements.mjs'), '--index', index, '--jobs', String(jobs)], { cwd: ROOT, encoding: 'utf8' })) as { leaves: number; jobs: number };
+    const [byOne, byTwo] = [run(one!, 1), run(two!, 2)];
+    expect(byOne.jobs).toBe(1);
+    expect(byTwo.jobs).toBe(2);
+    expect(byTwo.leaves).toBeGreaterThanOrEqual(8);
+    const written = readFileSync(one!, 'utf8');
+    expect(readFileSync(two!, 'utf8')).toBe(written);
+    // The leaves' figures differ, so that one leaf's written into another's place would show.
+    const index = parseLodMeta(written, one!);
+    const figures = new Set<string>();
+    for (const pending = [index.tree]; pending.length > 0; ) {
+      const node = pending.pop()!;
+      if (node.children.length === 0) figures.add(String(node.displacements));
+      for (const child of node.children) pending.push(child);
+    }
+    expect(figures.size).toBe(byOne.leaves);
+  }, 120_000);
 });
