@@ -210,41 +210,44 @@ export class BudgetSpender {
 
   /** Adds an upgrade to the max-heap (sifted up). */
   private push(value: number, leaf: number, level: number): void {
-    const { heapValue, heapLeaf, heapLevel } = this;
+    const heapValue = this.heapValue;
     let at = this.heapSize++;
     while (at > 0) {
       const parent = (at - 1) >> 1;
       if (heapValue[parent]! >= value) break;
-      heapValue[at] = heapValue[parent]!;
-      heapLeaf[at] = heapLeaf[parent]!;
-      heapLevel[at] = heapLevel[parent]!;
+      this.move(parent, at);
       at = parent;
     }
-    heapValue[at] = value;
-    heapLeaf[at] = leaf;
-    heapLevel[at] = level;
+    this.place(at, value, leaf, level);
   }
 
   /** Removes the heap's top (the last place sifted down from the root). */
   private pop(): void {
-    const { heapValue, heapLeaf, heapLevel } = this;
+    const heapValue = this.heapValue;
     const size = --this.heapSize;
     const value = heapValue[size]!;
-    const leaf = heapLeaf[size]!;
-    const level = heapLevel[size]!;
+    const leaf = this.heapLeaf[size]!;
+    const level = this.heapLevel[size]!;
     let at = 0;
     for (;;) {
       let child = 2 * at + 1;
       if (child >= size) break;
       if (child + 1 < size && heapValue[child + 1]! > heapValue[child]!) child++;
       if (heapValue[child]! <= value) break;
-      heapValue[at] = heapValue[child]!;
-      heapLeaf[at] = heapLeaf[child]!;
-      heapLevel[at] = heapLevel[child]!;
+      this.move(child, at);
       at = child;
     }
-    heapValue[at] = value;
-    heapLeaf[at] = leaf;
-    heapLevel[at] = level;
+    this.place(at, value, leaf, level);
+  }
+
+  /** Copies heap place `from` to place `to`. */
+  private move(from: number, to: number): void {
+    this.place(to, this.heapValue[from]!, this.heapLeaf[from]!, this.heapLevel[from]!);
+  }
+
+  private place(at: number, value: number, leaf: number, level: number): void {
+    this.heapValue[at] = value;
+    this.heapLeaf[at] = leaf;
+    this.heapLevel[at] = level;
   }
 }
