@@ -10,6 +10,8 @@
  *   {kind: 'path', frames, frameMs: {p50, p95, max}, projectMs, sortMs, renderMs (p50s), drawn: {p50, max},
  *     budget, bytesFetched, chunksLoaded, evicted, cancelled, gpuBytes: {pool, all}, wallMs: {p50, p95}}
  *   {kind: 'psnr', view, thresholdPx, budgetedDrawn, fullDrawn, psnr}   at sample cameras where the full detail fits
+ *   {kind: 'budget', view, set: 'down'|'city', altitude, budget, policy, drawn, thresholdUsed, leftOut, psnr,
+ *     frameMs, fullDrawn}   with --budgets: each budget and policy against the full detail (bench/world-budget-sweep.ts)
  *
  * frameMs is the GPU time of a frame's passes (timestamp queries: project
  * + sort + render); wallMs the CPU's time around it (the choice, the mask,
@@ -19,16 +21,31 @@
  * (device.createBuffer and createTexture, less what was destroyed).
  *
  *   npm run bench:build && node bench-dist/bench-world.mjs --index worlds/big/world/lod-meta.json \
- *     [--frames 600] [--width 1920 --height 1080] [--budget 4000000] [--threshold 1] [--hold-ms 20]
+ *     [--frames 600] [--width 1920 --height 1080] [--budget 4000000] [--threshold 0.5] [--hold-ms 20]
  *     [--psnr-views 4] [--altitudes 0.01,0.02] [--thresholds 1,0.5,0.25] [--full-limit N] [--pictures DIR]
+ *     [--budgets 1000000,2000000,4000000,8000000 [--policies threshold,benefit,distance] [--down-views 6]
+ *      [--city-views 6] [--city-altitudes 0.1] [--timed-frames 5] [--only-views 0,1]]
  *
  * The path flies over the world's tree box: from above one corner, at a
  * tenth of its width over its middle height, across to the opposite
  * corner, looking ahead and down. The PSNR compares, at --psnr-views
  * cameras low over the ground along it, the picture under the budget at
- * the default threshold with the full detail (every leaf in view at its
+ * each of --thresholds with the full detail (every leaf in view at its
  * finest level), where that fits --full-limit (default: the budget);
- * --pictures writes both pictures of each as PNGs.
+ * --pictures writes both pictures of each (the first threshold's) as PNGs.
+ *
+ * --budgets: at --down-views cameras along the path looking down at the
+ * ground below them (at --altitudes in turn, as --psnr-views') and
+ * --city-views cameras looking ahead across the city (at --city-altitudes
+ * in turn, as the path looks), the full detail once, where it fits
+ * --full-limit and the GPU (a line says why a view is left out), then at
+ * the default threshold (WORLD_DEFAULTS.thresholdPx) the picture with no
+ * budget that binds (budget 'full'), and the picture at each budget under
+ * each of --policies, each with its PSNR against the full detail and the
+ * median GPU time of --timed-frames frames of it. Those sessions share
+ * their decoded chunks (each decoded once); --only-views keeps only those
+ * view numbers of each set (to split a run); --pictures writes every
+ * picture.
  */
 import { createNodeGpuContext } from '../src/gpu/node-gpu';
 import { nodeFileSource } from '../src/io/node-scene-source';
@@ -37,14 +54,16 @@ import { nodeLoadLimits } from '../src/app/node-viewer';
 import { SplatFrame } from '../src/app/frame/splat-frame';
 import { GpuSortOrder } from '../src/app/frame/order/gpu-sort-order';
 import { WorldSession, type WorldChunks } from '../src/app/world/world-session';
+import type { BudgetPolicy } from '../src/app/world/world-lod';
 import { WORLD_DEFAULTS } from '../src/app/world/world-options';
 import { createOffscreenTarget, OFFSCREEN_FORMAT } from '../src/app/frame/offscreen-render';
 import { storageWritable } from '../src/render/output-target';
-import { cameraParameters, renderOffscreen } from './render-offscreen';
+import { cameraParameters } from './render-offscreen';
 import type { CameraFile } from '../src/app/camera/camera-file';
 import { psnr } from '../cli/picture-compare';
 import { quantile } from './stable-timing';
-import { wholeNumber } from './bench-options';
+import { listOption, wholeNumber, wholeNumbers } from './bench-options';
+import { budgetSweep, settledPicture } from './world-budget-sweep';
 import { GpuClockHold } from './clock-hold';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -65,6 +84,13 @@ const { values: args } = commandLine('bench-world', help, {
   pictures: { type: 'string' },
   thresholds: { type: 'string', default: '1,0.5,0.25' },
   altitudes: { type: 'string', default: '0.01,0.02' },
+  budgets: { type: 'string' },
+  policies: { type: 'string', default: 'threshold,benefit,distance' },
+  'down-views': { type: 'string', default: '0' },
+  'city-views': { type: 'string', default: '0' },
+  'city-altitudes': { type: 'string', default: '0.1' },
+  'timed-frames': { type: 'string', default: '5' },
+  'only-views': { type: 'string' },
 });
 if (!args.index) throw new Error('bench-world needs --index PATH/lod-meta.json');
 const frames = wholeNumber('frames', args.frames!, 2);
@@ -75,8 +101,24 @@ const holdMs = wholeNumber('hold-ms', args['hold-ms']!, 0);
 const psnrViews = wholeNumber('psnr-views', args['psnr-views']!, 0);
 const fullLimit = wholeNumber('full-limit', args['full-limit'] ?? String(budget), 1);
 const thresholds = args.thresholds!.split(',').map(Number);
-const altitudes = args.altitudes!.split(',').map(Number);
-if (altitudes.some((a) => !(a > 0))) throw new Error(`--altitudes takes shares of the world's width (numbers > 0), got ${args.altitudes}`);
+const shares = (name: string, text: string) => {
+  const values = text.split(',').map(Number);
+  if (values.some((a) => !(a > 0))) throw new Error(`--${name} takes shares of the world's width (numbers > 0), got ${text}`);
+  return values;
+};
+const altitudes = shares('altitudes', args.altitudes!);
+const sweep = args.budgets === undefined ? null : {
+  budgets: wholeNumbers('budgets', args.budgets, 1),
+  policies: listOption<BudgetPolicy>('policies', args.policies!, ['threshold', 'benefit', 'distance']),
+  downViews: wholeNumber('down-views', args['down-views']!, 0),
+  cityViews: wholeNumber('city-views', args['city-views']!, 0),
+  altitudes,
+  cityAltitudes: shares('city-altitudes', args['city-altitudes']!),
+  fullLimit,
+  frames: wholeNumber('timed-frames', args['timed-frames']!, 1),
+  only: args['only-views'] === undefined ? null : new Set(wholeNumbers('only-views', args['only-views'], 0)),
+  pictures: args.pictures ?? null,
+};
 if (thresholds.some((t) => !(t >= 0))) throw new Error(`--thresholds takes pixels (numbers ≥ 0), got ${args.thresholds}`);
 const print = (line: Record<string, unknown>) => console.log(JSON.stringify(line));
 
@@ -124,14 +166,14 @@ function pathCamera(t: number, altitude = 0.1, steep = false): CameraFile {
 
 const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 
-/** One frame of the world for `camera`: its GPU times (null: nothing drawn yet). */
-async function drawFrame(camera: CameraFile, firstPicture: boolean): Promise<{ gpuMs: number; project: number; sort: number; render: number; wallMs: number } | null> {
+/** One frame of `world` for `camera`: its GPU times (null: nothing drawn yet). */
+async function drawFrame(world: WorldSession, camera: CameraFile, firstPicture = false): Promise<{ gpuMs: number; project: number; sort: number; render: number; wallMs: number } | null> {
   const wall = performance.now();
   const p = cameraParameters(camera, 0);
-  session.update(p);
-  const scene = session.scene;
-  if (!scene || (firstPicture && session.frame.drawnSplats === 0)) return null;
-  frame.setScene(scene, session.maxDrawn);
+  world.update(p);
+  const scene = world.scene;
+  if (!scene || (firstPicture && world.frame.drawnSplats === 0)) return null;
+  frame.setScene(scene, world.maxDrawn);
   p.splatCount = scene.count;
   p.shDegree = Math.min(3, scene.shDegree);
   for (let attempt = 0; attempt < 3; attempt++) {
@@ -153,7 +195,7 @@ const drawn: number[] = [];
 let firstPictureMs: number | null = null;
 for (let i = 0; i < frames; i++) {
   const camera = pathCamera(i / (frames - 1));
-  const result = await drawFrame(camera, firstPictureMs === null);
+  const result = await drawFrame(session, camera, firstPictureMs === null);
   if (result) {
     if (firstPictureMs === null) {
       firstPictureMs = performance.now() - opened;
@@ -181,18 +223,8 @@ print({
   splats: files.index.counts,
 });
 
-// Budgeted against full detail, at cameras along the path.
-async function settledPicture(world: WorldSession, camera: CameraFile): Promise<Uint8Array | null> {
-  for (let i = 0; i < 100_000; i++) {
-    world.updateCamera(camera);
-    if (world.settled) break;
-    await nextTurn();
-  }
-  if (!world.scene) return null;
-  return (await renderOffscreen(device, frame, order, world.scene, camera, { renderer: 'tiles' })).rgba;
-}
-
-// Low over the ground looking down (where the full detail may fit the budget), at --altitudes in turn: the
+// Budgeted against full detail, at cameras along the path, low over the ground looking down (where the full
+// detail may fit the budget), at --altitudes in turn: the
 // budgeted picture at each threshold of --thresholds against the full detail (every leaf in view
 // at its finest level, no budget), where that is at most --full-limit splats.
 for (let v = 0; v < psnrViews; v++) {
@@ -206,11 +238,11 @@ for (let v = 0; v < psnrViews; v++) {
     full.close();
     continue;
   }
-  const fine = await settledPicture(full, camera);
+  const fine = await settledPicture(device, frame, order, full, camera);
   full.close();
   for (const thresholdPx of thresholds) {
     session.setThreshold(thresholdPx);
-    const budgeted = await settledPicture(session, camera);
+    const budgeted = await settledPicture(device, frame, order, session, camera);
     const db = budgeted && fine ? psnr(budgeted, fine) : null;
     if (args.pictures && budgeted && fine && thresholdPx === thresholds[0]) {
       mkdirSync(args.pictures, { recursive: true });
@@ -223,6 +255,10 @@ for (let v = 0; v < psnrViews; v++) {
   session.setThreshold(options.thresholdPx);
 }
 session.close();
+if (sweep) {
+  const frameMs = async (world: WorldSession, camera: CameraFile) => (await drawFrame(world, camera))?.gpuMs ?? null;
+  await budgetSweep({ device, frame, order, files, camera: pathCamera, frameMs, print }, sweep);
+}
 target.destroy();
 
 /** Live bytes of the buffers and textures made on `device` (wraps its create calls). */

@@ -1,0 +1,182 @@
+/**
+ * The world benchmark's pictures under budgets (bench/bench-world.ts
+ * --budgets): at cameras looking down and cameras over the city, the full
+ * detail once, the default threshold with no budget that binds, then each
+ * budget under each budget policy, every picture against the full detail
+ * (PSNR), with the splats it drew and its GPU frame time.
+ */
+import type { CameraFile } from '../src/app/camera/camera-file';
+import type { SplatFrame } from '../src/app/frame/splat-frame';
+import type { DrawOrder } from '../src/app/frame/order/draw-order';
+import { WorldSession, type WorldChunks } from '../src/app/world/world-session';
+import { WORLD_DEFAULTS } from '../src/app/world/world-options';
+import type { BudgetPolicy } from '../src/app/world/world-lod';
+import type { SplatCloud } from '../src/scene/splat-cloud';
+import { renderOffscreen } from './render-offscreen';
+import { psnr } from '../cli/picture-compare';
+import { encodePng } from '../cli/png';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+export interface SweepSetup {
+  device: GPUDevice;
+  frame: SplatFrame;
+  order: DrawOrder;
+  files: WorldChunks;
+  /** Camera `t` (0..1) along the path, `altitude` in the world's widths up, looking down (`steep`) or ahead. */
+  camera(t: number, altitude: number, steep: boolean): CameraFile;
+  /** The GPU time of one frame of `world` from `camera` (null: nothing drawn). */
+  frameMs(world: WorldSession, camera: CameraFile): Promise<number | null>;
+  print(line: Record<string, unknown>): void;
+}
+
+export interface SweepOptions {
+  budgets: number[];
+  policies: BudgetPolicy[];
+  /** Cameras looking down at the ground, at `altitudes` in turn; cameras looking ahead, over the city, at `cityAltitudes` in turn. */
+  downViews: number;
+  cityViews: number;
+  altitudes: number[];
+  cityAltitudes: number[];
+  /** Views whose full detail wants more splats are left out. */
+  fullLimit: number;
+  /** Frames timed a picture (their median). */
+  frames: number;
+  /** Only these views of each set (null: all). */
+  only: Set<number> | null;
+  /** Where to write each picture as a PNG (null: nowhere). */
+  pictures: string | null;
+}
+
+/** GPU memory a sweep's world may hold: far past its budget, so that nothing it wants finds no room. */
+const SWEEP_MEMORY = 16 * 2 ** 30;
+
+/** The world's splats on its GPU pool, the picture settled (nothing on its way), read back as RGBA. */
+export async function settledPicture(device: GPUDevice, frame: SplatFrame, order: DrawOrder, world: WorldSession, camera: CameraFile): Promise<Uint8Array | null> {
+  for (let i = 0; i < 100_000; i++) {
+    world.updateCamera(camera);
+    if (world.settled) break;
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  if (!world.scene) return null;
+  return (await renderOffscreen(device, frame, order, world.scene, camera, { renderer: 'tiles', maxDrawn: world.maxDrawn })).rgba;
+}
+
+/** An infinite PSNR (identical pictures) as JSON can hold it. */
+const decibels = (a: Uint8Array | null, b: Uint8Array | null) => {
+  if (!a || !b) return null;
+  const db = psnr(a, b);
+  return Number.isFinite(db) ? db : 'identical';
+};
+
+export async function budgetSweep(setup: SweepSetup, options: SweepOptions): Promise<void> {
+  const { device, frame, order, print } = setup;
+  // Each chunk decoded once for every session of the sweep (the path's own session reads its chunks itself).
+  const files = sharedDecodes(setup.files);
+  const thresholdPx = WORLD_DEFAULTS.thresholdPx;
+  // Largest first: a session's pool is sized by the budget it has when its first chunk arrives.
+  const budgets = [...options.budgets].sort((a, b) => b - a);
+  // One session a policy, kept from view to view: its budget set for each picture, its pool sized for the largest.
+  const sessions = options.policies.map((budgetPolicy) => new WorldSession(device, files, { ...WORLD_DEFAULTS, budget: budgets[0]!, thresholdPx, budgetPolicy, memoryBytes: SWEEP_MEMORY }));
+  const median = async (world: WorldSession, camera: CameraFile) => {
+    const times: number[] = [];
+    for (let f = 0; f < options.frames; f++) {
+      const ms = await setup.frameMs(world, camera);
+      if (ms !== null) times.push(ms);
+    }
+    times.sort((a, b) => a - b);
+    return times.length > 0 ? times[times.length >> 1]! : null;
+  };
+  const write = (name: string, rgba: Uint8Array | null, camera: CameraFile) => {
+    if (!options.pictures || !rgba) return;
+    mkdirSync(options.pictures, { recursive: true });
+    writeFileSync(join(options.pictures, `${name}.png`), encodePng(camera.width, camera.height, rgba));
+  };
+  const views = [
+    ...Array.from({ length: options.downViews }, (_, v) => ({ set: 'down', v, altitude: options.altitudes[v % options.altitudes.length]!, steep: true, t: (v + 1) / (options.downViews + 1) })),
+    ...Array.from({ length: options.cityViews }, (_, v) => ({ set: 'city', v, altitude: options.cityAltitudes[v % options.cityAltitudes.length]!, steep: false, t: (v + 1) / (options.cityViews + 1) })),
+  ].filter(({ v }) => !options.only || options.only.has(v));
+  for (const { set, v, altitude, steep, t } of views) {
+    const camera = setup.camera(t, altitude, steep);
+    const view = { kind: 'budget', view: v, set, altitude };
+    // The full detail: every leaf in view at its finest level, no budget.
+    const full = new WorldSession(device, files, { ...WORLD_DEFAULTS, budget: 1e9, thresholdPx: 0, memoryBytes: SWEEP_MEMORY });
+    const fullWanted = full.updateCamera(camera).wantedSplats;
+    if (fullWanted > options.fullLimit) {
+      print({ ...view, fullWanted, psnr: null, why: `the full detail passes --full-limit ${options.fullLimit}` });
+      full.close();
+      continue;
+    }
+    const fine = await settledPicture(device, frame, order, full, camera);
+    const fullDrawn = full.frame.drawnSplats;
+    if (fullDrawn !== fullWanted) {
+      // The pool's room (the memory, a buffer's records) ran out before the finest levels were all on the GPU.
+      print({ ...view, fullWanted, fullDrawn, psnr: null, why: 'the full detail did not all fit on the GPU' });
+      full.close();
+      continue;
+    }
+    write(`${set}-${v}-full`, fine, camera);
+    // The default threshold where no budget binds: within how much of the full detail?
+    full.setThreshold(thresholdPx);
+    const loose = await settledPicture(device, frame, order, full, camera);
+    print({ ...view, budget: 'full', policy: null, drawn: full.frame.drawnSplats, thresholdUsed: full.frame.thresholdPx, psnr: decibels(loose, fine), frameMs: await median(full, camera), fullWanted, fullDrawn });
+    write(`${set}-${v}-default`, loose, camera);
+    full.close();
+    for (const budget of budgets) {
+      for (const [p, world] of sessions.entries()) {
+        world.setBudget(budget);
+        const picture = await settledPicture(device, frame, order, world, camera);
+        const facts = world.frame;
+        print({ ...view, budget, policy: options.policies[p], drawn: facts.drawnSplats, thresholdUsed: facts.thresholdPx, leftOut: facts.leftOut, psnr: decibels(picture, fine), frameMs: await median(world, camera), fullDrawn });
+        write(`${set}-${v}-${options.policies[p]}-${budget}`, picture, camera);
+      }
+    }
+  }
+  for (const world of sessions) world.close();
+}
+
+/**
+ * `files` with each chunk's decoded splats kept once read (the sessions
+ * only read them: the pool copies them to the GPU), up to a bound, least
+ * recently read going first: decoding is most of a sweep's time, and its
+ * four sessions, the full detail's and one a policy, read the same chunks.
+ * A read asked to stop still decodes for the others, and stops its caller.
+ */
+function sharedDecodes(files: WorldChunks, maxBytes = 48 * 2 ** 30): WorldChunks {
+  const kept = new Map<number, Promise<{ cloud: SplatCloud; bytes: number }>>();
+  const sizes = new Map<number, number>();
+  let held = 0;
+  const read = (file: number) => {
+    const decoded = files.readChunk(file);
+    decoded.then(({ cloud }) => {
+      if (kept.get(file) !== decoded) return;
+      const size = cloud.positions.byteLength + cloud.scales.byteLength + cloud.rotations.byteLength + cloud.opacities.byteLength + cloud.dc.byteLength + cloud.sh.byteLength;
+      sizes.set(file, size);
+      held += size;
+      for (const [old] of kept) {
+        if (held <= maxBytes) break;
+        if (old === file || !sizes.has(old)) continue;
+        held -= sizes.get(old)!;
+        sizes.delete(old);
+        kept.delete(old);
+      }
+    }, () => kept.get(file) === decoded && kept.delete(file));
+    return decoded;
+  };
+  return {
+    name: files.name,
+    index: files.index,
+    usedSplats: files.usedSplats,
+    readEnvironment: files.readEnvironment?.bind(files),
+    async readChunk(file, signal) {
+      let decoded = kept.get(file);
+      if (decoded) kept.delete(file);
+      decoded ??= read(file);
+      // Most recently read last.
+      kept.set(file, decoded);
+      const result = await decoded;
+      signal?.throwIfAborted();
+      return result;
+    },
+  };
+}
