@@ -79,7 +79,8 @@ export interface LodChoice {
    * The threshold the budget allowed: the one asked for, or ('threshold')
    * the lowest above it at which the wanted splats fit; under the other
    * policies, where the budget binds, the largest error in pixels of a
-   * wanted leaf's level (at least the one asked for).
+   * wanted leaf's level (at least the one asked for; a leaf around the eye
+   * counts as 1e-9 away, so a coarse level of it reads as about 1e12 px).
    */
   thresholdPx: number;
   /** Leaves in view that even their coarsest level could not keep within the budget. */
