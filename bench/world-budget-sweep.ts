@@ -48,7 +48,7 @@ export interface SweepOptions {
   pictures: string | null;
 }
 
-/** GPU memory a sweep's world may hold: far past its budget, so that nothing it wants finds no room. */
+/** GPU memory a sweep's world may hold: far past its budget, so that nothing it wants finds no room. Its pictures are still: no fades. */
 const SWEEP_MEMORY = 16 * 2 ** 30;
 
 /** The world's splats on its GPU pool, the picture settled (nothing on its way), read back as RGBA. */
@@ -77,7 +77,7 @@ export async function budgetSweep(setup: SweepSetup, options: SweepOptions): Pro
   // Largest first: a session's pool is sized by the budget it has when its first chunk arrives.
   const budgets = [...options.budgets].sort((a, b) => b - a);
   // One session a policy, kept from view to view: its budget set for each picture, its pool sized for the largest.
-  const sessions = options.policies.map((budgetPolicy) => new WorldSession(device, files, { ...WORLD_DEFAULTS, budget: budgets[0]!, thresholdPx, budgetPolicy, memoryBytes: SWEEP_MEMORY }));
+  const sessions = options.policies.map((budgetPolicy) => new WorldSession(device, files, { ...WORLD_DEFAULTS, budget: budgets[0]!, thresholdPx, budgetPolicy, memoryBytes: SWEEP_MEMORY, fadeMs: 0 }));
   const median = async (world: WorldSession, camera: CameraFile) => {
     const times: number[] = [];
     for (let f = 0; f < options.frames; f++) {
@@ -100,7 +100,7 @@ export async function budgetSweep(setup: SweepSetup, options: SweepOptions): Pro
     const camera = setup.camera(t, altitude, steep);
     const view = { kind: 'budget', view: v, set, altitude };
     // The full detail: every leaf in view at its finest level, no budget.
-    const full = new WorldSession(device, files, { ...WORLD_DEFAULTS, budget: 1e9, thresholdPx: 0, memoryBytes: SWEEP_MEMORY });
+    const full = new WorldSession(device, files, { ...WORLD_DEFAULTS, budget: 1e9, thresholdPx: 0, memoryBytes: SWEEP_MEMORY, fadeMs: 0 });
     const fullWanted = full.updateCamera(camera).wantedSplats;
     if (fullWanted > options.fullLimit) {
       print({ ...view, fullWanted, psnr: null, why: `the full detail passes --full-limit ${options.fullLimit}` });
