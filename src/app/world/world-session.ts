@@ -17,58 +17,12 @@ import { chunkBudget, WorldEnvironment } from './world-environment';
 import { FADE_ROOM_SHARE, POOL_BUDGET_SHARE, poolCapacity, WORLD_DEFAULTS, type WorldSessionOptions } from './world-options';
 import { DEFAULT_PAGE_SPLATS, SplatPool, type PooledChunk, type PooledRun } from '../../scene/splat-pool';
 import { chunkLayout, storageBufferLimit, type GpuSplats } from '../../scene/gpu-splats';
-import type { ShDegree, SplatCloud } from '../../scene/splat-cloud';
-import type { LodIndex } from '../../io/lod/lod-meta';
+import type { ShDegree } from '../../scene/splat-cloud';
+import type { WorldChunks, WorldFrameFacts, WorldState } from './world-session-types';
 import type { FrameSource } from '../frame/frame-source';
 import { unbound } from '../../gpu/unbound';
 
-/** What the session needs of a world's files (src/io/lod/world-files.ts gives it). */
-export interface WorldChunks {
-  readonly name: string;
-  readonly index: LodIndex;
-  /** Per chunk file: the splats its runs use (only these are uploaded). */
-  readonly usedSplats: Uint32Array;
-  readChunk(file: number, signal?: AbortSignal): Promise<{ cloud: SplatCloud; bytes: number }>;
-  /** The index's environment scene (drawn whole, always), or null where it names none; absent: none. */
-  readEnvironment?(signal?: AbortSignal): Promise<{ cloud: SplatCloud; bytes: number } | null>;
-  /** Ends what reads the chunks (workers), where something does. */
-  close?(): void;
-}
-
-/** A world's figures for the panel and the progress line. */
-export interface WorldState {
-  budget: number;
-  drawnSplats: number;
-  /** The error threshold the budget allowed, pixels. */
-  thresholdPx: number;
-  chunks: number;
-  chunksLoaded: number;
-  bytesLoaded: number;
-  /** Chunk files the last frame drew (loaded), and those it still asks for: the view needs both. */
-  chunksReady: number;
-  chunksWanted: number;
-  inFlight: number;
-  /** GPU memory the world's splats hold. */
-  gpuBytes: number;
-  /** Nothing is on its way: the picture is as fine as the budget and memory allow. */
-  settled: boolean;
-}
-
-/** What the last update chose, for the panel and the benchmark. */
-export interface WorldFrameFacts {
-  drawnSplats: number;
-  wantedSplats: number;
-  /** The threshold the budget allowed (≥ the one asked for). */
-  thresholdPx: number;
-  leftOut: number;
-  /** Leaves drawn at a coarser (or finer) level than they want, while theirs is on its way. */
-  waiting: number;
-  /** Leaves changing level (fading from one to the other) and the splats their outgoing levels add. */
-  fading: number;
-  fadingSplats: number;
-  /** Fades ended at once since the world opened, for want of room beside the budget. */
-  fadesCutShort: number;
-}
+export type { WorldChunks, WorldFrameFacts, WorldState } from './world-session-types';
 
 export class WorldSession implements FrameSource {
   /** A world's splats are not on the CPU: its frames sort on the GPU, every frame. */

@@ -1,0 +1,55 @@
+/**
+ * What a world session (world-session.ts) takes and tells: the world's
+ * files as it reads them, and its figures for the panel, the progress line
+ * and the benchmark. Types only.
+ */
+import type { SplatCloud } from '../../scene/splat-cloud';
+import type { LodIndex } from '../../io/lod/lod-meta';
+
+/** What the session needs of a world's files (src/io/lod/world-files.ts gives it). */
+export interface WorldChunks {
+  readonly name: string;
+  readonly index: LodIndex;
+  /** Per chunk file: the splats its runs use (only these are uploaded). */
+  readonly usedSplats: Uint32Array;
+  readChunk(file: number, signal?: AbortSignal): Promise<{ cloud: SplatCloud; bytes: number }>;
+  /** The index's environment scene (drawn whole, always), or null where it names none; absent: none. */
+  readEnvironment?(signal?: AbortSignal): Promise<{ cloud: SplatCloud; bytes: number } | null>;
+  /** Ends what reads the chunks (workers), where something does. */
+  close?(): void;
+}
+
+/** A world's figures for the panel and the progress line. */
+export interface WorldState {
+  budget: number;
+  drawnSplats: number;
+  /** The error threshold the budget allowed, pixels. */
+  thresholdPx: number;
+  chunks: number;
+  chunksLoaded: number;
+  bytesLoaded: number;
+  /** Chunk files the last frame drew (loaded), and those it still asks for: the view needs both. */
+  chunksReady: number;
+  chunksWanted: number;
+  inFlight: number;
+  /** GPU memory the world's splats hold. */
+  gpuBytes: number;
+  /** Nothing is on its way: the picture is as fine as the budget and memory allow. */
+  settled: boolean;
+}
+
+/** What the last update chose, for the panel and the benchmark. */
+export interface WorldFrameFacts {
+  drawnSplats: number;
+  wantedSplats: number;
+  /** The threshold the budget allowed (≥ the one asked for). */
+  thresholdPx: number;
+  leftOut: number;
+  /** Leaves drawn at a coarser (or finer) level than they want, while theirs is on its way. */
+  waiting: number;
+  /** Leaves changing level (fading from one to the other) and the splats their outgoing levels add. */
+  fading: number;
+  fadingSplats: number;
+  /** Fades ended at once since the world opened, for want of room beside the budget. */
+  fadesCutShort: number;
+}
