@@ -13,24 +13,40 @@
  * Per frame (from one animation frame fired to the next), the main
  * thread's work is the sum of its tasks' durations in that span: the
  * frame's own recording and whatever else ran there (worker messages with
- * decoded chunks, uploads, garbage collection). Software WebGPU draws
+ * decoded chunks, uploads, garbage collection). The durations are wall
+ * time; mainCpuMsPerFrame sums the same tasks' thread time (the trace's
+ * tdur), without the time the thread waited for a core: SwiftShader draws
+ * on the GPU process's threads, which on a machine of few cores take them
+ * from the page's main thread in the middle of its tasks. Software WebGPU draws
  * slowly, so frames are few and long; the main thread's own time is a
  * property of the page's code and is what this measures. Prints one JSON
  * line: frames, main-thread ms a frame (p50, p95, max), the tasks over
  * 50 ms (the trace's and the page's own), and the world's chunks loaded.
+ * Frames and long tasks are those of the path (between console.timeStamp
+ * marks the page writes at its start and end); the long tasks of the
+ * page's opening before it (its scripts, the first chunks) are given
+ * apart, as `opening`.
  *
- *   node scripts/page-main-thread.mjs --world /path/to/world [--width 960] [--height 540] [--query '&renderer=quads'] [--profile]
+ *   node scripts/page-main-thread.mjs --world /path/to/world [--width 960] [--height 540] [--query '&renderer=quads'] [--budget N] [--profile] [--trace out.json]
+ *
+ * --budget sets the world's splat budget before the world opens (the page
+ * opens on its default scene, then loads the world): the pool holds 2.5
+ * times the budget, so under a budget well below the world's splats the
+ * path evicts chunks and fetches them again as it turns, and chunks
+ * arrive all along it.
  *
  * --profile adds a CPU profile of the main thread's JavaScript over the
  * path (V8's sampling profiler): the functions that took the most time
  * themselves, with their script and line.
+ *
+ * --trace writes Chromium's whole trace (its events, as JSON) to a file.
  *
  * --world is a folder holding lod-meta.json and its chunks (make-world's
  * world/, or any Streamed SOG world). Quads draw by default: the tile
  * renderer's frames take seconds on SwiftShader, and what the main thread
  * does is the same.
  */
-import { cp } from 'node:fs/promises';
+import { cp, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -50,6 +66,8 @@ const { values: args } = parseArgs({
     height: { type: 'string', default: '540' },
     query: { type: 'string', default: '&renderer=quads' },
     profile: { type: 'boolean', default: false },
+    trace: { type: 'string' },
+    budget: { type: 'string' },
   },
 });
 if (!args.world || !existsSync(join(args.world, 'lod-meta.json'))) throw new Error('--world must name a folder holding lod-meta.json');
@@ -70,7 +88,17 @@ await withBuiltPage({ width, height, timeoutMs: READY_TIMEOUT_MS, served: (built
   const cdp = await context.newCDPSession(page);
   await cdp.send('Tracing.start', { categories: 'devtools.timeline,disabled-by-default-devtools.timeline', transferMode: 'ReturnAsStream' });
 
-  await page.goto(`${url}?url=${encodeURIComponent(`${url}world/lod-meta.json`)}&ui=0${args.query}`);
+  const worldUrl = `${url}world/lod-meta.json`;
+  if (args.budget === undefined) await page.goto(`${url}?url=${encodeURIComponent(worldUrl)}&ui=0${args.query}`);
+  else {
+    await page.goto(`${url}?ui=0${args.query}`);
+    await page.waitForFunction('window.__splatsortViewer !== undefined', undefined, { polling: 250 });
+    await page.evaluate(({ budget, worldUrl }) => {
+      const viewer = window.__splatsortViewer;
+      viewer.setSettings({ worldBudget: budget });
+      void viewer.load(worldUrl);
+    }, { budget: Number(args.budget), worldUrl });
+  }
   await page.waitForFunction('window.__splatsort?.world?.chunksLoaded > 0 && window.__splatsortViewer !== undefined', undefined, { polling: 250 });
   if (args.profile) {
     await cdp.send('Profiler.enable');
@@ -88,8 +116,10 @@ await withBuiltPage({ width, height, timeoutMs: READY_TIMEOUT_MS, served: (built
     };
     const legs = [around(Math.PI / 2, 1), around(Math.PI, 1), around(Math.PI, 1 / 3), around(0, 1)];
     const begun = performance.now();
+    console.timeStamp('path-start');
     for (const pose of legs) await viewer.camera.flyTo(pose, { seconds });
-    return { legs: legs.length, ms: performance.now() - begun };
+    console.timeStamp('path-end');
+    return { legs: legs.length, ms: performance.now() - begun, start: begun, end: performance.now() };
   }, FLIGHT_SECONDS);
   const profile = args.profile ? topFunctions((await cdp.send('Profiler.stop')).profile) : undefined;
   const world = await page.evaluate(() => window.__splatsort.world);
@@ -107,31 +137,50 @@ await withBuiltPage({ width, height, timeoutMs: READY_TIMEOUT_MS, served: (built
   await cdp.send('IO.close', { handle: stream });
   const trace = JSON.parse(text);
   const events = Array.isArray(trace) ? trace : trace.traceEvents;
-  console.log(JSON.stringify({ width, height, query: args.query, path, world, errors, ...mainThread(events, pageLongTasks), profile }));
+  if (args.trace) await writeFile(args.trace, JSON.stringify(events));
+  const pathLongTasks = pageLongTasks.filter((t) => t.start >= path.start && t.start < path.end);
+  const { start, end, ...pathFacts } = path;
+  console.log(JSON.stringify({ width, height, query: args.query, path: pathFacts, world, errors, ...mainThread(events, pathLongTasks), profile }));
 });
 
 /**
  * The page's main thread in the trace: the renderer thread named
  * CrRendererMain that fired animation frames. Its tasks (RunTask) summed
- * between consecutive animation frames, and those over LONG_TASK_MS.
+ * between consecutive animation frames of the path, and those over
+ * LONG_TASK_MS (the path's, and the opening's before it).
  */
 function mainThread(events, pageLongTasks) {
+  const round = (ms) => Math.round(ms * 100) / 100;
   const names = new Map(events.filter((e) => e.ph === 'M' && e.name === 'thread_name').map((e) => [`${e.pid}:${e.tid}`, e.args.name]));
   const frameEvents = events.filter((e) => e.name === 'FireAnimationFrame' && names.get(`${e.pid}:${e.tid}`) === 'CrRendererMain');
   if (frameEvents.length < 2) throw new Error(`the trace holds ${frameEvents.length} animation frames of the page: nothing to measure`);
   const thread = `${frameEvents[0].pid}:${frameEvents[0].tid}`;
-  const tasks = events.filter((e) => e.ph === 'X' && e.name === 'RunTask' && `${e.pid}:${e.tid}` === thread).sort((a, b) => a.ts - b.ts);
-  const starts = frameEvents.filter((e) => `${e.pid}:${e.tid}` === thread).map((e) => e.ts).sort((a, b) => a - b);
+  const mark = (message) => events.find((e) => e.name === 'TimeStamp' && e.args?.data?.message === message && `${e.pid}:${e.tid}` === thread)?.ts;
+  const [pathStart, pathEnd] = [mark('path-start'), mark('path-end')];
+  if (pathStart === undefined || pathEnd === undefined) throw new Error('the trace holds no path-start and path-end marks of the page');
+  const allTasks = events.filter((e) => e.ph === 'X' && e.name === 'RunTask' && `${e.pid}:${e.tid}` === thread).sort((a, b) => a.ts - b.ts);
+  const tasks = allTasks.filter((t) => t.ts + t.dur > pathStart && t.ts < pathEnd);
+  const opening = allTasks.filter((t) => t.ts < pathStart && t.dur / 1000 > LONG_TASK_MS).map((t) => Math.round(t.dur / 100) / 10);
+  const starts = frameEvents.filter((e) => `${e.pid}:${e.tid}` === thread && e.ts >= pathStart && e.ts <= pathEnd).map((e) => e.ts).sort((a, b) => a - b);
   const perFrame = [];
+  const cpuPerFrame = [];
   let k = 0;
   for (let f = 0; f + 1 < starts.length; f++) {
     let busy = 0;
+    let cpu = 0;
     while (k < tasks.length && tasks[k].ts < starts[f]) k++;
-    for (let j = k; j < tasks.length && tasks[j].ts < starts[f + 1]; j++) busy += tasks[j].dur / 1000;
+    for (let j = k; j < tasks.length && tasks[j].ts < starts[f + 1]; j++) {
+      busy += tasks[j].dur / 1000;
+      cpu += (tasks[j].tdur ?? tasks[j].dur) / 1000;
+    }
     perFrame.push(busy);
+    cpuPerFrame.push(cpu);
   }
-  const sorted = [...perFrame].sort((a, b) => a - b);
-  const at = (q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+  const quantiles = (values) => {
+    const sorted = [...values].sort((a, b) => a - b);
+    const at = (q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+    return { p50: round(at(0.5)), p95: round(at(0.95)), max: round(sorted[sorted.length - 1]) };
+  };
   const longTasks = tasks.filter((t) => t.dur / 1000 > LONG_TASK_MS);
   const long = longTasks.map((t) => Math.round(t.dur / 100) / 10);
   // What the long tasks were: the events inside each, by name (a function call named by its function and script).
@@ -145,12 +194,13 @@ function mainThread(events, pageLongTasks) {
     }
     return { ms: Math.round(t.dur / 100) / 10, inside: [...parts].sort((a, b) => b[1] - a[1]).slice(0, 6).map(([name, ms]) => `${name} ${ms.toFixed(1)}`) };
   });
-  const round = (ms) => Math.round(ms * 100) / 100;
   return {
     frames: perFrame.length,
-    mainMsPerFrame: { p50: round(at(0.5)), p95: round(at(0.95)), max: round(sorted[sorted.length - 1]) },
+    mainMsPerFrame: quantiles(perFrame),
+    mainCpuMsPerFrame: quantiles(cpuPerFrame),
     longTaskParts: what,
     longTasks: { trace: long.length, longestMs: long.length ? Math.max(...long) : 0, page: pageLongTasks.length, pageLongestMs: pageLongTasks.length ? round(Math.max(...pageLongTasks.map((t) => t.ms))) : 0 },
+    opening: { longTasks: opening.length, longestMs: opening.length ? Math.max(...opening) : 0 },
   };
 }
 
