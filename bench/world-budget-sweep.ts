@@ -11,7 +11,7 @@ import type { DrawOrder } from '../src/app/frame/order/draw-order';
 import { WorldSession, type WorldChunks } from '../src/app/world/world-session';
 import { WORLD_DEFAULTS } from '../src/app/world/world-options';
 import type { BudgetPolicy } from '../src/app/world/world-lod';
-import type { SplatCloud } from '../src/scene/splat-cloud';
+import { isPacked, type PoolSplats } from '../src/scene/splat-packing';
 import { renderOffscreen } from './render-offscreen';
 import { psnr } from '../cli/picture-compare';
 import { encodePng } from '../cli/png';
@@ -143,14 +143,16 @@ export async function budgetSweep(setup: SweepSetup, options: SweepOptions): Pro
  * A read asked to stop still decodes for the others, and stops its caller.
  */
 function sharedDecodes(files: WorldChunks, maxBytes = 48 * 2 ** 30): WorldChunks {
-  const kept = new Map<number, Promise<{ cloud: SplatCloud; bytes: number }>>();
+  const kept = new Map<number, Promise<{ cloud: PoolSplats; bytes: number }>>();
   const sizes = new Map<number, number>();
   let held = 0;
   const read = (file: number) => {
     const decoded = files.readChunk(file);
     decoded.then(({ cloud }) => {
       if (kept.get(file) !== decoded) return;
-      const size = cloud.positions.byteLength + cloud.scales.byteLength + cloud.rotations.byteLength + cloud.opacities.byteLength + cloud.dc.byteLength + cloud.sh.byteLength;
+      const size = isPacked(cloud)
+        ? cloud.records.byteLength + cloud.sh.byteLength
+        : cloud.positions.byteLength + cloud.scales.byteLength + cloud.rotations.byteLength + cloud.opacities.byteLength + cloud.dc.byteLength + cloud.sh.byteLength;
       sizes.set(file, size);
       held += size;
       for (const [old] of kept) {

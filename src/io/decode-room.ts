@@ -15,6 +15,7 @@
 import { SplatLimitError, type LoadLimits } from './load-limits';
 import { sogDecodedBytes } from './sog/decode';
 import type { ShDegree } from '../scene/splat-cloud';
+import { packedBytesPerSplat } from '../scene/splat-packing';
 
 /** Takes `bytes` of room, waiting for it; resolves with what gives it back, rejects with the signal's reason once it aborts. */
 export type TakeRoom = (bytes: number, signal?: AbortSignal) => Promise<() => void>;
@@ -28,10 +29,19 @@ export type TakeRoom = (bytes: number, signal?: AbortSignal) => Promise<() => vo
  * (4.2M splats of SH degree 2) that is 1,081,081,856 bytes; a chunk of
  * 256K splats of SH degree 3 (the worlds built here) may hold 128 MB, so
  * eight decode side by side, more than the four fetched at once.
+ *
+ * `packed`: the chunks are also packed where they are decoded (the page's
+ * workers, world-files.ts readPacked), at the pool's SH degree, which may
+ * be 3 whatever the chunk's: each holds its packed splats beside its
+ * decoded ones, up to 156 bytes a splat more (1,735,393,280 bytes under
+ * the default limits).
  */
-export function decodeRoomFor(limits: LoadLimits): number {
+export function decodeRoomFor(limits: LoadLimits, packed = false): number {
   let most = 0;
-  for (let degree = 0; degree < 4; degree++) most = Math.max(most, sogDecodedBytes(limits.maxSplats[degree]!, degree as ShDegree));
+  for (let degree = 0; degree < 4; degree++) {
+    const splats = limits.maxSplats[degree]!;
+    most = Math.max(most, sogDecodedBytes(splats, degree as ShDegree) + (packed ? splats * packedBytesPerSplat(3) : 0));
+  }
   return most;
 }
 

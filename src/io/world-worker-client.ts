@@ -2,13 +2,16 @@
  * A Streamed SOG world whose chunks are read and decoded by Web Workers
  * (world-worker.ts), for the page: the first worker sends the index it
  * read, the others open the world beside it, and each chunk goes to the
- * worker with the fewest reads waiting. Cancelling a read tells its
+ * worker with the fewest reads waiting, packed as the page's pool holds it
+ * (at the pool's SH degree once the world has told it: packAt), so that
+ * the page touches none of its splats. Cancelling a read tells its
  * worker; closing the world ends the workers. The room of decoded bytes
  * (decode-room.ts) is one for all the workers, here: a read takes what it
  * asks for before it decodes, and gives it back when its last message
  * arrives (its chunk handed over, its error, or its cancel seen through).
  */
-import type { SplatCloud } from '../scene/splat-cloud';
+import type { ShDegree } from '../scene/splat-cloud';
+import type { PackedSplats } from '../scene/splat-packing';
 import { DecodeRoom, decodeRoomFor } from './decode-room';
 import type { LoadLimits } from './load-limits';
 import type { LodIndex } from './lod/lod-meta';
@@ -28,14 +31,23 @@ export interface WorkerWorld {
   readonly name: string;
   readonly index: LodIndex;
   readonly usedSplats: Uint32Array;
-  readChunk(file: number, signal?: AbortSignal): Promise<{ cloud: SplatCloud; bytes: number }>;
-  /** The index's environment scene, or null where it names none. */
-  readEnvironment(signal?: AbortSignal): Promise<{ cloud: SplatCloud; bytes: number } | null>;
+  /** A chunk's used splats, packed. */
+  readChunk(file: number, signal?: AbortSignal): Promise<PackedRead>;
+  /** The index's environment scene, packed whole, or null where it names none. */
+  readEnvironment(signal?: AbortSignal): Promise<PackedRead | null>;
+  /** Packs the reads asked for from now on at SH degree `shDegree` (the pool's); before, each at its own. */
+  packAt(shDegree: ShDegree): void;
   close(): void;
 }
 
+/** A read's splats, packed, and the bytes read for them (named `cloud` as a decoded chunk's are: world-session.ts takes either). */
+export interface PackedRead {
+  cloud: PackedSplats;
+  bytes: number;
+}
+
 interface Pending {
-  resolve: (chunk: { cloud: SplatCloud; bytes: number }) => void;
+  resolve: (chunk: PackedRead) => void;
   reject: (error: unknown) => void;
   /** The read's signal: a read cancelled while it waits for room stops waiting. */
   signal: AbortSignal | undefined;
@@ -78,7 +90,7 @@ class ChunkWorker {
     if (message.type === 'room') return this.giveRoom(id, message.bytes);
     const pending = this.pending.get(id);
     this.pending.delete(id);
-    if (message.type === 'chunk') pending?.resolve({ cloud: message.cloud, bytes: message.bytes });
+    if (message.type === 'chunk') pending?.resolve({ cloud: message.packed, bytes: message.bytes });
     else if (message.type === 'error') pending?.reject(rebuildError(message.message, message.name));
     // The read's last message: its chunk is handed over (and uploaded as it lands), or it ended without one.
     this.held.get(id)?.();
@@ -117,7 +129,7 @@ class ChunkWorker {
 
 /** Opens the world at `source` in WORLD_WORKERS workers; rejects (and ends them) if it cannot be opened or `signal` aborts. */
 export async function openWorldInWorkers(source: WorldSourceSpec, options: { limits: LoadLimits; signal?: AbortSignal }): Promise<WorkerWorld> {
-  const room = new DecodeRoom(decodeRoomFor(options.limits));
+  const room = new DecodeRoom(decodeRoomFor(options.limits, true));
   const workers = Array.from({ length: WORLD_WORKERS }, (_, w) => new ChunkWorker(source, options.limits, w === 0, room));
   const close = () => workers.forEach((w) => w.terminate());
   const aborted = new Promise<never>((_, reject) => {
@@ -132,8 +144,9 @@ export async function openWorldInWorkers(source: WorldSourceSpec, options: { lim
     throw error;
   }
   let nextId = 1;
+  let shDegree: ShDegree | null = null;
   // A chunk, or the environment, from the worker with the fewest reads waiting.
-  const read = (file: number | 'environment', signal?: AbortSignal): Promise<{ cloud: SplatCloud; bytes: number }> => {
+  const read = (file: number | 'environment', signal?: AbortSignal): Promise<PackedRead> => {
     const worker = workers.reduce((a, b) => (b.pending.size < a.pending.size ? b : a));
     const id = nextId++;
     return new Promise((resolve, reject) => {
@@ -144,7 +157,7 @@ export async function openWorldInWorkers(source: WorldSourceSpec, options: { lim
         worker.post({ type: 'cancel', id });
         reject(signal.reason);
       }, { once: true });
-      worker.post({ type: 'read', id, file });
+      worker.post({ type: 'read', id, file, shDegree });
     });
   };
   const index = first.index!;
@@ -155,5 +168,8 @@ export async function openWorldInWorkers(source: WorldSourceSpec, options: { lim
     close,
     readChunk: read,
     readEnvironment: async (signal) => (index.environment === null ? null : read('environment', signal)),
+    packAt: (degree) => {
+      shDegree = degree;
+    },
   };
 }

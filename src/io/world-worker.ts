@@ -1,25 +1,29 @@
 /**
  * Module Web Worker that reads a Streamed SOG world's chunks off the main
  * thread (decoding a chunk of 256K splats takes 0.2-0.6 s: WebP and
- * attributes), so a world streams in without stalling the frames. Each
- * worker opens the world itself (its index read and checked, as
- * world-files.ts does), then reads the chunks it is asked for. Protocol:
+ * attributes), so a world streams in without stalling the frames. It also
+ * packs each chunk as the page's pool holds it (splat-packing.ts: the
+ * records and the SH as half floats), so the page only copies the bytes to
+ * the GPU. Each worker opens the world itself (its index read and checked,
+ * as world-files.ts does), then reads the chunks it is asked for. Protocol:
  *   in:  { type: 'open', source, limits, sendIndex }, then
- *        { type: 'read', id, file } (file 'environment': the index's
- *        environment scene) and { type: 'cancel', id }, and
+ *        { type: 'read', id, file, shDegree } (file 'environment': the
+ *        index's environment scene; shDegree: the pool's, or null for the
+ *        chunk's own) and { type: 'cancel', id }, and
  *        { type: 'room', id, refused } (room given, or refused with why)
  *   out: { type: 'opened', name, index, usedSplats } (index and usedSplats
  *        only when sendIndex); per read { type: 'room', id, bytes } (the
  *        room it asks for before decoding) and one of { type: 'chunk', id,
- *        cloud, bytes } (its arrays transferred), { type: 'error', id,
- *        message, name } or { type: 'cancelled', id }; { type: 'error', id:
- *        null, … }: the opening failed.
+ *        packed, bytes } (its used splats packed, the arrays transferred),
+ *        { type: 'error', id, message, name } or { type: 'cancelled', id };
+ *        { type: 'error', id: null, … }: the opening failed.
  *
  * The room of decoded bytes is the page's, one for all the workers
  * (decode-room.ts): a read asks for it once its meta.json is read, and the
  * page takes it back when the read's last message arrives.
  */
-import type { SplatCloud } from '../scene/splat-cloud';
+import type { ShDegree } from '../scene/splat-cloud';
+import type { PackedSplats } from '../scene/splat-packing';
 import type { TakeRoom } from './decode-room';
 import { SplatLimitError, type LoadLimits } from './load-limits';
 import type { LodIndex } from './lod/lod-meta';
@@ -31,13 +35,13 @@ export type WorldSourceSpec = { url: string } | { entries: FolderEntry[] };
 
 export type WorldWorkerRequest =
   | { type: 'open'; source: WorldSourceSpec; limits: LoadLimits; sendIndex: boolean }
-  | { type: 'read'; id: number; file: number | 'environment' }
+  | { type: 'read'; id: number; file: number | 'environment'; shDegree: ShDegree | null }
   | { type: 'cancel'; id: number }
   | { type: 'room'; id: number; refused: string | null };
 
 export type WorldWorkerResponse =
   | { type: 'opened'; name: string; index: LodIndex | null; usedSplats: Uint32Array | null }
-  | { type: 'chunk'; id: number; cloud: SplatCloud; bytes: number }
+  | { type: 'chunk'; id: number; packed: PackedSplats; bytes: number }
   | { type: 'error'; id: number | null; message: string; name: string }
   | { type: 'room'; id: number; bytes: number }
   | { type: 'cancelled'; id: number };
@@ -95,13 +99,11 @@ scope.onmessage = async (event) => {
     try {
       if (!world) throw new Error('the world worker was asked for a chunk before the world was opened');
       const files = await world;
-      const room = roomOf(request.id);
-      const read = request.file === 'environment' ? await files.readEnvironment(controller.signal, room) : await files.readChunk(request.file, controller.signal, room);
+      const read = await files.readPacked(request.file, request.shDegree, controller.signal, roomOf(request.id));
       if (!read) throw new Error(`${files.name} names no environment`);
-      const { cloud, bytes } = read;
+      const { packed, bytes } = read;
       controller.signal.throwIfAborted();
-      const arrays = [cloud.positions, cloud.scales, cloud.rotations, cloud.opacities, cloud.dc, cloud.sh].map((a) => a.buffer as ArrayBuffer);
-      scope.postMessage({ type: 'chunk', id: request.id, cloud, bytes }, arrays);
+      scope.postMessage({ type: 'chunk', id: request.id, packed, bytes }, [packed.records.buffer, packed.sh.buffer]);
     } catch (error) {
       // One last message a read, whatever ended it: the page frees its room on it.
       if (controller.signal.aborted) scope.postMessage({ type: 'cancelled', id: request.id });

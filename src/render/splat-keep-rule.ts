@@ -9,7 +9,7 @@
  * and the GPU tests check the projector's visible count against it.
  * DOM-free.
  */
-import { packSplats, SPLAT_FLOATS } from '../scene/gpu-splats';
+import { packSplats, SPLAT_FLOATS } from '../scene/splat-packing';
 import type { SplatCloud } from '../scene/splat-cloud';
 import { CLASSIC_FILTER } from '../scene/anti-aliasing';
 import { SPLAT } from '../scene/splat-layouts';

@@ -22,6 +22,10 @@
  *     0.15 dB against the CPU reference (docs/benchmarks.md, "SH as half
  *     floats on the GPU").
  *
+ * The bytes are packed by src/scene/splat-packing.ts: here, from a
+ * decoded cloud, or before, where a world's chunks are decoded (its
+ * workers), and only copied here.
+ *
  * The projector binds MAX_CHUNKS chunk buffers and a small uniform (struct
  * SceneLayout) with the chunk shift, the SH stride and where each chunk's
  * SH starts, at the slots of SCENE_SLOTS. It picks a pipeline per scene:
@@ -29,22 +33,12 @@
  * `chunked` = false). Everything after the projector reads its records,
  * whatever the chunks.
  */
-import { shCoefficients, type ShDegree, type SplatCloud } from './splat-cloud';
-import { chunkSlot, MAX_CHUNKS, SCENE_LAYOUT, SCENE_SLOTS, SPLAT, type ChunkSlot } from './splat-layouts';
-import { packHalves } from '../gpu/half-float';
+import type { ShDegree, SplatCloud } from './splat-cloud';
+import { chunkSlot, MAX_CHUNKS, SCENE_LAYOUT, SCENE_SLOTS, type ChunkSlot } from './splat-layouts';
+import { isPacked, packedBytesPerSplat, packSh, packSplats, repackSh, shFloatsOf, shWordsOf, SPLAT_FLOATS, type PoolSplats } from './splat-packing';
 
 export { MAX_CHUNKS } from './splat-layouts';
 
-/** Floats of one splat's record (struct Splat, src/scene/splat-layouts.ts). */
-export const SPLAT_FLOATS = SPLAT.size / 4;
-/** Where packSplats writes each field, in floats from the record's start. */
-const AT = {
-  position: SPLAT.word('position'),
-  opacity: SPLAT.word('opacity'),
-  covA: SPLAT.word('cov_a'),
-  covB: SPLAT.word('cov_b'),
-  dc: SPLAT.word('dc'),
-};
 const SPLAT_BYTES = SPLAT_FLOATS * 4;
 
 /** Bytes of the SceneLayout uniform (src/scene/splat-layouts.ts). */
@@ -93,9 +87,9 @@ const count = (n: number) => n.toLocaleString('en-US');
  * the message where the limit comes from.
  */
 export function chunkLayout(splatCount: number, shDegree: ShDegree, limitBytes: number, limitName = 'the per-buffer limit'): ChunkLayout {
-  const shFloats = shCoefficients(shDegree) * 3;
-  const shWords = Math.ceil(shFloats / 2);
-  const bytesPerSplat = SPLAT_BYTES + shWords * 4;
+  const shFloats = shFloatsOf(shDegree);
+  const shWords = shWordsOf(shDegree);
+  const bytesPerSplat = packedBytesPerSplat(shDegree);
   const limit = Math.floor(limitBytes / 16) * 16;
   if (roundUp16(bytesPerSplat) > limit) {
     throw new RangeError(`one splat of SH degree ${shDegree} needs ${bytesPerSplat} bytes, over ${limitName} (${limitBytes} bytes)`);
@@ -183,29 +177,39 @@ export class GpuSplats {
   }
 
   /**
-   * Writes splats first .. first + n - 1 of `cloud` to this scene's splats
-   * at .. at + n - 1 (within one chunk buffer). A cloud of another SH degree
-   * is written at this scene's: higher bands it lacks are zero, bands this
-   * scene lacks are dropped.
+   * Writes splats first .. first + n - 1 of `splats` to this scene's splats
+   * at .. at + n - 1 (within one chunk buffer). A cloud is packed here; packed
+   * splats (a world's workers pack its chunks, src/io/world-worker.ts) are
+   * copied as they are. Splats of another SH degree are written at this
+   * scene's: higher bands they lack are zero, bands this scene lacks are
+   * dropped.
    */
-  writeSplats(device: GPUDevice, at: number, cloud: SplatCloud, first: number, n: number): void {
+  writeSplats(device: GPUDevice, at: number, splats: PoolSplats, first: number, n: number): void {
     const layout = this.layout;
     const c = at >> layout.chunkShift;
     const local = at - c * layout.chunkSplats;
     const chunk = layout.chunks[c];
-    if (!chunk || n < 0 || local + n > chunk.count || first + n > cloud.count) {
-      throw new RangeError(`GpuSplats.writeSplats: splats ${at}..${at + n - 1} do not lie in one chunk of ${this.count}, or ${first}+${n} passes the cloud's ${cloud.count}`);
+    if (!chunk || n < 0 || local + n > chunk.count || first + n > splats.count) {
+      throw new RangeError(`GpuSplats.writeSplats: splats ${at}..${at + n - 1} do not lie in one chunk of ${this.count}, or ${first}+${n} passes the cloud's ${splats.count}`);
     }
     const buffer = this.chunks[c]!;
-    const staging = this.staging;
     const shWords = layout.shWords;
+    const shAt = (chunk.shStart + local * shWords) * 4;
+    if (isPacked(splats)) {
+      device.queue.writeBuffer(buffer, local * SPLAT_BYTES, splats.records, first * SPLAT_FLOATS, n * SPLAT_FLOATS);
+      if (shWords === 0) return;
+      if (splats.shDegree === this.shDegree) return device.queue.writeBuffer(buffer, shAt, splats.sh, first * shWords, n * shWords);
+    }
     for (let a = 0; a < n; a += STAGING_SPLATS) {
       const m = Math.min(STAGING_SPLATS, n - a);
-      packSplats(cloud, first + a, m, staging);
-      device.queue.writeBuffer(buffer, (local + a) * SPLAT_BYTES, staging, 0, m * SPLAT_FLOATS);
+      if (!isPacked(splats)) {
+        packSplats(splats, first + a, m, this.staging);
+        device.queue.writeBuffer(buffer, (local + a) * SPLAT_BYTES, this.staging, 0, m * SPLAT_FLOATS);
+      }
       if (shWords === 0) continue;
-      packSh(cloud, first + a, m, layout.shFloats, this.shStaging);
-      device.queue.writeBuffer(buffer, (chunk.shStart + (local + a) * shWords) * 4, this.shStaging, 0, m * shWords);
+      if (isPacked(splats)) repackSh(splats, first + a, m, layout.shFloats, this.shStaging);
+      else packSh(splats, first + a, m, layout.shFloats, this.shStaging);
+      device.queue.writeBuffer(buffer, shAt + a * shWords * 4, this.shStaging, 0, m * shWords);
     }
   }
 
@@ -252,26 +256,6 @@ function createBuffers(device: GPUDevice, layout: ChunkLayout, label: string): [
   }
 }
 
-/**
- * The SH of splats first .. first + n - 1 of `cloud` as `floats` values
- * each (zero-filled past the cloud's, or cut), packed two half floats to a
- * word, ceil(floats / 2) words a splat, into `out`.
- */
-function packSh(cloud: SplatCloud, first: number, n: number, floats: number, out: Uint32Array): void {
-  const from = shCoefficients(cloud.shDegree) * 3;
-  const sh = cloud.sh;
-  const words = Math.ceil(floats / 2);
-  const keep = Math.min(from, floats);
-  for (let k = 0; k < n; k++) {
-    const src = (first + k) * from;
-    const at = k * words;
-    for (let w = 0; w < words; w++) {
-      const j = 2 * w;
-      out[at + w] = packHalves(j < keep ? sh[src + j]! : 0, j + 1 < keep ? sh[src + j + 1]! : 0);
-    }
-  }
-}
-
 /** The SceneLayout uniform's contents (struct in shaders/splat_common.wgsl). */
 export function sceneLayoutUniform(layout: ChunkLayout): Uint32Array<ArrayBuffer> {
   const u32 = new Uint32Array(SCENE_LAYOUT_BYTES / 4);
@@ -280,47 +264,4 @@ export function sceneLayoutUniform(layout: ChunkLayout): Uint32Array<ArrayBuffer
   const shStart = SCENE_LAYOUT.word('sh_start');
   for (let c = 0; c < MAX_CHUNKS; c++) u32[shStart + c] = layout.chunks[c]?.shStart ?? 0;
   return u32;
-}
-
-/**
- * Packs the records of splats first .. first + n - 1 into `out` from its
- * start: position, opacity, covariance Σ = R S Sᵀ Rᵀ and DC colour (see the
- * file header). Allocates a new array when `out` is not given.
- */
-export function packSplats(
-  cloud: SplatCloud,
-  first = 0,
-  n = cloud.count - first,
-  out: Float32Array<ArrayBuffer> = new Float32Array(n * SPLAT_FLOATS),
-): Float32Array<ArrayBuffer> {
-  const { positions: p, scales: s, rotations: q, opacities: o, dc } = cloud;
-  for (let k = 0; k < n; k++) {
-    const i = first + k;
-    const b = k * SPLAT_FLOATS;
-    out.fill(0, b, b + SPLAT_FLOATS);
-    out[b + AT.position] = p[3 * i]!;
-    out[b + AT.position + 1] = p[3 * i + 1]!;
-    out[b + AT.position + 2] = p[3 * i + 2]!;
-    out[b + AT.opacity] = o[i]!;
-    const w = q[4 * i]!, x = q[4 * i + 1]!, y = q[4 * i + 2]!, z = q[4 * i + 3]!;
-    // Rotation matrix of the unit quaternion (w, x, y, z), rows r0..r2.
-    const r00 = 1 - 2 * (y * y + z * z), r01 = 2 * (x * y - w * z), r02 = 2 * (x * z + w * y);
-    const r10 = 2 * (x * y + w * z), r11 = 1 - 2 * (x * x + z * z), r12 = 2 * (y * z - w * x);
-    const r20 = 2 * (x * z - w * y), r21 = 2 * (y * z + w * x), r22 = 1 - 2 * (x * x + y * y);
-    const sx = s[3 * i]!, sy = s[3 * i + 1]!, sz = s[3 * i + 2]!;
-    // M = R S; Σ = M Mᵀ.
-    const m00 = r00 * sx, m01 = r01 * sy, m02 = r02 * sz;
-    const m10 = r10 * sx, m11 = r11 * sy, m12 = r12 * sz;
-    const m20 = r20 * sx, m21 = r21 * sy, m22 = r22 * sz;
-    out[b + AT.covA] = m00 * m00 + m01 * m01 + m02 * m02;
-    out[b + AT.covA + 1] = m00 * m10 + m01 * m11 + m02 * m12;
-    out[b + AT.covA + 2] = m00 * m20 + m01 * m21 + m02 * m22;
-    out[b + AT.covB] = m10 * m10 + m11 * m11 + m12 * m12;
-    out[b + AT.covB + 1] = m10 * m20 + m11 * m21 + m12 * m22;
-    out[b + AT.covB + 2] = m20 * m20 + m21 * m21 + m22 * m22;
-    out[b + AT.dc] = dc[3 * i]!;
-    out[b + AT.dc + 1] = dc[3 * i + 1]!;
-    out[b + AT.dc + 2] = dc[3 * i + 2]!;
-  }
-  return out;
 }

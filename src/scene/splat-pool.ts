@@ -23,7 +23,8 @@
  * projector one word read per 32.
  */
 import { GpuSplats, type GpuSplatsOptions } from './gpu-splats';
-import type { ShDegree, SplatCloud } from './splat-cloud';
+import type { ShDegree } from './splat-cloud';
+import type { PoolSplats } from './splat-packing';
 
 export interface SplatPoolOptions extends GpuSplatsOptions {
   /** Splats a page (a power of two; default DEFAULT_PAGE_SPLATS, lowered to a chunk buffer's size). */
@@ -136,16 +137,17 @@ export class SplatPool {
   }
 
   /**
-   * Writes splats 0 .. count - 1 of `cloud` into free pages; null when
-   * there are not enough (nothing is taken then).
+   * Writes splats 0 .. count - 1 of `splats` (decoded, or packed where they
+   * were decoded) into free pages; null when there are not enough (nothing
+   * is taken then).
    */
-  add(cloud: SplatCloud, count = cloud.count): PooledChunk | null {
+  add(splats: PoolSplats, count = splats.count): PooledChunk | null {
     const n = this.pagesFor(count);
     if (n > this.free.length) return null;
     const pages = this.free.splice(this.free.length - n, n).reverse();
     for (let k = 0; k < n; k++) {
       const first = k * this.pageSplats;
-      this.scene.writeSplats(this.device, pages[k]! * this.pageSplats, cloud, first, Math.min(this.pageSplats, count - first));
+      this.scene.writeSplats(this.device, pages[k]! * this.pageSplats, splats, first, Math.min(this.pageSplats, count - first));
     }
     return { count, pages };
   }

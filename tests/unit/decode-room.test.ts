@@ -87,6 +87,9 @@ describe('the room of decoded bytes', () => {
     const room = decodeRoomFor(DEFAULT_LOAD_LIMITS);
     expect(room).toBe(1_081_081_856);
     expect(room).toBe(sogDecodedBytes(4_194_304, 2));
+    // Packed where they decode (the page's workers), at a pool of SH degree 3: 156 bytes more a splat.
+    expect(decodeRoomFor(DEFAULT_LOAD_LIMITS, true)).toBe(room + 4_194_304 * 156);
+    expect(decodeRoomFor(DEFAULT_LOAD_LIMITS, true)).toBe(1_735_393_280);
     // A chunk of the worlds built here (256K splats of SH degree 3) may hold 128 MB: eight fit side by side.
     expect(sogDecodedBytes(262_144, 3)).toBe(127_926_272);
   });

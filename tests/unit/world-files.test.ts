@@ -15,6 +15,7 @@ import { DecodeRoom } from '../../src/io/decode-room';
 import { SplatLimitError } from '../../src/io/load-limits';
 import { openWorld, type WorldFiles } from '../../src/io/lod/world-files';
 import { sogDecodedBytes } from '../../src/io/sog/decode';
+import { packCloud, packedBytesPerSplat } from '../../src/scene/splat-packing';
 import { isWorldIndexName } from '../../src/io/lod/world-name';
 import { loadSceneFile, nodeFileSource } from '../../src/io/node-scene-source';
 import { SplatFormatError } from '../../src/io/format-error';
@@ -310,6 +311,41 @@ describe('the room of decoded bytes', () => {
     expect(error.message).toMatch(/^chunk 0_0\/meta\.json: decoding it may hold [\d,]+ bytes \(its images and splats\): more than the 1,000,000 that the chunks decoding at once may hold together$/);
     expect(error).toBeInstanceOf(SplatLimitError);
     expect(requested.slice(asked)).toEqual(['/no-room/lod-meta.json', '/no-room/0_0/meta.json']);
+  });
+});
+
+describe('a packed read', () => {
+  it('packs a chunk\'s used splats, fewer than its count, as the pool would pack its decoded cloud, and asks room for the packed bytes too', async () => {
+    // The run reaching furthest into chunk 0 ends 100 splats early: its last 100 rows are used by no leaf.
+    const cut = 100;
+    const source = variant('packed', (files) => {
+      const index = json(files, 'lod-meta.json');
+      const runs: Json[] = [];
+      const walk = (node: Json): void => {
+        for (const run of Object.values((node.lods ?? {}) as Record<string, Json>)) if (run.file === 0) runs.push(run);
+        for (const child of (node.children ?? []) as Json[]) walk(child);
+      };
+      walk(index.tree);
+      const last = runs.reduce((a, b) => (b.offset + b.count > a.offset + a.count ? b : a));
+      expect(last.count).toBeGreaterThan(cut);
+      last.count -= cut;
+      // The level's count follows its runs (the parser checks it). Chunk 0 is of level 0.
+      index.counts[0] -= cut;
+      setJson(files, 'lod-meta.json', index);
+    }).url;
+    const meta = json(world, json(world, 'lod-meta.json').filenames[0]);
+    const asked: number[] = [];
+    const files = await openWorld(source, { room: async (bytes) => (asked.push(bytes), () => {}) });
+    expect(files.usedSplats[0]).toBe(meta.count - cut);
+    const cloud = (await files.readChunk(0)).cloud;
+    for (const degree of [0, 3] as const) {
+      const read = (await files.readPacked(0, degree))!;
+      expect(read.packed).toEqual(packCloud(cloud, meta.count - cut, degree));
+      expect(asked.at(-1)).toBe(sogDecodedBytes(meta.count, meta.shN ? meta.shN.bands : 0) + (meta.count - cut) * packedBytesPerSplat(degree));
+    }
+    // At the chunk's own degree where none is asked for; a world with no environment has none to pack.
+    expect((await files.readPacked(0, null))!.packed.shDegree).toBe(cloud.shDegree);
+    expect(await files.readPacked('environment', 3)).toBeNull();
   });
 });
 

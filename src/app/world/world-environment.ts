@@ -7,17 +7,18 @@
  * pages of the pool before any chunk, and its splats count against the
  * frame's budget (see `chunkBudget`). DOM-free.
  */
-import type { ShDegree, SplatCloud } from '../../scene/splat-cloud';
+import type { ShDegree } from '../../scene/splat-cloud';
+import type { PoolSplats } from '../../scene/splat-packing';
 import type { PooledRun, SplatPool } from '../../scene/splat-pool';
 import { CHUNK_TIMEOUT_MS, startTimeout, type StartTimer } from './world-stream';
 
 /** How the environment is read: a world's files (WorldChunks.readEnvironment). */
-export type ReadEnvironment = (signal: AbortSignal) => Promise<{ cloud: SplatCloud; bytes: number } | null>;
+export type ReadEnvironment = (signal: AbortSignal) => Promise<{ cloud: PoolSplats; bytes: number } | null>;
 
 export class WorldEnvironment {
   /** Settles once the read has (arrived, failed, or there is none): the pool waits for it, to be sized with it. */
   readonly read: Promise<void>;
-  private cloud: SplatCloud | null = null;
+  private cloud: PoolSplats | null = null;
   private count = 0;
   /** Its run in the pool once placed, drawn every frame. */
   private placed: PooledRun | null = null;
@@ -49,7 +50,7 @@ export class WorldEnvironment {
     let cancelTimer = (): void => {};
     this.read = new Promise<void>((resolve) => (done = resolve));
     /** Ends the read once, whichever comes first: its result, its failure, or the timer. */
-    const settle = (why: string | null, read: { cloud: SplatCloud; bytes: number } | null): void => {
+    const settle = (why: string | null, read: { cloud: PoolSplats; bytes: number } | null): void => {
       if (!this.reading) return;
       this.reading = false;
       cancelTimer();

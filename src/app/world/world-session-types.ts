@@ -3,7 +3,8 @@
  * files as it reads them, and its figures for the panel, the progress line
  * and the benchmark. Types only.
  */
-import type { SplatCloud } from '../../scene/splat-cloud';
+import type { ShDegree } from '../../scene/splat-cloud';
+import type { PoolSplats } from '../../scene/splat-packing';
 import type { LodIndex } from '../../io/lod/lod-meta';
 
 /** What the session needs of a world's files (src/io/lod/world-files.ts gives it). */
@@ -12,9 +13,12 @@ export interface WorldChunks {
   readonly index: LodIndex;
   /** Per chunk file: the splats its runs use (only these are uploaded). */
   readonly usedSplats: Uint32Array;
-  readChunk(file: number, signal?: AbortSignal): Promise<{ cloud: SplatCloud; bytes: number }>;
+  /** A chunk's splats, decoded or already packed (the page's workers pack its used splats). */
+  readChunk(file: number, signal?: AbortSignal): Promise<{ cloud: PoolSplats; bytes: number }>;
   /** The index's environment scene (drawn whole, always), or null where it names none; absent: none. */
-  readEnvironment?(signal?: AbortSignal): Promise<{ cloud: SplatCloud; bytes: number } | null>;
+  readEnvironment?(signal?: AbortSignal): Promise<{ cloud: PoolSplats; bytes: number } | null>;
+  /** The pool's SH degree, once it is made: a reader that packs packs the reads asked for after at it. */
+  packAt?(shDegree: ShDegree): void;
   /** Ends what reads the chunks (workers), where something does. */
   close?(): void;
 }

@@ -366,6 +366,7 @@ export class WorldSession implements FrameSource {
     const probe = chunkLayout(0, shDegree, Math.min(this.options.pool?.maxChunkBytes ?? Infinity, storageBufferLimit(this.device)));
     const capacity = poolCapacity(this.options, probe, storageBufferLimit(this.device), this.files.usedSplats, this.environment.splats);
     const pool = new SplatPool(this.device, capacity, shDegree, `World(${this.files.name})`, this.options.pool);
+    this.files.packAt?.(shDegree);
     this.environment.place(pool);
     const chunkPages = pool.freePages;
     this.stream.setMemoryBudget(Math.floor(POOL_BUDGET_SHARE * chunkPages), chunkPages);

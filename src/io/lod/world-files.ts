@@ -11,13 +11,14 @@
  * names the chunk ("chunk 0_3/meta.json: …"); a cancelled read rejects
  * with the signal's reason (an AbortError), whatever it interrupted.
  */
-import type { SplatCloud } from '../../scene/splat-cloud';
+import type { ShDegree, SplatCloud } from '../../scene/splat-cloud';
+import { packCloud, packedBytesPerSplat, type PackedSplats } from '../../scene/splat-packing';
 import { SplatFormatError } from '../format-error';
 import { lastPathSegment } from '../path-name';
 import { DEFAULT_LOAD_LIMITS, SplatLimitError, type LoadLimits } from '../load-limits';
 import { DecodeRoom, decodeRoomFor, type TakeRoom } from '../decode-room';
 import { readBounded, type SceneSource } from '../source-bytes';
-import { decodeSog } from '../sog/decode';
+import { decodeSog, layoutShDegree } from '../sog/decode';
 import { parseSogMeta, SOG_META_MAX_BYTES } from '../sog/meta';
 import { validateSplatCloud } from '../validate-splats';
 import { chunkPathError, LOD_META_LIMITS, parseLodMeta, type LodIndex, type LodNode } from './lod-meta';
@@ -25,6 +26,12 @@ import { chunkPathError, LOD_META_LIMITS, parseLodMeta, type LodIndex, type LodN
 /** A chunk (or the environment) decoded, with the bytes read for it (its meta.json and images). */
 export interface ReadChunk {
   cloud: SplatCloud;
+  bytes: number;
+}
+
+/** A chunk (or the environment) decoded and packed as a scene's chunk buffers hold it (splat-packing.ts). */
+export interface PackedChunk {
+  packed: PackedSplats;
   bytes: number;
 }
 
@@ -42,6 +49,13 @@ export interface WorldFiles {
   readChunk(file: number, signal?: AbortSignal, room?: TakeRoom): Promise<ReadChunk>;
   /** The index's environment scene (always drawn, whole), or null where it names none. */
   readEnvironment(signal?: AbortSignal, room?: TakeRoom): Promise<ReadChunk | null>;
+  /**
+   * Reads chunk `file` (its used splats) or the environment (whole) as
+   * readChunk and readEnvironment do, and packs its splats for a scene of SH
+   * degree `shDegree` (null: the chunk's own), within the same room, which
+   * holds the packed bytes too: null where the index names no environment.
+   */
+  readPacked(file: number | 'environment', shDegree: ShDegree | null, signal?: AbortSignal, room?: TakeRoom): Promise<PackedChunk | null>;
 }
 
 export interface OpenWorldOptions {
@@ -72,17 +86,24 @@ export async function openWorld(source: SceneSource, options: OpenWorldOptions =
   const index = parseLodMeta(text, name);
   const usedSplats = usedSplatsOf(index);
   const worldRoom = options.room ?? new DecodeRoom(decodeRoomFor(limits)).take;
+  const chunkPath = (file: number): string => {
+    const path = index.filenames[file];
+    if (path === undefined) throw new RangeError(`${name} has no chunk file ${file} (it names ${index.filenames.length})`);
+    return path;
+  };
   const read = (path: string, used: number, signal?: AbortSignal, room = worldRoom) => readSogChunk(source, path, used, limits, room, signal);
   return {
     name,
     index,
     usedSplats,
-    readChunk: async (file, signal, room) => {
-      const path = index.filenames[file];
-      if (path === undefined) throw new RangeError(`${name} has no chunk file ${file} (it names ${index.filenames.length})`);
-      return read(path, usedSplats[file]!, signal, room);
+    readChunk: async (file, signal, room) => (await read(chunkPath(file), usedSplats[file]!, signal, room)) as ReadChunk,
+    readEnvironment: async (signal, room) => (index.environment === null ? null : ((await read(index.environment, 0, signal, room)) as ReadChunk)),
+    readPacked: async (file, shDegree, signal, room = worldRoom) => {
+      const environment = file === 'environment';
+      if (environment && index.environment === null) return null;
+      const path = environment ? index.environment! : chunkPath(file);
+      return (await readSogChunk(source, path, environment ? 0 : usedSplats[file]!, limits, room, signal, { shDegree, whole: environment })) as PackedChunk;
     },
-    readEnvironment: async (signal, room) => (index.environment === null ? null : read(index.environment, 0, signal, room)),
   };
 }
 
@@ -113,9 +134,19 @@ function usedSplatsOf(index: LodIndex): Uint32Array {
  * load limits costs, however the index and the chunk lie; and the chunks
  * decoding at once, together, what `room` holds (decode-room.ts).
  */
-async function readSogChunk(source: SceneSource, path: string, used: number, limits: LoadLimits, room: TakeRoom, signal?: AbortSignal): Promise<ReadChunk> {
+async function readSogChunk(
+  source: SceneSource,
+  path: string,
+  used: number,
+  limits: LoadLimits,
+  room: TakeRoom,
+  signal?: AbortSignal,
+  pack?: { shDegree: ShDegree | null; whole: boolean },
+): Promise<ReadChunk | PackedChunk> {
   const folder = path.slice(0, path.lastIndexOf('/') + 1);
   let bytes = 0;
+  // A packed read holds its room until its splats are packed: the packed bytes are asked for with the decoded ones.
+  let giveBack = (): void => {};
   const read = async (relative: string, maxBytes: number): Promise<Uint8Array> => {
     signal?.throwIfAborted();
     const data = await source.companion(relative, maxBytes, signal);
@@ -127,18 +158,29 @@ async function readSogChunk(source: SceneSource, path: string, used: number, lim
     if (layout.count < used) {
       throw new SplatFormatError(`meta.json's count is ${layout.count.toLocaleString('en-US')} splats, but the index's runs in it reach ${used.toLocaleString('en-US')}`);
     }
+    const packCount = pack?.whole ? layout.count : used;
+    const packedBytes = pack ? packCount * packedBytesPerSplat(pack.shDegree ?? layoutShDegree(layout)) : 0;
+    const takeRoom = async (decoded: number): Promise<() => void> => {
+      const held = await room(decoded + packedBytes, signal);
+      if (!pack) return held;
+      giveBack = held;
+      return () => {};
+    };
     const cloud = await decodeSog(layout, (image, bound) => {
       // The image's own name first: a URL or a step up is refused as written, not after joining.
       const why = chunkPathError(image) ?? chunkPathError(`${folder}${image}`);
       if (why) throw new SplatFormatError(`meta.json names the image '${image}', which ${why}`);
       return read(`${folder}${image}`, bound.maxBytes);
-    }, { limits, room: (bytes) => room(bytes, signal) });
+    }, { limits, room: takeRoom });
     validateSplatCloud(cloud);
-    return { cloud, bytes };
+    if (!pack) return { cloud, bytes };
+    return { packed: packCloud(cloud, packCount, pack.shDegree ?? cloud.shDegree), bytes };
   } catch (error) {
     // A read cut short by the signal fails in whatever it interrupted (the decoder wraps a reader's errors): it is a cancel.
     signal?.throwIfAborted();
     throw namingChunk(error, path);
+  } finally {
+    giveBack();
   }
 }
 

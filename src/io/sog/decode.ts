@@ -59,11 +59,15 @@ export function sogDecodedBytes(count: number, shDegree: ShDegree): number {
   return images * perSplatPixels(count) * 4 + palette + count * cloudBytes;
 }
 
+/** The SH degree of the scene `layout` describes: the one meta.json states, else the most its palette may have. */
+export function layoutShDegree(layout: SogLayout): ShDegree {
+  const bands = layout.shN?.bands;
+  return !layout.shN ? 0 : bands === 1 || bands === 2 || bands === 3 ? bands : 3;
+}
+
 /** sogDecodedBytes of the scene `layout` describes (the SH degree its palette may have where meta.json does not say). */
 export function layoutDecodedBytes(layout: SogLayout): number {
-  const bands = layout.shN?.bands;
-  const shDegree: ShDegree = !layout.shN ? 0 : bands === 1 || bands === 2 || bands === 3 ? bands : 3;
-  return sogDecodedBytes(layout.count, shDegree);
+  return sogDecodedBytes(layout.count, layoutShDegree(layout));
 }
 
 /** Decodes a scene whose meta.json is parsed, reading its images through `readEntry`. */
