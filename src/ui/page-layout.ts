@@ -23,6 +23,8 @@ export class PageLayout {
     private readonly messages: MessageOverlay,
     /** The stats panels' box: an overlay the scene is framed beside. */
     private readonly stats: HTMLElement,
+    /** Told whether the stats are on the page (not hidden with the panels, nor switched off): hidden, they draw nothing. */
+    private readonly statsShown: (shown: boolean) => void = () => {},
   ) {}
 
   /** Follows the window's size and the panel's until `signal` aborts; the viewer frames the scene beside the panel and the stats. */
@@ -46,6 +48,8 @@ export class PageLayout {
     this.gui.setMaxHeight(narrow ? window.innerHeight * SHEET_MAX_HEIGHT : null);
     // Hidden overlays (U, the stats switched off) have no box and cover nothing.
     this.viewer.setOverlays([this.gui.gui.domElement, this.stats]);
+    const classes = document.body.classList;
+    this.statsShown(!classes.contains('ui-hidden') && !classes.contains('stats-hidden'));
   }
 
   get uiHidden(): boolean {

@@ -3,7 +3,10 @@
  * and a few times a second the settings panel's read-only rows (the rate,
  * the order, its error, the heat map's counts, the renderer, a world's
  * figures), and a world's streaming on the progress bar, from the
- * viewer's frame events.
+ * viewer's frame events. The rows are left alone while the panels are
+ * hidden (U, the page's `ui=0`): lil-gui's updateDisplay of rows no one
+ * sees was among the main thread's larger costs while a world streamed
+ * (14 ms over a 20 s path, headless Chromium on SwiftShader).
  */
 import type { FrameReport, SplatViewer } from '../lib/index';
 import { FrameRate } from './scene-facts';
@@ -24,6 +27,8 @@ export class PanelFrames {
     private readonly gui: ViewerGui,
     private readonly stats: StatsPanels,
     private readonly progress: ProgressBar,
+    /** The settings panel is on the page (not hidden with the other panels). */
+    private readonly panelShown: () => boolean = () => true,
   ) {
     viewer.on('gputimes', (times) => stats.addGpuTimes(times));
     viewer.on('heatmapcount', (m) => {
@@ -47,6 +52,9 @@ export class PanelFrames {
     const { gui, viewer } = this;
     const s = viewer.settings;
     this.lastInfo = now;
+    const world = viewer.state.world;
+    this.progress.showWorld(world ? worldProgress(viewer.state.scene?.name ?? 'the world', world) : null);
+    if (!this.panelShown()) return;
     this.fps.sample(now, viewer.state.frames);
     gui.set('fps', this.fps.text);
     const source = report.choice.source;
@@ -62,10 +70,8 @@ export class PanelFrames {
     if (s.measureOrder || s.keyBits === 'auto') gui.showOrderError(viewer.state.orderError);
     gui.showDifference(viewer.state.difference, s.view, viewer.heatMapReady);
     gui.showRenderer(viewer.state.renderer, viewer.state.orderChoice);
-    const world = viewer.state.world;
     gui.showWorldRows(!!world);
     if (world) gui.showWorld(world);
-    this.progress.showWorld(world ? worldProgress(viewer.state.scene?.name ?? 'the world', world) : null);
     // Once, after every row is set: a row set after the redraw would show
     // one refresh late (the difference view's first count did, seconds late
     // on a software adapter).

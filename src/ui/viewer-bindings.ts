@@ -56,6 +56,7 @@ export function bindViewer(viewer: SplatViewer, { gui, messages, progress, shari
     gui.showUpHint(choice.unsure);
   });
   viewer.on('camerachange', () => sharing.scheduleUrlUpdate());
+  viewer.on('frame', (_report, now) => sharing.frameDrawn(now));
   viewer.on('message', ({ title, text, tone }) => {
     if (tone === 'notice') messages.notify(title, text);
     else messages.show(title, text);

@@ -117,9 +117,9 @@ class ViewerPage implements PagePanel {
     this.views = new ViewsPanel(this.gui.gui, viewer, { showError: (title, text) => this.messages.show(title, text) });
     this.pins = new ViewsPins(viewer, () => this.views.toggleTour());
     viewer.on('viewschange', () => this.sharing.scheduleUrlUpdate());
-    this.layout = new PageLayout(viewer, this.gui, this.messages, this.stats.dom);
+    this.layout = new PageLayout(viewer, this.gui, this.messages, this.stats.dom, (shown) => (this.stats.shown = shown));
     const showLoadError = bindViewer(viewer, { gui: this.gui, messages: this.messages, progress: this.progress, sharing: this.sharing });
-    new PanelFrames(viewer, this.gui, this.stats, this.progress);
+    new PanelFrames(viewer, this.gui, this.stats, this.progress, () => !this.layout.uiHidden);
     viewer.on('settingschange', (changed) => this.viewerChanged(changed));
     canvas.after(this.sharing.cameraPicker.dom);
     window.addEventListener('keydown', (event) => {
