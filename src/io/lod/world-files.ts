@@ -2,8 +2,9 @@
  * The files of a Streamed SOG world, wherever they are (a URL, a dropped
  * folder, a disk: any SceneSource whose main file is the lod-meta.json):
  * the index read and checked (lod-meta.ts), and each chunk (an unbundled
- * SOG scene, a meta.json and its images) fetched and decoded on request.
- * DOM-free.
+ * SOG scene, a meta.json and its images) fetched and decoded on request,
+ * and packed as a pool's chunk buffers hold it where asked (readPacked:
+ * the page's workers). DOM-free.
  *
  * A chunk is read only from the index's folder or below: its path is
  * checked by the index's parser, and every image its meta.json names by
@@ -96,15 +97,20 @@ export async function openWorld(source: SceneSource, options: OpenWorldOptions =
     name,
     index,
     usedSplats,
-    readChunk: async (file, signal, room) => (await read(chunkPath(file), usedSplats[file]!, signal, room)) as ReadChunk,
-    readEnvironment: async (signal, room) => (index.environment === null ? null : ((await read(index.environment, 0, signal, room)) as ReadChunk)),
+    readChunk: async (file, signal, room) => read(chunkPath(file), usedSplats[file]!, signal, room),
+    readEnvironment: async (signal, room) => (index.environment === null ? null : read(index.environment, 0, signal, room)),
     readPacked: async (file, shDegree, signal, room = worldRoom) => {
-      const environment = file === 'environment';
-      if (environment && index.environment === null) return null;
-      const path = environment ? index.environment! : chunkPath(file);
-      return (await readSogChunk(source, path, environment ? 0 : usedSplats[file]!, limits, room, signal, { shDegree, whole: environment })) as PackedChunk;
+      if (file !== 'environment') return readSogChunk(source, chunkPath(file), usedSplats[file]!, limits, room, signal, { shDegree, whole: false });
+      if (index.environment === null) return null;
+      return readSogChunk(source, index.environment, 0, limits, room, signal, { shDegree, whole: true });
     },
   };
+}
+
+/** How a read packs its splats (readPacked): at `shDegree` (null: the chunk's own), its used splats or, `whole`, all. */
+interface Pack {
+  shDegree: ShDegree | null;
+  whole: boolean;
 }
 
 /** Per chunk file, the rows its runs reach: max(offset + count). The parser bounds each by SOG_MAX_SPLATS (< 2^32). */
@@ -134,15 +140,9 @@ function usedSplatsOf(index: LodIndex): Uint32Array {
  * load limits costs, however the index and the chunk lie; and the chunks
  * decoding at once, together, what `room` holds (decode-room.ts).
  */
-async function readSogChunk(
-  source: SceneSource,
-  path: string,
-  used: number,
-  limits: LoadLimits,
-  room: TakeRoom,
-  signal?: AbortSignal,
-  pack?: { shDegree: ShDegree | null; whole: boolean },
-): Promise<ReadChunk | PackedChunk> {
+function readSogChunk(source: SceneSource, path: string, used: number, limits: LoadLimits, room: TakeRoom, signal: AbortSignal | undefined): Promise<ReadChunk>;
+function readSogChunk(source: SceneSource, path: string, used: number, limits: LoadLimits, room: TakeRoom, signal: AbortSignal | undefined, pack: Pack): Promise<PackedChunk>;
+async function readSogChunk(source: SceneSource, path: string, used: number, limits: LoadLimits, room: TakeRoom, signal: AbortSignal | undefined, pack?: Pack): Promise<ReadChunk | PackedChunk> {
   const folder = path.slice(0, path.lastIndexOf('/') + 1);
   let bytes = 0;
   // A packed read holds its room until its splats are packed: the packed bytes are asked for with the decoded ones.
