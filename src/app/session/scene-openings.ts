@@ -11,7 +11,7 @@ import { SceneLoads, type LoadOutcome } from './scene-loads';
 import type { SceneArrival, SceneSession } from './scene-session';
 import type { ViewerEvents, ViewerState } from './viewer-state';
 import type { ViewerSettings } from './viewer-settings';
-import { WorldSession, type WorldChunks } from '../world/world-session';
+import type { WorldSession } from '../world/world-session';
 import { worldOptionsFor } from '../world/world-options';
 import type { WorldOpening } from '../world/world-opening';
 import type { SplatCloud } from '../../scene/splat-cloud';
@@ -96,8 +96,11 @@ export class SceneOpenings<S> {
       let outcome: LoadOutcome;
       try {
         const files = await opening({ signal: controller.signal, limits: this.limits });
+        // The world's own code (its choice, stream and pool) comes with the first world: a page that
+        // shows scenes only does not download it (the package's core stays within its size budget).
+        const { WorldSession: Session } = await import('../world/world-session');
         controller.signal.throwIfAborted();
-        this.showWorld(files, options, performance.now() - started);
+        this.showWorld(new Session(this.device, files, worldOptionsFor(this.device, this.settings.worldBudget)), options, performance.now() - started);
         outcome = 'opened';
       } catch (error) {
         outcome = controller.signal.aborted ? (this.worldOpening === controller ? 'cancelled' : 'superseded') : 'failed';
@@ -154,8 +157,7 @@ export class SceneOpenings<S> {
    * that fail are said once, together (each a warning, and one message
    * naming them), their regions drawn from the levels that loaded.
    */
-  private showWorld(files: WorldChunks, options: OpenOptions, loadMs: number): void {
-    const world = new WorldSession(this.device, files, worldOptionsFor(this.device, this.settings.worldBudget));
+  private showWorld(world: WorldSession, options: OpenOptions, loadMs: number): void {
     world.onFailed = (failed) => {
       this.state.warnings.push(...failed);
       const title = failed.length === 1 ? 'A chunk of the world could not be read' : `${failed.length} chunks of the world could not be read`;
