@@ -26,7 +26,12 @@ if (!parentPort) throw new Error('world-displacements-worker runs as a worker th
 const port = parentPort;
 const { indexPath, levels } = workerData as { indexPath: string; levels: number };
 const measure = new LeafMeasure(await openWorld(nodeFileSource(indexPath)), levels);
-port.on('message', (job: DisplacementBatch) => {
+port.on('message', (job: DisplacementBatch | null) => {
+  // No more work: the port closed, the thread leaves once idle (world-displacements-write.ts, endWorker).
+  if (job === null) {
+    port.close();
+    return;
+  }
   void (async () => {
     const displacements: number[][] = [];
     for (const lods of job.leaves) displacements.push(await measure.measure(lods));

@@ -141,9 +141,11 @@ async function measureInWorkers(indexPath: string, levels: number, leaves: MetaL
         send(w);
       });
     });
-  } finally {
+  } catch (error) {
     await Promise.all(workers.map((worker) => worker.terminate()));
+    throw error;
   }
+  await Promise.all(workers.map(endWorker));
   return [decodes.reduce((a, b) => a + b, 0), workers.length];
 }
 
@@ -166,3 +168,25 @@ function compare(guessed: readonly WorldLeaf[], measured: readonly WorldLeaf[], 
   }
   return figures;
 }
+
+/**
+ * Asks a worker whose work is done to end (a null job: it closes its port
+ * and leaves once idle), terminating it only if it has not left after
+ * WORKER_EXIT_MS. Node 20 could abort the whole process (an assertion in
+ * NodePlatform::ForIsolate) when a worker was terminated while V8 still
+ * compiled its code on another thread: the command had measured every
+ * leaf and then crashed, one run in a few on a loaded 2-core machine.
+ */
+function endWorker(worker: Worker): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => void worker.terminate(), WORKER_EXIT_MS);
+    worker.once('exit', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    worker.postMessage(null);
+  });
+}
+
+/** How long a worker asked to end may take to leave before it is terminated. */
+const WORKER_EXIT_MS = 30_000;
