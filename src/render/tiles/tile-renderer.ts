@@ -25,16 +25,16 @@
  *
  * The picture goes to a storage texture: the output itself where it is
  * writable, else one the caller resolves. A frame bins the nearest splats
- * whose candidates fit its budget, and room for their pairs follows what
- * frames needed (tile-pairs.ts). A frame that needs more than the room is
- * drawn by quads: the raster writes the background alone, and the painter
+ * whose candidates fit its budget; room for their pairs follows what
+ * frames needed (tile-pairs.ts). A frame needing more than the room is
+ * drawn by quads: the raster writes the background alone, the painter
  * (SplatResolve.encodeTilePicture or encodeTileFallback) draws the kept
  * quads with drawIndirect, whose vertex count the binning sets (none when
  * the pairs fit: the `fallback` draw encode returns). No frame shows a
  * tile with pairs missing; readPairs reports the overflow, the room grows
  * (the render command draws such a frame again, for tiles alone). A quad
- * pass of its own cost 0.30 ms a frame on an H100 at 1920×1080, drawing
- * nothing. docs/tile-renderer-design.md argues the choices.
+ * pass of its own cost 0.30 ms a frame (H100, 1920×1080) drawing nothing;
+ * docs/tile-renderer-design.md argues the choices.
  */
 import { GpuPassTimer, setTimestampWrites } from '../../gpu/pass-timer';
 import { GpuRadixSort, type SortedBuffers } from '../../sort/gpu-radix-sort';
@@ -43,8 +43,6 @@ import { TILE_BIN_ARGS, TILE_STATE } from '../frame-layouts';
 import { maxTilePairs } from '../renderer-limits';
 import type { SplatDraw } from '../splat-renderer';
 import { BIN_GROUP, pairKeyBits, type BinBuffers } from './tile-binning';
-
-export type { TileFootprint } from './tile-binning';
 import { rasterWalkFor, type RasterBuffers, type RasterWalk, type TilePictureFormat } from './tile-raster';
 import { SMALL_TILE_PAIRS, TILE_SIZE, tileCount, type TileSide } from './tile-side';
 import { TileSideKits } from './tile-side-kits';
@@ -55,25 +53,24 @@ import { chunkingFor, type Chunking, type ChunkCounts } from './tile-chunks';
 import type { SplatOrder } from '../frame-renderer';
 import { isSoftwareDevice } from '../../gpu/software-adapter';
 import { unbound } from '../../gpu/unbound';
-
-export type { TilePairCounts } from './tile-pairs';
-/** In this module's chunk: the quad painter imports it from here (quad-painter.ts). */
-export { QuadCut } from './quad-cut';
-export type { TilePictureFormat } from './tile-raster';
-
 import type { TileRendererOptions } from './tile-renderer-options';
-export type { TileRendererOptions } from './tile-renderer-options';
 import { fallbackOf, type TileDrawSlot, type TileDrawTarget, type TileFallback } from './tile-draw';
-export type { TileDrawSlot, TileDrawTarget, TileFallback } from './tile-draw';
 
-/** The tile renderer's passes, as the profile times them. */
-export type TilePass = 'bin' | 'shapes' | 'pairSort' | 'ranges' | 'raster' | 'resolve';
+export type { TileFootprint } from './tile-binning';
+export type { TilePairCounts } from './tile-pairs';
+export type { TilePictureFormat } from './tile-raster';
+export type { TileRendererOptions } from './tile-renderer-options';
+export type { TileDrawSlot, TileDrawTarget, TileFallback } from './tile-draw';
+export { QuadCut } from './quad-cut'; // in this module's chunk: quad-painter.ts imports it from here
+
 /**
- * 'shapes': the per-pixel order's ray shapes (null in the centre-depth
- * order); 'resolve': the painter's pass that draws the tile picture into
- * the output (TilePainter; timed with the others so the profiled span's
- * rest is what no pass holds: clears, copies, and the gaps between passes).
+ * The tile renderer's passes, as the profile times them. 'shapes': the
+ * per-pixel order's ray shapes (null in the centre-depth order);
+ * 'resolve': the painter's pass that draws the tile picture into the
+ * output (TilePainter; timed with the others so the profiled span's rest
+ * is what no pass holds: clears, copies, and the gaps between passes).
  */
+export type TilePass = 'bin' | 'shapes' | 'pairSort' | 'ranges' | 'raster' | 'resolve';
 export const TILE_PASSES: readonly TilePass[] = ['bin', 'shapes', 'pairSort', 'ranges', 'raster', 'resolve'];
 
 export class TileRenderer {
@@ -85,8 +82,7 @@ export class TileRenderer {
   private timing = new Set<TilePass>();
   private profiled = new Set<TilePass>();
   private sorted: SortedBuffers | null = null;
-  // Reused every frame (nothing allocated per frame once warm).
-  private readonly binBuffers = {} as BinBuffers;
+  private readonly binBuffers = {} as BinBuffers; // these four reused every frame: nothing allocated once warm
   private readonly binGroups: [number, number] = [1, 1];
   private readonly rasterBuffers = {} as RasterBuffers;
   private readonly passDescriptors = new Map<string, GPUComputePassDescriptor>();
