@@ -21,6 +21,10 @@
  * each line's ms is the time spent ordering and blending that order's
  * pixels, sharedMs the pass that finds each pixel's splats for all of
  * them (an order drawn alone takes about the two together).
+ * Each line's walkedPerTile is the list positions a tile's
+ * workgroup would walk (until its last pixel stops) and arrivalsPerPixel
+ * the splats that reach a pixel and go through its order before it stops,
+ * means over the turn: what a rule would cost a GPU, beside its quality.
  * --noise-floor D adds a line per camera: the exact order against itself
  * drawn with each camera turned D degrees more (jitterPixels: how far that
  * moves the picture's middle), the PSNR below which two pictures of the
@@ -95,6 +99,7 @@ for (const cameraPath of args.camera.split(',')) {
   const ms = new Float64Array(rules.length);
   let sharedMs = 0;
   let drawMs = 0;
+  const walked = new Float64Array(rules.length), arrivals = new Float64Array(rules.length);
   for (const camera of cameras) {
     const many = manyPixelOrders(rules, width, height);
     const started = performance.now();
@@ -103,6 +108,9 @@ for (const cameraPath of args.camera.split(',')) {
     many.sums.forEach((sums, r) => pictures[r]!.push(rgba(sums, camera.background)));
     many.ms.forEach((t, r) => (ms[r] += t));
     sharedMs += many.sharedMs;
+    const cost = many.cost();
+    cost.walked.forEach((w, r) => (walked[r] += w / (Math.ceil(width / 16) * Math.ceil(height / 16)) / frames));
+    cost.arrivals.forEach((a, r) => (arrivals[r] += a / (width * height) / frames));
   }
   // The check that one pass draws what the order alone does: the exact order on its own at the first camera.
   const started = performance.now();
@@ -141,6 +149,8 @@ for (const cameraPath of args.camera.split(',')) {
       centrePops,
       popsOfCentre: pops.pixels / Math.max(1, centrePops),
       perStep: pops.perStep,
+      walkedPerTile: Math.round(walked[r]! * 10) / 10,
+      arrivalsPerPixel: Math.round(arrivals[r]! * 100) / 100,
       ms: Math.round(ms[r]!),
       ...timing,
     }));

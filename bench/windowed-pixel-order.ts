@@ -146,6 +146,15 @@ export interface ManyPixelOrders {
   ms: Float64Array;
   /** Milliseconds spent finding each pixel's reaching splats, their alphas and depths, once for every rule. */
   sharedMs: number;
+  /**
+   * What each rule would cost a GPU workgroup, per rule: `walked`, the list
+   * positions its tiles walk (a tile walks until its last pixel stops, so
+   * its largest over its pixels, summed over the tiles); `arrivals`, the
+   * splats that reach a pixel and go through its order before it stops
+   * (summed over the pixels). The exact order's are its list's whole; a
+   * windowed order's count its tile's passed-on order.
+   */
+  cost(): { walked: Float64Array; arrivals: Float64Array };
 }
 
 /**
@@ -166,7 +175,15 @@ export function manyPixelOrders(rules: readonly PixelRule[], width: number, heig
     sums: rules.map(() => new Float32Array(4 * width * height)),
     ms: new Float64Array(rules.length),
     sharedMs: 0,
+    cost: () => {
+      const walked = new Float64Array(rules.length);
+      for (const most of tileWalks.values()) most.forEach((w, r) => (walked[r] += w));
+      return { walked, arrivals };
+    },
   };
+  // Per tile (its list), per rule, the most list positions a pixel walked; per rule, arrivals taken.
+  const tileWalks = new Map<Int32Array, Float64Array>();
+  const arrivals = new Float64Array(rules.length);
   const state = new Float64Array(5);
   const queues = rules.map((rule) => new PixelQueue(rule.kind === 'queue' || rule.kind === 'window' ? rule.queue : 0));
   // Per window rule, a tile's passed-on order.
@@ -174,7 +191,7 @@ export function manyPixelOrders(rules: readonly PixelRule[], width: number, heig
   // The pixel's reaching splats, in list order: splat, alpha, t*; and each list position's place among them (−1: not reaching).
   let capacity = 0;
   let splat = new Int32Array(0), alpha = new Float64Array(0), depth = new Float64Array(0);
-  let arrivalAt = new Int32Array(0);
+  let arrivalAt = new Int32Array(0), listAt = new Int32Array(0);
   const exact: number[] = [];
   const byDepth = (a: number, b: number) => depth[a]! - depth[b]! || a - b;
 
@@ -186,6 +203,7 @@ export function manyPixelOrders(rules: readonly PixelRule[], width: number, heig
       alpha = new Float64Array(capacity);
       depth = new Float64Array(capacity);
       arrivalAt = new Int32Array(capacity);
+      listAt = new Int32Array(capacity);
     }
     let reaching = 0;
     for (let n = 0; n < list.length; n++) {
@@ -199,17 +217,29 @@ export function manyPixelOrders(rules: readonly PixelRule[], width: number, heig
       alpha[reaching] = a;
       depth[reaching] = depthAlongRay(splats, k, px, py);
       arrivalAt[n] = reaching;
+      listAt[reaching] = n;
       reaching++;
     }
     let now = performance.now();
     result.sharedMs += now - started;
     const at = 4 * (py * width + px);
+    let walks = tileWalks.get(list);
+    if (!walks) tileWalks.set(list, (walks = new Float64Array(rules.length)));
     for (let r = 0; r < rules.length; r++) {
+      // The arrivals this rule took, and the list position after the last it looked at.
+      let taken = reaching;
+      let walked = list.length;
       started = now;
       const rule = rules[r]!;
       startPixel(state);
       if (rule.kind === 'centre-depth') {
-        for (let i = 0; i < reaching; i++) if (!blendOne(state, splats, splat[i]!, alpha[i]!)) break;
+        for (let i = 0; i < reaching; i++) {
+          if (!blendOne(state, splats, splat[i]!, alpha[i]!)) {
+            taken = i + 1;
+            walked = listAt[i]! + 1;
+            break;
+          }
+        }
       } else if (rule.kind === 'exact') {
         exact.length = reaching;
         for (let i = 0; i < reaching; i++) exact[i] = i;
@@ -220,7 +250,13 @@ export function manyPixelOrders(rules: readonly PixelRule[], width: number, heig
         held.reset();
         let open = true;
         if (rule.kind === 'queue') {
-          for (let i = 0; i < reaching && open; i++) open = held.arrive(state, splats, splat[i]!, alpha[i]!, depth[i]!);
+          for (let i = 0; i < reaching && open; i++) {
+            open = held.arrive(state, splats, splat[i]!, alpha[i]!, depth[i]!);
+            if (!open) {
+              taken = i + 1;
+              walked = listAt[i]! + 1;
+            }
+          }
         } else {
           let tile = tiles[r]!.get(list);
           if (!tile) {
@@ -229,13 +265,22 @@ export function manyPixelOrders(rules: readonly PixelRule[], width: number, heig
           }
           // The tile's passed-on order, skipping what does not reach the pixel, until the pixel stops.
           const { order } = tile;
+          let met = 0;
           for (let j = 0; j < order.length && open; j++) {
             const i = arrivalAt[order[j]!]!;
-            if (i >= 0) open = held.arrive(state, splats, splat[i]!, alpha[i]!, depth[i]!);
+            if (i < 0) continue;
+            met++;
+            open = held.arrive(state, splats, splat[i]!, alpha[i]!, depth[i]!);
+            if (!open) {
+              taken = met;
+              walked = j + 1;
+            }
           }
         }
         if (open) held.finish(state, splats);
       }
+      arrivals[r] += taken;
+      walks[r] = Math.max(walks[r]!, walked);
       endPixel(state, result.sums[r]!, at);
       if (r === 0) endPixel(state, out);
       now = performance.now();

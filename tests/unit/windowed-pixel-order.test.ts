@@ -10,7 +10,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import { mat4 } from 'gl-matrix';
-import { binByTile, CENTRE_DEPTH_ORDER, preprocess, renderReference, TILE, type ReferenceOrder, type ReferenceView } from '../../src/render/reference-rasterizer';
+import { ALPHA_MIN, alphaAt, binByTile, CENTRE_DEPTH_ORDER, preprocess, renderReference, TILE, type ReferenceOrder, type ReferenceView } from '../../src/render/reference-rasterizer';
 import { depthAlongRay, perPixelOrder } from '../../bench/reference-pixel-order';
 import { manyPixelOrders, tileDepth, windowedPixelOrder, windowOrder, type PixelRule, type TileDepth, type WindowOptions } from '../../bench/windowed-pixel-order';
 import { allocateSplatCloud, computeBounds, SH_C0, type SplatCloud } from '../../src/scene/splat-cloud';
@@ -151,5 +151,32 @@ describe('manyPixelOrders', () => {
     });
     // The rules differ from one another on this scene, so the comparison above says something.
     expect(new Set(many.sums.map((s) => s.join())).size).toBe(rules.length);
+  });
+
+  test('counts what each rule would cost a workgroup: the exact order takes every list whole, the queues stop later than the centre-depth order', () => {
+    // Dense enough that pixels stop before their lists end, so the counts say something.
+    const dense = randomCloud(1500, 11);
+    dense.opacities.fill(0.99);
+    const denseSplats = preprocess(dense, view, { shDegree: 0, rayShapes: true });
+    const rules: PixelRule[] = [{ kind: 'exact' }, { kind: 'centre-depth' }, { kind: 'queue', queue: 1 }, { kind: 'queue', queue: 4 }];
+    const many = manyPixelOrders(rules, WIDTH, HEIGHT);
+    renderReference(dense, view, many.order);
+    const { walked, arrivals } = many.cost();
+    // Counted here: every tile's list, and every pixel's reaching splats.
+    let listed = 0, reaching = 0;
+    binByTile(denseSplats, tilesX, Math.ceil(HEIGHT / TILE)).forEach((list, tile) => {
+      listed += list.length;
+      const x0 = (tile % tilesX) * TILE, y0 = Math.floor(tile / tilesX) * TILE;
+      for (let py = y0; py < Math.min(HEIGHT, y0 + TILE); py++) {
+        for (let px = x0; px < Math.min(WIDTH, x0 + TILE); px++) for (const k of list) if (alphaAt(denseSplats, k, px, py) >= ALPHA_MIN) reaching++;
+      }
+    });
+    expect([walked[0], arrivals[0]]).toEqual([listed, reaching]);
+    for (let r = 1; r < rules.length; r++) {
+      expect(walked[r]).toBeLessThanOrEqual(walked[r + 1] ?? listed);
+      expect(arrivals[r]).toBeLessThanOrEqual(arrivals[r + 1] ?? reaching);
+    }
+    expect(arrivals[1]).toBeLessThan(arrivals[3]!);
+    expect(walked[1]).toBeLessThan(listed);
   });
 });
