@@ -25,11 +25,12 @@ const areaOf = (leaf: WorldLeaf, view: WorldView) => screenArea(new Float64Array
 /** What the policies give but the draw and fetch lists: the levels wanted, their splats, the threshold reported, the leaves left out. */
 type Levels = Pick<LodChoice, 'wanted' | 'wantedSplats' | 'thresholdPx' | 'leftOut'>;
 
-/** The farthest leaves in view left out until `wanted` fits the budget (the lower leaf first among equally far; one without levels counts). */
+/** The farthest leaves in view left out until `wanted` fits the budget (the lower leaf first among equally far; one wanting nothing is not counted). */
 function leaveOut(leaves: readonly WorldLeaf[], wanted: Int32Array, inView: number[], distance: number[], budget: number): number {
   let leftOut = 0;
   for (const i of [...inView].sort((a, b) => distance[b]! - distance[a]!)) {
     if (splatsOf(leaves, wanted) <= budget) break;
+    if (wanted[i]! < 0) continue;
     wanted[i] = -1;
     leftOut++;
   }

@@ -30,6 +30,7 @@ function plainChoice(leaves: readonly WorldLeaf[], view: WorldView, options: Lod
   const splatsOf = (i: number) => leaves[i]!.runs[wanted[i]!]?.count ?? 0;
   for (const i of [...inView].sort((a, b) => distance[b]! - distance[a]!)) {
     if (wantedSplats <= options.budget) break;
+    if (wanted[i]! < 0) continue;
     wantedSplats -= splatsOf(i);
     wanted[i] = -1;
     leftOut++;
@@ -41,17 +42,34 @@ function plainChoice(leaves: readonly WorldLeaf[], view: WorldView, options: Lod
     const had = need.get(file);
     if (!options.resident(file) && (!had || tier > had[0] || (tier === had[0] && value > had[1]))) need.set(file, [tier, value]);
   };
-  for (const i of inView.filter((j) => wanted[j]! >= 0)) {
-    const leaf = leaves[i]!;
+  const shownOf = (i: number) => {
     const level = wanted[i]!;
-    const levels = leaf.runs.map((_, l) => l);
-    const shown = has(i, level) ? level : (levels.find((l) => l > level && has(i, l)) ?? levels.reverse().find((l) => l < level && has(i, l)) ?? -1);
-    if (shown >= 0) draw.push({ leaf: i, level: shown, run: leaf.runs[shown]! });
-    if (shown === level) continue;
-    if (shown >= 0) ask(leaf.runs[level]!.file, 0, pixelsOf(leaf.errors[shown]!, distance[i]!, view));
+    const levels = leaves[i]!.runs.map((_, l) => l);
+    return has(i, level) ? level : (levels.find((l) => l > level && has(i, l)) ?? levels.reverse().find((l) => l < level && has(i, l)) ?? -1);
+  };
+  const askHole = (i: number) => {
+    const leaf = leaves[i]!;
+    ask(leaf.runs[Math.max(...leaf.runs.map((_, l) => l).filter((l) => (leaf.runs[l]?.count ?? 0) > 0))]!.file, 2, -distance[i]!);
+    ask(leaf.runs[wanted[i]!]!.file, 1, -distance[i]!);
+  };
+  const show = (i: number, shown: number) => {
+    draw.push({ leaf: i, level: shown, run: leaves[i]!.runs[shown]! });
+    if (shown !== wanted[i]) ask(leaves[i]!.runs[wanted[i]!]!.file, 0, pixelsOf(leaves[i]!.errors[shown]!, distance[i]!, view));
+  };
+  // Stand-ins of more splats than the wanted level draw while the budget holds them, nearest first.
+  const wanting = inView.filter((j) => wanted[j]! >= 0);
+  const splatsAt = (i: number, level: number) => leaves[i]!.runs[level]?.count ?? 0;
+  const costlier = wanting.filter((i) => shownOf(i) >= 0 && splatsAt(i, shownOf(i)) > splatsAt(i, wanted[i]!));
+  for (const i of wanting.filter((j) => !costlier.includes(j))) (shownOf(i) < 0 ? askHole(i) : show(i, shownOf(i)));
+  let drawn = draw.reduce((sum, d) => sum + d.run.count, 0);
+  const costlierSplats = costlier.reduce((sum, i) => sum + splatsAt(i, shownOf(i)), 0);
+  if (drawn + costlierSplats > options.budget) costlier.sort((a, b) => distance[a]! - distance[b]! || a - b);
+  for (const i of costlier) {
+    const splats = splatsAt(i, shownOf(i));
+    if (drawn + splats > options.budget) askHole(i);
     else {
-      ask(leaf.runs[Math.max(...levels.filter((l) => (leaf.runs[l]?.count ?? 0) > 0))]!.file, 2, -distance[i]!);
-      ask(leaf.runs[level]!.file, 1, -distance[i]!);
+      show(i, shownOf(i));
+      drawn += splats;
     }
   }
   const fetch = [...need].sort((a, b) => b[1][0] - a[1][0] || b[1][1] - a[1][1] || a[0] - b[0]).map(([file]) => file);
@@ -59,10 +77,11 @@ function plainChoice(leaves: readonly WorldLeaf[], view: WorldView, options: Lod
 }
 
 describe('the prepared choice', () => {
-  it('equals the plain one on random worlds, cameras, budgets and residency, splats falling with the level or not', () => {
+  it('equals the plain one on random worlds, cameras, budgets and residency, splats falling with the level or not, and never draws past the budget', () => {
     const rand = random(20261127);
     let budgeted = 0;
     let leftOut = 0;
+    let heldBack = 0;
     for (let world = 0; world < 60; world++) {
       const index = randomWorld(rand, world % 3 !== 0);
       const leaves = worldLeaves(index);
@@ -75,6 +94,10 @@ describe('the prepared choice', () => {
         const expected = plainChoice(leaves, view, options);
         expect(chooseLevels(leaves, view, options)).toEqual(expected);
         expect(prepared.choose(view, options)).toEqual(expected);
+        // Never past the budget, finer levels standing in or not.
+        expect(expected.drawnSplats).toBeLessThanOrEqual(options.budget);
+        const showable = [...expected.wanted].filter((level, i) => level >= 0 && leaves[i]!.runs.some((run) => run && run.count > 0 && options.resident(run.file))).length;
+        if (expected.draw.length < showable) heldBack++;
         if (expected.thresholdPx > options.thresholdPx) budgeted++;
         if (expected.leftOut > 0) leftOut++;
       }
@@ -82,6 +105,8 @@ describe('the prepared choice', () => {
     // The cases were all there: budgets that raised the threshold, and budgets that left leaves out.
     expect(budgeted).toBeGreaterThan(50);
     expect(leftOut).toBeGreaterThan(20);
+    // and finer levels held back for want of room.
+    expect(heldBack).toBeGreaterThan(5);
   });
 
   it('rewrites one result in place; chooseLevels gives each call its own; a run drawn is the same object every frame', () => {

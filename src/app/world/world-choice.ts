@@ -9,6 +9,7 @@ import type { LodNode } from '../../io/lod/lod-meta';
 import type { DrawnRun, LodChoice, LodChoiceOptions, WorldLeaf, WorldView } from './world-choice-types';
 import { fittingThreshold, selectWeighted } from './world-budget';
 import { BudgetSpender } from './world-budget-policy';
+import { FileNeeds } from './world-file-needs';
 import { BoxTree } from './world-cull';
 
 /**
@@ -51,15 +52,16 @@ export class WorldChoice {
   private resident: (file: number) => boolean = () => false;
   private readonly failedState: Uint8Array;
   private failed: ((file: number) => boolean) | undefined;
-  /** Per file: its need's tier (−1: not needed) and value (see listDrawn), and the files needed. */
-  private readonly needTier: Int8Array;
-  private readonly needValue: Float64Array;
-  private readonly needed: number[] = [];
+  /** The files this frame asks for (world-file-needs.ts). */
+  private readonly needs: FileNeeds;
   /** Per leaf and level: what `draw` lists for it (null: no run). */
   private readonly drawn: (DrawnRun | null)[];
   private readonly result: LodChoice;
   /** The 'benefit' and 'distance' budget policies, over these arrays. */
   private readonly spender: BudgetSpender;
+  /** The leaves whose stand-in costs more than their wanted level (listDrawn), and their order when not all fit. */
+  private readonly costlier: number[] = [];
+  private readonly nearerLeaf = (a: number, b: number): number => this.distance[a]! - this.distance[b]! || a - b;
 
   /**
    * `leaves` numbered depth first over `tree` (as worldLeaves lists them);
@@ -100,8 +102,7 @@ export class WorldChoice {
     this.weights = new Float64Array(n * levels);
     this.residentState = new Uint8Array(files);
     this.failedState = new Uint8Array(files);
-    this.needTier = new Int8Array(files).fill(-1);
-    this.needValue = new Float64Array(files);
+    this.needs = new FileNeeds(files);
     this.result = { draw: [], drawnSplats: 0, wanted: new Int32Array(n), wantedSplats: 0, thresholdPx: 0, leftOut: 0, fetch: [] };
     const { error, count, pixels, box, distance, inView, keys, weights } = this;
     this.spender = new BudgetSpender({ levels, error, count, pixels, box, distance, inView, wanted: this.result.wanted, keys, weights });
@@ -116,8 +117,7 @@ export class WorldChoice {
     this.failed = options.failed;
     if (this.failed) this.failedState.fill(0);
     // Cleared here rather than after the fetch list, so that a call broken off (by `resident` throwing) leaves nothing behind.
-    for (const f of this.needed) this.needTier[f] = -1;
-    this.needed.length = 0;
+    this.needs.clear();
     const seen = this.tree.cull(view.planes, this.inView);
     let thresholdPx = options.thresholdPx;
     let wantedSplats = this.levelsWithin(seen, view, thresholdPx);
@@ -136,9 +136,17 @@ export class WorldChoice {
       if (budgetPolicy === 'benefit') wantedSplats = spender.buyUpgrades(seen, view, budget, wantedSplats);
       thresholdPx = spender.largestError(seen, thresholdPx);
     }
-    if (this.failed) wantedSplats = this.avoidFailed(seen);
-    result.drawnSplats = this.listDrawn(seen, view.pixelsPerUnit);
-    this.listFetches();
+    if (this.failed) {
+      wantedSplats = this.avoidFailed(seen);
+      // Finer levels standing in for failed ones may want more than the budget: the farthest leaves go.
+      if (wantedSplats > budget) {
+        const [more, splats] = this.leaveOutFarthest(seen, wantedSplats, budget);
+        leftOut += more;
+        wantedSplats = splats;
+      }
+    }
+    result.drawnSplats = this.listDrawn(seen, view.pixelsPerUnit, budget);
+    this.needs.list(result.fetch);
     result.wantedSplats = wantedSplats;
     result.thresholdPx = thresholdPx;
     result.leftOut = leftOut;
@@ -181,41 +189,65 @@ export class WorldChoice {
     return wantedSplats;
   }
 
-  /** Lists what each wanted leaf shows (its wanted level if resident, else the nearest there is) and asks for the files it lacks; returns the splats drawn. */
-  private listDrawn(seen: number, perUnit: number): number {
-    const { levels, error, count, distance, inView, file } = this;
+  /**
+   * Lists what each wanted leaf shows (its wanted level if resident, else
+   * the nearest there is) and asks for the files it lacks; returns the
+   * splats drawn. A level standing in for a wanted one on its way (a
+   * finer one, or a coarser one of more splats) may cost more than the
+   * budget allowed for it: such stand-ins are drawn while the splats drawn
+   * stay within `budget`, nearest leaf first; a leaf whose stand-in finds
+   * no room waits as a leaf with nothing resident does.
+   */
+  private listDrawn(seen: number, perUnit: number, budget: number): number {
+    const { levels, count, inView, costlier } = this;
     const { draw, wanted } = this.result;
     let drawn = 0;
     let drawnSplats = 0;
+    costlier.length = 0;
+    let costlierSplats = 0;
     for (let k = 0; k < seen; k++) {
       const i = inView[k]!;
       const level = wanted[i]!;
       if (level < 0) continue;
       const shown = this.residentLevel(i, level);
+      if (shown >= 0 && count[i * levels + shown]! > count[i * levels + level]!) {
+        costlier.push(i);
+        costlierSplats += count[i * levels + shown]!;
+        continue;
+      }
       if (shown >= 0) {
         draw[drawn++] = this.drawn[i * levels + shown]!;
         drawnSplats += count[i * levels + shown]!;
       }
-      if (shown === level) continue;
-      // A file's need: its tier (2: a hole's coarsest level, 1: a hole's wanted level, 0: a finer level
-      // than the one shown), then within the tier its value (nearer holes first; larger errors first).
-      if (shown < 0) {
-        this.ask(this.coarsestReadable(i), 2, -distance[i]!);
-        this.ask(file[i * levels + level]!, 1, -distance[i]!);
-      } else this.ask(file[i * levels + level]!, 0, projected(error[i * levels + shown]!, distance[i]!, perUnit));
+      if (shown < 0) this.askHole(i, level);
+      else if (shown !== level) this.askOther(i, level, shown, perUnit);
+    }
+    // Nearest first, only when not all fit (a sort is rare: coarser levels are fetched first).
+    if (drawnSplats + costlierSplats > budget) costlier.sort(this.nearerLeaf);
+    for (const i of costlier) {
+      const level = wanted[i]!;
+      const shown = this.residentLevel(i, level);
+      const splats = count[i * levels + shown]!;
+      if (drawnSplats + splats > budget) {
+        this.askHole(i, level);
+        continue;
+      }
+      draw[drawn++] = this.drawn[i * levels + shown]!;
+      drawnSplats += splats;
+      this.askOther(i, level, shown, perUnit);
     }
     draw.length = drawn;
     return drawnSplats;
   }
 
-  /** The files asked for, most needed first. */
-  private listFetches(): void {
-    const { needTier, needValue, needed } = this;
-    const fetch = this.result.fetch;
-    // Copied one by one: a spread passes each file as an argument, and a list past about 125,000 overflows the stack.
-    fetch.length = 0;
-    for (let i = 0; i < needed.length; i++) fetch.push(needed[i]!);
-    fetch.sort((a, b) => needTier[b]! - needTier[a]! || needValue[b]! - needValue[a]! || a - b);
+  // A file's need (world-file-needs.ts): nearer holes first; larger errors first.
+  private askHole(leaf: number, level: number): void {
+    this.ask(this.coarsestReadable(leaf), 2, -this.distance[leaf]!);
+    this.ask(this.file[leaf * this.levels + level]!, 1, -this.distance[leaf]!);
+  }
+
+  private askOther(leaf: number, level: number, shown: number, perUnit: number): void {
+    this.ask(this.file[leaf * this.levels + level]!, 0, projected(this.error[leaf * this.levels + shown]!, this.distance[leaf]!, perUnit));
   }
 
   /**
@@ -291,6 +323,8 @@ export class WorldChoice {
     let shed = 0;
     let leftOut = 0;
     const leaveOut = (i: number) => {
+      // A leaf wanting nothing (no level, or left out before) is not left out again.
+      if (wanted[i]! < 0) return;
       shed += splatsOf(i);
       wanted[i] = -1;
       leftOut++;
@@ -362,12 +396,7 @@ export class WorldChoice {
 
   /** Keeps the file's greatest need this frame, unless it is resident. */
   private ask(file: number, tier: number, value: number): void {
-    if (file < 0 || this.isResident(file)) return;
-    const had = this.needTier[file]!;
-    if (had < 0) this.needed.push(file);
-    else if (tier < had || (tier === had && value <= this.needValue[file]!)) return;
-    this.needTier[file] = tier;
-    this.needValue[file] = value;
+    if (file >= 0 && !this.isResident(file)) this.needs.ask(file, tier, value);
   }
 }
 

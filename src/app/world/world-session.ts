@@ -255,7 +255,8 @@ export class WorldSession implements FrameSource {
     }
     this.lastView = view;
     this.seenVersion = this.stream.version;
-    const choice = this.chooser.choose(view, { thresholdPx: this.options.thresholdPx, budget: chunkBudget(this.maxDrawn, this.environment.drawn), budgetPolicy: this.options.budgetPolicy, resident: this.resident, failed: this.failed });
+    // The budget, not maxDrawn: the room beside it is the outgoing levels' alone (followFades).
+    const choice = this.chooser.choose(view, { thresholdPx: this.options.thresholdPx, budget: chunkBudget(this.options.budget, this.environment.drawn), budgetPolicy: this.options.budgetPolicy, resident: this.resident, failed: this.failed });
     this.choice = choice;
     const { drawnFiles, spare, needed } = this;
     drawnFiles.clear();
