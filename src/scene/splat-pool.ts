@@ -142,14 +142,27 @@ export class SplatPool {
    * is taken then).
    */
   add(splats: PoolSplats, count = splats.count): PooledChunk | null {
+    const chunk = this.reserve(count);
+    if (chunk) for (let k = 0; k < chunk.pages.length; k++) this.writePage(chunk, splats, k);
+    return chunk;
+  }
+
+  /** Takes the free pages for `count` splats, written later page by page (writePage); null when there are not enough. */
+  reserve(count: number): PooledChunk | null {
     const n = this.pagesFor(count);
     if (n > this.free.length) return null;
-    const pages = this.free.splice(this.free.length - n, n).reverse();
-    for (let k = 0; k < n; k++) {
-      const first = k * this.pageSplats;
-      this.scene.writeSplats(this.device, pages[k]! * this.pageSplats, splats, first, Math.min(this.pageSplats, count - first));
-    }
-    return { count, pages };
+    return { count, pages: this.free.splice(this.free.length - n, n).reverse() };
+  }
+
+  /** Writes page `k` of a reserved chunk from `splats` (its splats k · pageSplats on). */
+  writePage(chunk: PooledChunk, splats: PoolSplats, k: number): void {
+    const first = k * this.pageSplats;
+    this.scene.writeSplats(this.device, chunk.pages[k]! * this.pageSplats, splats, first, Math.min(this.pageSplats, chunk.count - first));
+  }
+
+  /** Bytes page `k` of a chunk writes. */
+  pageBytes(chunk: PooledChunk, k: number): number {
+    return Math.min(this.pageSplats, chunk.count - k * this.pageSplats) * this.bytesPerSplat;
   }
 
   /** Gives a chunk's pages back (its splats stay until overwritten; the mask no longer draws them once setDrawn leaves them out). */

@@ -90,6 +90,29 @@ describe('a world on the GPU', () => {
     expect(differing, 'bytes of the picture that differ').toBe(0);
   });
 
+  test('chunks are written a page a frame when a frame has room for one, and drawn only once whole: every picture on the way is its runs as one scene', async () => {
+    const paced = open({ uploadBytesAFrame: 1 });
+    let frames = 0;
+    for (; !paced.settled; frames++) {
+      if (frames > 2000) throw new Error('the paced world did not settle');
+      paced.updateCamera(near);
+      if (frames % 6 === 5 && paced.drawnRuns.length > 0) {
+        const shown = await picture(paced.scene!, near, paced.maxDrawn);
+        const single = gpu.upload(drawnCloud(paced), 'drawn as one scene');
+        const reference = await picture(single, near);
+        gpu.release(single);
+        expect(Buffer.from(shown).equals(Buffer.from(reference)), `frame ${frames}: the picture equals its runs as one scene`).toBe(true);
+      }
+      await new Promise((r) => setTimeout(r, 0));
+    }
+    // At least a frame a page of the chunks drawn.
+    const pages = [...new Set(paced.drawnRuns.map(({ run }) => run.file))].reduce((n, file) => n + Math.ceil(world.clouds[file]!.count / POOL.pageSplats), 0);
+    expect(frames).toBeGreaterThanOrEqual(pages);
+    const plain = open();
+    await settleWorld(plain, near);
+    expect(Buffer.from(await picture(paced.scene!, near, paced.maxDrawn)).equals(Buffer.from(await picture(plain.scene!, near, plain.maxDrawn)))).toBe(true);
+  });
+
   test('the level follows the distance: far away every leaf draws its coarse level', async () => {
     const session = open({ thresholdPx: 4 });
     await settleWorld(session, far);

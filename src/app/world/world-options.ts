@@ -24,6 +24,8 @@ export interface WorldSessionOptions {
   fadeMs: number;
   /** The pool's page size and chunk buffer size (tests lower them). */
   pool?: SplatPoolOptions;
+  /** Bytes of chunk pages written a frame (default UPLOAD_BYTES_A_FRAME; tests lower it). */
+  uploadBytesAFrame?: number;
 }
 
 /**
@@ -33,6 +35,15 @@ export interface WorldSessionOptions {
  * 200 ms.
  */
 export const FADE_MS = 300;
+
+/**
+ * Bytes of chunk pages a frame writes to the GPU (world-uploads.ts): a
+ * 256K-splat chunk written at once held the page's main thread 4–6 ms (35 ms
+ * the first time) in the task it arrived in, at about 8 MB a millisecond
+ * (docs/benchmarks.md, "The page's main thread while a world streams"), so
+ * 8 MiB a frame is about a millisecond; a 40 MB chunk lands over 5 frames.
+ */
+export const UPLOAD_BYTES_A_FRAME = 8 * 2 ** 20;
 /**
  * The outgoing levels of fades under way are drawn beside the budget, in at
  * most this share of it more (the projector and the sort are sized for

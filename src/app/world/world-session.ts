@@ -14,7 +14,8 @@ import { ChunkNoRoomError, ChunkStream, type StreamProgress } from './world-stre
 import { FailureNotices } from './world-failures';
 import { LevelFades } from './world-fades';
 import { chunkBudget, WorldEnvironment } from './world-environment';
-import { FADE_ROOM_SHARE, POOL_BUDGET_SHARE, poolCapacity, WORLD_DEFAULTS, type WorldSessionOptions } from './world-options';
+import { FADE_ROOM_SHARE, POOL_BUDGET_SHARE, poolCapacity, UPLOAD_BYTES_A_FRAME, WORLD_DEFAULTS, type WorldSessionOptions } from './world-options';
+import { UploadPacer } from './world-uploads';
 import { DEFAULT_PAGE_SPLATS, SplatPool, type PooledChunk, type PooledRun } from '../../scene/splat-pool';
 import { chunkLayout, storageBufferLimit, type GpuSplats } from '../../scene/gpu-splats';
 import type { ShDegree } from '../../scene/splat-cloud';
@@ -58,6 +59,8 @@ export class WorldSession implements FrameSource {
 
   /** The time in ms that level fades follow (a benchmark or a test gives its own). */
   now: () => number = () => performance.now();
+  /** The chunks' pages written a frame's room at a time. */
+  private readonly uploads: UploadPacer;
 
   /** A chunk arrived, or failed (draw again). */
   onChange: (() => void) | null = null;
@@ -74,6 +77,7 @@ export class WorldSession implements FrameSource {
     private options: WorldSessionOptions = WORLD_DEFAULTS,
   ) {
     this.chooser = worldChoice(files.index);
+    this.uploads = new UploadPacer(options.uploadBytesAFrame ?? UPLOAD_BYTES_A_FRAME);
     this.fades = new LevelFades(this.chooser.leaves.length, options.fadeMs);
     this.stream = new ChunkStream<PooledChunk>(
       {
@@ -215,6 +219,8 @@ export class WorldSession implements FrameSource {
    * moves the stream along at once: fetches start before this returns.
    */
   updateCamera(camera: CameraFile): WorldFrameFacts {
+    // A frame for the uploads too (world-uploads.ts).
+    this.uploads.nextFrame();
     const chose = this.updateView(worldView(camera));
     this.followFades(chose);
     if (chose || this.streamPending) this.moveStream();
@@ -228,6 +234,7 @@ export class WorldSession implements FrameSource {
    * run in a task of their own once the frame is recorded, not inside it.
    */
   update(frame: WorldCamera): WorldFrameFacts {
+    this.uploads.nextFrame();
     const chose = this.updateView(frustumView(frame, this.nextView));
     this.followFades(chose);
     if (chose && !this.streamPending) {
@@ -330,6 +337,7 @@ export class WorldSession implements FrameSource {
     this.closed = true;
     this.failures.close();
     this.closing.abort();
+    this.uploads.close(new DOMException('the world was closed', 'AbortError'));
     this.stream.close();
     this.files.close?.();
     this.pool?.destroy();
@@ -343,8 +351,19 @@ export class WorldSession implements FrameSource {
     if (this.closed) throw new DOMException('the world was closed', 'AbortError');
     signal.throwIfAborted();
     const pool = (this.pool ??= this.makePool(cloud.shDegree));
-    const chunk = pool.add(cloud, this.files.usedSplats[file]);
+    const chunk = pool.reserve(this.files.usedSplats[file] ?? cloud.count);
     if (!chunk) throw new ChunkNoRoomError(`no room in the pool for ${this.files.index.filenames[file]}`);
+    try {
+      // Page by page, paced by frames (world-uploads.ts); the chunk is drawn once all are written.
+      for (let k = 0; k < chunk.pages.length; k++) {
+        await this.uploads.room(pool.pageBytes(chunk, k));
+        signal.throwIfAborted();
+        pool.writePage(chunk, cloud, k);
+      }
+    } catch (error) {
+      if (this.pool === pool) pool.remove(chunk);
+      throw error;
+    }
     return { chunk, bytes };
   }
 
