@@ -15,8 +15,10 @@
  *
  * frameMs is the GPU time of a frame's passes (timestamp queries: project
  * + sort + render); wallMs the CPU's time around it (the choice, the mask,
- * the uploads of chunks that arrived, and waiting for the GPU), not
- * counting the decoding of chunks, which runs between frames. gpuBytes.all
+ * the uploads of chunks that arrived, and waiting for the GPU). Chunks are
+ * decoded and packed in worker threads, as the page's workers do, where
+ * the tools were built with them (the path line's decodedIn: 'workers'),
+ * so the frames' thread only copies packed bytes to the GPU. gpuBytes.all
  * counts every buffer and texture the process holds when the path ends
  * (device.createBuffer and createTexture, less what was destroyed).
  *
@@ -48,9 +50,7 @@
  * picture.
  */
 import { createNodeGpuContext } from '../src/gpu/node-gpu';
-import { nodeFileSource } from '../src/io/node-scene-source';
-import { openWorld } from '../src/io/lod/world-files';
-import { nodeLoadLimits } from '../src/app/node-viewer';
+import { nodeLoadLimits, openWorldPath } from '../src/app/node-viewer';
 import { SplatFrame } from '../src/app/frame/splat-frame';
 import { GpuSortOrder } from '../src/app/frame/order/gpu-sort-order';
 import { WorldSession, type WorldChunks } from '../src/app/world/world-session';
@@ -131,7 +131,8 @@ print({ kind: 'start', pipelinesMs: performance.now() - started, adapter: (devic
 
 const limits = await nodeLoadLimits();
 const opened = performance.now();
-const files = await openWorld(nodeFileSource(args.index), { limits });
+// Decoded in worker threads, as the page decodes in its workers (src/app/node-viewer.ts, openWorldPath).
+const files = await openWorldPath(args.index)!({ signal: new AbortController().signal, limits });
 const indexMs = performance.now() - opened;
 const world = files.index.tree.bound;
 const options = { ...WORLD_DEFAULTS, budget, thresholdPx: Number(args.threshold) };
@@ -221,6 +222,7 @@ print({
   bytesFetched: p.bytesLoaded, chunksLoaded: p.chunksLoaded, chunks: p.chunks, evicted: p.evicted, cancelled: p.cancelled,
   gpuBytes: { pool: p.gpuBytes, all: memory.live() },
   splats: files.index.counts,
+  decodedIn: files.decodedIn ?? 'this thread',
 });
 
 // Budgeted against full detail, at cameras along the path, low over the ground looking down (where the full

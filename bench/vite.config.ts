@@ -34,9 +34,10 @@ export default defineConfig({
     target: 'node20',
     minify: false,
     rollupOptions: {
-      input: { 'bench-world': 'bench/bench-world.ts', 'world-displacements': 'bench/world-displacements.ts', 'world-displacements-worker': 'bench/world-displacements-worker.ts', 'world-popping': 'bench/world-popping.ts', 'bench-sort': 'bench/bench-sort.ts', 'bench-frame': 'bench/bench-frame.ts', 'bench-popping': 'bench/bench-popping.ts', 'order-study': 'bench/order-study.ts', 'bench-parse': 'bench/bench-parse.ts', 'big-scene': 'bench/big-scene.ts', 'hostile-scene': 'bench/hostile-scene.ts', 'make-world': 'bench/make-world.ts', 'world-choice': 'bench/world-choice.ts', render: 'cli/render.ts', convert: 'cli/convert.ts', fuzz: 'tests/support/fuzz.ts' },
+      input: { 'bench-world': 'bench/bench-world.ts', 'world-displacements': 'bench/world-displacements.ts', 'world-displacements-worker': 'bench/world-displacements-worker.ts', 'world-worker-node': 'src/io/world-worker-node.ts', 'world-popping': 'bench/world-popping.ts', 'bench-sort': 'bench/bench-sort.ts', 'bench-frame': 'bench/bench-frame.ts', 'bench-popping': 'bench/bench-popping.ts', 'order-study': 'bench/order-study.ts', 'bench-parse': 'bench/bench-parse.ts', 'big-scene': 'bench/big-scene.ts', 'hostile-scene': 'bench/hostile-scene.ts', 'make-world': 'bench/make-world.ts', 'world-choice': 'bench/world-choice.ts', render: 'cli/render.ts', convert: 'cli/convert.ts', fuzz: 'tests/support/fuzz.ts' },
       external: ['webgpu', '@playcanvas/splat-transform', ...builtinModules, ...builtinModules.map((m) => `node:${m}`)],
-      output: { format: 'es', entryFileNames: '[name].mjs' },
+      // Chunks beside the entries: a module finds a worker thread's entry beside itself (world-worker-node-client.ts).
+      output: { format: 'es', entryFileNames: '[name].mjs', chunkFileNames: '[name]-[hash].mjs' },
     },
   },
   ssr: { noExternal: true, external: ['webgpu', '@playcanvas/splat-transform'] },

@@ -169,7 +169,7 @@ async function main(): Promise<void> {
       Object.assign(fields, { differingPixels: d.pixels, differingFraction: round(d.fraction, 6), largestDifference: d.largest, meanDifference: round(d.mean, 3) });
     }
     if (args.reference && scene) Object.assign(fields, referenceFields(scene, camera, screenFilter, picture.rgba, args.out));
-    if (world) fields.world = { drawn: world.frame.drawnSplats, budget: world.budget, thresholdPx: world.frame.thresholdPx, chunksLoaded: world.progress.chunksLoaded, bytesLoaded: world.progress.bytesLoaded, chunksFailed: world.progress.failed.size };
+    if (world) fields.world = { drawn: world.frame.drawnSplats, budget: world.budget, thresholdPx: world.frame.thresholdPx, chunksLoaded: world.progress.chunksLoaded, bytesLoaded: world.progress.bytesLoaded, chunksFailed: world.progress.failed.size, decodedIn: world.files.decodedIn ?? 'this thread' };
     if (!cameraFile) fields.camera = camera;
     const drawn = viewer.state.renderer;
     if (renderer === 'auto') fields.auto = { choice: drawn.state, quadsMs: roundMs(drawn.medianMs.quads), tilesMs: roundMs(drawn.medianMs.tiles) };

@@ -6,11 +6,14 @@
  * from the file system. Never imported by the browser build.
  */
 import { totalmem } from 'node:os';
+import { resolve } from 'node:path';
 import { createNodeGpuContext } from '../gpu/node-gpu';
 import type { GpuContext } from '../gpu/device';
 import { loadSceneFile, nodeFileSource } from '../io/node-scene-source';
 import { isWorldIndexName } from '../io/lod/world-name';
 import { worldOfSource } from './world/world-opening';
+import { openWorldInWorkers } from '../io/world-worker-client';
+import { nodeWorldWorkers } from '../io/world-worker-node-client';
 import type { LoadLimits } from '../io/load-limits';
 import { deviceLoadLimits } from '../render/renderer-limits';
 import { Viewer, type SceneLoader, type ViewerOptions, type WorldOpener } from './viewer';
@@ -19,8 +22,16 @@ import { OFFSCREEN_FORMAT } from './frame/offscreen-render';
 /** Reads a scene file by path (and the files it names beside it), as the page's worker reads a dropped file. */
 export const loadScenePath: SceneLoader<string> = loadSceneFile;
 
-/** A path whose file is a lod-meta.json opens as a world, its chunks read from beside it. */
-export const openWorldPath: WorldOpener<string> = (path) => (isWorldIndexName(path) ? worldOfSource(nodeFileSource(path)) : null);
+/**
+ * A path whose file is a lod-meta.json opens as a world, its chunks read
+ * from beside it: in worker threads where the tools were built with them
+ * (world-worker-node-client.ts), else on this thread.
+ */
+export const openWorldPath: WorldOpener<string> = (path) => {
+  if (!isWorldIndexName(path)) return null;
+  const start = nodeWorldWorkers();
+  return start ? (options) => openWorldInWorkers({ path: resolve(path) }, options, start) : worldOfSource(nodeFileSource(path));
+};
 
 export interface NodeViewer<S> {
   viewer: Viewer<S>;

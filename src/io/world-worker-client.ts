@@ -15,7 +15,7 @@ import type { PackedSplats } from '../scene/splat-packing';
 import { DecodeRoom, decodeRoomFor } from './decode-room';
 import type { LoadLimits } from './load-limits';
 import type { LodIndex } from './lod/lod-meta';
-import type { WorldSourceSpec, WorldWorkerRequest, WorldWorkerResponse } from './world-worker';
+import type { WorldSourceSpec, WorldWorkerRequest, WorldWorkerResponse } from './world-worker-core';
 import { rebuildError } from './splat-loader';
 
 export type { WorldSourceSpec };
@@ -38,12 +38,29 @@ export interface WorkerWorld {
   /** Packs the reads asked for from now on at SH degree `shDegree` (the pool's); before, each at its own. */
   packAt(shDegree: ShDegree): void;
   close(): void;
+  readonly decodedIn: 'workers';
 }
 
 /** A read's splats, packed, and the bytes read for them (named `cloud` as a decoded chunk's are: world-session.ts takes either). */
 export interface PackedRead {
   cloud: PackedSplats;
   bytes: number;
+}
+
+/**
+ * The main thread's side of a world worker's channel: a Web Worker as it
+ * is; Node's worker threads adapted (world-worker-node-client.ts).
+ */
+export interface WorldWorkerPort {
+  onmessage: ((event: { data: WorldWorkerResponse }) => void) | null;
+  onerror: ((event: { message: string; preventDefault(): void }) => void) | null;
+  postMessage(request: WorldWorkerRequest): void;
+  terminate(): void;
+}
+
+/** The page's world worker (a module Web Worker: world-worker.ts). */
+function pageWorker(): WorldWorkerPort {
+  return new Worker(new URL('./world-worker.ts', import.meta.url), { type: 'module' }) as unknown as WorldWorkerPort;
 }
 
 interface Pending {
@@ -57,18 +74,17 @@ class ChunkWorker {
   readonly pending = new Map<number, Pending>();
   /** What gives back the room each read holds. */
   private readonly held = new Map<number, () => void>();
-  private readonly worker = new Worker(new URL('./world-worker.ts', import.meta.url), { type: 'module' });
   readonly opened: Promise<Extract<WorldWorkerResponse, { type: 'opened' }>>;
 
-  constructor(source: WorldSourceSpec, limits: LoadLimits, sendIndex: boolean, private readonly room: DecodeRoom) {
+  constructor(private readonly worker: WorldWorkerPort, source: WorldSourceSpec, limits: LoadLimits, sendIndex: boolean, private readonly room: DecodeRoom) {
     this.opened = new Promise((resolve, reject) => {
-      this.worker.onmessage = (event: MessageEvent<WorldWorkerResponse>) => {
+      this.worker.onmessage = (event) => {
         const message = event.data;
         if (message.type === 'opened') resolve(message);
         else if (message.type === 'error' && message.id === null) reject(rebuildError(message.message, message.name));
         else this.answer(message);
       };
-      this.worker.onerror = (event: ErrorEvent) => {
+      this.worker.onerror = (event) => {
         event.preventDefault();
         const error = new Error(`the world's worker failed: ${event.message || 'could not start'}`);
         reject(error);
@@ -127,10 +143,14 @@ class ChunkWorker {
   }
 }
 
-/** Opens the world at `source` in WORLD_WORKERS workers; rejects (and ends them) if it cannot be opened or `signal` aborts. */
-export async function openWorldInWorkers(source: WorldSourceSpec, options: { limits: LoadLimits; signal?: AbortSignal }): Promise<WorkerWorld> {
+/**
+ * Opens the world at `source` in WORLD_WORKERS workers (`start` starts one:
+ * the page's Web Worker unless told otherwise); rejects (and ends them) if
+ * it cannot be opened or `signal` aborts.
+ */
+export async function openWorldInWorkers(source: WorldSourceSpec, options: { limits: LoadLimits; signal?: AbortSignal }, start: () => WorldWorkerPort = pageWorker): Promise<WorkerWorld> {
   const room = new DecodeRoom(decodeRoomFor(options.limits, true));
-  const workers = Array.from({ length: WORLD_WORKERS }, (_, w) => new ChunkWorker(source, options.limits, w === 0, room));
+  const workers = Array.from({ length: WORLD_WORKERS }, (_, w) => new ChunkWorker(start(), source, options.limits, w === 0, room));
   const close = () => workers.forEach((w) => w.terminate());
   const aborted = new Promise<never>((_, reject) => {
     if (options.signal?.aborted) reject(options.signal.reason);
@@ -166,6 +186,7 @@ export async function openWorldInWorkers(source: WorldSourceSpec, options: { lim
     index,
     usedSplats: first.usedSplats!,
     close,
+    decodedIn: 'workers',
     readChunk: read,
     readEnvironment: async (signal) => (index.environment === null ? null : read('environment', signal)),
     packAt: (degree) => {

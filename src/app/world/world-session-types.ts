@@ -21,6 +21,8 @@ export interface WorldChunks {
   packAt?(shDegree: ShDegree): void;
   /** Ends what reads the chunks (workers), where something does. */
   close?(): void;
+  /** Where the chunks are decoded: 'workers' (the page's, or Node's worker threads), else the session's own thread. */
+  readonly decodedIn?: 'workers';
 }
 
 /** A world's figures for the panel and the progress line. */
