@@ -8,22 +8,29 @@
  *   {kind: 'start', pipelinesMs}        device, frame and sort made (the viewer's own start, before any world)
  *   {kind: 'first', firstPictureMs}     from opening the index to the first frame with splats, done on the GPU
  *   {kind: 'path', frames, frameMs: {p50, p95, max}, projectMs, sortMs, renderMs (p50s), drawn: {p50, max},
- *     budget, bytesFetched, chunksLoaded, evicted, cancelled, gpuBytes: {pool, all}, wallMs: {p50, p95}}
+ *     budget, bytesFetched, chunksLoaded, evicted, cancelled, gpuBytes: {pool, all}, wallMs, recordMs: {p50, p95, max}}
  *   {kind: 'psnr', view, thresholdPx, budgetedDrawn, fullDrawn, psnr}   at sample cameras where the full detail fits
  *   {kind: 'budget', view, set: 'down'|'city', altitude, budget, policy, drawn, thresholdUsed, leftOut, psnr,
  *     frameMs, fullDrawn}   with --budgets: each budget and policy against the full detail (bench/world-budget-sweep.ts)
  *
  * frameMs is the GPU time of a frame's passes (timestamp queries: project
- * + sort + render); wallMs the CPU's time around it (the choice, the mask,
- * the uploads of chunks that arrived, and waiting for the GPU). Chunks are
- * decoded and packed in worker threads, as the page's workers do, where
- * the tools were built with them (the path line's decodedIn: 'workers'),
- * so the frames' thread only copies packed bytes to the GPU. gpuBytes.all
+ * + sort + render). Of the CPU: recordMs, a frame's own work on this thread
+ * (the choice, the mask, the recording and submission: what a page's frame
+ * callback does); wallMs, from the frame's start until its timings are
+ * read back (waiting for the GPU and the readback, which a page does not
+ * wait for). The event
+ * loop's active time was tried as a measure of all this thread does and
+ * is not given: waiting for a readback counts as active there. Chunks are decoded and
+ * packed in worker threads, as the page's workers do, where the tools were
+ * built with them (the path line's decodedIn: 'workers'), so this thread
+ * only copies packed bytes to the GPU. --frame-ms starts a frame at most
+ * that often, as a display does (0: each frame as soon as the last is
+ * done); the rest of each is left to what lands meanwhile. gpuBytes.all
  * counts every buffer and texture the process holds when the path ends
  * (device.createBuffer and createTexture, less what was destroyed).
  *
  *   npm run bench:build && node bench-dist/bench-world.mjs --index worlds/big/world/lod-meta.json \
- *     [--frames 600] [--width 1920 --height 1080] [--budget 4000000] [--threshold 0.5] [--hold-ms 20]
+ *     [--frames 600] [--width 1920 --height 1080] [--budget 4000000] [--threshold 0.5] [--hold-ms 20] [--frame-ms 16.7]
  *     [--psnr-views 4] [--altitudes 0.01,0.02] [--thresholds 1,0.5,0.25] [--full-limit N] [--pictures DIR]
  *     [--budgets 1000000,2000000,4000000,8000000 [--policies threshold,benefit,distance] [--down-views 6]
  *      [--city-views 6] [--city-altitudes 0.1] [--timed-frames 5] [--only-views 0,1]]
@@ -79,6 +86,7 @@ const { values: args } = commandLine('bench-world', help, {
   budget: { type: 'string', default: String(WORLD_DEFAULTS.budget) },
   threshold: { type: 'string', default: String(WORLD_DEFAULTS.thresholdPx) },
   'hold-ms': { type: 'string', default: '20' },
+  'frame-ms': { type: 'string', default: '0' },
   'psnr-views': { type: 'string', default: '4' },
   'full-limit': { type: 'string' },
   pictures: { type: 'string' },
@@ -98,6 +106,8 @@ const width = wholeNumber('width', args.width!, 16);
 const height = wholeNumber('height', args.height!, 16);
 const budget = wholeNumber('budget', args.budget!, 1);
 const holdMs = wholeNumber('hold-ms', args['hold-ms']!, 0);
+const frameEveryMs = Number(args['frame-ms']);
+if (!(frameEveryMs >= 0)) throw new Error(`--frame-ms takes milliseconds (a number ≥ 0), got ${args['frame-ms']}`);
 const psnrViews = wholeNumber('psnr-views', args['psnr-views']!, 0);
 const fullLimit = wholeNumber('full-limit', args['full-limit'] ?? String(budget), 1);
 const thresholds = args.thresholds!.split(',').map(Number);
@@ -132,7 +142,9 @@ print({ kind: 'start', pipelinesMs: performance.now() - started, adapter: (devic
 const limits = await nodeLoadLimits();
 const opened = performance.now();
 // Decoded in worker threads, as the page decodes in its workers (src/app/node-viewer.ts, openWorldPath).
-const files = await openWorldPath(args.index)!({ signal: new AbortController().signal, limits });
+const opening = await openWorldPath(args.index)!({ signal: new AbortController().signal, limits });
+// The sessions below share the world's readers (a session ends its files' readers when it closes): the benchmark ends them last.
+const files: WorldChunks = { ...opening, close: undefined };
 const indexMs = performance.now() - opened;
 const world = files.index.tree.bound;
 const options = { ...WORLD_DEFAULTS, budget, thresholdPx: Number(args.threshold) };
@@ -167,8 +179,11 @@ function pathCamera(t: number, altitude = 0.1, steep = false): CameraFile {
 
 const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 
+/** A frame's times, ms: its GPU passes, its recording on this thread (update to submit), and its wall time to its timings read back. */
+interface FrameTimes { gpuMs: number; project: number; sort: number; render: number; recordMs: number; wallMs: number }
+
 /** One frame of `world` for `camera`: its GPU times (null: nothing drawn yet). */
-async function drawFrame(world: WorldSession, camera: CameraFile, firstPicture = false): Promise<{ gpuMs: number; project: number; sort: number; render: number; wallMs: number } | null> {
+async function drawFrame(world: WorldSession, camera: CameraFile, firstPicture = false): Promise<FrameTimes | null> {
   const wall = performance.now();
   const p = cameraParameters(camera, 0);
   world.update(p);
@@ -177,29 +192,34 @@ async function drawFrame(world: WorldSession, camera: CameraFile, firstPicture =
   frame.setScene(scene, world.maxDrawn);
   p.splatCount = scene.count;
   p.shDegree = Math.min(3, scene.shDegree);
+  let recordMs = 0;
   for (let attempt = 0; attempt < 3; attempt++) {
     hold?.hold();
     const encoder = device.createCommandEncoder({ label: 'bench-world.frame' });
     frame.encode(encoder, p, { view: targetView, background, writable }, order, { renderer: 'tiles' });
     device.queue.submit([encoder.finish()]);
+    if (attempt === 0) recordMs = performance.now() - wall;
     // A tile frame that outgrew its pair buffers drew nothing: they are grown by now, so it is drawn again.
     if (!(await frame.painters.tiles.readStatistics())?.overflowed) break;
   }
   const t = await frame.readTimings();
   const [project, sort, render] = [t.project ?? 0, t.sort ?? 0, t.render ?? 0];
-  return { gpuMs: project + sort + render, project, sort, render, wallMs: performance.now() - wall };
+  return { gpuMs: project + sort + render, project, sort, render, recordMs, wallMs: performance.now() - wall };
 }
 
 // The path, chunks streaming in as it goes.
-const times: { gpuMs: number; project: number; sort: number; render: number; wallMs: number }[] = [];
+const times: FrameTimes[] = [];
 const drawn: number[] = [];
 let firstPictureMs: number | null = null;
+let pathStarted = performance.now();
 for (let i = 0; i < frames; i++) {
+  const frameStart = performance.now();
   const camera = pathCamera(i / (frames - 1));
   const result = await drawFrame(session, camera, firstPictureMs === null);
   if (result) {
     if (firstPictureMs === null) {
       firstPictureMs = performance.now() - opened;
+      pathStarted = performance.now();
       print({ kind: 'first', firstPictureMs, indexMs, firstChunkMs, drawn: session.frame.drawnSplats, chunksLoaded: session.progress.chunksLoaded });
     }
     times.push(result);
@@ -210,14 +230,17 @@ for (let i = 0; i < frames; i++) {
     if (performance.now() - opened > 120_000) throw new Error(`no picture after 2 minutes: ${JSON.stringify({ ...session.frame, ...session.progress, failed: [...session.progress.failed] })}`);
   }
   await nextTurn();
+  // A display's frames: the rest of --frame-ms goes to what lands meanwhile, as a page's idle time does.
+  const rest = frameStart + frameEveryMs - performance.now();
+  if (rest > 0) await new Promise((resolve) => setTimeout(resolve, rest));
 }
 const p = session.progress;
 const stat = (xs: number[]) => ({ p50: quantile(xs, 0.5), p95: quantile(xs, 0.95), max: Math.max(...xs) });
 print({
-  kind: 'path', frames: times.length, width, height, budget, thresholdPx: options.thresholdPx,
+  kind: 'path', frames: times.length, width, height, budget, thresholdPx: options.thresholdPx, frameEveryMs, pathMs: performance.now() - pathStarted,
   frameMs: stat(times.map((t) => t.gpuMs)),
   projectMs: quantile(times.map((t) => t.project), 0.5), sortMs: quantile(times.map((t) => t.sort), 0.5), renderMs: quantile(times.map((t) => t.render), 0.5),
-  wallMs: stat(times.map((t) => t.wallMs)),
+  wallMs: stat(times.map((t) => t.wallMs)), recordMs: stat(times.map((t) => t.recordMs)),
   drawn: { p50: quantile(drawn, 0.5), max: Math.max(...drawn) },
   bytesFetched: p.bytesLoaded, chunksLoaded: p.chunksLoaded, chunks: p.chunks, evicted: p.evicted, cancelled: p.cancelled,
   gpuBytes: { pool: p.gpuBytes, all: memory.live() },
@@ -232,7 +255,7 @@ print({
 for (let v = 0; v < psnrViews; v++) {
   const altitude = altitudes[v % altitudes.length]!;
   const camera = pathCamera((v + 1) / (psnrViews + 1), altitude, true);
-  const full = new WorldSession(device, files as WorldChunks, { ...options, budget: 1e9, thresholdPx: 0, memoryBytes: 16 * 2 ** 30 });
+  const full = new WorldSession(device, files, { ...options, budget: 1e9, thresholdPx: 0, memoryBytes: 16 * 2 ** 30 });
   full.updateCamera(camera);
   const fullWanted = full.frame.wantedSplats;
   if (fullWanted > fullLimit) {
@@ -261,6 +284,7 @@ if (sweep) {
   const frameMs = async (world: WorldSession, camera: CameraFile) => (await drawFrame(world, camera))?.gpuMs ?? null;
   await budgetSweep({ device, frame, order, files, camera: pathCamera, frameMs, print }, sweep);
 }
+opening.close?.();
 target.destroy();
 
 /** Live bytes of the buffers and textures made on `device` (wraps its create calls). */

@@ -51,12 +51,22 @@ export interface SweepOptions {
 /** GPU memory a sweep's world may hold: far past its budget, so that nothing it wants finds no room. Its pictures are still: no fades. */
 const SWEEP_MEMORY = 16 * 2 ** 30;
 
-/** The world's splats on its GPU pool, the picture settled (nothing on its way), read back as RGBA. */
+/** How long a picture may wait for its chunks: a full detail of tens of millions of splats decodes in a minute or two. */
+const SETTLE_LIMIT_MS = 10 * 60_000;
+
+/**
+ * The world's splats on its GPU pool, the picture settled (nothing on its
+ * way), read back as RGBA. Bounded by time, not by turns: the chunks decode
+ * in worker threads, and a hundred thousand turns of this loop passed
+ * in a second or two while the first of them was still decoding.
+ */
 export async function settledPicture(device: GPUDevice, frame: SplatFrame, order: DrawOrder, world: WorldSession, camera: CameraFile): Promise<Uint8Array | null> {
-  for (let i = 0; i < 100_000; i++) {
+  const started = performance.now();
+  for (;;) {
     world.updateCamera(camera);
     if (world.settled) break;
-    await new Promise((resolve) => setImmediate(resolve));
+    if (performance.now() - started > SETTLE_LIMIT_MS) throw new Error(`the world did not settle in ${SETTLE_LIMIT_MS / 60_000} minutes: ${JSON.stringify({ ...world.progress, failed: [...world.progress.failed] })}`);
+    await new Promise((resolve) => setTimeout(resolve, 1));
   }
   if (!world.scene) return null;
   return (await renderOffscreen(device, frame, order, world.scene, camera, { renderer: 'tiles', maxDrawn: world.maxDrawn })).rgba;

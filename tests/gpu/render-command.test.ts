@@ -41,7 +41,8 @@ const MEAN_CHANNEL_DIFF = 0.5;
 const DEFAULT_CAMERA = { width: 64, height: 48, fovy_deg: 50, eye: [2.2, 1.0, 3.2], target: [0, 0, 0], up: [0, 1, 0], background: [0.1, 0.1, 0.12], sh_degree: 3 };
 
 /** The render command (bench/vite.config.ts's render.mjs), built for this file (a folder of its own: node-tools.ts says why). */
-const RENDER = join(useNodeTools('render-command'), 'render.mjs');
+const TOOLS = useNodeTools('render-command');
+const RENDER = join(TOOLS, 'render.mjs');
 
 function render(scene: string, camera: object, name: string, flags: string[] = []): { png: Buffer; timings: Record<string, unknown> } {
   const out = join(WORK, `${name}.png`);
@@ -255,4 +256,19 @@ test('a world\'s chunks that fail are named on standard error; where they leave 
   expect(none.stderr).toMatch(/^ {2}chunk 0_0\/meta\.json: .*means_l\.webp/m);
   expect(none.stderr).toMatch(/^ {2}chunk 0_1\/meta\.json: .*\/dev\/zero/m);
   expect(existsSync(join(WORK, 'none.png'))).toBe(false);
+});
+
+test("the world benchmark decodes in worker threads that outlive its sessions: the path, the PSNR views and the budget sweep each draw the world's chunks", async () => {
+  const small = thinnedScene(parseSplatPly(new Uint8Array(readFileSync(DEFAULT_SCENE))), 32);
+  const index = await writeDiskWorld(join(WORK, 'bench-world'), [small, thinnedScene(small, 2)]);
+  // Each session the benchmark closes before the next once ended the threads the others read through:
+  // the sweep's full detail then waited for chunks that never came ('did not all fit on the GPU').
+  const out = execFileSync('node', [join(TOOLS, 'bench-world.mjs'), '--index', index, '--frames', '2', '--width', '64', '--height', '48', '--psnr-views', '1', '--thresholds', '1',
+    '--budgets', String(Math.ceil(small.count * 0.6)), '--policies', 'threshold', '--down-views', '1', '--full-limit', '1000000'], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  const lines = out.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+  expect(lines.find((l) => l.kind === 'path')).toMatchObject({ decodedIn: 'workers' });
+  expect(lines.find((l) => l.kind === 'psnr')?.psnr).not.toBeNull();
+  const budgeted = lines.filter((l) => l.kind === 'budget');
+  expect(budgeted.length).toBe(2);
+  for (const line of budgeted) expect(line.psnr, JSON.stringify(line)).not.toBeNull();
 });
