@@ -78,6 +78,31 @@ class ScaledRanges {
   }
 }
 
+/** A list of runs' places (chunk, offset, count), kept to tell whether the next list is the same (nothing allocated once grown). */
+class RunList {
+  private readonly chunks: (PooledChunk | null)[] = [];
+  private readonly offsets: number[] = [];
+  private readonly counts: number[] = [];
+
+  same(runs: readonly PooledRun[], n: number): boolean {
+    if (n !== this.chunks.length) return false;
+    for (let r = 0; r < n; r++) {
+      const run = runs[r]!;
+      if (run.chunk !== this.chunks[r] || run.offset !== this.offsets[r] || run.count !== this.counts[r]) return false;
+    }
+    return true;
+  }
+
+  keep(runs: readonly PooledRun[], n: number): void {
+    this.chunks.length = this.offsets.length = this.counts.length = n;
+    for (let r = 0; r < n; r++) {
+      this.chunks[r] = runs[r]!.chunk;
+      this.offsets[r] = runs[r]!.offset;
+      this.counts[r] = runs[r]!.count;
+    }
+  }
+}
+
 export class SplatPool {
   /** The scene the projector draws (count = capacity); its drawnMask is this pool's. */
   readonly scene: GpuSplats;
@@ -94,6 +119,10 @@ export class SplatPool {
   /** The ranges whose scales are not 255 now, and those the next setDrawn writes. */
   private scaled = new ScaledRanges();
   private nextScaled = new ScaledRanges();
+  /** Per page, whether its scales changed since they were last uploaded. */
+  private readonly scalesDirty: Uint8Array;
+  /** The runs the mask was last built from. */
+  private readonly drawnRuns = new RunList();
 
   /** Room for `capacity` splats (rounded down to whole pages) of SH degree `shDegree`. */
   constructor(
@@ -116,6 +145,7 @@ export class SplatPool {
     this.maskShown = new Uint32Array(words);
     // Whole words of scales, all 255.
     this.scales = new Uint8Array(4 * Math.ceil(scene.count / 4)).fill(255);
+    this.scalesDirty = new Uint8Array(Math.ceil(scene.count / pageSplats));
     this.maskBuffer = device.createBuffer({ label: `${label}.drawnMask`, size: words * 4 + this.scales.length, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
     device.queue.writeBuffer(this.maskBuffer, words * 4, this.scales);
     scene.drawnMask = this.maskBuffer;
@@ -178,7 +208,9 @@ export class SplatPool {
    */
   setDrawn(runs: readonly PooledRun[], n = runs.length): number {
     const mask = this.mask;
-    mask.fill(0);
+    // While fades run, a frame changes the opacities of the same runs: the mask is built only when the runs change.
+    const sameRuns = this.drawnRuns.same(runs, n);
+    if (!sameRuns) mask.fill(0);
     let drawn = 0;
     const size = this.pageSplats;
     const scaled = this.nextScaled;
@@ -190,43 +222,66 @@ export class SplatPool {
       }
       drawn += count;
       const scale = Math.round(255 * Math.min(1, Math.max(0, opacity)));
+      if (sameRuns && scale === 255) continue;
       // Split at page boundaries: each piece is contiguous in the pool.
       for (let k = offset; k < offset + count; ) {
         const page = Math.floor(k / size);
         const end = Math.min(offset + count, (page + 1) * size);
         const at = chunk.pages[page]! * size + (k - page * size);
-        setBits(mask, at, at + (end - k));
+        if (!sameRuns) setBits(mask, at, at + (end - k));
         if (scale < 255) scaled.push(at, at + (end - k), scale);
         k = end;
       }
     }
-    if (!sameWords(mask, this.maskShown)) {
-      this.device.queue.writeBuffer(this.maskBuffer, 0, mask);
-      this.maskShown.set(mask);
+    if (!sameRuns) {
+      this.drawnRuns.keep(runs, n);
+      if (!sameWords(mask, this.maskShown)) {
+        this.device.queue.writeBuffer(this.maskBuffer, 0, mask);
+        this.maskShown.set(mask);
+      }
     }
     this.writeScales(this.scaled, scaled);
     return drawn;
   }
 
-  /** The scales of the ranges scaled before back to 255, then those scaled now; uploads the words of both. */
+  /** The scales of the ranges scaled before back to 255, then those scaled now; uploads the pages of both. */
   private writeScales(before: ScaledRanges, now: ScaledRanges): void {
     const scales = this.scales;
     for (let r = 0; r < before.from.length; r++) scales.fill(255, before.from[r]!, before.to[r]!);
     for (let r = 0; r < now.from.length; r++) scales.fill(now.scale[r]!, now.from[r]!, now.to[r]!);
-    this.uploadScales(before);
-    this.uploadScales(now);
+    this.markPages(before);
+    this.markPages(now);
+    this.uploadPages();
     this.scaled = now;
     this.nextScaled = before;
   }
 
-  /** Uploads the words of the scales of `ranges`. */
-  private uploadScales(ranges: ScaledRanges): void {
-    const scales = this.scales;
-    const base = this.mask.length * 4;
+  private markPages(ranges: ScaledRanges): void {
+    const size = this.pageSplats;
     for (let r = 0; r < ranges.from.length; r++) {
-      const first = ranges.from[r]! & ~3;
-      const end = Math.min(scales.length, (ranges.to[r]! + 3) & ~3);
-      this.device.queue.writeBuffer(this.maskBuffer, base + first, scales, first, end - first);
+      for (let p = Math.floor(ranges.from[r]! / size); p * size < ranges.to[r]!; p++) this.scalesDirty[p] = 1;
+    }
+  }
+
+  /**
+   * Uploads the scales of the pages marked, a write for each stretch of
+   * neighbouring pages: a write for each range of each fading run took
+   * 2.7 ms of a frame's main thread on an H200's Node benchmark while
+   * levels faded (docs/benchmarks.md, "The world's main thread").
+   */
+  private uploadPages(): void {
+    const dirty = this.scalesDirty;
+    const size = this.pageSplats;
+    const base = this.mask.length * 4;
+    for (let p = 0; p < dirty.length; p++) {
+      if (!dirty[p]) continue;
+      let end = p;
+      while (end < dirty.length && dirty[end]) dirty[end++] = 0;
+      // Whole words: pages are a power of two of splats, the scales array whole words.
+      const first = p * size;
+      const last = Math.min(this.scales.length, end * size);
+      this.device.queue.writeBuffer(this.maskBuffer, base + first, this.scales, first, last - first);
+      p = end;
     }
   }
 

@@ -21,6 +21,7 @@ import type { GpuSplats } from '../../src/scene/gpu-splats';
 import { realScene, useGpu } from '../support/gpu-fixture';
 import { cameraLookingAt, drawnFraction } from '../support/test-view';
 import { settleWorld } from '../support/world-settle';
+import { recording } from '../support/recording-device';
 import { joinClouds, subsetCloud, syntheticChunks, syntheticWorld } from '../support/synthetic-world';
 
 /** Pages of 256 splats in chunk buffers of 4,096 (at SH degree 3): a chunk spans pages across buffers. */
@@ -130,26 +131,3 @@ describe('a world session fed packed chunks', () => {
     expect(differing, 'bytes of the picture that differ').toBe(0);
   });
 });
-
-/** `device`, whose queue also keeps what it writes to each buffer (read back by `words`). */
-function recording(device: GPUDevice): { device: GPUDevice; words: (buffer: GPUBuffer) => Uint32Array } {
-  const kept = new Map<GPUBuffer, Uint8Array>();
-  const writeBuffer = (buffer: GPUBuffer, offset: number, data: BufferSource, dataOffset = 0, size?: number): void => {
-    const element = ArrayBuffer.isView(data) ? ((data as unknown as { BYTES_PER_ELEMENT?: number }).BYTES_PER_ELEMENT ?? 1) : 1;
-    const view = ArrayBuffer.isView(data) ? new Uint8Array(data.buffer, data.byteOffset, data.byteLength) : new Uint8Array(data);
-    const bytes = view.subarray(dataOffset * element, size === undefined ? undefined : (dataOffset + size) * element);
-    let into = kept.get(buffer);
-    if (!into) kept.set(buffer, (into = new Uint8Array(buffer.size)));
-    into.set(bytes, offset);
-    device.queue.writeBuffer(buffer, offset, data, dataOffset, size);
-  };
-  const queue = new Proxy(device.queue, { get: (target, key) => (key === 'writeBuffer' ? writeBuffer : Reflect.get(target, key, target)) });
-  const proxied = new Proxy(device, {
-    get: (target, key) => {
-      if (key === 'queue') return queue;
-      const value = Reflect.get(target, key, target) as unknown;
-      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
-    },
-  });
-  return { device: proxied, words: (buffer) => new Uint32Array((kept.get(buffer) ?? new Uint8Array(buffer.size)).buffer) };
-}
