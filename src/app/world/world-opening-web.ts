@@ -1,8 +1,8 @@
 /**
  * The page's world openings: a world's chunks read and decoded by Web
  * Workers (src/io/world-worker-client.ts), so streaming does not stall the
- * frames. The render command and the benchmarks read them on their own
- * thread (world-opening.ts).
+ * frames. The render command and the benchmarks read them in Node worker
+ * threads (src/app/node-viewer.ts, openWorldPath).
  */
 import { isWorldIndexName } from '../../io/lod/world-name';
 import type { FolderEntry } from '../../io/web-scene-sources';
