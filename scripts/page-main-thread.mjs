@@ -30,10 +30,11 @@
  *   node scripts/page-main-thread.mjs --world /path/to/world [--width 960] [--height 540] [--query '&renderer=quads'] [--budget N] [--profile] [--trace out.json]
  *
  * --budget sets the world's splat budget before the world opens (the page
- * opens on its default scene, then loads the world): the pool holds 2.5
- * times the budget, so under a budget well below the world's splats the
- * path evicts chunks and fetches them again as it turns, and chunks
- * arrive all along it.
+ * opens on its default scene, then loads the world): under a budget well
+ * below the world's splats the choice moves between levels as the path
+ * turns, and chunks arrive along it. The pool is sized by the memory
+ * (src/app/world/world-options.ts), so chunks are evicted only where the
+ * world passes it.
  *
  * --profile adds a CPU profile of the main thread's JavaScript over the
  * path (V8's sampling profiler): the functions that took the most time
