@@ -202,6 +202,33 @@ describe('the chunk stream', () => {
     expect(released).toEqual([1]);
   });
 
+  it('a read that has ended stops its timer, and is not given up while it is placed, however long that takes', async () => {
+    const { timers, startTimer } = handClock();
+    let readEnded = () => {};
+    let place = (_: number) => {};
+    const source: ChunkSource<number> = {
+      load: (_file, _signal, ended) => new Promise((resolve) => {
+        readEnded = ended;
+        place = (f) => resolve({ chunk: f, bytes: 1 });
+      }),
+      heldBytes: () => 100,
+      expectedHeld: () => 100,
+      release: () => {},
+    };
+    const stream = new ChunkStream(source, { maxInFlight: 1, memoryBudget: 1e9, timeoutMs: 5000, startTimer });
+    const failures: string[] = [];
+    stream.onFail = (file, reason) => failures.push(`${file}: ${reason}`);
+    stream.update([3], []);
+    readEnded();
+    expect(timers[0]!.stopped).toBe(true);
+    // Its pages wait for frames a hidden page does not draw: no timer runs while they do.
+    expect(timers.filter((t) => !t.stopped)).toEqual([]);
+    place(3);
+    expect(failures).toEqual([]);
+    await new Promise((r) => setTimeout(r, 0));
+    expect(stream.isResident(3)).toBe(true);
+  });
+
   it(`times reads out after ${CHUNK_TIMEOUT_MS / 1000} s unless told otherwise`, () => {
     const { timers, startTimer } = handClock();
     const stream = new ChunkStream(handSource().source, { maxInFlight: 1, memoryBudget: 1e9, startTimer });

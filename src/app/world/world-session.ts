@@ -81,7 +81,7 @@ export class WorldSession implements FrameSource {
     this.fades = new LevelFades(this.chooser.leaves.length, options.fadeMs);
     this.stream = new ChunkStream<PooledChunk>(
       {
-        load: (file, signal) => this.load(file, signal),
+        load: (file, signal, readEnded) => this.load(file, signal, readEnded),
         heldBytes: (chunk) => chunk.pages.length,
         // Pages, not bytes: the pool's unit (its SH degree, hence bytes a page, is known at the first arrival).
         expectedHeld: (file) => this.pagesFor(files.usedSplats[file] ?? 0),
@@ -344,8 +344,9 @@ export class WorldSession implements FrameSource {
     this.pool = null;
   }
 
-  private async load(file: number, signal: AbortSignal): Promise<{ chunk: PooledChunk; bytes: number }> {
+  private async load(file: number, signal: AbortSignal, readEnded: () => void): Promise<{ chunk: PooledChunk; bytes: number }> {
     const { cloud, bytes } = await this.files.readChunk(file, signal);
+    readEnded();
     // The pool is sized with the environment's room: the first chunk waits for it to be read.
     if (!this.pool) await this.environment.read;
     if (this.closed) throw new DOMException('the world was closed', 'AbortError');

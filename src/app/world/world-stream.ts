@@ -12,8 +12,15 @@
  */
 
 export interface ChunkSource<T> {
-  /** Fetches and decodes chunk file `file`; rejects with an AbortError once `signal` aborts. */
-  load(file: number, signal: AbortSignal): Promise<{ chunk: T; bytes: number }>;
+  /**
+   * Fetches and decodes chunk file `file`, then places it (on the GPU);
+   * rejects with an AbortError once `signal` aborts. `readEnded`, called
+   * once its bytes are read and decoded, stops the read's timeout: the
+   * placing that follows waits for frames (world-uploads.ts), which a
+   * hidden page does not draw, and a chunk must not be given up as stalled
+   * for that.
+   */
+  load(file: number, signal: AbortSignal, readEnded: () => void): Promise<{ chunk: T; bytes: number }>;
   /** The memory a chunk holds while resident (its GPU buffers). */
   heldBytes(chunk: T): number;
   /**
@@ -217,7 +224,7 @@ export class ChunkStream<T> {
       const controller = new AbortController();
       const stopTimer = (this.options.startTimer ?? startTimeout)(this.options.timeoutMs ?? CHUNK_TIMEOUT_MS, () => this.timedOut(file, controller));
       this.inFlight.set(file, { controller, expected, stopTimer });
-      this.source.load(file, controller.signal).then(
+      this.source.load(file, controller.signal, stopTimer).then(
         ({ chunk, bytes }) => this.arrived(file, controller, chunk, bytes),
         (error: unknown) => this.failedWith(file, controller, error),
       );
