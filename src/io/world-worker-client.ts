@@ -1,10 +1,11 @@
 /**
- * A Streamed SOG world whose chunks are read and decoded by Web Workers
- * (world-worker.ts), for the page: the first worker sends the index it
- * read, the others open the world beside it, and each chunk goes to the
- * worker with the fewest reads waiting, packed as the page's pool holds it
+ * A Streamed SOG world whose chunks are read and decoded by workers: the
+ * page's Web Workers (world-worker.ts), or the Node tools' worker threads
+ * (world-worker-node-client.ts starts them). The first worker sends the
+ * index it read, the others open the world beside it, and each chunk goes
+ * to the worker with the fewest reads waiting, packed as the pool holds it
  * (at the pool's SH degree once the world has told it: packAt), so that
- * the page touches none of its splats. Cancelling a read tells its
+ * the main thread touches none of its splats. Cancelling a read tells its
  * worker; closing the world ends the workers. The room of decoded bytes
  * (decode-room.ts) is one for all the workers, here: a read takes what it
  * asks for before it decodes, and gives it back when its last message
