@@ -80,7 +80,7 @@ class ScaledRanges {
 
 /** A list of runs' places (chunk, offset, count), kept to tell whether the next list is the same (nothing allocated once grown). */
 class RunList {
-  private readonly chunks: (PooledChunk | null)[] = [];
+  private readonly chunks: PooledChunk[] = [];
   private readonly offsets: number[] = [];
   private readonly counts: number[] = [];
 

@@ -7,7 +7,7 @@
  * arrays (world-choice.ts) and allocate nothing a frame. Pure, DOM-free.
  */
 import type { WorldView } from './world-choice-types';
-import { fittingThreshold } from './world-budget';
+import { fittingThreshold, NEAREST } from './world-budget';
 
 /** The choice's arrays the policies share (world-choice.ts holds them; see there). */
 export interface ChoiceArrays {
@@ -53,8 +53,6 @@ export function screenArea(box: Float64Array, at: number, view: WorldView): numb
   return Math.min(outline * scale * scale, view.screenPixels);
 }
 
-/** Distances closer than this count as this (a leaf the eye is in), as for errors in pixels. */
-const NEAREST = 1e-9;
 
 /**
  * The 'benefit' and 'distance' policies over a choice's arrays: the level

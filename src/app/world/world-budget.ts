@@ -5,6 +5,14 @@
  * leaf's level forty times over. Pure and DOM-free.
  */
 
+/** Distances closer than this count as this (a leaf the eye is in), for errors in pixels. */
+export const NEAREST = 1e-9;
+
+/** A leaf's error at `distance`, in pixels. */
+export function projected(error: number, distance: number, pixelsPerUnit: number): number {
+  return error === 0 ? 0 : (error * pixelsPerUnit) / Math.max(distance, NEAREST);
+}
+
 /**
  * The smallest key k with the weights of all keys ≤ k summing to at least
  * `need` (> 0), over keys[0, count) with weights ≥ 0; Infinity if they all

@@ -7,17 +7,17 @@
  */
 import type { LodNode } from '../../io/lod/lod-meta';
 import type { DrawnRun, LodChoice, LodChoiceOptions, WorldLeaf, WorldView } from './world-choice-types';
-import { fittingThreshold, selectWeighted } from './world-budget';
+import { fittingThreshold, projected, selectWeighted } from './world-budget';
 import { BudgetSpender } from './world-budget-policy';
-import { FileNeeds } from './world-file-needs';
+import { askedOnce, FileNeeds } from './world-file-needs';
 import { BoxTree } from './world-cull';
 
 /**
  * The budget's thresholds are searched up to the first doubling of the
  * asked one past this (where the search by doubling and halving that came
  * first stopped); a budget not met there leaves out the farthest leaves. A
- * leaf the camera is inside counts as 1e-9 away: its coarser levels may
- * project past the ceiling and keep their finer level.
+ * leaf the camera is inside counts as NEAREST away (world-budget.ts): its
+ * coarser levels may project past the ceiling and keep their finer level.
  */
 const CEILING_PX = 1e12;
 
@@ -398,16 +398,4 @@ export class WorldChoice {
   private ask(file: number, tier: number, value: number): void {
     if (file >= 0 && !this.isResident(file)) this.needs.ask(file, tier, value);
   }
-}
-
-/** `ask`'s answer for `file`, asked once: kept in `state` (0 not asked yet, 1 yes, 2 no). */
-function askedOnce(state: Uint8Array, file: number, ask: (file: number) => boolean): boolean {
-  let answer = state[file]!;
-  if (answer === 0) state[file] = answer = ask(file) ? 1 : 2;
-  return answer === 1;
-}
-
-/** A leaf's error at `distance`, in pixels. */
-function projected(error: number, distance: number, pixelsPerUnit: number): number {
-  return error === 0 ? 0 : (error * pixelsPerUnit) / Math.max(distance, 1e-9);
 }

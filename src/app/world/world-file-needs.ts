@@ -2,8 +2,9 @@
  * The files a world's choice asks for in one frame, each with its greatest
  * need: a tier (2: a hole's coarsest level, 1: a hole's wanted level, 0:
  * the wanted level of a leaf shown at another), then within the tier a
- * value (nearer holes first; larger errors first). Kept in typed arrays
- * from frame to frame (world-choice.ts). Pure and DOM-free.
+ * value (nearer holes first; larger errors first); and what a frame asks
+ * of each file (resident, failed), asked once. Kept in typed arrays from
+ * frame to frame (world-choice.ts). Pure and DOM-free.
  */
 export class FileNeeds {
   /** Per file: its need's tier (−1: not needed) and value; and the files needed. */
@@ -39,4 +40,11 @@ export class FileNeeds {
     for (let i = 0; i < this.needed.length; i++) out.push(this.needed[i]!);
     out.sort(this.mostNeeded);
   }
+}
+
+/** `ask`'s answer for `file`, asked once a frame: kept in `state` (0 not asked yet, 1 yes, 2 no). */
+export function askedOnce(state: Uint8Array, file: number, ask: (file: number) => boolean): boolean {
+  let answer = state[file]!;
+  if (answer === 0) state[file] = answer = ask(file) ? 1 : 2;
+  return answer === 1;
 }

@@ -354,17 +354,7 @@ export class WorldSession implements FrameSource {
     const pool = (this.pool ??= this.makePool(cloud.shDegree));
     const chunk = pool.reserve(this.files.usedSplats[file] ?? cloud.count);
     if (!chunk) throw new ChunkNoRoomError(`no room in the pool for ${this.files.index.filenames[file]}`);
-    try {
-      // Page by page, paced by frames (world-uploads.ts); the chunk is drawn once all are written.
-      for (let k = 0; k < chunk.pages.length; k++) {
-        await this.uploads.room(pool.pageBytes(chunk, k));
-        signal.throwIfAborted();
-        pool.writePage(chunk, cloud, k);
-      }
-    } catch (error) {
-      if (this.pool === pool) pool.remove(chunk);
-      throw error;
-    }
+    await this.uploads.write(pool, chunk, cloud, signal);
     return { chunk, bytes };
   }
 

@@ -7,6 +7,9 @@
  * (world-session.ts): a page that draws no frames (hidden) writes nothing
  * until it draws again. Pure and DOM-free.
  */
+import type { PooledChunk, SplatPool } from '../../scene/splat-pool';
+import type { PoolSplats } from '../../scene/splat-packing';
+
 interface Waiting {
   bytes: number;
   go: () => void;
@@ -46,6 +49,24 @@ export class UploadPacer {
     if (n === 0) return;
     for (let i = n; i < waiting.length; i++) waiting[i - n] = waiting[i]!;
     waiting.length -= n;
+  }
+
+  /**
+   * Writes a chunk reserved in `pool` from `splats`, page by page, each once
+   * a frame has room for it; gives its pages back when `signal` aborts or
+   * the pacer closes first. The chunk is drawn only once this resolves.
+   */
+  async write(pool: SplatPool, chunk: PooledChunk, splats: PoolSplats, signal: AbortSignal): Promise<void> {
+    try {
+      for (let k = 0; k < chunk.pages.length; k++) {
+        await this.room(pool.pageBytes(chunk, k));
+        signal.throwIfAborted();
+        pool.writePage(chunk, splats, k);
+      }
+    } catch (error) {
+      pool.remove(chunk);
+      throw error;
+    }
   }
 
   /** Uploads waiting for a frame. */
