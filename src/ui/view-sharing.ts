@@ -13,19 +13,7 @@
 import { readViewLink, type CaptureFraming, type SplatViewer, type ViewLink } from '../lib/index';
 import { FilePicker, type Tone } from './overlays';
 import { downloadBlob } from './download';
-
-/**
- * The address follows the view once it has rested this long and a frame
- * was drawn without moving it, checked as each frame is drawn. Resting in
- * time alone (a timer put off by each change) is not enough: where frames
- * come further apart than this (a slow GPU, software WebGPU), every frame
- * of a flight rewrote the address, and replaceState was the largest cost
- * of the page's own script while a world streamed (42 ms over a 24 s path,
- * 16 calls, in headless Chromium on SwiftShader).
- */
-const URL_DEBOUNCE_MS = 250;
-/** Where no frame is drawn (the canvas out of sight), a timer writes the address once the view has rested this long. */
-const URL_IDLE_MS = 2000;
+import { RestingWrite } from './resting-write';
 
 export interface ViewSharingHost {
   /** Shows a message until dismissed; an error unless `tone` says otherwise. */
@@ -36,13 +24,8 @@ export interface ViewSharingHost {
 
 export class ViewSharing {
   readonly cameraPicker: FilePicker;
-  private timer: ReturnType<typeof setTimeout> | null = null;
-  /** The address is behind the view. */
-  private due = false;
-  /** When the view last changed (performance.now()). */
-  private changedAt = 0;
-  /** The view changed since the last frame drawn. */
-  private changedSinceFrame = false;
+  /** The address, written once the view rests (resting-write.ts). */
+  private readonly address = new RestingWrite(() => history.replaceState(history.state, '', this.link()));
   /** The scene's URL for links (null: a local file or the default scene, which links cannot name). */
   private sceneUrl: string | null = null;
 
@@ -62,42 +45,19 @@ export class ViewSharing {
     this.scheduleUrlUpdate();
   }
 
-  /**
-   * Call when the view changed: the URL follows once it rests (see
-   * URL_DEBOUNCE_MS). No timer a change: one waits for the idle case.
-   */
+  /** Call when the view changed: the URL follows once it rests (resting-write.ts). */
   scheduleUrlUpdate(): void {
-    this.due = true;
-    this.changedAt = performance.now();
-    this.changedSinceFrame = true;
-    this.timer ??= setTimeout(this.idle, URL_IDLE_MS);
+    this.address.changed();
   }
 
-  /** Call after each frame drawn (`now`: performance.now()): a frame that did not move the view, after it rested, writes the address. */
+  /** Call after each frame drawn (`now`: performance.now()). */
   frameDrawn(now: number): void {
-    const moved = this.changedSinceFrame;
-    this.changedSinceFrame = false;
-    if (this.due && !moved && now - this.changedAt >= URL_DEBOUNCE_MS) this.writeUrl();
-  }
-
-  /** No frame wrote the address: it is written once the view has rested URL_IDLE_MS. */
-  private readonly idle = (): void => {
-    this.timer = null;
-    if (!this.due) return;
-    const rested = performance.now() - this.changedAt;
-    if (rested >= URL_IDLE_MS) this.writeUrl();
-    else this.timer = setTimeout(this.idle, URL_IDLE_MS - rested);
-  };
-
-  private writeUrl(): void {
-    this.due = false;
-    history.replaceState(history.state, '', this.link());
+    this.address.frameDrawn(now);
   }
 
   /** Stops following the view: a pending update of the address is dropped. */
   dispose(): void {
-    if (this.timer !== null) clearTimeout(this.timer);
-    this.timer = null;
+    this.address.dispose();
   }
 
   /** The link that reopens this scene (when it has a URL) from this view. */
