@@ -10,8 +10,11 @@
  *   {kind: 'path', frames, frameMs: {p50, p95, max}, projectMs, sortMs, renderMs (p50s), drawn: {p50, max},
  *     budget, bytesFetched, chunksLoaded, evicted, cancelled, gpuBytes: {pool, all}, wallMs, recordMs: {p50, p95, max}}
  *   {kind: 'psnr', view, thresholdPx, budgetedDrawn, fullDrawn, psnr}   at sample cameras where the full detail fits
- *   {kind: 'budget', view, set: 'down'|'city', altitude, budget, policy, drawn, thresholdUsed, leftOut, psnr,
- *     frameMs, fullDrawn}   with --budgets: each budget and policy against the full detail (bench/world-budget-sweep.ts)
+ *   {kind: 'budget', view, set: 'down'|'city', altitude, budget, policy, drawn, thresholdUsed, leftOut, psnr, shiftFloor,
+ *     frameMs, fullDrawn, fullCut, cut}   with --budgets: each budget and policy against the full detail (bench/world-budget-sweep.ts);
+ *     shiftFloor: the full detail against itself moved by thresholdUsed pixels (bench/shift-floor.ts; the 'threshold' policy's
+ *     and the default's); fullCut, cut: what the tile renderer's candidate budget left out of a picture (null: nothing).
+ *     The sweep's pictures are drawn by a frame that bins all the candidates the device sorts.
  *
  * frameMs is the GPU time of a frame's passes (timestamp queries: project
  * + sort + render). Of the CPU: recordMs, a frame's own work on this thread
@@ -282,7 +285,11 @@ for (let v = 0; v < psnrViews; v++) {
 session.close();
 if (sweep) {
   const frameMs = async (world: WorldSession, camera: CameraFile) => (await drawFrame(world, camera))?.gpuMs ?? null;
-  await budgetSweep({ device, frame, order, files, camera: pathCamera, frameMs, print }, sweep);
+  // The pictures by a frame that bins all the candidates the device sorts: a full detail of tens of millions of splats over the city
+  // passes the viewer's candidate budget (tile-pairs.ts), which would leave its farthest splats out of the reference. Timed by the viewer's.
+  const pictures = await SplatFrame.create(device, OFFSCREEN_FORMAT, { tiles: { candidateBudget: Infinity } });
+  await pictures.painters.tiles.prepare();
+  await budgetSweep({ device, frame: pictures, order, files, camera: pathCamera, frameMs, print }, sweep);
 }
 opening.close?.();
 target.destroy();

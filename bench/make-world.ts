@@ -32,7 +32,8 @@
  * Options: --chunk K (splats a chunk holds before it is split, in thousands;
  * default 256), --workers W (splat-transform's encoding threads per job;
  * default: the cores shared among the jobs, rounded up), --decode (the check also
- * decodes every chunk).
+ * decodes every chunk), --decimation uniform|adaptive (splat-transform's
+ * --decimate, the default, or --decimate-adaptive).
  *
  * What it is doing goes to standard error as it goes, a line every 30 s
  * while one splat-transform run lasts. Decimating a scene with spherical
@@ -65,6 +66,9 @@ const { values: args } = commandLine('make-world', help, {
     chunk: { type: 'string', default: '256' },
     workers: { type: 'string' },
     decode: { type: 'boolean', default: false },
+    // splat-transform's two decimations: 'uniform' (--decimate, the same rate everywhere) or 'adaptive'
+    // (--decimate-adaptive, removal allocated by local error).
+    decimation: { type: 'string', default: 'uniform' },
     out: { type: 'string' },
 });
 if (!args.scene || !args.out) throw new Error('it needs --scene FILE and --out FOLDER (--help lists the options)');
@@ -74,12 +78,14 @@ const levels = wholeNumber('levels', args.levels!, 1);
 // A root holds at most 64 children (LOD_META_LIMITS.maxChildren): one a job.
 const jobs = Math.min(wholeNumber('jobs', args.jobs!, 1), copies, 64);
 const chunkThousands = wholeNumber('chunk', args.chunk!, 1);
+const decimation = args.decimation!;
+if (decimation !== 'uniform' && decimation !== 'adaptive') throw new Error(`--decimation takes uniform or adaptive, got ${decimation}`);
 // Rounded up: a job's main thread waits on the GPU and the disk part of the time.
 const workers = args.workers ? wholeNumber('workers', args.workers, 0) : Math.ceil(availableParallelism() / jobs);
 const out = resolve(args.out);
 const worldDir = join(out, 'world');
 const done = join(out, 'build.json');
-const options = { scene: basename(args.scene), copies, levels, jobs, chunkThousands };
+const options = { scene: basename(args.scene), copies, levels, jobs, chunkThousands, decimation };
 
 const same = existsSync(done) && JSON.parse(readFileSync(done, 'utf8')) as Record<string, unknown>;
 if (same && Object.entries(options).every(([key, value]) => same[key] === value)) {
@@ -93,7 +99,7 @@ const planPath = join(out, 'plan.json');
 const plan = existsSync(planPath) ? JSON.parse(readFileSync(planPath, 'utf8')) as Record<string, unknown> : null;
 if (plan && Object.entries(options).some(([key, value]) => plan[key] !== value)) {
   rmSync(join(out, 'world'), { recursive: true, force: true });
-  const stale = (name: string) => name.startsWith('part-') || (plan.scene !== options.scene && name.startsWith('level-'));
+  const stale = (name: string) => name.startsWith('part-') || ((plan.scene !== options.scene || plan.decimation !== options.decimation) && name.startsWith('level-'));
   if (existsSync(out)) for (const name of readdirSync(out)) if (stale(name)) rmSync(join(out, name), { force: true });
 }
 mkdirSync(out, { recursive: true });
@@ -163,7 +169,7 @@ const levelFiles = [level0, ...Array.from({ length: levels - 1 }, (_, l) => join
 // level 0), while the grid is measured; made once for every job.
 async function decimate(): Promise<void> {
   for (let level = 1; level < levels; level++) {
-    if (!existsSync(levelFiles[level]!)) await splatTransform(`decimating level ${level} from level ${level - 1}`, [levelFiles[level - 1]!, '--decimate', '25%'], levelFiles[level]!);
+    if (!existsSync(levelFiles[level]!)) await splatTransform(`decimating level ${level} from level ${level - 1}`, [levelFiles[level - 1]!, decimation === 'adaptive' ? '--decimate-adaptive' : '--decimate', '25%'], levelFiles[level]!);
   }
 }
 const decimated = phase('decimate', decimate);

@@ -15,6 +15,7 @@ import { isPacked, type PoolSplats } from '../src/scene/splat-packing';
 import { renderOffscreen } from './render-offscreen';
 import { psnr } from '../cli/picture-compare';
 import { encodePng } from '../cli/png';
+import { shiftFloor } from './shift-floor';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -72,6 +73,8 @@ export async function settledPicture(device: GPUDevice, frame: SplatFrame, order
   return (await renderOffscreen(device, frame, order, world.scene, camera, { renderer: 'tiles', maxDrawn: world.maxDrawn })).rgba;
 }
 
+const round = (db: number) => (Number.isFinite(db) ? Math.round(db * 100) / 100 : 'identical');
+
 /** An infinite PSNR (identical pictures) as JSON can hold it. */
 const decibels = (a: Uint8Array | null, b: Uint8Array | null) => {
   if (!a || !b) return null;
@@ -97,6 +100,8 @@ export async function budgetSweep(setup: SweepSetup, options: SweepOptions): Pro
     times.sort((a, b) => a - b);
     return times.length > 0 ? times[times.length >> 1]! : null;
   };
+  // What the full detail moved by the threshold's pixels scores against itself (bench/shift-floor.ts): the most a picture off by that can score.
+  const floorAt = (fine: Uint8Array | null, camera: CameraFile, px: number | null) => (fine && px !== null && Number.isFinite(px) ? round(shiftFloor(fine, camera.width, camera.height, px)) : null);
   const write = (name: string, rgba: Uint8Array | null, camera: CameraFile) => {
     if (!options.pictures || !rgba) return;
     mkdirSync(options.pictures, { recursive: true });
@@ -125,19 +130,23 @@ export async function budgetSweep(setup: SweepSetup, options: SweepOptions): Pro
       full.close();
       continue;
     }
+    // The tile renderer bins at most a budget of candidates a frame, nearest splats first: a full detail past it is not the full detail.
+    const fullCut = frame.painters.tiles.notice;
     write(`${set}-${v}-full`, fine, camera);
     // The default threshold where no budget binds: within how much of the full detail?
     full.setThreshold(thresholdPx);
     const loose = await settledPicture(device, frame, order, full, camera);
-    print({ ...view, budget: 'full', policy: null, drawn: full.frame.drawnSplats, thresholdUsed: full.frame.thresholdPx, psnr: decibels(loose, fine), frameMs: await median(full, camera), fullWanted, fullDrawn });
+    const looseCut = frame.painters.tiles.notice;
+    print({ ...view, budget: 'full', policy: null, drawn: full.frame.drawnSplats, thresholdUsed: full.frame.thresholdPx, psnr: decibels(loose, fine), shiftFloor: floorAt(fine, camera, full.frame.thresholdPx), frameMs: await median(full, camera), fullWanted, fullDrawn, fullCut, cut: looseCut });
     write(`${set}-${v}-default`, loose, camera);
     full.close();
     for (const budget of budgets) {
       for (const [p, world] of sessions.entries()) {
         world.setBudget(budget);
         const picture = await settledPicture(device, frame, order, world, camera);
+        const cut = frame.painters.tiles.notice;
         const facts = world.frame;
-        print({ ...view, budget, policy: options.policies[p], drawn: facts.drawnSplats, thresholdUsed: facts.thresholdPx, leftOut: facts.leftOut, psnr: decibels(picture, fine), frameMs: await median(world, camera), fullDrawn });
+        print({ ...view, budget, policy: options.policies[p], drawn: facts.drawnSplats, thresholdUsed: facts.thresholdPx, leftOut: facts.leftOut, psnr: decibels(picture, fine), shiftFloor: options.policies[p] === 'threshold' ? floorAt(fine, camera, facts.thresholdPx) : null, frameMs: await median(world, camera), fullDrawn, cut });
         write(`${set}-${v}-${options.policies[p]}-${budget}`, picture, camera);
       }
     }

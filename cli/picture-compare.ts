@@ -14,8 +14,12 @@ export function psnr(a: Uint8Array, b: Uint8Array): number {
     const d = a[i]! - b[i]!;
     sum += d * d;
   }
-  const mse = sum / ((a.length / 4) * 3) / (255 * 255);
-  return mse === 0 ? Infinity : 10 * Math.log10(1 / mse);
+  return psnrOfMse(sum / ((a.length / 4) * 3));
+}
+
+/** PSNR in dB of a mean squared error in 8-bit levels (Infinity for 0). */
+export function psnrOfMse(mse: number): number {
+  return mse === 0 ? Infinity : 10 * Math.log10((255 * 255) / mse);
 }
 
 /** An RGB float picture (0..1) as tightly packed RGBA8, alpha 255. */

@@ -271,4 +271,7 @@ test("the world benchmark decodes in worker threads that outlive its sessions: t
   const budgeted = lines.filter((l) => l.kind === 'budget');
   expect(budgeted.length).toBe(2);
   for (const line of budgeted) expect(line.psnr, JSON.stringify(line)).not.toBeNull();
+  // Each picture beside the full detail moved by its threshold's pixels, and what the candidate budget cut of either (nothing here).
+  for (const line of budgeted) expect(line, JSON.stringify(line)).toMatchObject({ shiftFloor: expect.anything(), cut: null });
+  expect(budgeted[0]!.fullCut).toBeNull();
 });

@@ -14,3 +14,9 @@ test("the budget is a GPU's or a software adapter's, not under a window of tiles
   expect(candidateBudget(100, false, 12)).toBe(100);
   expect(candidateBudget(100, true, 32400)).toBe(100);
 });
+
+test('a budget asked for replaces the adapter\'s, still within the limit and never under a window of tiles', () => {
+  expect(candidateBudget(2 ** 29, false, 8160, Infinity)).toBe(2 ** 29);
+  expect(candidateBudget(2 ** 27, true, 8160, 2 ** 24)).toBe(2 ** 24);
+  expect(candidateBudget(2 ** 29, false, 32400, 1000)).toBe(32400);
+});

@@ -72,10 +72,11 @@ const MAX_CANDIDATE_BUDGET = 2 ** 31;
  * `limit` pairs (candidates are at least the pairs they give): a GPU's or
  * a software adapter's budget, but never under a whole window of tiles (one
  * splat covering it is drawn whenever the device can sort its pairs). Its
- * pairs never pass the limit, so every frame is drawn by tiles.
+ * pairs never pass the limit, so every frame is drawn by tiles. `asked`
+ * replaces the adapter's budget (still within the limit).
  */
-export function candidateBudget(limit: number, software: boolean, tiles: number): number {
-  return Math.min(limit, MAX_CANDIDATE_BUDGET, Math.max(tiles, software ? SOFTWARE_CANDIDATE_BUDGET : GPU_CANDIDATE_BUDGET));
+export function candidateBudget(limit: number, software: boolean, tiles: number, asked?: number): number {
+  return Math.min(limit, MAX_CANDIDATE_BUDGET, Math.max(tiles, asked ?? (software ? SOFTWARE_CANDIDATE_BUDGET : GPU_CANDIDATE_BUDGET)));
 }
 
 /**

@@ -11,6 +11,8 @@ export interface TileRendererOptions {
   profile?: boolean;
   /** The most pairs a frame may sort (default and at most: the device's, maxTilePairs), which bounds the candidate budget of tiles and quads alike (tile-pairs.ts): tests give a few. */
   maxPairs?: number;
+  /** The most candidates a frame bins (default: the budget of tile-pairs.ts, by adapter), never past maxPairs: the world benchmark's full-detail pictures ask for all the device sorts (Infinity). */
+  candidateBudget?: number;
   /** Default 'ellipse'; 'box' bins to every tile of a quad's bounding box (the benchmark's measure of what the test saves). */
   footprint?: TileFootprint;
   /** Splats each pixel holds back in the per-pixel order (default DEFAULT_PIXEL_QUEUE): tests and benchmarks compare others. */

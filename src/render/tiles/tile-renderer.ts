@@ -122,6 +122,8 @@ export class TileRenderer {
   /** The side of the last frame encoded. */
   private side: TileSide = TILE_SIZE;
   private readonly chosenChunking: Partial<Chunking>;
+  /** The candidate budget asked for (TileRendererOptions.candidateBudget), or the adapter's. */
+  private readonly askedCandidates: number | undefined;
 
   private constructor(
     private readonly device: GPUDevice,
@@ -137,6 +139,7 @@ export class TileRenderer {
     this.boundsPairCounts = boundsGpuCounts(device);
     this.profiler = options.profile ? new GpuPassTimer(device, TILE_PASSES, 'TileRenderer.profile') : null;
     this.chosenChunking = options.chunking ?? {};
+    this.askedCandidates = options.candidateBudget;
   }
 
   /** Makes what the per-pixel order needs (its raster pipeline and the ray-shape pass); frames may ask for it once this resolves. */
@@ -250,7 +253,7 @@ export class TileRenderer {
     this.sorter.ensureCapacity(this.budget.wanted);
     const tiles = tileCount(target.width, target.height, side);
     const chunking = this.chunkingFor(perPixel ? 'per-pixel' : 'centre-depth', side);
-    const budget = candidateBudget(this.budget.limit, this.software, tiles);
+    const budget = candidateBudget(this.budget.limit, this.software, tiles, this.askedCandidates);
     const { state, ranges } = this.buffers.forFrame(entries, tiles, this.sorter.capacity, budget, target.background, chunking);
     this.buffers.copyEntries(encoder, draw.count, slot);
 
