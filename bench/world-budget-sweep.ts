@@ -16,6 +16,7 @@ import { renderOffscreen } from './render-offscreen';
 import { psnr } from '../cli/picture-compare';
 import { encodePng } from '../cli/png';
 import { shiftFloor } from './shift-floor';
+import { boxDownsample } from './picture-downsample';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -47,6 +48,8 @@ export interface SweepOptions {
   only: Set<number> | null;
   /** Where to write each picture as a PNG (null: nowhere). */
   pictures: string | null;
+  /** The full detail is also drawn at this many times the width and height and averaged down (1: not): each picture's PSNR against that too. */
+  supersample: number;
 }
 
 /** GPU memory a sweep's world may hold: far past its budget, so that nothing it wants finds no room. Its pictures are still: no fades. */
@@ -133,11 +136,17 @@ export async function budgetSweep(setup: SweepSetup, options: SweepOptions): Pro
     // The tile renderer bins at most a budget of candidates a frame, nearest splats first: a full detail past it is not the full detail.
     const fullCut = frame.painters.tiles.notice;
     write(`${set}-${v}-full`, fine, camera);
+    // The full detail supersampled: what each picture, the full detail's own included, is off from the scene a display would show.
+    const s = options.supersample;
+    const big = s > 1 ? await settledPicture(device, frame, order, full, { ...camera, width: camera.width * s, height: camera.height * s }) : null;
+    const truth = big && boxDownsample(big, camera.width * s, camera.height * s, s);
+    const againstTruth = (picture: Uint8Array | null) => (truth ? { psnrSupersampled: decibels(picture, truth) } : {});
+    const truthLine = truth ? { fullSupersampled: decibels(fine, truth), supersampledCut: frame.painters.tiles.notice } : {};
     // The default threshold where no budget binds: within how much of the full detail?
     full.setThreshold(thresholdPx);
     const loose = await settledPicture(device, frame, order, full, camera);
     const looseCut = frame.painters.tiles.notice;
-    print({ ...view, budget: 'full', policy: null, drawn: full.frame.drawnSplats, thresholdUsed: full.frame.thresholdPx, psnr: decibels(loose, fine), shiftFloor: floorAt(fine, camera, full.frame.thresholdPx), frameMs: await median(full, camera), fullWanted, fullDrawn, fullCut, cut: looseCut });
+    print({ ...view, budget: 'full', policy: null, drawn: full.frame.drawnSplats, thresholdUsed: full.frame.thresholdPx, psnr: decibels(loose, fine), shiftFloor: floorAt(fine, camera, full.frame.thresholdPx), ...againstTruth(loose), ...truthLine, frameMs: await median(full, camera), fullWanted, fullDrawn, fullCut, cut: looseCut });
     write(`${set}-${v}-default`, loose, camera);
     full.close();
     for (const budget of budgets) {
@@ -146,7 +155,7 @@ export async function budgetSweep(setup: SweepSetup, options: SweepOptions): Pro
         const picture = await settledPicture(device, frame, order, world, camera);
         const cut = frame.painters.tiles.notice;
         const facts = world.frame;
-        print({ ...view, budget, policy: options.policies[p], drawn: facts.drawnSplats, thresholdUsed: facts.thresholdPx, leftOut: facts.leftOut, psnr: decibels(picture, fine), shiftFloor: options.policies[p] === 'threshold' ? floorAt(fine, camera, facts.thresholdPx) : null, frameMs: await median(world, camera), fullDrawn, cut });
+        print({ ...view, budget, policy: options.policies[p], drawn: facts.drawnSplats, thresholdUsed: facts.thresholdPx, leftOut: facts.leftOut, psnr: decibels(picture, fine), shiftFloor: options.policies[p] === 'threshold' ? floorAt(fine, camera, facts.thresholdPx) : null, ...againstTruth(picture), frameMs: await median(world, camera), fullDrawn, cut });
         write(`${set}-${v}-${options.policies[p]}-${budget}`, picture, camera);
       }
     }
