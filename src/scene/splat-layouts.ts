@@ -58,3 +58,12 @@ export const SCENE_SLOTS = defineBindSlots<'scene' | ChunkSlot>('GpuSplats', ['s
 
 /** The first slot of group 0 after the scene's, free for each pipeline's own buffers. */
 export const FIRST_PASS_BINDING = Math.max(...Object.values<number>(SCENE_SLOTS.slots)) + 1;
+
+/** A stretch of the page pool's splats that a frame draws: [first, end) (shaders/pool_mask.wgsl, src/scene/pool-mask.ts). */
+export const POOL_PIECE = defineStruct('Piece', [
+  ['first', 'u32'],
+  ['end', 'u32'],
+]);
+
+/** The slots of the pool's mask pass: the pieces, the mask's words, their number. */
+export const POOL_MASK_SLOTS = defineBindSlots('PoolMaskWriter', ['dispatch.wgsl', 'pool_mask.wgsl'], { pieces: 0, mask: 1, piece_count: 2 });

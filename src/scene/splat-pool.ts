@@ -4,7 +4,8 @@
  * splats, which the chunks of a Streamed SOG world rent while resident. A
  * chunk takes the pages its splats need, in any order; giving it back
  * frees them for the next. Each frame draws some runs of some chunks:
- * setDrawn sets their splats' bits in the scene's drawn mask, and the
+ * setDrawn sets their splats' bits in the scene's drawn mask (on the GPU,
+ * from the stretches of the pool they cover: pool-mask.ts), and the
  * projector culls every other splat of the pool before reading it, so the
  * sort and the renderers see one scene in exact order across chunks and
  * levels, with no copy.
@@ -25,6 +26,7 @@
 import { GpuSplats, type GpuSplatsOptions } from './gpu-splats';
 import type { ShDegree } from './splat-cloud';
 import type { PoolSplats } from './splat-packing';
+import { PoolMaskWriter } from './pool-mask';
 
 export interface SplatPoolOptions extends GpuSplatsOptions {
   /** Splats a page (a power of two; default DEFAULT_PAGE_SPLATS, lowered to a chunk buffer's size). */
@@ -111,9 +113,13 @@ export class SplatPool {
   /** Bytes one splat holds (its record and SH). */
   readonly bytesPerSplat: number;
   private readonly free: number[];
-  private readonly mask: Uint32Array<ArrayBuffer>;
+  /** Words of the mask, before the scales in its buffer. */
+  private readonly maskWords: number;
   private readonly maskBuffer: GPUBuffer;
-  private readonly maskShown: Uint32Array<ArrayBuffer>;
+  /** Sets the mask on the GPU from the stretches of the pool the runs cover. */
+  private readonly maskWriter: PoolMaskWriter;
+  /** Those stretches, [first, end) a pair, as the last setDrawn whose runs changed found them. */
+  private pieces: Uint32Array<ArrayBuffer> = new Uint32Array(512);
   /** Per splat, its opacity scale (255: whole), as on the GPU after the mask's words. */
   private readonly scales: Uint8Array<ArrayBuffer>;
   /** The ranges whose scales are not 255 now, and those the next setDrawn writes. */
@@ -141,13 +147,13 @@ export class SplatPool {
     this.bytesPerSplat = scene.layout.bytesPerSplat;
     this.free = Array.from({ length: this.pages }, (_, p) => this.pages - 1 - p);
     const words = drawnMaskWords(scene.count);
-    this.mask = new Uint32Array(words);
-    this.maskShown = new Uint32Array(words);
+    this.maskWords = words;
     // Whole words of scales, all 255.
     this.scales = new Uint8Array(4 * Math.ceil(scene.count / 4)).fill(255);
     this.scalesDirty = new Uint8Array(Math.ceil(scene.count / pageSplats));
-    this.maskBuffer = device.createBuffer({ label: `${label}.drawnMask`, size: words * 4 + this.scales.length, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
+    this.maskBuffer = device.createBuffer({ label: `${label}.drawnMask`, size: words * 4 + this.scales.length, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC });
     device.queue.writeBuffer(this.maskBuffer, words * 4, this.scales);
+    this.maskWriter = new PoolMaskWriter(device, this.maskBuffer, words, `${label}.mask`);
     scene.drawnMask = this.maskBuffer;
     this.scene = scene;
   }
@@ -202,15 +208,14 @@ export class SplatPool {
 
   /**
    * Draws exactly the first `n` of `runs` from the next frame on, each at
-   * its opacity. Uploads the mask only when it changed, and the opacity
-   * scales only of the runs drawn at under 1 now or at the last call.
-   * Returns the splats drawn.
+   * its opacity. Sets the mask (on the GPU) only when the runs changed, and
+   * uploads the opacity scales only of the runs drawn at under 1 now or at
+   * the last call. Returns the splats drawn.
    */
   setDrawn(runs: readonly PooledRun[], n = runs.length): number {
-    const mask = this.mask;
-    // While fades run, a frame changes the opacities of the same runs: the mask is built only when the runs change.
+    // While fades run, a frame changes the opacities of the same runs: the mask is set only when the runs change.
     const sameRuns = this.drawnRuns.same(runs, n);
-    if (!sameRuns) mask.fill(0);
+    let pieces = 0;
     let drawn = 0;
     const size = this.pageSplats;
     const scaled = this.nextScaled;
@@ -228,20 +233,33 @@ export class SplatPool {
         const page = Math.floor(k / size);
         const end = Math.min(offset + count, (page + 1) * size);
         const at = chunk.pages[page]! * size + (k - page * size);
-        if (!sameRuns) setBits(mask, at, at + (end - k));
+        if (!sameRuns) pieces = this.addPiece(pieces, at, at + (end - k));
         if (scale < 255) scaled.push(at, at + (end - k), scale);
         k = end;
       }
     }
     if (!sameRuns) {
       this.drawnRuns.keep(runs, n);
-      if (!sameWords(mask, this.maskShown)) {
-        this.device.queue.writeBuffer(this.maskBuffer, 0, mask);
-        this.maskShown.set(mask);
-      }
+      this.maskWriter.write(this.pieces, pieces);
     }
     this.writeScales(this.scaled, scaled);
     return drawn;
+  }
+
+  /** Adds [from, to) to the pieces (joined to the last where it goes on from it); returns their number. */
+  private addPiece(n: number, from: number, to: number): number {
+    if (n > 0 && this.pieces[2 * n - 1] === from) {
+      this.pieces[2 * n - 1] = to;
+      return n;
+    }
+    if (2 * n + 2 > this.pieces.length) {
+      const grown = new Uint32Array(2 * this.pieces.length);
+      grown.set(this.pieces);
+      this.pieces = grown;
+    }
+    this.pieces[2 * n] = from;
+    this.pieces[2 * n + 1] = to;
+    return n + 1;
   }
 
   /** The scales of the ranges scaled before back to 255, then those scaled now; uploads the pages of both. */
@@ -272,7 +290,7 @@ export class SplatPool {
   private uploadPages(): void {
     const dirty = this.scalesDirty;
     const size = this.pageSplats;
-    const base = this.mask.length * 4;
+    const base = this.maskWords * 4;
     for (let p = 0; p < dirty.length; p++) {
       if (!dirty[p]) continue;
       let end = p;
@@ -287,19 +305,7 @@ export class SplatPool {
 
   destroy(): void {
     this.scene.destroy();
+    this.maskWriter.destroy();
     this.maskBuffer.destroy();
   }
-}
-
-/** Sets bits [from, to) of `mask`. */
-export function setBits(mask: Uint32Array, from: number, to: number): void {
-  let i = from;
-  for (; i < to && (i & 31) !== 0; i++) mask[i >>> 5] = mask[i >>> 5]! | (1 << (i & 31));
-  for (; i + 32 <= to; i += 32) mask[i >>> 5] = 0xffffffff;
-  for (; i < to; i++) mask[i >>> 5] = mask[i >>> 5]! | (1 << (i & 31));
-}
-
-function sameWords(a: Uint32Array, b: Uint32Array): boolean {
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
 }

@@ -1,16 +1,19 @@
 /**
  * The page pool's drawn mask and opacity scales (src/scene/splat-pool.ts),
- * as the GPU receives them: the bytes every write to the mask's buffer left
- * (tests/support/recording-device.ts) against the mask and scales the runs
- * call for, frame after frame of a fade; and how many writes that takes: a
- * frame that changes only opacities leaves the mask alone, and writes the
- * scales a stretch of neighbouring pages at a time.
+ * as the GPU holds them after each frame (read back) against the mask and
+ * scales the runs call for, frame after frame of a fade and over random
+ * runs; and what the CPU sends for them: the mask is set on the GPU from
+ * the stretches of the pool the runs cover (src/scene/pool-mask.ts), never
+ * written whole, and a frame that changes only opacities writes the scales
+ * a stretch of neighbouring pages at a time.
  */
 import { describe, expect, test } from 'vitest';
 import { drawnMaskWords, SplatPool, type PooledChunk, type PooledRun } from '../../src/scene/splat-pool';
 import { allocateSplatCloud } from '../../src/scene/splat-cloud';
+import { readBufferU32 } from '../../src/gpu/readback';
 import { useGpu } from '../support/gpu-fixture';
 import { recording } from '../support/recording-device';
+import { rng } from '../support/splat-files';
 
 const PAGE = 256;
 const gpu = useGpu('splat-pool.test');
@@ -31,9 +34,16 @@ function expected(count: number, runs: readonly PooledRun[]): Uint8Array {
   return bytes;
 }
 
+/** The mask's buffer as the GPU holds it once the work sent so far has run. */
+async function onGpu(device: GPUDevice, pool: SplatPool): Promise<Uint8Array> {
+  const buffer = pool.scene.drawnMask!;
+  const words = await readBufferU32(device, buffer, buffer.size / 4);
+  return new Uint8Array(words.buffer, words.byteOffset, words.byteLength);
+}
+
 describe('the pool\'s drawn mask and opacity scales', () => {
-  test('are what the runs call for after every frame of a fade; a frame of opacities alone leaves the mask unwritten and writes the scales by stretches of pages', () => {
-    const { device, bytes, writes } = recording(gpu.device);
+  test('are what the runs call for after every frame of a fade; the mask is never written from the CPU, and a frame of opacities alone writes the scales by stretches of pages', async () => {
+    const { device, writes } = recording(gpu.device);
     const pool = new SplatPool(device, 64 * PAGE, 0, 'pool-test', { pageSplats: PAGE });
     const buffer = pool.scene.drawnMask!;
     const size = pool.scene.count;
@@ -51,21 +61,43 @@ describe('the pool\'s drawn mask and opacity scales', () => {
       ]),
       [{ chunk: b, offset: 10, count: 2 * PAGE + 3 }],
       [{ chunk: b, offset: 10, count: 2 * PAGE + 3 }, { chunk: a, offset: PAGE + 5, count: 40, opacity: 0.5 }],
+      [],
     ];
     const writesBefore: number[] = [];
     for (const runs of frames) {
       writesBefore.push(writes(buffer));
       pool.setDrawn(runs);
-      expect(bytes(buffer).subarray(0, expected(size, runs).length)).toEqual(expected(size, runs));
+      const want = expected(size, runs);
+      expect((await onGpu(gpu.device, pool)).subarray(0, want.length)).toEqual(want);
     }
     writesBefore.push(writes(buffer));
     const perFrame = writesBefore.slice(1).map((w, f) => w - writesBefore[f]!);
-    // The second and third frames of the fade change opacities alone: no mask, and the scales of a's and b's
-    // pages in at most as many writes as there are stretches of neighbouring pages among them (a's 6 and b's 3,
-    // one page apart: 2), where a write for each range of each run took 18.
+    // The second and third frames of the fade change opacities alone: the scales of a's and b's pages in at most
+    // as many writes as there are stretches of neighbouring pages among them (a's 6 and b's 3, one page apart: 2),
+    // where a write for each range of each run took 18.
     expect(perFrame[2]).toBeLessThanOrEqual(2);
     expect(perFrame[3]).toBeLessThanOrEqual(2);
-    // The frame whose runs change writes its mask.
-    expect(perFrame[4]).toBeGreaterThanOrEqual(1);
+    // The first frame draws every splat whole: nothing written to the buffer at all (its mask set on the GPU).
+    expect(perFrame[0]).toBe(0);
+  });
+
+  test('holds exactly the bits of random runs: pieces within one word, across words, joined across neighbouring pages, and none', async () => {
+    const rand = rng(41);
+    const pool = new SplatPool(gpu.device, 40 * PAGE, 0, 'pool-random', { pageSplats: PAGE });
+    const chunks: PooledChunk[] = [];
+    for (let n = 0; n < 8; n++) chunks.push(pool.add(allocateSplatCloud(1 + Math.floor(rand() * 4 * PAGE), 0))!);
+    for (let frame = 0; frame < 12; frame++) {
+      const runs: PooledRun[] = [];
+      for (const chunk of chunks) {
+        if (rand() < 0.3) continue;
+        const offset = Math.floor(rand() * chunk.count);
+        // Short runs (inside one word) as well as long ones (over pages).
+        const count = rand() < 0.3 ? Math.floor(rand() * 20) : Math.floor(rand() * (chunk.count - offset + 1));
+        runs.push({ chunk, offset, count: Math.min(count, chunk.count - offset) });
+      }
+      pool.setDrawn(runs);
+      const want = expected(pool.scene.count, runs);
+      expect((await onGpu(gpu.device, pool)).subarray(0, want.length), `frame ${frame}`).toEqual(want);
+    }
   });
 });

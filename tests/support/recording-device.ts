@@ -16,7 +16,14 @@ export function recording(device: GPUDevice): { device: GPUDevice; words: (buffe
     counts.set(buffer, (counts.get(buffer) ?? 0) + 1);
     device.queue.writeBuffer(buffer, offset, data, dataOffset, size);
   };
-  const queue = new Proxy(device.queue, { get: (target, key) => (key === 'writeBuffer' ? writeBuffer : Reflect.get(target, key, target)) });
+  const queue = new Proxy(device.queue, {
+    get: (target, key) => {
+      if (key === 'writeBuffer') return writeBuffer;
+      const value = Reflect.get(target, key, target) as unknown;
+      // The queue's own methods called on it, not on the proxy (submit checks its receiver).
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
+  });
   const proxied = new Proxy(device, {
     get: (target, key) => {
       if (key === 'queue') return queue;

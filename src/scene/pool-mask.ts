@@ -1,0 +1,95 @@
+/**
+ * The page pool's drawn mask, set on the GPU (shaders/pool_mask.wgsl): the
+ * CPU sends the stretches of the pool's splats the frame draws, a pair of
+ * words each, and a pass clears the mask and sets their bits. Building
+ * the mask on the CPU (a bit a splat of the pool: 1.6 MB for the viewer's
+ * 13M-splat pool) and writing it whole whenever the runs changed took
+ * about 1.5 ms of a frame's main thread in a CPU profile of the Node world
+ * benchmark on an H200's host (docs/benchmarks.md, "The world's main
+ * thread in the Node benchmark"); the stretches are a few thousand words
+ * at most (one a page of a drawn run, fewer where neighbouring pages
+ * join). DOM-free.
+ */
+import dispatchSource from '../../shaders/dispatch.wgsl?raw';
+import poolMaskSource from '../../shaders/pool_mask.wgsl?raw';
+import { computePipelineNow } from '../gpu/pipeline-cache';
+import { POOL_MASK_SLOTS, POOL_PIECE } from './splat-layouts';
+
+/** One shader module per device: the pool is made mid-frame (its first chunk arrives), so its pipeline is made at once. */
+const modules = new WeakMap<GPUDevice, GPUShaderModule>();
+
+export class PoolMaskWriter {
+  private readonly pipeline: GPUComputePipeline;
+  private readonly countBuffer: GPUBuffer;
+  private readonly count = new Uint32Array(4);
+  private piecesBuffer: GPUBuffer;
+  private bindGroup: GPUBindGroup;
+
+  constructor(
+    private readonly device: GPUDevice,
+    /** The buffer whose first `words` words are the mask. */
+    private readonly mask: GPUBuffer,
+    private readonly words: number,
+    private readonly label = 'PoolMaskWriter',
+  ) {
+    let module = modules.get(device);
+    if (!module) modules.set(device, (module = device.createShaderModule({ label: 'pool_mask.wgsl', code: `${dispatchSource}\n${poolMaskSource}` })));
+    this.pipeline = computePipelineNow(device, { label: `${label}.pipeline`, layout: 'auto', compute: { module, entryPoint: 'set_pieces' } });
+    this.countBuffer = device.createBuffer({ label: `${label}.count`, size: 16, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
+    this.piecesBuffer = this.makePieces(256);
+    this.bindGroup = this.makeBindGroup();
+  }
+
+  /**
+   * The mask from the next submit on: exactly the bits of pieces
+   * [pieces[2i], pieces[2i + 1]) for i < n (splat numbers within the pool,
+   * each piece's end past its first or empty, none past the mask's bits).
+   */
+  write(pieces: Uint32Array<ArrayBuffer>, n: number): void {
+    if (2 * n > pieces.length) throw new RangeError(`PoolMaskWriter.write: ${n} pieces in ${pieces.length / 2}`);
+    const device = this.device;
+    const room = this.piecesBuffer.size / POOL_PIECE.size;
+    if (n > room) {
+      this.piecesBuffer.destroy();
+      this.piecesBuffer = this.makePieces(Math.max(n, 2 * room));
+      this.bindGroup = this.makeBindGroup();
+    }
+    if (n > 0) device.queue.writeBuffer(this.piecesBuffer, 0, pieces, 0, (n * POOL_PIECE.size) / 4);
+    this.count[0] = n;
+    device.queue.writeBuffer(this.countBuffer, 0, this.count);
+    const encoder = device.createCommandEncoder({ label: `${this.label}.set` });
+    encoder.clearBuffer(this.mask, 0, this.words * 4);
+    if (n > 0) {
+      const pass = encoder.beginComputePass({ label: `${this.label}.set` });
+      pass.setPipeline(this.pipeline);
+      pass.setBindGroup(0, this.bindGroup);
+      // A workgroup a piece, in rows within the device's limit on one dimension.
+      const x = Math.min(n, device.limits.maxComputeWorkgroupsPerDimension);
+      pass.dispatchWorkgroups(x, Math.ceil(n / x));
+      pass.end();
+    }
+    device.queue.submit([encoder.finish()]);
+  }
+
+  destroy(): void {
+    this.piecesBuffer.destroy();
+    this.countBuffer.destroy();
+  }
+
+  /** Room for `pieces` pieces (two words each). */
+  private makePieces(pieces: number): GPUBuffer {
+    return this.device.createBuffer({ label: `${this.label}.pieces`, size: POOL_PIECE.size * Math.max(1, pieces), usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
+  }
+
+  private makeBindGroup(): GPUBindGroup {
+    return this.device.createBindGroup({
+      label: `${this.label}.bindGroup`,
+      layout: this.pipeline.getBindGroupLayout(0),
+      entries: POOL_MASK_SLOTS.entries({
+        pieces: { buffer: this.piecesBuffer },
+        mask: { buffer: this.mask, offset: 0, size: this.words * 4 },
+        piece_count: { buffer: this.countBuffer },
+      }),
+    });
+  }
+}
