@@ -36,7 +36,7 @@
  *     [--frames 600] [--width 1920 --height 1080] [--budget 4000000] [--threshold 0.5] [--hold-ms 20] [--frame-ms 16.7]
  *     [--psnr-views 4] [--altitudes 0.01,0.02] [--thresholds 1,0.5,0.25] [--full-limit N] [--pictures DIR]
  *     [--budgets 1000000,2000000,4000000,8000000 [--policies threshold,benefit,distance] [--down-views 6]
- *      [--city-views 6] [--city-altitudes 0.1] [--timed-frames 5] [--only-views 0,1] [--supersample 2]]
+ *      [--city-views 6] [--city-altitudes 0.1] [--timed-frames 5] [--only-views 0,1] [--supersample 2 [--anti-aliased]]]
  *
  * The path flies over the world's tree box: from above one corner, at a
  * tenth of its width over its middle height, across to the opposite
@@ -60,7 +60,9 @@
  * picture. --supersample S also draws the full detail at S times the
  * width and height, averaged down (bench/picture-downsample.ts), and gives
  * each picture's PSNR against that (psnrSupersampled; the full detail's
- * own: fullSupersampled).
+ * own: fullSupersampled); with --anti-aliased, each picture is drawn
+ * again with the anti-aliased screen filter and put against it too
+ * (psnrSupersampledAntiAliased; the full detail's: fullSupersampledAntiAliased).
  */
 import { createNodeGpuContext } from '../src/gpu/node-gpu';
 import { nodeLoadLimits, openWorldPath } from '../src/app/node-viewer';
@@ -106,6 +108,7 @@ const { values: args } = commandLine('bench-world', help, {
   'timed-frames': { type: 'string', default: '5' },
   'only-views': { type: 'string' },
   supersample: { type: 'string', default: '1' },
+  'anti-aliased': { type: 'boolean', default: false },
 });
 if (!args.index) throw new Error('bench-world needs --index PATH/lod-meta.json');
 const frames = wholeNumber('frames', args.frames!, 2);
@@ -136,6 +139,7 @@ const sweep = args.budgets === undefined ? null : {
   only: args['only-views'] === undefined ? null : new Set(wholeNumbers('only-views', args['only-views'], 0)),
   pictures: args.pictures ?? null,
   supersample: wholeNumber('supersample', args.supersample!, 1),
+  antiAliased: args['anti-aliased']!,
 };
 if (thresholds.some((t) => !(t >= 0))) throw new Error(`--thresholds takes pixels (numbers ≥ 0), got ${args.thresholds}`);
 const print = (line: Record<string, unknown>) => console.log(JSON.stringify(line));

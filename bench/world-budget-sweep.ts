@@ -17,6 +17,7 @@ import { psnr } from '../cli/picture-compare';
 import { encodePng } from '../cli/png';
 import { shiftFloor } from './shift-floor';
 import { boxDownsample } from './picture-downsample';
+import { ANTIALIASED_FILTER, type ScreenFilter } from '../src/scene/anti-aliasing';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -50,6 +51,8 @@ export interface SweepOptions {
   pictures: string | null;
   /** The full detail is also drawn at this many times the width and height and averaged down (1: not): each picture's PSNR against that too. */
   supersample: number;
+  /** With `supersample`, each picture is drawn again with the anti-aliased screen filter and put against the supersampled full detail too. */
+  antiAliased: boolean;
 }
 
 /** GPU memory a sweep's world may hold: far past its budget, so that nothing it wants finds no room. Its pictures are still: no fades. */
@@ -64,7 +67,7 @@ const SETTLE_LIMIT_MS = 10 * 60_000;
  * in worker threads, and a hundred thousand turns of this loop passed
  * in a second or two while the first of them was still decoding.
  */
-export async function settledPicture(device: GPUDevice, frame: SplatFrame, order: DrawOrder, world: WorldSession, camera: CameraFile): Promise<Uint8Array | null> {
+export async function settledPicture(device: GPUDevice, frame: SplatFrame, order: DrawOrder, world: WorldSession, camera: CameraFile, screenFilter?: ScreenFilter): Promise<Uint8Array | null> {
   const started = performance.now();
   for (;;) {
     world.updateCamera(camera);
@@ -73,7 +76,7 @@ export async function settledPicture(device: GPUDevice, frame: SplatFrame, order
     await new Promise((resolve) => setTimeout(resolve, 1));
   }
   if (!world.scene) return null;
-  return (await renderOffscreen(device, frame, order, world.scene, camera, { renderer: 'tiles', maxDrawn: world.maxDrawn })).rgba;
+  return (await renderOffscreen(device, frame, order, world.scene, camera, { renderer: 'tiles', maxDrawn: world.maxDrawn, screenFilter })).rgba;
 }
 
 const round = (db: number) => (Number.isFinite(db) ? Math.round(db * 100) / 100 : 'identical');
@@ -142,11 +145,14 @@ export async function budgetSweep(setup: SweepSetup, options: SweepOptions): Pro
     const truth = big && boxDownsample(big, camera.width * s, camera.height * s, s);
     const againstTruth = (picture: Uint8Array | null) => (truth ? { psnrSupersampled: decibels(picture, truth) } : {});
     const truthLine = truth ? { fullSupersampled: decibels(fine, truth), supersampledCut: frame.painters.tiles.notice } : {};
+    // The same picture with the anti-aliased screen filter (Mip-Splatting's), against the supersampled full detail.
+    const antiAliased = async (world: WorldSession, name: string) => (truth && options.antiAliased ? { [name]: decibels(await settledPicture(device, frame, order, world, camera, ANTIALIASED_FILTER), truth) } : {});
+    const fullAntiAliased = await antiAliased(full, 'fullSupersampledAntiAliased');
     // The default threshold where no budget binds: within how much of the full detail?
     full.setThreshold(thresholdPx);
     const loose = await settledPicture(device, frame, order, full, camera);
     const looseCut = frame.painters.tiles.notice;
-    print({ ...view, budget: 'full', policy: null, drawn: full.frame.drawnSplats, thresholdUsed: full.frame.thresholdPx, psnr: decibels(loose, fine), shiftFloor: floorAt(fine, camera, full.frame.thresholdPx), ...againstTruth(loose), ...truthLine, frameMs: await median(full, camera), fullWanted, fullDrawn, fullCut, cut: looseCut });
+    print({ ...view, budget: 'full', policy: null, drawn: full.frame.drawnSplats, thresholdUsed: full.frame.thresholdPx, psnr: decibels(loose, fine), shiftFloor: floorAt(fine, camera, full.frame.thresholdPx), ...againstTruth(loose), ...(await antiAliased(full, 'psnrSupersampledAntiAliased')), ...truthLine, ...fullAntiAliased, frameMs: await median(full, camera), fullWanted, fullDrawn, fullCut, cut: looseCut });
     write(`${set}-${v}-default`, loose, camera);
     full.close();
     for (const budget of budgets) {
@@ -155,7 +161,7 @@ export async function budgetSweep(setup: SweepSetup, options: SweepOptions): Pro
         const picture = await settledPicture(device, frame, order, world, camera);
         const cut = frame.painters.tiles.notice;
         const facts = world.frame;
-        print({ ...view, budget, policy: options.policies[p], drawn: facts.drawnSplats, thresholdUsed: facts.thresholdPx, leftOut: facts.leftOut, psnr: decibels(picture, fine), shiftFloor: options.policies[p] === 'threshold' ? floorAt(fine, camera, facts.thresholdPx) : null, ...againstTruth(picture), frameMs: await median(world, camera), fullDrawn, cut });
+        print({ ...view, budget, policy: options.policies[p], drawn: facts.drawnSplats, thresholdUsed: facts.thresholdPx, leftOut: facts.leftOut, psnr: decibels(picture, fine), shiftFloor: options.policies[p] === 'threshold' ? floorAt(fine, camera, facts.thresholdPx) : null, ...againstTruth(picture), ...(await antiAliased(world, 'psnrSupersampledAntiAliased')), frameMs: await median(world, camera), fullDrawn, cut });
         write(`${set}-${v}-${options.policies[p]}-${budget}`, picture, camera);
       }
     }

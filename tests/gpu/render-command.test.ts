@@ -264,7 +264,7 @@ test("the world benchmark decodes in worker threads that outlive its sessions: t
   // Each session the benchmark closes before the next once ended the threads the others read through:
   // the sweep's full detail then waited for chunks that never came ('did not all fit on the GPU').
   const out = execFileSync('node', [join(TOOLS, 'bench-world.mjs'), '--index', index, '--frames', '2', '--width', '64', '--height', '48', '--psnr-views', '1', '--thresholds', '1',
-    '--budgets', String(Math.ceil(small.count * 0.6)), '--policies', 'threshold', '--down-views', '1', '--full-limit', '1000000', '--supersample', '2'], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    '--budgets', String(Math.ceil(small.count * 0.6)), '--policies', 'threshold', '--down-views', '1', '--full-limit', '1000000', '--supersample', '2', '--anti-aliased'], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
   const lines = out.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
   expect(lines.find((l) => l.kind === 'path')).toMatchObject({ decodedIn: 'workers' });
   expect(lines.find((l) => l.kind === 'psnr')?.psnr).not.toBeNull();
@@ -276,5 +276,8 @@ test("the world benchmark decodes in worker threads that outlive its sessions: t
   expect(budgeted[0]!.fullCut).toBeNull();
   // And against the full detail drawn at twice the width and height, averaged down: the full detail's own error too, which is not nothing.
   for (const line of budgeted) expect(line.psnrSupersampled, JSON.stringify(line)).toEqual(expect.any(Number));
-  expect(budgeted[0]).toMatchObject({ fullSupersampled: expect.any(Number), supersampledCut: null });
+  expect(budgeted[0]).toMatchObject({ fullSupersampled: expect.any(Number), supersampledCut: null, fullSupersampledAntiAliased: expect.any(Number) });
+  // And each drawn again with the anti-aliased screen filter: another picture, so another figure.
+  for (const line of budgeted) expect(line.psnrSupersampledAntiAliased, JSON.stringify(line)).toEqual(expect.any(Number));
+  expect(budgeted[0]!.fullSupersampledAntiAliased).not.toBe(budgeted[0]!.fullSupersampled);
 });
