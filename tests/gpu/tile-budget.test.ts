@@ -13,6 +13,7 @@ import { beforeAll, expect, test } from 'vitest';
 import type { GpuSortOrder } from '../../src/app/frame/order/gpu-sort-order';
 import type { CameraFile } from '../../src/app/camera/camera-file';
 import type { SplatCloud } from '../../src/scene/splat-cloud';
+import type { TileRendererOptions } from '../../src/render/tiles/tile-renderer-options';
 import { renderReferenceCamera } from '../../cli/reference-camera';
 import { psnr, toRgba8 } from '../../cli/picture-compare';
 import { renderChecked } from '../support/checked-render';
@@ -160,4 +161,21 @@ test('candidates past 2^32 (1.1M window-covering splats at 1024×1024) are count
   const db = psnr(picture.rgba, toRgba8(renderReferenceCamera(spread(4), camera).rgb));
   console.log(`1.1M window-covering splats at 1024×1024, a budget of 4 splats: ${db.toFixed(2)} dB against the reference of the nearest 4`);
   expect(db).toBeGreaterThanOrEqual(45);
+});
+
+test('a candidate budget asked for replaces the adapter\'s, within the pairs the frame may sort', async () => {
+  const scene = gpu.upload(layers(60), 'tile-budget.asked');
+  const camera = cameraOf(64, 48);
+  const tiles = 4 * 3;
+  const drawn = async (tileOptions: TileRendererOptions) => {
+    const frame = await gpu.frame({ tiles: tileOptions });
+    await frame.painters.tiles.prepare();
+    await renderChecked(gpu.device, frame, order, scene, camera, { renderer: 'tiles' });
+    return frame.painters.tiles.tileRenderer!.lastPairs!;
+  };
+  // The software adapter's budget (2^21) holds all 60 layers' 720 candidates; 20 layers' worth asked for cuts the farthest 40.
+  expect(await drawn({})).toMatchObject({ entries: 60, cutEntries: 0 });
+  expect(await drawn({ candidateBudget: 20 * tiles })).toMatchObject({ entries: 60, cutEntries: 40, candidateBudget: 20 * tiles });
+  // All the device sorts (the world benchmark's reference pictures): here the frame's 30 layers' worth of pairs.
+  expect(await drawn({ candidateBudget: Infinity, maxPairs: 30 * tiles })).toMatchObject({ entries: 60, cutEntries: 30, candidateBudget: 30 * tiles });
 });
