@@ -182,12 +182,21 @@ describe('a desktop window, 1280×800', { timeout: BROWSER_TEST_TIMEOUT_MS }, ()
     const chrome = ['.lil-gui.lil-root', '.stats', '.hint'];
     const shown = () => Promise.all(chrome.map((s) => page().locator(s).first().isVisible()));
     expect(await shown()).toEqual([true, true, true]);
+    // The timing chart's frames so far (its data-frames, written as it draws).
+    const chartFrames = () => page().evaluate(() => Number(document.querySelector<HTMLElement>('.stats [data-testid="timing-chart"]')!.dataset.frames));
+    await viewer.tab.waitFor('the chart to have drawn frames', () => Number(document.querySelector<HTMLElement>('.stats [data-testid="timing-chart"]')?.dataset.frames) > 0, undefined);
     await page().keyboard.press('u');
     await page().locator('.stats').waitFor({ state: 'hidden' });
     expect(await shown()).toEqual([false, false, false]);
+    // Hidden, the stats draw nothing: while the viewer draws on, the chart takes no frame (after any in flight when U was pressed).
+    await viewer.tab.waitForFrames(2);
+    const frozen = await chartFrames();
+    await viewer.tab.waitForFrames(6);
+    expect(await chartFrames()).toBe(frozen);
     await page().keyboard.press('u');
     await page().locator('.stats').waitFor({ state: 'visible' });
     expect(await shown()).toEqual([true, true, true]);
+    await viewer.tab.waitFor('the chart to draw again', (before) => Number(document.querySelector<HTMLElement>('.stats [data-testid="timing-chart"]')!.dataset.frames) > before, frozen);
     expect(await page().locator('.help').textContent()).toContain('Hide or show the panels');
 
     await viewer.goto('?ui=0');
