@@ -15,7 +15,7 @@
  *   node bench-dist/order-study.mjs --scene a.ply --camera 9k-inside.json,9k-outside.json \
  *     [--width 240 --height 135] [--frames 12] [--degrees 0.05] \
  *     [--queue 1,2,4,8,16] [--windows 0x128,32x96,64x64] [--window-queue 0,1,2,4] \
- *     [--tile-depth nearest,centre] [--noise-floor 0.005]
+ *     [--tile-depth nearest,centre] [--noise-floor 0.005] [--faint-below 0.02,0.05 [--faint-queue 16]]
  *
  * --width and --height are the crop's, taken about the picture's centre;
  * each line's ms is the time spent ordering and blending that order's
@@ -25,6 +25,11 @@
  * workgroup would walk (until its last pixel stops) and arrivalsPerPixel
  * the splats that reach a pixel and go through its order before it stops,
  * means over the turn: what a rule would cost a GPU, beside its quality.
+ * --faint-below A adds, for each bound A, a queue of --faint-queue places
+ * that composites arrivals under an alpha of A into one bucket past its
+ * places (bench/faint-bucket-queue.ts), and one that does so only for
+ * arrivals in front of every held place (front: true); its line's
+ * faintPerPixel is the arrivals that took that way.
  * --noise-floor D adds a line per camera: the exact order against itself
  * drawn with each camera turned D degrees more (jitterPixels: how far that
  * moves the picture's middle), the PSNR below which two pictures of the
@@ -56,6 +61,8 @@ const { values: args } = commandLine('order-study', help, {
   'window-queue': { type: 'string', default: '0,1,2,4' },
   'tile-depth': { type: 'string', default: 'nearest,centre' },
   'noise-floor': { type: 'string', default: '0' },
+  'faint-below': { type: 'string', default: '' },
+  'faint-queue': { type: 'string', default: '16' },
 });
 if (!args.scene || !args.camera) throw new Error('order-study needs --scene and --camera');
 const width = wholeNumber('width', args.width!, 16);
@@ -71,11 +78,15 @@ const windows = args.windows!.split(',').map((text) => {
 });
 const windowQueues = wholeNumbers('window-queue', args['window-queue']!, 0);
 const tileDepths = listOption('tile-depth', args['tile-depth']!, TILE_DEPTHS);
+const faintBelow = args['faint-below'] ? args['faint-below'].split(',').map(Number) : [];
+if (faintBelow.some((a) => !(a > 0 && a <= 1))) throw new Error(`--faint-below takes alphas in (0, 1], got ${args['faint-below']}`);
+const faintQueue = wholeNumber('faint-queue', args['faint-queue']!, 1);
 const noiseDegrees = Number(args['noise-floor']);
 if (!(noiseDegrees >= 0)) throw new Error(`--noise-floor: ${args['noise-floor']} is not a turn in degrees ≥ 0`);
 
 // The judge first, then centre-depth (the pops' yardstick), then the rest.
 const rules: PixelRule[] = [{ kind: 'exact' }, { kind: 'centre-depth' }, ...queues.map((queue) => ({ kind: 'queue' as const, queue }))];
+for (const front of [false, true]) for (const below of faintBelow) rules.push({ kind: 'faint', queue: faintQueue, below, front });
 for (const tileDepth of tileDepths) for (const w of windows) for (const queue of windowQueues) rules.push({ kind: 'window', ...w, tileDepth, queue });
 
 const cloud = (await loadSceneFile(args.scene)).cloud;
@@ -99,7 +110,7 @@ for (const cameraPath of args.camera.split(',')) {
   const ms = new Float64Array(rules.length);
   let sharedMs = 0;
   let drawMs = 0;
-  const walked = new Float64Array(rules.length), arrivals = new Float64Array(rules.length);
+  const walked = new Float64Array(rules.length), arrivals = new Float64Array(rules.length), faint = new Float64Array(rules.length);
   for (const camera of cameras) {
     const many = manyPixelOrders(rules, width, height);
     const started = performance.now();
@@ -111,6 +122,7 @@ for (const cameraPath of args.camera.split(',')) {
     const cost = many.cost();
     cost.walked.forEach((w, r) => (walked[r] += w / (Math.ceil(width / 16) * Math.ceil(height / 16)) / frames));
     cost.arrivals.forEach((a, r) => (arrivals[r] += a / (width * height) / frames));
+    cost.faint.forEach((a, r) => (faint[r] += a / (width * height) / frames));
   }
   // The check that one pass draws what the order alone does: the exact order on its own at the first camera.
   const started = performance.now();
@@ -132,7 +144,9 @@ for (const cameraPath of args.camera.split(',')) {
     const frameDb = pictures[r]!.map((picture, i) => psnr(picture, exact[i]!));
     const finite = frameDb.filter(Number.isFinite);
     const pops = countPops(pictures[r]!, exact);
-    const options = rule.kind === 'window' ? { window: rule.window, batch: rule.batch, tileDepth: rule.tileDepth, queue: rule.queue } : rule.kind === 'queue' ? { queue: rule.queue } : {};
+    const options = rule.kind === 'window' ? { window: rule.window, batch: rule.batch, tileDepth: rule.tileDepth, queue: rule.queue }
+      : rule.kind === 'queue' ? { queue: rule.queue }
+      : rule.kind === 'faint' ? { queue: rule.queue, below: rule.below, front: rule.front, faintPerPixel: Math.round(faint[r]! * 100) / 100 } : {};
     console.log(JSON.stringify({
       ...common,
       order: ruleName(rule),

@@ -106,6 +106,23 @@ export class PixelQueue {
     return blendOne(state, splats, this.k[this.size]!, this.alpha[this.size]!);
   }
 
+  /** The depth of the place an arrival at depth t would push out (the nearest of a full queue, or t itself when it is nearer still); null while there is room. */
+  nearestIfFull(t: number): number | null {
+    if (this.size < this.places) return null;
+    return Math.min(t, this.t[this.size - 1]!);
+  }
+
+  /** The nearest held place's depth, or null when none is held. */
+  nearest(): number | null {
+    return this.size > 0 ? this.t[this.size - 1]! : null;
+  }
+
+  /** Blends the nearest held place; false once the pixel has stopped. */
+  blendNearest(state: Float64Array, splats: Preprocessed): boolean {
+    this.size--;
+    return blendOne(state, splats, this.k[this.size]!, this.alpha[this.size]!);
+  }
+
   /** The list's end: the held splats, nearest first, until the pixel stops. */
   finish(state: Float64Array, splats: Preprocessed): void {
     while (this.size > 0) {

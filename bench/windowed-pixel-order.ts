@@ -6,6 +6,7 @@
  * rule (bench/reference-pixel-order.ts); and several orders drawn in one
  * pass over each pixel's splats.
  */
+import { FaintBucketQueue } from './faint-bucket-queue';
 import { ALPHA_MIN, alphaAt, TILE, type PixelBlend, type Preprocessed, type ReferenceOrder } from '../src/render/reference-rasterizer';
 import { blendOne, checkQueue, depthAlongRay, endPixel, PixelQueue, startPixel } from './reference-pixel-order';
 
@@ -121,6 +122,7 @@ export type PixelRule =
   | { kind: 'centre-depth' }
   | { kind: 'exact' }
   | { kind: 'queue'; queue: number }
+  | { kind: 'faint'; queue: number; below: number; front: boolean }
   | ({ kind: 'window' } & WindowOptions);
 
 /** A rule's name in the studies' output: centre-depth, exact, queue-8, window-64x64-nearest-q2. */
@@ -131,6 +133,8 @@ export function ruleName(rule: PixelRule): string {
       return rule.kind;
     case 'queue':
       return `queue-${rule.queue}`;
+    case 'faint':
+      return `queue-${rule.queue}-faint-${rule.front ? 'front-' : ''}${rule.below}`;
     case 'window':
       return `window-${rule.window}x${rule.batch}-${rule.tileDepth}-q${rule.queue}`;
   }
@@ -152,9 +156,11 @@ export interface ManyPixelOrders {
    * its largest over its pixels, summed over the tiles); `arrivals`, the
    * splats that reach a pixel and go through its order before it stops
    * (summed over the pixels). The exact order's are its list's whole; a
-   * windowed order's count its tile's passed-on order.
+   * windowed order's count its tile's passed-on order. `faint`: of those,
+   * the ones a 'faint' rule composited into its bucket (FaintBucketQueue)
+   * rather than its places.
    */
-  cost(): { walked: Float64Array; arrivals: Float64Array };
+  cost(): { walked: Float64Array; arrivals: Float64Array; faint: Float64Array };
 }
 
 /**
@@ -167,7 +173,8 @@ export interface ManyPixelOrders {
 export function manyPixelOrders(rules: readonly PixelRule[], width: number, height: number): ManyPixelOrders {
   if (rules.length === 0) throw new Error('manyPixelOrders: no rules');
   for (const rule of rules) {
-    if (rule.kind === 'queue') checkQueue(rule.queue);
+    if (rule.kind === 'queue' || rule.kind === 'faint') checkQueue(rule.queue);
+    if (rule.kind === 'faint' && !(rule.below > 0 && rule.below <= 1)) throw new Error(`a faint splat's alpha bound is in (0, 1], not ${rule.below}`);
     if (rule.kind === 'window') checkWindow(rule);
   }
   const result: ManyPixelOrders = {
@@ -178,7 +185,7 @@ export function manyPixelOrders(rules: readonly PixelRule[], width: number, heig
     cost: () => {
       const walked = new Float64Array(rules.length);
       for (const most of tileWalks.values()) most.forEach((w, r) => (walked[r] += w));
-      return { walked, arrivals };
+      return { walked, arrivals, faint: Float64Array.from(buckets, (b) => b?.faintArrivals ?? 0) };
     },
   };
   // Per tile (its list), per rule, the most list positions a pixel walked; per rule, arrivals taken.
@@ -186,6 +193,7 @@ export function manyPixelOrders(rules: readonly PixelRule[], width: number, heig
   const arrivals = new Float64Array(rules.length);
   const state = new Float64Array(5);
   const queues = rules.map((rule) => new PixelQueue(rule.kind === 'queue' || rule.kind === 'window' ? rule.queue : 0));
+  const buckets = rules.map((rule) => (rule.kind === 'faint' ? new FaintBucketQueue(rule.queue, rule.below, rule.front) : null));
   // Per window rule, a tile's passed-on order.
   const tiles = rules.map(() => new WeakMap<Int32Array, { order: Int32Array }>());
   // The pixel's reaching splats, in list order: splat, alpha, t*; and each list position's place among them (−1: not reaching).
@@ -245,6 +253,18 @@ export function manyPixelOrders(rules: readonly PixelRule[], width: number, heig
         for (let i = 0; i < reaching; i++) exact[i] = i;
         exact.sort(byDepth);
         for (const i of exact) if (!blendOne(state, splats, splat[i]!, alpha[i]!)) break;
+      } else if (rule.kind === 'faint') {
+        const held = buckets[r]!;
+        held.reset();
+        let open = true;
+        for (let i = 0; i < reaching && open; i++) {
+          open = held.arrive(state, splats, splat[i]!, alpha[i]!, depth[i]!);
+          if (!open) {
+            taken = i + 1;
+            walked = listAt[i]! + 1;
+          }
+        }
+        if (open) held.finish(state, splats);
       } else {
         const held = queues[r]!;
         held.reset();

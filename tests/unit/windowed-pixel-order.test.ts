@@ -10,8 +10,9 @@
  */
 import { describe, expect, test } from 'vitest';
 import { mat4 } from 'gl-matrix';
-import { ALPHA_MIN, alphaAt, binByTile, CENTRE_DEPTH_ORDER, preprocess, renderReference, TILE, type ReferenceOrder, type ReferenceView } from '../../src/render/reference-rasterizer';
-import { depthAlongRay, perPixelOrder } from '../../bench/reference-pixel-order';
+import { ALPHA_MIN, alphaAt, binByTile, CENTRE_DEPTH_ORDER, preprocess, renderReference, TILE, type Preprocessed, type ReferenceOrder, type ReferenceView } from '../../src/render/reference-rasterizer';
+import { depthAlongRay, perPixelOrder, startPixel } from '../../bench/reference-pixel-order';
+import { FaintBucketQueue } from '../../bench/faint-bucket-queue';
 import { manyPixelOrders, tileDepth, windowedPixelOrder, windowOrder, type PixelRule, type TileDepth, type WindowOptions } from '../../bench/windowed-pixel-order';
 import { allocateSplatCloud, computeBounds, SH_C0, type SplatCloud } from '../../src/scene/splat-cloud';
 import { rng } from '../support/splat-files';
@@ -178,5 +179,59 @@ describe('manyPixelOrders', () => {
     }
     expect(arrivals[1]).toBeLessThan(arrivals[3]!);
     expect(walked[1]).toBeLessThan(listed);
+  });
+});
+
+describe('the faint bucket (bench/faint-bucket-queue.ts)', () => {
+  const rgbOf = (sums: Float32Array) => {
+    const rgb = new Float32Array(WIDTH * HEIGHT * 3);
+    for (let p = 0; p < WIDTH * HEIGHT; p++) for (let c = 0; c < 3; c++) rgb[3 * p + c] = sums[4 * p + c]! + sums[4 * p + 3]! * BG[c]!;
+    return rgb;
+  };
+
+  test('with nothing faint it is the queue of its places; with everything faint, where no pixel stops, the centre-depth order', () => {
+    const rules: PixelRule[] = [{ kind: 'exact' }, { kind: 'faint', queue: 4, below: 1e-9, front: false }, { kind: 'faint', queue: 4, below: 0.4, front: false }];
+    const many = manyPixelOrders(rules, WIDTH, HEIGHT);
+    draw(many.order);
+    expect(rgbOf(many.sums[1]!)).toEqual(draw(perPixelOrder(4)));
+    expect(many.cost().faint[1]).toBe(0);
+    // Between the two it is neither, and some arrivals, not all, took the bucket.
+    const middle = rgbOf(many.sums[2]!);
+    expect(middle).not.toEqual(draw(perPixelOrder(4)));
+    expect(middle).not.toEqual(centreDepth);
+    const { faint, arrivals } = many.cost();
+    expect(faint[2]).toBeGreaterThan(0);
+    expect(faint[2]).toBeLessThan(arrivals[2]!);
+
+    // Faint everywhere (alpha 0.05 at most: no pixel's transmittance falls to the stop), all in the bucket: the arrival order.
+    const faintCloud = randomCloud(160, 7);
+    faintCloud.opacities.fill(0.05);
+    const all = manyPixelOrders([{ kind: 'centre-depth' }, { kind: 'faint', queue: 4, below: 1, front: false }], WIDTH, HEIGHT);
+    renderReference(faintCloud, view, all.order);
+    expect(all.sums[1]).toEqual(all.sums[0]);
+  });
+
+  test('the bucket is blended at the depth of its first splat: before a farther held place, after a nearer one', () => {
+    // Splat 0 red, strong, at depth 5; splat 1 green, faint, at depth 1; splat 2 blue, strong, at depth 0.5.
+    const three = { color: Float32Array.of(1, 0, 0, 0, 1, 0, 0, 0, 1) } as unknown as Preprocessed;
+    const pixel = (arrivals: [number, number, number][], places = 4) => {
+      const queue = new FaintBucketQueue(places, 0.2);
+      const state = new Float64Array(5);
+      startPixel(state);
+      for (const [k, alpha, t] of arrivals) queue.arrive(state, three, k, alpha, t);
+      queue.finish(state, three);
+      return [...state.subarray(0, 4)].map((v) => Math.round(v * 1e6) / 1e6);
+    };
+    // Green (0.1) in front of red (0.5): green, then red through the 0.9 green left.
+    expect(pixel([[0, 0.5, 5], [1, 0.1, 1]])).toEqual([0.45, 0.1, 0, 0.45]);
+    // Blue (0.5) in front of both: blue, green through 0.5, red through 0.45.
+    expect(pixel([[0, 0.5, 5], [1, 0.1, 1], [2, 0.5, 0.5]])).toEqual([0.225, 0.05, 0.5, 0.225]);
+    // One place: blue arriving behind red pushes red out, and the bucket, nearer than red, goes first.
+    expect(pixel([[0, 0.5, 5], [1, 0.1, 1], [2, 0.5, 8]], 1)).toEqual([0.45, 0.1, 0.225, 0.225]);
+  });
+
+  test('an alpha bound outside (0, 1] is refused', () => {
+    expect(() => manyPixelOrders([{ kind: 'faint', queue: 4, below: 0, front: false }], WIDTH, HEIGHT)).toThrow(/alpha bound/);
+    expect(() => manyPixelOrders([{ kind: 'faint', queue: 0, below: 0.1, front: false }], WIDTH, HEIGHT)).toThrow(/whole number/);
   });
 });
