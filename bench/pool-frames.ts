@@ -17,7 +17,7 @@
 import { createNodeGpuContext } from '../src/gpu/node-gpu';
 import { SplatPool, type PooledChunk, type PooledRun } from '../src/scene/splat-pool';
 import { wholeNumber } from './bench-options';
-import { measureStable, quantile, timingWarning } from './stable-timing';
+import { measureStable, quantile, round4, timingWarning } from './stable-timing';
 import { commandLine } from './command-line';
 import { random } from '../tests/support/up-scenes';
 import help from './pool-frames.ts?help';
@@ -82,10 +82,9 @@ const result = await measureStable(async () => {
 const warning = timingWarning('setDrawn', result, TIMING.tol);
 if (warning) console.error(warning);
 const measuredCpu = cpu.slice(-TIMING.runs);
-const round = (x: number) => Math.round(x * 1e4) / 1e4;
 console.log(JSON.stringify({
   kind: 'setDrawn', capacity: pool.scene.count, drawn: drawnRuns * runSplats, runs: drawnRuns, changed: swaps, fading: args.fading,
-  ms: result.ok ? { p50: round(quantile(result.samples, 0.5)), p95: round(quantile(result.samples, 0.95)) } : null,
-  cpuMs: { p50: round(quantile(measuredCpu, 0.5)), p95: round(quantile(measuredCpu, 0.95)) },
+  ms: result.ok ? { p50: round4(quantile(result.samples, 0.5)), p95: round4(quantile(result.samples, 0.95)) } : null,
+  cpuMs: { p50: round4(quantile(measuredCpu, 0.5)), p95: round4(quantile(measuredCpu, 0.95)) },
 }));
 pool.destroy();

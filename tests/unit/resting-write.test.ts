@@ -34,67 +34,67 @@ function handClock() {
   return { clock, advance, now: () => time };
 }
 
+/** A RestingWrite on a hand clock, counting its writes. */
+function counted() {
+  const hand = handClock();
+  let writes = 0;
+  const address = new RestingWrite(() => writes++, hand.clock);
+  return { ...hand, address, writes: () => writes };
+}
+
 describe('the address written once the view rests', () => {
   test('a flight whose frames come 300 ms apart writes nothing until a frame draws the view still, then once', () => {
-    const { clock, advance, now } = handClock();
-    let writes = 0;
-    const address = new RestingWrite(() => writes++, clock);
+    const { advance, now, address, writes } = counted();
     for (let frame = 0; frame < 10; frame++) {
       address.changed();
       advance(300);
       address.frameDrawn(now());
     }
     // A timer put off by each change (the rule before) wrote at each of these frames: 300 ms passed its 250.
-    expect(writes).toBe(0);
+    expect(writes()).toBe(0);
     // The view stops: the next frame, which did not move it, writes; later ones do not write again.
     advance(16);
     address.frameDrawn(now());
-    expect(writes).toBe(1);
+    expect(writes()).toBe(1);
     for (let frame = 0; frame < 5; frame++) {
       advance(16);
       address.frameDrawn(now());
     }
-    expect(writes).toBe(1);
+    expect(writes()).toBe(1);
   });
 
   test('a still frame too soon after the change waits for one past the rest', () => {
-    const { clock, advance, now } = handClock();
-    let writes = 0;
-    const address = new RestingWrite(() => writes++, clock);
+    const { advance, now, address, writes } = counted();
     address.changed();
     advance(16);
     address.frameDrawn(now());
     advance(REST_MS - 100);
     address.frameDrawn(now());
-    expect(writes).toBe(0);
+    expect(writes()).toBe(0);
     advance(100);
     address.frameDrawn(now());
-    expect(writes).toBe(1);
+    expect(writes()).toBe(1);
   });
 
   test('where no frame is drawn, a timer writes once the change has rested, put off by later changes', () => {
-    const { clock, advance } = handClock();
-    let writes = 0;
-    const address = new RestingWrite(() => writes++, clock);
+    const { advance, address, writes } = counted();
     address.changed();
     advance(IDLE_MS / 2);
     address.changed();
     advance(IDLE_MS - 1);
-    expect(writes).toBe(0);
+    expect(writes()).toBe(0);
     advance(IDLE_MS);
-    expect(writes).toBe(1);
+    expect(writes()).toBe(1);
     advance(10 * IDLE_MS);
-    expect(writes).toBe(1);
+    expect(writes()).toBe(1);
   });
 
   test('dispose drops a write still due', () => {
-    const { clock, advance, now } = handClock();
-    let writes = 0;
-    const address = new RestingWrite(() => writes++, clock);
+    const { advance, now, address, writes } = counted();
     address.changed();
     address.dispose();
     advance(10 * IDLE_MS);
     address.frameDrawn(now());
-    expect(writes).toBe(0);
+    expect(writes()).toBe(0);
   });
 });

@@ -13,11 +13,11 @@ import { askedOnce, FileNeeds } from './world-file-needs';
 import { BoxTree } from './world-cull';
 
 /**
- * The budget's thresholds are searched up to the first doubling of the
- * asked one past this (where the search by doubling and halving that came
- * first stopped); a budget not met there leaves out the farthest leaves. A
- * leaf the camera is inside counts as NEAREST away (world-budget.ts): its
- * coarser levels may project past the ceiling and keep their finer level.
+ * The budget's thresholds are searched up to the first doubling of the asked
+ * one past this (where the first search stopped); a budget not met there
+ * leaves out the farthest leaves. A leaf the camera is inside counts as
+ * NEAREST away (world-budget.ts): its coarser levels may project past the
+ * ceiling and keep their finer level.
  */
 const CEILING_PX = 1e12;
 
@@ -40,7 +40,7 @@ export class WorldChoice {
   private readonly file: Int32Array;
   /** Per leaf: the file of its coarsest level with splats (−1: none). */
   private readonly coarsestFile: Int32Array;
-  // A frame's working state, kept between calls.
+  /** A frame's working state, kept between calls. */
   private readonly inView: Int32Array;
   private readonly distance: Float64Array;
   /** Per leaf and level: the error in pixels, for the levels from the coarsest down to the one wanted at the asked threshold. */
@@ -164,7 +164,6 @@ export class WorldChoice {
     const ex = view.eye[0]!;
     const ey = view.eye[1]!;
     const ez = view.eye[2]!;
-    const perUnit = view.pixelsPerUnit;
     let wantedSplats = 0;
     for (let k = 0; k < seen; k++) {
       const i = inView[k]!;
@@ -179,7 +178,7 @@ export class WorldChoice {
         const e = error[i * levels + l]!;
         if (Number.isNaN(e)) continue;
         level = l;
-        const p = projected(e, d, perUnit);
+        const p = projected(e, d, view.pixelsPerUnit);
         pixels[i * levels + l] = p;
         if (p <= thresholdPx) break;
       }

@@ -17,9 +17,8 @@ import { maxTilePairs } from '../renderer-limits';
 import type { SplatDraw } from '../splat-renderer';
 import { BIN_GROUP, TileBinning, type BinBuffers } from './tile-binning';
 import { keptQuadsDraw, setKeptQuads, TileBuffers } from './tile-buffers';
-import { candidateBudget, TilePairBudget, type TilePairCounts } from './tile-pairs';
+import { TilePairBudget, type TilePairCounts } from './tile-pairs';
 import { TILE_SIZE, tileCount } from './tile-side';
-import { isSoftwareDevice } from '../../gpu/software-adapter';
 import { setTimestampWrites } from '../../gpu/pass-timer';
 
 /** No chunks: the cut never reaches the raster. */
@@ -29,7 +28,6 @@ export class QuadCut {
   private readonly buffers: [TileBuffers, TileBuffers];
   /** The read ring of the cut's counts (its room, never sorted into, does not grow). */
   private readonly reads: TilePairBudget;
-  private readonly software: boolean;
   /** The binning binds pair buffers (keys, values) it never writes in these two passes. */
   private readonly unusedPairs: [GPUBuffer, GPUBuffer];
   // Reused every frame.
@@ -46,10 +44,9 @@ export class QuadCut {
   private constructor(
     private readonly device: GPUDevice,
     private readonly binning: TileBinning,
-    private readonly budgetLimit: number,
+    budgetLimit: number,
   ) {
     this.buffers = [new TileBuffers(device), new TileBuffers(device)];
-    this.software = isSoftwareDevice(device);
     this.reads = new TilePairBudget(device, budgetLimit, 1);
     const unused = (label: string) => device.createBuffer({ label, size: 16, usage: GPUBufferUsage.STORAGE });
     this.unusedPairs = [unused('QuadCut.unusedKeys'), unused('QuadCut.unusedValues')];
@@ -63,7 +60,7 @@ export class QuadCut {
   encode(encoder: GPUCommandEncoder, draw: SplatDraw, maxEntries: number, width: number, height: number, slot: 0 | 1, beginning: GPUComputePassTimestampWrites | undefined): SplatDraw {
     const entries = typeof draw.count === 'number' ? draw.count : maxEntries;
     const tiles = tileCount(width, height, TILE_SIZE);
-    const budget = candidateBudget(this.budgetLimit, this.software, tiles);
+    const budget = this.reads.candidatesFor(tiles);
     const { state } = this.buffers[slot].forFrame(entries, tiles, 0, budget, [0, 0, 0], NO_CHUNKS);
     this.buffers[slot].copyEntries(encoder, draw.count, slot);
     const bin = this.binBuffers;

@@ -21,6 +21,7 @@
  */
 import { TILE_STATE } from '../frame-layouts';
 import { TILE_SIZE, type TileSide } from './tile-side';
+import { isSoftwareDevice } from '../../gpu/software-adapter';
 
 /** A read frame's pair figures. */
 export interface TilePairCounts {
@@ -129,13 +130,17 @@ export class TilePairBudget {
   }
   private readonly reads: ReadSlot[] = [];
   private recorded: ReadSlot | null = null;
+  private readonly software: boolean;
 
   constructor(
     device: GPUDevice,
     /** The most pairs the device can sort (maxTilePairs). */
     readonly limit: number,
     initial = INITIAL_PAIRS,
+    /** The candidate budget asked for (TileRendererOptions.candidateBudget); default the adapter's. */
+    private readonly askedCandidates?: number,
   ) {
+    this.software = isSoftwareDevice(device);
     this.wanted = Math.max(1, Math.min(initial, limit));
     for (let i = 0; i < READ_RING; i++) {
       this.reads.push({
@@ -145,6 +150,11 @@ export class TilePairBudget {
         tileSide: TILE_SIZE,
       });
     }
+  }
+
+  /** The candidate budget of a frame of `tiles` tiles (candidateBudget). */
+  candidatesFor(tiles: number): number {
+    return candidateBudget(this.limit, this.software, tiles, this.askedCandidates);
   }
 
   /** Records the copy of this frame's counts from the state buffer (skipped while every staging buffer is being read). */

@@ -47,7 +47,7 @@ import { rasterWalkFor, type RasterBuffers, type RasterWalk, type TilePictureFor
 import { SMALL_TILE_PAIRS, TILE_SIZE, tileCount, type TileSide } from './tile-side';
 import { TileSideKits } from './tile-side-kits';
 import { TileRayShapes, type RayShapeBuffers } from './tile-ray-shapes';
-import { candidateBudget, INITIAL_PAIRS, TilePairBudget, type TilePairCounts } from './tile-pairs';
+import { INITIAL_PAIRS, TilePairBudget, type TilePairCounts } from './tile-pairs';
 import { setKeptQuads, TileBuffers } from './tile-buffers';
 import { chunkingFor, type Chunking, type ChunkCounts } from './tile-chunks';
 import type { SplatOrder } from '../frame-renderer';
@@ -107,7 +107,7 @@ export class TileRenderer {
       TileSideKits.create(device, frame, format, options),
       GpuRadixSort.create(device, { capacity: initial, label: 'TileRenderer.pairSort' }),
     ]);
-    return new TileRenderer(device, frame, kits, sorter, new TilePairBudget(device, limit, initial), options);
+    return new TileRenderer(device, frame, kits, sorter, new TilePairBudget(device, limit, initial, options.candidateBudget), options);
   }
 
   private rayShapes: TileRayShapes | null = null;
@@ -122,8 +122,6 @@ export class TileRenderer {
   /** The side of the last frame encoded. */
   private side: TileSide = TILE_SIZE;
   private readonly chosenChunking: Partial<Chunking>;
-  /** The candidate budget asked for (TileRendererOptions.candidateBudget), or the adapter's. */
-  private readonly askedCandidates: number | undefined;
 
   private constructor(
     private readonly device: GPUDevice,
@@ -139,7 +137,6 @@ export class TileRenderer {
     this.boundsPairCounts = boundsGpuCounts(device);
     this.profiler = options.profile ? new GpuPassTimer(device, TILE_PASSES, 'TileRenderer.profile') : null;
     this.chosenChunking = options.chunking ?? {};
-    this.askedCandidates = options.candidateBudget;
   }
 
   /** Makes what the per-pixel order needs (its raster pipeline and the ray-shape pass); frames may ask for it once this resolves. */
@@ -253,7 +250,7 @@ export class TileRenderer {
     this.sorter.ensureCapacity(this.budget.wanted);
     const tiles = tileCount(target.width, target.height, side);
     const chunking = this.chunkingFor(perPixel ? 'per-pixel' : 'centre-depth', side);
-    const budget = candidateBudget(this.budget.limit, this.software, tiles, this.askedCandidates);
+    const budget = this.budget.candidatesFor(tiles);
     const { state, ranges } = this.buffers.forFrame(entries, tiles, this.sorter.capacity, budget, target.background, chunking);
     this.buffers.copyEntries(encoder, draw.count, slot);
 
