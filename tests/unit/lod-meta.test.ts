@@ -108,6 +108,11 @@ describe('parseLodMeta', () => {
     expect(read(old).counts).toEqual([40, 20]);
   });
 
+  it('reads "environment": null as no environment (splat-transform 0.16 to 1.10 write it so), and refuses any other value that is not a path', () => {
+    expect(read({ ...world(), environment: null }).environment).toBeNull();
+    for (const environment of [0, false, {}, ['env.sog']]) refused({ ...world(), environment }).toThrow('"environment" is not a path');
+  });
+
   it('refuses what is not an index, naming the file', () => {
     expect(() => parseLodMeta('{"lodLevels": 2,', 'w/lod-meta.json')).toThrow(/^w\/lod-meta.json: not JSON/);
     refused([1, 2]).toThrow('world/lod-meta.json: not a JSON object');

@@ -145,7 +145,8 @@ export function parseLodMeta(text: string, name = 'lod-meta.json', limits: LodMe
     if (why) fail(`"filenames"[${i}] ${JSON.stringify(f)} ${why}`);
   });
   let environment: string | null = null;
-  if (meta.environment !== undefined) {
+  // splat-transform 0.16–1.10 write `"environment": null` into a world without one (three published worlds do).
+  if (meta.environment !== undefined && meta.environment !== null) {
     if (typeof meta.environment !== 'string') fail('"environment" is not a path');
     const why = chunkPathError(meta.environment as string);
     if (why) fail(`"environment" ${JSON.stringify(meta.environment)} ${why}`);
