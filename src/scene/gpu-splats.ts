@@ -35,6 +35,7 @@
  */
 import type { ShDegree, SplatCloud } from './splat-cloud';
 import { chunkSlot, MAX_CHUNKS, SCENE_LAYOUT, SCENE_SLOTS, type ChunkSlot } from './splat-layouts';
+import { queueWrites, type BufferWrites } from '../gpu/staging-blocks';
 import { isPacked, packedBytesPerSplat, packSh, packSplats, repackSh, shFloatsOf, shWordsOf, SPLAT_FLOATS, type PoolSplats } from './splat-packing';
 
 export { MAX_CHUNKS } from './splat-layouts';
@@ -44,7 +45,7 @@ const SPLAT_BYTES = SPLAT_FLOATS * 4;
 /** Bytes of the SceneLayout uniform (src/scene/splat-layouts.ts). */
 export const SCENE_LAYOUT_BYTES = SCENE_LAYOUT.size;
 
-/** Splats packed per writeBuffer call: bounds the staging memory (4 MiB) for any scene size. */
+/** Splats packed per write: bounds the staging memory (4 MiB) for any scene size. */
 const STAGING_SPLATS = 1 << 16;
 
 export interface Chunk {
@@ -182,9 +183,11 @@ export class GpuSplats {
    * splats (a world's workers pack its chunks, src/io/world-worker.ts) are
    * copied as they are. Splats of another SH degree are written at this
    * scene's: higher bands they lack are zero, bands this scene lacks are
-   * dropped.
+   * dropped. `writes` is where the bytes go: the queue by default, or a
+   * staging block (src/gpu/staging-blocks.ts), which must have room for
+   * n · layout.bytesPerSplat.
    */
-  writeSplats(device: GPUDevice, at: number, splats: PoolSplats, first: number, n: number): void {
+  writeSplats(device: GPUDevice, at: number, splats: PoolSplats, first: number, n: number, writes: BufferWrites = queueWrites(device)): void {
     const layout = this.layout;
     const c = at >> layout.chunkShift;
     const local = at - c * layout.chunkSplats;
@@ -196,20 +199,20 @@ export class GpuSplats {
     const shWords = layout.shWords;
     const shAt = (chunk.shStart + local * shWords) * 4;
     if (isPacked(splats)) {
-      device.queue.writeBuffer(buffer, local * SPLAT_BYTES, splats.records, first * SPLAT_FLOATS, n * SPLAT_FLOATS);
+      writes.write(buffer, local * SPLAT_BYTES, splats.records, first * SPLAT_FLOATS, n * SPLAT_FLOATS);
       if (shWords === 0) return;
-      if (splats.shDegree === this.shDegree) return device.queue.writeBuffer(buffer, shAt, splats.sh, first * shWords, n * shWords);
+      if (splats.shDegree === this.shDegree) return writes.write(buffer, shAt, splats.sh, first * shWords, n * shWords);
     }
     for (let a = 0; a < n; a += STAGING_SPLATS) {
       const m = Math.min(STAGING_SPLATS, n - a);
       if (!isPacked(splats)) {
         packSplats(splats, first + a, m, this.staging);
-        device.queue.writeBuffer(buffer, (local + a) * SPLAT_BYTES, this.staging, 0, m * SPLAT_FLOATS);
+        writes.write(buffer, (local + a) * SPLAT_BYTES, this.staging, 0, m * SPLAT_FLOATS);
       }
       if (shWords === 0) continue;
       if (isPacked(splats)) repackSh(splats, first + a, m, layout.shFloats, this.shStaging);
       else packSh(splats, first + a, m, layout.shFloats, this.shStaging);
-      device.queue.writeBuffer(buffer, shAt + a * shWords * 4, this.shStaging, 0, m * shWords);
+      writes.write(buffer, shAt + a * shWords * 4, this.shStaging, 0, m * shWords);
     }
   }
 

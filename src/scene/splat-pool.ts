@@ -27,11 +27,26 @@ import { GpuSplats, type GpuSplatsOptions } from './gpu-splats';
 import type { ShDegree } from './splat-cloud';
 import type { PoolSplats } from './splat-packing';
 import { PoolMaskWriter } from './pool-mask';
+import { StagingBlocks, type BufferWrites } from '../gpu/staging-blocks';
 
 export interface SplatPoolOptions extends GpuSplatsOptions {
   /** Splats a page (a power of two; default DEFAULT_PAGE_SPLATS, lowered to a chunk buffer's size). */
   pageSplats?: number;
+  /** Bytes of pages on their way to the GPU at most (default STAGING_BYTES; at least one page). */
+  stagingBytes?: number;
 }
+
+/**
+ * Bytes of pages on their way to the GPU at most, in staging blocks of a
+ * page each (src/gpu/staging-blocks.ts): a world writes 8 MiB of pages a
+ * frame (UPLOAD_BYTES_A_FRAME), so this is two frames' worth, whatever a
+ * page holds; a block comes back once the GPU has copied from it, a frame
+ * or so later on a GPU that keeps up.
+ */
+export const STAGING_BYTES = 16 * 2 ** 20;
+
+/** Staging blocks of a page of `pageBytes` that `stagingBytes` allows: at least one. */
+export const stagingBlocks = (stagingBytes: number, pageBytes: number): number => Math.max(1, Math.ceil(stagingBytes / pageBytes));
 
 /**
  * 16,384 splats: 4 MB of SH degree 3. A chunk loses under a page to
@@ -112,6 +127,8 @@ export class SplatPool {
   readonly pages: number;
   /** Bytes one splat holds (its record and SH). */
   readonly bytesPerSplat: number;
+  /** Where pages are written on their way to the GPU: a block a page (writePage's `writes`). */
+  readonly staging: StagingBlocks;
   private readonly free: number[];
   /** Words of the mask, before the scales in its buffer. */
   private readonly maskWords: number;
@@ -154,6 +171,8 @@ export class SplatPool {
     this.maskBuffer = device.createBuffer({ label: `${label}.drawnMask`, size: words * 4 + this.scales.length, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC });
     device.queue.writeBuffer(this.maskBuffer, words * 4, this.scales);
     this.maskWriter = new PoolMaskWriter(device, this.maskBuffer, words, `${label}.mask`);
+    const pageBytes = pageSplats * this.bytesPerSplat;
+    this.staging = new StagingBlocks(device, pageBytes, stagingBlocks(options.stagingBytes ?? STAGING_BYTES, pageBytes), `${label}.staging`);
     scene.drawnMask = this.maskBuffer;
     this.scene = scene;
   }
@@ -167,9 +186,9 @@ export class SplatPool {
     return this.free.length;
   }
 
-  /** The pool's GPU memory: its chunk buffers and mask. */
+  /** The pool's GPU memory: its chunk buffers, mask and the staging blocks made so far. */
   get bytes(): number {
-    return this.scene.layout.chunks.reduce((sum, c) => sum + c.bytes, 0) + this.maskBuffer.size;
+    return this.scene.layout.chunks.reduce((sum, c) => sum + c.bytes, 0) + this.maskBuffer.size + this.staging.made * this.staging.blockBytes;
   }
 
   /**
@@ -190,10 +209,14 @@ export class SplatPool {
     return { count, pages: this.free.splice(this.free.length - n, n).reverse() };
   }
 
-  /** Writes page `k` of a reserved chunk from `splats` (its splats k · pageSplats on). */
-  writePage(chunk: PooledChunk, splats: PoolSplats, k: number): void {
+  /**
+   * Writes page `k` of a reserved chunk from `splats` (its splats
+   * k · pageSplats on): into `writes`, a block of this pool's staging
+   * (a page's bytes fit one), or straight through the queue.
+   */
+  writePage(chunk: PooledChunk, splats: PoolSplats, k: number, writes?: BufferWrites): void {
     const first = k * this.pageSplats;
-    this.scene.writeSplats(this.device, chunk.pages[k]! * this.pageSplats, splats, first, Math.min(this.pageSplats, chunk.count - first));
+    this.scene.writeSplats(this.device, chunk.pages[k]! * this.pageSplats, splats, first, Math.min(this.pageSplats, chunk.count - first), writes);
   }
 
   /** Bytes page `k` of a chunk writes. */
@@ -304,6 +327,7 @@ export class SplatPool {
   }
 
   destroy(): void {
+    this.staging.close();
     this.scene.destroy();
     this.maskWriter.destroy();
     this.maskBuffer.destroy();

@@ -22,6 +22,7 @@ import { cameraFrame } from '../../src/app/session/splat-selection';
 import type { GpuSplats } from '../../src/scene/gpu-splats';
 import type { SplatCloud } from '../../src/scene/splat-cloud';
 import { realScene, useGpu } from '../support/gpu-fixture';
+import { recording } from '../support/recording-device';
 import { psnr } from '../../cli/picture-compare';
 import { cameraLookingAt, drawnFraction } from '../support/test-view';
 import { joinClouds, subsetCloud, syntheticChunks, syntheticWorld, type SyntheticWorld } from '../support/synthetic-world';
@@ -56,8 +57,8 @@ describe('a world on the GPU', () => {
     return cameraLookingAt(cloud, [offset[0] * size, offset[1] * size, offset[2] * size], WIDTH, HEIGHT, BACKGROUND);
   }
 
-  function open(options: Partial<WorldSessionOptions> = {}, chunks = syntheticChunks(world)): WorldSession {
-    const session = new WorldSession(gpu.device, chunks, { budget: 1e6, thresholdPx: 1, budgetPolicy: WORLD_DEFAULTS.budgetPolicy, memoryBytes: 64 * 2 ** 20, maxInFlight: 2, fadeMs: 0, pool: POOL, ...options });
+  function open(options: Partial<WorldSessionOptions> = {}, chunks = syntheticChunks(world), device = gpu.device): WorldSession {
+    const session = new WorldSession(device, chunks, { budget: 1e6, thresholdPx: 1, budgetPolicy: WORLD_DEFAULTS.budgetPolicy, memoryBytes: 64 * 2 ** 20, maxInFlight: 2, fadeMs: 0, pool: POOL, ...options });
     return gpu.own({ destroy: () => session.close(), session }).session;
   }
 
@@ -111,6 +112,19 @@ describe('a world on the GPU', () => {
     const plain = open();
     await settleWorld(plain, near);
     expect(Buffer.from(await picture(paced.scene!, near, paced.maxDrawn)).equals(Buffer.from(await picture(plain.scene!, near, plain.maxDrawn)))).toBe(true);
+  });
+
+  test('chunk pages go through the pool\'s staging blocks, never the queue\'s writeBuffer (which holds a page\'s thread while the GPU is behind), and the picture is the same', async () => {
+    const recorded = recording(gpu.device);
+    const session = open({ pool: { ...POOL, stagingBytes: 2 * POOL.pageSplats * 244 } }, syntheticChunks(world), recorded.device);
+    await settleWorld(session, near);
+    const pool = session.scene!;
+    const pages = [...new Set(session.drawnRuns.map(({ run }) => run.file))].reduce((n, file) => n + Math.ceil(world.clouds[file]!.count / POOL.pageSplats), 0);
+    expect(pages, 'pages written').toBeGreaterThan(4);
+    for (const chunk of pool.chunks) expect(recorded.writes(chunk), 'writeBuffer calls into a chunk buffer of the pool').toBe(0);
+    const plain = open();
+    await settleWorld(plain, near);
+    expect(Buffer.from(await picture(pool, near, session.maxDrawn)).equals(Buffer.from(await picture(plain.scene!, near, plain.maxDrawn)))).toBe(true);
   });
 
   test('the level follows the distance: far away every leaf draws its coarse level', async () => {

@@ -14,10 +14,15 @@ test('the pool holds what the memory allows, whatever the budget; never more tha
   expect(poolCapacity({ ...options, budget: 1e6 }, LAYOUT, 2 ** 30, chunks, 0)).toBe(5 * PAGE);
   expect(poolCapacity({ ...options, budget: 300 }, LAYOUT, 2 ** 30, chunks, 100)).toBe(6 * PAGE);
   // The memory caps it all, whatever the budget.
-  const memory = { ...options, memoryBytes: 4000 * LAYOUT.bytesPerSplat };
+  const memory = { ...options, memoryBytes: 12000 * LAYOUT.bytesPerSplat, pool: { pageSplats: PAGE, stagingBytes: 4 * PAGE * LAYOUT.bytesPerSplat } };
   expect(poolCapacity({ ...memory, budget: 300 }, LAYOUT, 2 ** 30, chunks, 0)).toBeLessThan(4000);
   expect(poolCapacity({ ...memory, budget: 300 }, LAYOUT, 2 ** 30, chunks, 0)).toBe(poolCapacity({ ...memory, budget: 1e6 }, LAYOUT, 2 ** 30, chunks, 0));
   expect(poolCapacity({ ...memory, budget: 300 }, LAYOUT, 2 ** 30, chunks, 0)).toBeGreaterThan(1000);
+  // The staging blocks, a page each, come out of the memory: two pages more of them, two pages' bytes fewer pooled.
+  const staged = (pages: number) => poolCapacity({ ...memory, budget: 300, pool: { pageSplats: PAGE, stagingBytes: pages * PAGE * LAYOUT.bytesPerSplat } }, LAYOUT, 2 ** 30, chunks, 0);
+  const perSplat = (memory.memoryBytes - 2 * PAGE * LAYOUT.bytesPerSplat) / staged(2);
+  expect(staged(2) - staged(4)).toBe(Math.floor((2 * PAGE * LAYOUT.bytesPerSplat) / perSplat));
+  expect(staged(1) - staged(4)).toBeGreaterThan(staged(2) - staged(4));
   // One buffer of the projector's records bounds it too.
   expect(poolCapacity({ ...options, budget: 300 }, LAYOUT, 2048 * 32, chunks, 0)).toBe(2048);
 });

@@ -4,7 +4,7 @@
  * from the budget, the memory and the world's own chunks. Pure, no GPU
  * calls but the device's limits. DOM-free.
  */
-import { DEFAULT_PAGE_SPLATS, type SplatPoolOptions } from '../../scene/splat-pool';
+import { DEFAULT_PAGE_SPLATS, STAGING_BYTES, stagingBlocks, type SplatPoolOptions } from '../../scene/splat-pool';
 import { storageBufferLimit, type ChunkLayout } from '../../scene/gpu-splats';
 import { PROJECTED_SPLAT } from '../../render/frame-layouts';
 import type { BudgetPolicy } from './world-choice-types';
@@ -118,5 +118,8 @@ export function poolCapacity(options: WorldSessionOptions, layout: ChunkLayout, 
   const environment = pages(environmentSplats);
   let whole = environment;
   for (const used of usedSplats) whole += pages(used);
-  return Math.min(Math.floor(options.memoryBytes / bytesPerSplat), layout.maxSplats, recordsFit, whole);
+  // The pool's staging blocks, a page each, come out of the same memory.
+  const pageBytes = pageSplats * layout.bytesPerSplat;
+  const staging = stagingBlocks(options.pool?.stagingBytes ?? STAGING_BYTES, pageBytes) * pageBytes;
+  return Math.min(Math.max(0, Math.floor((options.memoryBytes - staging) / bytesPerSplat)), layout.maxSplats, recordsFit, whole);
 }

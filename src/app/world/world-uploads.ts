@@ -53,15 +53,23 @@ export class UploadPacer {
 
   /**
    * Writes a chunk reserved in `pool` from `splats`, page by page, each once
-   * a frame has room for it; gives its pages back when `signal` aborts or
-   * the pacer closes first. The chunk is drawn only once this resolves.
+   * a frame has room for it and a staging block is free (the pool's: so
+   * the writing thread never waits for the GPU); gives its pages back when
+   * `signal` aborts or the pacer closes first. The chunk is drawn only once
+   * this resolves, after its last page's copies were submitted.
    */
   async write(pool: SplatPool, chunk: PooledChunk, splats: PoolSplats, signal: AbortSignal): Promise<void> {
     try {
       for (let k = 0; k < chunk.pages.length; k++) {
         await this.room(pool.pageBytes(chunk, k));
         signal.throwIfAborted();
-        pool.writePage(chunk, splats, k);
+        const block = await pool.staging.block();
+        try {
+          signal.throwIfAborted();
+          pool.writePage(chunk, splats, k, block);
+        } finally {
+          block.submit();
+        }
       }
     } catch (error) {
       pool.remove(chunk);

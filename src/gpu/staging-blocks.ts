@@ -1,0 +1,150 @@
+/**
+ * Writes to GPU buffers that never hold the calling thread: bytes are
+ * copied into a mapped staging buffer (a block), and the block's copies to
+ * their buffers are submitted at once; the block comes back mapped, for
+ * the next writes, once the GPU has copied from it (mapAsync).
+ *
+ * Why not queue.writeBuffer: its bytes travel in the command stream, and
+ * in Chromium a write larger than the stream's free room holds the calling
+ * thread until the GPU process has read everything before it. A world's
+ * chunk pages written so (8 MiB a frame) held the page's main thread for
+ * 26-28 s in one frame while SwiftShader drew the frame before
+ * (scripts/page-main-thread.mjs on a published 9.9M-splat world; 55 s of
+ * the path's profile inside writeBuffer). A block's bytes go through
+ * memory the GPU process maps instead; while every block is in flight,
+ * the next write waits (block() resolves later), on a promise, not on the
+ * thread: how far uploads may run ahead of the GPU is the blocks' count.
+ *
+ * DOM-free: the page, the Node tools and the tests use it alike.
+ */
+
+/** A place to write buffer contents: the queue itself (queueWrites) or a staging block. */
+export interface BufferWrites {
+  /** Writes `count` elements of `data`, from element `from`, to `buffer` at byte `offset` (all multiples of 4 bytes). */
+  write(buffer: GPUBuffer, offset: number, data: Float32Array<ArrayBuffer> | Uint32Array<ArrayBuffer>, from: number, count: number): void;
+}
+
+/** Writes straight through the queue (queue.writeBuffer): for writes made once, where nothing is drawn yet. */
+export const queueWrites = (device: GPUDevice): BufferWrites => ({
+  write: (buffer, offset, data, from, count) => device.queue.writeBuffer(buffer, offset, data, from, count),
+});
+
+interface Copy {
+  target: GPUBuffer;
+  offset: number;
+  from: number;
+  bytes: number;
+}
+
+/** One staging buffer, mapped for writing while it is taken (StagingBlocks.block). */
+export class StagingBlock implements BufferWrites {
+  private used = 0;
+  private readonly copies: Copy[] = [];
+
+  constructor(
+    private readonly owner: StagingBlocks,
+    readonly buffer: GPUBuffer,
+    private mapped: ArrayBuffer,
+  ) {}
+
+  /** Bytes still free in the block. */
+  get room(): number {
+    return this.buffer.size - this.used;
+  }
+
+  write(target: GPUBuffer, offset: number, data: Float32Array<ArrayBuffer> | Uint32Array<ArrayBuffer>, from: number, count: number): void {
+    const bytes = count * 4;
+    if (bytes > this.room) throw new RangeError(`StagingBlock: ${bytes} bytes do not fit the ${this.room} left of ${this.buffer.size}`);
+    if (bytes === 0) return;
+    new Uint8Array(this.mapped, this.used, bytes).set(new Uint8Array(data.buffer, data.byteOffset + from * 4, bytes));
+    this.copies.push({ target, offset, from: this.used, bytes });
+    this.used += bytes;
+  }
+
+  /**
+   * Sends what was written: the block is unmapped, its copies submitted in
+   * one command buffer, and it is mapped again to come back once the GPU
+   * has done. A block with nothing written comes back at once.
+   */
+  submit(): void {
+    this.owner.submitted(this, this.copies);
+  }
+
+  /** Copies recorded; the block mapped afresh (StagingBlocks only). */
+  reset(mapped: ArrayBuffer | null): void {
+    this.copies.length = 0;
+    this.used = 0;
+    if (mapped) this.mapped = mapped;
+  }
+}
+
+export class StagingBlocks {
+  private readonly free: StagingBlock[] = [];
+  private readonly all: StagingBlock[] = [];
+  private readonly waiting: { take: (block: StagingBlock) => void; refuse: (why: unknown) => void }[] = [];
+  private closed: unknown = null;
+
+  /** At most `maxBlocks` blocks of `blockBytes` (a multiple of 4), made as they are first needed. */
+  constructor(
+    private readonly device: GPUDevice,
+    readonly blockBytes: number,
+    readonly maxBlocks: number,
+    private readonly label = 'StagingBlocks',
+  ) {
+    if (blockBytes <= 0 || blockBytes % 4 !== 0) throw new RangeError(`StagingBlocks: a block's bytes must be a positive multiple of 4, got ${blockBytes}`);
+    if (!Number.isInteger(maxBlocks) || maxBlocks < 1) throw new RangeError(`StagingBlocks: at least one block, got ${maxBlocks}`);
+  }
+
+  /** Blocks made so far (their GPU memory: made × blockBytes). */
+  get made(): number {
+    return this.all.length;
+  }
+
+  /** Resolves with a block mapped for writing: at once while one is free or more may be made, else when the GPU gives one back. */
+  block(): Promise<StagingBlock> {
+    if (this.closed !== null) return Promise.reject(this.closed);
+    const free = this.free.pop();
+    if (free) return Promise.resolve(free);
+    if (this.all.length < this.maxBlocks) {
+      const buffer = this.device.createBuffer({ label: `${this.label}[${this.all.length}]`, size: this.blockBytes, usage: GPUBufferUsage.MAP_WRITE | GPUBufferUsage.COPY_SRC, mappedAtCreation: true });
+      const made = new StagingBlock(this, buffer, buffer.getMappedRange());
+      this.all.push(made);
+      return Promise.resolve(made);
+    }
+    return new Promise((take, refuse) => this.waiting.push({ take, refuse }));
+  }
+
+  /** StagingBlock.submit's work. */
+  submitted(block: StagingBlock, copies: readonly Copy[]): void {
+    if (this.closed !== null) return;
+    if (copies.length === 0) return this.giveBack(block, null);
+    block.buffer.unmap();
+    const encoder = this.device.createCommandEncoder({ label: `${this.label}.copies` });
+    for (const c of copies) encoder.copyBufferToBuffer(block.buffer, c.from, c.target, c.offset, c.bytes);
+    this.device.queue.submit([encoder.finish()]);
+    block.reset(null);
+    block.buffer.mapAsync(GPUMapMode.WRITE).then(
+      () => {
+        if (this.closed === null) this.giveBack(block, block.buffer.getMappedRange());
+      },
+      // Destroyed (closed) or the device lost: the block is not given back, and its waiters wait for the close.
+      () => {},
+    );
+  }
+
+  /** Destroys every block; whoever waits for one is refused with `why`. */
+  close(why: unknown = new DOMException('the staging blocks were closed', 'AbortError')): void {
+    if (this.closed !== null) return;
+    this.closed = why;
+    for (const w of this.waiting.splice(0)) w.refuse(why);
+    for (const block of this.all) block.buffer.destroy();
+    this.free.length = 0;
+  }
+
+  private giveBack(block: StagingBlock, mapped: ArrayBuffer | null): void {
+    block.reset(mapped);
+    const next = this.waiting.shift();
+    if (next) next.take(block);
+    else this.free.push(block);
+  }
+}
