@@ -62,7 +62,13 @@
  * each picture's PSNR against that (psnrSupersampled; the full detail's
  * own: fullSupersampled); with --anti-aliased, each picture is drawn
  * again with the anti-aliased screen filter and put against it too
- * (psnrSupersampledAntiAliased; the full detail's: fullSupersampledAntiAliased).
+ * (psnrSupersampledAntiAliased; the full detail's: fullSupersampledAntiAliased),
+ * and the full detail is supersampled again with that filter at its finer
+ * pixels (each splat keeping the opacity it covers, where the classic
+ * 0.3 px² widens a sub-pixel splat at full opacity), each picture against
+ * that too: drawn as it is (psnrAgainstAntiAliasedTruth) and with the
+ * filter (psnrAntiAliasedAgainstAntiAliasedTruth; the full detail's:
+ * fullAgainstAntiAliasedTruth, fullAntiAliasedAgainstAntiAliasedTruth).
  */
 import { createNodeGpuContext } from '../src/gpu/node-gpu';
 import { nodeLoadLimits, openWorldPath } from '../src/app/node-viewer';

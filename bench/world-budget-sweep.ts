@@ -51,7 +51,11 @@ export interface SweepOptions {
   pictures: string | null;
   /** The full detail is also drawn at this many times the width and height and averaged down (1: not): each picture's PSNR against that too. */
   supersample: number;
-  /** With `supersample`, each picture is drawn again with the anti-aliased screen filter and put against the supersampled full detail too. */
+  /**
+   * With `supersample`, each picture is drawn again with the anti-aliased screen filter and put against the supersampled
+   * full detail too; and the full detail is supersampled a second time with that filter, each picture (both filters)
+   * against that as well.
+   */
   antiAliased: boolean;
 }
 
@@ -145,14 +149,23 @@ export async function budgetSweep(setup: SweepSetup, options: SweepOptions): Pro
     const truth = big && boxDownsample(big, camera.width * s, camera.height * s, s);
     const againstTruth = (picture: Uint8Array | null) => (truth ? { psnrSupersampled: decibels(picture, truth) } : {});
     const truthLine = truth ? { fullSupersampled: decibels(fine, truth), supersampledCut: frame.painters.tiles.notice } : {};
-    // The same picture with the anti-aliased screen filter (Mip-Splatting's), against the supersampled full detail.
-    const antiAliased = async (world: WorldSession, name: string) => (truth && options.antiAliased ? { [name]: decibels(await settledPicture(device, frame, order, world, camera, ANTIALIASED_FILTER), truth) } : {});
-    const fullAntiAliased = await antiAliased(full, 'fullSupersampledAntiAliased');
+    // The full detail supersampled with the anti-aliased screen filter at its finer pixels: its splats keep the
+    // opacity they cover (Mip-Splatting's filter), where the classic 0.3 px² widens each sub-pixel splat at full opacity.
+    const bigAntiAliased = truth && options.antiAliased ? await settledPicture(device, frame, order, full, { ...camera, width: camera.width * s, height: camera.height * s }, ANTIALIASED_FILTER) : null;
+    const truthAntiAliased = bigAntiAliased && boxDownsample(bigAntiAliased, camera.width * s, camera.height * s, s);
+    // A picture with the anti-aliased screen filter, against both supersampled pictures; and the picture as drawn against the anti-aliased one.
+    const antiAliased = async (world: WorldSession, plain: Uint8Array | null, names: readonly [string, string, string]) => {
+      if (!truth || !truthAntiAliased) return {};
+      const filtered = await settledPicture(device, frame, order, world, camera, ANTIALIASED_FILTER);
+      return { [names[0]]: decibels(filtered, truth), [names[1]]: decibels(plain, truthAntiAliased), [names[2]]: decibels(filtered, truthAntiAliased) };
+    };
+    const fullAntiAliased = await antiAliased(full, fine, ['fullSupersampledAntiAliased', 'fullAgainstAntiAliasedTruth', 'fullAntiAliasedAgainstAntiAliasedTruth']);
+    const pictureNames = ['psnrSupersampledAntiAliased', 'psnrAgainstAntiAliasedTruth', 'psnrAntiAliasedAgainstAntiAliasedTruth'] as const;
     // The default threshold where no budget binds: within how much of the full detail?
     full.setThreshold(thresholdPx);
     const loose = await settledPicture(device, frame, order, full, camera);
     const looseCut = frame.painters.tiles.notice;
-    print({ ...view, budget: 'full', policy: null, drawn: full.frame.drawnSplats, thresholdUsed: full.frame.thresholdPx, psnr: decibels(loose, fine), shiftFloor: floorAt(fine, camera, full.frame.thresholdPx), ...againstTruth(loose), ...(await antiAliased(full, 'psnrSupersampledAntiAliased')), ...truthLine, ...fullAntiAliased, frameMs: await median(full, camera), fullWanted, fullDrawn, fullCut, cut: looseCut });
+    print({ ...view, budget: 'full', policy: null, drawn: full.frame.drawnSplats, thresholdUsed: full.frame.thresholdPx, psnr: decibels(loose, fine), shiftFloor: floorAt(fine, camera, full.frame.thresholdPx), ...againstTruth(loose), ...(await antiAliased(full, loose, pictureNames)), ...truthLine, ...fullAntiAliased, frameMs: await median(full, camera), fullWanted, fullDrawn, fullCut, cut: looseCut });
     write(`${set}-${v}-default`, loose, camera);
     full.close();
     for (const budget of budgets) {
@@ -161,7 +174,7 @@ export async function budgetSweep(setup: SweepSetup, options: SweepOptions): Pro
         const picture = await settledPicture(device, frame, order, world, camera);
         const cut = frame.painters.tiles.notice;
         const facts = world.frame;
-        print({ ...view, budget, policy: options.policies[p], drawn: facts.drawnSplats, thresholdUsed: facts.thresholdPx, leftOut: facts.leftOut, psnr: decibels(picture, fine), shiftFloor: options.policies[p] === 'threshold' ? floorAt(fine, camera, facts.thresholdPx) : null, ...againstTruth(picture), ...(await antiAliased(world, 'psnrSupersampledAntiAliased')), frameMs: await median(world, camera), fullDrawn, cut });
+        print({ ...view, budget, policy: options.policies[p], drawn: facts.drawnSplats, thresholdUsed: facts.thresholdPx, leftOut: facts.leftOut, psnr: decibels(picture, fine), shiftFloor: options.policies[p] === 'threshold' ? floorAt(fine, camera, facts.thresholdPx) : null, ...againstTruth(picture), ...(await antiAliased(world, picture, pictureNames)), frameMs: await median(world, camera), fullDrawn, cut });
         write(`${set}-${v}-${options.policies[p]}-${budget}`, picture, camera);
       }
     }
