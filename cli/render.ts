@@ -142,7 +142,8 @@ async function main(): Promise<void> {
     }
     const home = viewer.homeCamera(width, height);
     const camera = cameraFile ?? (namedView ? { ...home, eye: namedView.eye, target: namedView.target, up: namedView.up, fovy_deg: namedView.fovyDeg } : home);
-    const screenFilter = screenFilterFor(antiAliasing, scene?.antiAliasing);
+    // What the viewer draws with: the scene's word, or a world's (WORLD_ANTI_ALIASING), under the setting.
+    const screenFilter = screenFilterFor(antiAliasing, viewer.state.scene?.antiAliasing);
     // A world: every chunk this camera asks for, in (or failed, and said), before the picture.
     await viewer.settleWorld(camera);
     if (world) checkWorldDrawn(world, (warning) => console.error(`render: warning: ${warning}`));

@@ -128,9 +128,9 @@ export interface SceneAntiAliasing {
 export interface ScreenFilterInUse extends ScreenFilter {
   /** In a sentence: e.g. "0.3 px² + opacity compensation". */
   description: string;
-  /** Where it comes from: 'forced' (the setting), 'from …' (the scene's file), or 'the file records none'. */
+  /** Where it comes from: 'forced' (the setting), 'from …' (the scene's file, or a streamed world, drawn anti-aliased), or 'the file records none'. */
   why: string;
-  /** The scene's file names it (the setting is 'auto'). */
+  /** The scene's file names it, or it is a streamed world's (the setting is 'auto'). */
   fromFile: boolean;
 }
 

@@ -29,6 +29,7 @@ import { thinnedScene } from '../support/thinned-scene';
 import { writeSog } from '../support/sog-writer';
 import { useNodeTools } from '../support/node-tools';
 import { writeDiskWorld } from '../support/disk-world';
+import { ANTIALIASED_FILTER, describeScreenFilter } from '../../src/scene/anti-aliasing';
 
 const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
 const WORK = mkdtempSync(join(tmpdir(), 'splatsort-render-'));
@@ -244,9 +245,11 @@ test('a world\'s chunks that fail are named on standard error; where they leave 
   const some = run(['--scene', index, '--out', join(WORK, 'some.png'), '--width', '64', '--height', '48']);
   expect(some.status, some.stderr).toBe(0);
   expect(some.stderr).toMatch(/^render: warning: chunk 0_1\/meta\.json: '.*0_1\/meta\.json' is a link to '\/dev\/zero', a character device, not a file/m);
-  const line = JSON.parse(some.stdout.trim().split('\n').pop()!) as { world: { drawn: number; chunksFailed: number; decodedIn: string } };
+  const line = JSON.parse(some.stdout.trim().split('\n').pop()!) as { world: { drawn: number; chunksFailed: number; decodedIn: string }; screenFilter: string };
   // Decoded in the command's worker threads, which name the failure as the command's own thread did.
   expect(line.world).toMatchObject({ drawn: small.count, chunksFailed: 1, decodedIn: 'workers' });
+  // A world is drawn with the anti-aliased filter where the setting is auto (WORLD_ANTI_ALIASING), a scene file with the classic one.
+  expect(line.screenFilter).toBe(describeScreenFilter(ANTIALIASED_FILTER));
 
   // And the other missing: nothing drawn, both named, exit 1, no picture.
   rmSync(join(WORK, 'world', '0_0', 'means_l.webp'));

@@ -17,6 +17,7 @@ import type { SceneFacts, UpChoice, ViewerEvents, ViewerState } from './viewer-s
 import type { SplatCloud } from '../../scene/splat-cloud';
 import type { SceneSource } from '../frame/frame-source';
 import type { WorldSession } from '../world/world-session';
+import { WORLD_ANTI_ALIASING } from '../world/world-options';
 
 /** How a scene came to the session: its name, and how to frame it. */
 export interface SceneArrival {
@@ -134,7 +135,7 @@ export class SceneSession {
     this.shown = {
       source: null,
       pickCloud: null,
-      facts: { name: arrival.name, partial: false, ...load, splats: index.counts[0] ?? 0, shDegree: 0, bounds, antiAliasing: undefined },
+      facts: { name: arrival.name, partial: false, ...load, splats: index.counts[0] ?? 0, shDegree: 0, bounds, antiAliasing: WORLD_ANTI_ALIASING },
     };
     this.arrive(arrival, WORLD_UP);
     this.upOfPart = null;
