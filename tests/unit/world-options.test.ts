@@ -1,6 +1,6 @@
 /** The size of a world's page pool (src/app/world/world-options.ts), from its budget, memory and chunks. */
 import { expect, test } from 'vitest';
-import { poolCapacity, WORLD_DEFAULTS } from '../../src/app/world/world-options';
+import { poolCapacity, WORLD_DEFAULTS, worldStagingBytes } from '../../src/app/world/world-options';
 import { chunkLayout } from '../../src/scene/gpu-splats';
 
 const LAYOUT = chunkLayout(0, 0, 2 ** 30);
@@ -23,6 +23,10 @@ test('the pool holds what the memory allows, whatever the budget; never more tha
   const perSplat = (memory.memoryBytes - 2 * PAGE * LAYOUT.bytesPerSplat) / staged(2);
   expect(staged(2) - staged(4)).toBe(Math.floor((2 * PAGE * LAYOUT.bytesPerSplat) / perSplat));
   expect(staged(1) - staged(4)).toBeGreaterThan(staged(2) - staged(4));
+  // Where the memory is small the staging takes a sixteenth of it at most (one page at least), not its 16 MiB.
+  expect(worldStagingBytes({ ...WORLD_DEFAULTS, memoryBytes: 2 ** 30 })).toBe(16 * 2 ** 20);
+  expect(worldStagingBytes({ ...WORLD_DEFAULTS, memoryBytes: 2 ** 20 })).toBe(2 ** 16);
+  expect(poolCapacity({ ...options, memoryBytes: 12000 * LAYOUT.bytesPerSplat, budget: 300 }, LAYOUT, 2 ** 30, chunks, 0)).toBeGreaterThan(1000);
   // One buffer of the projector's records bounds it too.
   expect(poolCapacity({ ...options, budget: 300 }, LAYOUT, 2048 * 32, chunks, 0)).toBe(2048);
 });

@@ -109,6 +109,14 @@ export const POOL_BUDGET_SHARE = 0.8;
 const PROJECTOR_BYTES_PER_SPLAT = PROJECTED_SPLAT.size + 4 + 1 / 8 + 1;
 
 
+/** The share of a world's memory its staging blocks may take at most (a small memory gets one page's block). */
+const STAGING_MEMORY_SHARE = 1 / 16;
+
+/** Bytes of a world's pool's staging blocks: STAGING_BYTES, or less where the memory is small, unless the options say. */
+export function worldStagingBytes(options: WorldSessionOptions): number {
+  return options.pool?.stagingBytes ?? Math.min(STAGING_BYTES, options.memoryBytes * STAGING_MEMORY_SHARE);
+}
+
 /**
  * The splats the pool holds: as many as the memory allows, no more than
  * a chunk buffer's layout, the projector's records in one buffer, or the
@@ -135,6 +143,6 @@ export function poolCapacity(options: WorldSessionOptions, layout: ChunkLayout, 
   for (const used of usedSplats) whole += pages(used);
   // The pool's staging blocks, a page each, come out of the same memory.
   const pageBytes = pageSplats * layout.bytesPerSplat;
-  const staging = stagingBlocks(options.pool?.stagingBytes ?? STAGING_BYTES, pageBytes) * pageBytes;
+  const staging = stagingBlocks(worldStagingBytes(options), pageBytes) * pageBytes;
   return Math.min(Math.max(0, Math.floor((options.memoryBytes - staging) / bytesPerSplat)), layout.maxSplats, recordsFit, whole);
 }

@@ -14,7 +14,7 @@ import { ChunkNoRoomError, ChunkStream, type StreamProgress } from './world-stre
 import { FailureNotices } from './world-failures';
 import { LevelFades } from './world-fades';
 import { chunkBudget, WorldEnvironment } from './world-environment';
-import { FADE_ROOM_SHARE, POOL_BUDGET_SHARE, poolCapacity, UPLOAD_BYTES_A_FRAME, WORLD_DEFAULTS, type WorldSessionOptions } from './world-options';
+import { FADE_ROOM_SHARE, POOL_BUDGET_SHARE, poolCapacity, UPLOAD_BYTES_A_FRAME, WORLD_DEFAULTS, worldStagingBytes, type WorldSessionOptions } from './world-options';
 import { UploadPacer } from './world-uploads';
 import { DEFAULT_PAGE_SPLATS, SplatPool, type PooledChunk, type PooledRun } from '../../scene/splat-pool';
 import { chunkLayout, storageBufferLimit, type GpuSplats } from '../../scene/gpu-splats';
@@ -376,7 +376,7 @@ export class WorldSession implements FrameSource {
   private makePool(shDegree: ShDegree): SplatPool {
     const probe = chunkLayout(0, shDegree, Math.min(this.options.pool?.maxChunkBytes ?? Infinity, storageBufferLimit(this.device)));
     const capacity = poolCapacity(this.options, probe, storageBufferLimit(this.device), this.files.usedSplats, this.environment.splats);
-    const pool = new SplatPool(this.device, capacity, shDegree, `World(${this.files.name})`, this.options.pool);
+    const pool = new SplatPool(this.device, capacity, shDegree, `World(${this.files.name})`, { ...this.options.pool, stagingBytes: worldStagingBytes(this.options) });
     this.files.packAt?.(shDegree);
     this.environment.place(pool);
     const chunkPages = pool.freePages;
