@@ -102,8 +102,7 @@ export class PixelQueue {
     this.alpha[at] = alpha;
     this.k[at] = k;
     if (++this.size <= this.places) return true;
-    this.size--;
-    return blendOne(state, splats, this.k[this.size]!, this.alpha[this.size]!);
+    return this.blendNearest(state, splats);
   }
 
   /** The depth of the place an arrival at depth t would push out (the nearest of a full queue, or t itself when it is nearer still); null while there is room. */
@@ -125,10 +124,7 @@ export class PixelQueue {
 
   /** The list's end: the held splats, nearest first, until the pixel stops. */
   finish(state: Float64Array, splats: Preprocessed): void {
-    while (this.size > 0) {
-      this.size--;
-      if (!blendOne(state, splats, this.k[this.size]!, this.alpha[this.size]!)) return;
-    }
+    while (this.size > 0) if (!this.blendNearest(state, splats)) return;
   }
 }
 

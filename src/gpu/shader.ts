@@ -15,6 +15,22 @@ export function createCheckedShaderModule(device: GPUDevice, label: string, code
 
 const modules = new WeakMap<GPUDevice, Map<string, Promise<GPUShaderModule>>>();
 
+/**
+ * The same rule, made at once where the caller cannot wait (a pipeline
+ * first needed mid-frame): one module per device for each source. Its
+ * compilation errors are not awaited; they surface as the device's
+ * uncaptured errors and an invalid pipeline.
+ */
+export function shaderModuleNow(device: GPUDevice, label: string, code: string): GPUShaderModule {
+  let sources = modulesNow.get(device);
+  if (!sources) modulesNow.set(device, (sources = new Map()));
+  let module = sources.get(code);
+  if (!module) sources.set(code, (module = device.createShaderModule({ label, code })));
+  return module;
+}
+
+const modulesNow = new WeakMap<GPUDevice, Map<string, GPUShaderModule>>();
+
 async function checkedShaderModule(device: GPUDevice, label: string, code: string): Promise<GPUShaderModule> {
   const module = device.createShaderModule({ label, code });
   const info = await module.getCompilationInfo();

@@ -40,6 +40,8 @@ interface Copy {
 export class StagingBlock implements BufferWrites {
   private used = 0;
   private readonly copies: Copy[] = [];
+  /** Taken by a caller (StagingBlocks.block) and not yet submitted. */
+  taken = true;
 
   constructor(
     private readonly owner: StagingBlocks,
@@ -53,6 +55,7 @@ export class StagingBlock implements BufferWrites {
   }
 
   write(target: GPUBuffer, offset: number, data: Float32Array<ArrayBuffer> | Uint32Array<ArrayBuffer>, from: number, count: number): void {
+    if (!this.taken) throw new Error('StagingBlock.write: the block was submitted; take another (StagingBlocks.block)');
     const bytes = count * 4;
     if (bytes > this.room) throw new RangeError(`StagingBlock: ${bytes} bytes do not fit the ${this.room} left of ${this.buffer.size}`);
     if (bytes === 0) return;
@@ -67,10 +70,12 @@ export class StagingBlock implements BufferWrites {
    * has done. A block with nothing written comes back at once.
    */
   submit(): void {
+    if (!this.taken) throw new Error('StagingBlock.submit: the block was submitted already');
+    this.taken = false;
     this.owner.submitted(this, this.copies);
   }
 
-  /** Copies recorded; the block mapped afresh (StagingBlocks only). */
+  /** Back from the GPU (StagingBlocks only): nothing written, `mapped` its range where it was mapped again. */
   reset(mapped: ArrayBuffer | null): void {
     this.copies.length = 0;
     this.used = 0;
@@ -104,7 +109,10 @@ export class StagingBlocks {
   block(): Promise<StagingBlock> {
     if (this.closed !== null) return Promise.reject(this.closed);
     const free = this.free.pop();
-    if (free) return Promise.resolve(free);
+    if (free) {
+      free.taken = true;
+      return Promise.resolve(free);
+    }
     if (this.all.length < this.maxBlocks) {
       const buffer = this.device.createBuffer({ label: `${this.label}[${this.all.length}]`, size: this.blockBytes, usage: GPUBufferUsage.MAP_WRITE | GPUBufferUsage.COPY_SRC, mappedAtCreation: true });
       const made = new StagingBlock(this, buffer, buffer.getMappedRange());
@@ -122,7 +130,6 @@ export class StagingBlocks {
     const encoder = this.device.createCommandEncoder({ label: `${this.label}.copies` });
     for (const c of copies) encoder.copyBufferToBuffer(block.buffer, c.from, c.target, c.offset, c.bytes);
     this.device.queue.submit([encoder.finish()]);
-    block.reset(null);
     block.buffer.mapAsync(GPUMapMode.WRITE).then(
       () => {
         if (this.closed === null) this.giveBack(block, block.buffer.getMappedRange());
@@ -144,7 +151,9 @@ export class StagingBlocks {
   private giveBack(block: StagingBlock, mapped: ArrayBuffer | null): void {
     block.reset(mapped);
     const next = this.waiting.shift();
-    if (next) next.take(block);
-    else this.free.push(block);
+    if (next) {
+      block.taken = true;
+      next.take(block);
+    } else this.free.push(block);
   }
 }

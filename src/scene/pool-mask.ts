@@ -15,10 +15,8 @@
 import dispatchSource from '../../shaders/dispatch.wgsl?raw';
 import poolMaskSource from '../../shaders/pool_mask.wgsl?raw';
 import { computePipelineNow } from '../gpu/pipeline-cache';
+import { shaderModuleNow } from '../gpu/shader';
 import { POOL_MASK_SLOTS, POOL_PIECE } from './splat-layouts';
-
-/** One shader module per device: the pool is made mid-frame (its first chunk arrives), so its pipeline is made at once. */
-const modules = new WeakMap<GPUDevice, GPUShaderModule>();
 
 export class PoolMaskWriter {
   private readonly pipeline: GPUComputePipeline;
@@ -34,8 +32,8 @@ export class PoolMaskWriter {
     private readonly words: number,
     private readonly label = 'PoolMaskWriter',
   ) {
-    let module = modules.get(device);
-    if (!module) modules.set(device, (module = device.createShaderModule({ label: 'pool_mask.wgsl', code: `${dispatchSource}\n${poolMaskSource}` })));
+    // The pool is made mid-frame (its first chunk arrives), so its pipeline is made at once.
+    const module = shaderModuleNow(device, 'pool_mask.wgsl', `${dispatchSource}\n${poolMaskSource}`);
     this.pipeline = computePipelineNow(device, { label: `${label}.pipeline`, layout: 'auto', compute: { module, entryPoint: 'set_pieces' } });
     this.countBuffer = device.createBuffer({ label: `${label}.count`, size: 16, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
     this.piecesBuffer = this.makePieces(256);

@@ -74,7 +74,7 @@ describe('staging blocks', () => {
     blocks.close();
   });
 
-  test('a block refuses a write past its room, and nothing of it is written; a block with nothing written comes back at once', async () => {
+  test('a block refuses a write past its room, and anything once submitted; a block with nothing written comes back at once', async () => {
     const blocks = new StagingBlocks(gpu.device, 64, 1, 'test.staging');
     const into = target(32);
     const block = await blocks.block();
@@ -82,6 +82,9 @@ describe('staging blocks', () => {
     expect(() => block.write(into, 40, randomWords(10, 4), 0, 10)).toThrow('StagingBlock: 40 bytes do not fit the 24 left of 64');
     expect(block.room).toBe(24);
     block.submit();
+    // Sent once: a second submit, or a write after it, is refused (it would give the block back twice).
+    expect(() => block.submit()).toThrow('the block was submitted already');
+    expect(() => block.write(into, 0, randomWords(1, 5), 0, 1)).toThrow('the block was submitted');
     const back = await blocks.block();
     back.submit();
     expect(await blocks.block()).toBe(back);

@@ -40,7 +40,7 @@ export class WorldChoice {
   private readonly file: Int32Array;
   /** Per leaf: the file of its coarsest level with splats (−1: none). */
   private readonly coarsestFile: Int32Array;
-  /** A frame's working state, kept between calls. */
+  // A frame's working state, kept between calls.
   private readonly inView: Int32Array;
   private readonly distance: Float64Array;
   /** Per leaf and level: the error in pixels, for the levels from the coarsest down to the one wanted at the asked threshold. */
