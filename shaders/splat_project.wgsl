@@ -11,8 +11,9 @@
 // when the draw order may name it, a record marked culled).
 //
 // The scene's bindings (1..5) are declared in splat_common.wgsl, the
-// record types in splat_records.wgsl; the slots below follow the scene's
-// (PROJECT_SLOTS in src/render/frame-layouts.ts).
+// record types in splat_records.wgsl, the tile list (a world pool's
+// drawn tiles: the dispatch runs only those) in tile_list.wgsl; the slots
+// below follow the scene's (PROJECT_SLOTS in src/render/frame-layouts.ts).
 
 @group(0) @binding(0) var<uniform> frame: Frame;
 @group(0) @binding(6) var<storage, read_write> records: array<ProjectedSplat>;
@@ -234,7 +235,7 @@ fn main(
   @builtin(num_workgroups) groups: vec3<u32>,
   @builtin(local_invocation_index) lid: u32,
 ) {
-  let tile = flat_group(wid, groups.x);
+  let tile = listed_tile(flat_group(wid, groups.x));
   let id = flat_invocation(tile, PROJECT_TILE, lid);
   if (lid == 0u) {
     atomicStore(&tile_kept, 0u);

@@ -73,13 +73,16 @@ fn main(
 ) {
   let tile = flat_group(wid, groups.x);
   let id = flat_invocation(tile, PROJECT_TILE, lid);
+  if (tile_is_empty(tile, lid)) {
+    return;
+  }
   var kept = false;
   if (id < frame.count) {
     kept = depths[id] != CULLED_DEPTH;
   }
   // Kept splats of the tile up to and including this one, as visible_keys.wgsl counts them.
   let through = workgroup_inclusive_sum(lid, select(0u, 1u, kept));
-  if (!kept || tile >= tile_count()) {
+  if (!kept) {
     return;
   }
   let slot = tile_first_slot(tile) + through - 1u;

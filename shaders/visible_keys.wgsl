@@ -41,8 +41,11 @@ fn main(
   @builtin(num_workgroups) groups: vec3<u32>,
   @builtin(local_invocation_index) lid: u32,
 ) {
-  let tile = flat_group(wid, groups.x);
+  let tile = listed_tile(flat_group(wid, groups.x));
   let id = flat_invocation(tile, PROJECT_TILE, lid);
+  if (tile_is_empty(tile, lid)) {
+    return;
+  }
   var depth = CULLED_DEPTH;
   if (id < frame.count) {
     depth = depths[id];
@@ -50,7 +53,7 @@ fn main(
   let kept = depth != CULLED_DEPTH;
   // Kept splats of the tile up to and including this one (workgroup_sum.wgsl).
   let through = workgroup_inclusive_sum(lid, select(0u, 1u, kept));
-  if (!kept || tile >= tile_count()) {
+  if (!kept) {
     return;
   }
   let slot = tile_first_slot(tile) + through - 1u;

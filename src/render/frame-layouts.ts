@@ -67,24 +67,28 @@ export const VISIBLE_STATE = defineStruct('VisibleState', [
   ['tiles', 'array<u32>'],
 ]);
 
+/** The tile list's binding (shaders/tile_list.wgsl), the same in the project and keys dispatches. */
+const TILE_LIST_BINDING = FIRST_PASS_BINDING + 4;
+
 /**
  * The projector's project dispatch (shaders/splat_project.wgsl): the frame,
  * then the scene's slots (SCENE_SLOTS, filled by GpuSplats), then its own
- * outputs.
+ * outputs and the tile list.
  */
-export const PROJECT_SLOTS = defineBindSlots('SplatProjector.project', ['splat_project.wgsl'], {
+export const PROJECT_SLOTS = defineBindSlots('SplatProjector.project', ['splat_project.wgsl', 'tile_list.wgsl'], {
   frame: 0,
   records: FIRST_PASS_BINDING,
   depths: FIRST_PASS_BINDING + 1,
   state: FIRST_PASS_BINDING + 2,
   drawn_mask: FIRST_PASS_BINDING + 3,
+  tile_list: TILE_LIST_BINDING,
 });
 
 /** The projector's two scan dispatches (shaders/visible_scan.wgsl). */
 export const SCAN_SLOTS = defineBindSlots('SplatProjector.scan', ['visible_scan.wgsl'], { frame: 0, state: 1 });
 
 /** The projector's keys dispatch (shaders/visible_keys.wgsl): the sort's pairs are its last two slots. */
-export const KEYS_SLOTS = defineBindSlots('SplatProjector.keys', ['visible_keys.wgsl'], { frame: 0, depths: 1, state: 2, keys: 3, values: 4 });
+export const KEYS_SLOTS = defineBindSlots('SplatProjector.keys', ['visible_keys.wgsl', 'tile_list.wgsl'], { frame: 0, depths: 1, state: 2, keys: 3, values: 4, tile_list: TILE_LIST_BINDING });
 
 /** The renderer's draw (shaders/splat_render.wgsl): projected records drawn in an order. */
 export const RENDER_SLOTS = defineBindSlots('SplatRenderer', ['splat_render.wgsl'], { frame: 0, records: 1, order: 2, depths: 3 });

@@ -41,15 +41,16 @@ import scanSource from '../../shaders/visible_scan.wgsl?raw';
 import tileScanSource from '../../shaders/tile_scan.wgsl?raw';
 import sumSource from '../../shaders/workgroup_sum.wgsl?raw';
 import keysSource from '../../shaders/visible_keys.wgsl?raw';
+import tileListSource from '../../shaders/tile_list.wgsl?raw';
 import { setTimestampWrites } from '../gpu/pass-timer';
 import { createCheckedShaderModule } from '../gpu/shader';
 import type { GpuSplats } from '../scene/gpu-splats';
+import { PROJECT_TILE } from '../scene/drawn-tiles';
 import { CLIP_MARGIN_PX, CLIP_SLACK_PX } from './splat-size-cap';
 import { KEYS_SLOTS, PROJECT_SLOTS, PROJECTED_SPLAT, SCAN_SLOTS, VISIBLE_STATE } from './frame-layouts';
 import { computePipeline, computePipelineNow } from '../gpu/pipeline-cache';
 
-/** Splats per projector tile: the workgroup size of the project and keys dispatches (PROJECT_TILE in WGSL). */
-export const PROJECT_TILE = 256;
+export { PROJECT_TILE } from '../scene/drawn-tiles';
 /** Tiles per block of the two-level scan (SCAN_BLOCK in shaders/tile_scan.wgsl). */
 export const SCAN_BLOCK = 256;
 /** The f32 +infinity's bits: the empty range's nearest depth. */
@@ -91,6 +92,8 @@ interface SceneBuffers {
   visibleCount: GpuCount;
   drawArgs: GpuCount;
   capacity: number;
+  /** Projector tiles of the scene. */
+  tiles: number;
   projectGroups: [number, number];
   scanGroups: [number, number];
   /** The project bind group of each variant used so far (layouts differ between pipelines). */
@@ -133,9 +136,9 @@ export class SplatProjector {
     }
     const prelude = `${commonSource}\n${recordsSource}\n${dispatchSource}\n`;
     const [project, scan, keys] = await Promise.all([
-      createCheckedShaderModule(device, 'SplatProjector.project', prelude + projectSource),
+      createCheckedShaderModule(device, 'SplatProjector.project', `${prelude}${tileListSource}\n${projectSource}`),
       createCheckedShaderModule(device, 'SplatProjector.scan', `${prelude}${sumSource}\n${tileScanSource}\n${scanSource}`),
-      createCheckedShaderModule(device, 'SplatProjector.keys', `${prelude}${sumSource}\n${tileScanSource}\n${keysSource}`),
+      createCheckedShaderModule(device, 'SplatProjector.keys', `${prelude}${sumSource}\n${tileScanSource}\n${tileListSource}\n${keysSource}`),
     ]);
     const projectDescriptor = (variant: number): GPUComputePipelineDescriptor => {
       const chunked = (variant & CHUNKED) !== 0;
@@ -174,6 +177,8 @@ export class SplatProjector {
   private readonly projectPipelines: (GPUComputePipeline | undefined)[] = [];
   /** The drawn mask bound for scenes without one (never read). */
   private readonly noMask: GPUBuffer;
+  /** The tile list bound where a dispatch runs every tile. */
+  private readonly noList: GPUBuffer;
 
   private constructor(
     private readonly device: GPUDevice,
@@ -187,6 +192,8 @@ export class SplatProjector {
   ) {
     this.projectPipelines[0] = first;
     this.noMask = device.createBuffer({ label: 'SplatProjector.noMask', size: 16, usage: GPUBufferUsage.STORAGE });
+    // Word 0 is 0: the dispatch runs every tile.
+    this.noList = device.createBuffer({ label: 'SplatProjector.noList', size: 16, usage: GPUBufferUsage.STORAGE });
   }
 
   /** The project pipeline of a variant (CHUNKED | MARK_CULLED bits). */
@@ -272,6 +279,7 @@ export class SplatProjector {
       visibleCount: { buffer: state, offset: VISIBLE_STATE.offset('visible') },
       drawArgs: { buffer: state, offset: VISIBLE_STATE.offset('draw_vertex_count') },
       capacity: Math.min(capacity, scene.count),
+      tiles,
       projectGroups: grid(tiles),
       scanGroups: grid(blocks),
       project: [],
@@ -300,12 +308,17 @@ export class SplatProjector {
     this.device.queue.writeBuffer(b.state, 0, this.resetRange);
     const descriptor = this.descriptor;
     setTimestampWrites(descriptor, timestampWrites);
-    const pass = encoder.beginComputePass(descriptor);
     const variant = (b.chunked ? CHUNKED : 0) | (pairs ? 0 : MARK_CULLED) | (b.scene.drawnMask ? MASKED : 0);
+    // A world's pool: only its drawn tiles are projected (an order that may name any splat needs every record).
+    const listed = pairs ? b.scene.drawnTiles : null;
+    // The tiles not listed keep none: their counts are cleared for the scan.
+    if (listed) encoder.clearBuffer(b.state, VISIBLE_STATE.size, 4 * b.tiles);
+    const pass = encoder.beginComputePass(descriptor);
     const pipeline = this.projectPipeline(variant);
     pass.setPipeline(pipeline);
-    pass.setBindGroup(0, (b.project[variant] ??= this.projectBindGroup(b, pipeline)));
-    pass.dispatchWorkgroups(...b.projectGroups);
+    pass.setBindGroup(0, (b.project[variant] ??= this.projectBindGroup(b, pipeline, listed !== null)));
+    const groups = listed?.groups ?? b.projectGroups;
+    pass.dispatchWorkgroups(groups[0], groups[1]);
     if (pairs || exactPairs) {
       pass.setPipeline(this.scanPipelines[0]);
       pass.setBindGroup(0, b.scan[0]);
@@ -323,10 +336,12 @@ export class SplatProjector {
     const pipeline = this.keysPipelines[which];
     pass.setPipeline(pipeline);
     pass.setBindGroup(0, this.keysBindGroup(b, which, pairs));
-    pass.dispatchWorkgroups(...b.projectGroups);
+    // Kept splats lie only in the drawn tiles of a world's pool.
+    const groups = b.scene.drawnTiles?.groups ?? b.projectGroups;
+    pass.dispatchWorkgroups(groups[0], groups[1]);
   }
 
-  private projectBindGroup(b: SceneBuffers, pipeline: GPUComputePipeline): GPUBindGroup {
+  private projectBindGroup(b: SceneBuffers, pipeline: GPUComputePipeline, listed: boolean): GPUBindGroup {
     return this.device.createBindGroup({
       label: 'SplatProjector.projectBindGroup',
       layout: pipeline.getBindGroupLayout(0),
@@ -338,6 +353,7 @@ export class SplatProjector {
           state: { buffer: b.state },
           // Bound whatever the variant (the layout is the shader's); read only by the masked one.
           drawn_mask: { buffer: b.scene.drawnMask ?? this.noMask },
+          tile_list: { buffer: listed ? b.scene.drawnTiles!.buffer : this.noList },
         }),
         ...b.scene.bindGroupEntries(),
       ],
@@ -356,6 +372,7 @@ export class SplatProjector {
         state: { buffer: b.state },
         keys: { buffer: pairs.keys },
         values: { buffer: pairs.values },
+        tile_list: { buffer: b.scene.drawnTiles?.buffer ?? this.noList },
       }),
     });
     b.keys[which] = { pairs: { keys: pairs.keys, values: pairs.values }, group };
@@ -378,5 +395,6 @@ export class SplatProjector {
   destroy(): void {
     this.releaseScene();
     this.noMask.destroy();
+    this.noList.destroy();
   }
 }

@@ -33,6 +33,7 @@
  * `chunked` = false). Everything after the projector reads its records,
  * whatever the chunks.
  */
+import type { DrawnTiles } from './drawn-tiles';
 import type { ShDegree, SplatCloud } from './splat-cloud';
 import { chunkSlot, MAX_CHUNKS, SCENE_LAYOUT, SCENE_SLOTS, type ChunkSlot } from './splat-layouts';
 import { queueWrites, type BufferWrites } from '../gpu/staging-blocks';
@@ -151,6 +152,8 @@ export class GpuSplats {
    * them. Null: every splat is drawn.
    */
   drawnMask: GPUBuffer | null = null;
+  /** With a drawn mask: the projector tiles holding a drawn splat, which its dispatches run alone (drawn-tiles.ts). */
+  drawnTiles: DrawnTiles | null = null;
   private readonly staging: Float32Array<ArrayBuffer>;
   private readonly shStaging: Uint32Array<ArrayBuffer>;
 

@@ -6,9 +6,10 @@
  * frees them for the next. Each frame draws some runs of some chunks:
  * setDrawn sets their splats' bits in the scene's drawn mask (on the GPU,
  * from the stretches of the pool they cover: pool-mask.ts), and the
- * projector culls every other splat of the pool before reading it, so the
- * sort and the renderers see one scene in exact order across chunks and
- * levels, with no copy.
+ * projector culls every other splat of the pool before reading it (its
+ * dispatches run only the tiles that hold a drawn splat: drawn-tiles.ts),
+ * so the sort and the renderers see one scene in exact order across chunks
+ * and levels, with no copy.
  *
  * Beside the mask, each splat has an opacity scale (a byte, 255: as it
  * is), which the projector multiplies its opacity by: a run drawn with an
@@ -27,6 +28,7 @@ import { GpuSplats, type GpuSplatsOptions } from './gpu-splats';
 import type { ShDegree } from './splat-cloud';
 import type { PoolSplats } from './splat-packing';
 import { PoolMaskWriter } from './pool-mask';
+import { DrawnTiles } from './drawn-tiles';
 import { StagingBlocks, type BufferWrites } from '../gpu/staging-blocks';
 
 export interface SplatPoolOptions extends GpuSplatsOptions {
@@ -135,6 +137,8 @@ export class SplatPool {
   private readonly maskBuffer: GPUBuffer;
   /** Sets the mask on the GPU from the stretches of the pool the runs cover. */
   private readonly maskWriter: PoolMaskWriter;
+  /** The projector tiles the drawn stretches cover, listed beside the mask. */
+  private readonly tiles: DrawnTiles;
   /** Those stretches, [first, end) a pair, as the last setDrawn whose runs changed found them. */
   private pieces: Uint32Array<ArrayBuffer> = new Uint32Array(512);
   /** Per splat, its opacity scale (255: whole), as on the GPU after the mask's words. */
@@ -174,6 +178,7 @@ export class SplatPool {
     const pageBytes = pageSplats * this.bytesPerSplat;
     this.staging = new StagingBlocks(device, pageBytes, stagingBlocks(options.stagingBytes ?? STAGING_BYTES, pageBytes), `${label}.staging`);
     scene.drawnMask = this.maskBuffer;
+    scene.drawnTiles = this.tiles = new DrawnTiles(device, scene.count, label);
     this.scene = scene;
   }
 
@@ -186,9 +191,9 @@ export class SplatPool {
     return this.free.length;
   }
 
-  /** The pool's GPU memory: its chunk buffers, mask and the staging blocks made so far. */
+  /** The pool's GPU memory: its chunk buffers, mask, tile list and the staging blocks made so far. */
   get bytes(): number {
-    return this.scene.layout.chunks.reduce((sum, c) => sum + c.bytes, 0) + this.maskBuffer.size + this.staging.made * this.staging.blockBytes;
+    return this.scene.layout.chunks.reduce((sum, c) => sum + c.bytes, 0) + this.maskBuffer.size + this.tiles.buffer.size + this.staging.made * this.staging.blockBytes;
   }
 
   /**
@@ -264,6 +269,7 @@ export class SplatPool {
     if (!sameRuns) {
       this.drawnRuns.keep(runs, n);
       this.maskWriter.write(this.pieces, pieces);
+      this.tiles.set(this.pieces, pieces);
     }
     this.writeScales(this.scaled, scaled);
     return drawn;
@@ -331,5 +337,6 @@ export class SplatPool {
     this.scene.destroy();
     this.maskWriter.destroy();
     this.maskBuffer.destroy();
+    this.tiles.destroy();
   }
 }

@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest';
+import { DrawnTiles, PROJECT_TILE } from '../../src/scene/drawn-tiles';
+import { random } from '../support/up-scenes';
+
+// The usage flags' values (WebGPU's), which Node has no global for outside a GPU test.
+(globalThis as { GPUBufferUsage?: unknown }).GPUBufferUsage ??= { STORAGE: 0x80, COPY_DST: 0x8 };
+
+/** Just what DrawnTiles asks of a device: its grid limit, a buffer, and the words last written to it. */
+function fakeDevice(maxPerDimension: number) {
+  const words: number[] = [];
+  const device = {
+    limits: { maxComputeWorkgroupsPerDimension: maxPerDimension },
+    createBuffer: ({ size }: { size: number }) => ({ size, destroy() {} }),
+    queue: {
+      writeBuffer(_buffer: unknown, offset: number, data: Uint32Array, first: number, count: number) {
+        expect(offset).toBe(0);
+        words.splice(0, words.length, ...data.subarray(first, first + count));
+      },
+    },
+  };
+  return { device: device as unknown as GPUDevice, words };
+}
+
+/** The tiles [first, end) pairs of splats cover, by brute force. */
+function covered(pieces: number[]): Set<number> {
+  const tiles = new Set<number>();
+  for (let i = 0; i < pieces.length; i += 2) {
+    for (let s = pieces[i]!; s < pieces[i + 1]!; s++) tiles.add(Math.floor(s / PROJECT_TILE));
+  }
+  return tiles;
+}
+
+describe('the drawn tiles a world pool lists for the projector', () => {
+  it('lists each tile a drawn stretch touches once, and no other, padded to the grid with the tile past the last', () => {
+    const splats = 200 * PROJECT_TILE + 17;
+    const tiles = Math.ceil(splats / PROJECT_TILE);
+    const rng = random(7);
+    for (const maxPerDimension of [4, 65535]) {
+      const { device, words } = fakeDevice(maxPerDimension);
+      const list = new DrawnTiles(device, splats, 'test');
+      for (let round = 0; round < 40; round++) {
+        // Stretches in any order, some sharing a tile, some empty, the last reaching the scene's end.
+        const pieces: number[] = [];
+        const n = Math.floor(rng() * 12);
+        for (let i = 0; i < n; i++) {
+          const first = Math.floor(rng() * splats);
+          pieces.push(first, Math.min(splats, first + Math.floor(rng() * 3 * PROJECT_TILE)));
+        }
+        if (round === 1) pieces.push(splats - 3, splats);
+        list.set(new Uint32Array(pieces), pieces.length / 2);
+        const want = covered(pieces);
+        const [x, y] = list.groups;
+        expect(list.listed).toBe(want.size);
+        expect(words[0]).toBe(1);
+        expect(words.length).toBe(1 + x * y);
+        expect(x).toBeLessThanOrEqual(maxPerDimension);
+        expect(x * y).toBeGreaterThanOrEqual(want.size);
+        expect(x * y - want.size).toBeLessThan(Math.max(1, x));
+        expect(new Set(words.slice(1, 1 + want.size))).toEqual(want);
+        expect(words.slice(1 + want.size)).toEqual(Array(x * y - want.size).fill(tiles));
+      }
+    }
+  });
+
+  it('lists nothing, and dispatches no workgroup, when nothing is drawn', () => {
+    const { device, words } = fakeDevice(65535);
+    const list = new DrawnTiles(device, 1000, 'test');
+    list.set(new Uint32Array([0, 1000]), 1);
+    list.set(new Uint32Array(0), 0);
+    expect(list.listed).toBe(0);
+    expect(list.groups[0] * list.groups[1]).toBe(0);
+    expect(words).toEqual([1]);
+  });
+});
