@@ -36,7 +36,12 @@
  *     [--frames 600] [--width 1920 --height 1080] [--budget 4000000] [--threshold 0.5] [--hold-ms 20] [--frame-ms 16.7]
  *     [--psnr-views 4] [--altitudes 0.01,0.02] [--thresholds 1,0.5,0.25] [--full-limit N] [--pictures DIR]
  *     [--budgets 1000000,2000000,4000000,8000000 [--policies threshold,benefit,distance] [--down-views 6]
- *      [--city-views 6] [--city-altitudes 0.1] [--timed-frames 5] [--only-views 0,1] [--supersample 2 [--anti-aliased]]]
+ *      [--city-views 6] [--city-altitudes 0.1] [--timed-frames 5] [--only-views 0,1] [--supersample 2] [--anti-aliased]]
+ *
+ * --anti-aliased draws the path with the anti-aliased screen filter (the
+ * one the viewer draws worlds with) where it is drawn with the classic
+ * one by default, and gives each sweep picture's frame time with it too
+ * (frameMsAntiAliased).
  *
  * The path flies over the world's tree box: from above one corner, at a
  * tenth of its width over its middle height, across to the opposite
@@ -80,6 +85,7 @@ import { WORLD_DEFAULTS } from '../src/app/world/world-options';
 import { createOffscreenTarget, OFFSCREEN_FORMAT } from '../src/app/frame/offscreen-render';
 import { storageWritable } from '../src/render/output-target';
 import { cameraParameters } from './render-offscreen';
+import { ANTIALIASED_FILTER, type ScreenFilter } from '../src/scene/anti-aliasing';
 import type { CameraFile } from '../src/app/camera/camera-file';
 import { psnr } from '../cli/picture-compare';
 import { quantile } from './stable-timing';
@@ -201,9 +207,9 @@ const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 interface FrameTimes { gpuMs: number; project: number; sort: number; render: number; recordMs: number; wallMs: number }
 
 /** One frame of `world` for `camera`: its GPU times (null: nothing drawn yet). */
-async function drawFrame(world: WorldSession, camera: CameraFile, firstPicture = false): Promise<FrameTimes | null> {
+async function drawFrame(world: WorldSession, camera: CameraFile, firstPicture = false, screenFilter?: ScreenFilter): Promise<FrameTimes | null> {
   const wall = performance.now();
-  const p = cameraParameters(camera, 0);
+  const p = cameraParameters(camera, 0, { screenFilter });
   world.update(p);
   const scene = world.scene;
   if (!scene || (firstPicture && world.frame.drawnSplats === 0)) return null;
@@ -226,6 +232,7 @@ async function drawFrame(world: WorldSession, camera: CameraFile, firstPicture =
 }
 
 // The path, chunks streaming in as it goes.
+const pathFilter = args['anti-aliased'] ? ANTIALIASED_FILTER : undefined;
 const times: FrameTimes[] = [];
 const drawn: number[] = [];
 let firstPictureMs: number | null = null;
@@ -233,7 +240,7 @@ let pathStarted = performance.now();
 for (let i = 0; i < frames; i++) {
   const frameStart = performance.now();
   const camera = pathCamera(i / (frames - 1));
-  const result = await drawFrame(session, camera, firstPictureMs === null);
+  const result = await drawFrame(session, camera, firstPictureMs === null, pathFilter);
   if (result) {
     if (firstPictureMs === null) {
       firstPictureMs = performance.now() - opened;
@@ -299,7 +306,7 @@ for (let v = 0; v < psnrViews; v++) {
 }
 session.close();
 if (sweep) {
-  const frameMs = async (world: WorldSession, camera: CameraFile) => (await drawFrame(world, camera))?.gpuMs ?? null;
+  const frameMs = async (world: WorldSession, camera: CameraFile, screenFilter?: ScreenFilter) => (await drawFrame(world, camera, false, screenFilter))?.gpuMs ?? null;
   // The pictures by a frame that bins all the candidates the device sorts: a full detail of tens of millions of splats over the city
   // passes the viewer's candidate budget (tile-pairs.ts), which would leave its farthest splats out of the reference. Timed by the viewer's.
   const pictures = await SplatFrame.create(device, OFFSCREEN_FORMAT, { tiles: { candidateBudget: Infinity } });

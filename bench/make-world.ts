@@ -3,7 +3,8 @@
  * one scene, for the world benchmark and for trying the viewer: `copies`
  * copies of a real scene on a square grid in the x–z plane (as
  * bench/replicate.ts lays them out) at `levels` levels of detail. Level l
- * is level l-1 decimated to a quarter of its splats by splat-transform (on
+ * is level l-1 decimated to a quarter of its splats (--keep 25; --keep 50
+ * makes levels twice as many for the same coarsest) by splat-transform (on
  * WebGPU: SwiftShader's driver where no other is named), made once and
  * placed like level 0. State in results that the world is replicated.
  *
@@ -33,7 +34,8 @@
  * default 256), --workers W (splat-transform's encoding threads per job;
  * default: the cores shared among the jobs, rounded up), --decode (the check also
  * decodes every chunk), --decimation uniform|adaptive (splat-transform's
- * --decimate, the default, or --decimate-adaptive).
+ * --decimate, the default, or --decimate-adaptive), --keep P (the percentage
+ * of splats each level keeps of the one before; default 25).
  *
  * What it is doing goes to standard error as it goes, a line every 30 s
  * while one splat-transform run lasts. Decimating a scene with spherical
@@ -69,6 +71,8 @@ const { values: args } = commandLine('make-world', help, {
     // splat-transform's two decimations: 'uniform' (--decimate, the same rate everywhere) or 'adaptive'
     // (--decimate-adaptive, removal allocated by local error).
     decimation: { type: 'string', default: 'uniform' },
+    // The percentage of its splats each level keeps of the one before.
+    keep: { type: 'string', default: '25' },
     out: { type: 'string' },
 });
 if (!args.scene || !args.out) throw new Error('it needs --scene FILE and --out FOLDER (--help lists the options)');
@@ -79,13 +83,16 @@ const levels = wholeNumber('levels', args.levels!, 1);
 const jobs = Math.min(wholeNumber('jobs', args.jobs!, 1), copies, 64);
 const chunkThousands = wholeNumber('chunk', args.chunk!, 1);
 const decimation = args.decimation!;
+const keep = wholeNumber('keep', args.keep!, 1);
+if (keep >= 100) throw new Error(`--keep is the percentage a level keeps of the one before, under 100, got ${keep}`);
 if (decimation !== 'uniform' && decimation !== 'adaptive') throw new Error(`--decimation takes uniform or adaptive, got ${decimation}`);
 // Rounded up: a job's main thread waits on the GPU and the disk part of the time.
 const workers = args.workers ? wholeNumber('workers', args.workers, 0) : Math.ceil(availableParallelism() / jobs);
 const out = resolve(args.out);
 const worldDir = join(out, 'world');
 const done = join(out, 'build.json');
-const options = { scene: basename(args.scene), copies, levels, jobs, chunkThousands, decimation };
+// A level's share is named only where it is not the quarter the first worlds were built with (their build.json stays valid).
+const options = { scene: basename(args.scene), copies, levels, jobs, chunkThousands, decimation, ...(keep === 25 ? {} : { keep }) };
 
 const same = existsSync(done) && JSON.parse(readFileSync(done, 'utf8')) as Record<string, unknown>;
 if (same && Object.entries(options).every(([key, value]) => same[key] === value)) {
@@ -165,11 +172,11 @@ const scene = resolve(args.scene);
 const level0 = scene.endsWith('.ply') ? scene : join(out, 'level-0.ply');
 if (!existsSync(level0)) await phase('unpack', () => splatTransform('unpacking the scene to a PLY', [scene], level0));
 const levelFiles = [level0, ...Array.from({ length: levels - 1 }, (_, l) => join(out, `level-${l + 1}.ply`))];
-// Each level from the one before (a quarter of it: a 1M-splat level 2 took 4 minutes of SwiftShader from
+// Each level from the one before (--keep of it; a quarter: a 1M-splat level 2 took 4 minutes of SwiftShader from
 // level 0), while the grid is measured; made once for every job.
 async function decimate(): Promise<void> {
   for (let level = 1; level < levels; level++) {
-    if (!existsSync(levelFiles[level]!)) await splatTransform(`decimating level ${level} from level ${level - 1}`, [levelFiles[level - 1]!, decimation === 'adaptive' ? '--decimate-adaptive' : '--decimate', '25%'], levelFiles[level]!);
+    if (!existsSync(levelFiles[level]!)) await splatTransform(`decimating level ${level} from level ${level - 1}`, [levelFiles[level - 1]!, decimation === 'adaptive' ? '--decimate-adaptive' : '--decimate', `${keep}%`], levelFiles[level]!);
   }
 }
 const decimated = phase('decimate', decimate);

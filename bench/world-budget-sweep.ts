@@ -29,7 +29,7 @@ export interface SweepSetup {
   /** Camera `t` (0..1) along the path, `altitude` in the world's widths up, looking down (`steep`) or ahead. */
   camera(t: number, altitude: number, steep: boolean): CameraFile;
   /** The GPU time of one frame of `world` from `camera` (null: nothing drawn). */
-  frameMs(world: WorldSession, camera: CameraFile): Promise<number | null>;
+  frameMs(world: WorldSession, camera: CameraFile, screenFilter?: ScreenFilter): Promise<number | null>;
   print(line: Record<string, unknown>): void;
 }
 
@@ -101,15 +101,17 @@ export async function budgetSweep(setup: SweepSetup, options: SweepOptions): Pro
   const budgets = [...options.budgets].sort((a, b) => b - a);
   // One session a policy, kept from view to view: its budget set for each picture, its pool sized for the largest.
   const sessions = options.policies.map((budgetPolicy) => new WorldSession(device, files, { ...WORLD_DEFAULTS, budget: budgets[0]!, thresholdPx, budgetPolicy, memoryBytes: SWEEP_MEMORY, fadeMs: 0 }));
-  const median = async (world: WorldSession, camera: CameraFile) => {
+  const median = async (world: WorldSession, camera: CameraFile, screenFilter?: ScreenFilter) => {
     const times: number[] = [];
     for (let f = 0; f < options.frames; f++) {
-      const ms = await setup.frameMs(world, camera);
+      const ms = await setup.frameMs(world, camera, screenFilter);
       if (ms !== null) times.push(ms);
     }
     times.sort((a, b) => a - b);
     return times.length > 0 ? times[times.length >> 1]! : null;
   };
+  // With --anti-aliased, the frame drawn with the anti-aliased filter is timed too (the filter worlds are drawn with).
+  const timedAntiAliased = async (world: WorldSession, camera: CameraFile) => (options.antiAliased ? { frameMsAntiAliased: await median(world, camera, ANTIALIASED_FILTER) } : {});
   // What the full detail moved by the threshold's pixels scores against itself (bench/shift-floor.ts): the most a picture off by that can score.
   const floorAt = (fine: Uint8Array | null, camera: CameraFile, px: number | null) => (fine && px !== null && Number.isFinite(px) ? round(shiftFloor(fine, camera.width, camera.height, px)) : null);
   const write = (name: string, rgba: Uint8Array | null, camera: CameraFile) => {
@@ -165,7 +167,7 @@ export async function budgetSweep(setup: SweepSetup, options: SweepOptions): Pro
     full.setThreshold(thresholdPx);
     const loose = await settledPicture(device, frame, order, full, camera);
     const looseCut = frame.painters.tiles.notice;
-    print({ ...view, budget: 'full', policy: null, drawn: full.frame.drawnSplats, thresholdUsed: full.frame.thresholdPx, psnr: decibels(loose, fine), shiftFloor: floorAt(fine, camera, full.frame.thresholdPx), ...againstTruth(loose), ...(await antiAliased(full, loose, pictureNames)), ...truthLine, ...fullAntiAliased, frameMs: await median(full, camera), fullWanted, fullDrawn, fullCut, cut: looseCut });
+    print({ ...view, budget: 'full', policy: null, drawn: full.frame.drawnSplats, thresholdUsed: full.frame.thresholdPx, psnr: decibels(loose, fine), shiftFloor: floorAt(fine, camera, full.frame.thresholdPx), ...againstTruth(loose), ...(await antiAliased(full, loose, pictureNames)), ...truthLine, ...fullAntiAliased, frameMs: await median(full, camera), ...(await timedAntiAliased(full, camera)), fullWanted, fullDrawn, fullCut, cut: looseCut });
     write(`${set}-${v}-default`, loose, camera);
     full.close();
     for (const budget of budgets) {
@@ -174,7 +176,7 @@ export async function budgetSweep(setup: SweepSetup, options: SweepOptions): Pro
         const picture = await settledPicture(device, frame, order, world, camera);
         const cut = frame.painters.tiles.notice;
         const facts = world.frame;
-        print({ ...view, budget, policy: options.policies[p], drawn: facts.drawnSplats, thresholdUsed: facts.thresholdPx, leftOut: facts.leftOut, psnr: decibels(picture, fine), shiftFloor: options.policies[p] === 'threshold' ? floorAt(fine, camera, facts.thresholdPx) : null, ...againstTruth(picture), ...(await antiAliased(world, picture, pictureNames)), frameMs: await median(world, camera), fullDrawn, cut });
+        print({ ...view, budget, policy: options.policies[p], drawn: facts.drawnSplats, thresholdUsed: facts.thresholdPx, leftOut: facts.leftOut, psnr: decibels(picture, fine), shiftFloor: options.policies[p] === 'threshold' ? floorAt(fine, camera, facts.thresholdPx) : null, ...againstTruth(picture), ...(await antiAliased(world, picture, pictureNames)), frameMs: await median(world, camera), ...(await timedAntiAliased(world, camera)), fullDrawn, cut });
         write(`${set}-${v}-${options.policies[p]}-${budget}`, picture, camera);
       }
     }

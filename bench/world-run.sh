@@ -22,7 +22,8 @@
 # from the parts already whole. The log: worlds/big.log, and $OUT/world-build.log where OUT is set.
 # COPIES (100), LEVELS (3), JOBS (10: one row of the 10×10 grid each, so the parts' boxes do not
 # overlap), CHUNK (256, thousands of splats a chunk), WORKERS (default:
-# the cores shared among the jobs, rounded up), DECIMATION (uniform or adaptive: make-world's --decimation)
+# the cores shared among the jobs, rounded up), DECIMATION (uniform or adaptive: make-world's --decimation), KEEP
+# (the percentage of splats a level keeps of the one before: make-world's --keep, default 25)
 # and SCENE (a scene file instead of the carried one) change it.
 #
 # On SwiftShader, for a check of the whole chain at a small size (make-world's --decode also decodes
@@ -82,6 +83,7 @@ say "node $(node --version), $(nproc) cores, $(free -g | awk '/^Mem:/ { print $2
 args=(--scene "${SCENE:-$scenes/$scene.sog}" --copies "${COPIES:-100}" --levels "${LEVELS:-3}" --jobs "${JOBS:-10}" --chunk "${CHUNK:-256}" --out "$world")
 [ -n "${WORKERS:-}" ] && args+=(--workers "$WORKERS")
 [ -n "${DECIMATION:-}" ] && args+=(--decimation "$DECIMATION")
+[ -n "${KEEP:-}" ] && args+=(--keep "$KEEP")
 say "node bench-dist/make-world.mjs ${args[*]} ${EXTRA:-}"
 status=0
 timeout "${LIMIT:-560}" node bench-dist/make-world.mjs "${args[@]}" ${EXTRA:-} 2>>"$log" | tee -a "$log" || status=$?

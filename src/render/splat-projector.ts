@@ -318,7 +318,8 @@ export class SplatProjector {
     pass.setPipeline(pipeline);
     pass.setBindGroup(0, (b.project[variant] ??= this.projectBindGroup(b, pipeline, listed !== null)));
     const groups = listed?.groups ?? b.projectGroups;
-    pass.dispatchWorkgroups(groups[0], groups[1]);
+    // A pool drawing nothing lists no tile (Dawn warns of an empty dispatch).
+    if (groups[0] > 0) pass.dispatchWorkgroups(groups[0], groups[1]);
     if (pairs || exactPairs) {
       pass.setPipeline(this.scanPipelines[0]);
       pass.setBindGroup(0, b.scan[0]);
@@ -338,7 +339,7 @@ export class SplatProjector {
     pass.setBindGroup(0, this.keysBindGroup(b, which, pairs));
     // Kept splats lie only in the drawn tiles of a world's pool.
     const groups = b.scene.drawnTiles?.groups ?? b.projectGroups;
-    pass.dispatchWorkgroups(groups[0], groups[1]);
+    if (groups[0] > 0) pass.dispatchWorkgroups(groups[0], groups[1]);
   }
 
   private projectBindGroup(b: SceneBuffers, pipeline: GPUComputePipeline, listed: boolean): GPUBindGroup {
