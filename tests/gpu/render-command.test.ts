@@ -267,7 +267,9 @@ test("the world benchmark decodes in worker threads that outlive its sessions: t
   // Each session the benchmark closes before the next once ended the threads the others read through:
   // the sweep's full detail then waited for chunks that never came ('did not all fit on the GPU').
   const out = execFileSync('node', [join(TOOLS, 'bench-world.mjs'), '--index', index, '--frames', '2', '--width', '64', '--height', '48', '--psnr-views', '1', '--thresholds', '1',
-    '--budgets', String(Math.ceil(small.count * 0.6)), '--policies', 'threshold', '--down-views', '1', '--full-limit', '1000000', '--supersample', '2', '--anti-aliased'], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    '--budgets', String(Math.ceil(small.count * 0.6)), '--policies', 'threshold', '--down-views', '1', '--full-limit', '1000000', '--supersample', '2', '--anti-aliased',
+    // What is timed is not checked here: one timed frame each, without the clock hold (seconds of load a frame on a software adapter).
+    '--timed-frames', '1', '--hold-ms', '0'], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
   const lines = out.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
   expect(lines.find((l) => l.kind === 'path')).toMatchObject({ decodedIn: 'workers' });
   expect(lines.find((l) => l.kind === 'psnr')?.psnr).not.toBeNull();
