@@ -22,6 +22,11 @@
  * property of the page's code and is what this measures. Prints one JSON
  * line: frames, main-thread ms a frame (p50, p95, max), the tasks over
  * 50 ms (the trace's and the page's own), and the world's chunks loaded.
+ * Where frames are seconds apart (a world on a software adapter), a
+ * frame's span also holds a second or more of the work between frames, so
+ * the line splits the two as well: the frame callback's own CPU
+ * (frameCallbackCpuMs: p50, p95, max), and the tasks between frames
+ * (betweenFrames: their number, CPU a second of the path, the longest).
  * Frames and long tasks are those of the path (between console.timeStamp
  * marks the page writes at its start and end); the long tasks of the
  * page's opening before it (its scripts, the first chunks) are given
@@ -182,6 +187,17 @@ function mainThread(events, pageLongTasks) {
     const at = (q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
     return { p50: round(at(0.5)), p95: round(at(0.95)), max: round(sorted[sorted.length - 1]) };
   };
+  // The frame callback alone (what each frame runs whatever the machine's pace), and the tasks between frames
+  // (chunks arriving, staging blocks coming back, garbage collection): their CPU a second of the path and the
+  // longest, which a display's frame would meet one at a time.
+  const fires = frameEvents.filter((e) => `${e.pid}:${e.tid}` === thread && e.ts >= pathStart && e.ts <= pathEnd);
+  const cpuOf = (e) => (e.tdur ?? e.dur) / 1000;
+  const between = tasks.filter((t) => !fires.some((f) => f.ts >= t.ts && f.ts <= t.ts + t.dur)).map(cpuOf);
+  const betweenFrames = {
+    tasks: between.length,
+    cpuMsPerSecond: round(between.reduce((sum, ms) => sum + ms, 0) / ((pathEnd - pathStart) / 1e6)),
+    longestCpuMs: round(Math.max(0, ...between)),
+  };
   const longTasks = tasks.filter((t) => t.dur / 1000 > LONG_TASK_MS);
   const long = longTasks.map((t) => Math.round(t.dur / 100) / 10);
   // What the long tasks were: the events inside each, by name (a function call named by its function and script).
@@ -199,6 +215,8 @@ function mainThread(events, pageLongTasks) {
     frames: perFrame.length,
     mainMsPerFrame: quantiles(perFrame),
     mainCpuMsPerFrame: quantiles(cpuPerFrame),
+    frameCallbackCpuMs: quantiles(fires.map(cpuOf)),
+    betweenFrames,
     longTaskParts: what,
     longTasks: { trace: long.length, longestMs: long.length ? Math.max(...long) : 0, page: pageLongTasks.length, pageLongestMs: pageLongTasks.length ? round(Math.max(...pageLongTasks.map((t) => t.ms))) : 0 },
     opening: { longTasks: opening.length, longestMs: opening.length ? Math.max(...opening) : 0 },

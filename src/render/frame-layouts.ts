@@ -67,8 +67,8 @@ export const VISIBLE_STATE = defineStruct('VisibleState', [
   ['tiles', 'array<u32>'],
 ]);
 
-/** The tile list's binding (shaders/tile_list.wgsl), the same in the project and keys dispatches. */
-const TILE_LIST_BINDING = FIRST_PASS_BINDING + 4;
+/** The tile list's binding (shaders/tile_list.wgsl), the same in the project, keys and ray-shape dispatches. */
+export const TILE_LIST_BINDING = FIRST_PASS_BINDING + 4;
 
 /**
  * The projector's project dispatch (shaders/splat_project.wgsl): the frame,
@@ -194,12 +194,13 @@ export const TILE_CHUNKS_SLOTS = defineBindSlots('TileChunks', ['tile_chunks.wgs
 export const TILE_MERGE_SLOTS = defineBindSlots('TileMerge', ['tile_merge.wgsl'], { frame: 0, state: 1, chunk_words: 2, partials: 3, picture: 4 });
 
 /** The per-pixel order's ray shapes (shaders/tile_ray_shape.wgsl): after the scene's slots, in its group. */
-export const TILE_RAY_SHAPE_SLOTS = defineBindSlots('TileRayShapes', ['tile_ray_shape.wgsl'], {
+export const TILE_RAY_SHAPE_SLOTS = defineBindSlots('TileRayShapes', ['tile_ray_shape.wgsl', 'tile_list.wgsl'], {
   frame: 0,
   depths: FIRST_PASS_BINDING,
   ray_shapes: FIRST_PASS_BINDING + 1,
   state: FIRST_PASS_BINDING + 2,
   ray_slots: FIRST_PASS_BINDING + 3,
+  tile_list: TILE_LIST_BINDING,
 });
 
 /** Bytes of one splat's ray shape (four vec4: shaders/tile_ray_shape.wgsl). */
