@@ -15,6 +15,7 @@
  *
  * For an order that does not come from this frame's keys (the CPU sort, a
  * frozen order), only `project` runs, and it marks culled splats' records.
+ * For a world's pool, project and keys run only its drawn tiles (drawn-tiles.ts).
  *
  * Why keys come from this frame's depth range, not the last frame's: a
  * range carried over is wrong whenever the camera moves (depths past it
@@ -50,7 +51,6 @@ import { CLIP_MARGIN_PX, CLIP_SLACK_PX } from './splat-size-cap';
 import { KEYS_SLOTS, PROJECT_SLOTS, PROJECTED_SPLAT, SCAN_SLOTS, VISIBLE_STATE } from './frame-layouts';
 import { computePipeline, computePipelineNow } from '../gpu/pipeline-cache';
 
-export { PROJECT_TILE } from '../scene/drawn-tiles';
 /** Tiles per block of the two-level scan (SCAN_BLOCK in shaders/tile_scan.wgsl). */
 export const SCAN_BLOCK = 256;
 /** The f32 +infinity's bits: the empty range's nearest depth. */

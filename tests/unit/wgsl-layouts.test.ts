@@ -17,7 +17,8 @@ import { checkWgslBindings, defineBindSlots, parseWgslBindings, type BindSlots }
 import * as sceneLayouts from '../../src/scene/splat-layouts';
 import * as frameLayouts from '../../src/render/frame-layouts';
 import * as radixStructs from '../../src/sort/radix-structs';
-import { PROJECT_TILE, SCAN_BLOCK } from '../../src/render/splat-projector';
+import { SCAN_BLOCK } from '../../src/render/splat-projector';
+import { PROJECT_TILE } from '../../src/scene/drawn-tiles';
 import { BIN_GROUP, NO_TILE } from '../../src/render/tiles/tile-binning';
 import { TILE_SIZE } from '../../src/render/tiles/tile-side';
 import { CHUNK_HEADER, ITEM_WORDS, SPLIT_WORDS } from '../../src/render/tiles/tile-chunks';

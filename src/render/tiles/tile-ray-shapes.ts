@@ -26,7 +26,7 @@ import type { GpuSplats } from '../../scene/gpu-splats';
 import { RAY_SHAPE_BYTES, TILE_RAY_SHAPE_SLOTS } from '../frame-layouts';
 import { PER_PIXEL_DEPTH_REACH, PER_PIXEL_FLATTEST } from '../frame-renderer';
 import { computePipeline } from '../../gpu/pipeline-cache';
-import { PROJECT_TILE } from '../splat-projector';
+import { PROJECT_TILE } from '../../scene/drawn-tiles';
 import { unbound } from '../../gpu/unbound';
 import type { KeptSplats } from '../splat-renderer';
 
