@@ -11,9 +11,8 @@
 // when the draw order may name it, a record marked culled).
 //
 // The scene's bindings (1..5) are declared in splat_common.wgsl, the
-// record types in splat_records.wgsl, the tile list (a world pool's
-// drawn tiles: the dispatch runs only those) in tile_list.wgsl; the slots
-// below follow the scene's (PROJECT_SLOTS in src/render/frame-layouts.ts).
+// record types in splat_records.wgsl; the slots below follow the scene's
+// (PROJECT_SLOTS in src/render/frame-layouts.ts).
 
 @group(0) @binding(0) var<uniform> frame: Frame;
 @group(0) @binding(6) var<storage, read_write> records: array<ProjectedSplat>;
@@ -31,6 +30,17 @@
 fn opacity_scale(id: u32) -> f32 {
   let scales = max(4u, (frame.count + 31u) / 32u);
   return f32((drawn_mask[scales + (id >> 2u)] >> (8u * (id & 3u))) & 255u) / 255.0;
+}
+
+// After the scales, on a 256-byte boundary, the list of the tiles that hold
+// a drawn splat (drawnTilesOffset in src/scene/splat-pool.ts): its word 0,
+// then the tiles. A frame that keys its kept splats runs only those tiles.
+fn listed_tile(group: u32) -> u32 {
+  if (!masked || mark_culled) {
+    return group;
+  }
+  let words = max(4u, (frame.count + 31u) / 32u) + (frame.count + 3u) / 4u;
+  return drawn_mask[(words + 63u) / 64u * 64u + 1u + group];
 }
 
 // True when the frame draws an order that may name any splat (the CPU sort,

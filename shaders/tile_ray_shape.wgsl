@@ -65,14 +65,16 @@ override reach_sigmas: f32;
 override flattest: f32;
 
 // A workgroup per projector tile (PROJECT_TILE splats), as the keys
-// dispatch: for a world's pool, a workgroup per tile listed (tile_list.wgsl).
+// dispatch; one whose tile kept nothing returns at once. (Its storage
+// buffers are the 8 a stage may have by default: it cannot also read a
+// world pool's tile list, tile_list.wgsl.)
 @compute @workgroup_size(PROJECT_TILE)
 fn main(
   @builtin(workgroup_id) wid: vec3<u32>,
   @builtin(num_workgroups) groups: vec3<u32>,
   @builtin(local_invocation_index) lid: u32,
 ) {
-  let tile = listed_tile(flat_group(wid, groups.x));
+  let tile = flat_group(wid, groups.x);
   let id = flat_invocation(tile, PROJECT_TILE, lid);
   if (tile_is_empty(tile, lid)) {
     return;

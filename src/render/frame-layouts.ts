@@ -67,28 +67,25 @@ export const VISIBLE_STATE = defineStruct('VisibleState', [
   ['tiles', 'array<u32>'],
 ]);
 
-/** The tile list's binding (shaders/tile_list.wgsl), the same in the project, keys and ray-shape dispatches. */
-export const TILE_LIST_BINDING = FIRST_PASS_BINDING + 4;
-
 /**
  * The projector's project dispatch (shaders/splat_project.wgsl): the frame,
  * then the scene's slots (SCENE_SLOTS, filled by GpuSplats), then its own
- * outputs and the tile list.
+ * outputs. A world pool's tile list is read from the drawn mask's buffer:
+ * these are the 8 storage buffers a stage may have by default.
  */
-export const PROJECT_SLOTS = defineBindSlots('SplatProjector.project', ['splat_project.wgsl', 'tile_list.wgsl'], {
+export const PROJECT_SLOTS = defineBindSlots('SplatProjector.project', ['splat_project.wgsl'], {
   frame: 0,
   records: FIRST_PASS_BINDING,
   depths: FIRST_PASS_BINDING + 1,
   state: FIRST_PASS_BINDING + 2,
   drawn_mask: FIRST_PASS_BINDING + 3,
-  tile_list: TILE_LIST_BINDING,
 });
 
 /** The projector's two scan dispatches (shaders/visible_scan.wgsl). */
 export const SCAN_SLOTS = defineBindSlots('SplatProjector.scan', ['visible_scan.wgsl'], { frame: 0, state: 1 });
 
 /** The projector's keys dispatch (shaders/visible_keys.wgsl): the sort's pairs are its last two slots. */
-export const KEYS_SLOTS = defineBindSlots('SplatProjector.keys', ['visible_keys.wgsl', 'tile_list.wgsl'], { frame: 0, depths: 1, state: 2, keys: 3, values: 4, tile_list: TILE_LIST_BINDING });
+export const KEYS_SLOTS = defineBindSlots('SplatProjector.keys', ['visible_keys.wgsl', 'tile_list.wgsl'], { frame: 0, depths: 1, state: 2, keys: 3, values: 4, tile_list: 5 });
 
 /** The renderer's draw (shaders/splat_render.wgsl): projected records drawn in an order. */
 export const RENDER_SLOTS = defineBindSlots('SplatRenderer', ['splat_render.wgsl'], { frame: 0, records: 1, order: 2, depths: 3 });
@@ -194,13 +191,12 @@ export const TILE_CHUNKS_SLOTS = defineBindSlots('TileChunks', ['tile_chunks.wgs
 export const TILE_MERGE_SLOTS = defineBindSlots('TileMerge', ['tile_merge.wgsl'], { frame: 0, state: 1, chunk_words: 2, partials: 3, picture: 4 });
 
 /** The per-pixel order's ray shapes (shaders/tile_ray_shape.wgsl): after the scene's slots, in its group. */
-export const TILE_RAY_SHAPE_SLOTS = defineBindSlots('TileRayShapes', ['tile_ray_shape.wgsl', 'tile_list.wgsl'], {
+export const TILE_RAY_SHAPE_SLOTS = defineBindSlots('TileRayShapes', ['tile_ray_shape.wgsl'], {
   frame: 0,
   depths: FIRST_PASS_BINDING,
   ray_shapes: FIRST_PASS_BINDING + 1,
   state: FIRST_PASS_BINDING + 2,
   ray_slots: FIRST_PASS_BINDING + 3,
-  tile_list: TILE_LIST_BINDING,
 });
 
 /** Bytes of one splat's ray shape (four vec4: shaders/tile_ray_shape.wgsl). */

@@ -136,7 +136,7 @@ export class SplatProjector {
     }
     const prelude = `${commonSource}\n${recordsSource}\n${dispatchSource}\n`;
     const [project, scan, keys] = await Promise.all([
-      createCheckedShaderModule(device, 'SplatProjector.project', `${prelude}${tileListSource}\n${projectSource}`),
+      createCheckedShaderModule(device, 'SplatProjector.project', prelude + projectSource),
       createCheckedShaderModule(device, 'SplatProjector.scan', `${prelude}${sumSource}\n${tileScanSource}\n${scanSource}`),
       createCheckedShaderModule(device, 'SplatProjector.keys', `${prelude}${sumSource}\n${tileScanSource}\n${tileListSource}\n${keysSource}`),
     ]);
@@ -316,7 +316,7 @@ export class SplatProjector {
     const pass = encoder.beginComputePass(descriptor);
     const pipeline = this.projectPipeline(variant);
     pass.setPipeline(pipeline);
-    pass.setBindGroup(0, (b.project[variant] ??= this.projectBindGroup(b, pipeline, listed !== null)));
+    pass.setBindGroup(0, (b.project[variant] ??= this.projectBindGroup(b, pipeline)));
     const groups = listed?.groups ?? b.projectGroups;
     // A pool drawing nothing lists no tile (Dawn warns of an empty dispatch).
     if (groups[0] > 0) pass.dispatchWorkgroups(groups[0], groups[1]);
@@ -342,7 +342,7 @@ export class SplatProjector {
     if (groups[0] > 0) pass.dispatchWorkgroups(groups[0], groups[1]);
   }
 
-  private projectBindGroup(b: SceneBuffers, pipeline: GPUComputePipeline, listed: boolean): GPUBindGroup {
+  private projectBindGroup(b: SceneBuffers, pipeline: GPUComputePipeline): GPUBindGroup {
     return this.device.createBindGroup({
       label: 'SplatProjector.projectBindGroup',
       layout: pipeline.getBindGroupLayout(0),
@@ -352,9 +352,8 @@ export class SplatProjector {
           records: { buffer: b.records },
           depths: { buffer: b.depths },
           state: { buffer: b.state },
-          // Bound whatever the variant (the layout is the shader's); read only by the masked one.
+          // Bound whatever the variant (the layout is the shader's); read only by the masked one (its tile list too).
           drawn_mask: { buffer: b.scene.drawnMask ?? this.noMask },
-          tile_list: { buffer: listed ? b.scene.drawnTiles!.buffer : this.noList },
         }),
         ...b.scene.bindGroupEntries(),
       ],
@@ -364,6 +363,7 @@ export class SplatProjector {
   private keysBindGroup(b: SceneBuffers, which: 0 | 1, pairs: KeyPairs): GPUBindGroup {
     const cached = b.keys[which];
     if (cached && cached.pairs.keys === pairs.keys && cached.pairs.values === pairs.values) return cached.group;
+    const tiles = b.scene.drawnTiles;
     const group = this.device.createBindGroup({
       label: `SplatProjector.keysBindGroup${which === 1 ? '(exact)' : ''}`,
       layout: this.keysPipelines[which].getBindGroupLayout(0),
@@ -373,7 +373,7 @@ export class SplatProjector {
         state: { buffer: b.state },
         keys: { buffer: pairs.keys },
         values: { buffer: pairs.values },
-        tile_list: { buffer: b.scene.drawnTiles?.buffer ?? this.noList },
+        tile_list: tiles ? { buffer: tiles.buffer, offset: tiles.offset, size: tiles.bytes } : { buffer: this.noList },
       }),
     });
     b.keys[which] = { pairs: { keys: pairs.keys, values: pairs.values }, group };

@@ -3,8 +3,11 @@
  * list its project and keys dispatches run over (shaders/tile_list.wgsl):
  * a workgroup a listed tile, where without it they would run one for each
  * tile of the pool's capacity, most of whose splats no frame draws (a 4M
- * budget in a pool of 10-26M). The pool (splat-pool.ts) sets the list
- * whenever the runs it draws change. DOM-free.
+ * budget in a pool of 10-26M). The pool (splat-pool.ts) keeps the list
+ * in its mask's buffer, after the opacity scales (the projector reads it
+ * there: a binding of its own would pass the 8 storage buffers a stage
+ * may have by default), and sets it whenever the runs it draws change.
+ * DOM-free.
  *
  * Measured on SwiftShader (2 cores, a published 9.9M-splat world at a 1M
  * budget in a pool of 10M, 320×180): the projector's pass took 22 s a
@@ -16,8 +19,11 @@
 export const PROJECT_TILE = 256;
 
 export class DrawnTiles {
-  /** Word 0: 1 (the dispatch runs the list); then the tiles listed, padded to the grid with `tiles`. */
+  /** Word 0: 1 (the dispatch runs the list); then the tiles listed, padded to the grid with `tiles`; in `buffer` from `offset`. */
   readonly buffer: GPUBuffer;
+  readonly offset: number;
+  /** Bytes the list may take in `buffer`. */
+  readonly bytes: number;
   /** The dispatch's grid over the tiles listed: x · y workgroups, x · y ≥ listed (0 × 1 while none is). */
   readonly groups: [number, number] = [0, 1];
   /** Tiles of the scene: the padding's tile, past the last. */
@@ -27,15 +33,24 @@ export class DrawnTiles {
   private readonly seen: Uint8Array;
   private listedNow = 0;
 
-  constructor(private readonly device: GPUDevice, splats: number, label: string) {
-    this.tiles = Math.ceil(Math.max(1, splats) / PROJECT_TILE);
+  /** Words the list of a scene of `splats` takes at most (its `bytes` / 4). */
+  static words(device: GPUDevice, splats: number): number {
+    const tiles = Math.ceil(Math.max(1, splats) / PROJECT_TILE);
     // Every tile, and the padding of the grid's last row (under a row).
-    const words = 1 + this.tiles + Math.min(this.tiles, device.limits.maxComputeWorkgroupsPerDimension);
+    return 1 + tiles + Math.min(tiles, device.limits.maxComputeWorkgroupsPerDimension);
+  }
+
+  /** The list of a scene of `splats`, kept in `buffer` from byte `offset` (DrawnTiles.words(…) words of room). */
+  constructor(private readonly device: GPUDevice, splats: number, buffer: GPUBuffer, offset: number) {
+    this.tiles = Math.ceil(Math.max(1, splats) / PROJECT_TILE);
+    const words = DrawnTiles.words(device, splats);
+    this.buffer = buffer;
+    this.offset = offset;
+    this.bytes = words * 4;
     this.list = new Uint32Array(words);
     this.list[0] = 1;
     this.seen = new Uint8Array(this.tiles);
-    this.buffer = device.createBuffer({ label: `${label}.drawnTiles`, size: words * 4, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
-    device.queue.writeBuffer(this.buffer, 0, this.list, 0, 1);
+    device.queue.writeBuffer(buffer, offset, this.list, 0, 1);
   }
 
   /** Tiles listed. */
@@ -64,10 +79,6 @@ export class DrawnTiles {
     this.groups[0] = x;
     this.groups[1] = y;
     this.listedNow = listed;
-    this.device.queue.writeBuffer(this.buffer, 0, list, 0, 1 + x * y);
-  }
-
-  destroy(): void {
-    this.buffer.destroy();
+    this.device.queue.writeBuffer(this.buffer, this.offset, list, 0, 1 + x * y);
   }
 }

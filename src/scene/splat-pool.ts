@@ -16,7 +16,8 @@
  * opacity under 1 (a level fading in or out, src/app/world/world-fades.ts)
  * has its splats' bytes written, and written back to 255 once it is drawn
  * whole again. They follow the mask's words in its buffer (drawnMaskWords:
- * the projector finds them from the scene's count).
+ * the projector finds them from the scene's count), and the list of drawn
+ * tiles follows them (drawnTilesOffset).
  *
  * Why pages and a mask rather than a packed copy of the drawn splats: a
  * copy holds every drawn splat twice (the budget's 4M splats of SH degree
@@ -78,6 +79,16 @@ export interface PooledRun {
  */
 export function drawnMaskWords(count: number): number {
   return Math.max(4, Math.ceil(count / 32));
+}
+
+/**
+ * Where the drawn tiles' list starts in the mask's buffer, in bytes: after
+ * the mask's words and a scale byte a splat (whole words), on a 256-byte
+ * boundary, so the keys dispatch can bind it alone (splat_project.wgsl
+ * works out the same from the scene's count).
+ */
+export function drawnTilesOffset(count: number): number {
+  return Math.ceil((4 * (drawnMaskWords(count) + Math.ceil(count / 4))) / 256) * 256;
 }
 
 /** Ranges of splats [from, to) with an opacity scale under 255, in flat lists (nothing allocated once grown). */
@@ -172,13 +183,18 @@ export class SplatPool {
     // Whole words of scales, all 255.
     this.scales = new Uint8Array(4 * Math.ceil(scene.count / 4)).fill(255);
     this.scalesDirty = new Uint8Array(Math.ceil(scene.count / pageSplats));
-    this.maskBuffer = device.createBuffer({ label: `${label}.drawnMask`, size: words * 4 + this.scales.length, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC });
+    const tilesAt = drawnTilesOffset(scene.count);
+    this.maskBuffer = device.createBuffer({
+      label: `${label}.drawnMask`,
+      size: tilesAt + 4 * DrawnTiles.words(device, scene.count),
+      usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC,
+    });
     device.queue.writeBuffer(this.maskBuffer, words * 4, this.scales);
     this.maskWriter = new PoolMaskWriter(device, this.maskBuffer, words, `${label}.mask`);
     const pageBytes = pageSplats * this.bytesPerSplat;
     this.staging = new StagingBlocks(device, pageBytes, stagingBlocks(options.stagingBytes ?? STAGING_BYTES, pageBytes), `${label}.staging`);
     scene.drawnMask = this.maskBuffer;
-    scene.drawnTiles = this.tiles = new DrawnTiles(device, scene.count, label);
+    scene.drawnTiles = this.tiles = new DrawnTiles(device, scene.count, this.maskBuffer, tilesAt);
     this.scene = scene;
   }
 
@@ -191,9 +207,9 @@ export class SplatPool {
     return this.free.length;
   }
 
-  /** The pool's GPU memory: its chunk buffers, mask, tile list and the staging blocks made so far. */
+  /** The pool's GPU memory: its chunk buffers, mask (with the scales and the tile list) and the staging blocks made so far. */
   get bytes(): number {
-    return this.scene.layout.chunks.reduce((sum, c) => sum + c.bytes, 0) + this.maskBuffer.size + this.tiles.buffer.size + this.staging.made * this.staging.blockBytes;
+    return this.scene.layout.chunks.reduce((sum, c) => sum + c.bytes, 0) + this.maskBuffer.size + this.staging.made * this.staging.blockBytes;
   }
 
   /**
@@ -337,6 +353,5 @@ export class SplatPool {
     this.scene.destroy();
     this.maskWriter.destroy();
     this.maskBuffer.destroy();
-    this.tiles.destroy();
   }
 }

@@ -12,6 +12,10 @@ import { drawnMaskWords, SplatPool, type PooledChunk, type PooledRun } from '../
 import { allocateSplatCloud } from '../../src/scene/splat-cloud';
 import { readBufferU32 } from '../../src/gpu/readback';
 import { useGpu } from '../support/gpu-fixture';
+import { SplatProjector } from '../../src/render/splat-projector';
+import { TileRayShapes } from '../../src/render/tiles/tile-ray-shapes';
+import { FRAME } from '../../src/render/frame-layouts';
+import { create } from 'webgpu';
 import { recording } from '../support/recording-device';
 import { rng } from '../support/splat-files';
 
@@ -43,7 +47,7 @@ async function onGpu(device: GPUDevice, pool: SplatPool): Promise<Uint8Array> {
 
 describe('the pool\'s drawn mask and opacity scales', () => {
   test('are what the runs call for after every frame of a fade; the mask is never written from the CPU, and a frame of opacities alone writes the scales by stretches of pages', async () => {
-    const { device, writes } = recording(gpu.device);
+    const { device, writes, bytes } = recording(gpu.device);
     const pool = new SplatPool(device, 64 * PAGE, 0, 'pool-test', { pageSplats: PAGE });
     const buffer = pool.scene.drawnMask!;
     const size = pool.scene.count;
@@ -77,8 +81,9 @@ describe('the pool\'s drawn mask and opacity scales', () => {
     // where a write for each range of each run took 18.
     expect(perFrame[2]).toBeLessThanOrEqual(2);
     expect(perFrame[3]).toBeLessThanOrEqual(2);
-    // The first frame draws every splat whole: nothing written to the buffer at all (its mask set on the GPU).
-    expect(perFrame[0]).toBe(0);
+    // The first frame draws every splat whole: one write, the tile list after the scales; the mask is set on the GPU.
+    expect(perFrame[0]).toBe(1);
+    expect(bytes(buffer).subarray(0, 4 * drawnMaskWords(size)).every((b) => b === 0)).toBe(true);
   });
 
   test('holds exactly the bits of random runs: pieces within one word, across words, joined across neighbouring pages, and none', async () => {
@@ -98,6 +103,35 @@ describe('the pool\'s drawn mask and opacity scales', () => {
       pool.setDrawn(runs);
       const want = expected(pool.scene.count, runs);
       expect((await onGpu(gpu.device, pool)).subarray(0, want.length), `frame ${frame}`).toEqual(want);
+    }
+  });
+});
+
+describe("a pool's frame on a device with WebGPU's default limits (the engine entry draws on a page's own device)", () => {
+  test('projects and keys only its drawn tiles within 8 storage buffers a stage, and the ray shapes compile too', async () => {
+    // An adapter of its own (the fixture's made its device), asked for no limit above WebGPU's defaults.
+    const adapter = await create([]).requestAdapter();
+    const device = await adapter!.requestDevice({ label: 'default limits' });
+    try {
+      expect(device.limits.maxStorageBuffersPerShaderStage).toBe(8);
+      const pool = new SplatPool(device, 8 * PAGE, 0, 'pool-defaults', { pageSplats: PAGE });
+      const chunk = pool.add(allocateSplatCloud(3 * PAGE, 0))!;
+      pool.setDrawn([{ chunk, offset: 0, count: 2 * PAGE }]);
+      const uniforms = device.createBuffer({ size: FRAME.size, usage: GPUBufferUsage.UNIFORM });
+      const projector = await SplatProjector.create(device, uniforms);
+      const shapes = await TileRayShapes.create(device, uniforms);
+      projector.setScene(pool.scene);
+      const pairs = { keys: device.createBuffer({ size: 4 * pool.scene.count, usage: GPUBufferUsage.STORAGE }), values: device.createBuffer({ size: 4 * pool.scene.count, usage: GPUBufferUsage.STORAGE }) };
+      device.pushErrorScope('validation');
+      const encoder = device.createCommandEncoder();
+      projector.encode(encoder, pairs);
+      device.queue.submit([encoder.finish()]);
+      expect(await device.popErrorScope()).toBeNull();
+      shapes.destroy();
+      projector.destroy();
+      pool.destroy();
+    } finally {
+      device.destroy();
     }
   });
 });

@@ -2,18 +2,17 @@ import { describe, expect, it } from 'vitest';
 import { DrawnTiles, PROJECT_TILE } from '../../src/scene/drawn-tiles';
 import { random } from '../support/up-scenes';
 
-// The usage flags' values (WebGPU's), which Node has no global for outside a GPU test.
-(globalThis as { GPUBufferUsage?: unknown }).GPUBufferUsage ??= { STORAGE: 0x80, COPY_DST: 0x8 };
+/** Where the tests keep the list in its buffer (a pool keeps it after its mask and scales). */
+const AT = 512;
 
-/** Just what DrawnTiles asks of a device: its grid limit, a buffer, and the words last written to it. */
+/** Just what DrawnTiles asks of a device: its grid limit, and the words last written to the list's buffer. */
 function fakeDevice(maxPerDimension: number) {
   const words: number[] = [];
   const device = {
     limits: { maxComputeWorkgroupsPerDimension: maxPerDimension },
-    createBuffer: ({ size }: { size: number }) => ({ size, destroy() {} }),
     queue: {
       writeBuffer(_buffer: unknown, offset: number, data: Uint32Array, first: number, count: number) {
-        expect(offset).toBe(0);
+        expect(offset).toBe(AT);
         words.splice(0, words.length, ...data.subarray(first, first + count));
       },
     },
@@ -37,7 +36,7 @@ describe('the drawn tiles a world pool lists for the projector', () => {
     const rng = random(7);
     for (const maxPerDimension of [4, 65535]) {
       const { device, words } = fakeDevice(maxPerDimension);
-      const list = new DrawnTiles(device, splats, 'test');
+      const list = new DrawnTiles(device, splats, {} as GPUBuffer, AT);
       for (let round = 0; round < 40; round++) {
         // Stretches in any order, some sharing a tile, some empty, the last reaching the scene's end.
         const pieces: number[] = [];
@@ -53,6 +52,7 @@ describe('the drawn tiles a world pool lists for the projector', () => {
         expect(list.listed).toBe(want.size);
         expect(words[0]).toBe(1);
         expect(words.length).toBe(1 + x * y);
+        expect(4 * words.length).toBeLessThanOrEqual(list.bytes);
         expect(x).toBeLessThanOrEqual(maxPerDimension);
         expect(x * y).toBeGreaterThanOrEqual(want.size);
         expect(x * y - want.size).toBeLessThan(Math.max(1, x));
@@ -64,7 +64,7 @@ describe('the drawn tiles a world pool lists for the projector', () => {
 
   it('lists nothing, and dispatches no workgroup, when nothing is drawn', () => {
     const { device, words } = fakeDevice(65535);
-    const list = new DrawnTiles(device, 1000, 'test');
+    const list = new DrawnTiles(device, 1000, {} as GPUBuffer, AT);
     list.set(new Uint32Array([0, 1000]), 1);
     list.set(new Uint32Array(0), 0);
     expect(list.listed).toBe(0);

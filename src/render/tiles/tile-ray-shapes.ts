@@ -20,7 +20,6 @@ import dispatchSource from '../../../shaders/dispatch.wgsl?raw';
 import sumSource from '../../../shaders/workgroup_sum.wgsl?raw';
 import tileScanSource from '../../../shaders/tile_scan.wgsl?raw';
 import shapeSource from '../../../shaders/tile_ray_shape.wgsl?raw';
-import tileListSource from '../../../shaders/tile_list.wgsl?raw';
 import { createCheckedShaderModule } from '../../gpu/shader';
 import type { GpuSplats } from '../../scene/gpu-splats';
 import { RAY_SHAPE_BYTES, TILE_RAY_SHAPE_SLOTS } from '../frame-layouts';
@@ -53,7 +52,7 @@ export class TileRayShapes {
   private bound: Bound[] = [];
 
   static async create(device: GPUDevice, frame: GPUBuffer): Promise<TileRayShapes> {
-    const module = await createCheckedShaderModule(device, 'TileRayShapes.shader', [commonSource, recordsSource, dispatchSource, sumSource, tileScanSource, tileListSource, shapeSource].join('\n'));
+    const module = await createCheckedShaderModule(device, 'TileRayShapes.shader', [commonSource, recordsSource, dispatchSource, sumSource, tileScanSource, shapeSource].join('\n'));
     // A scene in one buffer and a scene in chunks (splat_common.wgsl's `chunked`).
     const [single, chunked] = await Promise.all(
       [0, 1].map((c) => computePipeline(device, { label: `TileRayShapes.${c ? 'chunked' : 'single'}`, layout: 'auto', compute: { module, entryPoint: 'main', constants: { chunked: c, reach_sigmas: PER_PIXEL_DEPTH_REACH, flattest: PER_PIXEL_FLATTEST } } })),
@@ -66,13 +65,7 @@ export class TileRayShapes {
     private readonly frame: GPUBuffer,
     private readonly single: GPUComputePipeline,
     private readonly chunked: GPUComputePipeline,
-  ) {
-    // Word 0 is 0: the dispatch runs every tile.
-    this.noList = device.createBuffer({ label: 'TileRayShapes.noList', size: 16, usage: GPUBufferUsage.STORAGE });
-  }
-
-  /** The tile list bound for a scene without one. */
-  private readonly noList: GPUBuffer;
+  ) {}
 
   /**
    * Records the dispatch into `pass`, an invocation per splat of `scene`,
@@ -87,12 +80,6 @@ export class TileRayShapes {
     const pipeline = scene.chunks.length > 1 ? this.chunked : this.single;
     pass.setPipeline(pipeline);
     pass.setBindGroup(0, this.bindGroupFor(pipeline, scene, kept, made));
-    // A world's pool: only the tiles the projector ran (drawn-tiles.ts).
-    const listed = scene.drawnTiles?.groups;
-    if (listed) {
-      if (listed[0] > 0) pass.dispatchWorkgroups(listed[0], listed[1]);
-      return made;
-    }
     const groups = Math.max(1, Math.ceil(splats / PROJECT_TILE));
     const x = Math.min(groups, this.device.limits.maxComputeWorkgroupsPerDimension);
     pass.dispatchWorkgroups(x, Math.ceil(groups / x));
@@ -105,7 +92,6 @@ export class TileRayShapes {
   }
 
   destroy(): void {
-    this.noList.destroy();
     this.shapes?.destroy();
     this.slots?.destroy();
     this.shapes = null;
@@ -128,14 +114,7 @@ export class TileRayShapes {
       layout: pipeline.getBindGroupLayout(0),
       entries: [
         ...scene.bindGroupEntries(),
-        ...TILE_RAY_SHAPE_SLOTS.entries({
-          frame: { buffer: this.frame },
-          depths: { buffer: depths },
-          ray_shapes: { buffer: shapes },
-          state: { buffer: visible },
-          ray_slots: { buffer: slots },
-          tile_list: { buffer: scene.drawnTiles?.buffer ?? this.noList },
-        }),
+        ...TILE_RAY_SHAPE_SLOTS.entries({ frame: { buffer: this.frame }, depths: { buffer: depths }, ray_shapes: { buffer: shapes }, state: { buffer: visible }, ray_slots: { buffer: slots } }),
       ],
     });
     // Two kept: the per-pixel order view draws two orders a frame.
