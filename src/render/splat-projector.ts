@@ -92,8 +92,6 @@ interface SceneBuffers {
   visibleCount: GpuCount;
   drawArgs: GpuCount;
   capacity: number;
-  /** Projector tiles of the scene. */
-  tiles: number;
   projectGroups: [number, number];
   scanGroups: [number, number];
   /** The project bind group of each variant used so far (layouts differ between pipelines). */
@@ -279,7 +277,6 @@ export class SplatProjector {
       visibleCount: { buffer: state, offset: VISIBLE_STATE.offset('visible') },
       drawArgs: { buffer: state, offset: VISIBLE_STATE.offset('draw_vertex_count') },
       capacity: Math.min(capacity, scene.count),
-      tiles,
       projectGroups: grid(tiles),
       scanGroups: grid(blocks),
       project: [],
@@ -309,17 +306,15 @@ export class SplatProjector {
     const descriptor = this.descriptor;
     setTimestampWrites(descriptor, timestampWrites);
     const variant = (b.chunked ? CHUNKED : 0) | (pairs ? 0 : MARK_CULLED) | (b.scene.drawnMask ? MASKED : 0);
-    // A world's pool: only its drawn tiles are projected (an order that may name any splat needs every record).
+    // A world's pool: only its drawn tiles are projected (an order that may name any splat needs every record);
+    // the others keep none, their counts cleared for the scan.
     const listed = pairs ? b.scene.drawnTiles : null;
-    // The tiles not listed keep none: their counts are cleared for the scan.
-    if (listed) encoder.clearBuffer(b.state, VISIBLE_STATE.size, 4 * b.tiles);
+    if (listed) encoder.clearBuffer(b.state, VISIBLE_STATE.size, 4 * Math.ceil(Math.max(1, b.scene.count) / PROJECT_TILE));
     const pass = encoder.beginComputePass(descriptor);
     const pipeline = this.projectPipeline(variant);
     pass.setPipeline(pipeline);
     pass.setBindGroup(0, (b.project[variant] ??= this.projectBindGroup(b, pipeline)));
-    const groups = listed?.groups ?? b.projectGroups;
-    // A pool drawing nothing lists no tile (Dawn warns of an empty dispatch).
-    if (groups[0] > 0) pass.dispatchWorkgroups(groups[0], groups[1]);
+    dispatchGrid(pass, listed?.groups ?? b.projectGroups);
     if (pairs || exactPairs) {
       pass.setPipeline(this.scanPipelines[0]);
       pass.setBindGroup(0, b.scan[0]);
@@ -338,8 +333,7 @@ export class SplatProjector {
     pass.setPipeline(pipeline);
     pass.setBindGroup(0, this.keysBindGroup(b, which, pairs));
     // Kept splats lie only in the drawn tiles of a world's pool.
-    const groups = b.scene.drawnTiles?.groups ?? b.projectGroups;
-    if (groups[0] > 0) pass.dispatchWorkgroups(groups[0], groups[1]);
+    dispatchGrid(pass, b.scene.drawnTiles?.groups ?? b.projectGroups);
   }
 
   private projectBindGroup(b: SceneBuffers, pipeline: GPUComputePipeline): GPUBindGroup {
@@ -398,4 +392,9 @@ export class SplatProjector {
     this.noMask.destroy();
     this.noList.destroy();
   }
+}
+
+/** Dispatches an x × y grid; not an empty one (a pool drawing nothing lists no tile, and Dawn warns of it). */
+function dispatchGrid(pass: GPUComputePassEncoder, [x, y]: readonly [number, number]): void {
+  if (x > 0) pass.dispatchWorkgroups(x, y);
 }
