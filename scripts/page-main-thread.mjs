@@ -43,7 +43,10 @@
  *
  * --profile adds a CPU profile of the main thread's JavaScript over the
  * path (V8's sampling profiler): the functions that took the most time
- * themselves, with their script and line.
+ * themselves, with their script and line, those sampled inside the frame
+ * callbacks apart from the rest (`inFrames`, `betweenFrames`). The path's
+ * line also counts the chunks that arrived while it flew (chunksArrived):
+ * a measure whose chunks all arrived before it says nothing of uploads.
  *
  * --trace writes Chromium's whole trace (its events, as JSON) to a file.
  *
@@ -113,6 +116,7 @@ await withBuiltPage({ width, height, timeoutMs: READY_TIMEOUT_MS, served: (built
   }
   const path = await page.evaluate(async (seconds) => {
     const viewer = window.__splatsortViewer;
+    const loadedAtStart = window.__splatsort.world.chunksLoaded;
     const start = viewer.camera.get();
     const around = (turn, scale) => {
       const d = start.eye.map((e, a) => (e - start.target[a]) * scale);
@@ -125,9 +129,11 @@ await withBuiltPage({ width, height, timeoutMs: READY_TIMEOUT_MS, served: (built
     console.timeStamp('path-start');
     for (const pose of legs) await viewer.camera.flyTo(pose, { seconds });
     console.timeStamp('path-end');
-    return { legs: legs.length, ms: performance.now() - begun, start: begun, end: performance.now() };
+    // Chunks that arrived while the path flew: what the frames' spans held besides the frames themselves.
+    const arrived = window.__splatsort.world.chunksLoaded - loadedAtStart;
+    return { legs: legs.length, ms: performance.now() - begun, chunksArrived: arrived, start: begun, end: performance.now() };
   }, FLIGHT_SECONDS);
-  const profile = args.profile ? topFunctions((await cdp.send('Profiler.stop')).profile) : undefined;
+  const cpuProfile = args.profile ? (await cdp.send('Profiler.stop')).profile : undefined;
   const world = await page.evaluate(() => window.__splatsort.world);
   const pageLongTasks = await page.evaluate(() => window.__longTasks);
 
@@ -146,7 +152,10 @@ await withBuiltPage({ width, height, timeoutMs: READY_TIMEOUT_MS, served: (built
   if (args.trace) await writeFile(args.trace, JSON.stringify(events));
   const pathLongTasks = pageLongTasks.filter((t) => t.start >= path.start && t.start < path.end);
   const { start, end, ...pathFacts } = path;
-  console.log(JSON.stringify({ width, height, query: args.query, path: pathFacts, world, errors, ...mainThread(events, pathLongTasks), profile }));
+  const thread = mainThread(events, pathLongTasks);
+  const profile = cpuProfile && { inFrames: topFunctions(cpuProfile, thread.callbacks), betweenFrames: topFunctions(cpuProfile, thread.callbacks, false) };
+  delete thread.callbacks;
+  console.log(JSON.stringify({ width, height, query: args.query, path: pathFacts, world, errors, ...thread, profile }));
 });
 
 /**
@@ -220,15 +229,26 @@ function mainThread(events, pageLongTasks) {
     longTaskParts: what,
     longTasks: { trace: long.length, longestMs: long.length ? Math.max(...long) : 0, page: pageLongTasks.length, pageLongestMs: pageLongTasks.length ? round(Math.max(...pageLongTasks.map((t) => t.ms))) : 0 },
     opening: { longTasks: opening.length, longestMs: opening.length ? Math.max(...opening) : 0 },
+    // The frame callbacks' spans (µs, the trace's clock, which the CPU profile's samples share): the profile split by them.
+    callbacks: fires.map((f) => [f.ts, f.ts + f.dur]).sort((a, b) => a[0] - b[0]),
   };
 }
 
-/** The functions with the most time of their own in a V8 CPU profile (ms), idle and the profiler's own left out. */
-function topFunctions(profile, count = 15) {
+/**
+ * The functions with the most time of their own in a V8 CPU profile (ms), idle and the profiler's own left
+ * out: of the samples inside the frame callbacks' spans (`inside`), or of those outside them.
+ */
+function topFunctions(profile, spans, inside = true, count = 15) {
   const selfMs = new Map();
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const deltas = profile.timeDeltas;
+  let at = profile.startTime;
+  let span = 0;
   for (let i = 0; i < profile.samples.length; i++) {
+    at += deltas[i];
+    while (span < spans.length && spans[span][1] < at) span++;
+    const inFrame = span < spans.length && spans[span][0] <= at;
+    if (inFrame !== inside) continue;
     const node = byId.get(profile.samples[i]);
     const { functionName, url, lineNumber } = node.callFrame;
     if (functionName === '(idle)' || functionName === '(program)') continue;

@@ -3,7 +3,8 @@
  * lod-meta.json on another server. The world is made here from the 9k
  * scene (two levels, chunks of about 2,000 splats, tests/support/made-world.ts)
  * and served from a folder by a local server, which records what the page
- * asked for. The page reads the chunks in its workers, draws the world
+ * asked for. The page reads the chunks in its workers, chooses the levels
+ * in another, draws the world
  * under its budget, and says in the panel what it drew and loaded; the
  * finest level's chunks cannot be read (the server lacks their means):
  * each is named once in a warning, and their regions keep the coarse level.
@@ -111,6 +112,8 @@ describe('a Streamed SOG world', () => {
     expect(failed[0]).toMatch(/means_l\.webp/);
     // Only the index and files of its chunks were asked for, from the index's folder.
     expect(asked.every((path) => path.startsWith('/world/'))).toBe(true);
+    // The levels are chosen off the page's main thread, in a worker of their own beside the chunks' two.
+    expect(viewer.page.workers().map((w) => w.url()).filter((url) => /world-choice-worker/.test(url))).toHaveLength(1);
     await viewer.tab.waitForRow('splats', /^[\d,]+ drawn$/);
     await viewer.tab.waitForRow('file size', /of \d+ chunks/);
     // A world is not saved as one file, and saving says why, before and instead of writing.

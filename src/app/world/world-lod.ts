@@ -116,6 +116,14 @@ export function frustumView({ view, projection, eye, height, fovY }: WorldCamera
   return out;
 }
 
+/** Whether two views would choose the same (a choice is asked for again only when the view is not). */
+export function sameWorldView(a: WorldView, b: WorldView): boolean {
+  if (a.pixelsPerUnit !== b.pixelsPerUnit) return false;
+  for (let i = 0; i < 3; i++) if (a.eye[i] !== b.eye[i]) return false;
+  for (let i = 0; i < a.planes.length; i++) if (a.planes[i] !== b.planes[i]) return false;
+  return true;
+}
+
 /** A world's choice made once, to call per frame: faster than chooseLevels, which copies its result. */
 export function worldChoice(index: LodIndex): WorldChoice {
   return new WorldChoice(worldLeaves(index), index.tree);

@@ -6,6 +6,7 @@
 import type { ShDegree } from '../../scene/splat-cloud';
 import type { PoolSplats } from '../../scene/splat-packing';
 import type { LodIndex } from '../../io/lod/lod-meta';
+import type { ChoiceWorkerPort } from './world-choice-port';
 
 /** What the session needs of a world's files (src/io/lod/world-files.ts gives it). */
 export interface WorldChunks {
@@ -21,6 +22,8 @@ export interface WorldChunks {
   packAt?(shDegree: ShDegree): void;
   /** Ends what reads the chunks (workers), where something does. */
   close?(): void;
+  /** Starts a worker for the level choice (world-choice-runner.ts; the page's openings); absent: the session chooses in its own thread. */
+  readonly choiceWorker?: () => ChoiceWorkerPort;
   /** Where the chunks are decoded: 'workers' (the page's, or Node's worker threads), else the session's own thread. */
   readonly decodedIn?: 'workers';
 }

@@ -1,6 +1,7 @@
 /**
  * An open Streamed SOG world (docs/streamed-worlds-design.md): the index's
- * leaves, the level choice (world-lod.ts), the chunk stream
+ * leaves, the level choice (world-lod.ts; in a worker where the files
+ * bring one: world-choice-runner.ts), the chunk stream
  * (world-stream.ts) and the GPU page pool (src/scene/splat-pool.ts) held
  * together. Each frame the caller gives the camera; the session chooses
  * what to draw (only when the camera or what is resident changed), moves
@@ -9,7 +10,8 @@
  * the render command, the tests and the world benchmark share it.
  */
 import type { CameraFile } from '../camera/camera-file';
-import { createWorldView, frustumView, worldChoice, worldView, type DrawnRun, type LodChoice, type WorldCamera, type WorldChoice, type WorldView } from './world-lod';
+import { createWorldView, frustumView, sameWorldView, worldView, type DrawnRun, type LodChoice, type WorldCamera, type WorldView } from './world-lod';
+import { InlineChoice, WorkerChoice, type ChoiceRunner } from './world-choice-runner';
 import { ChunkNoRoomError, ChunkStream, type StreamProgress } from './world-stream';
 import { FailureNotices } from './world-failures';
 import { LevelFades } from './world-fades';
@@ -28,7 +30,7 @@ export type { WorldChunks, WorldFrameFacts, WorldState } from './world-session-t
 export class WorldSession implements FrameSource {
   /** A world's splats are not on the CPU: its frames sort on the GPU, every frame. */
   readonly positions = null;
-  private readonly chooser: WorldChoice;
+  private readonly chooser: ChoiceRunner;
   private readonly resident = (file: number): boolean => this.stream.isResident(file);
   private readonly failed = (file: number): boolean => this.stream.hasFailed(file);
   /** Why the environment could not be read (null: it was, or is being read, or there is none). */
@@ -76,9 +78,10 @@ export class WorldSession implements FrameSource {
     readonly files: WorldChunks,
     private options: WorldSessionOptions = WORLD_DEFAULTS,
   ) {
-    this.chooser = worldChoice(files.index);
+    this.chooser = files.choiceWorker ? new WorkerChoice(files.index, files.choiceWorker()) : new InlineChoice(files.index);
+    this.chooser.onReady = () => this.onChange?.();
     this.uploads = new UploadPacer(options.uploadBytesAFrame ?? UPLOAD_BYTES_A_FRAME);
-    this.fades = new LevelFades(this.chooser.leaves.length, options.fadeMs);
+    this.fades = new LevelFades(this.chooser.leaves, options.fadeMs);
     this.stream = new ChunkStream<PooledChunk>(
       {
         load: (file, signal, readEnded) => this.load(file, signal, readEnded),
@@ -211,7 +214,7 @@ export class WorldSession implements FrameSource {
 
   /** Nothing is on its way and nothing more can start (settled, but for level fades still under way). */
   get chunksSettled(): boolean {
-    return this.choice !== null && !this.streamPending && this.stream.inFlightCount === 0 && this.seenVersion === this.stream.version && !this.environment.pending;
+    return this.choice !== null && !this.chooser.busy && !this.streamPending && this.stream.inFlightCount === 0 && this.seenVersion === this.stream.version && !this.environment.pending;
   }
 
   /**
@@ -252,18 +255,21 @@ export class WorldSession implements FrameSource {
     this.stream.update(choice.fetch, this.drawnFiles, this.spare);
   };
 
-  /** Chooses for `view` unless nothing changed since the last choice; true when it chose. */
+  /** Asks for a choice from `view` if anything changed, and takes the newest one finished (in a worker: a frame later); true if it took one. */
   private updateView(view: WorldView): boolean {
     if (this.closed) return false;
-    if (this.lastView && sameView(view, this.lastView) && this.seenVersion === this.stream.version) return false;
-    if (view === this.nextView) {
-      // Kept as the last view; the next update fills the other one.
-      [this.nextView, this.spareView] = [this.spareView, this.nextView];
+    if (!this.lastView || !sameWorldView(view, this.lastView) || this.seenVersion !== this.stream.version) {
+      if (view === this.nextView) {
+        // Kept as the last view; the next update fills the other one.
+        [this.nextView, this.spareView] = [this.spareView, this.nextView];
+      }
+      this.lastView = view;
+      this.seenVersion = this.stream.version;
+      // The budget, not maxDrawn: the room beside it is the outgoing levels' alone (followFades).
+      this.chooser.ask(view, { thresholdPx: this.options.thresholdPx, budget: chunkBudget(this.options.budget, this.environment.drawn), budgetPolicy: this.options.budgetPolicy, resident: this.resident, failed: this.failed });
     }
-    this.lastView = view;
-    this.seenVersion = this.stream.version;
-    // The budget, not maxDrawn: the room beside it is the outgoing levels' alone (followFades).
-    const choice = this.chooser.choose(view, { thresholdPx: this.options.thresholdPx, budget: chunkBudget(this.options.budget, this.environment.drawn), budgetPolicy: this.options.budgetPolicy, resident: this.resident, failed: this.failed });
+    const choice = this.chooser.take();
+    if (!choice) return false;
     this.choice = choice;
     const { drawnFiles, spare, needed } = this;
     drawnFiles.clear();
@@ -337,6 +343,7 @@ export class WorldSession implements FrameSource {
     this.closed = true;
     this.failures.close();
     this.closing.abort();
+    this.chooser.close();
     this.uploads.close(new DOMException('the world was closed', 'AbortError'));
     this.stream.close();
     this.files.close?.();
@@ -388,11 +395,4 @@ export class WorldSession implements FrameSource {
   private pagesFor(splats: number): number {
     return this.pool ? this.pool.pagesFor(splats) : Math.ceil(splats / (this.options.pool?.pageSplats ?? DEFAULT_PAGE_SPLATS));
   }
-}
-
-function sameView(a: WorldView, b: WorldView): boolean {
-  if (a.pixelsPerUnit !== b.pixelsPerUnit) return false;
-  for (let i = 0; i < 3; i++) if (a.eye[i] !== b.eye[i]) return false;
-  for (let i = 0; i < a.planes.length; i++) if (a.planes[i] !== b.planes[i]) return false;
-  return true;
 }

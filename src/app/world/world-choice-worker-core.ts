@@ -1,0 +1,87 @@
+/**
+ * A world's level choice (world-choice.ts) in a worker of its own, so that
+ * the page's main thread does not spend a frame's time on it: on a world
+ * of 20,480 leaves under a budget that binds, a choice takes 1.8-2.7 ms
+ * (bench/world-choice.ts, `--made 160x128 --budget 4000000`, Node on a
+ * 2-core machine), most of the 4 ms a frame's main thread may take.
+ * What the worker does, wherever it runs (the page's Web Worker:
+ * world-choice-worker.ts; the tests call it in their own thread).
+ * Protocol, one choice asked at a time (world-choice-runner.ts waits for
+ * the answer before it asks again):
+ *   in:  { type: 'open', index }, then { type: 'choose', view, options,
+ *        files } (files: per chunk file, bit 1 resident, bit 2 failed)
+ *   out: per choose, { type: 'chosen', … } (the choice: draw as leaf and
+ *        level pairs, its arrays transferred) or { type: 'error', message }.
+ * DOM-free.
+ */
+import type { LodIndex } from '../../io/lod/lod-meta';
+import type { BudgetPolicy, WorldView } from './world-choice-types';
+import { worldChoice, type WorldChoice } from './world-lod';
+
+/** A file's state in a choose request's `files`: on the GPU. */
+export const FILE_RESIDENT = 1;
+/** A file's state in a choose request's `files`: failed (not asked for again). */
+export const FILE_FAILED = 2;
+
+/** The options of a choice that are values (the files' states travel as `files`). */
+export interface ChoiceAsk {
+  thresholdPx: number;
+  budget: number;
+  budgetPolicy?: BudgetPolicy;
+}
+
+export type ChoiceWorkerRequest =
+  | { type: 'open'; index: LodIndex }
+  | { type: 'choose'; view: WorldView; options: ChoiceAsk; files: Uint8Array };
+
+/** A choice as it travels: what LodChoice holds, its draw list as leaf and level pairs. */
+export interface ChosenMessage {
+  type: 'chosen';
+  /** Leaf, level of each run drawn, in the choice's order. */
+  draw: Int32Array;
+  wanted: Int32Array;
+  fetch: Int32Array;
+  drawnSplats: number;
+  wantedSplats: number;
+  thresholdPx: number;
+  leftOut: number;
+}
+
+export type ChoiceWorkerResponse = ChosenMessage | { type: 'error'; message: string };
+
+/** The part of a worker's side of its channel used here. */
+export interface ChoiceWorkerScope {
+  onmessage: ((event: { data: ChoiceWorkerRequest }) => void) | null;
+  postMessage(message: ChoiceWorkerResponse, transfer?: Transferable[]): void;
+}
+
+/** Answers the requests `scope` receives. */
+export function serveChoice(scope: ChoiceWorkerScope): void {
+  let chooser: WorldChoice | null = null;
+  let files: Uint8Array = new Uint8Array(0);
+  const resident = (file: number): boolean => ((files[file] ?? 0) & FILE_RESIDENT) !== 0;
+  const failed = (file: number): boolean => ((files[file] ?? 0) & FILE_FAILED) !== 0;
+  scope.onmessage = (event) => {
+    const request = event.data;
+    if (request.type === 'open') {
+      chooser = worldChoice(request.index);
+      return;
+    }
+    try {
+      if (!chooser) throw new Error("the world's choice was asked for before its index was sent");
+      files = request.files;
+      const choice = chooser.choose(request.view, { ...request.options, resident, failed });
+      const draw = new Int32Array(2 * choice.draw.length);
+      choice.draw.forEach((d, i) => {
+        draw[2 * i] = d.leaf;
+        draw[2 * i + 1] = d.level;
+      });
+      const wanted = choice.wanted.slice();
+      const fetch = Int32Array.from(choice.fetch);
+      const { drawnSplats, wantedSplats, thresholdPx, leftOut } = choice;
+      scope.postMessage({ type: 'chosen', draw, wanted, fetch, drawnSplats, wantedSplats, thresholdPx, leftOut }, [draw.buffer, wanted.buffer, fetch.buffer]);
+    } catch (error) {
+      scope.postMessage({ type: 'error', message: error instanceof Error ? error.message : String(error) });
+    }
+  };
+}

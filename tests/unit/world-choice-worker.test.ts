@@ -1,0 +1,141 @@
+/**
+ * The level choice in a worker (src/app/world/world-choice-runner.ts,
+ * world-choice-worker-core.ts), its two ends joined in this thread by a
+ * port that delivers each message in a later task, as a worker's do: the
+ * choices it takes are the thread's own choices for the same views and
+ * files, one is asked at a time with only the newest view waiting, and a
+ * worker that fails hands the choice to this thread.
+ */
+import { describe, expect, it } from 'vitest';
+import { InlineChoice, WorkerChoice } from '../../src/app/world/world-choice-runner';
+import type { ChoiceWorkerPort } from '../../src/app/world/world-choice-port';
+import { serveChoice, type ChoiceWorkerRequest, type ChoiceWorkerResponse } from '../../src/app/world/world-choice-worker-core';
+import type { LodChoice, LodChoiceOptions } from '../../src/app/world/world-lod';
+import type { LodIndex } from '../../src/io/lod/lod-meta';
+import { random } from '../support/up-scenes';
+import { randomView, randomWorld } from '../support/random-world';
+
+/** A worker's two ends in this thread; each message arrives in a task of its own (structured-cloned, as postMessage does). */
+function loopbackWorker(): { port: ChoiceWorkerPort; asked: ChoiceWorkerRequest[]; fail(): void } {
+  const asked: ChoiceWorkerRequest[] = [];
+  let ended = false;
+  const scope = {
+    onmessage: null as ((event: { data: ChoiceWorkerRequest }) => void) | null,
+    postMessage: (message: ChoiceWorkerResponse) => setTimeout(() => !ended && port.onmessage?.({ data: structuredClone(message) })),
+  };
+  serveChoice(scope);
+  const port: ChoiceWorkerPort = {
+    onmessage: null,
+    onerror: null,
+    postMessage: (request) => {
+      const copy = structuredClone(request);
+      asked.push(structuredClone(request));
+      setTimeout(() => !ended && scope.onmessage?.({ data: copy }));
+    },
+    terminate: () => {
+      ended = true;
+    },
+  };
+  return { port, asked, fail: () => port.onerror?.({ message: 'could not start', preventDefault: () => {} }) };
+}
+
+/** What a choice says, with its runs by leaf, level and file (the two threads' run objects are their own). */
+function plain(choice: LodChoice) {
+  const { draw, wanted, fetch, drawnSplats, wantedSplats, thresholdPx, leftOut } = choice;
+  return { draw: draw.map((d) => [d.leaf, d.level, d.run.file, d.run.offset, d.run.count]), wanted: [...wanted], fetch: [...fetch], drawnSplats, wantedSplats, thresholdPx, leftOut };
+}
+
+/** Tasks pass until `done` holds. */
+async function until(done: () => boolean): Promise<void> {
+  for (let i = 0; i < 1000 && !done(); i++) await new Promise((resolve) => setTimeout(resolve));
+  expect(done()).toBe(true);
+}
+
+function optionsOf(index: LodIndex, rand: () => number): LodChoiceOptions {
+  const files = index.filenames.length;
+  const resident = Array.from({ length: files }, () => rand() < 0.6);
+  const failed = Array.from({ length: files }, () => rand() < 0.1);
+  return { thresholdPx: 0.5 + rand() * 4, budget: 1000 + Math.floor(rand() * 40000), budgetPolicy: rand() < 0.5 ? 'threshold' : 'benefit', resident: (f) => resident[f]!, failed: (f) => failed[f]! };
+}
+
+describe('the level choice in a worker', () => {
+  it("takes the thread's own choice for each view and files, a task later", async () => {
+    const rand = random(45);
+    for (let world = 0; world < 20; world++) {
+      const index = randomWorld(rand, world % 2 === 0);
+      const { port } = loopbackWorker();
+      const inWorker = new WorkerChoice(index, port);
+      const inThread = new InlineChoice(index);
+      expect(inWorker.leaves).toBe(inThread.leaves);
+      let ready = 0;
+      inWorker.onReady = () => ready++;
+      for (let frame = 0; frame < 5; frame++) {
+        const view = randomView(rand);
+        const options = optionsOf(index, rand);
+        inWorker.ask(view, options);
+        inThread.ask(view, options);
+        expect(inWorker.take()).toBeNull();
+        expect(inWorker.busy).toBe(true);
+        await until(() => ready === frame + 1);
+        expect(inWorker.busy).toBe(true);
+        expect(plain(inWorker.take()!)).toEqual(plain(inThread.take()!));
+        expect(inWorker.busy).toBe(false);
+        expect(inWorker.take()).toBeNull();
+      }
+      inWorker.close();
+    }
+  });
+
+  it('asks one choice at a time, the newest view waiting, and the files as they are when it is sent', async () => {
+    const rand = random(7);
+    const index = randomWorld(rand, true);
+    const { port, asked } = loopbackWorker();
+    const inWorker = new WorkerChoice(index, port);
+    const views = [randomView(rand), randomView(rand), randomView(rand)];
+    let resident = false;
+    const options: LodChoiceOptions = { thresholdPx: 1, budget: 1e9, resident: () => resident };
+    for (const view of views) inWorker.ask(view, options);
+    // The first view is sent at once; the second is replaced by the third before the answer comes.
+    expect(asked.filter((r) => r.type === 'choose')).toHaveLength(1);
+    resident = true;
+    let ready = 0;
+    inWorker.onReady = () => ready++;
+    await until(() => ready === 2);
+    const sent = asked.filter((r): r is Extract<ChoiceWorkerRequest, { type: 'choose' }> => r.type === 'choose');
+    expect(sent.map((r) => [...r.view.planes])).toEqual([[...views[0]!.planes], [...views[2]!.planes]]);
+    expect([...sent[0]!.files].every((state) => state === 0)).toBe(true);
+    expect([...sent[1]!.files].every((state) => state === 1)).toBe(true);
+    // The newest answer is taken: the third view's, with every file resident.
+    const inThread = new InlineChoice(index);
+    inThread.ask(views[2]!, options);
+    expect(plain(inWorker.take()!)).toEqual(plain(inThread.take()!));
+    expect(inWorker.busy).toBe(false);
+  });
+
+  it('chooses in this thread once the worker fails, the last view asked for first', async () => {
+    const rand = random(3);
+    const index = randomWorld(rand, true);
+    const { port, fail } = loopbackWorker();
+    const inWorker = new WorkerChoice(index, port);
+    const view = randomView(rand);
+    const options: LodChoiceOptions = { thresholdPx: 1, budget: 1e9, resident: () => true };
+    inWorker.ask(view, options);
+    fail();
+    const inThread = new InlineChoice(index);
+    inThread.ask(view, options);
+    expect(plain(inWorker.take()!)).toEqual(plain(inThread.take()!));
+    // From now on at once.
+    const next = randomView(rand);
+    inWorker.ask(next, options);
+    inThread.ask(next, options);
+    expect(plain(inWorker.take()!)).toEqual(plain(inThread.take()!));
+  });
+
+  it('answers a choice asked before the index with an error, which hands the choice to the thread', async () => {
+    const answers: ChoiceWorkerResponse[] = [];
+    const scope = { onmessage: null as ((event: { data: ChoiceWorkerRequest }) => void) | null, postMessage: (m: ChoiceWorkerResponse) => void answers.push(m) };
+    serveChoice(scope);
+    scope.onmessage!({ data: { type: 'choose', view: randomView(random(1)), options: { thresholdPx: 1, budget: 1 }, files: new Uint8Array(1) } });
+    expect(answers).toEqual([{ type: 'error', message: "the world's choice was asked for before its index was sent" }]);
+  });
+});
