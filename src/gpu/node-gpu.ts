@@ -18,10 +18,11 @@ let installed = false;
 const liveInstances: GPU[] = [];
 
 /**
- * Creates a GPU and a device. Each call makes a new adapter (an adapter
- * gives out one device). Dawn rounds timestamps unless told not to.
+ * A new GPU (Dawn instance), kept alive for the process (liveInstances says
+ * why): what a caller asking for an adapter of its own must use, never the
+ * package's `create` directly. Dawn rounds timestamps unless told not to.
  */
-export async function createNodeGpuContext(label?: string, options: { withoutFeatures?: GPUFeatureName[] } = {}): Promise<GpuContext> {
+export function createNodeGpu(): GPU {
   if (!installed) {
     Object.assign(globalThis, globals);
     installed = true;
@@ -31,6 +32,15 @@ export async function createNodeGpuContext(label?: string, options: { withoutFea
   const extra = process.env.DAWN_ENABLE_FEATURES;
   const gpu = create(['disable-dawn-features=timestamp_quantization', ...(extra ? [`enable-dawn-features=${extra}`] : [])]);
   liveInstances.push(gpu);
+  return gpu;
+}
+
+/**
+ * Creates a GPU and a device. Each call makes a new adapter (an adapter
+ * gives out one device).
+ */
+export async function createNodeGpuContext(label?: string, options: { withoutFeatures?: GPUFeatureName[] } = {}): Promise<GpuContext> {
+  const gpu = createNodeGpu();
   let context: GpuContext;
   try {
     context = await requestGpuContext(gpu, { ...(label ? { label } : {}), ...options });

@@ -15,7 +15,7 @@ import { useGpu } from '../support/gpu-fixture';
 import { SplatProjector } from '../../src/render/splat-projector';
 import { TileRayShapes } from '../../src/render/tiles/tile-ray-shapes';
 import { FRAME } from '../../src/render/frame-layouts';
-import { create } from 'webgpu';
+import { createNodeGpu } from '../../src/gpu/node-gpu';
 import { mat4, vec3 } from 'gl-matrix';
 import { PROJECT_TILE } from '../../src/scene/drawn-tiles';
 import type { FrameParameters } from '../../src/render/frame-uniforms';
@@ -138,8 +138,9 @@ describe('the projector over a pool', () => {
 
 describe("a pool's frame on a device with WebGPU's default limits (the engine entry draws on a page's own device)", () => {
   test('projects and keys within the 8 storage buffers a stage may have, and the ray shapes compile too', async () => {
-    // An adapter of its own (the fixture's made its device), asked for no limit above WebGPU's defaults.
-    const adapter = await create([]).requestAdapter();
+    // An adapter of its own (the fixture's made its device), asked for no limit above WebGPU's defaults. Its GPU
+    // is kept alive for the process (node-gpu.ts): one left to be collected crashed the test's worker in CI.
+    const adapter = await createNodeGpu().requestAdapter();
     const device = await adapter!.requestDevice({ label: 'default limits' });
     try {
       expect(device.limits.maxStorageBuffersPerShaderStage).toBe(8);
