@@ -15,21 +15,24 @@ import type { LodIndex } from '../../src/io/lod/lod-meta';
 import { random } from '../support/up-scenes';
 import { randomView, randomWorld } from '../support/random-world';
 
-/** A worker's two ends in this thread; each message arrives in a task of its own (structured-cloned, as postMessage does). */
+/** A worker's two ends in this thread; each message arrives in a task of its own (structured-cloned, its transfer list moved, as postMessage does). */
 function loopbackWorker(): { port: ChoiceWorkerPort; asked: ChoiceWorkerRequest[]; fail(): void } {
   const asked: ChoiceWorkerRequest[] = [];
   let ended = false;
   const scope = {
     onmessage: null as ((event: { data: ChoiceWorkerRequest }) => void) | null,
-    postMessage: (message: ChoiceWorkerResponse) => setTimeout(() => !ended && port.onmessage?.({ data: structuredClone(message) })),
+    postMessage: (message: ChoiceWorkerResponse, transfer: Transferable[] = []) => {
+      const copy = structuredClone(message, { transfer });
+      setTimeout(() => !ended && port.onmessage?.({ data: copy }));
+    },
   };
   serveChoice(scope);
   const port: ChoiceWorkerPort = {
     onmessage: null,
     onerror: null,
-    postMessage: (request) => {
-      const copy = structuredClone(request);
+    postMessage: (request, transfer = []) => {
       asked.push(structuredClone(request));
+      const copy = structuredClone(request, { transfer });
       setTimeout(() => !ended && scope.onmessage?.({ data: copy }));
     },
     terminate: () => {
@@ -131,11 +134,66 @@ describe('the level choice in a worker', () => {
     expect(plain(inWorker.take()!)).toEqual(plain(inThread.take()!));
   });
 
+  it('sends the files one buffer, handed back with each answer, so that a choice sent copies none', async () => {
+    const rand = random(11);
+    const index = randomWorld(rand, true);
+    const { port } = loopbackWorker();
+    const sent: Uint8Array[] = [];
+    const send = port.postMessage;
+    port.postMessage = (request, transfer) => {
+      if (request.type === 'choose') sent.push(request.files);
+      send(request, transfer);
+    };
+    const inWorker = new WorkerChoice(index, port);
+    const returned: (Uint8Array | undefined)[] = [];
+    const returnedLengths: (number | undefined)[] = [];
+    const answered = port.onmessage!;
+    port.onmessage = (event) => {
+      returned.push(event.data.files);
+      returnedLengths.push(event.data.files?.length);
+      answered(event);
+    };
+    let ready = 0;
+    inWorker.onReady = () => ready++;
+    for (let frame = 0; frame < 3; frame++) {
+      inWorker.ask(randomView(rand), optionsOf(index, rand));
+      // Moved to the worker, not copied.
+      expect(sent[frame]!.byteLength).toBe(0);
+      await until(() => ready === frame + 1);
+      expect(inWorker.take()).not.toBeNull();
+    }
+    expect(returnedLengths).toEqual([1, 2, 3].map(() => index.filenames.length));
+    expect(sent[1]).toBe(returned[0]);
+    expect(sent[2]).toBe(returned[1]);
+  });
+
+  it('throws at the next take what the choice made in this thread threw when the worker failed, once', () => {
+    const rand = random(5);
+    const index = randomWorld(rand, true);
+    const { port, fail } = loopbackWorker();
+    const inWorker = new WorkerChoice(index, port);
+    let broken = false;
+    const options: LodChoiceOptions = {
+      thresholdPx: 1,
+      budget: 1e9,
+      resident: () => {
+        if (broken) throw new Error('the files cannot be read');
+        return true;
+      },
+    };
+    inWorker.ask(randomView(rand), options);
+    broken = true;
+    fail();
+    // The camera is still: nothing asks again, so the frame's take is where it is said.
+    expect(() => inWorker.take()).toThrow('the files cannot be read');
+    expect(inWorker.take()).toBeNull();
+  });
+
   it('answers a choice asked before the index with an error, which hands the choice to the thread', async () => {
     const answers: ChoiceWorkerResponse[] = [];
     const scope = { onmessage: null as ((event: { data: ChoiceWorkerRequest }) => void) | null, postMessage: (m: ChoiceWorkerResponse) => void answers.push(m) };
     serveChoice(scope);
     scope.onmessage!({ data: { type: 'choose', view: randomView(random(1)), options: { thresholdPx: 1, budget: 1 }, files: new Uint8Array(1) } });
-    expect(answers).toEqual([{ type: 'error', message: "the world's choice was asked for before its index was sent" }]);
+    expect(answers).toEqual([{ type: 'error', message: "the world's choice was asked for before its index was sent", files: new Uint8Array(1) }]);
   });
 });

@@ -9,7 +9,7 @@ import type { ChoiceWorkerRequest, ChoiceWorkerResponse } from './world-choice-w
 export interface ChoiceWorkerPort {
   onmessage: ((event: { data: ChoiceWorkerResponse }) => void) | null;
   onerror: ((event: { message: string; preventDefault(): void }) => void) | null;
-  postMessage(request: ChoiceWorkerRequest): void;
+  postMessage(request: ChoiceWorkerRequest, transfer?: Transferable[]): void;
   terminate(): void;
 }
 

@@ -14,6 +14,7 @@ import type { DrawnRun, LodChoice, LodChoiceOptions, WorldView } from './world-c
 import { FILE_FAILED, FILE_RESIDENT, type ChoiceWorkerResponse, type ChosenMessage } from './world-choice-worker-core';
 import type { ChoiceWorkerPort } from './world-choice-port';
 import { createWorldView, worldChoice, worldLeaves, type WorldChoice } from './world-lod';
+import { drawnRunTable, levelsOf } from './world-drawn-runs';
 
 export interface ChoiceRunner {
   /** The world's leaves. */
@@ -70,9 +71,10 @@ export class InlineChoice implements ChoiceRunner {
 export class WorkerChoice implements ChoiceRunner {
   readonly leaves: number;
   /** Per leaf and level (leaf · levels + level): the one DrawnRun this thread's choices list for it. */
-  private readonly runs: (DrawnRun | null)[] = [];
+  private readonly runs: (DrawnRun | null)[];
   private readonly levels: number;
-  private readonly files: number;
+  /** The files' states sent with a choice; transferred to the worker and back with its answer, so a choice allocates none. */
+  private files: Uint8Array;
   private readonly result: LodChoice;
   /** The view and options asked for last (the view copied), and whether they wait to be sent. */
   private readonly view = createWorldView();
@@ -82,19 +84,16 @@ export class WorkerChoice implements ChoiceRunner {
   private answer: ChosenMessage | null = null;
   /** Where the choice went after the worker failed. */
   private inline: InlineChoice | null = null;
+  /** What the choice made there at once threw: given to the next take, in the frame, where the viewer reports it. */
+  private failure: unknown = null;
   onReady: (() => void) | null = null;
 
   constructor(private readonly index: LodIndex, private readonly worker: ChoiceWorkerPort) {
     const leaves = worldLeaves(index);
     this.leaves = leaves.length;
-    this.levels = leaves.reduce((most, leaf) => Math.max(most, leaf.runs.length), 0);
-    this.files = index.filenames.length;
-    leaves.forEach((leaf, i) => {
-      for (let level = 0; level < this.levels; level++) {
-        const run = leaf.runs[level];
-        this.runs.push(run ? { leaf: i, level, run } : null);
-      }
-    });
+    this.levels = levelsOf(leaves);
+    this.runs = drawnRunTable(leaves);
+    this.files = new Uint8Array(index.filenames.length);
     this.result = { draw: [], drawnSplats: 0, wanted: new Int32Array(this.leaves), wantedSplats: 0, thresholdPx: 0, leftOut: 0, fetch: [] };
     worker.onmessage = (event) => this.answered(event.data);
     worker.onerror = (event) => {
@@ -119,6 +118,11 @@ export class WorkerChoice implements ChoiceRunner {
   }
 
   take(): LodChoice | null {
+    if (this.failure !== null) {
+      const failure = this.failure;
+      this.failure = null;
+      throw failure;
+    }
     if (this.inline) return this.inline.take();
     const answer = this.answer;
     if (!answer) return null;
@@ -148,16 +152,19 @@ export class WorkerChoice implements ChoiceRunner {
   /** Sends the choice asked for last, with the files' states now (fresher than when it was asked). */
   private send(): void {
     const options = this.options!;
-    const files = new Uint8Array(this.files);
+    // Detached only if an answer came back without it (a worker of another build): then made again.
+    if (this.files.byteLength === 0) this.files = new Uint8Array(this.index.filenames.length);
+    const files = this.files;
     for (let f = 0; f < files.length; f++) files[f] = (options.resident(f) ? FILE_RESIDENT : 0) | (options.failed?.(f) ? FILE_FAILED : 0);
     const { thresholdPx, budget, budgetPolicy } = options;
     this.waiting = false;
     this.inFlight = true;
-    this.worker.postMessage({ type: 'choose', view: this.view, options: { thresholdPx, budget, budgetPolicy }, files });
+    this.worker.postMessage({ type: 'choose', view: this.view, options: { thresholdPx, budget, budgetPolicy }, files }, [files.buffer]);
   }
 
   private answered(message: ChoiceWorkerResponse): void {
     if (this.inline) return;
+    if (message.files) this.files = message.files;
     if (message.type === 'error') return this.failOver();
     this.inFlight = false;
     this.answer = message;
@@ -171,8 +178,9 @@ export class WorkerChoice implements ChoiceRunner {
     this.inline = new InlineChoice(this.index);
     try {
       if (this.options) this.inline.ask(this.view, this.options);
-    } catch {
-      // The same choice throws again at the next frame's ask, in the frame, where the viewer reports it.
+    } catch (error) {
+      // Not asked again until the view or the files change: with a still camera, only take() can say it.
+      this.failure = error;
     }
     this.onReady?.();
   }

@@ -11,7 +11,9 @@
  *   in:  { type: 'open', index }, then { type: 'choose', view, options,
  *        files } (files: per chunk file, bit 1 resident, bit 2 failed)
  *   out: per choose, { type: 'chosen', … } (the choice: draw as leaf and
- *        level pairs, its arrays transferred) or { type: 'error', message }.
+ *        level pairs, its arrays transferred) or { type: 'error', message };
+ *        either hands the request's `files` back (transferred both ways,
+ *        so that the asking thread reuses one buffer).
  * DOM-free.
  */
 import type { LodIndex } from '../../io/lod/lod-meta';
@@ -45,9 +47,11 @@ export interface ChosenMessage {
   wantedSplats: number;
   thresholdPx: number;
   leftOut: number;
+  /** The request's files' states, handed back. */
+  files?: Uint8Array;
 }
 
-export type ChoiceWorkerResponse = ChosenMessage | { type: 'error'; message: string };
+export type ChoiceWorkerResponse = ChosenMessage | { type: 'error'; message: string; files?: Uint8Array };
 
 /** The part of a worker's side of its channel used here. */
 export interface ChoiceWorkerScope {
@@ -79,9 +83,11 @@ export function serveChoice(scope: ChoiceWorkerScope): void {
       const wanted = choice.wanted.slice();
       const fetch = Int32Array.from(choice.fetch);
       const { drawnSplats, wantedSplats, thresholdPx, leftOut } = choice;
-      scope.postMessage({ type: 'chosen', draw, wanted, fetch, drawnSplats, wantedSplats, thresholdPx, leftOut }, [draw.buffer, wanted.buffer, fetch.buffer]);
+      scope.postMessage({ type: 'chosen', draw, wanted, fetch, drawnSplats, wantedSplats, thresholdPx, leftOut, files }, [draw.buffer, wanted.buffer, fetch.buffer, files.buffer]);
     } catch (error) {
-      scope.postMessage({ type: 'error', message: error instanceof Error ? error.message : String(error) });
+      const message = error instanceof Error ? error.message : String(error);
+      const back = request.files?.byteLength ? request.files : undefined;
+      scope.postMessage(back ? { type: 'error', message, files: back } : { type: 'error', message }, back ? [back.buffer] : []);
     }
   };
 }

@@ -11,6 +11,7 @@ import { fittingThreshold, projected, selectWeighted } from './world-budget';
 import { BudgetSpender } from './world-budget-policy';
 import { askedOnce, FileNeeds } from './world-file-needs';
 import { BoxTree } from './world-cull';
+import { drawnRunTable, levelsOf } from './world-drawn-runs';
 
 /**
  * The budget's thresholds are searched up to the first doubling of the asked
@@ -69,7 +70,7 @@ export class WorldChoice {
    */
   constructor(leaves: readonly WorldLeaf[], tree: LodNode | null = null) {
     const n = leaves.length;
-    const levels = leaves.reduce((most, leaf) => Math.max(most, leaf.runs.length, leaf.errors.length), 0);
+    const levels = levelsOf(leaves);
     this.leaves = leaves;
     this.levels = levels;
     this.box = new Float64Array(6 * n);
@@ -77,7 +78,7 @@ export class WorldChoice {
     this.count = new Float64Array(n * levels);
     this.file = new Int32Array(n * levels).fill(-1);
     this.coarsestFile = new Int32Array(n).fill(-1);
-    this.drawn = new Array<DrawnRun | null>(n * levels).fill(null);
+    this.drawn = drawnRunTable(leaves);
     let files = 0;
     leaves.forEach((leaf, i) => {
       this.box.set(leaf.min, 6 * i);
@@ -87,7 +88,6 @@ export class WorldChoice {
         const error = leaf.errors[level];
         if (error !== null && error !== undefined) this.error[i * levels + level] = error;
         if (!run) continue;
-        this.drawn[i * levels + level] = { leaf: i, level, run };
         this.count[i * levels + level] = run.count;
         this.file[i * levels + level] = run.file;
         if (run.count > 0) this.coarsestFile[i] = run.file;
