@@ -14,6 +14,7 @@ import { cameraFileOf, parseCameraFile } from '../app/camera/camera-file';
 import { writeOrderParam, writeRendererParam, writeViewParams } from '../app/camera/view-url';
 import { hexToRgb, rgbToHex } from '../app/session/viewer-settings';
 import { worldOfFolderInWorkers } from '../app/world/world-opening-web';
+import { WORLD_ANTI_ALIASING } from '../app/world/world-options';
 import { describeScreenFilter, screenFilterFor } from '../scene/anti-aliasing';
 import { outputUsage } from '../render/output-target';
 import type { SplatLoader } from '../io/splat-loader';
@@ -169,7 +170,8 @@ export class EmbeddedViewer implements SplatViewer {
     const scene = this.viewer.state.scene?.antiAliasing;
     const filter = screenFilterFor(setting, scene);
     const why = setting !== 'auto' ? 'forced' : scene ? `from ${scene.source}` : 'the file records none';
-    return { ...filter, description: describeScreenFilter(filter), why, fromFile: setting === 'auto' && scene !== undefined };
+    const chosenBy = setting !== 'auto' ? 'setting' : !scene ? 'default' : scene === WORLD_ANTI_ALIASING ? 'world' : 'file';
+    return { ...filter, description: describeScreenFilter(filter), why, fromFile: chosenBy === 'file' || chosenBy === 'world', chosenBy };
   }
 
   readonly camera = {

@@ -132,6 +132,8 @@ export interface ScreenFilterInUse extends ScreenFilter {
   why: string;
   /** The scene's file names it, or it is a streamed world's (the setting is 'auto'). */
   fromFile: boolean;
+  /** What chose it: the setting ('setting'), the scene's file ('file'), a streamed world being shown ('world'), or nothing (the classic filter: 'default'). */
+  chosenBy: 'setting' | 'file' | 'world' | 'default';
 }
 
 /** What is known of the scene on screen. */

@@ -306,7 +306,8 @@ export class ViewerGui {
   /** Shows the screen filter the frames are drawn with, and where it comes from. */
   showScreenFilter(filter: ScreenFilterInUse): void {
     // Short in the row (the panel is narrow); in full in its tooltip.
-    this.set('screenFilter', `${filter.variance} px²${filter.compensate ? ', compensated' : ''}${filter.fromFile ? ', from file' : ''}`, `${filter.description} (${filter.why})`);
+    const from = filter.chosenBy === 'file' ? ', from file' : filter.chosenBy === 'world' ? ', for a world' : '';
+    this.set('screenFilter', `${filter.variance} px²${filter.compensate ? ', compensated' : ''}${from}`, `${filter.description} (${filter.why})`);
   }
 
   /** Shows the world budget row while a world is open, and hides it otherwise. */

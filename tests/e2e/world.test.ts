@@ -116,6 +116,8 @@ describe('a Streamed SOG world', () => {
     expect(viewer.page.workers().map((w) => w.url()).filter((url) => /world-choice-worker/.test(url))).toHaveLength(1);
     await viewer.tab.waitForRow('splats', /^[\d,]+ drawn$/);
     await viewer.tab.waitForRow('file size', /of \d+ chunks/);
+    // Drawn with the anti-aliased filter because it is a world, which the filter's row says (not that a file asked for it).
+    await viewer.tab.waitForRow('filter', /^0\.3 px², compensated, for a world$/);
     // A world is not saved as one file, and saving says why, before and instead of writing.
     const saving = await viewer.tab.page.evaluate(async () => {
       const api = window.__splatsortViewer!;
