@@ -48,7 +48,10 @@
  * --profile adds a CPU profile of the main thread's JavaScript over the
  * path (V8's sampling profiler): the functions that took the most time
  * themselves, with their script and line, those sampled inside the frame
- * callbacks apart from the rest (`inFrames`, `betweenFrames`). The path's
+ * callbacks apart from the rest (`inFrames`, `betweenFrames`), and,
+ * callees included, in every frame callback (`inFramesInclusive`) and in
+ * those of the most CPU (`inWorstFrames`: the tenth at the top, at least
+ * two). The path's
  * line also counts the chunks that arrived while it flew (chunksArrived):
  * a measure whose chunks all arrived before it says nothing of uploads.
  *
@@ -137,7 +140,13 @@ await withBuiltPage({ width, height, timeoutMs: READY_TIMEOUT_MS, served: (built
     const loaded = loadedAtStart();
     console.timeStamp('path-start');
     for (const pose of legs) await viewer.camera.flyTo(pose, { seconds });
+    // The last flight ends inside a frame callback, and this function goes on in its microtasks: the mark,
+    // and what follows (this result serialized for the test's side, 5-20 ms), go to tasks of their own, so
+    // the path's last frame is the page's own work.
+    const nextTask = () => new Promise((resolve) => setTimeout(resolve, 0));
+    await nextTask();
     console.timeStamp('path-end');
+    await nextTask();
     // Chunks that arrived while the path flew: what the frames' spans held besides the frames themselves.
     const arrived = window.__splatsort.world.chunksLoaded - loaded;
     return { legs: legs.length, ms: performance.now() - begun, chunksArrived: arrived, start: begun, end: performance.now() };
@@ -162,8 +171,14 @@ await withBuiltPage({ width, height, timeoutMs: READY_TIMEOUT_MS, served: (built
   const pathLongTasks = pageLongTasks.filter((t) => t.start >= path.start && t.start < path.end);
   const { start, end, ...pathFacts } = path;
   const thread = mainThread(events, pathLongTasks);
-  const profile = cpuProfile && { inFrames: topFunctions(cpuProfile, thread.callbacks), betweenFrames: topFunctions(cpuProfile, thread.callbacks, false) };
+  const profile = cpuProfile && {
+    inFrames: topFunctions(cpuProfile, thread.callbacks),
+    betweenFrames: topFunctions(cpuProfile, thread.callbacks, false),
+    inFramesInclusive: inclusiveFunctions(cpuProfile, thread.callbacks),
+    inWorstFrames: { frames: thread.worst.length, inclusive: inclusiveFunctions(cpuProfile, thread.worst) },
+  };
   delete thread.callbacks;
+  delete thread.worst;
   console.log(JSON.stringify({ width, height, query: args.query, path: pathFacts, world, errors, ...thread, profile }));
 });
 
@@ -238,9 +253,65 @@ function mainThread(events, pageLongTasks) {
     longTaskParts: what,
     longTasks: { trace: long.length, longestMs: long.length ? Math.max(...long) : 0, page: pageLongTasks.length, pageLongestMs: pageLongTasks.length ? round(Math.max(...pageLongTasks.map((t) => t.ms))) : 0 },
     opening: { longTasks: opening.length, longestMs: opening.length ? Math.max(...opening) : 0 },
+    // Every frame callback's CPU, in the path's order: p95 of a few tens of frames is their largest, so the list says whether it stands alone.
+    frameCallbackCpuList: fires.map((f) => round(cpuOf(f))),
     // The frame callbacks' spans (µs, the trace's clock, which the CPU profile's samples share): the profile split by them.
     callbacks: fires.map((f) => [f.ts, f.ts + f.dur]).sort((a, b) => a[0] - b[0]),
+    // The spans of the frame callbacks of the most CPU (the tenth at the top, at least two): what the p95 is made of.
+    worst: [...fires].sort((a, b) => cpuOf(b) - cpuOf(a)).slice(0, Math.max(2, Math.ceil(fires.length / 10))).map((f) => [f.ts, f.ts + f.dur]).sort((a, b) => a[0] - b[0]),
   };
+}
+
+/**
+ * Calls `visit(nodeId, ms)` for each sample of a V8 CPU profile inside `spans` (µs, sorted), or, with
+ * `inside` false, outside them: the sample's node and the time until the next sample.
+ */
+function eachSample(profile, spans, inside, visit) {
+  const deltas = profile.timeDeltas;
+  let at = profile.startTime;
+  let span = 0;
+  for (let i = 0; i < profile.samples.length; i++) {
+    at += deltas[i];
+    while (span < spans.length && spans[span][1] < at) span++;
+    const inSpan = span < spans.length && spans[span][0] <= at;
+    if (inSpan === inside) visit(profile.samples[i], (deltas[i + 1] ?? 0) / 1000);
+  }
+}
+
+/** A profile node's function as the lists name it (null: idle, the profiler's own, the root), by node id. */
+function functionNames(profile) {
+  const names = new Map();
+  for (const { id, callFrame: { functionName, url, lineNumber } } of profile.nodes) {
+    const skipped = functionName === '(root)' || functionName === '(idle)' || functionName === '(program)';
+    names.set(id, skipped ? null : `${functionName || '(anonymous)'} ${url.split('/').pop()}:${lineNumber + 1}`);
+  }
+  return names;
+}
+
+/** The `count` largest of `ms` by name, as "name ms" lines. */
+function largest(ms, count) {
+  return [...ms].sort((a, b) => b[1] - a[1]).slice(0, count).map(([name, value]) => `${name} ${value.toFixed(1)}`);
+}
+
+/**
+ * The functions with the most time inside them, callees included, of the samples in `spans` (ms): a
+ * function on the stack twice counts once. Where the time of a frame's parts goes, by part.
+ */
+function inclusiveFunctions(profile, spans, count = 25) {
+  const parent = new Map();
+  for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  const names = functionNames(profile);
+  const totalMs = new Map();
+  eachSample(profile, spans, true, (node, ms) => {
+    const seen = new Set();
+    for (let id = node; id !== undefined; id = parent.get(id)) {
+      const name = names.get(id);
+      if (name === null || seen.has(name)) continue;
+      seen.add(name);
+      totalMs.set(name, (totalMs.get(name) ?? 0) + ms);
+    }
+  });
+  return largest(totalMs, count);
 }
 
 /**
@@ -248,21 +319,11 @@ function mainThread(events, pageLongTasks) {
  * out: of the samples inside the frame callbacks' spans (`inside`), or of those outside them.
  */
 function topFunctions(profile, spans, inside = true, count = 15) {
+  const names = functionNames(profile);
   const selfMs = new Map();
-  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
-  const deltas = profile.timeDeltas;
-  let at = profile.startTime;
-  let span = 0;
-  for (let i = 0; i < profile.samples.length; i++) {
-    at += deltas[i];
-    while (span < spans.length && spans[span][1] < at) span++;
-    const inFrame = span < spans.length && spans[span][0] <= at;
-    if (inFrame !== inside) continue;
-    const node = byId.get(profile.samples[i]);
-    const { functionName, url, lineNumber } = node.callFrame;
-    if (functionName === '(idle)' || functionName === '(program)') continue;
-    const name = `${functionName || '(anonymous)'} ${url.split('/').pop()}:${lineNumber + 1}`;
-    selfMs.set(name, (selfMs.get(name) ?? 0) + (deltas[i + 1] ?? 0) / 1000);
-  }
-  return [...selfMs].sort((a, b) => b[1] - a[1]).slice(0, count).map(([name, ms]) => `${name} ${ms.toFixed(1)}`);
+  eachSample(profile, spans, inside, (node, ms) => {
+    const name = names.get(node);
+    if (name !== null) selfMs.set(name, (selfMs.get(name) ?? 0) + ms);
+  });
+  return largest(selfMs, count);
 }
