@@ -16,7 +16,7 @@ const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
 // Inside the project (test-results/ is ignored), so the commands find its node_modules (webgpu stays external).
 mkdirSync(join(ROOT, 'test-results'), { recursive: true });
 const OUT = mkdtempSync(join(ROOT, 'test-results', 'commands-'));
-const COMMANDS = ['bench-frame', 'bench-parse', 'bench-popping', 'bench-sort', 'bench-world', 'big-scene', 'make-world', 'world-choice', 'world-displacements', 'render', 'convert'];
+const COMMANDS = ['bench-frame', 'bench-parse', 'bench-popping', 'bench-sort', 'bench-world', 'big-scene', 'make-world', 'world-choice', 'world-fades', 'world-displacements', 'render', 'convert'];
 
 beforeAll(() => {
   const vite = join(dirname(createRequire(join(ROOT, 'package.json')).resolve('vite/package.json')), 'bin/vite.js');

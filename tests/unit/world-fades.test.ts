@@ -3,11 +3,15 @@
  * the incoming level fades in while the outgoing one fades out, their
  * opacities summing to 1; a leaf
  * turning back mid-fade continues from the picture it shows; a leaf that
- * leaves goes at once; a fade without room ends at once.
+ * leaves goes at once; a fade without room ends at once. And over many
+ * leaves changing, leaving and fading at random, ending in any order: each
+ * leaf drawn keeps one fade's pair of runs at opacities summing to 1, and
+ * is drawn whole once its fade's time is up.
  */
 import { describe, expect, test } from 'vitest';
 import { LevelFades } from '../../src/app/world/world-fades';
 import type { DrawnRun } from '../../src/app/world/world-choice-types';
+import { random } from '../support/up-scenes';
 
 /** Runs of leaf `leaf` at levels 0 and 1 (and 2), made once as the choice makes them. */
 function leafRuns(leaf: number, count = 100): DrawnRun[] {
@@ -87,5 +91,46 @@ describe('level fades', () => {
     expect(drawnAt(fades, [coarse!], 0)).toEqual({ '0:1': 1 });
     expect(drawnAt(fades, [fine!], 1)).toEqual({ '0:0': 1 });
     expect(fades.active).toBe(false);
+  });
+
+  test('many leaves changing, leaving and fading at random, some fades cut short: one pair of runs a leaf, summing to 1, and whole once the fade is over', () => {
+    const LEAVES = 300;
+    const FADE = 300;
+    const rand = random(44);
+    const runs = Array.from({ length: LEAVES }, (_, leaf) => leafRuns(leaf));
+    const fades = new LevelFades(LEAVES, FADE);
+    // Per leaf: its level drawn (−1: not drawn), and when that last changed.
+    const level = new Array<number>(LEAVES).fill(-1);
+    const changedAt = new Array<number>(LEAVES).fill(-Infinity);
+    for (let frame = 0, now = 0; frame < 400; frame++, now += 16) {
+      // Now and then most leaves change at once (a budget moved), else a few.
+      const share = frame % 50 === 0 ? 0.8 : 0.02;
+      for (let leaf = 0; leaf < LEAVES; leaf++) {
+        if (rand() >= share) continue;
+        level[leaf] = rand() < 0.15 ? -1 : Math.floor(rand() * 3);
+        changedAt[leaf] = now;
+      }
+      const draw = runs.flatMap((r, leaf) => (level[leaf]! >= 0 ? [r[level[leaf]!]!] : []));
+      // Every third frame, room beside the budget for only some of the outgoing runs: the rest end at once.
+      const count = fades.update(draw, now, frame % 3 === 0 ? 3000 : Infinity);
+      const drawn = new Map<number, { incoming: number; outgoing: number; runs: number }>();
+      for (let i = 0; i < count; i++) {
+        const { run, opacity } = fades.runs[i]!;
+        const d = drawn.get(run.leaf) ?? { incoming: 0, outgoing: 0, runs: 0 };
+        d.runs++;
+        if (i < draw.length) d.incoming = opacity;
+        else d.outgoing = opacity;
+        drawn.set(run.leaf, d);
+        expect(opacity).toBeGreaterThanOrEqual(0);
+        expect(opacity).toBeLessThanOrEqual(1);
+      }
+      expect([...drawn.keys()].sort((a, b) => a - b)).toEqual(draw.map((r) => r.leaf));
+      for (const [leaf, d] of drawn) {
+        expect(d.runs).toBeLessThanOrEqual(2);
+        // A fade in from nothing, or one cut short, has no outgoing run; a change of level sums to 1.
+        if (d.runs === 2) expect(d.incoming + d.outgoing).toBeCloseTo(1, 12);
+        if (now - changedAt[leaf]! >= FADE) expect(d).toEqual({ incoming: 1, outgoing: 0, runs: 1 });
+      }
+    }
   });
 });

@@ -36,6 +36,8 @@ interface Fade {
   incoming: DrawnRun;
   outgoing: DrawnRun | null;
   start: number;
+  /** Its place in `fading`, so that it leaves in one step: a search for it made a world's 20,480 leaves changing level at once cost 40 ms in the frame their fades ended (bench/world-fades.ts). */
+  at: number;
 }
 
 export class LevelFades {
@@ -153,12 +155,13 @@ export class LevelFades {
     this.shown[leaf] = run;
     if (before === run || this.fadeMs <= 0) return;
     // From what it showed; a leaf not drawn at the last update (before is null) fades in from nothing.
-    const started = this.spare.pop() ?? { leaf, incoming: run, outgoing: null, start: now };
+    const started = this.spare.pop() ?? { leaf, incoming: run, outgoing: null, start: now, at: 0 };
     started.leaf = leaf;
     started.incoming = run;
     started.outgoing = before ?? null;
     started.start = now;
     this.fadeOf[leaf] = started;
+    started.at = this.fading.length;
     this.fading.push(started);
   }
 
@@ -167,9 +170,12 @@ export class LevelFades {
     const fade = this.fadeOf[leaf];
     if (!fade) return;
     this.fadeOf[leaf] = null;
-    const at = this.fading.indexOf(fade);
-    this.fading[at] = this.fading[this.fading.length - 1]!;
-    this.fading.pop();
+    // The last fade takes its place.
+    const last = this.fading.pop()!;
+    if (last !== fade) {
+      this.fading[fade.at] = last;
+      last.at = fade.at;
+    }
     this.spare.push(fade);
   }
 
