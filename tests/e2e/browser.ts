@@ -125,18 +125,20 @@ export class TestPage {
 
   /**
    * The camera once it has come to rest: the drawn camera glides to where
-   * the controls moved it (camera damping), so this waits until two frames
-   * in a row show the same view, and returns it.
+   * the controls moved it (camera damping), and its lens shift to the
+   * overlays' insets (a panel row shown or hidden moves them), so this
+   * waits until two frames in a row show the same view through the same
+   * insets, and returns the view.
    */
   async settledView(): Promise<CameraView> {
     const deadline = Date.now() + WAIT_TIMEOUT_MS;
     const seen: string[] = [];
     while (Date.now() < deadline) {
-      const { view, frames } = await this.state();
+      const { view, insets, frames } = await this.state();
       await this.waitFor(`the frame after frame ${frames}`, `window.__splatsort.frames > ${frames}`);
-      const next = (await this.state()).view;
-      if (JSON.stringify(next) === JSON.stringify(view)) return next;
-      seen.push(JSON.stringify(next.eye));
+      const next = await this.state();
+      if (JSON.stringify([next.view, next.insets]) === JSON.stringify([view, insets])) return next.view;
+      seen.push(JSON.stringify(next.view.eye));
     }
     throw new Error(`the view did not come to rest in ${WAIT_TIMEOUT_MS / 1000} s; the last eyes: ${seen.slice(-3).join(', ')}`);
   }
