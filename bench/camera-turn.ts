@@ -27,3 +27,15 @@ export function yawCamera(camera: CameraFile, degrees: number): CameraFile {
 export function turnCameras(camera: CameraFile, frames = TURN_FRAMES, degreesPerFrame = TURN_DEGREES_PER_FRAME): CameraFile[] {
   return Array.from({ length: frames }, (_, i) => (i === 0 ? camera : yawCamera(camera, i * degreesPerFrame)));
 }
+
+/**
+ * The centre `width` × `height` pixels of `camera`'s picture, at its own
+ * pixel scale: the crop's focal length in pixels is the full picture's, so
+ * a splat covers the same pixels in both. `name` names the camera in the
+ * error for a lens-shifted camera, whose centre is not its picture's.
+ */
+export function cropAtPixelScale(camera: CameraFile, width: number, height: number, name: string): CameraFile {
+  if (camera.lens_shift && (camera.lens_shift[0] !== 0 || camera.lens_shift[1] !== 0)) throw new Error(`${name}: a lens-shifted camera is not cropped about its centre`);
+  const fovy = (2 * Math.atan((Math.tan((camera.fovy_deg * Math.PI) / 360) * height) / camera.height) * 180) / Math.PI;
+  return { ...camera, width, height, fovy_deg: fovy };
+}

@@ -15,12 +15,13 @@
  *   node bench-dist/depth-overlap.mjs --scene a.ply --camera 9k-inside.json,9k-outside.json [--width 240 --height 135]
  */
 import { readFile } from 'node:fs/promises';
-import { parseCameraFile, type CameraFile } from '../src/app/camera/camera-file';
+import { parseCameraFile } from '../src/app/camera/camera-file';
+import { cropAtPixelScale } from './camera-turn';
 import { renderReferenceCamera } from '../cli/reference-camera';
 import { loadSceneFile } from '../src/io/node-scene-source';
 import { ALPHA_MIN, alphaAt, type Preprocessed, type ReferenceOrder } from '../src/render/reference-rasterizer';
 import { blendOne, endPixel, startPixel } from './reference-pixel-order';
-import { RAY_SHAPE_VALUES } from '../src/render/reference-ray-shape';
+import { rayShapeReach } from '../src/render/reference-ray-shape';
 import { rangesAlone } from './depth-ranges';
 import { wholeNumber } from './bench-options';
 import { commandLine } from './command-line';
@@ -39,15 +40,14 @@ const cloud = (await loadSceneFile(args.scene)).cloud;
 
 /** Marks each position of `list` whose depth range overlaps no other's in it. */
 function isolatedIn(s: Preprocessed, list: ArrayLike<number>): Uint8Array {
-  const low = Float64Array.from(list, (k) => s.depth[k]! - s.rayShape[RAY_SHAPE_VALUES * k + 9]!);
-  const high = Float64Array.from(list, (k) => s.depth[k]! + s.rayShape[RAY_SHAPE_VALUES * k + 9]!);
+  const low = Float64Array.from(list, (k) => s.depth[k]! - rayShapeReach(s.rayShape, k));
+  const high = Float64Array.from(list, (k) => s.depth[k]! + rayShapeReach(s.rayShape, k));
   return rangesAlone(low, high);
 }
 
 for (const cameraPath of args.camera.split(',')) {
   const full = parseCameraFile(await readFile(cameraPath, 'utf8'));
-  const fovy = (2 * Math.atan((Math.tan((full.fovy_deg * Math.PI) / 360) * height) / full.height) * 180) / Math.PI;
-  const crop: CameraFile = { ...full, width, height, fovy_deg: fovy };
+  const crop = cropAtPixelScale(full, width, height, cameraPath);
   let arrivals = 0, atPixel = 0, inTile = 0;
   const tileMarks = new WeakMap<Int32Array, Uint8Array>();
   const state = new Float64Array(5);

@@ -37,8 +37,8 @@
  */
 import { basename } from 'node:path';
 import { readFile } from 'node:fs/promises';
-import { parseCameraFile, type CameraFile } from '../src/app/camera/camera-file';
-import { turnCameras, yawCamera } from './camera-turn';
+import { parseCameraFile } from '../src/app/camera/camera-file';
+import { cropAtPixelScale, turnCameras, yawCamera } from './camera-turn';
 import { renderReferenceCamera } from '../cli/reference-camera';
 import { loadSceneFile } from '../src/io/node-scene-source';
 import { psnr, toRgba8 } from '../cli/picture-compare';
@@ -101,10 +101,7 @@ const rgba = (sums: Float32Array, background: readonly [number, number, number])
 
 for (const cameraPath of args.camera.split(',')) {
   const full = parseCameraFile(await readFile(cameraPath, 'utf8'));
-  if (full.lens_shift && (full.lens_shift[0] !== 0 || full.lens_shift[1] !== 0)) throw new Error(`${cameraPath}: a lens-shifted camera is not cropped about its centre`);
-  // The crop's vertical field of view: its focal length in pixels is the full picture's.
-  const fovy = (2 * Math.atan((Math.tan((full.fovy_deg * Math.PI) / 360) * height) / full.height) * 180) / Math.PI;
-  const crop: CameraFile = { ...full, width, height, fovy_deg: fovy };
+  const crop = cropAtPixelScale(full, width, height, cameraPath);
   const cameras = turnCameras(crop, frames, degrees);
   const pictures: Uint8Array[][] = rules.map(() => []);
   const ms = new Float64Array(rules.length);
@@ -132,11 +129,11 @@ for (const cameraPath of args.camera.split(',')) {
 
   const exact = pictures[0]!;
   const centrePops = countPops(pictures[1]!, exact).pixels;
-  const common = { scene: basename(args.scene), camera: basename(cameraPath), fullWidth: full.width, fullHeight: full.height, width, height, fovyDeg: fovy, frames, degreesPerFrame: degrees, levels: POP_LEVELS };
+  const common = { scene: basename(args.scene), camera: basename(cameraPath), fullWidth: full.width, fullHeight: full.height, width, height, fovyDeg: crop.fovy_deg, frames, degreesPerFrame: degrees, levels: POP_LEVELS };
   if (noiseDegrees > 0) {
     // The noise floor: the exact order against itself drawn with the camera turned a little more.
     const floor = cameras.map((camera, i) => psnr(toRgba8(renderReferenceCamera(cloud, yawCamera(camera, noiseDegrees), { order: perPixelOrder() }).rgb), exact[i]!));
-    console.log(JSON.stringify({ ...common, order: 'noise-floor', kind: 'noise-floor', jitterDegrees: noiseDegrees, jitterPixels: (noiseDegrees * Math.PI / 180) * (height / 2) / Math.tan((fovy * Math.PI) / 360), psnrMean: floor.reduce((a, b) => a + b, 0) / floor.length, psnrMin: Math.min(...floor) }));
+    console.log(JSON.stringify({ ...common, order: 'noise-floor', kind: 'noise-floor', jitterDegrees: noiseDegrees, jitterPixels: (noiseDegrees * Math.PI / 180) * (height / 2) / Math.tan((crop.fovy_deg * Math.PI) / 360), psnrMean: floor.reduce((a, b) => a + b, 0) / floor.length, psnrMin: Math.min(...floor) }));
   }
   const timing = { sharedMs: Math.round(sharedMs), drawMs: Math.round(drawMs), exactAloneMsPerFrame: Math.round(exactAloneMs) };
   rules.forEach((rule, r) => {

@@ -33,7 +33,7 @@
  * before held splats of an equal depth.
  */
 import { ALPHA_MIN, alphaAt, T_STOP, type PixelBlend, type Preprocessed, type ReferenceOrder } from '../src/render/reference-rasterizer';
-import { RAY_SHAPE_VALUES } from '../src/render/reference-ray-shape';
+import { RAY_SHAPE_VALUES, rayShapeReach } from '../src/render/reference-ray-shape';
 
 const f = Math.fround;
 
@@ -47,7 +47,7 @@ export function depthAlongRay(splats: Preprocessed, k: number, px: number, py: n
   const spread = s[at]! * x * x + 2 * s[at + 1]! * x * y + s[at + 2]! * y * y + 2 * s[at + 3]! * x + 2 * s[at + 4]! * y + s[at + 5]!;
   const along = s[at + 6]! * x + s[at + 7]! * y + s[at + 8]!;
   const depth = splats.depth[k]!;
-  const reach = s[at + 9]!;
+  const reach = rayShapeReach(s, k);
   // No splat is flat enough to have no peak along a ray (preprocess thickens them by PER_PIXEL_FLATTEST).
   const peak = along / spread;
   return Math.min(depth + reach, Math.max(depth - reach, peak));
@@ -188,7 +188,7 @@ class ExactPixelOrder {
     for (let n = list.length - 1; n >= 0; n--) {
       const k = list[n]!;
       // The same double steps as depthAlongRay's clamp, so its result is never under this.
-      nearest = Math.min(nearest, splats.depth[k]! - splats.rayShape[RAY_SHAPE_VALUES * k + 9]!);
+      nearest = Math.min(nearest, splats.depth[k]! - rayShapeReach(splats.rayShape, k));
       this.nearestToCome[n] = nearest;
     }
     if (this.t.length < list.length) {

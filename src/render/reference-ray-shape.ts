@@ -12,6 +12,13 @@ import { PER_PIXEL_DEPTH_REACH, PER_PIXEL_FLATTEST } from './frame-renderer';
 
 /** Values per splat: A (xx, xy, yy, xz, yz, zz), u (x, y, z), reach. */
 export const RAY_SHAPE_VALUES = 10;
+/** Where the reach sits among a splat's RAY_SHAPE_VALUES. */
+const REACH_AT = 9;
+
+/** Splat k's reach: how far its depth along any ray may stray from its centre's depth. */
+export function rayShapeReach(rayShape: Float64Array, k: number): number {
+  return rayShape[RAY_SHAPE_VALUES * k + REACH_AT]!;
+}
 
 /** Writes splat k's ray shape into `out` from Σ (xx, xy, xz, yy, yz, zz) and μ (x, y, z) in the reference camera. */
 export function writeRayShape(
@@ -34,5 +41,5 @@ export function writeRayShape(
   out[at + 6] = axx * mx + axy * my + axz * mz;
   out[at + 7] = axy * mx + ayy * my + ayz * mz;
   out[at + 8] = axz * mx + ayz * my + azz * mz;
-  out[at + 9] = PER_PIXEL_DEPTH_REACH * Math.sqrt(szz);
+  out[at + REACH_AT] = PER_PIXEL_DEPTH_REACH * Math.sqrt(szz);
 }

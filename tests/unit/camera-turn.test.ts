@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { turnCameras, yawCamera, TURN_DEGREES_PER_FRAME, TURN_FRAMES } from '../../bench/camera-turn';
+import { cropAtPixelScale, turnCameras, yawCamera, TURN_DEGREES_PER_FRAME, TURN_FRAMES } from '../../bench/camera-turn';
 import type { CameraFile } from '../../src/app/camera/camera-file';
 
 const CAMERA: CameraFile = { width: 64, height: 48, fovy_deg: 50, eye: [1, 2, 3], target: [1, 2, -2], up: [0, 1, 0], background: [0, 0, 0], sh_degree: 0 };
@@ -57,5 +57,24 @@ describe('turnCameras', () => {
     const last = look(cameras[TURN_FRAMES - 1]!);
     const total = (Math.acos(-last[2]!) * 180) / Math.PI;
     expect(total).toBeCloseTo((TURN_FRAMES - 1) * TURN_DEGREES_PER_FRAME, 5);
+  });
+});
+
+describe('cropAtPixelScale', () => {
+  /** Focal length in pixels, from the vertical field of view and height. */
+  const focal = (c: CameraFile) => c.height / 2 / Math.tan((c.fovy_deg * Math.PI) / 360);
+
+  it('keeps the full picture\'s focal length in pixels and everything but the size', () => {
+    const crop = cropAtPixelScale(CAMERA, 16, 12, 'camera.json');
+    expect(crop.width).toBe(16);
+    expect(crop.height).toBe(12);
+    expect(crop.fovy_deg).toBeLessThan(CAMERA.fovy_deg);
+    expect(focal(crop)).toBeCloseTo(focal(CAMERA), 9);
+    expect({ ...crop, width: CAMERA.width, height: CAMERA.height, fovy_deg: CAMERA.fovy_deg }).toEqual(CAMERA);
+  });
+
+  it('refuses a lens-shifted camera by name, whose centre is not its picture\'s', () => {
+    expect(() => cropAtPixelScale({ ...CAMERA, lens_shift: [0.1, 0] }, 16, 12, 'shifted.json')).toThrow(/shifted\.json: a lens-shifted camera/);
+    expect(cropAtPixelScale({ ...CAMERA, lens_shift: [0, 0] }, 16, 12, 'centred.json').height).toBe(12);
   });
 });
