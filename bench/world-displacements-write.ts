@@ -11,7 +11,8 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { startWorkerThread } from '../src/io/node-worker-thread';
 import { replaceFile } from '../cli/replace-file';
 import { openWorld } from '../src/io/lod/world-files';
 import { parseLodMeta } from '../src/io/lod/lod-meta';
@@ -115,7 +116,7 @@ async function measureInWorkers(indexPath: string, levels: number, leaves: MetaL
   const batches = starts.length - 1;
   const url = options.worker;
   if (!url || !existsSync(fileURLToPath(url))) throw new Error(`no worker${url ? ` at ${fileURLToPath(url)}` : ''} to measure in: run the commands npm run bench:build makes, or measure with one job`);
-  const workers = Array.from({ length: Math.min(jobs, batches) }, () => new Worker(url, { workerData: { indexPath, levels } }));
+  const workers = Array.from({ length: Math.min(jobs, batches) }, () => startWorkerThread(url, { workerData: { indexPath, levels } }));
   const decodes = new Array<number>(workers.length).fill(0);
   let next = 0;
   let done = 0;

@@ -9,7 +9,7 @@
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import { startWorkerThread } from './node-worker-thread';
 import type { WorldWorkerPort } from './world-worker-client';
 import type { WorldWorkerRequest, WorldWorkerResponse } from './world-worker-core';
 
@@ -21,7 +21,7 @@ export function nodeWorldWorkers(): (() => WorldWorkerPort) | null {
 }
 
 function startWorker(): WorldWorkerPort {
-  const worker = new Worker(SCRIPT);
+  const worker = startWorkerThread(SCRIPT);
   // A world left open never holds the process: its threads end with it.
   worker.unref();
   const port: WorldWorkerPort = {

@@ -27,7 +27,7 @@ import { drawnFraction, drawnRowSpan } from '../support/test-view';
 import { parseSplatPly } from '../../src/io/ply/parse';
 import { thinnedScene } from '../support/thinned-scene';
 import { writeSog } from '../support/sog-writer';
-import { useNodeTools } from '../support/node-tools';
+import { COMMAND_TIMEOUT_MS, useNodeTools } from '../support/node-tools';
 import { writeDiskWorld } from '../support/disk-world';
 import { ANTIALIASED_FILTER, describeScreenFilter } from '../../src/scene/anti-aliasing';
 
@@ -47,7 +47,7 @@ const RENDER = join(TOOLS, 'render.mjs');
 
 function render(scene: string, camera: object, name: string, flags: string[] = []): { png: Buffer; timings: Record<string, unknown> } {
   const out = join(WORK, `${name}.png`);
-  const stdout = execFileSync('node', [RENDER, '--scene', scene, '--camera', cameraFile(name, camera), '--out', out, ...flags], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  const stdout = execFileSync('node', [RENDER, '--scene', scene, '--camera', cameraFile(name, camera), '--out', out, ...flags], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: COMMAND_TIMEOUT_MS });
   const line = stdout.trim().split('\n').pop()!;
   return { png: readFileSync(out), timings: JSON.parse(line) as Record<string, unknown> };
 }
@@ -97,7 +97,7 @@ test('--renderer auto times both renderers and draws with the faster, saying whi
 test('without a camera file, frames the scene as the viewer opens it, and prints that camera, which as a named view (--views, --view) renders the same PNG again', () => {
   const name = 'playcanvas_biker_v4.spz';
   const out = join(WORK, `${name}.framed.png`);
-  const stdout = execFileSync('node', [RENDER, '--scene', scenePath(name), '--out', out, '--width', '64', '--height', '40'], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  const stdout = execFileSync('node', [RENDER, '--scene', scenePath(name), '--out', out, '--width', '64', '--height', '40'], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: COMMAND_TIMEOUT_MS });
   const line = JSON.parse(stdout.trim().split('\n').pop()!) as { camera: { width: number; height: number; eye: number[]; target: number[]; up: number[]; fovy_deg: number; background: number[] } };
   expect(line.camera).toMatchObject({ width: 64, height: 40, up: [0, -1, 0] });
   const png = readFileSync(out);
@@ -202,7 +202,7 @@ function cameraFile(name: string, camera: object): string {
 
 /** The command as a user runs it, its exit status and both streams (a failure is a result here, not a throw). */
 function run(args: string[]): { status: number | null; stdout: string; stderr: string } {
-  const r = spawnSync('node', [RENDER, ...args], { cwd: ROOT, encoding: 'utf8' });
+  const r = spawnSync('node', [RENDER, ...args], { cwd: ROOT, encoding: 'utf8', timeout: COMMAND_TIMEOUT_MS });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -269,7 +269,7 @@ test("the world benchmark decodes in worker threads that outlive its sessions: t
   const out = execFileSync('node', [join(TOOLS, 'bench-world.mjs'), '--index', index, '--frames', '2', '--width', '64', '--height', '48', '--psnr-views', '1', '--thresholds', '1',
     '--budgets', String(Math.ceil(small.count * 0.6)), '--policies', 'threshold', '--down-views', '1', '--full-limit', '1000000', '--supersample', '2', '--anti-aliased',
     // What is timed is not checked here: one timed frame each, without the clock hold (seconds of load a frame on a software adapter).
-    '--timed-frames', '1', '--hold-ms', '0'], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    '--timed-frames', '1', '--hold-ms', '0'], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: COMMAND_TIMEOUT_MS });
   const lines = out.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
   expect(lines.find((l) => l.kind === 'path')).toMatchObject({ decodedIn: 'workers' });
   expect(lines.find((l) => l.kind === 'psnr')?.psnr).not.toBeNull();

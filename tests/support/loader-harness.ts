@@ -19,7 +19,8 @@
  * makes bench-dist/fuzz.mjs.
  */
 import { AbsurdAllocation, meterInstalled, startMeter, stopMeter } from './alloc-meter';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { startWorkerThread } from '../../src/io/node-worker-thread';
 import { pathToFileURL } from 'node:url';
 import type { SplatCloud } from '../../src/scene/splat-cloud';
 import type { LoadLimits } from '../../src/io/load-limits';
@@ -199,7 +200,7 @@ export class HarnessWorker {
   constructor(private readonly bundle: string, private readonly env: Record<string, string> = {}) {}
 
   private start(): Promise<void> {
-    const worker = new Worker(pathToFileURL(this.bundle), {
+    const worker = startWorkerThread(pathToFileURL(this.bundle), {
       workerData: { splatsortHarness: true },
       env: { ...process.env, ...this.env },
       stdout: false,

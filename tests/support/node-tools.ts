@@ -30,3 +30,12 @@ export function useNodeTools(name: string): string {
   afterAll(() => rmSync(out, { recursive: true, force: true }));
   return out;
 }
+
+/**
+ * The most a tool run by a test may take. A command run synchronously
+ * holds the test's thread, so vitest's own limit cannot end it: a command
+ * that hung (world-displacements once did, src/io/node-worker-thread.ts)
+ * held the whole run. Killed at this, it fails its test instead. A render
+ * on two busy cores takes 10–40 s.
+ */
+export const COMMAND_TIMEOUT_MS = 240_000;

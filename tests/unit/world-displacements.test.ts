@@ -7,10 +7,9 @@
  * from the nearest centre of the two coarser levels. The command measures
  * in worker threads (--jobs) to the same index, byte for byte.
  */
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { afterAll, describe, expect, test } from 'vitest';
+import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,6 +17,7 @@ import { writeDisplacements } from '../../bench/world-displacements-write';
 import { parseLodMeta, type LodNode } from '../../src/io/lod/lod-meta';
 import { allocateSplatCloud, computeBounds, type SplatCloud } from '../../src/scene/splat-cloud';
 import { makeWorld } from '../support/made-world';
+import { COMMAND_TIMEOUT_MS, useNodeTools } from '../support/node-tools';
 
 /** side × side splats on the plane y = 0, `step` apart from (offset, offset), σ half the step; each moved along x by `shift` of where it is. */
 function plane(side: number, step: number, offset: number, shift = (_x: number, _z: number) => 0): SplatCloud {
@@ -69,15 +69,8 @@ test('a made world gets one displacement a level for each leaf, the finest 0 and
 });
 
 describe('in worker threads', () => {
+  const bundle = useNodeTools('displacements');
   const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
-  // Inside the project (test-results/ is ignored), so that the bundle finds its node_modules (the WebP decoder's wasm).
-  mkdirSync(join(ROOT, 'test-results'), { recursive: true });
-  const bundle = mkdtempSync(join(ROOT, 'test-results', 'displacements-'));
-  beforeAll(() => {
-    const vite = join(dirname(createRequire(join(ROOT, 'package.json')).resolve('vite/package.json')), 'bin/vite.js');
-    execFileSync(process.execPath, [vite, 'build', '--config', 'bench/vite.config.ts', '--logLevel', 'error', '--outDir', bundle], { cwd: ROOT, stdio: 'pipe' });
-  }, 120_000);
-  afterAll(() => rmSync(bundle, { recursive: true, force: true }));
 
   test('the command with --jobs 2 writes the same index as with --jobs 1, byte for byte, on a world whose leaves differ', () => {
     // Coarser levels moved along x by a share of x + 2z: each leaf its own displacements.
@@ -89,7 +82,7 @@ describe('in worker threads', () => {
       cpSync(world, join(root, name), { recursive: true });
       return join(root, name, 'lod-meta.json');
     });
-    const run = (index: string, jobs: number) => JSON.parse(execFileSync(process.execPath, [join(bundle, 'world-displacements.mjs'), '--index', index, '--jobs', String(jobs)], { cwd: ROOT, encoding: 'utf8' })) as { leaves: number; jobs: number };
+    const run = (index: string, jobs: number) => JSON.parse(execFileSync(process.execPath, [join(bundle, 'world-displacements.mjs'), '--index', index, '--jobs', String(jobs)], { cwd: ROOT, encoding: 'utf8', timeout: COMMAND_TIMEOUT_MS })) as { leaves: number; jobs: number };
     const [byOne, byTwo] = [run(one!, 1), run(two!, 2)];
     expect(byOne.jobs).toBe(1);
     expect(byTwo.jobs).toBe(2);
