@@ -5,6 +5,7 @@
  * chunks. For tests; the benchmark's large world has a script of its own.
  */
 import { execFileSync } from 'node:child_process';
+import { COMMAND_TIMEOUT_MS } from './node-tools';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SPLAT_TRANSFORM_CLI } from '../../bench/splat-transform';
@@ -41,6 +42,6 @@ export function makeWorld(dir: string, levels: readonly SplatCloud[], options: W
   const chunk = options.chunkThousands ?? 1;
   // splat-transform takes whole numbers: thousands of splats, and scene units.
   const chunking = options.writerChunks ? [] : ['--lod-chunk-count', String(chunk), '--lod-chunk-min', '1', '--lod-chunk-extent', String(options.chunkExtent ?? 1)];
-  execFileSync(process.execPath, [SPLAT_TRANSFORM_CLI, '--no-tty', ...inputs, index, ...chunking, '--sh-iterations', '1', '--max-workers', '0'], { stdio: 'pipe' });
+  execFileSync(process.execPath, [SPLAT_TRANSFORM_CLI, '--no-tty', ...inputs, index, ...chunking, '--sh-iterations', '1', '--max-workers', '0'], { stdio: 'pipe', timeout: COMMAND_TIMEOUT_MS });
   return index;
 }

@@ -12,12 +12,13 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { startWorkerThread } from '../../src/io/node-worker-thread';
 
 const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
-/** This file starts a plain worker on purpose: the probe's other side. */
+/** This file starts a plain worker on purpose, in a process of its own: the probe's other side. */
 const THIS_FILE = 'tests/unit/node-worker-thread.test.ts';
 
 /** The project's TypeScript and JavaScript files under `folders`, relative to the root. */
@@ -66,8 +67,12 @@ describe('startWorkerThread', () => {
   setFlagsFromString('--allow-natives-syntax');
 
   it("makes a worker's optimizing compiles on its own thread, where a plain worker makes them in the background", async () => {
-    // The plain worker first: once startWorkerThread has run, every later isolate compiles on its own thread.
-    expect(await backgroundCompiles(new Worker(PROBE, { eval: true }))).toBeGreaterThan(0);
+    // The plain worker in a process of its own: once startWorkerThread has run, every later isolate of a process compiles on its own thread.
+    const plain = `
+      const { Worker } = require('node:worker_threads');
+      new Worker(${JSON.stringify(PROBE)}, { eval: true }).once('message', (n) => console.log(n));
+    `;
+    expect(Number(execFileSync(process.execPath, ['--allow-natives-syntax', '-e', plain], { encoding: 'utf8' }))).toBeGreaterThan(0);
     expect(await backgroundCompiles(startWorkerThread(PROBE, { eval: true }))).toBe(0);
   });
 
