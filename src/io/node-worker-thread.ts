@@ -21,13 +21,8 @@
 import { setFlagsFromString } from 'node:v8';
 import { Worker, type WorkerOptions } from 'node:worker_threads';
 
-let compilesOnOwnThread = false;
-
-/** A worker thread running `script`, its optimizing compiles on its own thread (see above). */
+/** A worker thread running `script`, its optimizing compiles on its own thread (see above; setting it again changes nothing). */
 export function startWorkerThread(script: string | URL, options?: WorkerOptions): Worker {
-  if (!compilesOnOwnThread) {
-    setFlagsFromString('--no-concurrent-recompilation');
-    compilesOnOwnThread = true;
-  }
+  setFlagsFromString('--no-concurrent-recompilation');
   return new Worker(script, options);
 }

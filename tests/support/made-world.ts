@@ -5,10 +5,10 @@
  * chunks. For tests; the benchmark's large world has a script of its own.
  */
 import { execFileSync } from 'node:child_process';
-import { COMMAND_TIMEOUT_MS } from './node-tools';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SPLAT_TRANSFORM_CLI } from '../../bench/splat-transform';
+import { COMMAND_TIMEOUT_MS } from './node-tools';
 import { writeInriaPly } from '../../src/io/writers/inria-ply';
 import type { SplatCloud } from '../../src/scene/splat-cloud';
 

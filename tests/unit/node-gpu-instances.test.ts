@@ -8,11 +8,10 @@
  * project calls `create` itself.
  */
 import { expect, test } from 'vitest';
-import { readdirSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { join, relative, resolve, sep } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { PROJECT_ROOT as ROOT, projectCodeFiles } from '../support/project-files';
 
-const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
 const KEEPER = 'src/gpu/node-gpu.ts';
 /**
  * The files that may call `create` all the same: this test (its examples),
@@ -32,13 +31,9 @@ function importsCreate(source: string): boolean {
 test("only node-gpu.ts makes Dawn instances: no other file imports the webgpu package's create", () => {
   const offenders: string[] = [];
   let read = 0;
-  for (const dir of ['src', 'tests', 'bench', 'cli', 'scripts']) {
-    for (const entry of readdirSync(join(ROOT, dir), { recursive: true, withFileTypes: true })) {
-      if (!entry.isFile() || !/\.(ts|mjs|js)$/.test(entry.name) || entry.name.endsWith('.d.ts')) continue;
-      const path = relative(ROOT, join(entry.parentPath, entry.name)).split(sep).join('/');
-      read++;
-      if (path !== KEEPER && !ALLOWED.has(path) && importsCreate(readFileSync(join(ROOT, path), 'utf8'))) offenders.push(path);
-    }
+  for (const path of projectCodeFiles()) {
+    read++;
+    if (path !== KEEPER && !ALLOWED.has(path) && importsCreate(readFileSync(join(ROOT, path), 'utf8'))) offenders.push(path);
   }
   expect(read).toBeGreaterThan(200);
   expect(importsCreate(readFileSync(join(ROOT, KEEPER), 'utf8'))).toBe(true);

@@ -8,24 +8,26 @@
  * as before it is still being optimized in the background. And no Node
  * worker thread is started anywhere else.
  */
-import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import type { Worker } from 'node:worker_threads';
-import { execFileSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { startWorkerThread } from '../../src/io/node-worker-thread';
+import { COMMAND_TIMEOUT_MS } from '../support/node-tools';
+import { PROJECT_ROOT, projectCodeFiles } from '../support/project-files';
 
-const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
-/** This file starts a plain worker on purpose, in a process of its own: the probe's other side. */
+const KEEPER = 'src/io/node-worker-thread.ts';
+/** This test starts a plain worker all the same (the control, in a process of its own) and holds the check's examples. */
 const THIS_FILE = 'tests/unit/node-worker-thread.test.ts';
 
-/** The project's TypeScript and JavaScript files under `folders`, relative to the root. */
-function codeFiles(folders: string[]): string[] {
-  return folders.flatMap((folder) => readdirSync(join(ROOT, folder), { recursive: true, encoding: 'utf8' })
-    .filter((name) => /\.(ts|mts|mjs|js)$/.test(name))
-    .map((name) => relative(ROOT, join(ROOT, folder, name))));
+/** Whether `source` takes Worker from Node's worker_threads as a value (a type-only import starts nothing). */
+function importsWorker(source: string): boolean {
+  for (const match of source.matchAll(/import\s*\{([^}]*)\}\s*from\s*['"](?:node:)?worker_threads['"]/g)) {
+    if (match[1]!.split(',').some((name) => name.trim().split(/\s+as\s+/)[0] === 'Worker')) return true;
+  }
+  return /import\s*\*\s*as\s+\w+\s+from\s*['"](?:node:)?worker_threads['"]/.test(source) || /\bWorker\b[^;]*require\(\s*['"](?:node:)?worker_threads['"]\s*\)/.test(source);
 }
 
 /** V8's %GetOptimizationStatus bit for a function optimized in the background (src/runtime/runtime.h, OptimizationStatus). */
@@ -67,20 +69,33 @@ describe('startWorkerThread', () => {
   setFlagsFromString('--allow-natives-syntax');
 
   it("makes a worker's optimizing compiles on its own thread, where a plain worker makes them in the background", async () => {
-    // The plain worker in a process of its own: once startWorkerThread has run, every later isolate of a process compiles on its own thread.
+    // The plain worker in a process of its own (once startWorkerThread has run, every later isolate of a
+    // process compiles on its own thread). It could meet the very hang as it ends, so the process prints
+    // the count and kills itself without ending the worker.
     const plain = `
       const { Worker } = require('node:worker_threads');
-      new Worker(${JSON.stringify(PROBE)}, { eval: true }).once('message', (n) => console.log(n));
+      const worker = new Worker(${JSON.stringify(PROBE)}, { eval: true });
+      worker.once('message', (n) => { process.stdout.write(n + '\\n', () => process.kill(process.pid, 'SIGKILL')); });
+      setInterval(() => {}, 1000);
     `;
-    expect(Number(execFileSync(process.execPath, ['--allow-natives-syntax', '-e', plain], { encoding: 'utf8' }))).toBeGreaterThan(0);
+    const { stdout } = spawnSync(process.execPath, ['--allow-natives-syntax', '-e', plain], { encoding: 'utf8', timeout: COMMAND_TIMEOUT_MS });
+    expect(Number(stdout)).toBeGreaterThan(0);
     expect(await backgroundCompiles(startWorkerThread(PROBE, { eval: true }))).toBe(0);
   });
 
   it('is the only place a Node worker thread is started', () => {
-    const starters = codeFiles(['src', 'bench', 'cli', 'scripts', 'tests']).filter((file) => {
-      const text = readFileSync(join(ROOT, file), 'utf8');
-      return file !== THIS_FILE && /from 'node:worker_threads'/.test(text) && /new Worker\(/.test(text);
-    });
-    expect(starters).toEqual(['src/io/node-worker-thread.ts']);
+    const files = projectCodeFiles();
+    expect(files.length).toBeGreaterThan(200);
+    expect(importsWorker(readFileSync(join(PROJECT_ROOT, KEEPER), 'utf8'))).toBe(true);
+    expect(files.filter((file) => file !== KEEPER && file !== THIS_FILE && importsWorker(readFileSync(join(PROJECT_ROOT, file), 'utf8')))).toEqual([]);
+  });
+
+  it('the check sees Worker imported, renamed, through the whole module or required, and not a type or another name', () => {
+    expect(importsWorker("import { Worker } from 'node:worker_threads';")).toBe(true);
+    expect(importsWorker('import { parentPort, Worker as Thread } from "worker_threads";')).toBe(true);
+    expect(importsWorker("import * as threads from 'node:worker_threads';")).toBe(true);
+    expect(importsWorker("const { Worker } = require('node:worker_threads');")).toBe(true);
+    expect(importsWorker("import type { Worker } from 'node:worker_threads';")).toBe(false);
+    expect(importsWorker("import { parentPort } from 'node:worker_threads';")).toBe(false);
   });
 });
