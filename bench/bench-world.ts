@@ -8,7 +8,8 @@
  *   {kind: 'start', pipelinesMs}        device, frame and sort made (the viewer's own start, before any world)
  *   {kind: 'first', firstPictureMs}     from opening the index to the first frame with splats, done on the GPU
  *   {kind: 'path', frames, frameMs: {p50, p95, max}, projectMs, sortMs, renderMs (p50s), drawn: {p50, max},
- *     budget, bytesFetched, chunksLoaded, evicted, cancelled, gpuBytes: {pool, all}, wallMs, recordMs: {p50, p95, max}}
+ *     budget, bytesFetched, chunksLoaded, evicted, cancelled, gpuBytes: {pool, all}, wallMs, recordMs: {p50, p95, max},
+ *     recordParts: {update, encode, submit}: each {p50, p95, max}, decodedIn, choiceIn}
  *   {kind: 'psnr', view, thresholdPx, budgetedDrawn, fullDrawn, psnr}   at sample cameras where the full detail fits
  *   {kind: 'budget', view, set: 'down'|'city', altitude, budget, policy, drawn, thresholdUsed, leftOut, psnr, shiftFloor,
  *     frameMs, fullDrawn, fullCut, cut}   with --budgets: each budget and policy against the full detail (bench/world-budget-sweep.ts);
@@ -18,22 +19,25 @@
  *
  * frameMs is the GPU time of a frame's passes (timestamp queries: project
  * + sort + render). Of the CPU: recordMs, a frame's own work on this thread
- * (the choice, the mask, the recording and submission: what a page's frame
- * callback does); wallMs, from the frame's start until its timings are
+ * (taking the newest choice, the mask, the chunk pages, the recording and
+ * submission: what a page's frame callback does); wallMs, from the frame's start until its timings are
  * read back (waiting for the GPU and the readback, which a page does not
  * wait for). The event
  * loop's active time was tried as a measure of all this thread does and
  * is not given: waiting for a readback counts as active there. Chunks are decoded and
  * packed in worker threads, as the page's workers do, where the tools were
  * built with them (the path line's decodedIn: 'workers'), so this thread
- * only copies packed bytes to the GPU. --frame-ms starts a frame at most
+ * only copies packed bytes to the GPU. The path's levels are chosen in a
+ * worker thread too, as the page chooses (--choice worker, the default
+ * where the tools were built with it; the path line's choiceIn), or on
+ * this thread (--choice inline, as the render command and the sweeps do). --frame-ms starts a frame at most
  * that often, as a display does (0: each frame as soon as the last is
  * done); the rest of each is left to what lands meanwhile. gpuBytes.all
  * counts every buffer and texture the process holds when the path ends
  * (device.createBuffer and createTexture, less what was destroyed).
  *
  *   npm run bench:build && node bench-dist/bench-world.mjs --index worlds/big/world/lod-meta.json \
- *     [--frames 600] [--width 1920 --height 1080] [--budget 4000000] [--threshold 0.5] [--hold-ms 20] [--frame-ms 16.7]
+ *     [--frames 600] [--width 1920 --height 1080] [--budget 4000000] [--threshold 0.5] [--hold-ms 20] [--frame-ms 16.7] [--choice worker|inline]
  *     [--psnr-views 4] [--altitudes 0.01,0.02] [--thresholds 1,0.5,0.25] [--full-limit N] [--pictures DIR]
  *     [--budgets 1000000,2000000,4000000,8000000 [--policies threshold,benefit,distance] [--down-views 6]
  *      [--city-views 6] [--city-altitudes 0.1] [--timed-frames 5] [--only-views 0,1] [--supersample 2] [--anti-aliased]]
@@ -77,6 +81,7 @@
  */
 import { createNodeGpuContext } from '../src/gpu/node-gpu';
 import { nodeLoadLimits, openWorldPath } from '../src/app/node-viewer';
+import { nodeChoiceWorker } from '../src/app/world/world-choice-node-port';
 import { SplatFrame } from '../src/app/frame/splat-frame';
 import { GpuSortOrder } from '../src/app/frame/order/gpu-sort-order';
 import { WorldSession, type WorldChunks } from '../src/app/world/world-session';
@@ -121,6 +126,7 @@ const { values: args } = commandLine('bench-world', help, {
   'only-views': { type: 'string' },
   supersample: { type: 'string', default: '1' },
   'anti-aliased': { type: 'boolean', default: false },
+  choice: { type: 'string', default: 'worker' },
 });
 if (!args.index) throw new Error('bench-world needs --index PATH/lod-meta.json');
 const frames = wholeNumber('frames', args.frames!, 2);
@@ -172,7 +178,10 @@ const files: WorldChunks = { ...opening, close: undefined };
 const indexMs = performance.now() - opened;
 const world = files.index.tree.bound;
 const options = { ...WORLD_DEFAULTS, budget, thresholdPx: Number(args.threshold) };
-const session = new WorldSession(device, files, options);
+if (args.choice !== 'worker' && args.choice !== 'inline') throw new Error(`--choice takes worker or inline, got ${args.choice}`);
+// The path's choice where the page makes it (world-choice-node-port.ts); the sweeps' sessions choose inline.
+const choiceWorker = args.choice === 'worker' ? nodeChoiceWorker() : null;
+const session = new WorldSession(device, choiceWorker ? { ...files, choiceWorker } : files, options);
 let firstChunkMs: number | null = null;
 session.onChange = () => (firstChunkMs ??= performance.now() - opened);
 const target = createOffscreenTarget(device, 'bench-world.target', width, height, OFFSCREEN_FORMAT);
@@ -203,8 +212,12 @@ function pathCamera(t: number, altitude = 0.1, steep = false): CameraFile {
 
 const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 
-/** A frame's times, ms: its GPU passes, its recording on this thread (update to submit), and its wall time to its timings read back. */
-interface FrameTimes { gpuMs: number; project: number; sort: number; render: number; recordMs: number; wallMs: number }
+/**
+ * A frame's times, ms: its GPU passes, its recording on this thread (update
+ * to submit) and that recording's parts (the world's update; the frame's
+ * encoding; its submission), and its wall time to its timings read back.
+ */
+interface FrameTimes { gpuMs: number; project: number; sort: number; render: number; recordMs: number; updateMs: number; encodeMs: number; submitMs: number; wallMs: number }
 
 /** One frame of `world` for `camera`: its GPU times (null: nothing drawn yet). */
 async function drawFrame(world: WorldSession, camera: CameraFile, firstPicture = false, screenFilter?: ScreenFilter): Promise<FrameTimes | null> {
@@ -217,18 +230,29 @@ async function drawFrame(world: WorldSession, camera: CameraFile, firstPicture =
   p.splatCount = scene.count;
   p.shDegree = Math.min(3, scene.shDegree);
   let recordMs = 0;
+  let encodeMs = 0;
+  let submitMs = 0;
   for (let attempt = 0; attempt < 3; attempt++) {
     hold?.hold();
+    const encoding = performance.now();
     const encoder = device.createCommandEncoder({ label: 'bench-world.frame' });
     frame.encode(encoder, p, { view: targetView, background, writable }, order, { renderer: 'tiles' });
-    device.queue.submit([encoder.finish()]);
-    if (attempt === 0) recordMs = performance.now() - wall;
+    const commands = encoder.finish();
+    const submitting = performance.now();
+    device.queue.submit([commands]);
+    if (attempt === 0) {
+      const submitted = performance.now();
+      recordMs = submitted - wall;
+      // The update's share also holds setScene, with the update the work before the frame's own encoding.
+      encodeMs = submitting - encoding;
+      submitMs = submitted - submitting;
+    }
     // A tile frame that outgrew its pair buffers drew nothing: they are grown by now, so it is drawn again.
     if (!(await frame.painters.tiles.readStatistics())?.overflowed) break;
   }
   const t = await frame.readTimings();
   const [project, sort, render] = [t.project ?? 0, t.sort ?? 0, t.render ?? 0];
-  return { gpuMs: project + sort + render, project, sort, render, recordMs, wallMs: performance.now() - wall };
+  return { gpuMs: project + sort + render, project, sort, render, recordMs, updateMs: recordMs - encodeMs - submitMs, encodeMs, submitMs, wallMs: performance.now() - wall };
 }
 
 // The path, chunks streaming in as it goes.
@@ -266,11 +290,13 @@ print({
   frameMs: stat(times.map((t) => t.gpuMs)),
   projectMs: quantile(times.map((t) => t.project), 0.5), sortMs: quantile(times.map((t) => t.sort), 0.5), renderMs: quantile(times.map((t) => t.render), 0.5),
   wallMs: stat(times.map((t) => t.wallMs)), recordMs: stat(times.map((t) => t.recordMs)),
+  recordParts: { update: stat(times.map((t) => t.updateMs)), encode: stat(times.map((t) => t.encodeMs)), submit: stat(times.map((t) => t.submitMs)) },
   drawn: { p50: quantile(drawn, 0.5), max: Math.max(...drawn) },
   bytesFetched: p.bytesLoaded, chunksLoaded: p.chunksLoaded, chunks: p.chunks, evicted: p.evicted, cancelled: p.cancelled,
   gpuBytes: { pool: p.gpuBytes, all: memory.live() },
   splats: files.index.counts,
   decodedIn: files.decodedIn ?? 'this thread',
+  choiceIn: choiceWorker ? 'worker' : 'this thread',
 });
 
 // Budgeted against full detail, at cameras along the path, low over the ground looking down (where the full

@@ -1,7 +1,9 @@
 /**
- * Every Node worker thread the tools start (a world's decoders, the
- * displacement measure, the fuzz harness) is started here, so that one
- * setting guards them all.
+ * Every Node worker thread the tools start (a world's decoders and its
+ * level choice, the displacement measure, the fuzz harness) is started
+ * here, so that one setting guards them all; and the two ends of a
+ * thread's channel adapted to what a page's Web Worker gives, so that the
+ * page's worker clients and cores run on Node's threads unchanged.
  *
  * Why: on Node 20 a worker thread could hang forever as it ended. A thread
  * whose event loop empties waits for V8's background tasks of its isolate
@@ -19,10 +21,60 @@
  * starts; the calling thread's own isolate, made before, is unchanged.
  */
 import { setFlagsFromString } from 'node:v8';
-import { Worker, type WorkerOptions } from 'node:worker_threads';
+import { parentPort, Worker, type WorkerOptions } from 'node:worker_threads';
 
 /** A worker thread running `script`, its optimizing compiles on its own thread (see above; setting it again changes nothing). */
 export function startWorkerThread(script: string | URL, options?: WorkerOptions): Worker {
   setFlagsFromString('--no-concurrent-recompilation');
   return new Worker(script, options);
+}
+
+/** The calling thread's side of a worker's channel, as the page's Web Workers give it (the clients take either). */
+export interface NodeWorkerPort<Request, Response> {
+  onmessage: ((event: { data: Response }) => void) | null;
+  onerror: ((event: { message: string; preventDefault(): void }) => void) | null;
+  postMessage(request: Request, transfer?: Transferable[]): void;
+  terminate(): void;
+}
+
+/**
+ * A worker thread running `script`, adapted to the port a Web Worker gives.
+ * `terminate` posts `close` rather than terminating the thread: terminated
+ * mid-compile, a worker thread aborted the whole of Node 20
+ * (world-displacements-write.ts met it), so the thread's script ends itself
+ * once idle. A thread left running never holds the process (unref).
+ */
+export function nodeWorkerPort<Request, Response>(script: URL, close: Request): NodeWorkerPort<Request, Response> {
+  const worker = startWorkerThread(script);
+  worker.unref();
+  const port: NodeWorkerPort<Request, Response> = {
+    onmessage: null,
+    onerror: null,
+    postMessage: (request, transfer) => worker.postMessage(request, transfer as ArrayBuffer[] | undefined),
+    terminate: () => worker.postMessage(close),
+  };
+  worker.on('message', (data: Response) => port.onmessage?.({ data }));
+  worker.on('error', (error: Error) => port.onerror?.({ message: error.message, preventDefault() {} }));
+  return port;
+}
+
+/** A worker thread's side of its channel (parentPort), adapted to the scope a Web Worker's script is given. */
+export interface ThreadScope<Request, Response> {
+  onmessage: ((event: { data: Request }) => void) | null;
+  postMessage(message: Response, transfer?: Transferable[]): void;
+  /** Closes the channel: the thread ends once its work in hand is done. */
+  close(): void;
+}
+
+/** This worker thread's scope (it throws where the module runs on a main thread). */
+export function threadScope<Request, Response>(name: string): ThreadScope<Request, Response> {
+  if (!parentPort) throw new Error(`${name} runs as a worker thread`);
+  const port = parentPort;
+  const scope: ThreadScope<Request, Response> = {
+    onmessage: null,
+    postMessage: (message, transfer) => port.postMessage(message, transfer as ArrayBuffer[] | undefined),
+    close: () => port.close(),
+  };
+  port.on('message', (data: Request) => scope.onmessage?.({ data }));
+  return scope;
 }

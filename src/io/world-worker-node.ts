@@ -6,23 +6,10 @@
  * (node-scene-source.ts). Built beside the tools that start it
  * (bench/vite.config.ts).
  */
-import { parentPort } from 'node:worker_threads';
-import { serveWorld, type WorkerScope, type WorldWorkerRequest } from './world-worker-core';
+import { serveWorld, type WorldWorkerRequest, type WorldWorkerResponse } from './world-worker-core';
 import { nodeFileSource } from './node-scene-source';
+import { threadScope } from './node-worker-thread';
 
-if (!parentPort) throw new Error('world-worker-node runs as a worker thread');
-const port = parentPort;
-let handler: WorkerScope['onmessage'] = null;
-port.on('message', (data: WorldWorkerRequest) => handler?.({ data }));
-const scope: WorkerScope = {
-  get onmessage() {
-    return handler;
-  },
-  set onmessage(next) {
-    handler = next;
-  },
-  postMessage: (message, transfer) => port.postMessage(message, transfer as ArrayBuffer[] | undefined),
-};
-// Closing the port lets the thread end once its work in hand is done: terminated mid-compile, a
-// worker thread aborted the whole of Node 20 (world-displacements-write.ts met it).
-serveWorld(scope, (spec) => ('path' in spec ? nodeFileSource(spec.path) : null), () => port.close());
+const scope = threadScope<WorldWorkerRequest, WorldWorkerResponse>('world-worker-node');
+// Closing the port lets the thread end once its work in hand is done (node-worker-thread.ts says why it is not terminated).
+serveWorld(scope, (spec) => ('path' in spec ? nodeFileSource(spec.path) : null), () => scope.close());

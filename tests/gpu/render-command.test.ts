@@ -261,7 +261,7 @@ test('a world\'s chunks that fail are named on standard error; where they leave 
   expect(existsSync(join(WORK, 'none.png'))).toBe(false);
 });
 
-test("the world benchmark decodes in worker threads that outlive its sessions: the path, the PSNR views and the budget sweep each draw the world's chunks", async () => {
+test("the world benchmark decodes in worker threads that outlive its sessions: the path (its choice in a worker thread too), the PSNR views and the budget sweep each draw the world's chunks", async () => {
   const small = thinnedScene(parseSplatPly(new Uint8Array(readFileSync(DEFAULT_SCENE))), 32);
   const index = await writeDiskWorld(join(WORK, 'bench-world'), [small, thinnedScene(small, 2)]);
   // Each session the benchmark closes before the next once ended the threads the others read through:
@@ -271,7 +271,11 @@ test("the world benchmark decodes in worker threads that outlive its sessions: t
     // What is timed is not checked here: one timed frame each, without the clock hold (seconds of load a frame on a software adapter).
     '--timed-frames', '1', '--hold-ms', '0'], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: COMMAND_TIMEOUT_MS });
   const lines = out.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
-  expect(lines.find((l) => l.kind === 'path')).toMatchObject({ decodedIn: 'workers' });
+  // Its path chooses in a worker thread too, as the page does, and draws what the chunks hold.
+  const path = lines.find((l) => l.kind === 'path') as { drawn: { max: number }; recordParts: Record<string, { p50: number }> } | undefined;
+  expect(path).toMatchObject({ decodedIn: 'workers', choiceIn: 'worker' });
+  expect(path!.drawn.max).toBeGreaterThan(0);
+  expect(Object.keys(path!.recordParts).sort()).toEqual(['encode', 'submit', 'update']);
   expect(lines.find((l) => l.kind === 'psnr')?.psnr).not.toBeNull();
   const budgeted = lines.filter((l) => l.kind === 'budget');
   expect(budgeted.length).toBe(2);

@@ -1,12 +1,12 @@
 /**
  * Builds the loader harness's worker bundle (tests/support/fuzz.ts with the
- * loaders it drives) with vite, for tests: worker threads cannot load
- * TypeScript. Kept apart from the harness so that the bundle never pulls in
- * vite itself.
+ * loaders it drives), or another worker thread's module, with vite, for
+ * tests: worker threads cannot load TypeScript. Kept apart from the
+ * harness so that the bundle never pulls in vite itself.
  */
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { builtinModules } from 'node:module';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'vite';
 
@@ -17,8 +17,13 @@ const repoRoot = resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
  */
 const cacheDir = resolve(repoRoot, 'node_modules/.cache');
 
-/** Builds the bundle into a fresh temporary folder; returns its path. A few seconds. */
-export async function buildHarness(): Promise<string> {
+/**
+ * Builds the bundle into a fresh temporary folder; returns its path. A few
+ * seconds. `entry` builds another module for a worker thread instead (a
+ * path from the project root), named as its file is with .mjs.
+ */
+export async function buildHarness(entry = 'tests/support/fuzz.ts'): Promise<string> {
+  const name = basename(entry, '.ts');
   mkdirSync(cacheDir, { recursive: true });
   const outDir = mkdtempSync(join(cacheDir, 'splatsort-harness-'));
   await build({
@@ -32,14 +37,14 @@ export async function buildHarness(): Promise<string> {
       target: 'node20',
       minify: false,
       rollupOptions: {
-        input: { fuzz: resolve(repoRoot, 'tests/support/fuzz.ts') },
+        input: { [name]: resolve(repoRoot, entry) },
         external: [...builtinModules, ...builtinModules.map((m) => `node:${m}`)],
         output: { format: 'es', entryFileNames: '[name].mjs' },
       },
     },
     ssr: { noExternal: true },
   });
-  return join(outDir, 'fuzz.mjs');
+  return join(outDir, `${name}.mjs`);
 }
 
 /** Removes a bundle that buildHarness made (its whole temporary folder). */

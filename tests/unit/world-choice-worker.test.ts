@@ -4,11 +4,16 @@
  * port that delivers each message in a later task, as a worker's do: the
  * choices it takes are the thread's own choices for the same views and
  * files, one is asked at a time with only the newest view waiting, and a
- * worker that fails hands the choice to this thread.
+ * worker that fails hands the choice to this thread. And the Node tools'
+ * worker thread (world-choice-worker-node.ts, built as the tools build it),
+ * which answers as this thread does and ends when closed.
  */
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { nodeWorkerPort, startWorkerThread } from '../../src/io/node-worker-thread';
+import { buildHarness, removeHarness } from '../support/build-harness';
 import { InlineChoice, WorkerChoice } from '../../src/app/world/world-choice-runner';
 import type { ChoiceWorkerPort } from '../../src/app/world/world-choice-port';
+import { pathToFileURL } from 'node:url';
 import { serveChoice, type ChoiceWorkerRequest, type ChoiceWorkerResponse } from '../../src/app/world/world-choice-worker-core';
 import type { LodChoice, LodChoiceOptions } from '../../src/app/world/world-lod';
 import type { LodIndex } from '../../src/io/lod/lod-meta';
@@ -196,4 +201,60 @@ describe('the level choice in a worker', () => {
     scope.onmessage!({ data: { type: 'choose', view: randomView(random(1)), options: { thresholdPx: 1, budget: 1 }, files: new Uint8Array(1) } });
     expect(answers).toEqual([{ type: 'error', message: "the world's choice was asked for before its index was sent", files: new Uint8Array(1) }]);
   });
+});
+
+describe("the Node tools' choice thread", () => {
+  let script = '';
+  beforeAll(async () => {
+    script = await buildHarness('src/app/world/world-choice-worker-node.ts');
+  }, 120_000);
+  afterAll(() => removeHarness(script));
+
+  it("takes the thread's own choice for each view and files, its files' buffer moved between the threads", async () => {
+    const rand = random(29);
+    for (let world = 0; world < 4; world++) {
+      const index = randomWorld(rand, world % 2 === 0);
+      const port = nodeWorkerPort<ChoiceWorkerRequest, ChoiceWorkerResponse>(pathToFileURL(script), { type: 'close' });
+      const inWorker = new WorkerChoice(index, port);
+      const inThread = new InlineChoice(index);
+      let ready = 0;
+      inWorker.onReady = () => ready++;
+      for (let frame = 0; frame < 3; frame++) {
+        const view = randomView(rand);
+        const options = optionsOf(index, rand);
+        inWorker.ask(view, options);
+        inThread.ask(view, options);
+        await until(() => ready === frame + 1);
+        expect(plain(inWorker.take()!)).toEqual(plain(inThread.take()!));
+      }
+      inWorker.close();
+    }
+  });
+
+  it('ends its thread when closed, with nothing asked or in the middle of a choice', async () => {
+    for (const asking of [false, true]) {
+      const { index, ended } = await closedThread(asking);
+      expect(ended, `asking: ${asking}`).toBe(0);
+      expect(index).toBeGreaterThan(0);
+    }
+  });
+
+  /** A thread of the script closed (after a choice was asked, or not): its exit code and the leaves of the world it was given. */
+  async function closedThread(asking: boolean): Promise<{ index: number; ended: number }> {
+    const rand = random(asking ? 5 : 6);
+    const index = randomWorld(rand, true);
+    const worker = startWorkerThread(pathToFileURL(script));
+    const exited = new Promise<number>((resolve) => worker.once('exit', resolve));
+    const port: ChoiceWorkerPort = {
+      onmessage: null,
+      onerror: null,
+      postMessage: (request, transfer) => worker.postMessage(request, transfer as ArrayBuffer[] | undefined),
+      terminate: () => worker.postMessage({ type: 'close' } satisfies ChoiceWorkerRequest),
+    };
+    worker.on('message', (data: ChoiceWorkerResponse) => port.onmessage?.({ data }));
+    const choice = new WorkerChoice(index, port);
+    if (asking) choice.ask(randomView(rand), optionsOf(index, rand));
+    choice.close();
+    return { index: choice.leaves, ended: await exited };
+  }
 });

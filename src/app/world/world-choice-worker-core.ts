@@ -5,11 +5,14 @@
  * (bench/world-choice.ts, `--made 160x128 --budget 4000000`, Node on a
  * 2-core machine), most of the 4 ms a frame's main thread may take.
  * What the worker does, wherever it runs (the page's Web Worker:
- * world-choice-worker.ts; the tests call it in their own thread).
+ * world-choice-worker.ts; the Node benchmark's worker thread:
+ * world-choice-worker-node.ts; the tests call it in their own thread).
  * Protocol, one choice asked at a time (world-choice-runner.ts waits for
  * the answer before it asks again):
  *   in:  { type: 'open', index }, then { type: 'choose', view, options,
- *        files } (files: per chunk file, bit 1 resident, bit 2 failed)
+ *        files } (files: per chunk file, bit 1 resident, bit 2 failed), and
+ *        { type: 'close' } (Node's threads: ended once idle; the page's
+ *        workers are terminated)
  *   out: per choose, { type: 'chosen', … } (the choice: draw as leaf and
  *        level pairs, its arrays transferred) or { type: 'error', message };
  *        either hands the request's `files` back (transferred both ways,
@@ -34,7 +37,8 @@ export interface ChoiceAsk {
 
 export type ChoiceWorkerRequest =
   | { type: 'open'; index: LodIndex }
-  | { type: 'choose'; view: WorldView; options: ChoiceAsk; files: Uint8Array };
+  | { type: 'choose'; view: WorldView; options: ChoiceAsk; files: Uint8Array }
+  | { type: 'close' };
 
 /** A choice as it travels: what LodChoice holds, its draw list as leaf and level pairs. */
 export interface ChosenMessage {
@@ -59,8 +63,8 @@ export interface ChoiceWorkerScope {
   postMessage(message: ChoiceWorkerResponse, transfer?: Transferable[]): void;
 }
 
-/** Answers the requests `scope` receives. */
-export function serveChoice(scope: ChoiceWorkerScope): void {
+/** Answers the requests `scope` receives; `end` ends the worker once idle when asked to close. */
+export function serveChoice(scope: ChoiceWorkerScope, end: () => void = () => {}): void {
   let chooser: WorldChoice | null = null;
   let files: Uint8Array = new Uint8Array(0);
   const resident = (file: number): boolean => ((files[file] ?? 0) & FILE_RESIDENT) !== 0;
@@ -71,6 +75,7 @@ export function serveChoice(scope: ChoiceWorkerScope): void {
       chooser = worldChoice(request.index);
       return;
     }
+    if (request.type === 'close') return end();
     try {
       if (!chooser) throw new Error("the world's choice was asked for before its index was sent");
       files = request.files;

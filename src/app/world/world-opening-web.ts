@@ -3,7 +3,9 @@
  * Workers (src/io/world-worker-client.ts), so streaming does not stall the
  * frames, and its levels chosen in another (world-choice-runner.ts). The
  * render command and the benchmarks read them in Node worker threads
- * (src/app/node-viewer.ts, openWorldPath), and choose in their own thread.
+ * (src/app/node-viewer.ts, openWorldPath); the render command chooses in
+ * its own thread, the world benchmark's path in a worker thread as here
+ * (world-choice-node-port.ts).
  */
 import { isWorldIndexName } from '../../io/lod/world-name';
 import type { FolderEntry } from '../../io/web-scene-sources';
