@@ -7,12 +7,12 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 const swiftShaderIcd = '/usr/lib/chromium/vk_swiftshader_icd.json';
 process.env.VK_ICD_FILENAMES ??= swiftShaderIcd;
 
-// Dawn polled every 1 ms instead of in a busy loop (tests/support/dawn-polling.mjs:
+// Dawn polled every 1 ms instead of in a busy loop (src/gpu/dawn-polling.mjs:
 // about half of a GPU process's CPU went to the loop), in every Node process
 // the test workers start, the commands tests run included (`node
 // render.mjs ...`, tests/support/node-tools.ts). (The node project's setup file
 // also imports it; importing it twice installs it once.)
-const dawnPolling = new URL('./tests/support/dawn-polling.mjs', import.meta.url).href;
+const dawnPolling = new URL('./src/gpu/dawn-polling.mjs', import.meta.url).href;
 if (!process.env.NODE_OPTIONS?.includes(dawnPolling)) {
   process.env.NODE_OPTIONS = [process.env.NODE_OPTIONS, `--import=${dawnPolling}`].filter(Boolean).join(' ');
 }
@@ -54,7 +54,7 @@ export default defineConfig({
           name: 'node',
           include: ['tests/**/*.test.ts'],
           exclude: [...configDefaults.exclude, BROWSER_TESTS],
-          setupFiles: ['tests/support/dawn-polling.mjs', 'tests/support/no-uncaptured-gpu-errors.ts'],
+          setupFiles: ['src/gpu/dawn-polling.mjs', 'tests/support/no-uncaptured-gpu-errors.ts'],
           // Two files at a time, one a core: most of a file's time is one
           // thread (JavaScript, or Dawn feeding SwiftShader), and vitest's
           // default on 2 cores is one file at a time.

@@ -9,7 +9,7 @@
  *   {kind: 'first', firstPictureMs}     from opening the index to the first frame with splats, done on the GPU
  *   {kind: 'path', frames, frameMs: {p50, p95, max}, projectMs, sortMs, renderMs (p50s), drawn: {p50, max},
  *     budget, bytesFetched, chunksLoaded, evicted, cancelled, gpuBytes: {pool, all}, wallMs, recordMs: {p50, p95, max},
- *     recordParts: {update, encode, submit}: each {p50, p95, max}, decodedIn, choiceIn}
+ *     recordParts: {update, encode, submit}: each {p50, p95, max}, decodedIn, choiceIn, dawnPolling}
  *   {kind: 'psnr', view, thresholdPx, budgetedDrawn, fullDrawn, psnr}   at sample cameras where the full detail fits
  *   {kind: 'budget', view, set: 'down'|'city', altitude, budget, policy, drawn, thresholdUsed, leftOut, psnr, shiftFloor,
  *     frameMs, fullDrawn, fullCut, cut}   with --budgets: each budget and policy against the full detail (bench/world-budget-sweep.ts);
@@ -30,14 +30,20 @@
  * only copies packed bytes to the GPU. The path's levels are chosen in a
  * worker thread too, as the page chooses (--choice worker, the default
  * where the tools were built with it; the path line's choiceIn), or on
- * this thread (--choice inline, as the render command and the sweeps do). --frame-ms starts a frame at most
+ * this thread (--choice inline, as the render command and the sweeps do).
+ * While a frame waits for the GPU, Dawn's events are polled every
+ * millisecond (--dawn-polling timer, the default), not in the busy loop of
+ * the `webgpu` package (--dawn-polling spin), whose garbage the frames'
+ * thread collected inside its frames (src/gpu/dawn-polling.mjs); a page
+ * never waits. --frame-ms starts a frame at most
  * that often, as a display does (0: each frame as soon as the last is
  * done); the rest of each is left to what lands meanwhile. gpuBytes.all
  * counts every buffer and texture the process holds when the path ends
  * (device.createBuffer and createTexture, less what was destroyed).
  *
  *   npm run bench:build && node bench-dist/bench-world.mjs --index worlds/big/world/lod-meta.json \
- *     [--frames 600] [--width 1920 --height 1080] [--budget 4000000] [--threshold 0.5] [--hold-ms 20] [--frame-ms 16.7] [--choice worker|inline]
+ *     [--frames 600] [--width 1920 --height 1080] [--budget 4000000] [--threshold 0.5] [--hold-ms 20] [--frame-ms 16.7]
+ *     [--choice worker|inline] [--dawn-polling timer|spin]
  *     [--psnr-views 4] [--altitudes 0.01,0.02] [--thresholds 1,0.5,0.25] [--full-limit N] [--pictures DIR]
  *     [--budgets 1000000,2000000,4000000,8000000 [--policies threshold,benefit,distance] [--down-views 6]
  *      [--city-views 6] [--city-altitudes 0.1] [--timed-frames 5] [--only-views 0,1] [--supersample 2] [--anti-aliased]]
@@ -127,6 +133,7 @@ const { values: args } = commandLine('bench-world', help, {
   supersample: { type: 'string', default: '1' },
   'anti-aliased': { type: 'boolean', default: false },
   choice: { type: 'string', default: 'worker' },
+  'dawn-polling': { type: 'string', default: 'timer' },
 });
 if (!args.index) throw new Error('bench-world needs --index PATH/lod-meta.json');
 const frames = wholeNumber('frames', args.frames!, 2);
@@ -161,6 +168,9 @@ const sweep = args.budgets === undefined ? null : {
 };
 if (thresholds.some((t) => !(t >= 0))) throw new Error(`--thresholds takes pixels (numbers ≥ 0), got ${args.thresholds}`);
 const print = (line: Record<string, unknown>) => console.log(JSON.stringify(line));
+if (args['dawn-polling'] !== 'timer' && args['dawn-polling'] !== 'spin') throw new Error(`--dawn-polling takes timer or spin, got ${args['dawn-polling']}`);
+// The frames' thread waits for the GPU as a page's does, without spinning (src/gpu/dawn-polling.mjs says what spinning costs it).
+if (args['dawn-polling'] === 'timer') await import('../src/gpu/dawn-polling.mjs');
 
 const started = performance.now();
 const { device } = await createNodeGpuContext('bench-world');
@@ -297,6 +307,7 @@ print({
   splats: files.index.counts,
   decodedIn: files.decodedIn ?? 'this thread',
   choiceIn: choiceWorker ? 'worker' : 'this thread',
+  dawnPolling: args['dawn-polling'],
 });
 
 // Budgeted against full detail, at cameras along the path, low over the ground looking down (where the full

@@ -273,7 +273,7 @@ test("the world benchmark decodes in worker threads that outlive its sessions: t
   const lines = out.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
   // Its path chooses in a worker thread too, as the page does, and draws what the chunks hold.
   const path = lines.find((l) => l.kind === 'path') as { drawn: { max: number }; recordParts: Record<string, { p50: number }> } | undefined;
-  expect(path).toMatchObject({ decodedIn: 'workers', choiceIn: 'worker' });
+  expect(path).toMatchObject({ decodedIn: 'workers', choiceIn: 'worker', dawnPolling: 'timer' });
   expect(path!.drawn.max).toBeGreaterThan(0);
   expect(Object.keys(path!.recordParts).sort()).toEqual(['encode', 'submit', 'update']);
   expect(lines.find((l) => l.kind === 'psnr')?.psnr).not.toBeNull();

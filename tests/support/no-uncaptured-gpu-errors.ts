@@ -7,7 +7,7 @@
  */
 import { afterEach, expect } from 'vitest';
 import { takeUncapturedErrors } from '../../src/gpu/uncaptured-errors';
-import { afterDawnPolls } from './dawn-polling.mjs';
+import { afterDawnPolls } from '../../src/gpu/dawn-polling.mjs';
 
 afterEach(async () => {
   await afterDawnPolls();

@@ -1,9 +1,11 @@
 /**
- * Dawn's event polling, every 1 ms instead of in a busy loop, for every
- * Node process the tests run WebGPU in: the test workers (a setup file of
- * vitest.config.ts's node project imports this module) and the commands
- * they start (vitest.config.ts puts `--import` of it in NODE_OPTIONS, which
- * the render and convert commands the tests run inherit).
+ * Dawn's event polling, every 1 ms instead of in a busy loop, installed
+ * when this module is imported: in every Node process the tests run WebGPU
+ * in (a setup file of vitest.config.ts's node project imports it, and
+ * vitest.config.ts puts `--import` of it in NODE_OPTIONS, which the render
+ * and convert commands the tests run inherit), and in the world
+ * benchmark, whose frames' thread must wait for the GPU as a page's does,
+ * without spinning (bench/bench-world.ts, --dawn-polling).
  *
  * Why: while a promise of the `webgpu` package is pending (a pipeline made
  * asynchronously, mapAsync, onSubmittedWorkDone) dawn.node polls for its
@@ -13,7 +15,13 @@
  * work on the same 2 cores. Profiled here with perf, a render command's
  * run spent about half its CPU in that loop (node, malloc, the kernel);
  * polled every 1 ms instead it used 5.1 s of CPU instead of 9.7 s, for the
- * same picture byte for byte. Nothing of the GPU's work changes, only how
+ * same picture byte for byte. The functions it allocates are garbage the
+ * thread collects in the middle of its own work (`--trace-gc`, the world
+ * benchmark's path): on SwiftShader (20 frames of a 5.5M-splat world) 189
+ * full collections and 540 scavenges spinning, 2 and 113 polled; on an
+ * H200's host (300 frames at 4M) 658 ms of collections spinning, 197
+ * polled, and the frames' recording 7.4-9.4 ms at p95 spinning, 5.9-6.8
+ * polled (docs/benchmarks.md). Nothing of the GPU's work changes, only how
  * soon the main thread looks for it: at most a millisecond later.
  *
  * Only native callbacks (dawn.node's) are delayed; JavaScript's own
@@ -25,7 +33,7 @@
 /** Milliseconds between Dawn's polls (Node's shortest timer). */
 const POLL_MS = 1;
 
-const INSTALLED = Symbol.for('splatsort.tests.dawnPolling');
+const INSTALLED = Symbol.for('splatsort.dawnPolling');
 
 /** Settles when each poll scheduled so far has run. */
 const pending = new Set();
