@@ -19,8 +19,11 @@
  *
  * frameMs is the GPU time of a frame's passes (timestamp queries: project
  * + sort + render). Of the CPU: recordMs, a frame's own work on this thread
- * (taking the newest choice, the mask, the chunk pages, the recording and
- * submission: what a page's frame callback does); wallMs, from the frame's start until its timings are
+ * (taking the newest choice, the runs and fades marked in the pool, the
+ * recording and submission: what a page's frame callback does, but for
+ * the chunk pages the frame lets through, which are copied in the
+ * microtasks that follow it and are not counted; a page's frame callback
+ * runs them too); wallMs, from the frame's start until its timings are
  * read back (waiting for the GPU and the readback, which a page does not
  * wait for). The event
  * loop's active time was tried as a measure of all this thread does and
@@ -253,7 +256,7 @@ async function drawFrame(world: WorldSession, camera: CameraFile, firstPicture =
     if (attempt === 0) {
       const submitted = performance.now();
       recordMs = submitted - wall;
-      // The update's share also holds setScene, with the update the work before the frame's own encoding.
+      // The rest is the world's update, with setScene: the work before the frame's own encoding.
       encodeMs = submitting - encoding;
       submitMs = submitted - submitting;
     }
