@@ -9,7 +9,7 @@
  *   {kind: 'first', firstPictureMs}     from opening the index to the first frame with splats, done on the GPU
  *   {kind: 'path', frames, frameMs: {p50, p95, max}, projectMs, sortMs, renderMs (p50s), drawn: {p50, max},
  *     budget, bytesFetched, chunksLoaded, evicted, cancelled, gpuBytes: {pool, all}, wallMs, recordMs: {p50, p95, max},
- *     recordParts: {update, encode, submit}: each {p50, p95, max}, decodedIn, choiceIn, dawnPolling}
+ *     recordParts: {update, encode, submit, pages}: each {p50, p95, max}, recordWithPagesMs, decodedIn, choiceIn, dawnPolling}
  *   {kind: 'psnr', view, thresholdPx, budgetedDrawn, fullDrawn, psnr}   at sample cameras where the full detail fits
  *   {kind: 'budget', view, set: 'down'|'city', altitude, budget, policy, drawn, thresholdUsed, leftOut, psnr, shiftFloor,
  *     frameMs, fullDrawn, fullCut, cut}   with --budgets: each budget and policy against the full detail (bench/world-budget-sweep.ts);
@@ -20,10 +20,11 @@
  * frameMs is the GPU time of a frame's passes (timestamp queries: project
  * + sort + render). Of the CPU: recordMs, a frame's own work on this thread
  * (taking the newest choice, the runs and fades marked in the pool, the
- * recording and submission: what a page's frame callback does, but for
- * the chunk pages the frame lets through, which are copied in the
- * microtasks that follow it and are not counted; a page's frame callback
- * runs them too); wallMs, from the frame's start until its timings are
+ * recording and submission), and recordParts.pages, the chunk pages
+ * written to the GPU while the frame was under way (from its update to
+ * its timings read back: most in the microtasks right after its submit,
+ * where a page's frame callback runs them too); recordWithPagesMs, the
+ * two together a frame, is what a page's frame callback does; wallMs, from the frame's start until its timings are
  * read back (waiting for the GPU and the readback, which a page does not
  * wait for). The event
  * loop's active time was tried as a measure of all this thread does and
@@ -228,13 +229,15 @@ const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 /**
  * A frame's times, ms: its GPU passes, its recording on this thread (update
  * to submit) and that recording's parts (the world's update; the frame's
- * encoding; its submission), and its wall time to its timings read back.
+ * encoding; its submission), the chunk pages written while it was under
+ * way, and its wall time to its timings read back.
  */
-interface FrameTimes { gpuMs: number; project: number; sort: number; render: number; recordMs: number; updateMs: number; encodeMs: number; submitMs: number; wallMs: number }
+interface FrameTimes { gpuMs: number; project: number; sort: number; render: number; recordMs: number; updateMs: number; encodeMs: number; submitMs: number; pagesMs: number; wallMs: number }
 
 /** One frame of `world` for `camera`: its GPU times (null: nothing drawn yet). */
 async function drawFrame(world: WorldSession, camera: CameraFile, firstPicture = false, screenFilter?: ScreenFilter): Promise<FrameTimes | null> {
   const wall = performance.now();
+  const pagesBefore = world.uploadWriteMs;
   const p = cameraParameters(camera, 0, { screenFilter });
   world.update(p);
   const scene = world.scene;
@@ -265,7 +268,8 @@ async function drawFrame(world: WorldSession, camera: CameraFile, firstPicture =
   }
   const t = await frame.readTimings();
   const [project, sort, render] = [t.project ?? 0, t.sort ?? 0, t.render ?? 0];
-  return { gpuMs: project + sort + render, project, sort, render, recordMs, updateMs: recordMs - encodeMs - submitMs, encodeMs, submitMs, wallMs: performance.now() - wall };
+  const pagesMs = world.uploadWriteMs - pagesBefore;
+  return { gpuMs: project + sort + render, project, sort, render, recordMs, updateMs: recordMs - encodeMs - submitMs, encodeMs, submitMs, pagesMs, wallMs: performance.now() - wall };
 }
 
 // The path, chunks streaming in as it goes.
@@ -303,7 +307,8 @@ print({
   frameMs: stat(times.map((t) => t.gpuMs)),
   projectMs: quantile(times.map((t) => t.project), 0.5), sortMs: quantile(times.map((t) => t.sort), 0.5), renderMs: quantile(times.map((t) => t.render), 0.5),
   wallMs: stat(times.map((t) => t.wallMs)), recordMs: stat(times.map((t) => t.recordMs)),
-  recordParts: { update: stat(times.map((t) => t.updateMs)), encode: stat(times.map((t) => t.encodeMs)), submit: stat(times.map((t) => t.submitMs)) },
+  recordParts: { update: stat(times.map((t) => t.updateMs)), encode: stat(times.map((t) => t.encodeMs)), submit: stat(times.map((t) => t.submitMs)), pages: stat(times.map((t) => t.pagesMs)) },
+  recordWithPagesMs: stat(times.map((t) => t.recordMs + t.pagesMs)),
   drawn: { p50: quantile(drawn, 0.5), max: Math.max(...drawn) },
   bytesFetched: p.bytesLoaded, chunksLoaded: p.chunksLoaded, chunks: p.chunks, evicted: p.evicted, cancelled: p.cancelled,
   gpuBytes: { pool: p.gpuBytes, all: memory.live() },

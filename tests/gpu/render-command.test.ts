@@ -275,7 +275,7 @@ test("the world benchmark decodes in worker threads that outlive its sessions: t
   const path = lines.find((l) => l.kind === 'path') as { drawn: { max: number }; recordParts: Record<string, { p50: number }> } | undefined;
   expect(path).toMatchObject({ decodedIn: 'workers', choiceIn: 'worker', dawnPolling: 'timer' });
   expect(path!.drawn.max).toBeGreaterThan(0);
-  expect(Object.keys(path!.recordParts).sort()).toEqual(['encode', 'submit', 'update']);
+  expect(Object.keys(path!.recordParts).sort()).toEqual(['encode', 'pages', 'submit', 'update']);
   expect(lines.find((l) => l.kind === 'psnr')?.psnr).not.toBeNull();
   const budgeted = lines.filter((l) => l.kind === 'budget');
   expect(budgeted.length).toBe(2);

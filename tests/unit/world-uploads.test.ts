@@ -2,10 +2,13 @@
  * A world's chunk uploads paced by frames (src/app/world/world-uploads.ts):
  * a frame's room goes to the pages asked for, first asked first; a page
  * larger than the room still goes when a frame has room left (a page is
- * the unit); closing refuses those waiting and those to come.
+ * the unit); closing refuses those waiting and those to come; the time
+ * spent writing pages is counted, and only that.
  */
 import { describe, expect, test } from 'vitest';
 import { UploadPacer } from '../../src/app/world/world-uploads';
+import type { PooledChunk, SplatPool } from '../../src/scene/splat-pool';
+import type { PoolSplats } from '../../src/scene/splat-packing';
 
 /** The order in which asked uploads were let through, by name. */
 function recorder(pacer: UploadPacer) {
@@ -70,5 +73,40 @@ describe('the upload pacer', () => {
     await settle();
     expect(through).toEqual(['first', 'waiting: the world was closed', 'after: the world was closed']);
     expect(pacer.pending).toBe(0);
+  });
+
+  test('counts the milliseconds spent writing pages, a frame\'s pages at a time, and not the time a page waits for its frame', async () => {
+    const PAGE_MS = 3;
+    const written: number[] = [];
+    const spin = (ms: number) => {
+      const until = performance.now() + ms;
+      while (performance.now() < until);
+    };
+    // A pool of two-byte pages whose every page write takes PAGE_MS.
+    const pool = {
+      pageBytes: () => 2,
+      staging: { block: async () => ({ submit: () => {} }) },
+      writePage: (_chunk: PooledChunk, _splats: PoolSplats, k: number) => {
+        spin(PAGE_MS);
+        written.push(k);
+      },
+      remove: () => {},
+    } as unknown as SplatPool;
+    const chunk = { pages: [0, 1, 2] } as unknown as PooledChunk;
+    const pacer = new UploadPacer(2);
+    const writing = pacer.write(pool, chunk, {} as PoolSplats, new AbortController().signal);
+    await settle();
+    expect(written).toEqual([0]);
+    // Waiting for the next frame costs nothing: the wait is far longer than any write could stretch to.
+    const WAIT_MS = 300;
+    await new Promise((r) => setTimeout(r, WAIT_MS));
+    expect(pacer.writeMs).toBeGreaterThanOrEqual(PAGE_MS);
+    expect(pacer.writeMs).toBeLessThan(WAIT_MS / 2);
+    pacer.nextFrame();
+    await settle();
+    pacer.nextFrame();
+    await writing;
+    expect(written).toEqual([0, 1, 2]);
+    expect(pacer.writeMs).toBeGreaterThanOrEqual(3 * PAGE_MS);
   });
 });

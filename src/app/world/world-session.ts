@@ -138,6 +138,11 @@ export class WorldSession implements FrameSource {
     this.lastView = null;
   }
 
+  /** Milliseconds this thread has spent writing chunk pages to the GPU since the world opened (world-uploads.ts). */
+  get uploadWriteMs(): number {
+    return this.uploads.writeMs;
+  }
+
   /** The scene the frame draws: the pool (null until the first chunk arrived). */
   get scene(): GpuSplats | null {
     return this.pool?.scene ?? null;
