@@ -38,14 +38,13 @@ export interface NodeWorkerPort<Request, Response> {
 }
 
 /**
- * A worker thread running `script`, adapted to the port a Web Worker gives.
+ * `worker` (from startWorkerThread) adapted to the port a Web Worker gives.
  * `terminate` posts `close` rather than terminating the thread: terminated
  * mid-compile, a worker thread aborted the whole of Node 20
  * (world-displacements-write.ts met it), so the thread's script ends itself
  * once idle. A thread left running never holds the process (unref).
  */
-export function nodeWorkerPort<Request, Response>(script: URL, close: Request): NodeWorkerPort<Request, Response> {
-  const worker = startWorkerThread(script);
+export function nodeWorkerPort<Request, Response>(worker: Worker, close: Request): NodeWorkerPort<Request, Response> {
   worker.unref();
   const port: NodeWorkerPort<Request, Response> = {
     onmessage: null,

@@ -9,7 +9,7 @@
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { nodeWorkerPort } from './node-worker-thread';
+import { nodeWorkerPort, startWorkerThread } from './node-worker-thread';
 import type { WorldWorkerPort } from './world-worker-client';
 import type { WorldWorkerRequest, WorldWorkerResponse } from './world-worker-core';
 
@@ -17,5 +17,5 @@ const SCRIPT = new URL('./world-worker-node.mjs', import.meta.url);
 
 /** What starts a world's worker thread, or null where its script was not built beside this module. */
 export function nodeWorldWorkers(): (() => WorldWorkerPort) | null {
-  return existsSync(fileURLToPath(SCRIPT)) ? () => nodeWorkerPort<WorldWorkerRequest, WorldWorkerResponse>(SCRIPT, { type: 'close' }) : null;
+  return existsSync(fileURLToPath(SCRIPT)) ? () => nodeWorkerPort<WorldWorkerRequest, WorldWorkerResponse>(startWorkerThread(SCRIPT), { type: 'close' }) : null;
 }

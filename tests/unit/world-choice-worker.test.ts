@@ -214,7 +214,7 @@ describe("the Node tools' choice thread", () => {
     const rand = random(29);
     for (let world = 0; world < 4; world++) {
       const index = randomWorld(rand, world % 2 === 0);
-      const port = nodeWorkerPort<ChoiceWorkerRequest, ChoiceWorkerResponse>(pathToFileURL(script), { type: 'close' });
+      const port = nodeWorkerPort<ChoiceWorkerRequest, ChoiceWorkerResponse>(startWorkerThread(pathToFileURL(script)), { type: 'close' });
       const inWorker = new WorkerChoice(index, port);
       const inThread = new InlineChoice(index);
       let ready = 0;
@@ -245,13 +245,7 @@ describe("the Node tools' choice thread", () => {
     const index = randomWorld(rand, true);
     const worker = startWorkerThread(pathToFileURL(script));
     const exited = new Promise<number>((resolve) => worker.once('exit', resolve));
-    const port: ChoiceWorkerPort = {
-      onmessage: null,
-      onerror: null,
-      postMessage: (request, transfer) => worker.postMessage(request, transfer as ArrayBuffer[] | undefined),
-      terminate: () => worker.postMessage({ type: 'close' } satisfies ChoiceWorkerRequest),
-    };
-    worker.on('message', (data: ChoiceWorkerResponse) => port.onmessage?.({ data }));
+    const port = nodeWorkerPort<ChoiceWorkerRequest, ChoiceWorkerResponse>(worker, { type: 'close' });
     const choice = new WorkerChoice(index, port);
     if (asking) choice.ask(randomView(rand), optionsOf(index, rand));
     choice.close();

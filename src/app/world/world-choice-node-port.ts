@@ -10,7 +10,7 @@
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { nodeWorkerPort } from '../../io/node-worker-thread';
+import { nodeWorkerPort, startWorkerThread } from '../../io/node-worker-thread';
 import type { ChoiceWorkerPort } from './world-choice-port';
 import type { ChoiceWorkerRequest, ChoiceWorkerResponse } from './world-choice-worker-core';
 
@@ -18,5 +18,5 @@ const SCRIPT = new URL('./world-choice-worker-node.mjs', import.meta.url);
 
 /** What starts a choice's worker thread, or null where its script was not built beside this module. */
 export function nodeChoiceWorker(): (() => ChoiceWorkerPort) | null {
-  return existsSync(fileURLToPath(SCRIPT)) ? () => nodeWorkerPort<ChoiceWorkerRequest, ChoiceWorkerResponse>(SCRIPT, { type: 'close' }) : null;
+  return existsSync(fileURLToPath(SCRIPT)) ? () => nodeWorkerPort<ChoiceWorkerRequest, ChoiceWorkerResponse>(startWorkerThread(SCRIPT), { type: 'close' }) : null;
 }

@@ -139,9 +139,7 @@ export class WorldSession implements FrameSource {
   }
 
   /** Milliseconds this thread has spent writing chunk pages to the GPU since the world opened (world-uploads.ts). */
-  get uploadWriteMs(): number {
-    return this.uploads.writeMs;
-  }
+  get uploadWriteMs(): number { return this.uploads.writeMs; }
 
   /** The scene the frame draws: the pool (null until the first chunk arrived). */
   get scene(): GpuSplats | null {
