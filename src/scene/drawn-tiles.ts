@@ -14,6 +14,7 @@
  * frame running every tile, and its masked invocations went through the
  * whole shader.
  */
+import { POOL_PIECE_WORDS } from './splat-layouts';
 
 /** Splats per projector tile: the workgroup size of the project and keys dispatches (PROJECT_TILE in WGSL). */
 export const PROJECT_TILE = 256;
@@ -58,13 +59,17 @@ export class DrawnTiles {
     return this.listedNow;
   }
 
-  /** Lists the tiles the first `n` stretches of `pieces` ([first, end) splat pairs; an empty one covers none) cover, each once. */
+  /**
+   * Lists the tiles the first `n` stretches of `pieces` cover, each once:
+   * as the pool lists them, POOL_PIECE_WORDS words a stretch, [first, end)
+   * of splats first (an empty one covers none).
+   */
   set(pieces: Uint32Array, n: number): void {
     const { list, seen } = this;
     let listed = 0;
     for (let i = 0; i < n; i++) {
-      const from = pieces[2 * i]!;
-      const to = pieces[2 * i + 1]!;
+      const from = pieces[POOL_PIECE_WORDS * i]!;
+      const to = pieces[POOL_PIECE_WORDS * i + 1]!;
       const end = from < to ? Math.ceil(to / PROJECT_TILE) : 0;
       for (let t = Math.floor(from / PROJECT_TILE); t < end; t++) {
         if (seen[t]) continue;

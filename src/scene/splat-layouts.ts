@@ -59,10 +59,22 @@ export const SCENE_SLOTS = defineBindSlots<'scene' | ChunkSlot>('GpuSplats', ['s
 /** The first slot of group 0 after the scene's, free for each pipeline's own buffers. */
 export const FIRST_PASS_BINDING = Math.max(...Object.values<number>(SCENE_SLOTS.slots)) + 1;
 
-/** A stretch of the page pool's splats that a frame draws: [first, end) (shaders/pool_mask.wgsl, src/scene/pool-mask.ts). */
+/** A stretch of the page pool's splats that a frame draws: [first, end) at an opacity scale (shaders/pool_mask.wgsl, src/scene/pool-mask.ts). */
 export const POOL_PIECE = defineStruct('Piece', [
   ['first', 'u32'],
   ['end', 'u32'],
+  ['scale', 'u32'],
+]);
+
+/** Words of a piece, as the pool lists them on the CPU (POOL_PIECE: first, end, scale). */
+export const POOL_PIECE_WORDS = POOL_PIECE.size / 4;
+
+/** The pool's mask pass's uniform: the pieces, whether it sets the mask's bits too, the word where the scales start. */
+export const POOL_PIECE_COUNT = defineStruct('PieceCount', [
+  ['count', 'u32'],
+  ['set_mask', 'u32'],
+  ['scales_at', 'u32'],
+  ['pad', 'u32'],
 ]);
 
 /** The slots of the pool's mask pass: the pieces, the mask's words, their number. */

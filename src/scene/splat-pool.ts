@@ -14,10 +14,11 @@
  * Beside the mask, each splat has an opacity scale (a byte, 255: as it
  * is), which the projector multiplies its opacity by: a run drawn with an
  * opacity under 1 (a level fading in or out, src/app/world/world-fades.ts)
- * has its splats' bytes written, and written back to 255 once it is drawn
- * whole again. They follow the mask's words in its buffer (drawnMaskWords:
- * the projector finds them from the scene's count), and the list of drawn
- * tiles follows them (drawnTilesOffset).
+ * has its splats' bytes set on the GPU with the mask (pool-mask.ts), and
+ * set back to 255 once it is drawn whole again. They follow the mask's
+ * words in its buffer (drawnMaskWords: the projector finds them from the
+ * scene's count), and the list of drawn tiles follows them
+ * (drawnTilesOffset).
  *
  * Why pages and a mask rather than a packed copy of the drawn splats: a
  * copy holds every drawn splat twice (the budget's 4M splats of SH degree
@@ -29,6 +30,7 @@ import { GpuSplats, type GpuSplatsOptions } from './gpu-splats';
 import type { ShDegree } from './splat-cloud';
 import type { PoolSplats } from './splat-packing';
 import { PoolMaskWriter } from './pool-mask';
+import { POOL_PIECE_WORDS } from './splat-layouts';
 import { DrawnTiles } from './drawn-tiles';
 import { StagingBlocks, type BufferWrites } from '../gpu/staging-blocks';
 
@@ -91,23 +93,6 @@ export function drawnTilesOffset(count: number): number {
   return Math.ceil((4 * (drawnMaskWords(count) + Math.ceil(count / 4))) / 256) * 256;
 }
 
-/** Ranges of splats [from, to) with an opacity scale under 255, in flat lists (nothing allocated once grown). */
-class ScaledRanges {
-  readonly from: number[] = [];
-  readonly to: number[] = [];
-  readonly scale: number[] = [];
-
-  clear(): void {
-    this.from.length = this.to.length = this.scale.length = 0;
-  }
-
-  push(from: number, to: number, scale: number): void {
-    this.from.push(from);
-    this.to.push(to);
-    this.scale.push(scale);
-  }
-}
-
 /** A list of runs' places (chunk, offset, count), kept to tell whether the next list is the same (nothing allocated once grown). */
 class RunList {
   private readonly chunks: PooledChunk[] = [];
@@ -143,22 +128,15 @@ export class SplatPool {
   /** Where pages are written on their way to the GPU: a block a page (writePage's `writes`). */
   readonly staging: StagingBlocks;
   private readonly free: number[];
-  /** Words of the mask, before the scales in its buffer. */
-  private readonly maskWords: number;
   private readonly maskBuffer: GPUBuffer;
   /** Sets the mask on the GPU from the stretches of the pool the runs cover. */
   private readonly maskWriter: PoolMaskWriter;
   /** The projector tiles the drawn stretches cover, listed beside the mask. */
   private readonly tiles: DrawnTiles;
-  /** Those stretches, [first, end) a pair, as the last setDrawn whose runs changed found them. */
-  private pieces: Uint32Array<ArrayBuffer> = new Uint32Array(512);
-  /** Per splat, its opacity scale (255: whole), as on the GPU after the mask's words. */
-  private readonly scales: Uint8Array<ArrayBuffer>;
-  /** The ranges whose scales are not 255 now, and those the next setDrawn writes. */
-  private scaled = new ScaledRanges();
-  private nextScaled = new ScaledRanges();
-  /** Per page, whether its scales changed since they were last uploaded. */
-  private readonly scalesDirty: Uint8Array;
+  /** Those stretches, [first, end) at a scale (POOL_PIECE_WORDS words each), as the last setDrawn found them. */
+  private pieces: Uint32Array<ArrayBuffer> = new Uint32Array(256 * POOL_PIECE_WORDS);
+  /** Per run of the last setDrawn, 1 where it was drawn at an opacity under 1 (its scales are set back when it is not). */
+  private faded = new Uint8Array(256);
   /** The runs the mask was last built from. */
   private readonly drawnRuns = new RunList();
 
@@ -179,18 +157,13 @@ export class SplatPool {
     this.bytesPerSplat = scene.layout.bytesPerSplat;
     this.free = Array.from({ length: this.pages }, (_, p) => this.pages - 1 - p);
     const words = drawnMaskWords(scene.count);
-    this.maskWords = words;
-    // Whole words of scales, all 255.
-    this.scales = new Uint8Array(4 * Math.ceil(scene.count / 4)).fill(255);
-    this.scalesDirty = new Uint8Array(Math.ceil(scene.count / pageSplats));
     const tilesAt = drawnTilesOffset(scene.count);
     this.maskBuffer = device.createBuffer({
       label: `${label}.drawnMask`,
       size: tilesAt + 4 * DrawnTiles.words(device, scene.count),
       usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC,
     });
-    device.queue.writeBuffer(this.maskBuffer, words * 4, this.scales);
-    this.maskWriter = new PoolMaskWriter(device, this.maskBuffer, words, `${label}.mask`);
+    this.maskWriter = new PoolMaskWriter(device, this.maskBuffer, words, Math.ceil(scene.count / 4), `${label}.mask`);
     const pageBytes = pageSplats * this.bytesPerSplat;
     this.staging = new StagingBlocks(device, pageBytes, stagingBlocks(options.stagingBytes ?? STAGING_BYTES, pageBytes), `${label}.staging`);
     scene.drawnMask = this.maskBuffer;
@@ -252,18 +225,18 @@ export class SplatPool {
 
   /**
    * Draws exactly the first `n` of `runs` from the next frame on, each at
-   * its opacity. Sets the mask (on the GPU) only when the runs changed, and
-   * uploads the opacity scales only of the runs drawn at under 1 now or at
-   * the last call. Returns the splats drawn.
+   * its opacity. Sets the mask (on the GPU) only when the runs changed;
+   * while they are the same, sets the opacity scales only of the runs drawn
+   * at under 1 now or at the last call. Returns the splats drawn.
    */
   setDrawn(runs: readonly PooledRun[], n = runs.length): number {
     // While fades run, a frame changes the opacities of the same runs: the mask is set only when the runs change.
     const sameRuns = this.drawnRuns.same(runs, n);
+    if (n > this.faded.length) this.faded = new Uint8Array(Math.max(n, 2 * this.faded.length));
+    const faded = this.faded;
     let pieces = 0;
     let drawn = 0;
     const size = this.pageSplats;
-    const scaled = this.nextScaled;
-    scaled.clear();
     for (let r = 0; r < n; r++) {
       const { chunk, offset, count, opacity = 1 } = runs[r]!;
       if (offset < 0 || count < 0 || offset + count > chunk.count) {
@@ -271,81 +244,42 @@ export class SplatPool {
       }
       drawn += count;
       const scale = Math.round(255 * Math.min(1, Math.max(0, opacity)));
-      if (sameRuns && scale === 255) continue;
+      if (sameRuns && scale === 255 && !faded[r]) continue;
+      faded[r] = scale < 255 ? 1 : 0;
       // Split at page boundaries: each piece is contiguous in the pool.
       for (let k = offset; k < offset + count; ) {
         const page = Math.floor(k / size);
         const end = Math.min(offset + count, (page + 1) * size);
         const at = chunk.pages[page]! * size + (k - page * size);
-        if (!sameRuns) pieces = this.addPiece(pieces, at, at + (end - k));
-        if (scale < 255) scaled.push(at, at + (end - k), scale);
+        pieces = this.addPiece(pieces, at, at + (end - k), scale);
         k = end;
       }
     }
     if (!sameRuns) {
       this.drawnRuns.keep(runs, n);
-      this.maskWriter.write(this.pieces, pieces);
       this.tiles.set(this.pieces, pieces);
     }
-    this.writeScales(this.scaled, scaled);
+    this.maskWriter.write(this.pieces, pieces, !sameRuns);
     return drawn;
   }
 
-  /** Adds [from, to) to the pieces (joined to the last where it goes on from it); returns their number. */
-  private addPiece(n: number, from: number, to: number): number {
-    if (n > 0 && this.pieces[2 * n - 1] === from) {
-      this.pieces[2 * n - 1] = to;
+  /** Adds [from, to) at `scale` to the pieces (joined to the last where it goes on from it at the same scale); returns their number. */
+  private addPiece(n: number, from: number, to: number, scale: number): number {
+    const W = POOL_PIECE_WORDS;
+    const last = W * (n - 1);
+    if (n > 0 && this.pieces[last + 1] === from && this.pieces[last + 2] === scale) {
+      this.pieces[last + 1] = to;
       return n;
     }
-    if (2 * n + 2 > this.pieces.length) {
+    if (W * (n + 1) > this.pieces.length) {
       const grown = new Uint32Array(2 * this.pieces.length);
       grown.set(this.pieces);
       this.pieces = grown;
     }
-    this.pieces[2 * n] = from;
-    this.pieces[2 * n + 1] = to;
+    this.pieces[W * n] = from;
+    this.pieces[W * n + 1] = to;
+    this.pieces[W * n + 2] = scale;
     return n + 1;
-  }
-
-  /** The scales of the ranges scaled before back to 255, then those scaled now; uploads the pages of both. */
-  private writeScales(before: ScaledRanges, now: ScaledRanges): void {
-    const scales = this.scales;
-    for (let r = 0; r < before.from.length; r++) scales.fill(255, before.from[r]!, before.to[r]!);
-    for (let r = 0; r < now.from.length; r++) scales.fill(now.scale[r]!, now.from[r]!, now.to[r]!);
-    this.markPages(before);
-    this.markPages(now);
-    this.uploadPages();
-    this.scaled = now;
-    this.nextScaled = before;
-  }
-
-  private markPages(ranges: ScaledRanges): void {
-    const size = this.pageSplats;
-    for (let r = 0; r < ranges.from.length; r++) {
-      for (let p = Math.floor(ranges.from[r]! / size); p * size < ranges.to[r]!; p++) this.scalesDirty[p] = 1;
-    }
-  }
-
-  /**
-   * Uploads the scales of the pages marked, a write for each stretch of
-   * neighbouring pages: a write for each range of each fading run took
-   * 2.7 ms of a frame's main thread on an H200's Node benchmark while
-   * levels faded (docs/benchmarks.md, "The world's main thread").
-   */
-  private uploadPages(): void {
-    const dirty = this.scalesDirty;
-    const size = this.pageSplats;
-    const base = this.maskWords * 4;
-    for (let p = 0; p < dirty.length; p++) {
-      if (!dirty[p]) continue;
-      let end = p;
-      while (end < dirty.length && dirty[end]) dirty[end++] = 0;
-      // Whole words: pages are a power of two of splats, the scales array whole words.
-      const first = p * size;
-      const last = Math.min(this.scales.length, end * size);
-      this.device.queue.writeBuffer(this.maskBuffer, base + first, this.scales, first, last - first);
-      p = end;
-    }
   }
 
   destroy(): void {

@@ -2,10 +2,9 @@
  * The page pool's drawn mask and opacity scales (src/scene/splat-pool.ts),
  * as the GPU holds them after each frame (read back) against the mask and
  * scales the runs call for, frame after frame of a fade and over random
- * runs; and what the CPU sends for them: the mask is set on the GPU from
- * the stretches of the pool the runs cover (src/scene/pool-mask.ts), never
- * written whole, and a frame that changes only opacities writes the scales
- * a stretch of neighbouring pages at a time.
+ * runs and opacities; and what the CPU sends for them: both are set on the
+ * GPU from the stretches of the pool the runs cover (src/scene/pool-mask.ts),
+ * never written from the CPU.
  */
 import { describe, expect, test } from 'vitest';
 import { drawnMaskWords, SplatPool, type PooledChunk, type PooledRun } from '../../src/scene/splat-pool';
@@ -25,31 +24,34 @@ import { rng } from '../support/splat-files';
 const PAGE = 256;
 const gpu = useGpu('splat-pool.test');
 
-/** The mask and scales `runs` call for in a pool of `count` splats (pages of PAGE). */
-function expected(count: number, runs: readonly PooledRun[]): Uint8Array {
+/**
+ * Checks the mask's buffer as the GPU holds it against `runs` in a pool of
+ * `count` splats (pages of PAGE): exactly the runs' bits, and each drawn
+ * splat's scale its run's opacity (a splat no run draws may keep any scale:
+ * the projector never reads it).
+ */
+async function expectDrawn(device: GPUDevice, pool: SplatPool, runs: readonly PooledRun[], what: string): Promise<void> {
+  const count = pool.scene.count;
   const words = drawnMaskWords(count);
-  const bytes = new Uint8Array(words * 4 + 4 * Math.ceil(count / 4));
-  bytes.fill(255, words * 4);
-  const mask = new Uint32Array(bytes.buffer, 0, words);
+  const mask = new Uint32Array(words);
+  const scales = new Map<number, number>();
   for (const { chunk, offset, count: n, opacity = 1 } of runs) {
     for (let k = offset; k < offset + n; k++) {
       const at = chunk.pages[Math.floor(k / PAGE)]! * PAGE + (k % PAGE);
       mask[at >>> 5]! |= 1 << (at & 31);
-      bytes[words * 4 + at] = Math.round(255 * opacity);
+      scales.set(at, Math.round(255 * opacity));
     }
   }
-  return bytes;
-}
-
-/** The mask's buffer as the GPU holds it once the work sent so far has run. */
-async function onGpu(device: GPUDevice, pool: SplatPool): Promise<Uint8Array> {
   const buffer = pool.scene.drawnMask!;
-  const words = await readBufferU32(device, buffer, buffer.size / 4);
-  return new Uint8Array(words.buffer, words.byteOffset, words.byteLength);
+  const held = await readBufferU32(device, buffer, buffer.size / 4);
+  expect(held.subarray(0, words), `${what}: the mask`).toEqual(mask);
+  const bytes = new Uint8Array(held.buffer, held.byteOffset + 4 * words, count);
+  const wrong = [...scales].filter(([at, scale]) => bytes[at] !== scale);
+  expect(wrong.slice(0, 5), `${what}: splats whose scale is not their run's (${wrong.length})`).toEqual([]);
 }
 
 describe('the pool\'s drawn mask and opacity scales', () => {
-  test('are what the runs call for after every frame of a fade; the mask is never written from the CPU, and a frame of opacities alone writes the scales by stretches of pages', async () => {
+  test('are what the runs call for after every frame of a fade; neither is written from the CPU, and a frame of opacities alone writes nothing to their buffer', async () => {
     const { device, writes, bytes } = recording(gpu.device);
     const pool = new SplatPool(device, 64 * PAGE, 0, 'pool-test', { pageSplats: PAGE });
     const buffer = pool.scene.drawnMask!;
@@ -66,46 +68,53 @@ describe('the pool\'s drawn mask and opacity scales', () => {
         { chunk: a, offset: 0, count: a.count, opacity: 1 - p },
         { chunk: b, offset: 10, count: 2 * PAGE + 3, opacity: p },
       ]),
+      // The same run whole again: its scales go back to 255.
       [{ chunk: b, offset: 10, count: 2 * PAGE + 3 }],
       [{ chunk: b, offset: 10, count: 2 * PAGE + 3 }, { chunk: a, offset: PAGE + 5, count: 40, opacity: 0.5 }],
+      [{ chunk: b, offset: 10, count: 2 * PAGE + 3 }, { chunk: a, offset: PAGE + 5, count: 40 }],
       [],
     ];
     const writesBefore: number[] = [];
-    for (const runs of frames) {
+    for (const [f, runs] of frames.entries()) {
       writesBefore.push(writes(buffer));
       pool.setDrawn(runs);
-      const want = expected(size, runs);
-      expect((await onGpu(gpu.device, pool)).subarray(0, want.length)).toEqual(want);
+      await expectDrawn(gpu.device, pool, runs, `frame ${f}`);
     }
     writesBefore.push(writes(buffer));
     const perFrame = writesBefore.slice(1).map((w, f) => w - writesBefore[f]!);
-    // The second and third frames of the fade change opacities alone: the scales of a's and b's pages in at most
-    // as many writes as there are stretches of neighbouring pages among them (a's 6 and b's 3, one page apart: 2),
-    // where a write for each range of each run took 18.
-    expect(perFrame[2]).toBeLessThanOrEqual(2);
-    expect(perFrame[3]).toBeLessThanOrEqual(2);
-    // The first frame draws every splat whole: one write, the tile list after the scales; the mask is set on the GPU.
-    expect(perFrame[0]).toBe(1);
-    expect(bytes(buffer).subarray(0, 4 * drawnMaskWords(size)).every((b) => b === 0)).toBe(true);
+    // The frames whose runs changed write the tile list after the scales, once; those of opacities alone, nothing.
+    expect(perFrame).toEqual([1, 1, 0, 0, 1, 1, 0, 1]);
+    expect(bytes(buffer).subarray(0, 4 * drawnMaskWords(size) + size).every((b) => b === 0)).toBe(true);
   });
 
-  test('holds exactly the bits of random runs: pieces within one word, across words, joined across neighbouring pages, and none', async () => {
+  test('hold exactly the bits and scales of random runs: pieces within one word, across words, joined across neighbouring pages, and none; pages reused by another chunk', async () => {
     const rand = rng(41);
     const pool = new SplatPool(gpu.device, 40 * PAGE, 0, 'pool-random', { pageSplats: PAGE });
     const chunks: PooledChunk[] = [];
     for (let n = 0; n < 8; n++) chunks.push(pool.add(allocateSplatCloud(1 + Math.floor(rand() * 4 * PAGE), 0))!);
-    for (let frame = 0; frame < 12; frame++) {
-      const runs: PooledRun[] = [];
-      for (const chunk of chunks) {
-        if (rand() < 0.3) continue;
-        const offset = Math.floor(rand() * chunk.count);
-        // Short runs (inside one word) as well as long ones (over pages).
-        const count = rand() < 0.3 ? Math.floor(rand() * 20) : Math.floor(rand() * (chunk.count - offset + 1));
-        runs.push({ chunk, offset, count: Math.min(count, chunk.count - offset) });
+    let runs: PooledRun[] = [];
+    for (let frame = 0; frame < 16; frame++) {
+      if (frame % 4 === 3) {
+        // The same runs at new opacities (a fade going on), some of them whole again.
+        runs = runs.map((run) => ({ ...run, opacity: rand() < 0.5 ? 1 : rand() }));
+      } else {
+        if (frame === 8) {
+          // A chunk drawn faded leaves, and its pages go to a new one, drawn whole from the next frame.
+          const gone = chunks.shift()!;
+          pool.remove(gone);
+          chunks.push(pool.add(allocateSplatCloud(gone.count, 0))!);
+        }
+        runs = [];
+        for (const chunk of chunks) {
+          if (rand() < 0.3) continue;
+          const offset = Math.floor(rand() * chunk.count);
+          // Short runs (inside one word) as well as long ones (over pages), some faded.
+          const count = rand() < 0.3 ? Math.floor(rand() * 20) : Math.floor(rand() * (chunk.count - offset + 1));
+          runs.push({ chunk, offset, count: Math.min(count, chunk.count - offset), opacity: rand() < 0.6 ? 1 : rand() });
+        }
       }
       pool.setDrawn(runs);
-      const want = expected(pool.scene.count, runs);
-      expect((await onGpu(gpu.device, pool)).subarray(0, want.length), `frame ${frame}`).toEqual(want);
+      await expectDrawn(gpu.device, pool, runs, `frame ${frame}`);
     }
   });
 });

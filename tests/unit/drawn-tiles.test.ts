@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DrawnTiles, PROJECT_TILE } from '../../src/scene/drawn-tiles';
+import { POOL_PIECE_WORDS } from '../../src/scene/splat-layouts';
 import { random } from '../support/up-scenes';
 
 /** Where the tests keep the list in its buffer (a pool keeps it after its mask and scales). */
@@ -20,10 +21,10 @@ function fakeDevice(maxPerDimension: number) {
   return { device: device as unknown as GPUDevice, words };
 }
 
-/** The tiles [first, end) pairs of splats cover, by brute force. */
+/** The tiles the pieces (first, end, scale) of splats cover, by brute force. */
 function covered(pieces: number[]): Set<number> {
   const tiles = new Set<number>();
-  for (let i = 0; i < pieces.length; i += 2) {
+  for (let i = 0; i < pieces.length; i += POOL_PIECE_WORDS) {
     for (let s = pieces[i]!; s < pieces[i + 1]!; s++) tiles.add(Math.floor(s / PROJECT_TILE));
   }
   return tiles;
@@ -43,10 +44,10 @@ describe('the drawn tiles a world pool lists for the projector', () => {
         const n = Math.floor(rng() * 12);
         for (let i = 0; i < n; i++) {
           const first = Math.floor(rng() * splats);
-          pieces.push(first, Math.min(splats, first + Math.floor(rng() * 3 * PROJECT_TILE)));
+          pieces.push(first, Math.min(splats, first + Math.floor(rng() * 3 * PROJECT_TILE)), Math.floor(rng() * 256));
         }
-        if (round === 1) pieces.push(splats - 3, splats);
-        list.set(new Uint32Array(pieces), pieces.length / 2);
+        if (round === 1) pieces.push(splats - 3, splats, 255);
+        list.set(new Uint32Array(pieces), pieces.length / POOL_PIECE_WORDS);
         const want = covered(pieces);
         const [x, y] = list.groups;
         expect(list.listed).toBe(want.size);
@@ -65,7 +66,7 @@ describe('the drawn tiles a world pool lists for the projector', () => {
   it('lists nothing, and dispatches no workgroup, when nothing is drawn', () => {
     const { device, words } = fakeDevice(65535);
     const list = new DrawnTiles(device, 1000, {} as GPUBuffer, AT);
-    list.set(new Uint32Array([0, 1000]), 1);
+    list.set(new Uint32Array([0, 1000, 255]), 1);
     list.set(new Uint32Array(0), 0);
     expect(list.listed).toBe(0);
     expect(list.groups[0] * list.groups[1]).toBe(0);
