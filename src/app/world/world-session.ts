@@ -15,6 +15,7 @@ import { InlineChoice, WorkerChoice, type ChoiceRunner } from './world-choice-ru
 import { ChunkNoRoomError, ChunkStream, type StreamProgress } from './world-stream';
 import { FailureNotices } from './world-failures';
 import { LevelFades } from './world-fades';
+import { DrawnFiles } from './world-drawn-files';
 import { chunkBudget, WorldEnvironment } from './world-environment';
 import { FADE_ROOM_SHARE, POOL_BUDGET_SHARE, poolCapacity, UPLOAD_BYTES_A_FRAME, WORLD_DEFAULTS, worldStagingBytes, type WorldSessionOptions } from './world-options';
 import { UploadPacer } from './world-uploads';
@@ -48,10 +49,8 @@ export class WorldSession implements FrameSource {
   private readonly facts: WorldFrameFacts = { drawnSplats: 0, wantedSplats: 0, thresholdPx: 0, leftOut: 0, waiting: 0, fading: 0, fadingSplats: 0, fadesCutShort: 0 };
   private readonly fades: LevelFades;
   private readonly runs: PooledRun[] = [];
-  /** Reused by each choice: the files it draws, those drawn only finer than wanted, and the others. */
-  private readonly drawnFiles = new Set<number>();
-  private readonly spare = new Set<number>();
-  private readonly needed = new Set<number>();
+  /** Reused by each choice: the files it draws, and those drawn only finer than wanted. */
+  private readonly drawnFiles: DrawnFiles;
   private closed = false;
   /** Aborts the environment's read when the world closes. */
   private readonly closing = new AbortController();
@@ -82,6 +81,7 @@ export class WorldSession implements FrameSource {
     this.chooser.onReady = () => this.onChange?.();
     this.uploads = new UploadPacer(options.uploadBytesAFrame ?? UPLOAD_BYTES_A_FRAME);
     this.fades = new LevelFades(this.chooser.leaves, options.fadeMs);
+    this.drawnFiles = new DrawnFiles(files.index.filenames.length);
     this.stream = new ChunkStream<PooledChunk>(
       {
         load: (file, signal, readEnded) => this.load(file, signal, readEnded),
@@ -255,7 +255,7 @@ export class WorldSession implements FrameSource {
     this.streamPending = false;
     const choice = this.choice;
     if (this.closed || !choice) return;
-    this.stream.update(choice.fetch, this.drawnFiles, this.spare);
+    this.stream.update(choice.fetch, this.drawnFiles.drawn, this.drawnFiles.spare);
   };
 
   /** Asks for a choice from `view` if anything changed, and takes the newest one finished (in a worker: a frame later); true if it took one. */
@@ -274,18 +274,15 @@ export class WorldSession implements FrameSource {
     const choice = this.chooser.take();
     if (!choice) return false;
     this.choice = choice;
-    const { drawnFiles, spare, needed } = this;
+    const drawnFiles = this.drawnFiles;
     drawnFiles.clear();
-    spare.clear();
-    needed.clear();
-    // Files drawn only finer than wanted (standing in for a coarser level on its way): spare.
     let waiting = 0;
     for (const d of choice.draw) {
-      drawnFiles.add(d.run.file);
-      if (d.level !== choice.wanted[d.leaf]) waiting++;
-      (d.level < choice.wanted[d.leaf]! ? spare : needed).add(d.run.file);
+      const wanted = choice.wanted[d.leaf]!;
+      if (d.level !== wanted) waiting++;
+      // Files drawn only finer than wanted (standing in for a coarser level on its way): spare.
+      drawnFiles.add(d.run.file, d.level < wanted);
     }
-    for (const file of needed) spare.delete(file);
     const facts = this.facts;
     facts.drawnSplats = choice.drawnSplats + this.environment.drawn;
     facts.fading = 0;
@@ -316,10 +313,7 @@ export class WorldSession implements FrameSource {
     for (let i = choice.draw.length; i < count; i++) facts.fadingSplats += faded[i]!.run.run.count;
     facts.drawnSplats = choice.drawnSplats + this.environment.drawn + facts.fadingSplats;
     // The outgoing levels stay resident while they fade: the stream keeps the files drawn.
-    for (let i = choice.draw.length; i < count; i++) {
-      this.drawnFiles.add(faded[i]!.run.run.file);
-      this.spare.delete(faded[i]!.run.run.file);
-    }
+    for (let i = choice.draw.length; i < count; i++) this.drawnFiles.add(faded[i]!.run.run.file, false);
     if (!this.pool) return;
     // The run records are kept from choice to choice, and rewritten.
     const runs = this.runs;
