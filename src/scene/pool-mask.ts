@@ -26,6 +26,10 @@ import { computePipelineNow } from '../gpu/pipeline-cache';
 import { shaderModuleNow } from '../gpu/shader';
 import { POOL_MASK_SLOTS, POOL_PIECE, POOL_PIECE_COUNT, POOL_PIECE_WORDS } from './splat-layouts';
 
+const COUNT_WORD = POOL_PIECE_COUNT.word('count');
+const SET_MASK_WORD = POOL_PIECE_COUNT.word('set_mask');
+const SCALES_AT_WORD = POOL_PIECE_COUNT.word('scales_at');
+
 export class PoolMaskWriter {
   private readonly pipeline: GPUComputePipeline;
   private readonly countBuffer: GPUBuffer;
@@ -39,13 +43,15 @@ export class PoolMaskWriter {
     private readonly mask: GPUBuffer,
     private readonly words: number,
     private readonly scaleWords: number,
+    /** Pieces the first frames may send (more grow the room: a buffer made, the old one destroyed, inside a frame). */
+    expectedPieces: number,
     private readonly label = 'PoolMaskWriter',
   ) {
     // The pool is made mid-frame (its first chunk arrives), so its pipeline is made at once.
     const module = shaderModuleNow(device, 'pool_mask.wgsl', `${dispatchSource}\n${poolMaskSource}`);
     this.pipeline = computePipelineNow(device, { label: `${label}.pipeline`, layout: 'auto', compute: { module, entryPoint: 'set_pieces' } });
     this.countBuffer = device.createBuffer({ label: `${label}.count`, size: POOL_PIECE_COUNT.size, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
-    this.piecesBuffer = this.makePieces(256);
+    this.piecesBuffer = this.makePieces(Math.max(256, expectedPieces));
     this.bindGroup = this.makeBindGroup();
   }
 
@@ -69,9 +75,9 @@ export class PoolMaskWriter {
     }
     if (n > 0) device.queue.writeBuffer(this.piecesBuffer, 0, pieces, 0, n * POOL_PIECE_WORDS);
     const count = this.count;
-    count[POOL_PIECE_COUNT.word('count')] = n;
-    count[POOL_PIECE_COUNT.word('set_mask')] = setMask ? 1 : 0;
-    count[POOL_PIECE_COUNT.word('scales_at')] = this.words;
+    count[COUNT_WORD] = n;
+    count[SET_MASK_WORD] = setMask ? 1 : 0;
+    count[SCALES_AT_WORD] = this.words;
     device.queue.writeBuffer(this.countBuffer, 0, count);
     const encoder = device.createCommandEncoder({ label: `${this.label}.set` });
     if (setMask) encoder.clearBuffer(this.mask, 0, this.words * 4);

@@ -163,7 +163,10 @@ export class SplatPool {
       size: tilesAt + 4 * DrawnTiles.words(device, scene.count),
       usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC,
     });
-    this.maskWriter = new PoolMaskWriter(device, this.maskBuffer, words, Math.ceil(scene.count / 4), `${label}.mask`);
+    // Room for a piece a page four times over (runs shorter than a page, runs crossing pages): the room grew
+    // inside the frames of a world's first choices, and destroying the buffer outgrown took 3.8 ms of two frames'
+    // main thread in the page (scripts/page-main-thread.mjs --profile, SwiftShader, a world of 1,024 leaves).
+    this.maskWriter = new PoolMaskWriter(device, this.maskBuffer, words, Math.ceil(scene.count / 4), 4 * this.pages, `${label}.mask`);
     const pageBytes = pageSplats * this.bytesPerSplat;
     this.staging = new StagingBlocks(device, pageBytes, stagingBlocks(options.stagingBytes ?? STAGING_BYTES, pageBytes), `${label}.staging`);
     scene.drawnMask = this.maskBuffer;
