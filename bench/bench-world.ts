@@ -39,7 +39,9 @@
  * millisecond (--dawn-polling timer, the default), not in the busy loop of
  * the `webgpu` package (--dawn-polling spin), whose garbage the frames'
  * thread collected inside its frames (src/gpu/dawn-polling.mjs); a page
- * never waits. --frame-ms starts a frame at most
+ * never waits. --upload-mib lets that many MiB of chunk pages through a
+ * frame on the path (default: the viewer's, UPLOAD_BYTES_A_FRAME; the path
+ * line's uploadBytesAFrame). --frame-ms starts a frame at most
  * that often, as a display does (0: each frame as soon as the last is
  * done); the rest of each is left to what lands meanwhile. gpuBytes.all
  * counts every buffer and texture the process holds when the path ends
@@ -47,7 +49,7 @@
  *
  *   npm run bench:build && node bench-dist/bench-world.mjs --index worlds/big/world/lod-meta.json \
  *     [--frames 600] [--width 1920 --height 1080] [--budget 4000000] [--threshold 0.5] [--hold-ms 20] [--frame-ms 16.7]
- *     [--choice worker|inline] [--dawn-polling timer|spin]
+ *     [--choice worker|inline] [--dawn-polling timer|spin] [--upload-mib 8]
  *     [--psnr-views 4] [--altitudes 0.01,0.02] [--thresholds 1,0.5,0.25] [--full-limit N] [--pictures DIR]
  *     [--budgets 1000000,2000000,4000000,8000000 [--policies threshold,benefit,distance] [--down-views 6]
  *      [--city-views 6] [--city-altitudes 0.1] [--timed-frames 5] [--only-views 0,1] [--supersample 2] [--anti-aliased]]
@@ -96,7 +98,7 @@ import { SplatFrame } from '../src/app/frame/splat-frame';
 import { GpuSortOrder } from '../src/app/frame/order/gpu-sort-order';
 import { WorldSession, type WorldChunks } from '../src/app/world/world-session';
 import type { BudgetPolicy } from '../src/app/world/world-lod';
-import { WORLD_DEFAULTS } from '../src/app/world/world-options';
+import { UPLOAD_BYTES_A_FRAME, WORLD_DEFAULTS } from '../src/app/world/world-options';
 import { createOffscreenTarget, OFFSCREEN_FORMAT } from '../src/app/frame/offscreen-render';
 import { storageWritable } from '../src/render/output-target';
 import { cameraParameters } from './render-offscreen';
@@ -138,6 +140,7 @@ const { values: args } = commandLine('bench-world', help, {
   'anti-aliased': { type: 'boolean', default: false },
   choice: { type: 'string', default: 'worker' },
   'dawn-polling': { type: 'string', default: 'timer' },
+  'upload-mib': { type: 'string', default: String(UPLOAD_BYTES_A_FRAME / 2 ** 20) },
 });
 if (!args.index) throw new Error('bench-world needs --index PATH/lod-meta.json');
 const frames = wholeNumber('frames', args.frames!, 2);
@@ -191,11 +194,13 @@ const opening = await openWorldPath(args.index)!({ signal: new AbortController()
 const files: WorldChunks = { ...opening, close: undefined };
 const indexMs = performance.now() - opened;
 const world = files.index.tree.bound;
+const uploadMib = Number(args['upload-mib']);
+if (!(uploadMib > 0)) throw new Error(`--upload-mib takes MiB a frame (a number > 0), got ${args['upload-mib']}`);
 const options = { ...WORLD_DEFAULTS, budget, thresholdPx: Number(args.threshold) };
 if (args.choice !== 'worker' && args.choice !== 'inline') throw new Error(`--choice takes worker or inline, got ${args.choice}`);
 // The path's choice where the page makes it (world-choice-node-port.ts); the sweeps' sessions choose inline.
 const choiceWorker = args.choice === 'worker' ? nodeChoiceWorker() : null;
-const session = new WorldSession(device, choiceWorker ? { ...files, choiceWorker } : files, options);
+const session = new WorldSession(device, choiceWorker ? { ...files, choiceWorker } : files, { ...options, uploadBytesAFrame: Math.round(uploadMib * 2 ** 20) });
 let firstChunkMs: number | null = null;
 session.onChange = () => (firstChunkMs ??= performance.now() - opened);
 const target = createOffscreenTarget(device, 'bench-world.target', width, height, OFFSCREEN_FORMAT);
@@ -316,6 +321,7 @@ print({
   decodedIn: files.decodedIn ?? 'this thread',
   choiceIn: choiceWorker ? 'worker' : 'this thread',
   dawnPolling: args['dawn-polling'],
+  uploadBytesAFrame: Math.round(uploadMib * 2 ** 20),
 });
 
 // Budgeted against full detail, at cameras along the path, low over the ground looking down (where the full

@@ -269,11 +269,11 @@ test("the world benchmark decodes in worker threads that outlive its sessions: t
   const out = execFileSync('node', [join(TOOLS, 'bench-world.mjs'), '--index', index, '--frames', '2', '--width', '64', '--height', '48', '--psnr-views', '1', '--thresholds', '1',
     '--budgets', String(Math.ceil(small.count * 0.6)), '--policies', 'threshold', '--down-views', '1', '--full-limit', '1000000', '--supersample', '2', '--anti-aliased',
     // What is timed is not checked here: one timed frame each, without the clock hold (seconds of load a frame on a software adapter).
-    '--timed-frames', '1', '--hold-ms', '0'], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: COMMAND_TIMEOUT_MS });
+    '--timed-frames', '1', '--hold-ms', '0', '--upload-mib', '1'], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: COMMAND_TIMEOUT_MS });
   const lines = out.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
   // Its path chooses in a worker thread too, as the page does, and draws what the chunks hold.
   const path = lines.find((l) => l.kind === 'path') as { drawn: { max: number }; recordParts: Record<string, { p50: number }> } | undefined;
-  expect(path).toMatchObject({ decodedIn: 'workers', choiceIn: 'worker', dawnPolling: 'timer' });
+  expect(path).toMatchObject({ decodedIn: 'workers', choiceIn: 'worker', dawnPolling: 'timer', uploadBytesAFrame: 2 ** 20 });
   expect(path!.drawn.max).toBeGreaterThan(0);
   expect(Object.keys(path!.recordParts).sort()).toEqual(['encode', 'pages', 'submit', 'update']);
   expect(lines.find((l) => l.kind === 'psnr')?.psnr).not.toBeNull();
