@@ -43,8 +43,8 @@ export interface SplatPoolOptions extends GpuSplatsOptions {
 
 /**
  * Bytes of pages on their way to the GPU at most, in staging blocks of a
- * page each (src/gpu/staging-blocks.ts): a world writes 8 MiB of pages a
- * frame (UPLOAD_BYTES_A_FRAME), so this is two frames' worth, whatever a
+ * page each (src/gpu/staging-blocks.ts): a world writes 4 MiB of pages a
+ * frame (UPLOAD_BYTES_A_FRAME), so this is four frames' worth, whatever a
  * page holds; a block comes back once the GPU has copied from it, a frame
  * or so later on a GPU that keeps up.
  */

@@ -55,10 +55,16 @@ export const WORLD_ANTI_ALIASING: Readonly<SceneAntiAliasing> = { filter: ANTIAL
  * Bytes of chunk pages a frame writes to the GPU (world-uploads.ts): a
  * 256K-splat chunk written at once held the page's main thread 4–6 ms (35 ms
  * the first time) in the task it arrived in, at about 8 MB a millisecond
- * (docs/benchmarks.md, "The page's main thread while a world streams"), so
- * 8 MiB a frame is about a millisecond; a 40 MB chunk lands over 5 frames.
+ * (docs/benchmarks.md, "The page's main thread while a world streams").
+ * 4 MiB: on the H200's host, streaming the 100-copy world from its disk
+ * along the world benchmark's path, a frame's pages took 0.97–1.22 ms at
+ * p95 against 1.90–2.09 with 8 MiB, and 72 chunks arrived along the path
+ * where 83 did (2 MiB: 0.55–0.84 ms, and 33–34 chunks;
+ * docs/benchmarks.md, "Chunk pages a frame"). At 60 frames a second that
+ * is 240 MB/s, more than a network brings; a 40 MB chunk lands over 10
+ * frames.
  */
-export const UPLOAD_BYTES_A_FRAME = 8 * 2 ** 20;
+export const UPLOAD_BYTES_A_FRAME = 4 * 2 ** 20;
 /**
  * The outgoing levels of fades under way are drawn beside the budget, in at
  * most this share of it more (the projector and the sort are sized for
