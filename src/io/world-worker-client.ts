@@ -31,6 +31,8 @@ export const WORLD_WORKERS = 2;
 export interface WorkerWorld {
   readonly name: string;
   readonly index: LodIndex;
+  /** The index's text, for a choice worker to read (world-choice-runner.ts). */
+  readonly indexText: string;
   readonly usedSplats: Uint32Array;
   /** A chunk's used splats, packed. */
   readChunk(file: number, signal?: AbortSignal): Promise<PackedRead>;
@@ -185,6 +187,7 @@ export async function openWorldInWorkers(source: WorldSourceSpec, options: { lim
   return {
     name: first.name,
     index,
+    indexText: first.indexText!,
     usedSplats: first.usedSplats!,
     close,
     decodedIn: 'workers',

@@ -14,8 +14,8 @@
  *        index's environment scene; shDegree: the pool's, or null for the
  *        chunk's own) and { type: 'cancel', id }, and
  *        { type: 'room', id, refused } (room given, or refused with why)
- *   out: { type: 'opened', name, index, usedSplats } (index and usedSplats
- *        only when sendIndex); per read { type: 'room', id, bytes } (the
+ *   out: { type: 'opened', name, index, indexText, usedSplats } (index, its
+ *        text and usedSplats only when sendIndex); per read { type: 'room', id, bytes } (the
  *        room it asks for before decoding) and one of { type: 'chunk', id,
  *        packed, bytes } (its used splats packed, the arrays transferred),
  *        { type: 'error', id, message, name } or { type: 'cancelled', id };
@@ -46,7 +46,7 @@ export type WorldWorkerRequest =
   | { type: 'close' };
 
 export type WorldWorkerResponse =
-  | { type: 'opened'; name: string; index: LodIndex | null; usedSplats: Uint32Array | null }
+  | { type: 'opened'; name: string; index: LodIndex | null; indexText: string | null; usedSplats: Uint32Array | null }
   | { type: 'chunk'; id: number; packed: PackedSplats; bytes: number }
   | { type: 'error'; id: number | null; message: string; name: string }
   | { type: 'room'; id: number; bytes: number }
@@ -92,7 +92,8 @@ export function serveWorld(scope: WorkerScope, sourceOf: (spec: WorldSourceSpec)
       world = source ? openWorld(source, { limits: request.limits }) : Promise.reject(new Error(`this worker cannot read a world from ${JSON.stringify(request.source)}`));
       try {
         const files = await world;
-        scope.postMessage({ type: 'opened', name: files.name, index: request.sendIndex ? files.index : null, usedSplats: request.sendIndex ? files.usedSplats : null });
+        const send = request.sendIndex;
+        scope.postMessage({ type: 'opened', name: files.name, index: send ? files.index : null, indexText: send ? files.indexText : null, usedSplats: send ? files.usedSplats : null });
       } catch (error) {
         fail(null, error);
       }

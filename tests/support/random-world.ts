@@ -51,6 +51,20 @@ export function randomWorld(rand: () => number, monotone: boolean): LodIndex {
   return { levels, counts, filenames: Array.from({ length: files }, (_, f) => `0_${f}/meta.json`), environment: null, tree, nodes, leaves };
 }
 
+/** The lod-meta.json text of `index` (parseLodMeta reads it back as the same world, but for its nodes' paths). */
+export function lodMetaText(index: LodIndex): string {
+  const node = (n: LodNode): unknown =>
+    n.children.length > 0
+      ? { bound: n.bound, children: n.children.map(node) }
+      : {
+          bound: n.bound,
+          lods: Object.fromEntries(n.runs.flatMap((run, level) => (run ? [[String(level), run]] : []))),
+          ...(n.errors ? { errors: n.errors } : {}),
+          ...(n.displacements ? { displacements: n.displacements } : {}),
+        };
+  return JSON.stringify({ version: 1, lodLevels: index.levels, filenames: index.filenames, environment: index.environment, tree: node(index.tree) });
+}
+
 export function randomView(rand: () => number): WorldView {
   const at = (spread: number): Vec3 => [(rand() - 0.5) * spread, (rand() - 0.5) * spread * 0.3, (rand() - 0.5) * spread];
   const camera: CameraFile = {

@@ -18,7 +18,7 @@ import { serveChoice, type ChoiceWorkerRequest, type ChoiceWorkerResponse } from
 import type { LodChoice, LodChoiceOptions } from '../../src/app/world/world-lod';
 import type { LodIndex } from '../../src/io/lod/lod-meta';
 import { random } from '../support/up-scenes';
-import { randomView, randomWorld } from '../support/random-world';
+import { lodMetaText, randomView, randomWorld } from '../support/random-world';
 
 /** A worker's two ends in this thread; each message arrives in a task of its own (structured-cloned, its transfer list moved, as postMessage does). */
 function loopbackWorker(): { port: ChoiceWorkerPort; asked: ChoiceWorkerRequest[]; fail(): void } {
@@ -66,6 +66,21 @@ function optionsOf(index: LodIndex, rand: () => number): LodChoiceOptions {
   return { thresholdPx: 0.5 + rand() * 4, budget: 1000 + Math.floor(rand() * 40000), budgetPolicy: rand() < 0.5 ? 'threshold' : 'benefit', resident: (f) => resident[f]!, failed: (f) => failed[f]! };
 }
 
+/** Asks both of `frames` random views and files, one after the other, and expects the worker's choice to be this thread's. */
+async function expectThreadsChoices(inWorker: WorkerChoice, index: LodIndex, rand: () => number, frames: number): Promise<void> {
+  const inThread = new InlineChoice(index);
+  let ready = 0;
+  inWorker.onReady = () => ready++;
+  for (let frame = 0; frame < frames; frame++) {
+    const view = randomView(rand);
+    const options = optionsOf(index, rand);
+    inWorker.ask(view, options);
+    inThread.ask(view, options);
+    await until(() => ready === frame + 1);
+    expect(plain(inWorker.take()!)).toEqual(plain(inThread.take()!));
+  }
+}
+
 describe('the level choice in a worker', () => {
   it("takes the thread's own choice for each view and files, a task later", async () => {
     const rand = random(45);
@@ -90,6 +105,20 @@ describe('the level choice in a worker', () => {
         expect(inWorker.busy).toBe(false);
         expect(inWorker.take()).toBeNull();
       }
+      inWorker.close();
+    }
+  });
+
+  it("reads the index's text in the worker, where it is given, and takes the same choices: the text is sent, not the index's objects", async () => {
+    const rand = random(46);
+    for (let world = 0; world < 10; world++) {
+      const index = randomWorld(rand, world % 2 === 0);
+      const { port, asked } = loopbackWorker();
+      const inWorker = new WorkerChoice(index, port, lodMetaText(index));
+      expect(asked[0]).toEqual({ type: 'open', text: lodMetaText(index) });
+      await expectThreadsChoices(inWorker, index, rand, 3);
+      // Every choice made in the worker: one it could not make would have moved the rest to this thread.
+      expect(asked.filter((r) => r.type === 'choose')).toHaveLength(3);
       inWorker.close();
     }
   });
@@ -210,23 +239,14 @@ describe("the Node tools' choice thread", () => {
   }, 120_000);
   afterAll(() => removeHarness(script));
 
-  it("takes the thread's own choice for each view and files, its files' buffer moved between the threads", async () => {
+  it("takes the thread's own choice for each view and files, its files' buffer moved between the threads, opened from the index's objects or its text", async () => {
     const rand = random(29);
     for (let world = 0; world < 4; world++) {
       const index = randomWorld(rand, world % 2 === 0);
       const port = nodeWorkerPort<ChoiceWorkerRequest, ChoiceWorkerResponse>(startWorkerThread(pathToFileURL(script)), { type: 'close' });
-      const inWorker = new WorkerChoice(index, port);
-      const inThread = new InlineChoice(index);
-      let ready = 0;
-      inWorker.onReady = () => ready++;
-      for (let frame = 0; frame < 3; frame++) {
-        const view = randomView(rand);
-        const options = optionsOf(index, rand);
-        inWorker.ask(view, options);
-        inThread.ask(view, options);
-        await until(() => ready === frame + 1);
-        expect(plain(inWorker.take()!)).toEqual(plain(inThread.take()!));
-      }
+      // The tools' worlds give the text (world-worker-client.ts): half the worlds so, half from the objects.
+      const inWorker = new WorkerChoice(index, port, world % 2 === 0 ? lodMetaText(index) : undefined);
+      await expectThreadsChoices(inWorker, index, rand, 3);
       inWorker.close();
     }
   });

@@ -9,7 +9,9 @@
  * world-choice-worker-node.ts; the tests call it in their own thread).
  * Protocol, one choice asked at a time (world-choice-runner.ts waits for
  * the answer before it asks again):
- *   in:  { type: 'open', index }, then { type: 'choose', view, options,
+ *   in:  { type: 'open', index } or { type: 'open', text } (the index's
+ *        text, read here as the world's workers read it), then
+ *        { type: 'choose', view, options,
  *        files } (files: per chunk file, bit 1 resident, bit 2 failed), and
  *        { type: 'close' } (Node's threads: ended once idle; the page's
  *        workers are terminated)
@@ -19,7 +21,7 @@
  *        so that the asking thread reuses one buffer).
  * DOM-free.
  */
-import type { LodIndex } from '../../io/lod/lod-meta';
+import { parseLodMeta, type LodIndex } from '../../io/lod/lod-meta';
 import type { BudgetPolicy, WorldView } from './world-choice-types';
 import { worldChoice, type WorldChoice } from './world-lod';
 
@@ -37,6 +39,7 @@ export interface ChoiceAsk {
 
 export type ChoiceWorkerRequest =
   | { type: 'open'; index: LodIndex }
+  | { type: 'open'; text: string }
   | { type: 'choose'; view: WorldView; options: ChoiceAsk; files: Uint8Array }
   | { type: 'close' };
 
@@ -72,7 +75,13 @@ export function serveChoice(scope: ChoiceWorkerScope, end: () => void = () => {}
   scope.onmessage = (event) => {
     const request = event.data;
     if (request.type === 'open') {
-      chooser = worldChoice(request.index);
+      try {
+        chooser = worldChoice('text' in request ? parseLodMeta(request.text) : request.index);
+      } catch {
+        // Read already by the world's workers, with the same limits: this does not happen. If it did, the
+        // first choice would answer that there is no index, and the choice would move to the asking thread.
+        chooser = null;
+      }
       return;
     }
     if (request.type === 'close') return end();

@@ -12,6 +12,8 @@ import type { ChoiceWorkerPort } from './world-choice-port';
 export interface WorldChunks {
   readonly name: string;
   readonly index: LodIndex;
+  /** The index's text, where the reader kept it: a choice worker reads it, rather than be sent the index's objects. */
+  readonly indexText?: string;
   /** Per chunk file: the splats its runs use (only these are uploaded). */
   readonly usedSplats: Uint32Array;
   /** A chunk's splats, decoded or already packed (the page's workers pack its used splats). */

@@ -77,7 +77,7 @@ export class WorldSession implements FrameSource {
     readonly files: WorldChunks,
     private options: WorldSessionOptions = WORLD_DEFAULTS,
   ) {
-    this.chooser = files.choiceWorker ? new WorkerChoice(files.index, files.choiceWorker()) : new InlineChoice(files.index);
+    this.chooser = files.choiceWorker ? new WorkerChoice(files.index, files.choiceWorker(), files.indexText) : new InlineChoice(files.index);
     this.chooser.onReady = () => this.onChange?.();
     this.uploads = new UploadPacer(options.uploadBytesAFrame ?? UPLOAD_BYTES_A_FRAME);
     this.fades = new LevelFades(this.chooser.leaves, options.fadeMs);

@@ -40,6 +40,13 @@ export interface WorldFiles {
   /** The index's file name, for messages. */
   readonly name: string;
   readonly index: LodIndex;
+  /**
+   * The index's text as read: a worker sends it on (world-worker-core.ts),
+   * for the level choice's worker to read: a string is copied at once,
+   * where the index's objects are serialized one by one
+   * (world-choice-runner.ts, WorkerChoice, has the measure).
+   */
+  readonly indexText: string;
   /** Per chunk file: the splats its runs use, max(offset + count) over the runs naming it (only these are uploaded). */
   readonly usedSplats: Uint32Array;
   /**
@@ -96,6 +103,7 @@ export async function openWorld(source: SceneSource, options: OpenWorldOptions =
   return {
     name,
     index,
+    indexText: text,
     usedSplats,
     readChunk: async (file, signal, room) => read(chunkPath(file), usedSplats[file]!, signal, room),
     readEnvironment: async (signal, room) => (index.environment === null ? null : read(index.environment, 0, signal, room)),
