@@ -196,11 +196,12 @@ const indexMs = performance.now() - opened;
 const world = files.index.tree.bound;
 const uploadMib = Number(args['upload-mib']);
 if (!(uploadMib > 0)) throw new Error(`--upload-mib takes MiB a frame (a number > 0), got ${args['upload-mib']}`);
+const uploadBytesAFrame = Math.round(uploadMib * 2 ** 20);
 const options = { ...WORLD_DEFAULTS, budget, thresholdPx: Number(args.threshold) };
 if (args.choice !== 'worker' && args.choice !== 'inline') throw new Error(`--choice takes worker or inline, got ${args.choice}`);
 // The path's choice where the page makes it (world-choice-node-port.ts); the sweeps' sessions choose inline.
 const choiceWorker = args.choice === 'worker' ? nodeChoiceWorker() : null;
-const session = new WorldSession(device, choiceWorker ? { ...files, choiceWorker } : files, { ...options, uploadBytesAFrame: Math.round(uploadMib * 2 ** 20) });
+const session = new WorldSession(device, choiceWorker ? { ...files, choiceWorker } : files, { ...options, uploadBytesAFrame });
 let firstChunkMs: number | null = null;
 session.onChange = () => (firstChunkMs ??= performance.now() - opened);
 const target = createOffscreenTarget(device, 'bench-world.target', width, height, OFFSCREEN_FORMAT);
@@ -321,7 +322,7 @@ print({
   decodedIn: files.decodedIn ?? 'this thread',
   choiceIn: choiceWorker ? 'worker' : 'this thread',
   dawnPolling: args['dawn-polling'],
-  uploadBytesAFrame: Math.round(uploadMib * 2 ** 20),
+  uploadBytesAFrame,
 });
 
 // Budgeted against full detail, at cameras along the path, low over the ground looking down (where the full

@@ -16,11 +16,11 @@ struct Piece {
   scale: u32,
 }
 
-// x: the pieces; y: 1 to set the mask's bits too (0: the scales alone);
-// z: the word where the scales start.
 struct PieceCount {
   count: u32,
+  // 1: set the pieces' mask bits too (their words cleared before); 0: their scales alone.
   set_mask: u32,
+  // The word where the scales start, after the mask's.
   scales_at: u32,
   pad: u32,
 }

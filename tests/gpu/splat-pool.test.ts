@@ -50,10 +50,26 @@ async function expectDrawn(device: GPUDevice, pool: SplatPool, runs: readonly Po
   expect(wrong.slice(0, 5), `${what}: splats whose scale is not their run's (${wrong.length})`).toEqual([]);
 }
 
+/** `device`, keeping every buffer made through it. */
+function watchingBuffers(device: GPUDevice): { device: GPUDevice; made: GPUBuffer[] } {
+  const made: GPUBuffer[] = [];
+  const watched = new Proxy(device, {
+    get: (target, key) => {
+      if (key === 'createBuffer') return (d: GPUBufferDescriptor) => made[made.push(target.createBuffer(d)) - 1]!;
+      const value = Reflect.get(target, key, target) as unknown;
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+  return { device: watched, made };
+}
+
 describe('the pool\'s drawn mask and opacity scales', () => {
-  test('are what the runs call for after every frame of a fade; neither is written from the CPU, and a frame of opacities alone writes nothing to their buffer', async () => {
-    const { device, writes, bytes } = recording(gpu.device);
+  test('are what the runs call for after every frame of a fade; neither is written from the CPU, and a frame of opacities alone writes nothing to their buffer and sends only the runs fading now or just before', async () => {
+    const { device: recorded, writes, words, bytes } = recording(gpu.device);
+    // The mask pass's own buffers, to read how many pieces each frame sent.
+    const { device, made } = watchingBuffers(recorded);
     const pool = new SplatPool(device, 64 * PAGE, 0, 'pool-test', { pageSplats: PAGE });
+    const counts = made.find((b) => b.label === 'pool-test.mask.count')!;
     const buffer = pool.scene.drawnMask!;
     const size = pool.scene.count;
     const chunk = (n: number) => pool.add(allocateSplatCloud(n, 0))!;
@@ -72,18 +88,29 @@ describe('the pool\'s drawn mask and opacity scales', () => {
       [{ chunk: b, offset: 10, count: 2 * PAGE + 3 }],
       [{ chunk: b, offset: 10, count: 2 * PAGE + 3 }, { chunk: a, offset: PAGE + 5, count: 40, opacity: 0.5 }],
       [{ chunk: b, offset: 10, count: 2 * PAGE + 3 }, { chunk: a, offset: PAGE + 5, count: 40 }],
+      [{ chunk: b, offset: 10, count: 2 * PAGE + 3 }, { chunk: a, offset: PAGE + 5, count: 40 }],
       [],
     ];
     const writesBefore: number[] = [];
+    /** Per frame: the pieces the mask pass was sent, or null where no pass ran. */
+    const sent: (number | null)[] = [];
     for (const [f, runs] of frames.entries()) {
       writesBefore.push(writes(buffer));
+      const passes = writes(counts);
       pool.setDrawn(runs);
+      sent.push(writes(counts) > passes ? words(counts)[0]! : null);
       await expectDrawn(gpu.device, pool, runs, `frame ${f}`);
     }
     writesBefore.push(writes(buffer));
     const perFrame = writesBefore.slice(1).map((w, f) => w - writesBefore[f]!);
     // The frames whose runs changed write the tile list after the scales, once; those of opacities alone, nothing.
-    expect(perFrame).toEqual([1, 1, 0, 0, 1, 1, 0, 1]);
+    expect(perFrame).toEqual([1, 1, 0, 0, 1, 1, 0, 0, 1]);
+    // Frame 6 sets back the scales of a's short run alone (b's run was whole before too), and frame 7, where nothing
+    // fades and the runs are the same, runs no pass; the frames whose runs changed send every run's pieces.
+    expect(sent[6]).toBe(1);
+    expect(sent[7]).toBeNull();
+    expect(sent[5]).toBeGreaterThan(1);
+    expect(sent[8]).toBe(0);
     expect(bytes(buffer).subarray(0, 4 * drawnMaskWords(size) + size).every((b) => b === 0)).toBe(true);
   });
 
@@ -116,6 +143,22 @@ describe('the pool\'s drawn mask and opacity scales', () => {
       pool.setDrawn(runs);
       await expectDrawn(gpu.device, pool, runs, `frame ${frame}`);
     }
+  });
+});
+
+describe("the pool's mask pass", () => {
+  test('has room from the start for a piece a page four times over: a frame of that many pieces makes no buffer', async () => {
+    const { device, made } = watchingBuffers(gpu.device);
+    const pages = 128;
+    const pool = new SplatPool(device, pages * PAGE, 0, 'pool-room', { pageSplats: PAGE });
+    const chunk = pool.add(allocateSplatCloud(pages * PAGE, 0))!;
+    // Four runs of one splat a page, apart: as many pieces as the room holds, each its own.
+    const runs: PooledRun[] = Array.from({ length: 4 * pages }, (_, i) => ({ chunk, offset: Math.floor(i / 4) * PAGE + 2 * (i % 4), count: 1 }));
+    const before = made.length;
+    pool.setDrawn(runs);
+    expect(made.slice(before).map((b) => b.label)).toEqual([]);
+    await expectDrawn(gpu.device, pool, runs, 'a piece a splat');
+    pool.destroy();
   });
 });
 

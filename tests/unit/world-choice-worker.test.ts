@@ -230,6 +230,16 @@ describe('the level choice in a worker', () => {
     scope.onmessage!({ data: { type: 'choose', view: randomView(random(1)), options: { thresholdPx: 1, budget: 1 }, files: new Uint8Array(1) } });
     expect(answers).toEqual([{ type: 'error', message: "the world's choice was asked for before its index was sent", files: new Uint8Array(1) }]);
   });
+
+  it("answers each choice with why the index's text could not be read, where it could not", () => {
+    const answers: ChoiceWorkerResponse[] = [];
+    const scope = { onmessage: null as ((event: { data: ChoiceWorkerRequest }) => void) | null, postMessage: (m: ChoiceWorkerResponse) => void answers.push(m) };
+    serveChoice(scope);
+    scope.onmessage!({ data: { type: 'open', text: '{"lodLevels": 1' } });
+    scope.onmessage!({ data: { type: 'choose', view: randomView(random(1)), options: { thresholdPx: 1, budget: 1 }, files: new Uint8Array(1) } });
+    expect(answers).toHaveLength(1);
+    expect(answers[0]).toMatchObject({ type: 'error', message: expect.stringMatching(/^the world's index could not be read: lod-meta\.json: not JSON/) });
+  });
 });
 
 describe("the Node tools' choice thread", () => {

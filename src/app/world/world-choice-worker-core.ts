@@ -69,6 +69,8 @@ export interface ChoiceWorkerScope {
 /** Answers the requests `scope` receives; `end` ends the worker once idle when asked to close. */
 export function serveChoice(scope: ChoiceWorkerScope, end: () => void = () => {}): void {
   let chooser: WorldChoice | null = null;
+  /** Why the index sent could not be read (said at each choice asked). */
+  let unread: string | null = null;
   let files: Uint8Array = new Uint8Array(0);
   const resident = (file: number): boolean => ((files[file] ?? 0) & FILE_RESIDENT) !== 0;
   const failed = (file: number): boolean => ((files[file] ?? 0) & FILE_FAILED) !== 0;
@@ -77,16 +79,18 @@ export function serveChoice(scope: ChoiceWorkerScope, end: () => void = () => {}
     if (request.type === 'open') {
       try {
         chooser = worldChoice('text' in request ? parseLodMeta(request.text) : request.index);
-      } catch {
-        // Read already by the world's workers, with the same limits: this does not happen. If it did, the
-        // first choice would answer that there is no index, and the choice would move to the asking thread.
+        unread = null;
+      } catch (error) {
+        // The world's workers read the same text with the same limits, so this should not happen; if it does,
+        // each choice answers why, and the asking thread chooses from then on (world-choice-runner.ts).
         chooser = null;
+        unread = error instanceof Error ? error.message : String(error);
       }
       return;
     }
     if (request.type === 'close') return end();
     try {
-      if (!chooser) throw new Error("the world's choice was asked for before its index was sent");
+      if (!chooser) throw new Error(unread === null ? "the world's choice was asked for before its index was sent" : `the world's index could not be read: ${unread}`);
       files = request.files;
       const choice = chooser.choose(request.view, { ...request.options, resident, failed });
       const draw = new Int32Array(2 * choice.draw.length);

@@ -12,11 +12,10 @@
  * thread"). Pure and DOM-free; nothing allocated once the lists have grown.
  */
 
-const DRAWN = 1;
-/** Drawn for a level the choice wants, or an outgoing level still fading: never spare. */
-const KEPT = 2;
+/** Per file, what its runs are drawn for (0: not drawn). For a level the choice wants, or an outgoing level still fading: never spare. */
+const KEPT = 1;
 /** Drawn finer than the choice wants. */
-const FINER = 4;
+const FINER = 2;
 
 export class DrawnFiles {
   private readonly marks: Uint8Array;
@@ -41,7 +40,7 @@ export class DrawnFiles {
   add(file: number, finer: boolean): void {
     const mark = this.marks[file]!;
     if (mark === 0) this.drawnList.push(file);
-    this.marks[file] = mark | DRAWN | (finer ? FINER : KEPT);
+    this.marks[file] = mark | (finer ? FINER : KEPT);
     this.spareKnown = false;
   }
 
