@@ -217,6 +217,7 @@ function sharedDecodes(files: WorldChunks, maxBytes = 48 * 2 ** 30): WorldChunks
   return {
     name: files.name,
     index: files.index,
+    outline: files.outline,
     usedSplats: files.usedSplats,
     readEnvironment: files.readEnvironment?.bind(files),
     async readChunk(file, signal) {

@@ -15,7 +15,8 @@ import type { ShDegree } from '../scene/splat-cloud';
 import type { PackedSplats } from '../scene/splat-packing';
 import { DecodeRoom, decodeRoomFor } from './decode-room';
 import type { LoadLimits } from './load-limits';
-import type { LodIndex } from './lod/lod-meta';
+import { parseLodMeta, type LodIndex } from './lod/lod-meta';
+import type { LodOutline } from './lod/lod-outline';
 import type { WorldSourceSpec, WorldWorkerRequest, WorldWorkerResponse } from './world-worker-core';
 import { rebuildError } from './splat-loader';
 
@@ -30,6 +31,13 @@ export const WORLD_WORKERS = 2;
 
 export interface WorkerWorld {
   readonly name: string;
+  /** What this thread reads of the index (lod-outline.ts). */
+  readonly outline: LodOutline;
+  /**
+   * The index, parsed from its text when first asked for: only a level
+   * choice in this thread reads it (where its worker failed). The tree's
+   * objects are never sent here (lod-outline.ts has the measure).
+   */
   readonly index: LodIndex;
   /** The index's text, for a choice worker to read (world-choice-runner.ts). */
   readonly indexText: string;
@@ -183,16 +191,22 @@ export async function openWorldInWorkers(source: WorldSourceSpec, options: { lim
       worker.post({ type: 'read', id, file, shDegree });
     });
   };
-  const index = first.index!;
+  const outline = first.outline!;
+  const indexText = first.indexText!;
+  let index: LodIndex | null = null;
   return {
     name: first.name,
-    index,
-    indexText: first.indexText!,
+    outline,
+    get index() {
+      // The text the worker read and checked: it parses here the same.
+      return (index ??= parseLodMeta(indexText, first.name));
+    },
+    indexText,
     usedSplats: first.usedSplats!,
     close,
     decodedIn: 'workers',
     readChunk: read,
-    readEnvironment: async (signal) => (index.environment === null ? null : read('environment', signal)),
+    readEnvironment: async (signal) => (outline.environment === null ? null : read('environment', signal)),
     packAt: (degree) => {
       shDegree = degree;
     },

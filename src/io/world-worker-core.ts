@@ -14,8 +14,9 @@
  *        index's environment scene; shDegree: the pool's, or null for the
  *        chunk's own) and { type: 'cancel', id }, and
  *        { type: 'room', id, refused } (room given, or refused with why)
- *   out: { type: 'opened', name, index, indexText, usedSplats } (index, its
- *        text and usedSplats only when sendIndex); per read { type: 'room', id, bytes } (the
+ *   out: { type: 'opened', name, outline, indexText, usedSplats } (the
+ *        index's outline, lod-outline.ts, its arrays transferred, its text
+ *        and usedSplats only when sendIndex); per read { type: 'room', id, bytes } (the
  *        room it asks for before decoding) and one of { type: 'chunk', id,
  *        packed, bytes } (its used splats packed, the arrays transferred),
  *        { type: 'error', id, message, name } or { type: 'cancelled', id };
@@ -29,7 +30,7 @@ import type { ShDegree } from '../scene/splat-cloud';
 import type { PackedSplats } from '../scene/splat-packing';
 import type { TakeRoom } from './decode-room';
 import { SplatLimitError, type LoadLimits } from './load-limits';
-import type { LodIndex } from './lod/lod-meta';
+import { lodOutline, outlineBuffers, type LodOutline } from './lod/lod-outline';
 import { openWorld, type WorldFiles } from './lod/world-files';
 import type { SceneSource } from './source-bytes';
 import type { FolderEntry } from './web-scene-sources';
@@ -46,7 +47,7 @@ export type WorldWorkerRequest =
   | { type: 'close' };
 
 export type WorldWorkerResponse =
-  | { type: 'opened'; name: string; index: LodIndex | null; indexText: string | null; usedSplats: Uint32Array | null }
+  | { type: 'opened'; name: string; outline: LodOutline | null; indexText: string | null; usedSplats: Uint32Array | null }
   | { type: 'chunk'; id: number; packed: PackedSplats; bytes: number }
   | { type: 'error'; id: number | null; message: string; name: string }
   | { type: 'room'; id: number; bytes: number }
@@ -92,8 +93,12 @@ export function serveWorld(scope: WorkerScope, sourceOf: (spec: WorldSourceSpec)
       world = source ? openWorld(source, { limits: request.limits }) : Promise.reject(new Error(`this worker cannot read a world from ${JSON.stringify(request.source)}`));
       try {
         const files = await world;
-        const send = request.sendIndex;
-        scope.postMessage({ type: 'opened', name: files.name, index: send ? files.index : null, indexText: send ? files.indexText : null, usedSplats: send ? files.usedSplats : null });
+        if (!request.sendIndex) {
+          scope.postMessage({ type: 'opened', name: files.name, outline: null, indexText: null, usedSplats: null });
+        } else {
+          const outline = lodOutline(files.index);
+          scope.postMessage({ type: 'opened', name: files.name, outline, indexText: files.indexText, usedSplats: files.usedSplats }, outlineBuffers(outline));
+        }
       } catch (error) {
         fail(null, error);
       }

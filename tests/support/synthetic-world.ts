@@ -8,6 +8,7 @@
  * a LodIndex as parseLodMeta gives it; each file's cloud is in memory.
  */
 import type { LodIndex, LodNode, LodRun } from '../../src/io/lod/lod-meta';
+import { lodOutline } from '../../src/io/lod/lod-outline';
 import { allocateSplatCloud, computeBounds, shCoefficients, type SplatCloud } from '../../src/scene/splat-cloud';
 import type { WorldChunks } from '../../src/app/world/world-session';
 
@@ -104,6 +105,7 @@ export function syntheticChunks(world: SyntheticWorld, options: { delay?: (file:
   return {
     name: 'synthetic/lod-meta.json',
     index: world.index,
+    outline: lodOutline(world.index),
     usedSplats: Uint32Array.from(world.clouds, (c) => c.count),
     async readChunk(file, signal) {
       options.reads?.push(file);

@@ -11,7 +11,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nodeWorkerPort, startWorkerThread } from '../../src/io/node-worker-thread';
 import { buildHarness, removeHarness } from '../support/build-harness';
-import { InlineChoice, WorkerChoice } from '../../src/app/world/world-choice-runner';
+import { InlineChoice, WorkerChoice, type ChoiceWorld } from '../../src/app/world/world-choice-runner';
+import { lodOutline } from '../../src/io/lod/lod-outline';
 import type { ChoiceWorkerPort } from '../../src/app/world/world-choice-port';
 import { pathToFileURL } from 'node:url';
 import { serveChoice, type ChoiceWorkerRequest, type ChoiceWorkerResponse } from '../../src/app/world/world-choice-worker-core';
@@ -19,6 +20,9 @@ import type { LodChoice, LodChoiceOptions } from '../../src/app/world/world-lod'
 import type { LodIndex } from '../../src/io/lod/lod-meta';
 import { random } from '../support/up-scenes';
 import { lodMetaText, randomView, randomWorld } from '../support/random-world';
+
+/** A world as a worker's choice takes it: the outline this thread keeps, and the text the worker reads where given. */
+const choiceWorld = (index: LodIndex, indexText?: string): ChoiceWorld => ({ index, outline: lodOutline(index), indexText });
 
 /** A worker's two ends in this thread; each message arrives in a task of its own (structured-cloned, its transfer list moved, as postMessage does). */
 function loopbackWorker(): { port: ChoiceWorkerPort; asked: ChoiceWorkerRequest[]; fail(): void } {
@@ -87,7 +91,7 @@ describe('the level choice in a worker', () => {
     for (let world = 0; world < 20; world++) {
       const index = randomWorld(rand, world % 2 === 0);
       const { port } = loopbackWorker();
-      const inWorker = new WorkerChoice(index, port);
+      const inWorker = new WorkerChoice(choiceWorld(index), port);
       const inThread = new InlineChoice(index);
       expect(inWorker.leaves).toBe(inThread.leaves);
       let ready = 0;
@@ -114,7 +118,7 @@ describe('the level choice in a worker', () => {
     for (let world = 0; world < 10; world++) {
       const index = randomWorld(rand, world % 2 === 0);
       const { port, asked } = loopbackWorker();
-      const inWorker = new WorkerChoice(index, port, lodMetaText(index));
+      const inWorker = new WorkerChoice(choiceWorld(index, lodMetaText(index)), port);
       expect(asked[0]).toEqual({ type: 'open', text: lodMetaText(index) });
       await expectThreadsChoices(inWorker, index, rand, 3);
       // Every choice made in the worker: one it could not make would have moved the rest to this thread.
@@ -127,7 +131,7 @@ describe('the level choice in a worker', () => {
     const rand = random(7);
     const index = randomWorld(rand, true);
     const { port, asked } = loopbackWorker();
-    const inWorker = new WorkerChoice(index, port);
+    const inWorker = new WorkerChoice(choiceWorld(index), port);
     const views = [randomView(rand), randomView(rand), randomView(rand)];
     let resident = false;
     const options: LodChoiceOptions = { thresholdPx: 1, budget: 1e9, resident: () => resident };
@@ -153,7 +157,7 @@ describe('the level choice in a worker', () => {
     const rand = random(3);
     const index = randomWorld(rand, true);
     const { port, fail } = loopbackWorker();
-    const inWorker = new WorkerChoice(index, port);
+    const inWorker = new WorkerChoice(choiceWorld(index), port);
     const view = randomView(rand);
     const options: LodChoiceOptions = { thresholdPx: 1, budget: 1e9, resident: () => true };
     inWorker.ask(view, options);
@@ -178,7 +182,7 @@ describe('the level choice in a worker', () => {
       if (request.type === 'choose') sent.push(request.files);
       send(request, transfer);
     };
-    const inWorker = new WorkerChoice(index, port);
+    const inWorker = new WorkerChoice(choiceWorld(index), port);
     const returned: (Uint8Array | undefined)[] = [];
     const returnedLengths: (number | undefined)[] = [];
     const answered = port.onmessage!;
@@ -205,7 +209,7 @@ describe('the level choice in a worker', () => {
     const rand = random(5);
     const index = randomWorld(rand, true);
     const { port, fail } = loopbackWorker();
-    const inWorker = new WorkerChoice(index, port);
+    const inWorker = new WorkerChoice(choiceWorld(index), port);
     let broken = false;
     const options: LodChoiceOptions = {
       thresholdPx: 1,
@@ -255,7 +259,7 @@ describe("the Node tools' choice thread", () => {
       const index = randomWorld(rand, world % 2 === 0);
       const port = nodeWorkerPort<ChoiceWorkerRequest, ChoiceWorkerResponse>(startWorkerThread(pathToFileURL(script)), { type: 'close' });
       // The tools' worlds give the text (world-worker-client.ts): half the worlds so, half from the objects.
-      const inWorker = new WorkerChoice(index, port, world % 2 === 0 ? lodMetaText(index) : undefined);
+      const inWorker = new WorkerChoice(choiceWorld(index, world % 2 === 0 ? lodMetaText(index) : undefined), port);
       await expectThreadsChoices(inWorker, index, rand, 3);
       inWorker.close();
     }
@@ -276,7 +280,7 @@ describe("the Node tools' choice thread", () => {
     const worker = startWorkerThread(pathToFileURL(script));
     const exited = new Promise<number>((resolve) => worker.once('exit', resolve));
     const port = nodeWorkerPort<ChoiceWorkerRequest, ChoiceWorkerResponse>(worker, { type: 'close' });
-    const choice = new WorkerChoice(index, port);
+    const choice = new WorkerChoice(choiceWorld(index), port);
     if (asking) choice.ask(randomView(rand), optionsOf(index, rand));
     choice.close();
     return { index: choice.leaves, ended: await exited };

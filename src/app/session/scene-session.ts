@@ -129,13 +129,13 @@ export class SceneSession {
     this.closeWorld();
     this.world = world;
     this.core.show(world);
-    const { index } = world.files;
-    const bounds = boxBounds(index.tree.bound);
+    const { outline } = world.files;
+    const bounds = boxBounds(outline.bound);
     this.rig.fly.setScene(bounds);
     this.shown = {
       source: null,
       pickCloud: null,
-      facts: { name: arrival.name, partial: false, ...load, splats: index.counts[0] ?? 0, shDegree: 0, bounds, antiAliasing: WORLD_ANTI_ALIASING },
+      facts: { name: arrival.name, partial: false, ...load, splats: outline.counts[0] ?? 0, shDegree: 0, bounds, antiAliasing: WORLD_ANTI_ALIASING },
     };
     this.arrive(arrival, WORLD_UP);
     this.upOfPart = null;

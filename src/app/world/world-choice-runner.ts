@@ -10,11 +10,12 @@
  * the page's worker, which the page's openings start (pageChoiceWorker).
  */
 import type { LodIndex } from '../../io/lod/lod-meta';
+import type { LodOutline } from '../../io/lod/lod-outline';
 import type { DrawnRun, LodChoice, LodChoiceOptions, WorldView } from './world-choice-types';
 import { FILE_FAILED, FILE_RESIDENT, type ChoiceWorkerResponse, type ChosenMessage } from './world-choice-worker-core';
 import type { ChoiceWorkerPort } from './world-choice-port';
-import { createWorldView, worldChoice, worldLeaves, type WorldChoice } from './world-lod';
-import { drawnRunTable, levelsOf } from './world-drawn-runs';
+import { createWorldView, worldChoice, type WorldChoice } from './world-lod';
+import { outlineRunTable } from './world-drawn-runs';
 
 export interface ChoiceRunner {
   /** The world's leaves. */
@@ -61,6 +62,16 @@ export class InlineChoice implements ChoiceRunner {
   close(): void {}
 }
 
+/** What a choice in a worker needs of a world. */
+export interface ChoiceWorld {
+  /** Its leaves' runs, which this thread's choices list. */
+  readonly outline: LodOutline;
+  /** The index's text, which the worker reads; where absent, the worker is sent the index's objects. */
+  readonly indexText?: string;
+  /** The index: read only where the worker fails and the choice moves to this thread (a reader may parse it only then). */
+  readonly index: LodIndex;
+}
+
 /**
  * The choice in a worker: one asked at a time, the newest view waiting
  * for the answer (views asked between are skipped: only the latest
@@ -89,25 +100,26 @@ export class WorkerChoice implements ChoiceRunner {
   onReady: (() => void) | null = null;
 
   /**
-   * `indexText`: the index's text, where the caller has it: the worker
-   * reads it itself, and this thread copies a string rather than serialize
-   * the index's objects one by one: for a world of 20,480 leaves (Node,
-   * v8.serialize, 2 cores) 171-191 ms of this thread, a long task when the
-   * world opens, where its 7.4 MB of text took 1-21 ms.
+   * The worker reads the index's text where `world` has it: this thread
+   * copies a string rather than serialize the index's objects one by one:
+   * for a world of 20,480 leaves (Node, v8.serialize, 2 cores) 171-191 ms
+   * of this thread, a long task when the world opens, where its 7.4 MB of
+   * text took 1-21 ms. This thread's runs come from the outline; the index
+   * itself is read only if the choice moves here.
    */
-  constructor(private readonly index: LodIndex, private readonly worker: ChoiceWorkerPort, indexText?: string) {
-    const leaves = worldLeaves(index);
-    this.leaves = leaves.length;
-    this.levels = levelsOf(leaves);
-    this.runs = drawnRunTable(leaves);
-    this.files = new Uint8Array(index.filenames.length);
+  constructor(private readonly world: ChoiceWorld, private readonly worker: ChoiceWorkerPort) {
+    const { outline } = world;
+    this.leaves = outline.leaves;
+    this.levels = outline.levels;
+    this.runs = outlineRunTable(outline);
+    this.files = new Uint8Array(outline.filenames.length);
     this.result = { draw: [], drawnSplats: 0, wanted: new Int32Array(this.leaves), wantedSplats: 0, thresholdPx: 0, leftOut: 0, fetch: [] };
     worker.onmessage = (event) => this.answered(event.data);
     worker.onerror = (event) => {
       event.preventDefault();
       this.failOver();
     };
-    worker.postMessage(indexText === undefined ? { type: 'open', index } : { type: 'open', text: indexText });
+    worker.postMessage(world.indexText === undefined ? { type: 'open', index: world.index } : { type: 'open', text: world.indexText });
   }
 
   ask(view: WorldView, options: LodChoiceOptions): void {
@@ -160,7 +172,7 @@ export class WorkerChoice implements ChoiceRunner {
   private send(): void {
     const options = this.options!;
     // Detached only if an answer came back without it (a worker of another build): then made again.
-    if (this.files.byteLength === 0) this.files = new Uint8Array(this.index.filenames.length);
+    if (this.files.byteLength === 0) this.files = new Uint8Array(this.world.outline.filenames.length);
     const files = this.files;
     for (let f = 0; f < files.length; f++) files[f] = (options.resident(f) ? FILE_RESIDENT : 0) | (options.failed?.(f) ? FILE_FAILED : 0);
     const { thresholdPx, budget, budgetPolicy } = options;
@@ -182,7 +194,7 @@ export class WorkerChoice implements ChoiceRunner {
   private failOver(): void {
     if (this.inline) return;
     this.worker.terminate();
-    this.inline = new InlineChoice(this.index);
+    this.inline = new InlineChoice(this.world.index);
     try {
       if (this.options) this.inline.ask(this.view, this.options);
     } catch (error) {

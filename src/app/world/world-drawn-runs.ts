@@ -4,8 +4,10 @@
  * frame (the level fades key on it). The choice in this thread
  * (world-choice.ts) and the answers of a choice made in a worker
  * (world-choice-runner.ts, which maps leaf and level pairs back to runs)
- * use the same table. Pure and DOM-free.
+ * use tables laid out alike: a choice's runs are these objects, a
+ * worker's answers their leaf and level. Pure and DOM-free.
  */
+import { outlineRun, type LodOutline } from '../../io/lod/lod-outline';
 import type { DrawnRun, WorldLeaf } from './world-choice-types';
 
 /** The levels a table of `leaves` is laid out by: the most any leaf has. */
@@ -22,5 +24,17 @@ export function drawnRunTable(leaves: readonly WorldLeaf[]): (DrawnRun | null)[]
       if (run) table[i * levels + level] = { leaf: i, level, run };
     });
   });
+  return table;
+}
+
+/** The same table from a world's outline (src/io/lod/lod-outline.ts), laid out by its levels: for a thread that holds no tree. */
+export function outlineRunTable(outline: LodOutline): (DrawnRun | null)[] {
+  const table = new Array<DrawnRun | null>(outline.leaves * outline.levels).fill(null);
+  for (let leaf = 0; leaf < outline.leaves; leaf++) {
+    for (let level = 0; level < outline.levels; level++) {
+      const run = outlineRun(outline, leaf, level);
+      if (run) table[leaf * outline.levels + level] = { leaf, level, run };
+    }
+  }
   return table;
 }

@@ -16,6 +16,7 @@
 import { mat4, type ReadonlyMat4, type ReadonlyVec3 } from 'gl-matrix';
 import { cameraMatrices, type CameraFile } from '../camera/camera-file';
 import type { LodIndex, LodNode } from '../../io/lod/lod-meta';
+import { forEachLeaf } from '../../io/lod/lod-outline';
 import { WorldChoice } from './world-choice';
 import type { LodChoice, LodChoiceOptions, WorldLeaf, WorldView } from './world-choice-types';
 
@@ -34,13 +35,7 @@ export type { BudgetPolicy, DrawnRun, LodChoice, LodChoiceOptions, WorldLeaf, Wo
  */
 export function worldLeaves(index: LodIndex): WorldLeaf[] {
   const leaves: WorldLeaf[] = [];
-  const pending: LodNode[] = [index.tree];
-  while (pending.length > 0) {
-    const node = pending.pop()!;
-    if (node.children.length > 0) {
-      for (let i = node.children.length - 1; i >= 0; i--) pending.push(node.children[i]!);
-      continue;
-    }
+  forEachLeaf(index.tree, (node) => {
     const { min, max } = node.bound;
     const [x, y, z] = [max[0] - min[0], max[1] - min[1], max[2] - min[2]];
     const area = Math.max(x * y, y * z, x * z, 1e-12);
@@ -51,7 +46,7 @@ export function worldLeaves(index: LodIndex): WorldLeaf[] {
       return node.displacements ? node.displacements[level]! : Math.max(0, spacing[level]! - finest);
     });
     leaves.push({ min, max, runs: node.runs, errors });
-  }
+  });
   treeOfLeaves.set(leaves, index.tree);
   return leaves;
 }

@@ -6,11 +6,15 @@
 import type { ShDegree } from '../../scene/splat-cloud';
 import type { PoolSplats } from '../../scene/splat-packing';
 import type { LodIndex } from '../../io/lod/lod-meta';
+import type { LodOutline } from '../../io/lod/lod-outline';
 import type { ChoiceWorkerPort } from './world-choice-port';
 
 /** What the session needs of a world's files (src/io/lod/world-files.ts gives it). */
 export interface WorldChunks {
   readonly name: string;
+  /** What the session reads of the index: its files, environment, box and leaves' runs. */
+  readonly outline: LodOutline;
+  /** The index: read by a choice in the session's thread (a reader may parse it only when first asked: world-worker-client.ts). */
   readonly index: LodIndex;
   /** The index's text, where the reader kept it: a choice worker reads it, rather than be sent the index's objects. */
   readonly indexText?: string;

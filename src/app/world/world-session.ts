@@ -77,11 +77,11 @@ export class WorldSession implements FrameSource {
     readonly files: WorldChunks,
     private options: WorldSessionOptions = WORLD_DEFAULTS,
   ) {
-    this.chooser = files.choiceWorker ? new WorkerChoice(files.index, files.choiceWorker(), files.indexText) : new InlineChoice(files.index);
+    this.chooser = files.choiceWorker ? new WorkerChoice(files, files.choiceWorker()) : new InlineChoice(files.index);
     this.chooser.onReady = () => this.onChange?.();
     this.uploads = new UploadPacer(options.uploadBytesAFrame ?? UPLOAD_BYTES_A_FRAME);
     this.fades = new LevelFades(this.chooser.leaves, options.fadeMs);
-    this.drawnFiles = new DrawnFiles(files.index.filenames.length);
+    this.drawnFiles = new DrawnFiles(files.outline.filenames.length);
     this.stream = new ChunkStream<PooledChunk>(
       {
         load: (file, signal, readEnded) => this.load(file, signal, readEnded),
@@ -117,7 +117,7 @@ export class WorldSession implements FrameSource {
         this.onChange?.();
       },
       (why) => {
-        this.environmentFailure = `environment ${files.index.environment}: ${why}`;
+        this.environmentFailure = `environment ${files.outline.environment}: ${why}`;
         this.failures.chunkFailed();
         this.onChange?.();
       },
@@ -171,7 +171,7 @@ export class WorldSession implements FrameSource {
     out.budget = this.options.budget;
     out.drawnSplats = this.facts.drawnSplats;
     out.thresholdPx = this.facts.thresholdPx;
-    out.chunks = this.files.index.filenames.length;
+    out.chunks = this.files.outline.filenames.length;
     out.chunksLoaded = this.stream.loaded.chunksLoaded;
     out.bytesLoaded = this.stream.loaded.bytesLoaded + this.environment.bytes;
     out.chunksReady = this.drawnFiles.size;
@@ -182,14 +182,14 @@ export class WorldSession implements FrameSource {
   }
 
   get progress(): StreamProgress & { chunks: number; gpuBytes: number } {
-    return { ...this.stream.progress, chunks: this.files.index.filenames.length, gpuBytes: this.pool?.bytes ?? 0 };
+    return { ...this.stream.progress, chunks: this.files.outline.filenames.length, gpuBytes: this.pool?.bytes ?? 0 };
   }
 
   /** Each chunk file that failed, with why, naming it once: "chunk 0_1/meta.json: …" (and the environment, where it failed). */
   get failedChunks(): string[] {
     const out: string[] = this.environmentFailure === null ? [] : [this.environmentFailure];
     for (const [file, reason] of this.stream.progress.failed) {
-      const name = `chunk ${this.files.index.filenames[file]}`;
+      const name = `chunk ${this.files.outline.filenames[file]}`;
       // A chunk's reader names the chunk in its errors already (world-files.ts); the stream's own reasons do not.
       out.push(reason.startsWith(`${name}: `) ? reason : `${name}: ${reason}`);
     }
@@ -357,7 +357,7 @@ export class WorldSession implements FrameSource {
     signal.throwIfAborted();
     const pool = (this.pool ??= this.makePool(cloud.shDegree));
     const chunk = pool.reserve(this.files.usedSplats[file] ?? cloud.count);
-    if (!chunk) throw new ChunkNoRoomError(`no room in the pool for ${this.files.index.filenames[file]}`);
+    if (!chunk) throw new ChunkNoRoomError(`no room in the pool for ${this.files.outline.filenames[file]}`);
     await this.uploads.write(pool, chunk, cloud, signal);
     return { chunk, bytes };
   }

@@ -22,6 +22,7 @@ import { readBounded, type SceneSource } from '../source-bytes';
 import { decodeSog, layoutShDegree } from '../sog/decode';
 import { parseSogMeta, SOG_META_MAX_BYTES } from '../sog/meta';
 import { validateSplatCloud } from '../validate-splats';
+import { lodOutline, type LodOutline } from './lod-outline';
 import { chunkPathError, LOD_META_LIMITS, parseLodMeta, type LodIndex, type LodNode } from './lod-meta';
 
 /** A chunk (or the environment) decoded, with the bytes read for it (its meta.json and images). */
@@ -40,6 +41,8 @@ export interface WorldFiles {
   /** The index's file name, for messages. */
   readonly name: string;
   readonly index: LodIndex;
+  /** What a thread that does not choose needs of the index (lod-outline.ts). */
+  readonly outline: LodOutline;
   /**
    * The index's text as read: a worker sends it on (world-worker-core.ts),
    * for the level choice's worker to read: a string is copied at once,
@@ -103,6 +106,7 @@ export async function openWorld(source: SceneSource, options: OpenWorldOptions =
   return {
     name,
     index,
+    outline: lodOutline(index),
     indexText: text,
     usedSplats,
     readChunk: async (file, signal, room) => read(chunkPath(file), usedSplats[file]!, signal, room),
