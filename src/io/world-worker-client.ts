@@ -48,6 +48,12 @@ export interface WorkerWorld {
   readEnvironment(signal?: AbortSignal): Promise<PackedRead | null>;
   /** Packs the reads asked for from now on at SH degree `shDegree` (the pool's); before, each at its own. */
   packAt(shDegree: ShDegree): void;
+  /**
+   * Gives a read's arrays back to the workers once its splats are on the
+   * GPU: they are transferred (detached here) and the next chunks packed
+   * into them (recycled-buffers.ts says why).
+   */
+  recycle(splats: PackedSplats): void;
   close(): void;
   readonly decodedIn: 'workers';
 }
@@ -65,7 +71,7 @@ export interface PackedRead {
 export interface WorldWorkerPort {
   onmessage: ((event: { data: WorldWorkerResponse }) => void) | null;
   onerror: ((event: { message: string; preventDefault(): void }) => void) | null;
-  postMessage(request: WorldWorkerRequest): void;
+  postMessage(request: WorldWorkerRequest, transfer?: Transferable[]): void;
   terminate(): void;
 }
 
@@ -107,8 +113,8 @@ class ChunkWorker {
     this.post({ type: 'open', source, limits, sendIndex });
   }
 
-  post(request: WorldWorkerRequest): void {
-    this.worker.postMessage(request);
+  post(request: WorldWorkerRequest, transfer?: Transferable[]): void {
+    this.worker.postMessage(request, transfer);
   }
 
   private answer(message: WorldWorkerResponse): void {
@@ -191,6 +197,7 @@ export async function openWorldInWorkers(source: WorldSourceSpec, options: { lim
       worker.post({ type: 'read', id, file, shDegree });
     });
   };
+  let nextRecycled = 0;
   const outline = first.outline!;
   const indexText = first.indexText!;
   let index: LodIndex | null = null;
@@ -209,6 +216,12 @@ export async function openWorldInWorkers(source: WorldSourceSpec, options: { lim
     readEnvironment: async (signal) => (outline.environment === null ? null : read('environment', signal)),
     packAt: (degree) => {
       shDegree = degree;
+    },
+    recycle: (splats) => {
+      const buffers = [splats.records.buffer, splats.sh.buffer].filter((b) => b.byteLength > 0);
+      if (buffers.length === 0) return;
+      // In turn, so each worker has buffers to pack into.
+      workers[nextRecycled++ % workers.length]!.post({ type: 'recycle', buffers }, buffers);
     },
   };
 }

@@ -13,7 +13,9 @@
  *        { type: 'read', id, file, shDegree } (file 'environment': the
  *        index's environment scene; shDegree: the pool's, or null for the
  *        chunk's own) and { type: 'cancel', id }, and
- *        { type: 'room', id, refused } (room given, or refused with why)
+ *        { type: 'room', id, refused } (room given, or refused with why),
+ *        { type: 'recycle', buffers } (a chunk's arrays given back, to pack
+ *        the next chunks into)
  *   out: { type: 'opened', name, outline, indexText, usedSplats } (the
  *        index's outline, lod-outline.ts, its arrays transferred, its text
  *        and usedSplats only when sendIndex); per read { type: 'room', id, bytes } (the
@@ -30,6 +32,7 @@ import type { ShDegree } from '../scene/splat-cloud';
 import type { PackedSplats } from '../scene/splat-packing';
 import type { TakeRoom } from './decode-room';
 import { SplatLimitError, type LoadLimits } from './load-limits';
+import { RecycledBuffers } from './recycled-buffers';
 import { lodOutline, outlineBuffers, type LodOutline } from './lod/lod-outline';
 import { openWorld, type WorldFiles } from './lod/world-files';
 import type { SceneSource } from './source-bytes';
@@ -43,6 +46,8 @@ export type WorldWorkerRequest =
   | { type: 'read'; id: number; file: number | 'environment'; shDegree: ShDegree | null }
   | { type: 'cancel'; id: number }
   | { type: 'room'; id: number; refused: string | null }
+  // A chunk's arrays, transferred back once its splats are on the GPU: packed into again (recycled-buffers.ts).
+  | { type: 'recycle'; buffers: ArrayBuffer[] }
   // No more requests: the reads are cancelled and the worker ends once idle (Node's threads; the page's are terminated).
   | { type: 'close' };
 
@@ -67,6 +72,8 @@ export interface WorkerScope {
 export function serveWorld(scope: WorkerScope, sourceOf: (spec: WorldSourceSpec) => SceneSource | null, end: () => void = () => {}): void {
   let world: Promise<WorldFiles> | null = null;
   const reads = new Map<number, AbortController>();
+  const recycled = new RecycledBuffers();
+  const reuse = (bytes: number): ArrayBuffer | null => recycled.take(bytes);
 
   /** Reads waiting for the main thread's answer to their ask for room. */
   const asking = new Map<number, { grant: () => void; refuse: (error: Error) => void }>();
@@ -102,6 +109,8 @@ export function serveWorld(scope: WorkerScope, sourceOf: (spec: WorldSourceSpec)
       } catch (error) {
         fail(null, error);
       }
+    } else if (request.type === 'recycle') {
+      for (const buffer of request.buffers) recycled.give(buffer);
     } else if (request.type === 'close') {
       for (const read of reads.values()) read.abort();
       end();
@@ -119,7 +128,7 @@ export function serveWorld(scope: WorkerScope, sourceOf: (spec: WorldSourceSpec)
       try {
         if (!world) throw new Error('the world worker was asked for a chunk before the world was opened');
         const files = await world;
-        const read = await files.readPacked(request.file, request.shDegree, controller.signal, roomOf(request.id));
+        const read = await files.readPacked(request.file, request.shDegree, controller.signal, roomOf(request.id), reuse);
         if (!read) throw new Error(`${files.name} names no environment`);
         const { packed, bytes } = read;
         controller.signal.throwIfAborted();

@@ -51,12 +51,18 @@ export const isPacked = (splats: PoolSplats): splats is PackedSplats => 'records
 /**
  * The first `count` splats of `cloud`, packed for a scene of SH degree
  * `shDegree` (higher bands the cloud lacks are zero, bands the scene lacks
- * are dropped), in arrays of their own (to be transferred).
+ * are dropped), in arrays of their own (to be transferred): over buffers
+ * `reuse` gives where it has one large enough (src/io/recycled-buffers.ts;
+ * every word of the arrays is written), else new ones.
  */
-export function packCloud(cloud: SplatCloud, count = cloud.count, shDegree: ShDegree = cloud.shDegree): PackedSplats {
+export function packCloud(cloud: SplatCloud, count = cloud.count, shDegree: ShDegree = cloud.shDegree, reuse?: (bytes: number) => ArrayBuffer | null): PackedSplats {
   if (count < 0 || count > cloud.count) throw new RangeError(`packCloud: ${count} splats of a cloud of ${cloud.count}`);
-  const records = packSplats(cloud, 0, count);
-  const sh = new Uint32Array(count * shWordsOf(shDegree));
+  const recordFloats = count * SPLAT_FLOATS;
+  const shWords = count * shWordsOf(shDegree);
+  const recordsBuffer = reuse?.(4 * recordFloats);
+  const records = packSplats(cloud, 0, count, recordsBuffer ? new Float32Array(recordsBuffer, 0, recordFloats) : new Float32Array(recordFloats));
+  const shBuffer = shWords > 0 ? reuse?.(4 * shWords) : null;
+  const sh = shBuffer ? new Uint32Array(shBuffer, 0, shWords) : new Uint32Array(shWords);
   packSh(cloud, 0, count, shFloatsOf(shDegree), sh);
   return { count, shDegree, records, sh };
 }

@@ -6,13 +6,15 @@
  * fewer than its count, and for splats packed at another degree than the
  * pool's (copied half floats, cut or zero-filled). A world session fed
  * packed chunks draws exactly the runs it chose, as the session fed
- * decoded ones does (tests/gpu/world-session.test.ts), and asks its reader
- * to pack at the pool's degree once the pool is made. Dawn over
+ * decoded ones does (tests/gpu/world-session.test.ts), asks its reader
+ * to pack at the pool's degree once the pool is made, and gives each
+ * chunk's arrays back to it only once they are written (taken away, as a
+ * transfer takes them, they would leave holes in the picture). Dawn over
  * SwiftShader.
  */
 import { beforeAll, describe, expect, test } from 'vitest';
 import { SplatPool } from '../../src/scene/splat-pool';
-import { packCloud, type PoolSplats } from '../../src/scene/splat-packing';
+import { packCloud, type PackedSplats, type PoolSplats } from '../../src/scene/splat-packing';
 import type { ShDegree, SplatCloud } from '../../src/scene/splat-cloud';
 import { WorldSession, type WorldChunks } from '../../src/app/world/world-session';
 import { WORLD_DEFAULTS } from '../../src/app/world/world-options';
@@ -88,7 +90,7 @@ describe('packed splats in the pool', () => {
 });
 
 describe('a world session fed packed chunks', () => {
-  test('draws exactly the runs it chose, and its reader packs at the pool\'s degree once the pool is made', async () => {
+  test('draws exactly the runs it chose, its reader packs at the pool\'s degree once the pool is made, and takes each chunk\'s arrays back once written', async () => {
     const world = syntheticWorld(cloud, 3, 2);
     const decoded = syntheticChunks(world);
     // Before the pool is made a chunk is packed at its own degree; after, at the one the session gives.
@@ -99,13 +101,24 @@ describe('a world session fed packed chunks', () => {
       readChunk: async (file, signal) => {
         const { cloud: read, bytes } = await decoded.readChunk(file, signal);
         const source = read as SplatCloud;
-        return { cloud: packCloud(source, decoded.usedSplats[file], packAt ?? source.shDegree), bytes };
+        const packed = packCloud(source, decoded.usedSplats[file], packAt ?? source.shDegree);
+        reads.push(packed);
+        return { cloud: packed, bytes };
       },
       packAt: (degree) => {
         asked.push(degree);
         packAt = degree;
       },
+      // As the page's workers take them: transferred, so a read of them after would find them empty.
+      recycle: (splats) => {
+        expect(recycled.has(splats), 'recycled twice').toBe(false);
+        recycled.add(splats);
+        const buffers = [splats.records.buffer, splats.sh.buffer].filter((b) => b.byteLength > 0);
+        structuredClone(buffers, { transfer: buffers });
+      },
     };
+    const reads: PackedSplats[] = [];
+    const recycled = new Set<PackedSplats>();
     const [frame, order] = await Promise.all([gpu.frame(), gpu.gpuOrder()]);
     const { min, max } = world.level(0).bounds;
     const size = Math.max(max[0] - min[0], max[2] - min[2]);
@@ -115,6 +128,8 @@ describe('a world session fed packed chunks', () => {
     await settleWorld(session, near);
     expect(asked).toEqual([3]);
     expect(session.drawnRuns.some((d) => d.level === 0)).toBe(true);
+    expect(recycled.size, 'chunks whose arrays were taken back').toBe(reads.length);
+    expect(reads.every((r) => r.records.byteLength === 0)).toBe(true);
 
     const picture = async (scene: GpuSplats, maxDrawn = scene.count): Promise<Uint8Array> => {
       frame.setScene(scene, maxDrawn);

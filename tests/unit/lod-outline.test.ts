@@ -16,8 +16,9 @@ import { parseLodMeta, type LodIndex } from '../../src/io/lod/lod-meta';
 import { lodOutline, outlineRun } from '../../src/io/lod/lod-outline';
 import { DEFAULT_LOAD_LIMITS } from '../../src/io/load-limits';
 import { nodeFileSource } from '../../src/io/node-scene-source';
-import { openWorldInWorkers, type WorldWorkerPort } from '../../src/io/world-worker-client';
+import { openWorldInWorkers } from '../../src/io/world-worker-client';
 import { serveWorld, type WorkerScope, type WorldWorkerRequest, type WorldWorkerResponse } from '../../src/io/world-worker-core';
+import { loopbackWorker, type LoopbackWorker } from '../support/world-worker-loopback';
 import { random } from '../support/up-scenes';
 import { lodMetaText, randomWorld } from '../support/random-world';
 
@@ -59,21 +60,6 @@ describe("a world's worker", () => {
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  /** A worker served in this thread: its messages cloned as a thread's are, with what each transfers. */
-  function loopback(transfers: Transferable[][]): WorldWorkerPort {
-    const port: WorldWorkerPort = { onmessage: null, onerror: null, postMessage: (request) => queueMicrotask(() => scope.onmessage?.({ data: structuredClone(request) })), terminate: () => {} };
-    const scope: WorkerScope = {
-      onmessage: null,
-      postMessage: (message: WorldWorkerResponse, transfer: Transferable[] = []) => {
-        transfers.push(transfer);
-        const data = structuredClone(message, { transfer });
-        queueMicrotask(() => port.onmessage?.({ data }));
-      },
-    };
-    serveWorld(scope, (spec) => ('path' in spec ? nodeFileSource(spec.path) : null));
-    return port;
-  }
-
   it('sends the outline with its arrays transferred, and the text, never the tree', async () => {
     const sent: WorldWorkerResponse[] = [];
     const transfers: Transferable[][] = [];
@@ -98,12 +84,12 @@ describe("a world's worker", () => {
   });
 
   it("opens the main thread's world from the outline, and parses the index only when asked", async () => {
-    const transfers: Transferable[][] = [];
-    const world = await openWorldInWorkers({ path }, { limits: DEFAULT_LOAD_LIMITS }, () => loopback(transfers));
+    const workers: LoopbackWorker[] = [];
+    const world = await openWorldInWorkers({ path }, { limits: DEFAULT_LOAD_LIMITS }, () => workers[workers.push(loopbackWorker()) - 1]!.port);
     try {
       expect(world.outline).toEqual(lodOutline(index));
       // Transferred: the worker's arrays are detached once sent.
-      const sentOutline = transfers.flat().filter((t) => t instanceof ArrayBuffer) as ArrayBuffer[];
+      const sentOutline = workers.flatMap((w) => w.sent.flatMap((s) => s.transfer)) as ArrayBuffer[];
       expect(sentOutline).toHaveLength(3);
       expect(sentOutline.every((b) => b.byteLength === 0)).toBe(true);
       const descriptor = Object.getOwnPropertyDescriptor(world, 'index');

@@ -4,7 +4,7 @@
  * and the benchmark. Types only.
  */
 import type { ShDegree } from '../../scene/splat-cloud';
-import type { PoolSplats } from '../../scene/splat-packing';
+import type { PackedSplats, PoolSplats } from '../../scene/splat-packing';
 import type { LodIndex } from '../../io/lod/lod-meta';
 import type { LodOutline } from '../../io/lod/lod-outline';
 import type { ChoiceWorkerPort } from './world-choice-port';
@@ -26,6 +26,8 @@ export interface WorldChunks {
   readEnvironment?(signal?: AbortSignal): Promise<{ cloud: PoolSplats; bytes: number } | null>;
   /** The pool's SH degree, once it is made: a reader that packs packs the reads asked for after at it. */
   packAt?(shDegree: ShDegree): void;
+  /** A chunk's splats, written to the GPU: a reader that packs takes their arrays back to pack into (the session no longer reads them). */
+  recycle?(splats: PackedSplats): void;
   /** Ends what reads the chunks (workers), where something does. */
   close?(): void;
   /** Starts a worker for the level choice (world-choice-runner.ts; the page's openings); absent: the session chooses in its own thread. */

@@ -22,6 +22,7 @@ import { UploadPacer } from './world-uploads';
 import { DEFAULT_PAGE_SPLATS, SplatPool, type PooledChunk, type PooledRun } from '../../scene/splat-pool';
 import { chunkLayout, storageBufferLimit, type GpuSplats } from '../../scene/gpu-splats';
 import type { ShDegree } from '../../scene/splat-cloud';
+import { isPacked } from '../../scene/splat-packing';
 import type { WorldChunks, WorldFrameFacts, WorldState } from './world-session-types';
 import type { FrameSource } from '../frame/frame-source';
 import { unbound } from '../../gpu/unbound';
@@ -358,7 +359,12 @@ export class WorldSession implements FrameSource {
     const pool = (this.pool ??= this.makePool(cloud.shDegree));
     const chunk = pool.reserve(this.files.usedSplats[file] ?? cloud.count);
     if (!chunk) throw new ChunkNoRoomError(`no room in the pool for ${this.files.outline.filenames[file]}`);
-    await this.uploads.write(pool, chunk, cloud, signal);
+    try {
+      await this.uploads.write(pool, chunk, cloud, signal);
+    } finally {
+      // Written (or given up): the reader may pack the next chunks into its arrays.
+      if (isPacked(cloud)) this.files.recycle?.(cloud);
+    }
     return { chunk, bytes };
   }
 

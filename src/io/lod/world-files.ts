@@ -65,8 +65,9 @@ export interface WorldFiles {
    * readChunk and readEnvironment do, and packs its splats for a scene of SH
    * degree `shDegree` (null: the chunk's own), within the same room, which
    * holds the packed bytes too: null where the index names no environment.
+   * `reuse` gives buffers to pack into, where it has them (packCloud).
    */
-  readPacked(file: number | 'environment', shDegree: ShDegree | null, signal?: AbortSignal, room?: TakeRoom): Promise<PackedChunk | null>;
+  readPacked(file: number | 'environment', shDegree: ShDegree | null, signal?: AbortSignal, room?: TakeRoom, reuse?: (bytes: number) => ArrayBuffer | null): Promise<PackedChunk | null>;
 }
 
 export interface OpenWorldOptions {
@@ -111,18 +112,19 @@ export async function openWorld(source: SceneSource, options: OpenWorldOptions =
     usedSplats,
     readChunk: async (file, signal, room) => read(chunkPath(file), usedSplats[file]!, signal, room),
     readEnvironment: async (signal, room) => (index.environment === null ? null : read(index.environment, 0, signal, room)),
-    readPacked: async (file, shDegree, signal, room = worldRoom) => {
-      if (file !== 'environment') return readSogChunk(source, chunkPath(file), usedSplats[file]!, limits, room, signal, { shDegree, whole: false });
+    readPacked: async (file, shDegree, signal, room = worldRoom, reuse) => {
+      if (file !== 'environment') return readSogChunk(source, chunkPath(file), usedSplats[file]!, limits, room, signal, { shDegree, whole: false, reuse });
       if (index.environment === null) return null;
-      return readSogChunk(source, index.environment, 0, limits, room, signal, { shDegree, whole: true });
+      return readSogChunk(source, index.environment, 0, limits, room, signal, { shDegree, whole: true, reuse });
     },
   };
 }
 
-/** How a read packs its splats (readPacked): at `shDegree` (null: the chunk's own), its used splats or, `whole`, all. */
+/** How a read packs its splats (readPacked): at `shDegree` (null: the chunk's own), its used splats or, `whole`, all, into buffers `reuse` gives where it has them. */
 interface Pack {
   shDegree: ShDegree | null;
   whole: boolean;
+  reuse?: (bytes: number) => ArrayBuffer | null;
 }
 
 /** Per chunk file, the rows its runs reach: max(offset + count). The parser bounds each by SOG_MAX_SPLATS (< 2^32). */
@@ -186,7 +188,7 @@ async function readSogChunk(source: SceneSource, path: string, used: number, lim
     }, { limits, room: takeRoom });
     validateSplatCloud(cloud);
     if (!pack) return { cloud, bytes };
-    return { packed: packCloud(cloud, packCount, pack.shDegree ?? cloud.shDegree), bytes };
+    return { packed: packCloud(cloud, packCount, pack.shDegree ?? cloud.shDegree, pack.reuse), bytes };
   } catch (error) {
     // A read cut short by the signal fails in whatever it interrupted (the decoder wraps a reader's errors): it is a cancel.
     signal?.throwIfAborted();
