@@ -9,7 +9,7 @@
  *   {kind: 'first', firstPictureMs}     from opening the index to the first frame with splats, done on the GPU
  *   {kind: 'path', frames, frameMs: {p50, p95, max}, projectMs, sortMs, renderMs (p50s), drawn: {p50, max},
  *     budget, bytesFetched, chunksLoaded, evicted, cancelled, gpuBytes: {pool, all}, wallMs, recordMs: {p50, p95, max},
- *     recordParts: {update, encode, submit, pages}: each {p50, p95, max}, recordWithPagesMs, decodedIn, choiceIn, dawnPolling}
+ *     recordParts: {update, encode, submit, pages}: each {p50, p95, max}, recordWithPagesMs, decodedIn, choiceIn, dawnPolling, dawnPollMs}
  *   {kind: 'psnr', view, thresholdPx, budgetedDrawn, fullDrawn, psnr}   at sample cameras where the full detail fits
  *   {kind: 'budget', view, set: 'down'|'city', altitude, budget, policy, drawn, thresholdUsed, leftOut, psnr, shiftFloor,
  *     frameMs, fullDrawn, fullCut, cut}   with --budgets: each budget and policy against the full detail (bench/world-budget-sweep.ts);
@@ -36,7 +36,8 @@
  * where the tools were built with it; the path line's choiceIn), or on
  * this thread (--choice inline, as the render command and the sweeps do).
  * While a frame waits for the GPU, Dawn's events are polled every
- * millisecond (--dawn-polling timer, the default), not in the busy loop of
+ * millisecond (--dawn-polling timer, the default; --dawn-poll-ms sets the
+ * period, the path line's dawnPollMs), not in the busy loop of
  * the `webgpu` package (--dawn-polling spin), whose garbage the frames'
  * thread collected inside its frames (src/gpu/dawn-polling.mjs); a page
  * never waits. --upload-mib lets that many MiB of chunk pages through a
@@ -49,7 +50,7 @@
  *
  *   npm run bench:build && node bench-dist/bench-world.mjs --index worlds/big/world/lod-meta.json \
  *     [--frames 600] [--width 1920 --height 1080] [--budget 4000000] [--threshold 0.5] [--hold-ms 20] [--frame-ms 16.7]
- *     [--choice worker|inline] [--dawn-polling timer|spin] [--upload-mib 8]
+ *     [--choice worker|inline] [--dawn-polling timer|spin] [--dawn-poll-ms 1] [--upload-mib 8]
  *     [--psnr-views 4] [--altitudes 0.01,0.02] [--thresholds 1,0.5,0.25] [--full-limit N] [--pictures DIR]
  *     [--budgets 1000000,2000000,4000000,8000000 [--policies threshold,benefit,distance] [--down-views 6]
  *      [--city-views 6] [--city-altitudes 0.1] [--timed-frames 5] [--only-views 0,1] [--supersample 2] [--anti-aliased]]
@@ -140,6 +141,7 @@ const { values: args } = commandLine('bench-world', help, {
   'anti-aliased': { type: 'boolean', default: false },
   choice: { type: 'string', default: 'worker' },
   'dawn-polling': { type: 'string', default: 'timer' },
+  'dawn-poll-ms': { type: 'string', default: '1' },
   'upload-mib': { type: 'string', default: String(UPLOAD_BYTES_A_FRAME / 2 ** 20) },
 });
 if (!args.index) throw new Error('bench-world needs --index PATH/lod-meta.json');
@@ -177,7 +179,7 @@ if (thresholds.some((t) => !(t >= 0))) throw new Error(`--thresholds takes pixel
 const print = (line: Record<string, unknown>) => console.log(JSON.stringify(line));
 if (args['dawn-polling'] !== 'timer' && args['dawn-polling'] !== 'spin') throw new Error(`--dawn-polling takes timer or spin, got ${args['dawn-polling']}`);
 // The frames' thread waits for the GPU as a page's does, without spinning (src/gpu/dawn-polling.mjs says what spinning costs it).
-if (args['dawn-polling'] === 'timer') await import('../src/gpu/dawn-polling.mjs');
+if (args['dawn-polling'] === 'timer') (await import('../src/gpu/dawn-polling.mjs')).setDawnPollMs(Number(args['dawn-poll-ms']));
 
 const started = performance.now();
 const { device } = await createNodeGpuContext('bench-world');
@@ -190,10 +192,16 @@ const limits = await nodeLoadLimits();
 const opened = performance.now();
 // Decoded in worker threads, as the page decodes in its workers (src/app/node-viewer.ts, openWorldPath).
 const opening = await openWorldPath(args.index)!({ signal: new AbortController().signal, limits });
+/**
+ * `base` with `own` over it, its other properties read through it: not a
+ * spread, which would read every property, the worker world's index too
+ * (a getter that parses the index on this thread: world-worker-client.ts).
+ */
+const over = <T extends object>(base: T, own: Partial<T>): T => Object.assign(Object.create(base) as T, own);
 // The sessions below share the world's readers (a session ends its files' readers when it closes): the benchmark ends them last.
-const files: WorldChunks = { ...opening, close: undefined };
+const files: WorldChunks = over<WorldChunks>(opening, { close: undefined });
 const indexMs = performance.now() - opened;
-const world = files.index.tree.bound;
+const world = files.outline.bound;
 const uploadMib = Number(args['upload-mib']);
 if (!(uploadMib > 0)) throw new Error(`--upload-mib takes MiB a frame (a number > 0), got ${args['upload-mib']}`);
 const uploadBytesAFrame = Math.round(uploadMib * 2 ** 20);
@@ -201,7 +209,7 @@ const options = { ...WORLD_DEFAULTS, budget, thresholdPx: Number(args.threshold)
 if (args.choice !== 'worker' && args.choice !== 'inline') throw new Error(`--choice takes worker or inline, got ${args.choice}`);
 // The path's choice where the page makes it (world-choice-node-port.ts); the sweeps' sessions choose inline.
 const choiceWorker = args.choice === 'worker' ? nodeChoiceWorker() : null;
-const session = new WorldSession(device, choiceWorker ? { ...files, choiceWorker } : files, { ...options, uploadBytesAFrame });
+const session = new WorldSession(device, choiceWorker ? over(files, { choiceWorker }) : files, { ...options, uploadBytesAFrame });
 let firstChunkMs: number | null = null;
 session.onChange = () => (firstChunkMs ??= performance.now() - opened);
 const target = createOffscreenTarget(device, 'bench-world.target', width, height, OFFSCREEN_FORMAT);
@@ -318,10 +326,11 @@ print({
   drawn: { p50: quantile(drawn, 0.5), max: Math.max(...drawn) },
   bytesFetched: p.bytesLoaded, chunksLoaded: p.chunksLoaded, chunks: p.chunks, evicted: p.evicted, cancelled: p.cancelled,
   gpuBytes: { pool: p.gpuBytes, all: memory.live() },
-  splats: files.index.counts,
+  splats: files.outline.counts,
   decodedIn: files.decodedIn ?? 'this thread',
   choiceIn: choiceWorker ? 'worker' : 'this thread',
   dawnPolling: args['dawn-polling'],
+  dawnPollMs: args['dawn-polling'] === 'timer' ? Number(args['dawn-poll-ms']) : null,
   uploadBytesAFrame,
 });
 

@@ -79,16 +79,21 @@ function installPolling() {
     // A callback that threw fails the poll as its own timer's did, once the others have run.
     if (failure) throw failure.error;
   };
-  /** Made at the first callback; a timer that has fired is re-armed by refresh() (a cleared one would not be). */
+  /** Made at the first callback (and again when the period changes: timerMs is its own); a timer that has fired is re-armed by refresh() (a cleared one would not be). */
   let timer = null;
+  let timerMs = 0;
+  let pollMs = POLL_MS;
   const wrapped = function (callback) {
     if (!isNative(callback)) return setImmediate.apply(this, arguments);
     queued.push(callback, arguments.length > 1 ? Array.prototype.slice.call(arguments, 1) : NO_ARGS);
     scheduled++;
     if (!armed) {
       armed = true;
-      if (timer) timer.refresh();
-      else timer = setTimeout(poll, POLL_MS);
+      if (timer && timerMs === pollMs) timer.refresh();
+      else {
+        timer = setTimeout(poll, pollMs);
+        timerMs = pollMs;
+      }
     }
     return timer;
   };
@@ -96,6 +101,11 @@ function installPolling() {
   globalThis.setImmediate = Object.assign(wrapped, setImmediate);
   return {
     afterDawnPolls: () => (ran >= scheduled ? Promise.resolve() : new Promise((resolve) => waiters.push({ mark: scheduled, resolve }))),
+    setPollMs: (ms) => {
+      if (!(ms >= 1)) throw new RangeError(`Dawn's polls are at least 1 ms apart, not ${ms}`);
+      // The next poll armed makes a timer of the new period (refresh() keeps a timer's own).
+      pollMs = ms;
+    },
   };
 }
 
@@ -104,4 +114,14 @@ globalThis[INSTALLED] ??= installPolling();
 /** Resolves once every Dawn poll scheduled before the call has run. */
 export function afterDawnPolls() {
   return globalThis[INSTALLED].afterDawnPolls();
+}
+
+/**
+ * Polls Dawn every `ms` milliseconds from the next poll on (default 1):
+ * each poll of dawn.node makes a native function of its own, garbage for
+ * the polling thread (the world benchmark's --dawn-poll-ms measures what
+ * that garbage costs its frames).
+ */
+export function setDawnPollMs(ms) {
+  globalThis[INSTALLED].setPollMs(ms);
 }

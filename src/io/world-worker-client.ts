@@ -36,7 +36,8 @@ export interface WorkerWorld {
   /**
    * The index, parsed from its text when first asked for: only a level
    * choice in this thread reads it (where its worker failed). The tree's
-   * objects are never sent here (lod-outline.ts has the measure).
+   * objects are never sent here (lod-outline.ts has the measure). A
+   * getter: a spread of the world reads it, and parses the index.
    */
   readonly index: LodIndex;
   /** The index's text, for a choice worker to read (world-choice-runner.ts). */

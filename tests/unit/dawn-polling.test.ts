@@ -2,12 +2,12 @@
  * Dawn's polling (src/gpu/dawn-polling.mjs, installed in every Node process
  * the tests run WebGPU in): native callbacks handed to setImmediate run at
  * the next poll, in order, with their arguments, all on one timer that is
- * made once; afterDawnPolls waits for those queued before it; JavaScript's
- * own setImmediate is untouched. Bound functions stand in for dawn.node's
+ * made once (again when its period is set); afterDawnPolls waits for those
+ * queued before it; JavaScript's own setImmediate is untouched. Bound functions stand in for dawn.node's
  * callbacks: they print as native code, as its do.
  */
 import { describe, expect, it } from 'vitest';
-import { afterDawnPolls } from '../../src/gpu/dawn-polling.mjs';
+import { afterDawnPolls, setDawnPollMs } from '../../src/gpu/dawn-polling.mjs';
 
 const native = <A extends unknown[]>(f: (...args: A) => void): ((...args: A) => void) => f.bind(null);
 
@@ -35,6 +35,23 @@ describe("Dawn's polling", () => {
     const first = setImmediate(native(() => {}));
     const second = setImmediate(native(() => {}));
     expect(second).toBe(first);
+  });
+
+  it('polls at the period set, from the next poll on, and refuses one under 1 ms', async () => {
+    try {
+      // Set while a poll is armed: it takes effect from the next one.
+      setImmediate(native(() => {}));
+      setDawnPollMs(6);
+      await afterDawnPolls();
+      const started = performance.now();
+      setImmediate(native(() => {}));
+      await afterDawnPolls();
+      // A lower bound only: a slower machine polls later, never sooner.
+      expect(performance.now() - started).toBeGreaterThanOrEqual(5);
+      expect(() => setDawnPollMs(0.5)).toThrow(/at least 1 ms/);
+    } finally {
+      setDawnPollMs(1);
+    }
   });
 
   it("leaves JavaScript's own setImmediate as it is", async () => {
