@@ -192,11 +192,7 @@ const limits = await nodeLoadLimits();
 const opened = performance.now();
 // Decoded in worker threads, as the page decodes in its workers (src/app/node-viewer.ts, openWorldPath).
 const opening = await openWorldPath(args.index)!({ signal: new AbortController().signal, limits });
-/**
- * `base` with `own` over it, its other properties read through it: not a
- * spread, which would read every property, the worker world's index too
- * (a getter that parses the index on this thread: world-worker-client.ts).
- */
+// `base` with `own` laid over it. Not a spread, which reads every property: the worker world's index getter parses the index here.
 const over = <T extends object>(base: T, own: Partial<T>): T => Object.assign(Object.create(base) as T, own);
 // The sessions below share the world's readers (a session ends its files' readers when it closes): the benchmark ends them last.
 const files: WorldChunks = over<WorldChunks>(opening, { close: undefined });

@@ -359,12 +359,8 @@ export class WorldSession implements FrameSource {
     const pool = (this.pool ??= this.makePool(cloud.shDegree));
     const chunk = pool.reserve(this.files.usedSplats[file] ?? cloud.count);
     if (!chunk) throw new ChunkNoRoomError(`no room in the pool for ${this.files.outline.filenames[file]}`);
-    try {
-      await this.uploads.write(pool, chunk, cloud, signal);
-    } finally {
-      // Written (or given up): the reader may pack the next chunks into its arrays.
-      if (isPacked(cloud)) this.files.recycle?.(cloud);
-    }
+    // Written or given up, the chunk's arrays go back to the reader, which packs the next chunks into them.
+    await this.uploads.write(pool, chunk, cloud, signal).finally(() => isPacked(cloud) && this.files.recycle?.(cloud));
     return { chunk, bytes };
   }
 
