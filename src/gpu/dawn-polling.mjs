@@ -59,11 +59,16 @@ function installPolling() {
   let armed = false;
   const poll = () => {
     armed = false;
-    [queued, running] = [running, queued];
+    // Swapped through a variable, not a destructuring (an array a poll where it is not optimized away).
+    const swap = running;
+    running = queued;
+    queued = swap;
     let failure = null;
     for (let i = 0; i < running.length; i += 2) {
       try {
-        running[i](...running[i + 1]);
+        const args = running[i + 1];
+        if (args === NO_ARGS) running[i]();
+        else running[i](...args);
       } catch (error) {
         failure ??= { error };
       } finally {

@@ -93,14 +93,21 @@ export function drawnTilesOffset(count: number): number {
   return Math.ceil((4 * (drawnMaskWords(count) + Math.ceil(count / 4))) / 256) * 256;
 }
 
-/** A list of runs' places (chunk, offset, count), kept to tell whether the next list is the same (nothing allocated once grown). */
+/**
+ * A list of runs' places (chunk, offset, count), kept to tell whether the
+ * next list is the same. Its arrays only grow, and `n` says how much of
+ * them is the list: lengths set to each frame's count gave their stores
+ * back and took new ones as the count moved (the world benchmark's path,
+ * a sampling heap profile).
+ */
 class RunList {
+  private n = 0;
   private readonly chunks: PooledChunk[] = [];
-  private readonly offsets: number[] = [];
-  private readonly counts: number[] = [];
+  private offsets = new Float64Array(256);
+  private counts = new Float64Array(256);
 
   same(runs: readonly PooledRun[], n: number): boolean {
-    if (n !== this.chunks.length) return false;
+    if (n !== this.n) return false;
     for (let r = 0; r < n; r++) {
       const run = runs[r]!;
       if (run.chunk !== this.chunks[r] || run.offset !== this.offsets[r] || run.count !== this.counts[r]) return false;
@@ -109,12 +116,19 @@ class RunList {
   }
 
   keep(runs: readonly PooledRun[], n: number): void {
-    this.chunks.length = this.offsets.length = this.counts.length = n;
-    for (let r = 0; r < n; r++) {
-      this.chunks[r] = runs[r]!.chunk;
-      this.offsets[r] = runs[r]!.offset;
-      this.counts[r] = runs[r]!.count;
+    if (n > this.offsets.length) {
+      this.offsets = new Float64Array(Math.max(n, 2 * this.offsets.length));
+      this.counts = new Float64Array(this.offsets.length);
     }
+    const { chunks, offsets, counts } = this;
+    for (let r = 0; r < n; r++) {
+      const run = runs[r]!;
+      if (r < chunks.length) chunks[r] = run.chunk;
+      else chunks.push(run.chunk);
+      offsets[r] = run.offset;
+      counts[r] = run.count;
+    }
+    this.n = n;
   }
 }
 

@@ -278,7 +278,8 @@ export class WorldSession implements FrameSource {
     const drawnFiles = this.drawnFiles;
     drawnFiles.clear();
     let waiting = 0;
-    for (const d of choice.draw) {
+    for (let i = 0; i < choice.draw.length; i++) {
+      const d = choice.draw[i]!;
       const wanted = choice.wanted[d.leaf]!;
       if (d.level !== wanted) waiting++;
       // Files drawn only finer than wanted (standing in for a coarser level on its way): spare.

@@ -116,6 +116,8 @@ export class ChunkStream<T> {
   private readonly failed = new Map<number, string>();
   private wanted: readonly number[] = [];
   private readonly spare = new Set<number>();
+  /** The files the last update wanted, as a set (one kept, not one made each frame). */
+  private readonly wantedSet = new Set<number>();
   private frame = 0;
   private held = 0;
   private counts = { chunksLoaded: 0, bytesLoaded: 0, evicted: 0, cancelled: 0 };
@@ -150,7 +152,9 @@ export class ChunkStream<T> {
       const r = this.resident.get(file);
       if (r) r.lastDrawn = this.frame;
     }
-    const keep = new Set(wanted);
+    const keep = this.wantedSet;
+    keep.clear();
+    for (let i = 0; i < wanted.length; i++) keep.add(wanted[i]!);
     for (const [file, { controller }] of this.inFlight) {
       if (keep.has(file)) continue;
       this.settle(file);
