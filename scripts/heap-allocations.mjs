@@ -19,6 +19,7 @@ import { Session } from 'node:inspector';
 import { writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { resolve } from 'node:path';
+import { allocationsByFunction } from './heap-profile-summary.mjs';
 
 const args = process.argv.slice(2);
 const options = { from: 'first', interval: '2048', out: '' };
@@ -50,19 +51,6 @@ else {
   };
 }
 
-/** Self bytes by function, from the profile's tree. */
-function byFunction(head) {
-  const bytes = new Map();
-  const walk = (node) => {
-    const { functionName, url, lineNumber } = node.callFrame;
-    const at = `${functionName || '(anonymous)'} ${url.split('/').pop()}:${lineNumber + 1}`;
-    bytes.set(at, (bytes.get(at) ?? 0) + node.selfSize);
-    for (const child of node.children ?? []) walk(child);
-  };
-  walk(head);
-  return [...bytes].sort((a, b) => b[1] - a[1]);
-}
-
 process.on('exit', () => {
   if (startedAt === null) {
     process.stderr.write(`${JSON.stringify({ kind: 'allocations', from: options.from, error: `no JSON line of kind '${options.from}' was printed` })}\n`);
@@ -72,11 +60,8 @@ process.on('exit', () => {
   session.post('HeapProfiler.stopSampling', (error, result) => {
     if (error) throw error;
     if (options.out) writeFileSync(options.out, JSON.stringify(result.profile));
-    const functions = byFunction(result.profile.head);
-    const total = functions.reduce((sum, [, b]) => sum + b, 0);
-    const MB = (b) => Math.round(b / 1e4) / 100;
-    const top = functions.slice(0, 20).map(([at, b]) => ({ at, MB: MB(b) }));
-    process.stderr.write(`${JSON.stringify({ kind: 'allocations', from: options.from, seconds: (performance.now() - startedAt) / 1000, sampledMB: MB(total), top })}\n`);
+    const { sampledMB, top } = allocationsByFunction(result.profile);
+    process.stderr.write(`${JSON.stringify({ kind: 'allocations', from: options.from, seconds: (performance.now() - startedAt) / 1000, sampledMB, top })}\n`);
   });
 });
 

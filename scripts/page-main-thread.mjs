@@ -32,7 +32,7 @@
  * page's opening before it (its scripts, the first chunks) are given
  * apart, as `opening`.
  *
- *   node scripts/page-main-thread.mjs --world /path/to/world [--width 960] [--height 540] [--query '&renderer=quads'] [--budget N] [--warm-up] [--profile] [--trace out.json]
+ *   node scripts/page-main-thread.mjs --world /path/to/world [--width 960] [--height 540] [--query '&renderer=quads'] [--budget N] [--warm-up] [--profile] [--heap] [--trace out.json]
  *
  * --budget sets the world's splat budget before the world opens (the page
  * opens on its default scene, then loads the world): under a budget well
@@ -55,6 +55,11 @@
  * line also counts the chunks that arrived while it flew (chunksArrived):
  * a measure whose chunks all arrived before it says nothing of uploads.
  *
+ * --heap adds what the page's main thread allocated on its JavaScript heap
+ * over the path (V8's sampling heap profiler, every allocation sampled
+ * whether it lives or is collected, about one in 4 KiB): the sum, and the
+ * functions that allocated most (`heap`: {sampledMB, perFrameKB, top}).
+ *
  * --trace writes Chromium's whole trace (its events, as JSON) to a file.
  *
  * --world is a folder holding lod-meta.json and its chunks (make-world's
@@ -67,6 +72,7 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { withBuiltPage } from './built-page.mjs';
+import { allocationsByFunction } from './heap-profile-summary.mjs';
 
 /** The longest the page may take to open the world: a slow machine's first chunks, decoded in its workers. */
 const READY_TIMEOUT_MS = 300_000;
@@ -82,6 +88,7 @@ const { values: args } = parseArgs({
     height: { type: 'string', default: '540' },
     query: { type: 'string', default: '&renderer=quads' },
     profile: { type: 'boolean', default: false },
+    heap: { type: 'boolean', default: false },
     trace: { type: 'string' },
     budget: { type: 'string' },
     'warm-up': { type: 'boolean', default: false },
@@ -122,6 +129,7 @@ await withBuiltPage({ width, height, timeoutMs: READY_TIMEOUT_MS, served: (built
     await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
     await cdp.send('Profiler.start');
   }
+  if (args.heap) await cdp.send('HeapProfiler.startSampling', { samplingInterval: 4096, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
   const path = await page.evaluate(async ({ seconds, warmUp }) => {
     const viewer = window.__splatsortViewer;
     const loadedAtStart = () => window.__splatsort.world.chunksLoaded;
@@ -152,6 +160,7 @@ await withBuiltPage({ width, height, timeoutMs: READY_TIMEOUT_MS, served: (built
     return { legs: legs.length, ms: performance.now() - begun, chunksArrived: arrived, start: begun, end: performance.now() };
   }, { seconds: FLIGHT_SECONDS, warmUp: args['warm-up'] });
   const cpuProfile = args.profile ? (await cdp.send('Profiler.stop')).profile : undefined;
+  const heapProfile = args.heap ? (await cdp.send('HeapProfiler.stopSampling')).profile : undefined;
   const world = await page.evaluate(() => window.__splatsort.world);
   const pageLongTasks = await page.evaluate(() => window.__longTasks);
 
@@ -177,9 +186,11 @@ await withBuiltPage({ width, height, timeoutMs: READY_TIMEOUT_MS, served: (built
     inFramesInclusive: inclusiveFunctions(cpuProfile, thread.callbacks),
     inWorstFrames: { frames: thread.worst.length, inclusive: inclusiveFunctions(cpuProfile, thread.worst) },
   };
+  const allocations = heapProfile && allocationsByFunction(heapProfile, 15);
+  const heap = allocations && { sampledMB: allocations.sampledMB, perFrameKB: thread.frames > 0 ? Math.round(allocations.totalBytes / thread.frames / 100) / 10 : null, top: allocations.top };
   delete thread.callbacks;
   delete thread.worst;
-  console.log(JSON.stringify({ width, height, query: args.query, path: pathFacts, world, errors, ...thread, profile }));
+  console.log(JSON.stringify({ width, height, query: args.query, path: pathFacts, world, errors, ...thread, profile, heap }));
 });
 
 /**

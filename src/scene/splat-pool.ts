@@ -103,8 +103,9 @@ export function drawnTilesOffset(count: number): number {
 class RunList {
   private n = 0;
   private readonly chunks: PooledChunk[] = [];
-  private offsets = new Float64Array(256);
-  private counts = new Float64Array(256);
+  // Whole splats, within a chunk.
+  private offsets = new Int32Array(256);
+  private counts = new Int32Array(256);
 
   same(runs: readonly PooledRun[], n: number): boolean {
     if (n !== this.n) return false;
@@ -117,8 +118,8 @@ class RunList {
 
   keep(runs: readonly PooledRun[], n: number): void {
     if (n > this.offsets.length) {
-      this.offsets = new Float64Array(Math.max(n, 2 * this.offsets.length));
-      this.counts = new Float64Array(this.offsets.length);
+      this.offsets = new Int32Array(Math.max(n, 2 * this.offsets.length));
+      this.counts = new Int32Array(this.offsets.length);
     }
     const { chunks, offsets, counts } = this;
     for (let r = 0; r < n; r++) {
