@@ -18,6 +18,12 @@ const WIDTH = 390;
 const HEIGHT = 844;
 /** The smallest target a fingertip hits reliably. */
 const TOUCH_TARGET_PX = 44;
+/**
+ * Chromium lays boxes out in 1/64 px, and a box's client rect comes back in
+ * floats: a 44 px select read 43.99994 px once on a slower machine. A control
+ * is under the target only where it is short by more than that.
+ */
+const LAYOUT_UNIT_PX = 1 / 64;
 
 const viewer = useViewerPage({ viewport: { width: WIDTH, height: HEIGHT }, touch: true });
 const page = () => viewer.page;
@@ -98,7 +104,7 @@ describe('a phone, 390×844 touch screen', { timeout: BROWSER_TEST_TIMEOUT_MS },
         .filter((e) => e.height > 0),
     );
     expect(heights.length).toBeGreaterThan(20);
-    expect(heights.filter((h) => h.height < TOUCH_TARGET_PX)).toEqual([]);
+    expect(heights.filter((h) => h.height < TOUCH_TARGET_PX - LAYOUT_UNIT_PX)).toEqual([]);
     for (const folder of ['Sort & render', 'Save scene as']) await viewer.tab.setFolderOpen(folder, false, 'tap');
   });
 
