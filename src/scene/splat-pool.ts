@@ -96,9 +96,9 @@ export function drawnTilesOffset(count: number): number {
 /**
  * A list of runs' places (chunk, offset, count), kept to tell whether the
  * next list is the same. Its arrays only grow, and `n` says how much of
- * them is the list: lengths set to each frame's count gave their stores
- * back and took new ones as the count moved (the world benchmark's path,
- * a sampling heap profile).
+ * them is the list. (Made so in place of lengths set to each frame's
+ * count; the sampling heap profile of the world benchmark's path gave
+ * setDrawn 1.81 MB before and 1.77 MB after: no change measured.)
  */
 class RunList {
   private n = 0;

@@ -94,7 +94,8 @@ export class LevelFades {
    * opacity, then the outgoing runs of fades under way. The outgoing runs
    * are drawn beside the choice's, so they take at most `room` splats more;
    * a fade whose outgoing run finds no room ends at once. Allocates
-   * nothing once the lists have grown.
+   * almost nothing once the lists have grown (about 350 bytes a frame in
+   * tests/unit/world-fades.test.ts).
    */
   update(draw: readonly DrawnRun[], now: number, room: number): number {
     const stamp = ++this.stamp;

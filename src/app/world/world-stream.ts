@@ -116,7 +116,12 @@ export class ChunkStream<T> {
   private readonly failed = new Map<number, string>();
   private wanted: readonly number[] = [];
   private readonly spare = new Set<number>();
-  /** The files the last update wanted, as a set (one kept, not one made each frame). */
+  /**
+   * The files the last update wanted, as a set, kept from update to update.
+   * It saves no allocation: clear() gives the table back and the adds grow
+   * it again (0.77 MB over the world benchmark's path with a new set, 0.70
+   * with this one). A check of `wanted` itself would allocate nothing.
+   */
   private readonly wantedSet = new Set<number>();
   private frame = 0;
   private held = 0;
