@@ -19,13 +19,13 @@ import { DrawnFiles } from './world-drawn-files';
 import { chunkBudget, WorldEnvironment } from './world-environment';
 import { FADE_ROOM_SHARE, POOL_BUDGET_SHARE, poolCapacity, UPLOAD_BYTES_A_FRAME, WORLD_DEFAULTS, worldStagingBytes, type WorldSessionOptions } from './world-options';
 import { UploadPacer } from './world-uploads';
-import { DEFAULT_PAGE_SPLATS, SplatPool, type PooledChunk, type PooledRun } from '../../scene/splat-pool';
+import { PoolRuns } from './world-pool-runs';
+import { DEFAULT_PAGE_SPLATS, SplatPool, type PooledChunk } from '../../scene/splat-pool';
 import { chunkLayout, storageBufferLimit, type GpuSplats } from '../../scene/gpu-splats';
 import type { ShDegree } from '../../scene/splat-cloud';
 import { isPacked } from '../../scene/splat-packing';
 import type { WorldChunks, WorldFrameFacts, WorldState } from './world-session-types';
 import type { FrameSource } from '../frame/frame-source';
-import { unbound } from '../../gpu/unbound';
 
 export type { WorldChunks, WorldFrameFacts, WorldState } from './world-session-types';
 
@@ -49,7 +49,10 @@ export class WorldSession implements FrameSource {
   private choice: LodChoice | null = null;
   private readonly facts: WorldFrameFacts = { drawnSplats: 0, wantedSplats: 0, thresholdPx: 0, leftOut: 0, waiting: 0, fading: 0, fadingSplats: 0, fadesCutShort: 0 };
   private readonly fades: LevelFades;
-  private readonly runs: PooledRun[] = [];
+  /** The runs marked drawn in the pool, joined where they lie end to end. */
+  private readonly poolRuns = new PoolRuns();
+  /** An outgoing level whose chunk the stream gave up is not drawn (the choice's runs are resident). */
+  private readonly chunkOf = (file: number): PooledChunk | undefined => this.stream.chunk(file);
   /** Reused by each choice: the files it draws, and those drawn only finer than wanted. */
   private readonly drawnFiles: DrawnFiles;
   private closed = false;
@@ -317,22 +320,8 @@ export class WorldSession implements FrameSource {
     // The outgoing levels stay resident while they fade: the stream keeps the files drawn.
     for (let i = choice.draw.length; i < count; i++) this.drawnFiles.add(faded[i]!.run.run.file, false);
     if (!this.pool) return;
-    // The run records are kept from choice to choice, and rewritten.
-    const runs = this.runs;
-    // One more for the environment, drawn after the chosen runs.
-    for (let i = runs.length; i <= count; i++) runs.push({ chunk: unbound<PooledChunk>(), offset: 0, count: 0, opacity: 1 });
-    let n = 0;
-    for (let i = 0; i < count; i++) {
-      const { run: { run }, opacity } = faded[i]!;
-      const chunk = this.stream.chunk(run.file);
-      // An outgoing level whose chunk the stream gave up is not drawn (the choice's runs are resident).
-      if (!chunk) continue;
-      const r = runs[n++]!;
-      r.chunk = chunk;
-      r.offset = run.offset;
-      r.count = run.count;
-      r.opacity = opacity;
-    }
+    const n = this.poolRuns.fill(faded, count, this.chunkOf);
+    const runs = this.poolRuns.records;
     const environment = runs[n]!;
     environment.opacity = 1;
     this.pool.setDrawn(runs, this.environment.copyRun(environment) ? n + 1 : n);
