@@ -12,7 +12,6 @@
  *   npm run bench:build && node bench-dist/world-fades.mjs [--leaves 20480] [--changes 12]
  */
 import { LevelFades } from '../src/app/world/world-fades';
-import type { DrawnRun } from '../src/app/world/world-choice-types';
 import { FADE_MS } from '../src/app/world/world-options';
 import { wholeNumber } from './bench-options';
 import { commandLine } from './command-line';
@@ -26,11 +25,10 @@ const leaves = wholeNumber('leaves', args.leaves, 1);
 const changes = wholeNumber('changes', args.changes, 3);
 const FRAME_MS = 16;
 
-const runs: DrawnRun[][] = Array.from({ length: leaves }, (_, leaf) =>
-  [0, 1].map((level) => ({ leaf, level, run: { file: leaf, offset: 0, count: 1000 >> (2 * level) } })),
-);
-const fades = new LevelFades(leaves, FADE_MS);
-const draw: DrawnRun[] = [];
+// Two levels a leaf: run 2 · leaf + level, of 1,000 and 250 splats.
+const runCounts = Float64Array.from({ length: 2 * leaves }, (_, run) => 1000 >> (2 * (run % 2)));
+const fades = new LevelFades({ leaves, levels: 2, runCounts }, FADE_MS);
+const draw: number[] = [];
 const framesAFade = Math.ceil(FADE_MS / FRAME_MS) + 2;
 const change: number[] = [];
 const during: number[] = [];
@@ -38,7 +36,7 @@ const end: number[] = [];
 let now = 0;
 for (let c = 0; c < changes; c++) {
   draw.length = 0;
-  for (let leaf = 0; leaf < leaves; leaf++) draw.push(runs[leaf]![c % 2]!);
+  for (let leaf = 0; leaf < leaves; leaf++) draw.push(2 * leaf + (c % 2));
   for (let frame = 0; frame < framesAFade; frame++) {
     now += FRAME_MS;
     const active = fades.active;

@@ -1,8 +1,9 @@
 /**
  * What a loop over a world frame's runs costs where it is the first to
- * reach them, with the runs as objects (the choice's DrawnRun, each with
- * its LodRun: one of each per leaf and level, made once) and with the same
- * fields in typed arrays indexed by run number. Node, no GPU, no world: a
+ * reach them, with the runs as objects (as the choice once listed them:
+ * a leaf, level and LodRun object per leaf and level, made once) and with
+ * the same fields in typed arrays indexed by run number (as it lists them
+ * now: src/app/world/world-run-table.ts). Node, no GPU, no world: a
  * table of --leaves leaves × 3 levels made as the world's is, --drawn runs
  * a frame picked along it (a window that moves, a third of them a level
  * coarser), and between frames other allocation (20,000 small objects and
@@ -14,7 +15,7 @@
  *
  *   npm run bench:build && node bench-dist/world-run-layout.mjs [--leaves 20480] [--drawn 3000] [--frames 2000]
  */
-import type { DrawnRun } from '../src/app/world/world-choice-types';
+import type { LodRun } from '../src/io/lod/lod-meta';
 import { wholeNumber } from './bench-options';
 import { commandLine } from './command-line';
 import help from './world-run-layout.ts?help';
@@ -29,6 +30,13 @@ const leaves = wholeNumber('leaves', args.leaves, 2);
 const drawn = Math.min(wholeNumber('drawn', args.drawn, 1), leaves - 1);
 const frames = wholeNumber('frames', args.frames, 101);
 const WARM = 100;
+
+/** A run as an object, the layout measured against the typed arrays. */
+interface DrawnRun {
+  readonly leaf: number;
+  readonly level: number;
+  readonly run: LodRun;
+}
 
 const table: DrawnRun[] = [];
 for (let leaf = 0; leaf < leaves; leaf++) {

@@ -10,8 +10,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { worldLeaves } from '../../src/app/world/world-lod';
-import { outlineRunTable } from '../../src/app/world/world-drawn-runs';
+import { worldChoice, worldLeaves } from '../../src/app/world/world-lod';
 import { parseLodMeta, type LodIndex } from '../../src/io/lod/lod-meta';
 import { lodOutline, outlineRun } from '../../src/io/lod/lod-outline';
 import { DEFAULT_LOAD_LIMITS } from '../../src/io/load-limits';
@@ -23,7 +22,7 @@ import { random } from '../support/up-scenes';
 import { lodMetaText, randomWorld } from '../support/random-world';
 
 describe("a world's outline", () => {
-  it("lists each leaf's run at each level in the order the choice numbers the leaves", () => {
+  it("lists each leaf's run at each level in the order the choice numbers the leaves and runs", () => {
     const rand = random(71);
     for (let world = 0; world < 30; world++) {
       const index = randomWorld(rand, world % 2 === 0);
@@ -33,14 +32,11 @@ describe("a world's outline", () => {
       expect(outline.filenames).toEqual(index.filenames);
       expect(outline.counts).toEqual(index.counts);
       expect(outline.bound).toEqual(index.tree.bound);
-      const table = outlineRunTable(outline);
       leaves.forEach((leaf, i) => {
-        for (let level = 0; level < index.levels; level++) {
-          const run = leaf.runs[level] ?? null;
-          expect(outlineRun(outline, i, level)).toEqual(run);
-          expect(table[i * outline.levels + level]).toEqual(run ? { leaf: i, level, run } : null);
-        }
+        for (let level = 0; level < index.levels; level++) expect(outlineRun(outline, i, level)).toEqual(leaf.runs[level] ?? null);
       });
+      // The choice numbers its runs with the outline's stride: a run number is its place in the outline's arrays.
+      expect(worldChoice(index).levels).toBe(outline.levels);
     }
   });
 });

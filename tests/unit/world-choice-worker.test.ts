@@ -51,10 +51,10 @@ function loopbackWorker(): { port: ChoiceWorkerPort; asked: ChoiceWorkerRequest[
   return { port, asked, fail: () => port.onerror?.({ message: 'could not start', preventDefault: () => {} }) };
 }
 
-/** What a choice says, with its runs by leaf, level and file (the two threads' run objects are their own). */
+/** What a choice says, its lists copied (the runs by number: the two threads number them alike). */
 function plain(choice: LodChoice) {
   const { draw, wanted, fetch, drawnSplats, wantedSplats, thresholdPx, leftOut } = choice;
-  return { draw: draw.map((d) => [d.leaf, d.level, d.run.file, d.run.offset, d.run.count]), wanted: [...wanted], fetch: [...fetch], drawnSplats, wantedSplats, thresholdPx, leftOut };
+  return { draw: [...draw], wanted: [...wanted], fetch: [...fetch], drawnSplats, wantedSplats, thresholdPx, leftOut };
 }
 
 /** Tasks pass until `done` holds. */

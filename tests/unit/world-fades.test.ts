@@ -11,27 +11,32 @@
  */
 import { describe, expect, test } from 'vitest';
 import { LevelFades } from '../../src/app/world/world-fades';
-import type { DrawnRun } from '../../src/app/world/world-choice-types';
 import { random } from '../support/up-scenes';
 import { sampledHeapBytes } from '../support/heap-sampling';
 
-/** Runs of leaf `leaf` at levels 0 and 1 (and 2), made once as the choice makes them. */
-function leafRuns(leaf: number, count = 100): DrawnRun[] {
-  return [0, 1, 2].map((level) => ({ leaf, level, run: { file: 3 * leaf + level, offset: 0, count: count >> level } }));
+/** Fades over leaves of three levels, leaf i's finest of `counts[i]` splats (or `counts` each) and each level half the one before. */
+function fadesOver(counts: number | number[], fadeMs: number): LevelFades {
+  const list = typeof counts === 'number' ? new Array<number>(counts).fill(100) : counts;
+  const runCounts = Float64Array.from({ length: 3 * list.length }, (_, run) => list[Math.floor(run / 3)]! >> run % 3);
+  return new LevelFades({ leaves: list.length, levels: 3, runCounts }, fadeMs);
+}
+
+/** The numbers of leaf `leaf`'s runs at levels 0, 1 and 2. */
+function leafRuns(leaf: number): number[] {
+  return [0, 1, 2].map((level) => 3 * leaf + level);
 }
 
 /** The opacity each run is drawn at, by "leaf:level". */
-function drawnAt(fades: LevelFades, draw: DrawnRun[], now: number, room = 1e9): Record<string, number> {
+function drawnAt(fades: LevelFades, draw: number[], now: number, room = 1e9): Record<string, number> {
   const count = fades.update(draw, now, room);
-  const runs = fades.runs;
   const out: Record<string, number> = {};
-  for (let i = 0; i < count; i++) out[`${runs[i]!.run.leaf}:${runs[i]!.run.level}`] = runs[i]!.opacity;
+  for (let i = 0; i < count; i++) out[`${Math.floor(fades.runs[i]! / 3)}:${fades.runs[i]! % 3}`] = fades.opacities[i]!;
   return out;
 }
 
 describe('level fades', () => {
   test('a change of level: the incoming level fades in while the outgoing one, still drawn, fades out', () => {
-    const fades = new LevelFades(1, 300);
+    const fades = fadesOver(1, 300);
     const [fine, coarse] = leafRuns(0);
     // The first draw fades in from nothing.
     expect(drawnAt(fades, [coarse!], 0)).toEqual({ '0:1': 0 });
@@ -48,7 +53,7 @@ describe('level fades', () => {
   });
 
   test('turning back mid-fade continues from the picture shown; a third level takes the place of the level drawn less', () => {
-    const fades = new LevelFades(1, 300);
+    const fades = fadesOver(1, 300);
     const [fine, coarse, coarsest] = leafRuns(0);
     fades.update([coarse!], 0, 1e9);
     fades.update([coarse!], 500, 1e9);
@@ -64,7 +69,7 @@ describe('level fades', () => {
   });
 
   test('a leaf no longer drawn goes at once, and one drawn again fades in from nothing', () => {
-    const fades = new LevelFades(2, 300);
+    const fades = fadesOver(2, 300);
     const a = leafRuns(0);
     const b = leafRuns(1);
     fades.update([a[1]!, b[1]!], 0, 1e9);
@@ -76,19 +81,19 @@ describe('level fades', () => {
   });
 
   test('a fade whose outgoing level finds no room beside the budget ends at once: the incoming level is drawn whole', () => {
-    const fades = new LevelFades(2, 300);
-    const a = leafRuns(0, 100);
-    const b = leafRuns(1, 1000);
+    const fades = fadesOver([100, 1000], 300);
+    const a = leafRuns(0);
+    const b = leafRuns(1);
     fades.update([a[1]!, b[1]!], 0, 1e9);
     fades.update([a[1]!, b[1]!], 500, 1e9);
-    // Room for a's outgoing 50 splats, not b's 500.
-    expect(drawnAt(fades, [a[0]!, b[0]!], 1000, 100)).toEqual({ '0:0': 0, '1:0': 1, '0:1': 1 });
+    // Room for a's outgoing 50 splats (not its incoming 100), not b's 500.
+    expect(drawnAt(fades, [a[0]!, b[0]!], 1000, 60)).toEqual({ '0:0': 0, '1:0': 1, '0:1': 1 });
     expect(fades.cutShort).toBe(1);
-    expect(drawnAt(fades, [a[0]!, b[0]!], 1075, 100)).toEqual({ '0:0': 0.25, '1:0': 1, '0:1': 0.75 });
+    expect(drawnAt(fades, [a[0]!, b[0]!], 1075, 60)).toEqual({ '0:0': 0.25, '1:0': 1, '0:1': 0.75 });
   });
 
   test('a fade of 0 ms changes level at once', () => {
-    const fades = new LevelFades(1, 0);
+    const fades = fadesOver(1, 0);
     const [fine, coarse] = leafRuns(0);
     expect(drawnAt(fades, [coarse!], 0)).toEqual({ '0:1': 1 });
     expect(drawnAt(fades, [fine!], 1)).toEqual({ '0:0': 1 });
@@ -100,7 +105,7 @@ describe('level fades', () => {
     const FADE = 300;
     const rand = random(44);
     const runs = Array.from({ length: LEAVES }, (_, leaf) => leafRuns(leaf));
-    const fades = new LevelFades(LEAVES, FADE);
+    const fades = fadesOver(LEAVES, FADE);
     // Per leaf: its level drawn (−1: not drawn), and when that last changed.
     const level = new Array<number>(LEAVES).fill(-1);
     const changedAt = new Array<number>(LEAVES).fill(-Infinity);
@@ -117,16 +122,17 @@ describe('level fades', () => {
       const count = fades.update(draw, now, frame % 3 === 0 ? 3000 : Infinity);
       const drawn = new Map<number, { incoming: number; outgoing: number; runs: number }>();
       for (let i = 0; i < count; i++) {
-        const { run, opacity } = fades.runs[i]!;
-        const d = drawn.get(run.leaf) ?? { incoming: 0, outgoing: 0, runs: 0 };
+        const leaf = Math.floor(fades.runs[i]! / 3);
+        const opacity = fades.opacities[i]!;
+        const d = drawn.get(leaf) ?? { incoming: 0, outgoing: 0, runs: 0 };
         d.runs++;
         if (i < draw.length) d.incoming = opacity;
         else d.outgoing = opacity;
-        drawn.set(run.leaf, d);
+        drawn.set(leaf, d);
         expect(opacity).toBeGreaterThanOrEqual(0);
         expect(opacity).toBeLessThanOrEqual(1);
       }
-      expect([...drawn.keys()].sort((a, b) => a - b)).toEqual(draw.map((r) => r.leaf));
+      expect([...drawn.keys()].sort((a, b) => a - b)).toEqual(draw.map((r) => Math.floor(r / 3)));
       for (const [leaf, d] of drawn) {
         expect(d.runs).toBeLessThanOrEqual(2);
         // A fade in from nothing, or one cut short, has no outgoing run; a change of level sums to 1.
@@ -143,7 +149,7 @@ describe('level fades', () => {
     const LEAVES = 20480;
     const DRAWN = 8000;
     const runs = Array.from({ length: LEAVES }, (_, leaf) => leafRuns(leaf));
-    const fades = new LevelFades(LEAVES, 200);
+    const fades = fadesOver(LEAVES, 200);
     const draws = Array.from({ length: 64 }, (_, frame) =>
       Array.from({ length: DRAWN - (frame % 7) * 50 }, (_, i) => {
         const leaf = (frame * 40 + i) % LEAVES;

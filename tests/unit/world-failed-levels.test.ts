@@ -41,7 +41,7 @@ const near = worldView(camera([20, 3, 2]));
 
 function choose(view: typeof far, resident: (f: number) => boolean, failed: (f: number) => boolean) {
   const c = choice.choose(view, { thresholdPx: 0.5, budget: Infinity, resident, failed });
-  return { wanted: [...c.wanted], draw: c.draw.map((d) => [d.leaf, d.level]), fetch: [...c.fetch], wantedSplats: c.wantedSplats, drawnSplats: c.drawnSplats };
+  return { wanted: [...c.wanted], draw: c.draw.map((run) => [Math.floor(run / choice.levels), run % choice.levels]), fetch: [...c.fetch], wantedSplats: c.wantedSplats, drawnSplats: c.drawnSplats };
 }
 
 describe('a leaf whose level failed', () => {

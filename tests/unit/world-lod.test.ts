@@ -144,8 +144,9 @@ describe('no holes while chunks arrive', () => {
     const coarseOnly = (f: number) => f % 3 === 2;
     const choice = chooseLevels(leaves, view, { thresholdPx: 1, budget: Infinity, resident: coarseOnly });
     const wanted = [...choice.wanted.keys()].filter((i) => choice.wanted[i]! >= 0);
-    expect(choice.draw.map((d) => d.leaf).sort((a, b) => a - b)).toEqual(wanted);
-    for (const d of choice.draw) expect(d.level).toBe(2);
+    // Three levels a leaf: run 3 · leaf + level.
+    expect(choice.draw.map((run) => Math.floor(run / 3)).sort((a, b) => a - b)).toEqual(wanted);
+    for (const run of choice.draw) expect(run % 3).toBe(2);
     const finer = wanted.filter((i) => choice.wanted[i]! < 2);
     expect(finer.length).toBeGreaterThan(0);
     expect(new Set(choice.fetch)).toEqual(new Set(finer.map((i) => file(i, choice.wanted[i]!))));
@@ -158,7 +159,7 @@ describe('no holes while chunks arrive', () => {
     const fineOnly = (f: number) => f % 3 === 0;
     const choice = chooseLevels(leaves, worldView(camera([20, 2, 300], [20, 0, -30])), { thresholdPx: 1, budget: Infinity, resident: fineOnly });
     expect(choice.draw.length).toBeGreaterThan(0);
-    for (const d of choice.draw) expect(d.level).toBe(0);
+    for (const run of choice.draw) expect(run % 3).toBe(0);
   });
 
   it('with nothing resident, it draws nothing and asks first for the nearest holes\' coarsest levels', () => {

@@ -8,21 +8,38 @@
  */
 import { describe, expect, test } from 'vitest';
 import { PoolRuns } from '../../src/app/world/world-pool-runs';
-import type { FadedRun } from '../../src/app/world/world-fades';
 import type { PooledChunk } from '../../src/scene/splat-pool';
 import { random } from '../support/up-scenes';
 
 const chunks = [0, 1, 2, 3].map((file): PooledChunk => ({ count: 1000, pages: [file] }));
 const chunkOf = (file: number): PooledChunk | undefined => chunks[file];
 
-let leaves = 0;
-function faded(file: number, offset: number, count: number, opacity = 1): FadedRun {
-  return { run: { leaf: leaves++, level: 0, run: { file, offset, count } }, opacity };
+/** A run to draw at an opacity. */
+interface Faded {
+  file: number;
+  offset: number;
+  count: number;
+  opacity: number;
+}
+
+function faded(file: number, offset: number, count: number, opacity = 1): Faded {
+  return { file, offset, count, opacity };
+}
+
+/** Fills `runs` from `list` as the fades give it, by run number: the list's runs laid out in a table backwards. */
+function fill(runs: PoolRuns, list: Faded[], of = chunkOf): number {
+  const backwards = [...list].reverse();
+  const table = {
+    runFiles: Int32Array.from(backwards, (r) => r.file),
+    runOffsets: Float64Array.from(backwards, (r) => r.offset),
+    runCounts: Float64Array.from(backwards, (r) => r.count),
+  };
+  return runs.fill(Int32Array.from(list, (_, i) => list.length - 1 - i), Float64Array.from(list, (r) => r.opacity), list.length, table, of);
 }
 
 /** The runs as [file, offset, count, opacity]. */
-function filled(runs: PoolRuns, list: FadedRun[], of = chunkOf): [number, number, number, number][] {
-  const n = runs.fill(list, list.length, of);
+function filled(runs: PoolRuns, list: Faded[], of = chunkOf): [number, number, number, number][] {
+  const n = fill(runs, list, of);
   return runs.records.slice(0, n).map((r) => [chunks.indexOf(r.chunk), r.offset, r.count, r.opacity ?? 1]);
 }
 
@@ -50,7 +67,7 @@ describe('pool runs', () => {
     let records: unknown[] = [];
     for (let frame = 0; frame < 50; frame++) {
       // Runs cut from the four chunks in order, some skipped, some at a fading opacity, listed chunk by chunk.
-      const list: FadedRun[] = [];
+      const list: Faded[] = [];
       for (let file = 0; file < 4; file++) {
         for (let at = 0; at < 1000; ) {
           const count = 1 + Math.floor(rand() * 40);
@@ -59,8 +76,8 @@ describe('pool runs', () => {
         }
       }
       const want = new Map<string, number>();
-      for (const { run: { run }, opacity } of list) for (let k = run.offset; k < run.offset + run.count; k++) want.set(`${run.file}:${k}`, opacity);
-      const n = runs.fill(list, list.length, chunkOf);
+      for (const run of list) for (let k = run.offset; k < run.offset + run.count; k++) want.set(`${run.file}:${k}`, run.opacity);
+      const n = fill(runs, list);
       const got = new Map<string, number>();
       for (const r of runs.records.slice(0, n)) {
         for (let k = r.offset; k < r.offset + r.count; k++) {

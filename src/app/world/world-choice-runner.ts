@@ -11,11 +11,10 @@
  */
 import type { LodIndex } from '../../io/lod/lod-meta';
 import type { LodOutline } from '../../io/lod/lod-outline';
-import type { DrawnRun, LodChoice, LodChoiceOptions, WorldView } from './world-choice-types';
+import type { LodChoice, LodChoiceOptions, WorldView } from './world-choice-types';
 import { FILE_FAILED, FILE_RESIDENT, type ChoiceWorkerResponse, type ChosenMessage } from './world-choice-worker-core';
 import type { ChoiceWorkerPort } from './world-choice-port';
 import { createWorldView, worldChoice, type WorldChoice } from './world-lod';
-import { outlineRunTable } from './world-drawn-runs';
 
 export interface ChoiceRunner {
   /** The world's leaves. */
@@ -81,8 +80,7 @@ export interface ChoiceWorld {
  */
 export class WorkerChoice implements ChoiceRunner {
   readonly leaves: number;
-  /** Per leaf and level (leaf · levels + level): the one DrawnRun this thread's choices list for it. */
-  private readonly runs: (DrawnRun | null)[];
+  /** The outline's levels: a worker's answer (leaf and level pairs) is read as run numbers laid out by them. */
   private readonly levels: number;
   /** The files' states sent with a choice; transferred to the worker and back with its answer, so a choice allocates none. */
   private files: Uint8Array;
@@ -104,14 +102,13 @@ export class WorkerChoice implements ChoiceRunner {
    * copies a string rather than serialize the index's objects one by one:
    * for a world of 20,480 leaves (Node, v8.serialize, 2 cores) 171-191 ms
    * of this thread, a long task when the world opens, where its 7.4 MB of
-   * text took 1-21 ms. This thread's runs come from the outline; the index
+   * text took 1-21 ms. This thread reads the runs in the outline; the index
    * itself is read only if the choice moves here.
    */
   constructor(private readonly world: ChoiceWorld, private readonly worker: ChoiceWorkerPort) {
     const { outline } = world;
     this.leaves = outline.leaves;
     this.levels = outline.levels;
-    this.runs = outlineRunTable(outline);
     this.files = new Uint8Array(outline.filenames.length);
     this.result = { draw: [], drawnSplats: 0, wanted: new Int32Array(this.leaves), wantedSplats: 0, thresholdPx: 0, leftOut: 0, fetch: [] };
     worker.onmessage = (event) => this.answered(event.data);
@@ -148,7 +145,7 @@ export class WorkerChoice implements ChoiceRunner {
     this.answer = null;
     const result = this.result;
     result.draw.length = answer.draw.length / 2;
-    for (let i = 0; i < result.draw.length; i++) result.draw[i] = this.runs[answer.draw[2 * i]! * this.levels + answer.draw[2 * i + 1]!]!;
+    for (let i = 0; i < result.draw.length; i++) result.draw[i] = answer.draw[2 * i]! * this.levels + answer.draw[2 * i + 1]!;
     result.wanted.set(answer.wanted);
     result.fetch.length = answer.fetch.length;
     for (let i = 0; i < answer.fetch.length; i++) result.fetch[i] = answer.fetch[i]!;

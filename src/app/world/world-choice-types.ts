@@ -57,16 +57,16 @@ export interface LodChoiceOptions {
   failed?: (file: number) => boolean;
 }
 
-/** A run to draw. One object per leaf and level, made once per world: the same run is the same object every frame. */
-export interface DrawnRun {
-  readonly leaf: number;
-  readonly level: number;
-  readonly run: LodRun;
-}
-
 export interface LodChoice {
-  /** What is drawn: the wanted level where resident, else the nearest coarser resident one, else the nearest finer. */
-  draw: DrawnRun[];
+  /**
+   * What is drawn: per leaf, the wanted level where resident, else the
+   * nearest coarser resident one, else the nearest finer; each as its run's
+   * number, leaf · levels + level, with the world's levels (an index's
+   * `levels`; for a list of leaves, the most any has: levelsOf). The
+   * world's outline holds each run's file, first row and count at that
+   * place (world-run-table.ts).
+   */
+  draw: number[];
   drawnSplats: number;
   /**
    * Per leaf the level wanted: the one its error asks for, or where that

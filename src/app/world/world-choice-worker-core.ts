@@ -94,9 +94,11 @@ export function serveChoice(scope: ChoiceWorkerScope, end: () => void = () => {}
       files = request.files;
       const choice = chooser.choose(request.view, { ...request.options, resident, failed });
       const draw = new Int32Array(2 * choice.draw.length);
-      choice.draw.forEach((d, i) => {
-        draw[2 * i] = d.leaf;
-        draw[2 * i + 1] = d.level;
+      const { levels } = chooser;
+      choice.draw.forEach((run, i) => {
+        const leaf = Math.floor(run / levels);
+        draw[2 * i] = leaf;
+        draw[2 * i + 1] = run - leaf * levels;
       });
       const wanted = choice.wanted.slice();
       const fetch = Int32Array.from(choice.fetch);

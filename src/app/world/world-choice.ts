@@ -6,12 +6,12 @@
  * other policies (world-budget-policy.ts). Pure and DOM-free.
  */
 import type { LodNode } from '../../io/lod/lod-meta';
-import type { DrawnRun, LodChoice, LodChoiceOptions, WorldLeaf, WorldView } from './world-choice-types';
+import type { LodChoice, LodChoiceOptions, WorldLeaf, WorldView } from './world-choice-types';
 import { fittingThreshold, projected, selectWeighted } from './world-budget';
 import { BudgetSpender } from './world-budget-policy';
 import { askedOnce, FileNeeds } from './world-file-needs';
 import { BoxTree } from './world-cull';
-import { drawnRunTable, levelsOf } from './world-drawn-runs';
+import { levelsOf } from './world-run-table';
 
 /**
  * The budget's thresholds are searched up to the first doubling of the asked
@@ -31,7 +31,8 @@ const CEILING_PX = 1e12;
  */
 export class WorldChoice {
   readonly leaves: readonly WorldLeaf[];
-  private readonly levels: number;
+  /** The stride of the choice's run numbers (levelsOf its leaves: an index's levels). */
+  readonly levels: number;
   private readonly tree: BoxTree;
   /** Per leaf: min x, y, z, max x, y, z. */
   private readonly box: Float64Array;
@@ -55,8 +56,6 @@ export class WorldChoice {
   private failed: ((file: number) => boolean) | undefined;
   /** The files this frame asks for (world-file-needs.ts). */
   private readonly needs: FileNeeds;
-  /** Per leaf and level: what `draw` lists for it (null: no run). */
-  private readonly drawn: (DrawnRun | null)[];
   private readonly result: LodChoice;
   /** The 'benefit' and 'distance' budget policies, over these arrays. */
   private readonly spender: BudgetSpender;
@@ -78,7 +77,6 @@ export class WorldChoice {
     this.count = new Float64Array(n * levels);
     this.file = new Int32Array(n * levels).fill(-1);
     this.coarsestFile = new Int32Array(n).fill(-1);
-    this.drawn = drawnRunTable(leaves);
     let files = 0;
     leaves.forEach((leaf, i) => {
       this.box.set(leaf.min, 6 * i);
@@ -215,7 +213,7 @@ export class WorldChoice {
         continue;
       }
       if (shown >= 0) {
-        draw[drawn++] = this.drawn[i * levels + shown]!;
+        draw[drawn++] = i * levels + shown;
         drawnSplats += count[i * levels + shown]!;
       }
       if (shown < 0) this.askHole(i, level);
@@ -231,7 +229,7 @@ export class WorldChoice {
         this.askHole(i, level);
         continue;
       }
-      draw[drawn++] = this.drawn[i * levels + shown]!;
+      draw[drawn++] = i * levels + shown;
       drawnSplats += splats;
       this.askOther(i, level, shown, perUnit);
     }

@@ -7,8 +7,9 @@
  * the outgoing run, still drawn, falls from 1 to 0. A leaf drawn where it
  * was not (it came into view, or its first chunk arrived) fades in from
  * nothing. A leaf no longer drawn goes at once: it left the view, or the
- * budget left it out. Pure and DOM-free: the choice's runs and the time
- * in, the runs to draw with an opacity each out.
+ * budget left it out. Pure and DOM-free: the choice's runs (by number,
+ * world-run-table.ts) and the time in, the runs to draw with an opacity
+ * each out.
  *
  * Why both at once: two levels of one surface cover a pixel about as
  * densely, and splats of opacity scaled by s leave a transmittance of
@@ -22,27 +23,21 @@
  * 4,100 pixels by more than 16 levels, out of the 6,144 that the change
  * moves at once; both at once, none.
  */
-import type { DrawnRun } from './world-choice-types';
+import type { WorldRunTable } from './world-run-table';
 
-/** A run to draw, with the opacity its splats are scaled by (1: as they are). */
-export interface FadedRun {
-  run: DrawnRun;
-  opacity: number;
-}
-
-/** A leaf's fade: the run coming, the run going (null: none, the leaf fades in), and when it began. */
+/** A leaf's fade: the run coming, the run going (−1: none, the leaf fades in), and when it began. */
 interface Fade {
   leaf: number;
-  incoming: DrawnRun;
-  outgoing: DrawnRun | null;
+  incoming: number;
+  outgoing: number;
   start: number;
   /** Its place in `fading`, so that it leaves in one step: a search for it made 20,480 leaves changing level at once cost 42 ms (86 at most) in the frame their fades ended, 1 ms now (bench/world-fades.ts, Node, 2 cores). */
   at: number;
 }
 
 export class LevelFades {
-  /** Per leaf: the run shown whole at the last update, or the fade's incoming run (null: not drawn). */
-  private readonly shown: (DrawnRun | null)[];
+  /** Per leaf: the run shown whole at the last update, or the fade's incoming run (−1: not drawn). */
+  private readonly shown: Int32Array;
   /** Per leaf: its fade under way (null: none); the fades under way, in no order; fades done, to reuse. */
   private readonly fadeOf: (Fade | null)[];
   private readonly fading: Fade[] = [];
@@ -60,22 +55,26 @@ export class LevelFades {
   private drawnCount = 0;
   private readonly seen: Uint32Array;
   private stamp = 0;
-  /** The last update's runs to draw (its first `count`; the objects are reused). */
-  private readonly out: FadedRun[] = [];
+  /** The last update's runs to draw and their opacities (the first `update` returned of each; grown, never shrunk). */
+  private outRuns: Int32Array;
+  private outOpacities: Float64Array;
   private outCount = 0;
   /** Fades the last update finished early for want of room. */
   cutShort = 0;
 
-  /** For `leaves` leaves; `fadeMs` 0 switches at once. */
+  /** For the world's runs in `table`; `fadeMs` 0 switches at once. */
   constructor(
-    leaves: number,
+    private readonly table: Pick<WorldRunTable, 'leaves' | 'levels' | 'runCounts'>,
     private readonly fadeMs: number,
   ) {
-    this.shown = new Array<DrawnRun | null>(leaves).fill(null);
+    const { leaves } = table;
+    this.shown = new Int32Array(leaves).fill(-1);
     this.fadeOf = new Array<Fade | null>(leaves).fill(null);
     this.seen = new Uint32Array(leaves);
     this.drawnLeaves = new Int32Array(leaves);
     this.nextDrawn = new Int32Array(leaves);
+    this.outRuns = new Int32Array(Math.max(16, leaves));
+    this.outOpacities = new Float64Array(this.outRuns.length);
   }
 
   /** Whether a fade is under way: the picture changes with time alone, and the next frame must update. */
@@ -83,29 +82,35 @@ export class LevelFades {
     return this.fading.length > 0;
   }
 
-  /** The last update's runs to draw: the first `update` returned of them. */
-  get runs(): readonly FadedRun[] {
-    return this.out;
+  /** The last update's runs to draw, by number: the first `update` returned of them. */
+  get runs(): Int32Array {
+    return this.outRuns;
+  }
+
+  /** The opacity each of `runs` is drawn at (1: as its splats are). */
+  get opacities(): Float64Array {
+    return this.outOpacities;
   }
 
   /**
    * The runs to draw at time `now` (ms) for the choice's `draw` list, into
-   * `runs`; returns how many. Each of the choice's runs at its fade's
-   * opacity, then the outgoing runs of fades under way. The outgoing runs
-   * are drawn beside the choice's, so they take at most `room` splats more;
-   * a fade whose outgoing run finds no room ends at once. Allocates
-   * almost nothing once the lists have grown (about 350 bytes a frame in
-   * tests/unit/world-fades.test.ts).
+   * `runs` and `opacities`; returns how many. Each of the choice's runs at
+   * its fade's opacity, then the outgoing runs of fades under way. The
+   * outgoing runs are drawn beside the choice's, so they take at most
+   * `room` splats more; a fade whose outgoing run finds no room ends at
+   * once. Allocates almost nothing once the lists have grown (about 350
+   * bytes a frame in tests/unit/world-fades.test.ts).
    */
-  update(draw: readonly DrawnRun[], now: number, room: number): number {
+  update(draw: readonly number[], now: number, room: number): number {
     const stamp = ++this.stamp;
+    const levels = this.table.levels;
     this.outCount = 0;
     this.cutShort = 0;
     const next = this.nextDrawn;
     let nextCount = 0;
     for (let i = 0; i < draw.length; i++) {
       const run = draw[i]!;
-      const leaf = run.leaf;
+      const leaf = Math.floor(run / levels);
       // A leaf drawn twice in one list is listed once.
       if (this.seen[leaf] !== stamp) next[nextCount++] = leaf;
       this.seen[leaf] = stamp;
@@ -118,22 +123,23 @@ export class LevelFades {
     for (let i = 0; i < this.drawnCount; i++) {
       const leaf = before[i]!;
       if (this.seen[leaf] === stamp) continue;
-      this.shown[leaf] = null;
+      this.shown[leaf] = -1;
       this.end(leaf);
     }
     this.nextDrawn = before;
     this.drawnLeaves = next;
     this.drawnCount = nextCount;
+    const counts = this.table.runCounts;
     for (let f = 0; f < this.fading.length; f++) {
       const fade = this.fading[f]!;
-      if (!fade.outgoing) continue;
-      if (fade.outgoing.run.count <= room) {
-        room -= fade.outgoing.run.count;
+      if (fade.outgoing < 0) continue;
+      if (counts[fade.outgoing]! <= room) {
+        room -= counts[fade.outgoing]!;
         this.push(fade.outgoing, this.outgoingOpacity(fade, now));
         continue;
       }
       // No room for the outgoing run: the incoming one is drawn whole from now.
-      for (let k = 0; k < this.outCount; k++) if (this.out[k]!.run === fade.incoming) this.out[k]!.opacity = 1;
+      for (let k = 0; k < this.outCount; k++) if (this.outRuns[k] === fade.incoming) this.outOpacities[k] = 1;
       this.end(fade.leaf);
       this.cutShort++;
       f--;
@@ -142,7 +148,7 @@ export class LevelFades {
   }
 
   /** Starts, turns or ends the leaf's fade for this update's run. */
-  private follow(leaf: number, run: DrawnRun, now: number): void {
+  private follow(leaf: number, run: number, now: number): void {
     const fade = this.fadeOf[leaf];
     if (fade) {
       const progress = this.progress(fade, now);
@@ -166,14 +172,14 @@ export class LevelFades {
       this.shown[leaf] = run;
       return;
     }
-    const before = this.shown[leaf];
+    const before = this.shown[leaf]!;
     this.shown[leaf] = run;
     if (before === run || this.fadeMs <= 0) return;
-    // From what it showed; a leaf not drawn at the last update (before is null) fades in from nothing.
-    const started = this.spare.pop() ?? { leaf, incoming: run, outgoing: null, start: now, at: 0 };
+    // From what it showed; a leaf not drawn at the last update (before is −1) fades in from nothing.
+    const started = this.spare.pop() ?? { leaf, incoming: run, outgoing: -1, start: now, at: 0 };
     started.leaf = leaf;
     started.incoming = run;
-    started.outgoing = before ?? null;
+    started.outgoing = before;
     started.start = now;
     this.fadeOf[leaf] = started;
     started.at = this.fading.length;
@@ -206,15 +212,17 @@ export class LevelFades {
     return 1 - this.progress(fade, now);
   }
 
-  private push(run: DrawnRun, opacity: number): void {
-    const out = this.out;
-    if (this.outCount === out.length) out.push({ run, opacity });
-    else {
-      const item = out[this.outCount]!;
-      item.run = run;
-      item.opacity = opacity;
+  private push(run: number, opacity: number): void {
+    if (this.outCount === this.outRuns.length) {
+      const runs = new Int32Array(2 * this.outRuns.length);
+      const opacities = new Float64Array(runs.length);
+      runs.set(this.outRuns);
+      opacities.set(this.outOpacities);
+      this.outRuns = runs;
+      this.outOpacities = opacities;
     }
+    this.outRuns[this.outCount] = run;
+    this.outOpacities[this.outCount] = opacity;
     this.outCount++;
   }
 }
-

@@ -21,7 +21,7 @@ import { WorldChoice } from './world-choice';
 import type { LodChoice, LodChoiceOptions, WorldLeaf, WorldView } from './world-choice-types';
 
 export { WorldChoice };
-export type { BudgetPolicy, DrawnRun, LodChoice, LodChoiceOptions, WorldLeaf, WorldView } from './world-choice-types';
+export type { BudgetPolicy, LodChoice, LodChoiceOptions, WorldLeaf, WorldView } from './world-choice-types';
 
 /**
  * The leaves of `index`, with each level's error in scene units: the

@@ -1,6 +1,7 @@
 /**
  * The runs a world's frame marks drawn in its pool (src/scene/splat-pool.ts
- * setDrawn), made from the level fades' runs (world-fades.ts): each run's
+ * setDrawn), made from the level fades' runs (world-fades.ts, by number:
+ * world-run-table.ts has each one's file, first row and count): each run's
  * chunk found in the stream, and a run that goes on from the one before it
  * in the same chunk at the same opacity joined to it.
  *
@@ -19,7 +20,7 @@
  * rewritten, so a frame allocates nothing once they have grown.
  */
 import type { PooledChunk, PooledRun } from '../../scene/splat-pool';
-import type { FadedRun } from './world-fades';
+import type { WorldRunTable } from './world-run-table';
 import { unbound } from '../../gpu/unbound';
 
 export class PoolRuns {
@@ -31,34 +32,39 @@ export class PoolRuns {
   }
 
   /**
-   * Writes the first `count` of `faded` as pool runs, joined where they go
-   * on from one another, leaving out those whose chunk `chunkOf` does not
-   * have (an outgoing level the stream gave up); returns how many. One
-   * record more than that is always there, for the caller to use
-   * (the environment's run, drawn after the chosen ones).
+   * Writes the first `count` of `runs` (by number in `table`, each drawn at
+   * its opacity in `opacities`) as pool runs, joined where they go on from
+   * one another, leaving out those whose chunk `chunkOf` does not have (an
+   * outgoing level the stream gave up); returns how many. One record more
+   * than that is always there, for the caller to use (the environment's
+   * run, drawn after the chosen ones).
    */
-  fill(faded: readonly FadedRun[], count: number, chunkOf: (file: number) => PooledChunk | undefined): number {
+  fill(runs: ArrayLike<number>, opacities: ArrayLike<number>, count: number, table: Pick<WorldRunTable, 'runFiles' | 'runOffsets' | 'runCounts'>, chunkOf: (file: number) => PooledChunk | undefined): number {
     const list = this.list;
+    const { runFiles, runOffsets, runCounts } = table;
     let n = 0;
     let lastFile = -1;
     let chunk: PooledChunk | undefined;
     let last: PooledRun | null = null;
     for (let i = 0; i < count; i++) {
-      const { run: { run }, opacity } = faded[i]!;
-      if (run.file !== lastFile) {
-        lastFile = run.file;
-        chunk = chunkOf(run.file);
+      const run = runs[i]!;
+      const opacity = opacities[i]!;
+      const file = runFiles[run]!;
+      if (file !== lastFile) {
+        lastFile = file;
+        chunk = chunkOf(file);
       }
       if (!chunk) continue;
-      if (last && last.chunk === chunk && last.offset + last.count === run.offset && last.opacity === opacity) {
-        last.count += run.count;
+      const offset = runOffsets[run]!;
+      if (last && last.chunk === chunk && last.offset + last.count === offset && last.opacity === opacity) {
+        last.count += runCounts[run]!;
         continue;
       }
       if (n === list.length) list.push({ chunk: unbound<PooledChunk>(), offset: 0, count: 0, opacity: 1 });
       last = list[n++]!;
       last.chunk = chunk;
-      last.offset = run.offset;
-      last.count = run.count;
+      last.offset = offset;
+      last.count = runCounts[run]!;
       last.opacity = opacity;
     }
     if (n === list.length) list.push({ chunk: unbound<PooledChunk>(), offset: 0, count: 0, opacity: 1 });

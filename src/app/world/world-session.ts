@@ -10,7 +10,9 @@
  * the render command, the tests and the world benchmark share it.
  */
 import type { CameraFile } from '../camera/camera-file';
-import { createWorldView, frustumView, sameWorldView, worldView, type DrawnRun, type LodChoice, type WorldCamera, type WorldView } from './world-lod';
+import type { LodRun } from '../../io/lod/lod-meta';
+import { outlineRun } from '../../io/lod/lod-outline';
+import { createWorldView, frustumView, sameWorldView, worldView, type LodChoice, type WorldCamera, type WorldView } from './world-lod';
 import { InlineChoice, WorkerChoice, type ChoiceRunner } from './world-choice-runner';
 import { ChunkNoRoomError, ChunkStream, type StreamProgress } from './world-stream';
 import { FailureNotices } from './world-failures';
@@ -84,7 +86,7 @@ export class WorldSession implements FrameSource {
     this.chooser = files.choiceWorker ? new WorkerChoice(files, files.choiceWorker()) : new InlineChoice(files.index);
     this.chooser.onReady = () => this.onChange?.();
     this.uploads = new UploadPacer(options.uploadBytesAFrame ?? UPLOAD_BYTES_A_FRAME);
-    this.fades = new LevelFades(this.chooser.leaves, options.fadeMs);
+    this.fades = new LevelFades(files.outline, options.fadeMs);
     this.drawnFiles = new DrawnFiles(files.outline.filenames.length);
     this.stream = new ChunkStream<PooledChunk>(
       {
@@ -205,9 +207,17 @@ export class WorldSession implements FrameSource {
     return this.facts;
   }
 
-  /** The runs the last update drew (leaf, level, run). */
-  get drawnRuns(): readonly DrawnRun[] {
-    return this.choice?.draw ?? [];
+  /**
+   * The runs the last update's choice draws, spelled out (leaf, level and
+   * run): made on each call, for a test or a tool to read, not a frame.
+   */
+  get drawnRuns(): { leaf: number; level: number; run: LodRun }[] {
+    const { outline } = this.files;
+    return (this.choice?.draw ?? []).map((run) => {
+      const leaf = Math.floor(run / outline.levels);
+      const level = run - leaf * outline.levels;
+      return { leaf, level, run: outlineRun(outline, leaf, level)! };
+    });
   }
 
   /**
@@ -281,12 +291,15 @@ export class WorldSession implements FrameSource {
     const drawnFiles = this.drawnFiles;
     drawnFiles.clear();
     let waiting = 0;
+    const { levels, runFiles } = this.files.outline;
     for (let i = 0; i < choice.draw.length; i++) {
-      const d = choice.draw[i]!;
-      const wanted = choice.wanted[d.leaf]!;
-      if (d.level !== wanted) waiting++;
+      const run = choice.draw[i]!;
+      const leaf = Math.floor(run / levels);
+      const level = run - leaf * levels;
+      const wanted = choice.wanted[leaf]!;
+      if (level !== wanted) waiting++;
       // Files drawn only finer than wanted (standing in for a coarser level on its way): spare.
-      drawnFiles.add(d.run.file, d.level < wanted);
+      drawnFiles.add(runFiles[run]!, level < wanted);
     }
     const facts = this.facts;
     facts.drawnSplats = choice.drawnSplats + this.environment.drawn;
@@ -311,16 +324,19 @@ export class WorldSession implements FrameSource {
     const room = this.fadeRoom;
     const count = this.fades.update(choice.draw, this.now(), room);
     const faded = this.fades.runs;
+    const { outline } = this.files;
     const facts = this.facts;
     facts.fadesCutShort += this.fades.cutShort;
     facts.fading = count - choice.draw.length;
     facts.fadingSplats = 0;
-    for (let i = choice.draw.length; i < count; i++) facts.fadingSplats += faded[i]!.run.run.count;
+    for (let i = choice.draw.length; i < count; i++) {
+      facts.fadingSplats += outline.runCounts[faded[i]!]!;
+      // The outgoing levels stay resident while they fade: the stream keeps the files drawn.
+      this.drawnFiles.add(outline.runFiles[faded[i]!]!, false);
+    }
     facts.drawnSplats = choice.drawnSplats + this.environment.drawn + facts.fadingSplats;
-    // The outgoing levels stay resident while they fade: the stream keeps the files drawn.
-    for (let i = choice.draw.length; i < count; i++) this.drawnFiles.add(faded[i]!.run.run.file, false);
     if (!this.pool) return;
-    const n = this.poolRuns.fill(faded, count, this.chunkOf);
+    const n = this.poolRuns.fill(faded, this.fades.opacities, count, outline, this.chunkOf);
     const runs = this.poolRuns.records;
     const environment = runs[n]!;
     environment.opacity = 1;

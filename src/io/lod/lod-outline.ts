@@ -46,9 +46,21 @@ export function forEachLeaf(tree: LodNode, visit: (leaf: LodNode) => void): void
 
 /** The outline of `index`. */
 export function lodOutline(index: LodIndex): LodOutline {
-  const { levels } = index;
   const leaves: LodNode[] = [];
   forEachLeaf(index.tree, (leaf) => leaves.push(leaf));
+  return {
+    levels: index.levels,
+    counts: index.counts,
+    filenames: index.filenames,
+    environment: index.environment,
+    bound: index.tree.bound,
+    leaves: leaves.length,
+    ...runArrays(leaves, index.levels),
+  };
+}
+
+/** The run arrays of `leaves` (each with its runs by level), laid out by `levels`. */
+export function runArrays(leaves: readonly { readonly runs: readonly (LodRun | null)[] }[], levels: number): Pick<LodOutline, 'runFiles' | 'runOffsets' | 'runCounts'> {
   const runFiles = new Int32Array(leaves.length * levels).fill(-1);
   // Offsets and counts as f64: the parser bounds each by a chunk's rows (< 2^32), which an index may state exactly.
   const runOffsets = new Float64Array(leaves.length * levels);
@@ -61,17 +73,7 @@ export function lodOutline(index: LodIndex): LodOutline {
       runCounts[i * levels + level] = run.count;
     });
   });
-  return {
-    levels,
-    counts: index.counts,
-    filenames: index.filenames,
-    environment: index.environment,
-    bound: index.tree.bound,
-    leaves: leaves.length,
-    runFiles,
-    runOffsets,
-    runCounts,
-  };
+  return { runFiles, runOffsets, runCounts };
 }
 
 /** Leaf `leaf`'s run at `level`, or null where it has none. */
