@@ -303,6 +303,8 @@ export class SplatProjector {
     const b = this.requireBuffers();
     // A new range every frame: the writes are queued before this frame's commands.
     this.device.queue.writeBuffer(b.state, 0, this.resetRange);
+    // A world's pool sets its mask in the frame's encoder, ahead of the pass that reads it.
+    b.scene.drawnMaskPass?.(encoder);
     const descriptor = this.descriptor;
     setTimestampWrites(descriptor, timestampWrites);
     const variant = (b.chunked ? CHUNKED : 0) | (pairs ? 0 : MARK_CULLED) | (b.scene.drawnMask ? MASKED : 0);

@@ -152,6 +152,8 @@ export class GpuSplats {
    * them. Null: every splat is drawn.
    */
   drawnMask: GPUBuffer | null = null;
+  /** With a drawn mask: records into a frame's encoder the work the mask waits for (a pool's mask pass), ahead of the projector that reads it. */
+  drawnMaskPass: ((encoder: GPUCommandEncoder) => void) | null = null;
   /** With a drawn mask: the projector tiles holding a drawn splat, which its dispatches run alone (drawn-tiles.ts). */
   drawnTiles: DrawnTiles | null = null;
   private readonly staging: Float32Array<ArrayBuffer>;

@@ -36,6 +36,8 @@ export class PoolMaskWriter {
   private readonly count = new Uint32Array(POOL_PIECE_COUNT.size / 4);
   private piecesBuffer: GPUBuffer;
   private bindGroup: GPUBindGroup;
+  /** The last write, until a frame's encoder (or a flush) records it. */
+  private pending: { n: number; setMask: boolean } | null = null;
 
   constructor(
     private readonly device: GPUDevice,
@@ -56,16 +58,19 @@ export class PoolMaskWriter {
   }
 
   /**
-   * From the next submit on, with `setMask`: the mask holds exactly the
-   * bits of pieces [first, end) of the first `n` of `pieces` (POOL_PIECE's
-   * words a piece: splat numbers within the pool, each piece's end past its
-   * first or empty, none past the mask's bits, no two overlapping), and
-   * their splats' scales are the pieces' scales. Without: the mask stays,
-   * and only the pieces' scales are written.
+   * From the next `encode` (or `flush`) on, with `setMask`: the mask holds
+   * exactly the bits of pieces [first, end) of the first `n` of `pieces`
+   * (POOL_PIECE's words a piece: splat numbers within the pool, each
+   * piece's end past its first or empty, none past the mask's bits, no two
+   * overlapping), and their splats' scales are the pieces' scales.
+   * Without: the mask stays, and only the pieces' scales are written. A
+   * write not yet recorded is flushed first: the buffers it reads are
+   * about to be overwritten.
    */
   write(pieces: Uint32Array<ArrayBuffer>, n: number, setMask: boolean): void {
     if (POOL_PIECE_WORDS * n > pieces.length) throw new RangeError(`PoolMaskWriter.write: ${n} pieces in ${pieces.length / POOL_PIECE_WORDS}`);
     if (!setMask && n === 0) return;
+    this.flush();
     const device = this.device;
     const room = this.piecesBuffer.size / POOL_PIECE.size;
     if (n > room) {
@@ -79,18 +84,31 @@ export class PoolMaskWriter {
     count[SET_MASK_WORD] = setMask ? 1 : 0;
     count[SCALES_AT_WORD] = this.words;
     device.queue.writeBuffer(this.countBuffer, 0, count);
-    const encoder = device.createCommandEncoder({ label: `${this.label}.set` });
-    if (setMask) encoder.clearBuffer(this.mask, 0, this.words * 4);
-    if (n > 0) {
-      const pass = encoder.beginComputePass({ label: `${this.label}.set` });
-      pass.setPipeline(this.pipeline);
-      pass.setBindGroup(0, this.bindGroup);
-      // A workgroup a piece, in rows within the device's limit on one dimension.
-      const x = Math.min(n, device.limits.maxComputeWorkgroupsPerDimension);
-      pass.dispatchWorkgroups(x, Math.ceil(n / x));
-      pass.end();
-    }
-    device.queue.submit([encoder.finish()]);
+    this.pending = { n, setMask };
+  }
+
+  /** Records the last write's clear and pass into `encoder`, if it has not been recorded yet: a frame's, ahead of the passes that read the mask. */
+  encode(encoder: GPUCommandEncoder): void {
+    const pending = this.pending;
+    if (!pending) return;
+    this.pending = null;
+    if (pending.setMask) encoder.clearBuffer(this.mask, 0, this.words * 4);
+    if (pending.n === 0) return;
+    const pass = encoder.beginComputePass({ label: `${this.label}.set` });
+    pass.setPipeline(this.pipeline);
+    pass.setBindGroup(0, this.bindGroup);
+    // A workgroup a piece, in rows within the device's limit on one dimension.
+    const x = Math.min(pending.n, this.device.limits.maxComputeWorkgroupsPerDimension);
+    pass.dispatchWorkgroups(x, Math.ceil(pending.n / x));
+    pass.end();
+  }
+
+  /** Submits the last write on its own, if no frame has recorded it: for a reader of the mask outside a frame. */
+  flush(): void {
+    if (!this.pending) return;
+    const encoder = this.device.createCommandEncoder({ label: `${this.label}.set` });
+    this.encode(encoder);
+    this.device.queue.submit([encoder.finish()]);
   }
 
   destroy(): void {

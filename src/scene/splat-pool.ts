@@ -185,6 +185,7 @@ export class SplatPool {
     const pageBytes = pageSplats * this.bytesPerSplat;
     this.staging = new StagingBlocks(device, pageBytes, stagingBlocks(options.stagingBytes ?? STAGING_BYTES, pageBytes), `${label}.staging`);
     scene.drawnMask = this.maskBuffer;
+    scene.drawnMaskPass = (encoder) => this.maskWriter.encode(encoder);
     scene.drawnTiles = this.tiles = new DrawnTiles(device, scene.count, this.maskBuffer, tilesAt);
     this.scene = scene;
   }
@@ -243,7 +244,8 @@ export class SplatPool {
 
   /**
    * Draws exactly the first `n` of `runs` from the next frame on, each at
-   * its opacity. Sets the mask (on the GPU) only when the runs changed;
+   * its opacity. Sets the mask (on the GPU, in the next frame's encoder:
+   * the projector records it, or `flushMask`) only when the runs changed;
    * while they are the same, sets the opacity scales only of the runs drawn
    * at under 1 now or at the last call. Returns the splats drawn.
    */
@@ -298,6 +300,11 @@ export class SplatPool {
     this.pieces[W * n + 1] = to;
     this.pieces[W * n + 2] = scale;
     return n + 1;
+  }
+
+  /** Submits what setDrawn left for the next frame's encoder on its own: for a reader of the mask outside a frame. */
+  flushMask(): void {
+    this.maskWriter.flush();
   }
 
   destroy(): void {

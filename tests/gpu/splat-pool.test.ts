@@ -4,7 +4,8 @@
  * scales the runs call for, frame after frame of a fade and over random
  * runs and opacities; and what the CPU sends for them: both are set on the
  * GPU from the stretches of the pool the runs cover (src/scene/pool-mask.ts),
- * never written from the CPU.
+ * never written from the CPU, by a pass the frame's own encoder records
+ * ahead of the projector (no encoder or submit of its own).
  */
 import { describe, expect, test } from 'vitest';
 import { drawnMaskWords, SplatPool, type PooledChunk, type PooledRun } from '../../src/scene/splat-pool';
@@ -31,6 +32,8 @@ const gpu = useGpu('splat-pool.test');
  * the projector never reads it).
  */
 async function expectDrawn(device: GPUDevice, pool: SplatPool, runs: readonly PooledRun[], what: string): Promise<void> {
+  // Read outside a frame: what setDrawn left for the next frame's encoder is submitted on its own.
+  pool.flushMask();
   const count = pool.scene.count;
   const words = drawnMaskWords(count);
   const mask = new Uint32Array(words);
@@ -158,6 +161,40 @@ describe("the pool's mask pass", () => {
     pool.setDrawn(runs);
     expect(made.slice(before).map((b) => b.label)).toEqual([]);
     await expectDrawn(gpu.device, pool, runs, 'a piece a splat');
+    pool.destroy();
+  });
+});
+
+describe("the pool's mask pass in the frame's encoder", () => {
+  test("setDrawn makes no encoder: the projector records the pass in the frame's, and a second setDrawn before any frame submits the first's", async () => {
+    let encoders = 0;
+    const device = new Proxy(gpu.device, {
+      get: (target, key) => {
+        if (key === 'createCommandEncoder') return (d?: GPUCommandEncoderDescriptor) => (encoders++, target.createCommandEncoder(d));
+        const value = Reflect.get(target, key, target) as unknown;
+        return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+      },
+    });
+    const pool = new SplatPool(device, 8 * PAGE, 0, 'pool-in-frame', { pageSplats: PAGE });
+    const chunk = pool.add(allocateSplatCloud(3 * PAGE, 0))!;
+    const first: PooledRun[] = [{ chunk, offset: 0, count: PAGE + 1 }];
+    const second: PooledRun[] = [{ chunk, offset: 5, count: 2 * PAGE, opacity: 0.5 }];
+    pool.setDrawn(first);
+    expect(encoders).toBe(0);
+    // No frame recorded the first: the second submits it before its own writes.
+    pool.setDrawn(second);
+    expect(encoders).toBe(1);
+    const uniforms = gpu.device.createBuffer({ size: FRAME.size, usage: GPUBufferUsage.UNIFORM });
+    const projector = await SplatProjector.create(gpu.device, uniforms);
+    projector.setScene(pool.scene);
+    const frame = gpu.device.createCommandEncoder();
+    projector.encode(frame, null);
+    gpu.device.queue.submit([frame.finish()]);
+    // The frame held the pass: reading it makes no encoder, and the mask is the second's.
+    await expectDrawn(gpu.device, pool, second, 'after the frame');
+    expect(encoders).toBe(1);
+    projector.destroy();
+    uniforms.destroy();
     pool.destroy();
   });
 });
