@@ -162,7 +162,9 @@ describe('level fades', () => {
     };
     // Grown: every list has met its largest and the fades' objects are made.
     frames(2 * draws.length);
-    const bytes = sampledHeapBytes(() => frames(200));
+    // The least of three windows: one in which V8 has not yet optimized the update (its interpreter keeps numbers on
+    // the heap) measured 21 MB, in about one run of eight on a busy machine; a list that grows every frame shows in all.
+    const bytes = Math.min(...[0, 1, 2].map(() => sampledHeapBytes(() => frames(200))));
     // Measured: about 71 KB over the 200 frames; with the list emptied and refilled each frame, 47 MB (237 KB a frame).
     expect(bytes).toBeLessThan(256 * 1024);
   });
