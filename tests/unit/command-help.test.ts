@@ -12,7 +12,7 @@ import { COMMAND_TIMEOUT_MS, useNodeTools } from '../support/node-tools';
 
 const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
 const OUT = useNodeTools('commands');
-const COMMANDS = ['bench-frame', 'bench-parse', 'bench-popping', 'bench-sort', 'bench-world', 'big-scene', 'make-world', 'world-choice', 'world-fades', 'world-run-layout', 'world-displacements', 'render', 'convert'];
+const COMMANDS = ['bench-frame', 'bench-parse', 'bench-popping', 'bench-sort', 'bench-world', 'big-scene', 'make-world', 'world-choice', 'world-fades', 'world-run-layout', 'dispatch-cost', 'world-displacements', 'render', 'convert'];
 
 const run = (command: string, ...args: string[]) => spawnSync(process.execPath, [join(OUT, `${command}.mjs`), ...args], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, SPLATSORT_DEBUG: '' }, timeout: COMMAND_TIMEOUT_MS });
 
