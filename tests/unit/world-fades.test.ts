@@ -6,13 +6,12 @@
  * leaves goes at once; a fade without room ends at once. And over many
  * leaves changing, leaving and fading at random, ending in any order: each
  * leaf drawn keeps one fade's pair of runs at opacities summing to 1, and
- * is drawn whole once its fade's time is up. And a frame's update over a
- * world's leaves allocates almost nothing once its lists have grown.
+ * is drawn whole once its fade's time is up. (What a frame's update
+ * allocates: world-fades-allocation.test.ts.)
  */
 import { describe, expect, test } from 'vitest';
 import { LevelFades } from '../../src/app/world/world-fades';
 import { random } from '../support/up-scenes';
-import { sampledHeapBytes } from '../support/heap-sampling';
 
 /** Fades over leaves of three levels, leaf i's finest of `counts[i]` splats (or `counts` each) and each level half the one before. */
 function fadesOver(counts: number | number[], fadeMs: number): LevelFades {
@@ -140,32 +139,5 @@ describe('level fades', () => {
         if (now - changedAt[leaf]! >= FADE) expect(d).toEqual({ incoming: 1, outgoing: 0, runs: 1 });
       }
     }
-  });
-
-  test("a frame's update allocates almost nothing once its lists have grown (under 256 KB in 200 frames): 20,480 leaves, the drawn ones moving along a path", () => {
-    // The benchmark world's leaves; each frame draws 8,000 of them, a window that moves on by 40 leaves and
-    // changes the level of a few, as a camera along a path does. Emptying a JS list each frame gave its store
-    // back and grew it again: 23.6 MB over the world benchmark's 300 frames on the H200's host.
-    const LEAVES = 20480;
-    const DRAWN = 8000;
-    const runs = Array.from({ length: LEAVES }, (_, leaf) => leafRuns(leaf));
-    const fades = fadesOver(LEAVES, 200);
-    const draws = Array.from({ length: 64 }, (_, frame) =>
-      Array.from({ length: DRAWN - (frame % 7) * 50 }, (_, i) => {
-        const leaf = (frame * 40 + i) % LEAVES;
-        return runs[leaf]![(leaf + Math.floor(frame / 8)) % 3]!;
-      }),
-    );
-    let now = 0;
-    const frames = (n: number) => {
-      for (let f = 0; f < n; f++) fades.update(draws[f % draws.length]!, (now += 16), 1e9);
-    };
-    // Grown: every list has met its largest and the fades' objects are made.
-    frames(2 * draws.length);
-    // The least of three windows: one in which V8 has not yet optimized the update (its interpreter keeps numbers on
-    // the heap) measured 21 MB, in about one run of eight on a busy machine; a list that grows every frame shows in all.
-    const bytes = Math.min(...[0, 1, 2].map(() => sampledHeapBytes(() => frames(200))));
-    // Measured: about 71 KB over the 200 frames; with the list emptied and refilled each frame, 47 MB (237 KB a frame).
-    expect(bytes).toBeLessThan(256 * 1024);
   });
 });
