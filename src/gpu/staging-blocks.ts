@@ -15,6 +15,15 @@
  * the next write waits (block() resolves later), on a promise, not on the
  * thread: how far uploads may run ahead of the GPU is the blocks' count.
  *
+ * Batched (a world's pool), the blocks submitted are sent together, in one
+ * command buffer and one submit, by the next `flush`: a world's frame
+ * flushes before it records, and a task queued with the first block
+ * flushes where no frame comes. A world writes a frame's pages (4 MiB) a
+ * block a page, each with a submit of its own: 0.2 ms a frame of the
+ * world benchmark's frames' thread on the H200's host went to those
+ * submits (docs/benchmarks.md, "The pool's mask pass in the frame's
+ * encoder").
+ *
  * DOM-free: the page, the Node tools and the tests use it alike.
  */
 
@@ -89,12 +98,17 @@ export class StagingBlocks {
   private readonly waiting: { take: (block: StagingBlock) => void; refuse: (why: unknown) => void }[] = [];
   private closed: unknown = null;
 
-  /** At most `maxBlocks` blocks of `blockBytes` (a multiple of 4), made as they are first needed. */
+  /** Blocks submitted whose copies wait for the next flush (batched), with their copies. */
+  private readonly ready: StagingBlock[] = [];
+  private readonly readyCopies: (readonly Copy[])[] = [];
+
+  /** At most `maxBlocks` blocks of `blockBytes` (a multiple of 4), made as they are first needed; `batched`: their copies sent at each flush. */
   constructor(
     private readonly device: GPUDevice,
     readonly blockBytes: number,
     readonly maxBlocks: number,
     private readonly label = 'StagingBlocks',
+    private readonly batched = false,
   ) {
     if (blockBytes <= 0 || blockBytes % 4 !== 0) throw new RangeError(`StagingBlocks: a block's bytes must be a positive multiple of 4, got ${blockBytes}`);
     if (!Number.isInteger(maxBlocks) || maxBlocks < 1) throw new RangeError(`StagingBlocks: at least one block, got ${maxBlocks}`);
@@ -119,31 +133,51 @@ export class StagingBlocks {
       this.all.push(made);
       return Promise.resolve(made);
     }
+    // Every block is out: those submitted and not yet sent go now, or none would come back.
+    this.flush();
     return new Promise((take, refuse) => this.waiting.push({ take, refuse }));
   }
 
-  /** StagingBlock.submit's work. */
+  /** StagingBlock.submit's work: the copies sent now, or (batched) with the others at the next flush. */
   submitted(block: StagingBlock, copies: readonly Copy[]): void {
     if (this.closed !== null) return;
     if (copies.length === 0) return this.giveBack(block, null);
     block.buffer.unmap();
-    const encoder = this.device.createCommandEncoder({ label: `${this.label}.copies` });
-    for (const c of copies) encoder.copyBufferToBuffer(block.buffer, c.from, c.target, c.offset, c.bytes);
-    this.device.queue.submit([encoder.finish()]);
-    block.buffer.mapAsync(GPUMapMode.WRITE).then(
-      () => {
-        if (this.closed === null) this.giveBack(block, block.buffer.getMappedRange());
-      },
-      // Destroyed (closed) or the device lost: the block is not given back, and its waiters wait for the close.
-      () => {},
-    );
+    this.ready.push(block);
+    this.readyCopies.push(copies);
+    if (!this.batched) return this.flush();
+    if (this.ready.length === 1) setTimeout(this.flush, 0);
   }
+
+  /** Sends the copies of every block submitted and not yet sent, in one command buffer; each block comes back once the GPU has done. */
+  readonly flush = (): void => {
+    const ready = this.ready;
+    if (this.closed !== null || ready.length === 0) return;
+    const encoder = this.device.createCommandEncoder({ label: `${this.label}.copies` });
+    for (let b = 0; b < ready.length; b++) {
+      for (const c of this.readyCopies[b]!) encoder.copyBufferToBuffer(ready[b]!.buffer, c.from, c.target, c.offset, c.bytes);
+    }
+    this.device.queue.submit([encoder.finish()]);
+    for (const block of ready) {
+      block.buffer.mapAsync(GPUMapMode.WRITE).then(
+        () => {
+          if (this.closed === null) this.giveBack(block, block.buffer.getMappedRange());
+        },
+        // Destroyed (closed) or the device lost: the block is not given back, and its waiters wait for the close.
+        () => {},
+      );
+    }
+    ready.length = 0;
+    this.readyCopies.length = 0;
+  };
 
   /** Destroys every block; whoever waits for one is refused with `why`. */
   close(why: unknown = new DOMException('the staging blocks were closed', 'AbortError')): void {
     if (this.closed !== null) return;
     this.closed = why;
     for (const w of this.waiting.splice(0)) w.refuse(why);
+    this.ready.length = 0;
+    this.readyCopies.length = 0;
     for (const block of this.all) block.buffer.destroy();
     this.free.length = 0;
   }

@@ -183,7 +183,8 @@ export class SplatPool {
     // main thread in the page (scripts/page-main-thread.mjs --profile, SwiftShader, a world of 1,024 leaves).
     this.maskWriter = new PoolMaskWriter(device, this.maskBuffer, words, Math.ceil(scene.count / 4), 4 * this.pages, `${label}.mask`);
     const pageBytes = pageSplats * this.bytesPerSplat;
-    this.staging = new StagingBlocks(device, pageBytes, stagingBlocks(options.stagingBytes ?? STAGING_BYTES, pageBytes), `${label}.staging`);
+    // Batched: a frame's pages go in one submit, at the next frame's flush (staging-blocks.ts).
+    this.staging = new StagingBlocks(device, pageBytes, stagingBlocks(options.stagingBytes ?? STAGING_BYTES, pageBytes), `${label}.staging`, true);
     scene.drawnMask = this.maskBuffer;
     scene.drawnMaskPass = (encoder) => this.maskWriter.encode(encoder);
     scene.drawnTiles = this.tiles = new DrawnTiles(device, scene.count, this.maskBuffer, tilesAt);

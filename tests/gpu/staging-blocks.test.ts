@@ -4,7 +4,9 @@
  * the GPU, whichever block carried it; no more blocks are made than
  * allowed, and a write past them waits until the GPU gives one back
  * (which then carries it, mapped afresh); a block too small refuses, and
- * closing refuses whoever waits.
+ * closing refuses whoever waits. Batched, the blocks submitted go to the
+ * GPU together, in one submit, at a flush or in a task of their own where
+ * none comes; a write that finds every block out gets one back.
  */
 import { describe, expect, test } from 'vitest';
 import { StagingBlocks } from '../../src/gpu/staging-blocks';
@@ -98,6 +100,50 @@ describe('staging blocks', () => {
     blocks.close(new Error('closed for the test'));
     await expect(waiting).rejects.toThrow('closed for the test');
     await expect(blocks.block()).rejects.toThrow('closed for the test');
+  });
+
+  test('batched: blocks submitted go together at a flush, in one submit; a task sends them where no flush comes; a write that finds every block out gets one back', async () => {
+    let submits = 0;
+    const queue = new Proxy(gpu.device.queue, {
+      get: (target, key) => {
+        if (key === 'submit') return (buffers: GPUCommandBuffer[]) => (submits++, target.submit(buffers));
+        const value = Reflect.get(target, key, target) as unknown;
+        return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+      },
+    });
+    const device = new Proxy(gpu.device, {
+      get: (target, key) => {
+        if (key === 'queue') return queue;
+        const value = Reflect.get(target, key, target) as unknown;
+        return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+      },
+    });
+    const blocks = new StagingBlocks(device, 64, 3, 'test.staging', true);
+    const into = target(48);
+    const expected = new Uint32Array(48);
+    const writeBlock = async (at: number, seed: number) => {
+      const block = await blocks.block();
+      const words = randomWords(16, seed);
+      block.write(into, at * 4, words, 0, 16);
+      expected.set(words, at);
+      block.submit();
+    };
+    await writeBlock(0, 21);
+    await writeBlock(16, 22);
+    expect(submits, 'nothing sent before the flush').toBe(0);
+    blocks.flush();
+    expect(submits, 'both blocks in one submit').toBe(1);
+    expect(Array.from(await readBufferU32(gpu.device, into, 48))).toEqual(Array.from(expected));
+    // No flush: the task queued with the first block sends it.
+    await writeBlock(32, 23);
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(submits).toBe(2);
+    expect(Array.from(await readBufferU32(gpu.device, into, 48))).toEqual(Array.from(expected));
+    // Every block out and submitted, none sent yet: the next write gets one back once they are sent.
+    for (const [at, seed] of [[0, 24], [16, 25], [32, 26], [0, 27]] as const) await writeBlock(at, seed);
+    blocks.flush();
+    expect(Array.from(await readBufferU32(gpu.device, into, 48))).toEqual(Array.from(expected));
+    blocks.close();
   });
 
   test('a block must hold whole words, and there must be one', () => {

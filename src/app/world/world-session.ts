@@ -239,6 +239,8 @@ export class WorldSession implements FrameSource {
    * moves the stream along at once: fetches start before this returns.
    */
   updateCamera(camera: CameraFile): WorldFrameFacts {
+    // The pages written since the last frame go to the GPU before this one draws them (one submit: staging-blocks.ts).
+    this.pool?.staging.flush();
     // A frame for the uploads too (world-uploads.ts).
     this.uploads.nextFrame();
     const chose = this.updateView(worldView(camera));
@@ -254,6 +256,7 @@ export class WorldSession implements FrameSource {
    * run in a task of their own once the frame is recorded, not inside it.
    */
   update(frame: WorldCamera): WorldFrameFacts {
+    this.pool?.staging.flush();
     this.uploads.nextFrame();
     const chose = this.updateView(frustumView(frame, this.nextView));
     this.followFades(chose);

@@ -22,9 +22,10 @@ export class UploadPacer {
   private readonly waiting: Waiting[] = [];
   private closed: unknown = null;
   /**
-   * Milliseconds spent writing pages (copied into staging blocks, their
-   * copies submitted) since the pacer was made: the world benchmark's
-   * measure of what the uploads cost the writing thread.
+   * Milliseconds spent writing pages (copied into staging blocks; their
+   * copies go to the GPU at the next frame's flush, in the session's
+   * update) since the pacer was made: the world benchmark's measure of
+   * what the uploads cost the writing thread.
    */
   writeMs = 0;
 
@@ -62,7 +63,8 @@ export class UploadPacer {
    * a frame has room for it and a staging block is free (the pool's: so
    * the writing thread never waits for the GPU); gives its pages back when
    * `signal` aborts or the pacer closes first. The chunk is drawn only once
-   * this resolves, after its last page's copies were submitted.
+   * this resolves, after its last page's block was submitted: the next
+   * frame's update sends the blocks' copies before that frame draws it.
    */
   async write(pool: SplatPool, chunk: PooledChunk, splats: PoolSplats, signal: AbortSignal): Promise<void> {
     try {
