@@ -21,9 +21,11 @@
  * + sort + render). Of the CPU: recordMs, a frame's own work on this thread
  * (taking the newest choice, the runs and fades marked in the pool, the
  * recording and submission), and recordParts.pages, the chunk pages
- * written to the GPU while the frame was under way (from its update to
- * its timings read back: most in the microtasks right after its submit,
- * where a page's frame callback runs them too); recordWithPagesMs, the
+ * copied into staging blocks while the frame was under way (from its
+ * update to its timings read back: most in the microtasks right after its
+ * submit, where a page's frame callback runs them too; the blocks' copies
+ * go to the GPU in one submit at the next frame's update, counted in
+ * its update); recordWithPagesMs, the
  * two together a frame, is what a page's frame callback does; wallMs, from the frame's start until its timings are
  * read back (waiting for the GPU and the readback, which a page does not
  * wait for). The event
