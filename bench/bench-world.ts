@@ -23,13 +23,11 @@
  * recording and submission), and recordParts.pages, the chunk pages
  * copied into staging blocks while the frame was under way (from its
  * update to its timings read back: most in the microtasks right after its
- * submit, where a page's frame callback runs them too; the blocks' copies
- * go to the GPU in one submit at the next frame's update, counted in
- * its update); recordWithPagesMs, the
- * two together a frame, is what a page's frame callback does; wallMs, from the frame's start until its timings are
+ * submit, as in a page's frame callback; their one submit is the next
+ * update's); recordWithPagesMs, the two together a frame, is what a page's
+ * frame callback does; wallMs, from the frame's start until its timings are
  * read back (waiting for the GPU and the readback, which a page does not
- * wait for). The event
- * loop's active time was tried as a measure of all this thread does and
+ * wait for). The event loop's active time was tried as a measure of all this thread does and
  * is not given: waiting for a readback counts as active there. Chunks are decoded and
  * packed in worker threads, as the page's workers do, where the tools were
  * built with them (the path line's decodedIn: 'workers'), so this thread

@@ -301,15 +301,13 @@ export class SplatProjector {
     exactPairs: KeyPairs | null = null,
   ): void {
     const b = this.requireBuffers();
-    // A new range every frame: the writes are queued before this frame's commands.
+    // A new range every frame: the writes are queued before this frame's commands (and a pool's mask pass recorded).
     this.device.queue.writeBuffer(b.state, 0, this.resetRange);
-    // A world's pool sets its mask in the frame's encoder, ahead of the pass that reads it.
     b.scene.drawnMaskPass?.(encoder);
     const descriptor = this.descriptor;
     setTimestampWrites(descriptor, timestampWrites);
     const variant = (b.chunked ? CHUNKED : 0) | (pairs ? 0 : MARK_CULLED) | (b.scene.drawnMask ? MASKED : 0);
-    // A world's pool: only its drawn tiles are projected (an order that may name any splat needs every record);
-    // the others keep none, their counts cleared for the scan.
+    // A world's pool: only its drawn tiles are projected (an order that may name any splat needs every record); the others keep none, their counts cleared for the scan.
     const listed = pairs ? b.scene.drawnTiles : null;
     if (listed) encoder.clearBuffer(b.state, VISIBLE_STATE.size, 4 * Math.ceil(Math.max(1, b.scene.count) / PROJECT_TILE));
     const pass = encoder.beginComputePass(descriptor);

@@ -24,6 +24,7 @@
 import { parseLodMeta, type LodIndex } from '../../io/lod/lod-meta';
 import type { BudgetPolicy, WorldView } from './world-choice-types';
 import { worldChoice, type WorldChoice } from './world-lod';
+import { runLeaf, runLevel } from './world-run-table';
 
 /** A file's state in a choose request's `files`: on the GPU. */
 export const FILE_RESIDENT = 1;
@@ -96,9 +97,8 @@ export function serveChoice(scope: ChoiceWorkerScope, end: () => void = () => {}
       const draw = new Int32Array(2 * choice.draw.length);
       const { levels } = chooser;
       choice.draw.forEach((run, i) => {
-        const leaf = Math.floor(run / levels);
-        draw[2 * i] = leaf;
-        draw[2 * i + 1] = run - leaf * levels;
+        draw[2 * i] = runLeaf(run, levels);
+        draw[2 * i + 1] = runLevel(run, levels);
       });
       const wanted = choice.wanted.slice();
       const fetch = Int32Array.from(choice.fetch);

@@ -23,7 +23,7 @@
  * 4,100 pixels by more than 16 levels, out of the 6,144 that the change
  * moves at once; both at once, none.
  */
-import type { WorldRunTable } from './world-run-table';
+import { runLeaf, type WorldRunTable } from './world-run-table';
 
 /** A leaf's fade: the run coming, the run going (−1: none, the leaf fades in), and when it began. */
 interface Fade {
@@ -115,7 +115,7 @@ export class LevelFades {
     let nextCount = 0;
     for (let i = 0; i < draw.length; i++) {
       const run = draw[i]!;
-      const leaf = Math.floor(run / levels);
+      const leaf = runLeaf(run, levels);
       // A leaf drawn twice in one list is listed once.
       if (this.seen[leaf] !== stamp) next[nextCount++] = leaf;
       this.seen[leaf] = stamp;

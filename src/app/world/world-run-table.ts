@@ -13,7 +13,8 @@
  * (bench/world-run-layout.ts, Node, 2 cores) a first loop took 55-56 µs
  * over objects and 9 over typed arrays. Pure and DOM-free.
  */
-import { runArrays, type LodOutline } from '../../io/lod/lod-outline';
+import type { LodRun } from '../../io/lod/lod-meta';
+import { outlineRun, type LodOutline } from '../../io/lod/lod-outline';
 import type { WorldLeaf } from './world-choice-types';
 
 /** A world's runs by number, as its outline holds them (file −1: the leaf has no run at that level). */
@@ -24,8 +25,28 @@ export function levelsOf(leaves: readonly WorldLeaf[]): number {
   return leaves.reduce((most, leaf) => Math.max(most, leaf.runs.length, leaf.errors.length), 0);
 }
 
-/** The run table of `leaves`, laid out by levelsOf(leaves): for a choice made from leaves rather than an index. */
-export function runTableOf(leaves: readonly WorldLeaf[]): WorldRunTable {
-  const levels = levelsOf(leaves);
-  return { leaves: leaves.length, levels, ...runArrays(leaves, levels) };
+/** The leaf of run `run` in a world of `levels` levels. */
+export function runLeaf(run: number, levels: number): number {
+  return Math.floor(run / levels);
+}
+
+/** The level of run `run` in a world of `levels` levels. */
+export function runLevel(run: number, levels: number): number {
+  return run - runLeaf(run, levels) * levels;
+}
+
+/** A run spelled out: its leaf, its level and its rows. */
+export interface SpelledRun {
+  leaf: number;
+  level: number;
+  run: LodRun;
+}
+
+/** Runs by number spelled out, for a test or a tool to read (made on each call, not for a frame). */
+export function spelledRuns(table: WorldRunTable, runs: readonly number[]): SpelledRun[] {
+  return runs.map((n) => {
+    const leaf = runLeaf(n, table.levels);
+    const level = n - leaf * table.levels;
+    return { leaf, level, run: outlineRun(table, leaf, level)! };
+  });
 }

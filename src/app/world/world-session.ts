@@ -10,13 +10,12 @@
  * the render command, the tests and the world benchmark share it.
  */
 import type { CameraFile } from '../camera/camera-file';
-import type { LodRun } from '../../io/lod/lod-meta';
-import { outlineRun } from '../../io/lod/lod-outline';
 import { createWorldView, frustumView, sameWorldView, worldView, type LodChoice, type WorldCamera, type WorldView } from './world-lod';
 import { InlineChoice, WorkerChoice, type ChoiceRunner } from './world-choice-runner';
 import { ChunkNoRoomError, ChunkStream, type StreamProgress } from './world-stream';
 import { FailureNotices } from './world-failures';
 import { LevelFades } from './world-fades';
+import { runLeaf, spelledRuns, type SpelledRun } from './world-run-table';
 import { DrawnFiles } from './world-drawn-files';
 import { chunkBudget, WorldEnvironment } from './world-environment';
 import { FADE_ROOM_SHARE, POOL_BUDGET_SHARE, poolCapacity, UPLOAD_BYTES_A_FRAME, WORLD_DEFAULTS, worldStagingBytes, type WorldSessionOptions } from './world-options';
@@ -207,17 +206,9 @@ export class WorldSession implements FrameSource {
     return this.facts;
   }
 
-  /**
-   * The runs the last update's choice draws, spelled out (leaf, level and
-   * run): made on each call, for a test or a tool to read, not a frame.
-   */
-  get drawnRuns(): { leaf: number; level: number; run: LodRun }[] {
-    const { outline } = this.files;
-    return (this.choice?.draw ?? []).map((run) => {
-      const leaf = Math.floor(run / outline.levels);
-      const level = run - leaf * outline.levels;
-      return { leaf, level, run: outlineRun(outline, leaf, level)! };
-    });
+  /** The runs the last update's choice draws, spelled out: made on each call, for a test or a tool to read, not a frame. */
+  get drawnRuns(): SpelledRun[] {
+    return spelledRuns(this.files.outline, this.choice?.draw ?? []);
   }
 
   /**
@@ -239,10 +230,7 @@ export class WorldSession implements FrameSource {
    * moves the stream along at once: fetches start before this returns.
    */
   updateCamera(camera: CameraFile): WorldFrameFacts {
-    // The pages written since the last frame go to the GPU before this one draws them (one submit: staging-blocks.ts).
-    this.pool?.staging.flush();
-    // A frame for the uploads too (world-uploads.ts).
-    this.uploads.nextFrame();
+    this.nextFrame();
     const chose = this.updateView(worldView(camera));
     this.followFades(chose);
     if (chose || this.streamPending) this.moveStream();
@@ -256,8 +244,7 @@ export class WorldSession implements FrameSource {
    * run in a task of their own once the frame is recorded, not inside it.
    */
   update(frame: WorldCamera): WorldFrameFacts {
-    this.pool?.staging.flush();
-    this.uploads.nextFrame();
+    this.nextFrame();
     const chose = this.updateView(frustumView(frame, this.nextView));
     this.followFades(chose);
     if (chose && !this.streamPending) {
@@ -265,6 +252,12 @@ export class WorldSession implements FrameSource {
       queueMicrotask(this.moveStream);
     }
     return this.facts;
+  }
+
+  /** A frame begins: the pages written since the last go to the GPU before it draws them (one submit: staging-blocks.ts), and the uploads get its room (world-uploads.ts). */
+  private nextFrame(): void {
+    this.pool?.staging.flush();
+    this.uploads.nextFrame();
   }
 
   /** The stream follows the last choice: fetches what it lacks, evicts what it no longer draws. */
@@ -297,7 +290,7 @@ export class WorldSession implements FrameSource {
     const { levels, runFiles } = this.files.outline;
     for (let i = 0; i < choice.draw.length; i++) {
       const run = choice.draw[i]!;
-      const leaf = Math.floor(run / levels);
+      const leaf = runLeaf(run, levels);
       const level = run - leaf * levels;
       const wanted = choice.wanted[leaf]!;
       if (level !== wanted) waiting++;

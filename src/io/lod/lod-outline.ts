@@ -60,7 +60,7 @@ export function lodOutline(index: LodIndex): LodOutline {
 }
 
 /** The run arrays of `leaves` (each with its runs by level), laid out by `levels`. */
-export function runArrays(leaves: readonly { readonly runs: readonly (LodRun | null)[] }[], levels: number): Pick<LodOutline, 'runFiles' | 'runOffsets' | 'runCounts'> {
+function runArrays(leaves: readonly { readonly runs: readonly (LodRun | null)[] }[], levels: number): Pick<LodOutline, 'runFiles' | 'runOffsets' | 'runCounts'> {
   const runFiles = new Int32Array(leaves.length * levels).fill(-1);
   // Offsets and counts as f64: the parser bounds each by a chunk's rows (< 2^32), which an index may state exactly.
   const runOffsets = new Float64Array(leaves.length * levels);
@@ -77,7 +77,7 @@ export function runArrays(leaves: readonly { readonly runs: readonly (LodRun | n
 }
 
 /** Leaf `leaf`'s run at `level`, or null where it has none. */
-export function outlineRun(outline: LodOutline, leaf: number, level: number): LodRun | null {
+export function outlineRun(outline: Pick<LodOutline, 'levels' | 'runFiles' | 'runOffsets' | 'runCounts'>, leaf: number, level: number): LodRun | null {
   const at = leaf * outline.levels + level;
   const file = outline.runFiles[at]!;
   return file < 0 ? null : { file, offset: outline.runOffsets[at]!, count: outline.runCounts[at]! };
